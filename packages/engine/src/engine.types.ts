@@ -1,0 +1,55 @@
+import type { TEngineStats, TJob, TStage } from "@raas/shared";
+import type { Clock } from "./ports/clock.port";
+import type { JobQueue } from "./ports/job-queue.port";
+import type { JobStore } from "./ports/job-store.port";
+import type { HandlerRegistry } from "./handler-registry";
+
+/** pino-compatible structured logger; the engine never writes to stdout itself. */
+export interface EngineLogger {
+  debug(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface StagePoolOptions {
+  /** Jobs running this stage at once. Changeable at run time with `setConcurrency`. */
+  concurrency: number;
+  /** Default time budget of the stage in ms (queue time excluded); jobs may override. */
+  timeoutMs: number;
+}
+
+export interface EngineOptions {
+  store: JobStore;
+  queue: JobQueue;
+  handlers: HandlerRegistry;
+  clock?: Clock;
+  logger?: EngineLogger;
+  /** Defaults: INIT 64 / 300 s, RUN 64 / 3600 s, EVAL 64 / 1800 s. */
+  pools?: Partial<Record<TStage, Partial<StagePoolOptions>>>;
+  /** Queue lease length in ms; leases are extended while a stage runs. Default 60_000. */
+  leaseMs?: number;
+  /** Group commit of store writes: flush after this many writes or this delay. Defaults 500 / 5 ms. */
+  writeBatch?: { maxWrites?: number; maxDelayMs?: number };
+  /** Window of the throughput figure in `stats()`. Default 60_000 ms. */
+  throughputWindowMs?: number;
+  /** Interval of throughput-series samples. Default 2_000 ms; 120 samples kept. */
+  sampleEveryMs?: number;
+}
+
+export type JobEvent = { type: "job.updated"; job: TJob };
+export type JobEventListener = (event: JobEvent) => void;
+
+export interface SubmitResult {
+  job: TJob;
+  /** False when the job key already existed and the existing job was returned. */
+  created: boolean;
+}
+
+export interface WaitResult {
+  jobs: TJob[];
+  /** True when every requested job is terminal. */
+  done: boolean;
+}
+
+export type { TEngineStats };

@@ -1,0 +1,15 @@
+/** Time source, injectable so tests can control time. */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Calls `fn` after `delayMs`; the returned function cancels it. */
+  setTimer(fn: () => void, delayMs: number): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimer(fn, delayMs) {
+    const handle = setTimeout(fn, delayMs);
+    return () => clearTimeout(handle);
+  },
+};

@@ -1,0 +1,44 @@
+import type { TJobListQuery, TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
+import type { JobPatch, JobRecord } from "./job-record.types";
+
+export interface JobListPage {
+  items: JobRecord[];
+  nextCursor: string | null;
+}
+
+/** Totals over every job ever stored, used to seed counters after a restart. */
+export interface JobTotals {
+  submitted: number;
+  completed: number;
+  cancelled: number;
+  failedByKind: Record<string, number>;
+}
+
+/**
+ * Durable job storage. Adapters: in-memory (tests, `--store memory`) and Prisma (PGlite or
+ * PostgreSQL). Writes arrive in batches: the engine coalesces them (group commit).
+ */
+export interface JobStore {
+  /** Inserts new jobs. A job whose `jobKey` already exists must not be inserted twice. */
+  insertJobs(jobs: readonly JobRecord[]): Promise<void>;
+  /** Applies patches in order; several patches of one job may appear in one call. */
+  updateJobs(patches: readonly JobPatch[]): Promise<void>;
+  getJob(id: string): Promise<JobRecord | null>;
+  findJobByKey(jobKey: string): Promise<JobRecord | null>;
+  /** Newest first; `cursor` is the id of the last item of the previous page. */
+  listJobs(query: TJobListQuery): Promise<JobListPage>;
+  /** Jobs that were not terminal when the process stopped (for recovery). */
+  listUnfinishedJobs(): Promise<JobRecord[]>;
+  /** Ids of non-terminal jobs of a group or batch. */
+  listJobIds(filter: { groupId?: string; batchId?: string }): Promise<string[]>;
+  totals(): Promise<JobTotals>;
+
+  appendTurns(turns: readonly TTurn[]): Promise<void>;
+  appendToolCalls(calls: readonly TToolCall[]): Promise<void>;
+  listTurns(jobId: string): Promise<TTurn[]>;
+  listToolCalls(jobId: string): Promise<TToolCall[]>;
+  appendSandboxEvents(events: readonly TSandboxEvent[]): Promise<void>;
+  listSandboxEvents(filter: { jobId?: string; sandboxId?: string; limit?: number }): Promise<TSandboxEvent[]>;
+
+  close(): Promise<void>;
+}

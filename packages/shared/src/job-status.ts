@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+/**
+ * Where a job is in its lifecycle. `queued` and `active` are qualified by the job's `stage`;
+ * `completed`, `failed` and `cancelled` are terminal.
+ */
+export const JOB_STATUSES = ["submitted", "queued", "active", "completed", "failed", "cancelled"] as const;
+export const ZJobStatus = z.enum(JOB_STATUSES);
+export type TJobStatus = z.infer<typeof ZJobStatus>;
+
+export const TERMINAL_STATUSES: readonly TJobStatus[] = ["completed", "failed", "cancelled"];
+
+export function isTerminalStatus(status: TJobStatus): boolean {
+  return TERMINAL_STATUSES.includes(status);
+}
+
+/**
+ * Why a job did not complete.
+ * - `timeout`: a stage ran past its time budget (time inside the stage only).
+ * - `sandbox`: the sandbox could not be created, crashed, or hit a resource limit.
+ * - `inference`: the inference backend failed or was unreachable.
+ * - `eval`: the evaluation itself broke (not: the answer was wrong — that is reward 0).
+ * - `agent`: the policy's own fault (bad tool calls, context overflow, loops). Trainable.
+ * - `cancelled`: a caller cancelled the job, its group or its batch.
+ */
+export const FAILURE_KINDS = ["timeout", "sandbox", "inference", "eval", "agent", "cancelled"] as const;
+export const ZFailureKind = z.enum(FAILURE_KINDS);
+export type TFailureKind = z.infer<typeof ZFailureKind>;
