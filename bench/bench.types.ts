@@ -1,0 +1,21 @@
+/** One row of a benchmark's table: a method/variant and its measured figures. */
+export interface BenchRow {
+  name: string;
+  [metric: string]: string | number | boolean | null;
+}
+
+export interface BenchReport {
+  bench: string;
+  /** One-line description of what was measured and how. */
+  description: string;
+  rows: BenchRow[];
+  /** Headline figures: ratios against the baseline of the same run, targets met or not. */
+  summary: Record<string, string | number | boolean>;
+  config: Record<string, unknown>;
+}
+
+export interface Bench {
+  name: string;
+  description: string;
+  run(args: string[]): Promise<BenchReport>;
+}
