@@ -13,7 +13,9 @@ export function formatTable(rows: readonly BenchRow[]): string {
   const columns: string[] = [];
   for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
   const body = rows.map((row) => columns.map((column) => cell(row[column])));
-  const widths = columns.map((column, i) => Math.max(column.length, ...body.map((line) => line[i]?.length ?? 0)));
+  const widths = columns.map((column, i) =>
+    Math.max(column.length, ...body.map((line) => line[i]?.length ?? 0)),
+  );
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ");
   return [line(columns), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
 }

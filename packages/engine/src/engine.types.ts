@@ -1,8 +1,8 @@
 import type { TEngineStats, TJob, TStage } from "@raas/shared";
+import type { HandlerRegistry } from "./handler-registry";
 import type { Clock } from "./ports/clock.port";
 import type { JobQueue } from "./ports/job-queue.port";
 import type { JobStore } from "./ports/job-store.port";
-import type { HandlerRegistry } from "./handler-registry";
 
 /** pino-compatible structured logger; the engine never writes to stdout itself. */
 export interface EngineLogger {

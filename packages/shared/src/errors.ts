@@ -38,7 +38,11 @@ export class RaasError extends Error {
   /** Optional structured detail safe to show to the caller (never a stack). */
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: TErrorCode, message: string, options?: { details?: Record<string, unknown>; cause?: unknown }) {
+  constructor(
+    code: TErrorCode,
+    message: string,
+    options?: { details?: Record<string, unknown>; cause?: unknown },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options?.details;

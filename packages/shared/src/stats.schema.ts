@@ -17,7 +17,9 @@ export const ZEngineStats = z.object({
   throughputPerSec: z.number(),
   throughputWindowMs: z.number(),
   /** Recent throughput samples, oldest first: one point per `sampleEveryMs`. */
-  throughputSeries: z.array(z.object({ atMs: z.number(), completedPerSec: z.number(), failedPerSec: z.number() })),
+  throughputSeries: z.array(
+    z.object({ atMs: z.number(), completedPerSec: z.number(), failedPerSec: z.number() }),
+  ),
   uptimeMs: z.number(),
 });
 export type TEngineStats = z.infer<typeof ZEngineStats>;

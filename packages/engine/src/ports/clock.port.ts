@@ -10,6 +10,8 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(fn, delayMs) {
     const handle = setTimeout(fn, delayMs);
+    // Engine timers (leases, stage budgets) must never keep a finished process alive.
+    handle.unref();
     return () => clearTimeout(handle);
   },
 };

@@ -1,0 +1,93 @@
+import { z } from "zod";
+import type { TaskHandler } from "../ports/task-handler.port";
+import { StageFailure } from "../stage-failure";
+import { sleep } from "../util/abort";
+
+const ZFailSpec = z
+  .object({
+    /** Probability (0..1) that this stage fails. */
+    rate: z.number().min(0).max(1),
+    kind: z.enum(["sandbox", "inference", "eval", "agent"]).default("sandbox"),
+  })
+  .strict();
+
+/** Payload of the diagnostic `sleep` handler: stage durations in ms, jitter, failure injection. */
+export const ZSleepPayload = z
+  .object({
+    initMs: z.number().min(0).max(3_600_000).default(50),
+    runMs: z.number().min(0).max(3_600_000).default(200),
+    evalMs: z.number().min(0).max(3_600_000).default(100),
+    /** Each duration is scaled by a random factor in [1 - jitter, 1 + jitter]. */
+    jitter: z.number().min(0).max(1).default(0),
+    fail: z.object({ init: ZFailSpec, run: ZFailSpec, eval: ZFailSpec }).partial().strict().default({}),
+    /** Reward reported on success; default: 1 with probability `successRate`, else 0. */
+    reward: z.number().optional(),
+    successRate: z.number().min(0).max(1).default(1),
+    /** Ignore the abort signal (to test that the engine does not wait for a stuck handler). */
+    ignoreAbort: z.boolean().default(false),
+  })
+  .strict();
+export type TSleepPayload = z.infer<typeof ZSleepPayload>;
+
+export interface SleepHandlerOptions {
+  /** Random source in [0, 1); inject a seeded one for reproducible runs. Default Math.random. */
+  random?: () => number;
+  /** Called for every stage start, so tests can observe cleanups and overlap. */
+  onStage?: (event: { jobId: string; stage: "init" | "run" | "eval"; phase: "start" | "cleanup" }) => void;
+}
+
+/**
+ * A diagnostic handler with no side effects: each stage sleeps for its configured time, may fail
+ * with a configured kind, and registers a cleanup (like closing a sandbox) so smoke tests, load
+ * tests and benchmarks exercise the whole lifecycle before real handlers exist.
+ */
+export function createSleepHandler(
+  options: SleepHandlerOptions = {},
+): TaskHandler<TSleepPayload, { sandbox: string }, { steps: number }> {
+  const random = options.random ?? Math.random;
+  const duration = (ms: number, jitter: number) => ms * (1 - jitter + 2 * jitter * random());
+  const stage = async (
+    ctx: {
+      job: { id: string };
+      payload: TSleepPayload;
+      signal: AbortSignal;
+      defer: (fn: () => void) => void;
+    },
+    name: "init" | "run" | "eval",
+  ) => {
+    options.onStage?.({ jobId: ctx.job.id, stage: name, phase: "start" });
+    ctx.defer(() => options.onStage?.({ jobId: ctx.job.id, stage: name, phase: "cleanup" }));
+    const { payload } = ctx;
+    const ms = duration(payload[`${name}Ms`], payload.jitter);
+    await sleep(ms, payload.ignoreAbort ? undefined : ctx.signal);
+    const fail = payload.fail[name];
+    if (fail && random() < fail.rate)
+      throw new StageFailure(fail.kind, `injected ${fail.kind} failure in ${name}`);
+  };
+  return {
+    kind: "sleep",
+    description: "Diagnostic: sleeps per stage, optional jitter and injected failures.",
+    parsePayload: (payload) => {
+      const parsed = ZSleepPayload.safeParse(payload);
+      if (!parsed.success) {
+        throw new Error(
+          parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; "),
+        );
+      }
+      return parsed.data;
+    },
+    async init(ctx) {
+      await stage(ctx, "init");
+      return { sandbox: `sleep-${ctx.job.id}` };
+    },
+    async run(ctx) {
+      await stage(ctx, "run");
+      return { steps: 1 };
+    },
+    async eval(ctx) {
+      await stage(ctx, "eval");
+      const reward = ctx.payload.reward ?? (random() < ctx.payload.successRate ? 1 : 0);
+      return { reward, result: { sandbox: ctx.init.sandbox, steps: ctx.run.steps } };
+    },
+  };
+}

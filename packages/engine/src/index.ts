@@ -1,0 +1,14 @@
+export * from "./engine.types";
+export * from "./handler-registry";
+export * from "./handlers/sleep-handler";
+export * from "./lifecycle/failure-classifier";
+export * from "./lifecycle/job-state-machine";
+export * from "./memory/job-filter";
+export * from "./memory/memory-job-queue";
+export * from "./memory/memory-job-store";
+export * from "./ports/index";
+export type { StageFinishedEvent } from "./rollout-engine";
+export { RolloutEngine } from "./rollout-engine";
+export * from "./stage-failure";
+export * from "./util/abort";
+export * from "./util/binary-heap";

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { StageFailure } from "../stage-failure";
+import { EngineAbort } from "../util/abort";
+import { classifyFailure } from "./failure-classifier";
+
+const live = () => new AbortController().signal;
+const abortedWith = (cause: "timeout" | "cancelled") => {
+  const controller = new AbortController();
+  controller.abort(new EngineAbort(cause, cause));
+  return controller.signal;
+};
+
+describe("classifyFailure", () => {
+  it("uses the StageFailure kind", () => {
+    const failure = classifyFailure({
+      stage: "run",
+      error: new StageFailure("agent", "loop"),
+      signal: live(),
+      timeoutMs: 1,
+    });
+    expect(failure).toEqual({ kind: "agent", message: "loop" });
+  });
+
+  it("lets timeout and cancel win over the error thrown while aborting", () => {
+    const error = new StageFailure("sandbox", "socket closed");
+    expect(classifyFailure({ stage: "run", error, signal: abortedWith("timeout"), timeoutMs: 500 })).toEqual({
+      kind: "timeout",
+      message: "run stage exceeded its time budget of 500 ms",
+    });
+    expect(
+      classifyFailure({ stage: "eval", error, signal: abortedWith("cancelled"), timeoutMs: 1 }).kind,
+    ).toBe("cancelled");
+  });
+
+  it("never classifies an unexplained error as agent (it would be trained on as reward 0)", () => {
+    expect(classifyFailure({ stage: "init", error: new Error("x"), signal: live(), timeoutMs: 1 }).kind).toBe(
+      "sandbox",
+    );
+    expect(
+      classifyFailure({ stage: "run", error: new TypeError("y"), signal: live(), timeoutMs: 1 }).kind,
+    ).toBe("sandbox");
+    expect(classifyFailure({ stage: "eval", error: "z", signal: live(), timeoutMs: 1 })).toEqual({
+      kind: "eval",
+      message: "z",
+    });
+  });
+});

@@ -1,0 +1,60 @@
+import { assertNever, type TFailureKind, type TStage } from "@raas/shared";
+import { isStageFailure } from "../stage-failure";
+import { type AbortCause, abortCauseOf } from "../util/abort";
+
+export interface ClassifiedFailure {
+  kind: TFailureKind;
+  message: string;
+}
+
+/** The failure kind an unexplained error gets in each stage: never `agent`, never trainable. */
+export function defaultFailureKind(stage: TStage): Exclude<TFailureKind, "agent" | "cancelled" | "timeout"> {
+  switch (stage) {
+    case "init":
+      return "sandbox";
+    case "run":
+      return "sandbox";
+    case "eval":
+      return "eval";
+    default:
+      return assertNever(stage, "stage");
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
+}
+
+function abortMessage(cause: AbortCause, stage: TStage, timeoutMs: number | null): string {
+  switch (cause) {
+    case "timeout":
+      return `${stage} stage exceeded its time budget of ${timeoutMs ?? "?"} ms`;
+    case "cancelled":
+      return `cancelled during ${stage}`;
+    case "shutdown":
+      return `the server shut down during ${stage}`;
+    default:
+      return assertNever(cause, "abort cause");
+  }
+}
+
+/**
+ * Classifies why a stage ended without a result. The stage's own signal decides first (a
+ * timeout or cancel wins over whatever error the handler threw while being aborted); then a
+ * `StageFailure` names its kind; anything else gets the stage's infrastructure kind.
+ */
+export function classifyFailure(input: {
+  stage: TStage;
+  error: unknown;
+  signal: AbortSignal;
+  timeoutMs: number | null;
+}): ClassifiedFailure {
+  const cause = abortCauseOf(input.signal);
+  if (cause === "timeout")
+    return { kind: "timeout", message: abortMessage(cause, input.stage, input.timeoutMs) };
+  if (cause === "cancelled") return { kind: "cancelled", message: abortMessage(cause, input.stage, null) };
+  if (cause === "shutdown") return { kind: "cancelled", message: abortMessage(cause, input.stage, null) };
+  if (isStageFailure(input.error)) return { kind: input.error.kind, message: input.error.message };
+  return { kind: defaultFailureKind(input.stage), message: messageOf(input.error) };
+}

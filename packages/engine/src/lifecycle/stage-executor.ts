@@ -1,0 +1,109 @@
+import { assertNever, type TStage } from "@raas/shared";
+import type { EngineLogger } from "../engine.types";
+import type { Clock } from "../ports/clock.port";
+import type {
+  Cleanup,
+  EvalOutcome,
+  StageContext,
+  TaskHandler,
+  TrajectoryRecorder,
+} from "../ports/task-handler.port";
+import { EngineAbort, whenAborted } from "../util/abort";
+import { type ClassifiedFailure, classifyFailure } from "./failure-classifier";
+import { type LiveJob, runCleanups } from "./live-job";
+
+export type StageOutcome =
+  | { type: "ok"; value: unknown }
+  | { type: "failed"; failure: ClassifiedFailure }
+  | { type: "shutdown" };
+
+export interface StageRunInput {
+  live: LiveJob;
+  stage: TStage;
+  handler: TaskHandler;
+  timeoutMs: number;
+  clock: Clock;
+  record: TrajectoryRecorder;
+  logger?: EngineLogger;
+}
+
+function invoke(
+  handler: TaskHandler,
+  stage: TStage,
+  ctx: StageContext<unknown>,
+  live: LiveJob,
+): Promise<unknown> {
+  switch (stage) {
+    case "init":
+      return handler.init(ctx);
+    case "run":
+      return handler.run({ ...ctx, init: live.outputs.init });
+    case "eval":
+      return handler.eval({ ...ctx, init: live.outputs.init, run: live.outputs.run });
+    default:
+      return assertNever(stage, "stage");
+  }
+}
+
+/** Checks an EVAL result so a broken handler fails as `eval`, never as a silent reward. */
+export function checkEvalOutcome(value: unknown): EvalOutcome {
+  const outcome = value as Partial<EvalOutcome> | null;
+  if (!outcome || typeof outcome.reward !== "number" || !Number.isFinite(outcome.reward)) {
+    throw new Error(`handler returned no finite reward from eval (got ${JSON.stringify(value)})`);
+  }
+  return { reward: outcome.reward, result: outcome.result ?? null };
+}
+
+/**
+ * Runs one stage of one job under its own AbortController: the stage's time budget starts now
+ * (queue time excluded), cancel reaches the handler through `ctx.signal`, and the stage's
+ * cleanups run on every path. An aborted stage is not waited for: the engine moves on and the
+ * handler's late result is ignored.
+ */
+export async function runStage(input: StageRunInput): Promise<StageOutcome> {
+  const { live, stage, handler, timeoutMs, clock } = input;
+  const controller = new AbortController();
+  live.controller = controller;
+  const cancelTimer = clock.setTimer(
+    () => controller.abort(new EngineAbort("timeout", `${stage} timed out after ${timeoutMs} ms`)),
+    timeoutMs,
+  );
+  const stageCleanups: Cleanup[] = [];
+  const ctx: StageContext<unknown> = {
+    job: live.record,
+    payload: live.payload,
+    stage,
+    signal: controller.signal,
+    defer: (cleanup) => stageCleanups.push(cleanup),
+    deferToJobEnd: (cleanup) => live.jobCleanups.push(cleanup),
+    record: input.record,
+  };
+
+  let outcome: StageOutcome;
+  try {
+    const work = Promise.resolve().then(() => invoke(handler, stage, ctx, live));
+    work.catch(() => undefined); // a late rejection after an abort is expected, not unhandled
+    const aborted = whenAborted(controller.signal).then(() => {
+      throw controller.signal.reason;
+    });
+    let value = await Promise.race([work, aborted]);
+    if (stage === "eval") value = checkEvalOutcome(value);
+    outcome = { type: "ok", value };
+  } catch (error) {
+    const reason: unknown = controller.signal.reason;
+    if (reason instanceof EngineAbort && reason.cause === "shutdown") outcome = { type: "shutdown" };
+    else
+      outcome = {
+        type: "failed",
+        failure: classifyFailure({ stage, error, signal: controller.signal, timeoutMs }),
+      };
+  } finally {
+    cancelTimer();
+    live.controller = null;
+    const errors = await runCleanups(stageCleanups);
+    for (const error of errors) {
+      input.logger?.warn({ jobId: live.record.id, stage, err: String(error) }, "stage cleanup failed");
+    }
+  }
+  return outcome;
+}

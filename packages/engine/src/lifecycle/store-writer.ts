@@ -1,0 +1,159 @@
+import type { TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
+import type { EngineLogger } from "../engine.types";
+import type { JobPatch, JobRecord } from "../ports/job-record.types";
+import type { JobStore } from "../ports/job-store.port";
+
+export interface StoreWriterOptions {
+  /** Flush when this many writes are pending. Default 500. */
+  maxWrites?: number;
+  /** Flush at most this long after the first pending write, in ms. Default 5. */
+  maxDelayMs?: number;
+  /** Wait between retries of a failed update flush, in ms. Default 500. */
+  retryDelayMs?: number;
+}
+
+interface PendingInsert {
+  job: JobRecord;
+  settle: { resolve: () => void; reject: (error: unknown) => void };
+}
+
+/**
+ * Group commit in front of a `JobStore`: writes from many jobs are coalesced into one batch per
+ * flush, flushes never overlap, and a job's writes keep their order. An insert's promise settles
+ * when its batch is committed, so a submit is acknowledged only once it is durable. Failed
+ * updates are kept and retried; they are never dropped.
+ */
+export class StoreWriter {
+  readonly #store: JobStore;
+  readonly #logger: EngineLogger | undefined;
+  readonly #maxWrites: number;
+  readonly #maxDelayMs: number;
+  readonly #retryDelayMs: number;
+  #inserts = new Map<string, PendingInsert>();
+  #updates = new Map<string, JobPatch>();
+  #turns: TTurn[] = [];
+  #toolCalls: TToolCall[] = [];
+  #sandboxEvents: TSandboxEvent[] = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #flushing: Promise<void> | null = null;
+  #pendingCount = 0;
+
+  constructor(store: JobStore, options: StoreWriterOptions = {}, logger?: EngineLogger) {
+    this.#store = store;
+    this.#logger = logger;
+    this.#maxWrites = options.maxWrites ?? 500;
+    this.#maxDelayMs = options.maxDelayMs ?? 5;
+    this.#retryDelayMs = options.retryDelayMs ?? 500;
+  }
+
+  /** Resolves when the job is committed; rejects when the store refused the batch. */
+  insert(job: JobRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#inserts.set(job.id, { job: structuredClone(job), settle: { resolve, reject } });
+      this.#touch();
+    });
+  }
+
+  update(patch: JobPatch): void {
+    const pendingInsert = this.#inserts.get(patch.id);
+    if (pendingInsert) {
+      pendingInsert.job = { ...pendingInsert.job, ...structuredClone(patch) };
+    } else {
+      const previous = this.#updates.get(patch.id);
+      this.#updates.set(patch.id, { ...previous, ...structuredClone(patch) });
+    }
+    this.#touch();
+  }
+
+  turn(turn: TTurn): void {
+    this.#turns.push(turn);
+    this.#touch();
+  }
+
+  toolCall(call: TToolCall): void {
+    this.#toolCalls.push(call);
+    this.#touch();
+  }
+
+  sandboxEvent(event: TSandboxEvent): void {
+    this.#sandboxEvents.push(event);
+    this.#touch();
+  }
+
+  /** Writes everything pending now and resolves when it is committed. */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#pendingCount === 0) return;
+    this.#flushing = this.#flushOnce().finally(() => {
+      this.#flushing = null;
+    });
+    await this.#flushing;
+    if (this.#pendingCount > 0) this.#schedule();
+  }
+
+  #touch(): void {
+    this.#pendingCount += 1;
+    if (this.#pendingCount >= this.#maxWrites) void this.flush();
+    else this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#timer !== null) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.flush();
+    }, this.#maxDelayMs);
+  }
+
+  async #flushOnce(): Promise<void> {
+    if (this.#timer !== null) {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+    }
+    const inserts = this.#inserts;
+    const updates = this.#updates;
+    const turns = this.#turns;
+    const toolCalls = this.#toolCalls;
+    const sandboxEvents = this.#sandboxEvents;
+    this.#inserts = new Map();
+    this.#updates = new Map();
+    this.#turns = [];
+    this.#toolCalls = [];
+    this.#sandboxEvents = [];
+    this.#pendingCount = 0;
+
+    if (inserts.size > 0) {
+      try {
+        await this.#store.insertJobs([...inserts.values()].map((pending) => pending.job));
+        for (const pending of inserts.values()) pending.settle.resolve();
+      } catch (error) {
+        this.#logger?.error({ err: String(error), jobs: inserts.size }, "store rejected a batch of new jobs");
+        for (const pending of inserts.values()) pending.settle.reject(error);
+      }
+    }
+    await this.#retrying("job updates", () => this.#store.updateJobs([...updates.values()]), updates.size);
+    await this.#retrying("turns", () => this.#store.appendTurns(turns), turns.length);
+    await this.#retrying("tool calls", () => this.#store.appendToolCalls(toolCalls), toolCalls.length);
+    await this.#retrying(
+      "sandbox events",
+      () => this.#store.appendSandboxEvents(sandboxEvents),
+      sandboxEvents.length,
+    );
+  }
+
+  async #retrying(what: string, write: () => Promise<void>, count: number): Promise<void> {
+    if (count === 0) return;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        this.#logger?.error(
+          { err: String(error), count, attempt },
+          `store write of ${what} failed; retrying`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, Math.min(this.#retryDelayMs * attempt, 10_000)));
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { MemoryJobQueue } from "./memory-job-queue";
+
+const never = () => new AbortController().signal;
+
+describe("MemoryJobQueue", () => {
+  it("delivers higher priority first, FIFO within a priority, per stage", async () => {
+    const queue = new MemoryJobQueue();
+    await queue.enqueue({ jobId: "a", stage: "init", priority: 0 });
+    await queue.enqueue({ jobId: "b", stage: "init", priority: 5 });
+    await queue.enqueue({ jobId: "c", stage: "init", priority: 0 });
+    await queue.enqueue({ jobId: "r", stage: "run", priority: 100 });
+    const order: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const lease = await queue.reserve("init", 1_000, never());
+      order.push(lease?.item.jobId ?? "none");
+      if (lease) await queue.ack(lease);
+    }
+    expect(order).toEqual(["b", "a", "c"]);
+    expect(await queue.depth("init")).toBe(0);
+    expect(await queue.depth("run")).toBe(1);
+    await queue.close();
+  });
+
+  it("wakes a waiting reserver on enqueue and resolves null on abort", async () => {
+    const queue = new MemoryJobQueue();
+    const waiting = queue.reserve("eval", 1_000, never());
+    await queue.enqueue({ jobId: "x", stage: "eval", priority: 0 });
+    expect((await waiting)?.item.jobId).toBe("x");
+    const controller = new AbortController();
+    const aborted = queue.reserve("eval", 1_000, controller.signal);
+    controller.abort();
+    expect(await aborted).toBeNull();
+    await queue.close();
+  });
+
+  it("re-delivers an item whose lease expired, counting deliveries", async () => {
+    const queue = new MemoryJobQueue();
+    await queue.enqueue({ jobId: "x", stage: "run", priority: 0 });
+    const first = await queue.reserve("run", 20, never());
+    expect(first?.deliveries).toBe(1);
+    const second = await queue.reserve("run", 1_000, never());
+    expect(second?.item.jobId).toBe("x");
+    expect(second?.deliveries).toBe(2);
+    await queue.close();
+  });
+
+  it("keeps an extended lease and re-queues on nack; removes queued items", async () => {
+    const queue = new MemoryJobQueue();
+    await queue.enqueue({ jobId: "x", stage: "run", priority: 0 });
+    const lease = await queue.reserve("run", 30, never());
+    if (!lease) throw new Error("no lease");
+    await queue.extend(lease, 5_000);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await queue.depth("run")).toBe(0);
+    await queue.nack(lease);
+    expect(await queue.depth("run")).toBe(1);
+    expect(await queue.remove("x", "run")).toBe(true);
+    expect(await queue.remove("x", "run")).toBe(false);
+    await queue.close();
+  });
+});

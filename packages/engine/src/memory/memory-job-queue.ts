@@ -1,0 +1,157 @@
+import { STAGES, type TStage } from "@raas/shared";
+import type { Clock } from "../ports/clock.port";
+import { systemClock } from "../ports/clock.port";
+import type { JobQueue, Lease, QueueItem } from "../ports/job-queue.port";
+import { BinaryHeap } from "../util/binary-heap";
+
+interface Entry {
+  item: QueueItem;
+  seq: number;
+  deliveries: number;
+}
+
+interface Waiter {
+  resolve: (lease: Lease | null) => void;
+  leaseMs: number;
+  cleanup: () => void;
+}
+
+interface HeldLease {
+  entry: Entry;
+  lease: Lease;
+  cancelTimer: () => void;
+}
+
+const byPriorityThenSeq = (a: Entry, b: Entry) => b.item.priority - a.item.priority || a.seq - b.seq;
+
+/**
+ * In-process priority queues, one per stage, with leases: an item whose lease expires without
+ * `ack` is delivered again, as a distributed queue would after a worker dies.
+ */
+export class MemoryJobQueue implements JobQueue {
+  readonly #heaps = new Map<TStage, BinaryHeap<Entry>>();
+  readonly #waiters = new Map<TStage, Waiter[]>();
+  readonly #leases = new Map<string, HeldLease>();
+  readonly #clock: Clock;
+  #seq = 0;
+  #leaseSeq = 0;
+  #closed = false;
+
+  constructor(options: { clock?: Clock } = {}) {
+    this.#clock = options.clock ?? systemClock;
+    for (const stage of STAGES) {
+      this.#heaps.set(stage, new BinaryHeap(byPriorityThenSeq));
+      this.#waiters.set(stage, []);
+    }
+  }
+
+  async enqueue(item: QueueItem): Promise<void> {
+    this.#push({ item: { ...item }, seq: this.#seq++, deliveries: 0 });
+  }
+
+  reserve(stage: TStage, leaseMs: number, signal: AbortSignal): Promise<Lease | null> {
+    if (this.#closed || signal.aborted) return Promise.resolve(null);
+    const entry = this.#heap(stage).pop();
+    if (entry) return Promise.resolve(this.#lease(entry, leaseMs));
+    return new Promise((resolve) => {
+      const waiters = this.#waiters.get(stage) as Waiter[];
+      const onAbort = () => {
+        const index = waiters.indexOf(waiter);
+        if (index >= 0) waiters.splice(index, 1);
+        resolve(null);
+      };
+      const waiter: Waiter = {
+        resolve,
+        leaseMs,
+        cleanup: () => signal.removeEventListener("abort", onAbort),
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      waiters.push(waiter);
+    });
+  }
+
+  async ack(lease: Lease): Promise<void> {
+    this.#release(lease.leaseId);
+  }
+
+  async nack(lease: Lease, delayMs = 0): Promise<void> {
+    const held = this.#release(lease.leaseId);
+    if (!held) return;
+    if (delayMs <= 0) this.#push(held.entry);
+    else this.#clock.setTimer(() => this.#push(held.entry), delayMs);
+  }
+
+  async extend(lease: Lease, leaseMs: number): Promise<Lease> {
+    const held = this.#leases.get(lease.leaseId);
+    if (!held) throw new Error(`lease ${lease.leaseId} of job ${lease.item.jobId} is no longer held`);
+    held.cancelTimer();
+    const renewed: Lease = { ...held.lease, leaseUntilMs: this.#clock.now() + leaseMs };
+    held.lease = renewed;
+    held.cancelTimer = this.#clock.setTimer(() => this.#expire(renewed.leaseId), leaseMs);
+    return renewed;
+  }
+
+  async remove(jobId: string, stage: TStage): Promise<boolean> {
+    return this.#heap(stage).remove((entry) => entry.item.jobId === jobId) !== undefined;
+  }
+
+  async depth(stage: TStage): Promise<number> {
+    return this.#heap(stage).size;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const waiters of this.#waiters.values()) {
+      for (const waiter of waiters.splice(0)) {
+        waiter.cleanup();
+        waiter.resolve(null);
+      }
+    }
+    for (const held of this.#leases.values()) held.cancelTimer();
+    this.#leases.clear();
+  }
+
+  #heap(stage: TStage): BinaryHeap<Entry> {
+    return this.#heaps.get(stage) as BinaryHeap<Entry>;
+  }
+
+  #push(entry: Entry): void {
+    if (this.#closed) return;
+    const waiter = (this.#waiters.get(entry.item.stage) as Waiter[]).shift();
+    if (waiter) {
+      waiter.cleanup();
+      waiter.resolve(this.#lease(entry, waiter.leaseMs));
+      return;
+    }
+    this.#heap(entry.item.stage).push(entry);
+  }
+
+  #lease(entry: Entry, leaseMs: number): Lease {
+    entry.deliveries += 1;
+    const leaseId = `lease_${++this.#leaseSeq}`;
+    const lease: Lease = {
+      item: entry.item,
+      leaseId,
+      deliveries: entry.deliveries,
+      leaseUntilMs: this.#clock.now() + leaseMs,
+    };
+    const cancelTimer = this.#clock.setTimer(() => this.#expire(leaseId), leaseMs);
+    this.#leases.set(leaseId, { entry, lease, cancelTimer });
+    return lease;
+  }
+
+  #release(leaseId: string): HeldLease | undefined {
+    const held = this.#leases.get(leaseId);
+    if (!held) return undefined;
+    held.cancelTimer();
+    this.#leases.delete(leaseId);
+    return held;
+  }
+
+  #expire(leaseId: string): void {
+    const held = this.#leases.get(leaseId);
+    if (!held) return;
+    this.#leases.delete(leaseId);
+    this.#push(held.entry);
+  }
+}

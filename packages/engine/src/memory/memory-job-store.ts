@@ -1,0 +1,128 @@
+import {
+  isTerminalStatus,
+  type TJobListQuery,
+  type TSandboxEvent,
+  type TToolCall,
+  type TTurn,
+} from "@raas/shared";
+import type { JobPatch, JobRecord } from "../ports/job-record.types";
+import type { JobListPage, JobStore, JobTotals } from "../ports/job-store.port";
+import { matchesJobFilter } from "./job-filter";
+
+/**
+ * A `JobStore` in process memory: for tests and `--store memory`. Nothing survives a restart.
+ * Records are copied in and out so callers can never mutate stored state.
+ */
+export class MemoryJobStore implements JobStore {
+  readonly #jobs = new Map<string, JobRecord>();
+  readonly #byKey = new Map<string, string>();
+  readonly #turns = new Map<string, TTurn[]>();
+  readonly #toolCalls = new Map<string, TToolCall[]>();
+  readonly #sandboxEvents: TSandboxEvent[] = [];
+
+  async insertJobs(jobs: readonly JobRecord[]): Promise<void> {
+    for (const job of jobs) {
+      if (this.#jobs.has(job.id)) continue;
+      if (job.jobKey !== null && this.#byKey.has(job.jobKey)) continue;
+      this.#jobs.set(job.id, structuredClone(job));
+      if (job.jobKey !== null) this.#byKey.set(job.jobKey, job.id);
+    }
+  }
+
+  async updateJobs(patches: readonly JobPatch[]): Promise<void> {
+    for (const patch of patches) {
+      const current = this.#jobs.get(patch.id);
+      if (current) this.#jobs.set(patch.id, { ...current, ...structuredClone(patch) });
+    }
+  }
+
+  async getJob(id: string): Promise<JobRecord | null> {
+    const job = this.#jobs.get(id);
+    return job ? structuredClone(job) : null;
+  }
+
+  async findJobByKey(jobKey: string): Promise<JobRecord | null> {
+    const id = this.#byKey.get(jobKey);
+    return id === undefined ? null : this.getJob(id);
+  }
+
+  async listJobs(query: TJobListQuery): Promise<JobListPage> {
+    const all = [...this.#jobs.values()]
+      .filter((job) => matchesJobFilter(job, query))
+      .filter((job) => query.cursor === undefined || job.id < query.cursor)
+      .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const items = all.slice(0, query.limit).map((job) => structuredClone(job));
+    const hasMore = all.length > query.limit;
+    return { items, nextCursor: hasMore ? (items[items.length - 1]?.id ?? null) : null };
+  }
+
+  async listUnfinishedJobs(): Promise<JobRecord[]> {
+    return [...this.#jobs.values()]
+      .filter((job) => !isTerminalStatus(job.status))
+      .map((job) => structuredClone(job));
+  }
+
+  async listJobIds(filter: { groupId?: string; batchId?: string }): Promise<string[]> {
+    return [...this.#jobs.values()]
+      .filter((job) => !isTerminalStatus(job.status))
+      .filter((job) => filter.groupId === undefined || job.groupId === filter.groupId)
+      .filter((job) => filter.batchId === undefined || job.batchId === filter.batchId)
+      .map((job) => job.id);
+  }
+
+  async totals(): Promise<JobTotals> {
+    const totals: JobTotals = { submitted: 0, completed: 0, cancelled: 0, failedByKind: {} };
+    for (const job of this.#jobs.values()) {
+      totals.submitted += 1;
+      if (job.status === "completed") totals.completed += 1;
+      if (job.status === "cancelled") totals.cancelled += 1;
+      if (job.status === "failed" && job.failure) {
+        totals.failedByKind[job.failure.kind] = (totals.failedByKind[job.failure.kind] ?? 0) + 1;
+      }
+    }
+    return totals;
+  }
+
+  async appendTurns(turns: readonly TTurn[]): Promise<void> {
+    for (const turn of turns) push(this.#turns, turn.jobId, structuredClone(turn));
+  }
+
+  async appendToolCalls(calls: readonly TToolCall[]): Promise<void> {
+    for (const call of calls) push(this.#toolCalls, call.jobId, structuredClone(call));
+  }
+
+  async listTurns(jobId: string): Promise<TTurn[]> {
+    return structuredClone(this.#turns.get(jobId) ?? []).sort((a, b) => a.index - b.index);
+  }
+
+  async listToolCalls(jobId: string): Promise<TToolCall[]> {
+    return structuredClone(this.#toolCalls.get(jobId) ?? []).sort(
+      (a, b) => a.turnIndex - b.turnIndex || a.index - b.index,
+    );
+  }
+
+  async appendSandboxEvents(events: readonly TSandboxEvent[]): Promise<void> {
+    for (const event of events) this.#sandboxEvents.push(structuredClone(event));
+  }
+
+  async listSandboxEvents(filter: {
+    jobId?: string;
+    sandboxId?: string;
+    limit?: number;
+  }): Promise<TSandboxEvent[]> {
+    const matching = this.#sandboxEvents.filter(
+      (event) =>
+        (filter.jobId === undefined || event.jobId === filter.jobId) &&
+        (filter.sandboxId === undefined || event.sandboxId === filter.sandboxId),
+    );
+    return structuredClone(matching.slice(-(filter.limit ?? 1_000)));
+  }
+
+  async close(): Promise<void> {}
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,43 @@
+/** Why an engine-controlled AbortSignal fired. */
+export type AbortCause = "cancelled" | "timeout" | "shutdown";
+
+export class EngineAbort extends Error {
+  override readonly name = "EngineAbort";
+  override readonly cause: AbortCause;
+  constructor(cause: AbortCause, message: string) {
+    super(message);
+    this.cause = cause;
+  }
+}
+
+/** The engine's abort cause of a signal, or null if it fired for another reason (or not at all). */
+export function abortCauseOf(signal: AbortSignal): AbortCause | null {
+  if (!signal.aborted) return null;
+  const reason: unknown = signal.reason;
+  return reason instanceof EngineAbort ? reason.cause : null;
+}
+
+/** Resolves after `delayMs`, or rejects with the signal's reason when it aborts first. */
+export function sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, delayMs);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Resolves when `signal` aborts (never rejects). */
+export function whenAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}

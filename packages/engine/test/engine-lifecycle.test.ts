@@ -1,0 +1,142 @@
+import { RaasError } from "@raas/shared";
+import { afterEach, describe, expect, it } from "vitest";
+import { startTestEngine, until } from "./engine-harness";
+
+let harness: Awaited<ReturnType<typeof startTestEngine>> | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe("RolloutEngine lifecycle", () => {
+  it("runs a job through INIT, RUN and EVAL and reports per-stage timings", async () => {
+    harness = await startTestEngine();
+    const { job, created } = await harness.engine.submitJob({
+      kind: "sleep",
+      payload: { initMs: 20, runMs: 40, evalMs: 20, reward: 0.5 },
+    });
+    expect(created).toBe(true);
+    expect(["queued", "active"]).toContain(job.status);
+    const { jobs, done } = await harness.engine.waitForJobs([job.id], { timeoutMs: 5_000 });
+    expect(done).toBe(true);
+    const finished = jobs[0]!;
+    expect(finished.status).toBe("completed");
+    expect(finished.reward).toBe(0.5);
+    expect(finished.trainable).toBe(true);
+    expect(finished.result).toEqual({ sandbox: `sleep-${job.id}`, steps: 1 });
+    expect(finished.timings.initMs).toBeGreaterThanOrEqual(15);
+    expect(finished.timings.runMs).toBeGreaterThanOrEqual(35);
+    expect(finished.timings.evalMs).toBeGreaterThanOrEqual(15);
+    await harness.engine.flush();
+    const stored = await harness.store.getJob(job.id);
+    expect(stored?.status).toBe("completed");
+    expect(harness.events.filter((e) => e.jobId === job.id).map((e) => `${e.stage}:${e.phase}`)).toEqual([
+      "init:start",
+      "init:cleanup",
+      "run:start",
+      "run:cleanup",
+      "eval:start",
+      "eval:cleanup",
+    ]);
+  });
+
+  it("overlaps stages of different jobs: a slow EVAL never holds a RUN slot", async () => {
+    harness = await startTestEngine({ concurrency: { init: 1, run: 1, eval: 1 } });
+    const slow = await harness.engine.submitJob({
+      kind: "sleep",
+      payload: { initMs: 1, runMs: 1, evalMs: 400 },
+    });
+    await until(() => harness!.events.some((e) => e.jobId === slow.job.id && e.stage === "eval"));
+    const fast = await harness.engine.submitJob({
+      kind: "sleep",
+      payload: { initMs: 1, runMs: 50, evalMs: 1 },
+    });
+    await until(() =>
+      harness!.events.some((e) => e.jobId === fast.job.id && e.stage === "run" && e.phase === "cleanup"),
+    );
+    const slowJob = await harness.engine.getJob(slow.job.id);
+    expect([slowJob.status, slowJob.stage]).toEqual(["active", "eval"]);
+  });
+
+  it("times a stage out by time inside the stage only, not queue time", async () => {
+    harness = await startTestEngine({ concurrency: { init: 1 } });
+    const first = await harness.engine.submitJob({
+      kind: "sleep",
+      payload: { initMs: 150, runMs: 1, evalMs: 1 },
+    });
+    const second = await harness.engine.submitJob({
+      kind: "sleep",
+      payload: { initMs: 100, runMs: 1, evalMs: 1 },
+      timeoutsMs: { init: 220 },
+    });
+    const third = await harness.engine.submitJob({
+      kind: "sleep",
+      payload: { initMs: 1, runMs: 2_000, evalMs: 1 },
+      timeoutsMs: { run: 60 },
+    });
+    const { jobs } = await harness.engine.waitForJobs([first.job.id, second.job.id, third.job.id], {
+      timeoutMs: 5_000,
+    });
+    const [, b, c] = jobs;
+    expect(b?.status).toBe("completed");
+    expect(b?.timings.queueMs).toBeGreaterThanOrEqual(140);
+    expect(c?.status).toBe("failed");
+    expect(c?.failure).toEqual({
+      kind: "timeout",
+      stage: "run",
+      message: "run stage exceeded its time budget of 60 ms",
+    });
+    expect(c?.trainable).toBe(false);
+    expect(c?.reward).toBeNull();
+    expect(harness.events.some((e) => e.jobId === c?.id && e.stage === "run" && e.phase === "cleanup")).toBe(
+      true,
+    );
+  });
+
+  it("classifies injected failures; only agent failures stay trainable", async () => {
+    harness = await startTestEngine();
+    const agent = await harness.engine.submitJob({
+      kind: "sleep",
+      payload: { initMs: 1, runMs: 1, evalMs: 1, fail: { run: { rate: 1, kind: "agent" } } },
+    });
+    const sandbox = await harness.engine.submitJob({
+      kind: "sleep",
+      payload: { initMs: 1, runMs: 1, evalMs: 1, fail: { init: { rate: 1, kind: "sandbox" } } },
+    });
+    const evalFail = await harness.engine.submitJob({
+      kind: "sleep",
+      payload: { initMs: 1, runMs: 1, evalMs: 1, fail: { eval: { rate: 1, kind: "eval" } } },
+    });
+    const { jobs } = await harness.engine.waitForJobs([agent.job.id, sandbox.job.id, evalFail.job.id], {
+      timeoutMs: 5_000,
+    });
+    expect(jobs.map((j) => [j.status, j.failure?.kind, j.failure?.stage, j.trainable, j.reward])).toEqual([
+      ["failed", "agent", "run", true, null],
+      ["failed", "sandbox", "init", false, null],
+      ["failed", "eval", "eval", false, null],
+    ]);
+    const stats = harness.engine.stats();
+    expect(stats.failedByKind.agent).toBe(1);
+    expect(stats.failedByKind.sandbox).toBe(1);
+    expect(stats.failedByKind.eval).toBe(1);
+  });
+
+  it("rejects unknown kinds and bad payloads at submit time with RaasError 4xx codes", async () => {
+    harness = await startTestEngine();
+    await expect(harness.engine.submitJob({ kind: "nope", payload: {} })).rejects.toMatchObject({
+      code: "UNKNOWN_HANDLER_KIND",
+      message: 'unknown handler kind "nope"; registered kinds: sleep',
+    });
+    const bad = harness.engine.submitJob({ kind: "sleep", payload: { runMs: "slow" } });
+    await expect(bad).rejects.toBeInstanceOf(RaasError);
+    await expect(bad).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    await expect(
+      harness.engine.submitJobs([
+        { kind: "sleep", payload: {} },
+        { kind: "missing", payload: {} },
+      ]),
+    ).rejects.toMatchObject({ code: "UNKNOWN_HANDLER_KIND" });
+    expect((await harness.engine.listJobs({})).items).toHaveLength(0);
+    await expect(harness.engine.getJob("job_missing")).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});
