@@ -41,7 +41,7 @@ export function advanceCircuit(
 }
 
 /** True when the circuit lets a new request through (after `advanceCircuit`). */
-export function canDispatch(state: CircuitState): boolean {
+export function canCircuitDispatch(state: CircuitState): boolean {
   switch (state.status) {
     case "closed":
       return true;
@@ -55,15 +55,19 @@ export function canDispatch(state: CircuitState): boolean {
 }
 
 /** A request was dispatched: in half-open that request is the probe. */
-export function onDispatch(state: CircuitState): CircuitState {
+export function circuitAfterDispatch(state: CircuitState): CircuitState {
   return state.status === "half-open" ? { ...state, isProbeInFlight: true } : state;
 }
 
-export function onSuccess(_state: CircuitState): CircuitState {
+export function circuitAfterSuccess(_state: CircuitState): CircuitState {
   return CLOSED_CIRCUIT;
 }
 
-export function onFailure(state: CircuitState, options: CircuitBreakerOptions, nowMs: number): CircuitState {
+export function circuitAfterFailure(
+  state: CircuitState,
+  options: CircuitBreakerOptions,
+  nowMs: number,
+): CircuitState {
   const consecutiveFailures = state.consecutiveFailures + 1;
   switch (state.status) {
     case "closed":
@@ -80,6 +84,6 @@ export function onFailure(state: CircuitState, options: CircuitBreakerOptions, n
 }
 
 /** A dispatched request ended without a verdict on the backend (aborted by the caller). */
-export function onNeutral(state: CircuitState): CircuitState {
+export function circuitAfterAbort(state: CircuitState): CircuitState {
   return state.status === "half-open" ? { ...state, isProbeInFlight: false } : state;
 }

@@ -1,5 +1,14 @@
-export * from "./backend-stats";
-export * from "./circuit-breaker";
-export * from "./min-heap";
-export * from "./routing.types";
-export * from "./sticky-router";
+export type { BackendReportedCounters, BackendStats } from "./backend-stats";
+export type { CircuitBreakerOptions, CircuitState, CircuitStatus } from "./circuit-breaker";
+export { DEFAULT_CIRCUIT_BREAKER_OPTIONS } from "./circuit-breaker";
+export type {
+  BackendLifecycle,
+  BackendSnapshot,
+  RequestOutcome,
+  RoutableBackend,
+  RouteDecision,
+  RouteReason,
+  StickyRouterOptions,
+} from "./routing.types";
+export type { AcquireOptions } from "./sticky-router";
+export { StickyRouter } from "./sticky-router";

@@ -5,12 +5,12 @@ import {
   type CircuitBreakerOptions,
   type CircuitState,
   CLOSED_CIRCUIT,
-  canDispatch,
+  canCircuitDispatch,
+  circuitAfterAbort,
+  circuitAfterDispatch,
+  circuitAfterFailure,
+  circuitAfterSuccess,
   DEFAULT_CIRCUIT_BREAKER_OPTIONS,
-  onDispatch,
-  onFailure,
-  onNeutral,
-  onSuccess,
 } from "./circuit-breaker";
 import { IndexedMinHeap } from "./min-heap";
 import type {
@@ -169,15 +169,15 @@ export class StickyRouter {
     entry.inFlight = Math.max(0, entry.inFlight - 1);
     switch (outcome.type) {
       case "success":
-        entry.circuit = onSuccess(entry.circuit);
+        entry.circuit = circuitAfterSuccess(entry.circuit);
         entry.stats.recordSuccess(outcome, nowMs);
         break;
       case "failure":
-        entry.circuit = onFailure(entry.circuit, this.breaker, nowMs);
+        entry.circuit = circuitAfterFailure(entry.circuit, this.breaker, nowMs);
         entry.stats.recordFailure();
         break;
       case "aborted":
-        entry.circuit = onNeutral(entry.circuit);
+        entry.circuit = circuitAfterAbort(entry.circuit);
         entry.stats.recordAbort();
         break;
     }
@@ -205,8 +205,8 @@ export class StickyRouter {
     if (!entry) return;
     entry.lastHealthCheck = { atMs: nowMs, isHealthy };
     const circuit = advanceCircuit(entry.circuit, this.breaker, nowMs);
-    if (isHealthy) entry.circuit = circuit.status === "open" ? circuit : onSuccess(circuit);
-    else entry.circuit = onFailure(circuit, this.breaker, nowMs);
+    if (isHealthy) entry.circuit = circuit.status === "open" ? circuit : circuitAfterSuccess(circuit);
+    else entry.circuit = circuitAfterFailure(circuit, this.breaker, nowMs);
     this.refresh(entry);
   }
 
@@ -242,7 +242,7 @@ export class StickyRouter {
       this.jobs.set(jobId, entry.id);
     }
     entry.inFlight += 1;
-    entry.circuit = onDispatch(entry.circuit);
+    entry.circuit = circuitAfterDispatch(entry.circuit);
     this.pickSeq += 1;
     entry.lastPickSeq = this.pickSeq;
     this.refresh(entry);
@@ -278,7 +278,7 @@ export class StickyRouter {
 
   /** Keeps heap membership and position in line with the entry's state. */
   private refresh(entry: BackendEntry): void {
-    const isRoutable = this.backends.has(entry.id) && !entry.isDraining && canDispatch(entry.circuit);
+    const isRoutable = this.backends.has(entry.id) && !entry.isDraining && canCircuitDispatch(entry.circuit);
     if (isRoutable) this.heap.insert(entry);
     else this.heap.remove(entry.id);
   }
