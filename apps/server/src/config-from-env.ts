@@ -1,0 +1,35 @@
+import type { TServerEnv } from "./env";
+import type { ServerConfig } from "./server";
+
+/** Maps the validated environment onto the server's config. */
+export function configFromEnv(env: TServerEnv): ServerConfig {
+  const pool = (concurrency: number | undefined, timeoutMs: number | undefined) => ({
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  });
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    store:
+      env.RAAS_STORE === "memory"
+        ? { kind: "memory" }
+        : {
+            kind: "db",
+            dataDir: env.RAAS_DATA_DIR,
+            ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+          },
+    auth: {
+      ...(env.RAAS_ADMIN_TOKEN ? { adminToken: env.RAAS_ADMIN_TOKEN } : {}),
+      ...(env.RAAS_TRAINER_TOKEN ? { trainerToken: env.RAAS_TRAINER_TOKEN } : {}),
+      ...(env.RAAS_VIEWER_TOKEN ? { viewerToken: env.RAAS_VIEWER_TOKEN } : {}),
+      requireViewerToken: env.RAAS_REQUIRE_VIEWER_TOKEN,
+    },
+    pools: {
+      init: pool(env.RAAS_INIT_CONCURRENCY, env.RAAS_INIT_TIMEOUT_MS),
+      run: pool(env.RAAS_RUN_CONCURRENCY, env.RAAS_RUN_TIMEOUT_MS),
+      eval: pool(env.RAAS_EVAL_CONCURRENCY, env.RAAS_EVAL_TIMEOUT_MS),
+    },
+    maxBodyBytes: env.RAAS_MAX_BODY_BYTES,
+    shutdownGraceMs: env.RAAS_SHUTDOWN_GRACE_MS,
+  };
+}

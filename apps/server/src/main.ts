@@ -1,0 +1,62 @@
+import { configFromEnv } from "./config-from-env";
+import { EnvError, loadServerEnv, type TServerEnv } from "./env";
+import { createServerLogger } from "./logger";
+import { startServer } from "./server";
+
+async function main(): Promise<void> {
+  let env: TServerEnv;
+  try {
+    env = loadServerEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createServerLogger(env.LOG_LEVEL);
+  const running = await startServer({ ...configFromEnv(env), logger });
+
+  const lines = [`RaaS control plane listening on ${running.url}`];
+  lines.push(
+    `  REST: ${running.url}/api/v1   OpenAPI: ${running.url}/openapi.json   tRPC: ${running.url}/trpc`,
+  );
+  lines.push(
+    `  metrics: ${running.url}/metrics   health: ${running.url}/health   store: ${running.storeKind}`,
+  );
+  if (running.isAdminTokenGenerated) {
+    lines.push(`  no RAAS_ADMIN_TOKEN/RAAS_TRAINER_TOKEN set; generated admin token for this run:`);
+    lines.push(`    Authorization: Bearer ${running.auth.adminToken}`);
+  } else {
+    const roles = (["adminToken", "trainerToken", "viewerToken"] as const).filter((key) => running.auth[key]);
+    lines.push(`  tokens configured: ${roles.map((key) => key.replace("Token", "")).join(", ")}`);
+  }
+  lines.push(
+    `  reads ${running.auth.requireViewerToken ? "need a viewer token" : "are open"}; writes need a trainer or admin token`,
+  );
+  process.stderr.write(`${lines.join("\n")}\n`);
+
+  let signals = 0;
+  const shutdown = (signal: NodeJS.Signals) => {
+    signals += 1;
+    if (signals > 1) {
+      logger.warn({ signal }, "second signal: exiting now");
+      process.exit(130);
+    }
+    logger.info({ signal }, "shutting down");
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

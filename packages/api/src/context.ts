@@ -1,0 +1,14 @@
+import type { Principal } from "./auth/auth.types";
+import type { ControlPlaneEngine } from "./engine.port";
+import type { ApiLogger } from "./logger.types";
+
+/** Per-request context of every procedure. */
+export interface ControlPlaneContext {
+  engine: ControlPlaneEngine;
+  principal: Principal;
+  /** Copied from the auth options: whether reads need a token. */
+  requireViewerToken: boolean;
+  /** False when no admin or trainer token is configured: mutations are then refused. */
+  hasWriterToken: boolean;
+  logger: ApiLogger;
+}

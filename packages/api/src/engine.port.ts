@@ -1,0 +1,24 @@
+import type { JobEvent, RolloutEngine, StageFinishedEvent } from "@raas/engine";
+
+export type { StageFinishedEvent };
+export type ApiJobEvent = JobEvent;
+
+/**
+ * The part of `RolloutEngine` the control plane calls. Type-only: the API depends on the
+ * engine's shape, never on its code, and tests may hand in anything with this shape.
+ */
+export type ControlPlaneEngine = Pick<
+  RolloutEngine,
+  | "submitJob"
+  | "submitJobs"
+  | "getJob"
+  | "listJobs"
+  | "cancel"
+  | "waitForJobs"
+  | "getTrajectory"
+  | "stats"
+  | "setConcurrency"
+  | "handlerKinds"
+  | "subscribe"
+  | "onStageFinished"
+>;

@@ -1,0 +1,229 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { RaasError } from "@raas/shared";
+import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import type { ControlPlaneAuthOptions } from "../auth/auth.types";
+import { TokenResolver } from "../auth/resolve-principal";
+import type { ControlPlaneContext } from "../context";
+import type { ControlPlaneEngine } from "../engine.port";
+import { toRaasError } from "../errors/to-raas-error";
+import { type ApiLogger, silentLogger } from "../logger.types";
+import { ControlPlaneMetrics } from "../metrics/control-plane-metrics";
+import { buildOpenApiDocument, type OpenApiDocumentOptions } from "../openapi/openapi-document";
+import { RouteMatcher } from "../rest/match-route";
+import { handleRestCall } from "../rest/rest-handler";
+import { REST_ROUTES } from "../rest/rest-routes";
+import { appRouter, createCaller } from "../root";
+import { declaredLengthError, discardRest } from "./read-json-body";
+import { sendJson, sendRestError } from "./send-json";
+import { sendTrpcError, trpcRouteLabel } from "./trpc-envelope";
+
+/** Options of `createControlPlaneHandler`. */
+export interface ControlPlaneHandlerOptions {
+  engine: ControlPlaneEngine;
+  auth: ControlPlaneAuthOptions;
+  /** Structured logger (pino-compatible). Default: silent. */
+  logger?: ApiLogger;
+  /** Largest accepted request body in bytes, for tRPC and REST alike. Default 1_048_576 (1 MiB). */
+  maxBodyBytes?: number;
+  /** Most calls in one tRPC batch request. Default 100. */
+  maxBatchSize?: number;
+  /** `info` and `servers` of `/openapi.json`. */
+  openApi?: OpenApiDocumentOptions;
+  /** Export Node process metrics on `/metrics` too. Default true. */
+  collectProcessMetrics?: boolean;
+}
+
+/** A node `(req, res)` listener plus `close()`, which detaches it from the engine (metrics). */
+export interface ControlPlaneHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  readonly metrics: ControlPlaneMetrics;
+  close(): void;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+
+/**
+ * Serves the control plane: `/trpc/*` (tRPC, SSE subscriptions), `/api/v1/*` (REST),
+ * `/openapi.json`, `/metrics`, `/health`. Unknown routes get JSON 404/405; bad bodies get
+ * 400/413/415; nothing a caller sends produces a 5xx.
+ */
+export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): ControlPlaneHandler {
+  const { engine } = options;
+  const logger = options.logger ?? silentLogger;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const tokens = new TokenResolver(options.auth);
+  const metrics = new ControlPlaneMetrics({
+    engine,
+    collectProcessMetrics: options.collectProcessMetrics ?? true,
+  });
+  const matcher = new RouteMatcher(REST_ROUTES);
+  const openApiText = JSON.stringify(buildOpenApiDocument(REST_ROUTES, options.openApi));
+
+  const contextFor = (req: IncomingMessage, paramToken?: string | null): ControlPlaneContext => ({
+    engine,
+    principal: tokens.resolve(req.headers.authorization, paramToken),
+    requireViewerToken: options.auth.requireViewerToken,
+    hasWriterToken: tokens.hasWriterToken,
+    logger,
+  });
+
+  const logUnexpected = (thrown: unknown, req: IncomingMessage) => {
+    const mapped = toRaasError(thrown);
+    if (!mapped.isUnexpected) return;
+    const original =
+      mapped.original instanceof Error && mapped.original.cause ? mapped.original.cause : mapped.original;
+    logger.error(
+      { err: original, reference: mapped.error.details?.reference, method: req.method, url: req.url },
+      "unexpected error while serving a request",
+    );
+  };
+
+  const trpcHandler = createHTTPHandler({
+    router: appRouter,
+    basePath: "/trpc/",
+    maxBodySize: maxBodyBytes,
+    maxBatchSize: options.maxBatchSize ?? 100,
+    allowMethodOverride: true,
+    createContext: ({ req, info }) => contextFor(req, info.connectionParams?.token),
+    onError: ({ error, req }) => logUnexpected(error, req),
+  });
+
+  const serveRest = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: URLSearchParams,
+    label: RouteLabel,
+  ) => {
+    const match = matcher.match(req.method ?? "GET", path);
+    if (match.kind === "none") throw routeNotFound(req, path);
+    if (match.kind === "wrong-method") {
+      throw new RaasError(
+        "METHOD_NOT_ALLOWED",
+        `${path} does not accept ${req.method}; use ${match.allow.join(" or ")}`,
+        {
+          details: { allow: match.allow },
+        },
+      );
+    }
+    label.route = match.route.path;
+    const abort = new AbortController();
+    res.once("close", () => abort.abort());
+    await handleRestCall({
+      req,
+      res,
+      route: match.route,
+      params: match.params,
+      query,
+      ctx: contextFor(req),
+      maxBodyBytes,
+      signal: abort.signal,
+    });
+  };
+
+  const serve = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    query: URLSearchParams,
+    label: RouteLabel,
+  ) => {
+    const method = req.method ?? "GET";
+    if (path === "/trpc" || path.startsWith("/trpc/")) {
+      label.route = trpcRouteLabel(path);
+      const tooLarge = declaredLengthError(req, maxBodyBytes);
+      if (tooLarge) {
+        discardRest(req);
+        sendTrpcError(res, tooLarge, { connection: "close" });
+        return;
+      }
+      trpcHandler(req, res);
+      return;
+    }
+    if (path.startsWith("/api/")) {
+      await serveRest(req, res, path, query, label);
+      return;
+    }
+    const fixed = FIXED_ROUTES[path];
+    if (!fixed) throw routeNotFound(req, path);
+    label.route = path;
+    if (method !== "GET") {
+      throw new RaasError("METHOD_NOT_ALLOWED", `${path} only accepts GET`, { details: { allow: ["GET"] } });
+    }
+    switch (fixed) {
+      case "health":
+        sendJson(res, 200, await contextCaller(contextFor(req)).system.health());
+        return;
+      case "openapi":
+        res.writeHead(200, {
+          "content-type": "application/json; charset=utf-8",
+          "cache-control": "no-cache",
+        });
+        res.end(openApiText);
+        return;
+      case "metrics": {
+        const ctx = contextFor(req);
+        await contextCaller(ctx).system.stats(); // same read access rule as every other read
+        const { body, contentType } = await metrics.render();
+        res.writeHead(200, { "content-type": contentType, "cache-control": "no-store" });
+        res.end(body);
+        return;
+      }
+    }
+  };
+
+  const handler = ((req: IncomingMessage, res: ServerResponse) => {
+    const startedAt = performance.now();
+    const rawUrl = req.url ?? "/";
+    const queryAt = rawUrl.indexOf("?");
+    const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
+    const query = new URLSearchParams(queryAt === -1 ? "" : rawUrl.slice(queryAt + 1));
+    const label: RouteLabel = { route: "unmatched" };
+    res.once("close", () => {
+      const method = KNOWN_METHODS.has(req.method ?? "") ? req.method! : "OTHER";
+      metrics.observeRequest(label.route, method, res.statusCode, performance.now() - startedAt);
+    });
+    serve(req, res, path, query, label).catch((thrown: unknown) => {
+      logUnexpected(thrown, req);
+      const { error } = toRaasError(thrown);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const headers: Record<string, string> = {};
+      const allow = error.details?.allow;
+      if (Array.isArray(allow)) headers.allow = allow.join(", ");
+      if (error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
+      if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="raas"';
+      sendRestError(res, error, headers);
+    });
+  }) as ControlPlaneHandler;
+
+  Object.defineProperty(handler, "metrics", { value: metrics });
+  handler.close = () => metrics.close();
+  return handler;
+}
+
+/** The route template a request matched, for metrics labels. */
+interface RouteLabel {
+  route: string;
+}
+
+const KNOWN_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);
+const FIXED_ROUTES: Record<string, "health" | "openapi" | "metrics" | undefined> = {
+  "/health": "health",
+  "/openapi.json": "openapi",
+  "/metrics": "metrics",
+};
+
+function contextCaller(ctx: ControlPlaneContext) {
+  return createCaller(ctx);
+}
+
+function routeNotFound(req: IncomingMessage, path: string): RaasError {
+  const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  return new RaasError(
+    "NOT_FOUND",
+    `no route ${req.method} ${shown}; see /openapi.json for the REST routes, /trpc/<procedure> for tRPC`,
+  );
+}

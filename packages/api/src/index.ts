@@ -1,0 +1,18 @@
+export type { ControlPlaneAuthOptions, Principal, TRole } from "./auth/auth.types";
+export { ROLES, roleSatisfies } from "./auth/auth.types";
+export type { ControlPlaneContext } from "./context";
+export type { ApiJobEvent, ControlPlaneEngine, StageFinishedEvent } from "./engine.port";
+export { formatIssues } from "./errors/format-issues";
+export { toRaasError } from "./errors/to-raas-error";
+export {
+  type ControlPlaneHandler,
+  type ControlPlaneHandlerOptions,
+  createControlPlaneHandler,
+  DEFAULT_MAX_BODY_BYTES,
+} from "./http/control-plane-handler";
+export type { ApiLogger } from "./logger.types";
+export { ControlPlaneMetrics } from "./metrics/control-plane-metrics";
+export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./openapi/openapi-document";
+export { REST_ROUTES } from "./rest/rest-routes";
+export { type AppRouter, appRouter, createCaller } from "./root";
+export type { ControlPlaneErrorData } from "./trpc";

@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { RaasError } from "@raas/shared";
+import type { ControlPlaneContext } from "../context";
+import { readJsonBody } from "../http/read-json-body";
+import { sendJson } from "../http/send-json";
+import { createCaller } from "../root";
+import { coerceQuery, propertyTypesOf } from "./coerce-query";
+import type { RestRoute } from "./rest-route.types";
+
+export interface RestCallOptions {
+  req: IncomingMessage;
+  res: ServerResponse;
+  route: RestRoute;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  ctx: ControlPlaneContext;
+  maxBodyBytes: number;
+  /** Aborts when the client goes away (long-polls stop waiting). */
+  signal: AbortSignal;
+}
+
+const queryTypesCache = new WeakMap<RestRoute, ReturnType<typeof propertyTypesOf>>();
+
+/** Builds the procedure input from path, query and body, calls the procedure, writes the JSON reply. */
+export async function handleRestCall(options: RestCallOptions): Promise<void> {
+  const { res, route, ctx } = options;
+  const input = await buildInput(options);
+  const caller = createCaller(ctx, { signal: options.signal });
+  const output = await route.call(caller, input);
+  const status =
+    typeof route.successStatus === "function" ? route.successStatus(output) : route.successStatus;
+  sendJson(res, status, output);
+}
+
+async function buildInput(options: RestCallOptions): Promise<unknown> {
+  const { route, params, query, req } = options;
+  switch (route.inputFrom) {
+    case "body": {
+      const body = await readJsonBody(req, options.maxBodyBytes);
+      if (body === undefined) {
+        throw new RaasError(
+          "BAD_REQUEST",
+          `${route.method} ${route.path} needs a JSON body; send it with 'Content-Type: application/json'`,
+        );
+      }
+      if (Object.keys(params).length === 0) return body;
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        throw new RaasError("VALIDATION_FAILED", "input: expected object");
+      }
+      return { ...body, ...params };
+    }
+    case "query": {
+      let types = queryTypesCache.get(route);
+      if (!types) {
+        types = propertyTypesOf(route.request);
+        queryTypesCache.set(route, types);
+      }
+      return { ...coerceQuery(query, types), ...params };
+    }
+    case "none":
+      if ([...query.keys()].length > 0) {
+        throw new RaasError("VALIDATION_FAILED", `${route.method} ${route.path} takes no query parameters`);
+      }
+      return Object.keys(params).length > 0 ? params : undefined;
+  }
+}

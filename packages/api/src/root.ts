@@ -1,0 +1,10 @@
+import { jobsRouter } from "./routers/jobs/jobs.router";
+import { systemRouter } from "./routers/system/system.router";
+import { createCallerFactory, router } from "./trpc";
+
+export const appRouter = router({ jobs: jobsRouter, system: systemRouter });
+
+/** The router's type, for `@trpc/client`: `createTRPCClient<AppRouter>(…)`. */
+export type AppRouter = typeof appRouter;
+
+export const createCaller = createCallerFactory(appRouter);

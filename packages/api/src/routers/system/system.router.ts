@@ -1,0 +1,6 @@
+import { router } from "../../trpc";
+import { health } from "./health";
+import { setConcurrency } from "./set-concurrency";
+import { stats } from "./stats";
+
+export const systemRouter = router({ health, stats, setConcurrency });

@@ -1,0 +1,93 @@
+import { RaasError } from "@raas/shared";
+import { initTRPC } from "@trpc/server";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
+import { roleSatisfies, type TRole } from "./auth/auth.types";
+import type { ControlPlaneContext } from "./context";
+import { TRPC_CODE_OF, toRaasError } from "./errors/to-raas-error";
+import { assertInputDepth } from "./input-depth";
+
+/** What every error looks like on the wire (tRPC envelope `error` and REST `error` alike). */
+export interface ControlPlaneErrorData {
+  /** RaaS error code, see `ERROR_CODES` in `@raas/shared`. */
+  code: string;
+  httpStatus: number;
+  path: string | undefined;
+  details: Record<string, unknown> | undefined;
+}
+
+const t = initTRPC.context<ControlPlaneContext>().create({
+  isDev: false,
+  sse: {
+    ping: { enabled: true, intervalMs: 15_000 },
+    client: { reconnectAfterInactivityMs: 30_000 },
+  },
+  errorFormatter({ shape, error }) {
+    const { error: mapped } = toRaasError(error);
+    const data: ControlPlaneErrorData = {
+      code: mapped.code,
+      httpStatus: mapped.httpStatus,
+      path: shape.data.path,
+      details: mapped.details,
+    };
+    return { message: mapped.message, code: TRPC_ERROR_CODES_BY_KEY[TRPC_CODE_OF[mapped.code]], data };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Rejects pathological nesting before any schema or engine code walks the input. */
+const guardedProcedure = t.procedure.use(async (opts) => {
+  assertInputDepth(await opts.getRawInput());
+  return opts.next();
+});
+
+/** Open to everyone, tokens ignored: health checks. */
+export const publicProcedure = guardedProcedure;
+
+function requireRole(ctx: ControlPlaneContext, needed: TRole): void {
+  const { principal } = ctx;
+  if (principal.token === "invalid") {
+    throw new RaasError(
+      "UNAUTHORIZED",
+      "the bearer token is not valid; send 'Authorization: Bearer <token>' with a configured token",
+    );
+  }
+  if (needed !== "viewer" && !ctx.hasWriterToken) {
+    throw new RaasError(
+      "UNAUTHORIZED",
+      "this server has no trainer or admin token configured, so it accepts no changes; configure one and send 'Authorization: Bearer <token>'",
+    );
+  }
+  if (principal.role === null) {
+    if (needed === "viewer" && !ctx.requireViewerToken) return;
+    throw new RaasError(
+      "UNAUTHORIZED",
+      `this request needs a ${needed === "viewer" ? "viewer, trainer or admin" : needed === "trainer" ? "trainer or admin" : "admin"} token; send the header 'Authorization: Bearer <token>'`,
+    );
+  }
+  if (!roleSatisfies(principal.role, needed)) {
+    throw new RaasError(
+      "FORBIDDEN",
+      `the ${principal.role} token may not do this; it needs the ${needed} role or higher`,
+    );
+  }
+}
+
+/** Reads: open, or viewer token and up when `requireViewerToken` is set. */
+export const viewerProcedure = guardedProcedure.use((opts) => {
+  requireRole(opts.ctx, "viewer");
+  return opts.next();
+});
+
+/** Mutations a trainer makes: submit, cancel. */
+export const trainerProcedure = guardedProcedure.use((opts) => {
+  requireRole(opts.ctx, "trainer");
+  return opts.next();
+});
+
+/** Operator actions: pool sizes, backends. */
+export const adminProcedure = guardedProcedure.use((opts) => {
+  requireRole(opts.ctx, "admin");
+  return opts.next();
+});
