@@ -1,0 +1,98 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { type Prisma, PrismaClient } from "../generated/client";
+import type { MigrationTarget } from "../migrate/migration-target.types";
+import { PgliteMigrationTarget } from "../migrate/pglite-migration-target";
+import { PostgresMigrationTarget } from "../migrate/postgres-migration-target";
+import { pgliteExecutor, pgPoolExecutor, type SqlExecutor } from "../sql/sql-executor";
+import {
+  type DatabaseOptions,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_PGLITE_DATA_DIR,
+} from "./database-options.types";
+import { resolvePostgresConnection } from "./postgres-connection";
+
+/** An opened database: a Prisma client, the driver under it, and what the migrator needs. */
+export interface OpenedDatabase {
+  kind: "pglite" | "postgres";
+  /** Host/database/schema or data directory, for logs; never a password. */
+  description: string;
+  prisma: PrismaClient;
+  /** The same connection(s) Prisma uses, for bulk statements. */
+  sql: SqlExecutor;
+  migrationTarget: MigrationTarget;
+  /** Disconnects Prisma and closes the pool or PGlite instance (which keeps the process alive otherwise). Idempotent. */
+  close(): Promise<void>;
+}
+
+type AdapterFactory = NonNullable<Prisma.PrismaClientOptions["adapter"]>;
+
+/** Opens PostgreSQL when `databaseUrl` is given, else a PGlite database under `dataDir`. */
+export async function openDatabase(options: DatabaseOptions = {}): Promise<OpenedDatabase> {
+  return options.databaseUrl !== undefined ? openPostgres(options.databaseUrl, options) : openPglite(options);
+}
+
+async function openPostgres(databaseUrl: string, options: DatabaseOptions): Promise<OpenedDatabase> {
+  const connection = resolvePostgresConnection(databaseUrl, options.schema);
+  const pool = new pg.Pool({ ...connection.config, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
+  pool.on("error", (error) =>
+    options.logger?.warn({ err: error.message }, "idle PostgreSQL connection failed"),
+  );
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: connection.schema }) });
+  return {
+    kind: "postgres",
+    description: connection.description,
+    prisma,
+    sql: pgPoolExecutor(pool),
+    migrationTarget: new PostgresMigrationTarget(connection),
+    close: once(async () => {
+      try {
+        await prisma.$disconnect();
+      } finally {
+        await pool.end();
+      }
+    }),
+  };
+}
+
+async function openPglite(options: DatabaseOptions): Promise<OpenedDatabase> {
+  if (options.schema !== undefined) {
+    throw new Error("the schema option is for PostgreSQL; give PGlite its own dataDir instead");
+  }
+  const dataDir = options.dataDir ?? DEFAULT_PGLITE_DATA_DIR;
+  const isMemory = dataDir.startsWith("memory://");
+  const location = isMemory ? dataDir : path.resolve(dataDir);
+  if (!isMemory) await mkdir(location, { recursive: true });
+  const pglite = await PGlite.create(location);
+  // pglite-prisma-adapter 0.6.1 is typed against driver-adapter-utils 6.10; the runtime contract
+  // is the same as 6.19's, only the nominal types differ.
+  const adapter = new PrismaPGlite(pglite) as unknown as AdapterFactory;
+  const prisma = new PrismaClient({ adapter });
+  const description = `pglite ${location}`;
+  return {
+    kind: "pglite",
+    description,
+    prisma,
+    sql: pgliteExecutor(pglite),
+    migrationTarget: new PgliteMigrationTarget(pglite, description),
+    close: once(async () => {
+      try {
+        await prisma.$disconnect();
+      } finally {
+        await pglite.close();
+      }
+    }),
+  };
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  return () => {
+    running ??= fn();
+    return running;
+  };
+}

@@ -1,0 +1,10 @@
+export type { DatabaseOptions } from "./client/database-options.types";
+export { DEFAULT_PGLITE_DATA_DIR } from "./client/database-options.types";
+export { type OpenedDatabase, openDatabase } from "./client/open-database";
+export { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "./codec/token-codec";
+export type { DbLogger } from "./db-logger.types";
+export { DEFAULT_MIGRATIONS_DIR, type MigrationFile, readMigrationFiles } from "./migrate/migration-files";
+export type { MigrationSession, MigrationTarget } from "./migrate/migration-target.types";
+export { type MigrateOptions, type MigrateResult, migrate } from "./migrate/migrator";
+export { type CreateJobStoreOptions, createJobStore } from "./store/create-job-store";
+export { PrismaJobStore, type PrismaJobStoreOptions } from "./store/prisma-job-store";

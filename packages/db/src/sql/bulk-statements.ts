@@ -1,0 +1,84 @@
+/** A column written by a bulk statement, with the SQL type its parameters are cast to. */
+export interface ColumnSpec {
+  name: string;
+  type: "text" | "int4" | "float8" | "bool" | "jsonb" | "bytea";
+}
+
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** PostgreSQL allows 65 535 parameters per statement; stay well below. */
+const MAX_PARAMS = 30_000;
+
+/** How many rows of `columnCount` columns fit in one statement. */
+export function rowsPerStatement(columnCount: number): number {
+  return Math.max(1, Math.floor(MAX_PARAMS / columnCount));
+}
+
+/**
+ * A JSON value as a parameter. Sent as text and cast to jsonb in SQL, because the drivers differ:
+ * `pg` turns JS arrays into PostgreSQL array literals, PGlite stringifies objects itself.
+ */
+export function jsonParam(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+function placeholder(index: number, column: ColumnSpec): string {
+  // jsonb travels as text (see jsonParam); every other parameter is cast to its column's type so
+  // VALUES lists get the right types regardless of driver inference.
+  return column.type === "jsonb" ? `$${index}::text::jsonb` : `$${index}::${column.type}`;
+}
+
+function valuesList(
+  columns: readonly ColumnSpec[],
+  rows: readonly (readonly unknown[])[],
+  params: unknown[],
+): string {
+  const tuples: string[] = [];
+  for (const row of rows) {
+    const cells: string[] = [];
+    for (let c = 0; c < columns.length; c += 1) {
+      params.push(row[c] ?? null);
+      cells.push(placeholder(params.length, columns[c] as ColumnSpec));
+    }
+    tuples.push(`(${cells.join(",")})`);
+  }
+  return tuples.join(",");
+}
+
+/** `INSERT INTO table (…) VALUES (…),(…) <onConflict>` for rows ordered like `columns`. */
+export function buildInsert(
+  table: string,
+  columns: readonly ColumnSpec[],
+  rows: readonly (readonly unknown[])[],
+  onConflict = "",
+): Statement {
+  const params: unknown[] = [];
+  const values = valuesList(columns, rows, params);
+  const names = columns.map((column) => `"${column.name}"`).join(",");
+  return { sql: `INSERT INTO "${table}" (${names}) VALUES ${values} ${onConflict}`.trimEnd(), params };
+}
+
+/**
+ * `UPDATE table SET … FROM (VALUES …) WHERE table.key = v.key`: many rows, each with its own
+ * values, in one statement. The first column is the key.
+ */
+export function buildUpdateFromValues(
+  table: string,
+  columns: readonly ColumnSpec[],
+  rows: readonly (readonly unknown[])[],
+): Statement {
+  const [key, ...set] = columns;
+  if (!key || set.length === 0)
+    throw new Error("buildUpdateFromValues needs a key column and a column to set");
+  const params: unknown[] = [];
+  const values = valuesList(columns, rows, params);
+  const names = columns.map((column) => `"${column.name}"`).join(",");
+  const assignments = set.map((column) => `"${column.name}" = v."${column.name}"`).join(", ");
+  return {
+    sql: `UPDATE "${table}" AS t SET ${assignments} FROM (VALUES ${values}) AS v(${names}) WHERE t."${key.name}" = v."${key.name}"`,
+    params,
+  };
+}
