@@ -1,0 +1,41 @@
+/** Simulated GPU timing. All times in ms. */
+export interface LatencyModelOptions {
+  /** Time per prompt token not served from the prefix cache. Default 0.01 ms. */
+  prefillMsPerToken?: number;
+  /** Time per generated token. Default 0.2 ms. */
+  decodeMsPerToken?: number;
+  /** Fixed cost per request (scheduling, sampling set-up). Default 0 ms. */
+  overheadMs?: number;
+}
+
+export interface LatencyModel {
+  prefillMs(uncachedTokens: number): number;
+  decodeMs(outputTokens: number): number;
+}
+
+export function createLatencyModel(options: LatencyModelOptions = {}): LatencyModel {
+  const prefill = options.prefillMsPerToken ?? 0.01;
+  const decode = options.decodeMsPerToken ?? 0.2;
+  const overhead = options.overheadMs ?? 0;
+  return {
+    prefillMs: (uncachedTokens) => overhead + prefill * uncachedTokens,
+    decodeMs: (outputTokens) => decode * outputTokens,
+  };
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

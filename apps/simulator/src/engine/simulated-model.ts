@@ -1,0 +1,142 @@
+import type { ModelFamilyAdapter } from "@raas/inference";
+import { assertNever } from "@raas/shared";
+import { BlockPrefixCache, type BlockPrefixCacheOptions } from "../cache/block-prefix-cache";
+import { malformedTurn } from "../policies/malformed-policy";
+import type { PolicyTurn, SimulatorPolicy } from "../policies/policy.types";
+import { BatchSlots } from "./batch-slots";
+import { createLatencyModel, type LatencyModel, type LatencyModelOptions, sleepFor } from "./latency-model";
+import { createPromptInspector, type PromptFacts } from "./prompt-inspector";
+import { fillerWords, hashSeed, seededRandom } from "./seeded-random";
+
+export interface SimulatedModelOptions {
+  family: ModelFamilyAdapter;
+  policy: SimulatorPolicy;
+  /** Seed of every random draw; same seed + same requests = same responses. Default 0. */
+  seed?: number;
+  cache?: BlockPrefixCacheOptions;
+  latency?: LatencyModelOptions;
+  /** Batch slots: requests generating at once; the rest wait. Default 32. */
+  maxConcurrency?: number;
+}
+
+export interface GenerationCall {
+  promptIds: readonly number[];
+  maxTokens: number;
+  /** Per-request seed (e.g. one per trajectory); null when the client sent none. */
+  seed: number | null;
+  stopTokenIds: readonly number[];
+  signal?: AbortSignal;
+}
+
+export interface GenerationOutcome {
+  outputIds: number[];
+  logprobs: number[];
+  finishReason: "stop" | "length";
+  /** The stop token that ended generation, if any. */
+  matchedStopId: number | null;
+  promptTokens: number;
+  cachedTokens: number;
+  /** Decoded output without a trailing end-of-turn token. */
+  text: string;
+}
+
+/** Counters in tokens/requests since start, named after vLLM's metrics. */
+export interface SimulatorCounters {
+  prefixCacheQueries: number;
+  prefixCacheHits: number;
+  promptTokens: number;
+  generationTokens: number;
+  requestsSucceeded: number;
+  requestsAborted: number;
+}
+
+/** The labelled test double of a GPU model: prefix cache, batch slots, latency, scripted policy. */
+export class SimulatedModel {
+  readonly cache: BlockPrefixCache;
+  readonly slots: BatchSlots;
+  readonly counters: SimulatorCounters = {
+    prefixCacheQueries: 0,
+    prefixCacheHits: 0,
+    promptTokens: 0,
+    generationTokens: 0,
+    requestsSucceeded: 0,
+    requestsAborted: 0,
+  };
+  private readonly latency: LatencyModel;
+  private readonly inspect: (promptIds: readonly number[]) => PromptFacts;
+  private readonly seed: number;
+
+  constructor(private readonly options: SimulatedModelOptions) {
+    this.cache = new BlockPrefixCache(options.cache);
+    this.slots = new BatchSlots(options.maxConcurrency ?? 32);
+    this.latency = createLatencyModel(options.latency);
+    this.inspect = createPromptInspector(options.family);
+    this.seed = options.seed ?? 0;
+  }
+
+  async generate(call: GenerationCall): Promise<GenerationOutcome> {
+    const release = await this.slots.acquire(call.signal);
+    try {
+      const cachedTokens = this.cache.lookup(call.promptIds);
+      this.cache.insert(call.promptIds);
+      await sleepFor(this.latency.prefillMs(call.promptIds.length - cachedTokens), call.signal);
+      const facts = this.inspect(call.promptIds);
+      const outcome = this.respond(facts, call);
+      await sleepFor(this.latency.decodeMs(outcome.outputIds.length), call.signal);
+      this.cache.insert([...call.promptIds, ...outcome.outputIds]);
+      this.counters.prefixCacheQueries += call.promptIds.length;
+      this.counters.prefixCacheHits += cachedTokens;
+      this.counters.promptTokens += call.promptIds.length;
+      this.counters.generationTokens += outcome.outputIds.length;
+      this.counters.requestsSucceeded += 1;
+      return { ...outcome, promptTokens: call.promptIds.length, cachedTokens };
+    } catch (error) {
+      if (call.signal?.aborted) this.counters.requestsAborted += 1;
+      throw error;
+    } finally {
+      release();
+    }
+  }
+
+  private respond(
+    facts: PromptFacts,
+    call: GenerationCall,
+  ): Omit<GenerationOutcome, "promptTokens" | "cachedTokens"> {
+    const { family } = this.options;
+    const random = seededRandom(hashSeed(this.seed, call.seed, facts.taskId, facts.turnIndex));
+    const turn: PolicyTurn = facts.simulateMode
+      ? malformedTurn(facts.simulateMode)
+      : this.options.policy.respond({
+          taskId: facts.taskId,
+          turnIndex: facts.turnIndex,
+          random,
+          trajectoryRandom: seededRandom(hashSeed(this.seed, call.seed, facts.taskId)),
+          maxTokens: call.maxTokens,
+        });
+    let ids: number[];
+    switch (turn.type) {
+      case "message":
+        ids = [...family.tokenizer.encode(family.renderAssistant(turn)), family.endOfTurnId];
+        break;
+      case "raw":
+        ids = [...family.tokenizer.encode(turn.text), family.endOfTurnId];
+        break;
+      case "overlong":
+        ids = family.tokenizer.encode(fillerWords(random, call.maxTokens + 8)).slice(0, call.maxTokens + 1);
+        break;
+      default:
+        return assertNever(turn, "policy turn");
+    }
+    let finishReason: GenerationOutcome["finishReason"] = "length";
+    let matchedStopId: number | null = null;
+    const stopAt = ids.findIndex((id) => call.stopTokenIds.includes(id) || id === family.endOfTurnId);
+    if (stopAt !== -1 && stopAt < call.maxTokens) {
+      ids = ids.slice(0, stopAt + 1);
+      finishReason = "stop";
+      matchedStopId = ids[stopAt] as number;
+    } else ids = ids.slice(0, call.maxTokens);
+    const logprobs = ids.map(() => -Math.round(random() * 2_000) / 1_000);
+    const text = family.tokenizer.decode(matchedStopId === null ? ids : ids.slice(0, -1));
+    return { outputIds: ids, logprobs, finishReason, matchedStopId, text };
+  }
+}

@@ -1,0 +1,83 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { ZPolicyConfig } from "./policies/policy-config.schema";
+import type { SimulatorOptions } from "./start-simulator";
+
+const ZSimulatorEnv = z.object({
+  port: z.coerce.number().int().min(0).max(65_535).default(8000),
+  host: z.string().min(1).default("127.0.0.1"),
+  policy: z.enum(["scripted", "success-probability", "malformed"]).default("scripted"),
+  policyFile: z.string().optional(),
+  seed: z.coerce.number().int().default(0),
+  modelName: z.string().min(1).default("Qwen/Qwen3-8B (simulated)"),
+  maxConcurrency: z.coerce.number().int().positive().default(32),
+  cacheBlocks: z.coerce.number().int().positive().default(65_536),
+  prefillMsPerToken: z.coerce.number().nonnegative().default(0.01),
+  decodeMsPerToken: z.coerce.number().nonnegative().default(0.2),
+});
+
+export const SIMULATOR_USAGE = `usage: npm run simulator -- [options]
+  --port <n>                   TCP port (default 8000; env SIMULATOR_PORT)
+  --host <addr>                bind address (default 127.0.0.1; env SIMULATOR_HOST)
+  --policy <kind>              scripted | success-probability | malformed (default scripted)
+  --policy-file <path>         JSON policy config (its "kind" wins over --policy)
+  --seed <n>                   seed of all random draws (default 0)
+  --model-name <name>          reported model name
+  --max-concurrency <n>        batch slots (default 32)
+  --cache-blocks <n>           prefix-cache capacity in 16-token blocks (default 65536)
+  --prefill-ms-per-token <ms>  prefill time per uncached prompt token (default 0.01)
+  --decode-ms-per-token <ms>   decode time per generated token (default 0.2)`;
+
+/**
+ * Reads the simulator's configuration once: CLI flags first, then `SIMULATOR_*` environment
+ * variables, then defaults. Throws an error with a readable list of bad fields.
+ */
+export function readSimulatorConfig(argv: readonly string[], env: NodeJS.ProcessEnv): SimulatorOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      policy: { type: "string" },
+      "policy-file": { type: "string" },
+      seed: { type: "string" },
+      "model-name": { type: "string" },
+      "max-concurrency": { type: "string" },
+      "cache-blocks": { type: "string" },
+      "prefill-ms-per-token": { type: "string" },
+      "decode-ms-per-token": { type: "string" },
+    },
+    strict: true,
+  });
+  const parsed = ZSimulatorEnv.safeParse({
+    port: values.port ?? env.SIMULATOR_PORT,
+    host: values.host ?? env.SIMULATOR_HOST,
+    policy: values.policy ?? env.SIMULATOR_POLICY,
+    policyFile: values["policy-file"] ?? env.SIMULATOR_POLICY_FILE,
+    seed: values.seed ?? env.SIMULATOR_SEED,
+    modelName: values["model-name"] ?? env.SIMULATOR_MODEL_NAME,
+    maxConcurrency: values["max-concurrency"] ?? env.SIMULATOR_MAX_CONCURRENCY,
+    cacheBlocks: values["cache-blocks"] ?? env.SIMULATOR_CACHE_BLOCKS,
+    prefillMsPerToken: values["prefill-ms-per-token"] ?? env.SIMULATOR_PREFILL_MS_PER_TOKEN,
+    decodeMsPerToken: values["decode-ms-per-token"] ?? env.SIMULATOR_DECODE_MS_PER_TOKEN,
+  });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  --${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`invalid simulator configuration:\n${problems.join("\n")}`);
+  }
+  const config = parsed.data;
+  const policy = config.policyFile
+    ? ZPolicyConfig.parse(JSON.parse(readFileSync(config.policyFile, "utf8")))
+    : ZPolicyConfig.parse({ kind: config.policy });
+  return {
+    port: config.port,
+    host: config.host,
+    policy,
+    seed: config.seed,
+    modelName: config.modelName,
+    maxConcurrency: config.maxConcurrency,
+    cache: { capacityBlocks: config.cacheBlocks },
+    latency: { prefillMsPerToken: config.prefillMsPerToken, decodeMsPerToken: config.decodeMsPerToken },
+  };
+}

@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/** One scripted assistant turn. */
+export const ZScriptStep = z.object({
+  thinking: z.string().optional(),
+  /** Filler thinking of this many words (or a range drawn per turn), after `thinking`. */
+  thinkingWords: z
+    .union([z.number().int().nonnegative(), z.tuple([z.number().int(), z.number().int()])])
+    .optional(),
+  content: z.string().optional(),
+  toolCalls: z.array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional(),
+  /** Exact response text; overrides every other field. */
+  raw: z.string().optional(),
+});
+export type TScriptStep = z.infer<typeof ZScriptStep>;
+
+/** The turns of one task: step k answers turn k; after the last, `repeatLast` or a plain final answer. */
+export const ZTaskScript = z.object({
+  steps: z.array(ZScriptStep).min(1),
+  repeatLast: z.boolean().default(false),
+});
+export type TTaskScript = z.infer<typeof ZTaskScript>;
+
+export const MALFORMED_MODES = [
+  "invalid-json",
+  "unclosed-tag",
+  "unknown-tool",
+  "missing-name",
+  "overlong",
+] as const;
+export const ZMalformedMode = z.enum(MALFORMED_MODES);
+export type TMalformedMode = z.infer<typeof ZMalformedMode>;
+
+const ZOutcomeScripts = z.object({
+  /** Probability in [0, 1] that a trajectory of this task succeeds. */
+  probability: z.number().min(0).max(1),
+  success: ZTaskScript.optional(),
+  failure: ZTaskScript.optional(),
+});
+export type TOutcomeScripts = z.infer<typeof ZOutcomeScripts>;
+
+export const ZPolicyConfig = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("scripted"),
+    tasks: z.record(z.string(), ZTaskScript).default({}),
+    /** Script for tasks not listed; default: think, then run `ls` with bash, forever. */
+    default: ZTaskScript.optional(),
+  }),
+  z.object({
+    kind: z.literal("success-probability"),
+    tasks: z.record(z.string(), ZOutcomeScripts).default({}),
+    default: ZOutcomeScripts.default({ probability: 0.5 }),
+  }),
+  z.object({
+    kind: z.literal("malformed"),
+    mode: ZMalformedMode.default("invalid-json"),
+    tasks: z.record(z.string(), ZMalformedMode).default({}),
+  }),
+]);
+export type TPolicyConfig = z.infer<typeof ZPolicyConfig>;
+export type TPolicyConfigInput = z.input<typeof ZPolicyConfig>;
+export type TPolicyKind = TPolicyConfig["kind"];

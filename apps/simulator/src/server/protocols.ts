@@ -1,0 +1,152 @@
+import { z } from "zod";
+import type { GenerationCall, GenerationOutcome } from "../engine/simulated-model";
+
+/** A wire protocol: how a request body becomes a generation call and an outcome becomes a response body. */
+export interface WireProtocol {
+  /** Parses a request body; throws a ZodError naming the bad field. */
+  parse(body: unknown): Omit<GenerationCall, "signal"> & { wantsLogprobs: boolean };
+  format(
+    outcome: GenerationOutcome,
+    context: { model: string; requestId: string; latencyMs: number },
+  ): unknown;
+}
+
+const ZTokenIds = z.array(z.number().int().nonnegative()).min(1);
+const optionalInt = z.number().int().nullish();
+
+const ZVllmRequest = z.object({
+  model: z.string().optional(),
+  prompt: z.union([ZTokenIds, z.array(ZTokenIds).length(1)]),
+  max_tokens: z.number().int().positive().default(16),
+  seed: optionalInt,
+  stop_token_ids: z.array(z.number().int()).nullish(),
+  logprobs: z.number().int().nonnegative().nullish(),
+  return_token_ids: z.boolean().optional(),
+  temperature: z.number().optional(),
+  top_p: z.number().optional(),
+  top_k: z.number().int().optional(),
+});
+
+/** vLLM OpenAI-compatible `/v1/completions` with a token-id prompt (vLLM ≥ 0.10.2 field placement). */
+export const vllmCompletionsProtocol: WireProtocol = {
+  parse(body) {
+    const request = ZVllmRequest.parse(body);
+    const prompt = (Array.isArray(request.prompt[0]) ? request.prompt[0] : request.prompt) as number[];
+    return {
+      promptIds: prompt,
+      maxTokens: request.max_tokens,
+      seed: request.seed ?? null,
+      stopTokenIds: request.stop_token_ids ?? [],
+      wantsLogprobs: request.logprobs != null,
+    };
+  },
+  format(outcome, context) {
+    return {
+      id: `cmpl-${context.requestId}`,
+      object: "text_completion",
+      created: Math.floor(Date.now() / 1000),
+      model: context.model,
+      choices: [
+        {
+          index: 0,
+          text: outcome.text,
+          logprobs: {
+            tokens: outcome.outputIds.map((id) => `token_id:${id}`),
+            token_logprobs: outcome.logprobs,
+            top_logprobs: null,
+            text_offset: [],
+          },
+          finish_reason: outcome.finishReason,
+          stop_reason: outcome.matchedStopId,
+          prompt_token_ids: null,
+          token_ids: outcome.outputIds,
+        },
+      ],
+      usage: {
+        prompt_tokens: outcome.promptTokens,
+        completion_tokens: outcome.outputIds.length,
+        total_tokens: outcome.promptTokens + outcome.outputIds.length,
+        prompt_tokens_details: { cached_tokens: outcome.cachedTokens },
+      },
+    };
+  },
+};
+
+const ZSglangRequest = z.object({
+  input_ids: ZTokenIds,
+  sampling_params: z
+    .object({
+      max_new_tokens: z.number().int().positive().default(128),
+      stop_token_ids: z.array(z.number().int()).nullish(),
+      sampling_seed: optionalInt,
+      temperature: z.number().optional(),
+      top_p: z.number().optional(),
+      top_k: z.number().int().optional(),
+    })
+    .default({ max_new_tokens: 128 }),
+  return_logprob: z.boolean().default(false),
+});
+
+/** SGLang native `/generate` with `input_ids`. */
+export const sglangGenerateProtocol: WireProtocol = {
+  parse(body) {
+    const request = ZSglangRequest.parse(body);
+    return {
+      promptIds: request.input_ids,
+      maxTokens: request.sampling_params.max_new_tokens,
+      seed: request.sampling_params.sampling_seed ?? null,
+      stopTokenIds: request.sampling_params.stop_token_ids ?? [],
+      wantsLogprobs: request.return_logprob,
+    };
+  },
+  format(outcome, context) {
+    const finish =
+      outcome.finishReason === "stop"
+        ? { type: "stop", matched: outcome.matchedStopId }
+        : { type: "length", length: outcome.outputIds.length };
+    return {
+      text: outcome.text,
+      output_ids: outcome.outputIds,
+      meta_info: {
+        id: context.requestId,
+        finish_reason: finish,
+        prompt_tokens: outcome.promptTokens,
+        completion_tokens: outcome.outputIds.length,
+        cached_tokens: outcome.cachedTokens,
+        output_token_logprobs: outcome.outputIds.map((id, i) => [outcome.logprobs[i], id, null]),
+        e2e_latency: context.latencyMs / 1000,
+      },
+    };
+  },
+};
+
+const ZNemoRequest = z.object({
+  prompt_ids: ZTokenIds,
+  max_tokens: z.number().int().positive().default(128),
+  seed: optionalInt,
+  stop_token_ids: z.array(z.number().int()).nullish(),
+  temperature: z.number().optional(),
+  top_p: z.number().optional(),
+});
+
+/** NeMo-RL's `/generate` (as ProRL Agent calls it): `prompt_ids` in, `response_ids` + `logprobs` out. */
+export const nemoGenerateProtocol: WireProtocol = {
+  parse(body) {
+    const request = ZNemoRequest.parse(body);
+    return {
+      promptIds: request.prompt_ids,
+      maxTokens: request.max_tokens,
+      seed: request.seed ?? null,
+      stopTokenIds: request.stop_token_ids ?? [],
+      wantsLogprobs: true,
+    };
+  },
+  format(outcome) {
+    return {
+      response_ids: outcome.outputIds,
+      logprobs: outcome.logprobs,
+      finish_reason: outcome.finishReason,
+      cached_tokens: outcome.cachedTokens,
+    };
+  },
+};

@@ -1,0 +1,63 @@
+import { createQwen3ModelFamily, type ModelFamilyAdapter } from "@raas/inference";
+import type { BlockPrefixCacheOptions } from "./cache/block-prefix-cache";
+import type { LatencyModelOptions } from "./engine/latency-model";
+import { SimulatedModel, type SimulatorCounters } from "./engine/simulated-model";
+import { createPolicy } from "./policies/create-policy";
+import type { TPolicyConfigInput } from "./policies/policy-config.schema";
+import { type SimulatorFault, startSimulatorServer } from "./server/simulator-server";
+
+/** Options of an in-process simulator. */
+export interface SimulatorOptions {
+  /** TCP port; default 0 (a free port). */
+  port?: number;
+  /** Bind address; default 127.0.0.1. */
+  host?: string;
+  /** Model name reported in responses and metrics. Default `Qwen/Qwen3-8B (simulated)`. */
+  modelName?: string;
+  /** Policy config; default `{ kind: "scripted" }` (think, then call bash, every turn). */
+  policy?: TPolicyConfigInput;
+  /** Seed of every random draw. Default 0. */
+  seed?: number;
+  cache?: BlockPrefixCacheOptions;
+  latency?: LatencyModelOptions;
+  /** Batch slots. Default 32. */
+  maxConcurrency?: number;
+  /** Model family; default Qwen3 with its real tokenizer. */
+  family?: ModelFamilyAdapter;
+}
+
+export interface RunningSimulator {
+  url: string;
+  modelName: string;
+  /** Injects a fault (see `SimulatorFault`); null clears it. */
+  setFault(fault: SimulatorFault | null): void;
+  /** Live figures: counters, running/waiting requests, cache blocks. */
+  snapshot(): SimulatorCounters & { running: number; waiting: number; cacheBlocks: number };
+  close(): Promise<void>;
+}
+
+/** Starts the simulator in this process (for tests and benchmarks). */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const modelName = options.modelName ?? "Qwen/Qwen3-8B (simulated)";
+  const model = new SimulatedModel({
+    family: options.family ?? createQwen3ModelFamily(),
+    policy: createPolicy(options.policy ?? { kind: "scripted" }),
+    seed: options.seed,
+    cache: options.cache,
+    latency: options.latency,
+    maxConcurrency: options.maxConcurrency,
+  });
+  const server = await startSimulatorServer({ model, modelName, host: options.host, port: options.port });
+  return {
+    url: server.url,
+    modelName,
+    setFault: server.setFault,
+    snapshot: () => ({
+      ...model.counters,
+      running: model.slots.runningCount,
+      waiting: model.slots.waitingCount,
+      cacheBlocks: model.cache.size,
+    }),
+    close: server.close,
+  };
+}
