@@ -1,0 +1,97 @@
+import { connect, type Socket } from "node:net";
+import type {
+  ExecErrorBody,
+  ExecOp,
+  ExecRequestBody,
+  ExecResponse,
+  ExecResultByOp,
+} from "../protocol/exec-protocol.types";
+import { encodeJsonLine, JsonLineDecoder } from "../protocol/json-lines";
+import { SandboxError } from "./sandbox-error";
+
+interface Waiter {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+/** Error returned by the execution server for one request (bad path, missing file …). */
+export class ExecRequestError extends Error {
+  override readonly name = "ExecRequestError";
+  constructor(readonly body: ExecErrorBody) {
+    super(body.message);
+  }
+}
+
+/**
+ * Host side of the execution-server protocol: one Unix-socket connection per sandbox,
+ * requests multiplexed by id. If the connection drops, every waiting call fails at once
+ * with a SandboxError instead of hanging.
+ */
+export class ExecClient {
+  readonly #socket: Socket;
+  readonly #waiters = new Map<number, Waiter>();
+  #nextId = 1;
+  #closedError: Error | undefined;
+
+  private constructor(socket: Socket) {
+    this.#socket = socket;
+    socket.setEncoding("utf8");
+    const decoder = new JsonLineDecoder((value) => this.#onResponse(value as ExecResponse));
+    socket.on("data", (chunk: string) => decoder.push(chunk));
+    socket.on("close", () =>
+      this.#failAll(new SandboxError("crashed", "connection to the execution server was lost")),
+    );
+    socket.on("error", () => undefined);
+  }
+
+  static connect(socketPath: string): Promise<ExecClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(socketPath);
+      socket.once("connect", () => {
+        socket.removeAllListeners("error");
+        resolve(new ExecClient(socket));
+      });
+      socket.once("error", (error) =>
+        reject(
+          new SandboxError(
+            "not_ready",
+            `cannot connect to the execution server at ${socketPath}: ${error.message}`,
+          ),
+        ),
+      );
+    });
+  }
+
+  /** Sends one request; `onSent` receives its id (so the caller can cancel it). */
+  request<Op extends ExecOp>(
+    body: Extract<ExecRequestBody, { op: Op }>,
+    onSent?: (id: number) => void,
+  ): Promise<ExecResultByOp[Op]> {
+    if (this.#closedError) return Promise.reject(this.#closedError);
+    const id = this.#nextId++;
+    return new Promise<ExecResultByOp[Op]>((resolve, reject) => {
+      this.#waiters.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#socket.write(encodeJsonLine({ ...body, id }));
+      onSent?.(id);
+    });
+  }
+
+  close(): void {
+    this.#failAll(new SandboxError("closed", "the sandbox is closed"));
+    this.#socket.destroy();
+  }
+
+  #onResponse(response: ExecResponse): void {
+    const waiter = this.#waiters.get(response.id);
+    if (!waiter) return;
+    this.#waiters.delete(response.id);
+    if (response.ok) waiter.resolve(response.result);
+    else waiter.reject(new ExecRequestError(response.error));
+  }
+
+  #failAll(error: Error): void {
+    this.#closedError ??= error;
+    for (const waiter of this.#waiters.values()) waiter.reject(this.#closedError);
+    this.#waiters.clear();
+  }
+}

@@ -1,0 +1,312 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Sandbox, ToolCallOptions, ToolResult } from "@raas/engine";
+import type { TSandboxEvent, TSandboxState } from "@raas/shared";
+import { EXEC_READY_LINE, type ExecFileEntry, type ExecHealth } from "../protocol/exec-protocol.types";
+import { ExecClient, ExecRequestError } from "./exec-client";
+import { registerExitCleanup } from "./exit-cleanup";
+import { isProcessAlive, killPids, listProcessTree, processIdentity } from "./process-tree";
+import { removeSandboxDirs, type SandboxDirs } from "./sandbox-dirs";
+import { SandboxError } from "./sandbox-error";
+
+/** How a runtime starts the execution server for one sandbox. */
+export interface LaunchPlan {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Host uid/gid to run the launcher as (root hosts drop to an unprivileged uid). */
+  uid?: number;
+  gid?: number;
+}
+
+export interface ManagedSandboxOptions {
+  id: string;
+  jobId: string | null;
+  dirs: SandboxDirs;
+  plan: LaunchPlan;
+  /** Give up on readiness after this many ms. */
+  startTimeoutMs: number;
+  /** Close the sandbox after this many ms of life; unset = no wall limit. */
+  wallTimeMs?: number;
+  /** Slack on top of a call's timeout before the sandbox is declared hung, in ms. */
+  hangSlackMs: number;
+  /** Timeout the server applies when a call gives none, in ms (used for hang detection). */
+  defaultTimeoutMs: number;
+  emit: (event: TSandboxEvent) => void;
+  onGone: () => void;
+}
+
+const STDERR_TAIL_BYTES = 4_096;
+
+/**
+ * One sandbox as the host sees it: the launcher process, the socket client, state,
+ * health events, limits enforced from outside, and cleanup by pid on every exit path.
+ */
+export class ManagedSandbox implements Sandbox {
+  readonly id: string;
+  #state: TSandboxState = "starting";
+  readonly #options: ManagedSandboxOptions;
+  #child: ChildProcess | undefined;
+  #client: ExecClient | undefined;
+  #stderrTail = "";
+  #inflight = 0;
+  #wallTimer: NodeJS.Timeout | undefined;
+  #closing: Promise<void> | undefined;
+  #unregisterExit: (() => void) | undefined;
+  #exited: Promise<void> = Promise.resolve();
+
+  constructor(options: ManagedSandboxOptions) {
+    this.id = options.id;
+    this.#options = options;
+  }
+
+  get state(): TSandboxState {
+    return this.#state;
+  }
+
+  /** Host pid of the launcher (bwrap / apptainer / node), once started. */
+  get hostPid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Host pids of every process of this sandbox right now (the launcher's tree). */
+  processIds(): number[] {
+    return this.#child?.pid === undefined ? [] : listProcessTree(this.#child.pid);
+  }
+
+  get workspaceHostPath(): string {
+    return this.#options.dirs.workspace;
+  }
+
+  async start(signal?: AbortSignal): Promise<void> {
+    const startedAt = performance.now();
+    this.#emit("created", { hostDir: this.#options.dirs.root });
+    const { command, args, env, uid, gid } = this.#options.plan;
+    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: env ?? {}, uid, gid });
+    this.#child = child;
+    this.#unregisterExit = registerExitCleanup(() => this.#killSync());
+    this.#exited = new Promise((resolve) => child.once("close", () => resolve()));
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      this.#stderrTail = (this.#stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+    child.once("exit", (code, exitSignal) => this.#onExit(code, exitSignal));
+    try {
+      await this.#awaitReadyLine(child, signal);
+      this.#client = await ExecClient.connect(this.#options.dirs.socket);
+      const health = await this.#client.request({ op: "health" });
+      this.#state = "ready";
+      this.#emit("ready", {
+        readyMs: Math.round((performance.now() - startedAt) * 100) / 100,
+        serverPid: health.pid,
+      });
+    } catch (error) {
+      await this.#teardown("failed", "start_failed", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      throw error instanceof SandboxError
+        ? error
+        : new SandboxError("start_failed", String(error), { cause: error });
+    }
+    if (this.#options.wallTimeMs !== undefined) {
+      this.#wallTimer = setTimeout(() => {
+        this.#emit("limit_hit", { limit: "wallTime", wallTimeMs: this.#options.wallTimeMs });
+        void this.#teardown("closed", "wall_time");
+      }, this.#options.wallTimeMs);
+      this.#wallTimer.unref();
+    }
+  }
+
+  async runTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: ToolCallOptions = {},
+  ): Promise<ToolResult> {
+    const client = this.#requireClient();
+    this.#inflight += 1;
+    this.#state = "busy";
+    let requestId: number | undefined;
+    const onAbort = () => {
+      if (requestId !== undefined)
+        client.request({ op: "cancel", targetId: requestId }).catch(() => undefined);
+    };
+    const hangMs = (options.timeoutMs ?? this.#options.defaultTimeoutMs) + this.#options.hangSlackMs;
+    let hangTimer: NodeJS.Timeout | undefined;
+    try {
+      const call = client.request(
+        {
+          op: "tool",
+          tool: name,
+          args,
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        },
+        (id) => {
+          requestId = id;
+          if (options.signal?.aborted) onAbort();
+          else options.signal?.addEventListener("abort", onAbort, { once: true });
+        },
+      );
+      const hang = new Promise<never>((_, reject) => {
+        hangTimer = setTimeout(
+          () => reject(new SandboxError("crashed", `tool call got no answer within ${hangMs} ms`)),
+          hangMs,
+        );
+      });
+      const { limitHit, ...result } = await Promise.race([call, hang]);
+      if (limitHit) this.#emit("limit_hit", { limit: limitHit, tool: name });
+      return result;
+    } catch (error) {
+      if (error instanceof SandboxError && error.reason === "crashed") {
+        await this.#teardown("failed", "hung", { error: error.message });
+      }
+      throw error;
+    } finally {
+      clearTimeout(hangTimer);
+      options.signal?.removeEventListener("abort", onAbort);
+      this.#inflight -= 1;
+      if (this.#inflight === 0 && this.#state === "busy") this.#state = "ready";
+    }
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const { dataB64 } = await this.#call(() => this.#requireClient().request({ op: "read_file", path }));
+    return Buffer.from(dataB64, "base64");
+  }
+
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
+    const dataB64 = Buffer.from(data).toString("base64");
+    await this.#call(() => this.#requireClient().request({ op: "write_file", path, dataB64 }));
+  }
+
+  async listFiles(path = ".", options: { maxDepth?: number } = {}): Promise<ExecFileEntry[]> {
+    const request = { op: "list_files" as const, path, maxDepth: options.maxDepth ?? 1 };
+    return (await this.#call(() => this.#requireClient().request(request))).entries;
+  }
+
+  async downloadTar(path = "."): Promise<Uint8Array> {
+    const { dataB64 } = await this.#call(() => this.#requireClient().request({ op: "tar_download", path }));
+    return Buffer.from(dataB64, "base64");
+  }
+
+  async uploadTar(data: Uint8Array, path = "."): Promise<void> {
+    const dataB64 = Buffer.from(data).toString("base64");
+    await this.#call(() => this.#requireClient().request({ op: "tar_upload", path, dataB64 }));
+  }
+
+  health(): Promise<ExecHealth> {
+    return this.#call(() => this.#requireClient().request({ op: "health" }));
+  }
+
+  close(): Promise<void> {
+    return this.#teardown("closed", "closed");
+  }
+
+  async #call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (error instanceof ExecRequestError) {
+        const reason = error.body.code === "forbidden" ? "forbidden" : "request_failed";
+        throw new SandboxError(reason, error.message, { details: { code: error.body.code }, cause: error });
+      }
+      throw error;
+    }
+  }
+
+  #requireClient(): ExecClient {
+    if (!this.#client || this.#state === "closing" || this.#state === "closed" || this.#state === "failed") {
+      throw new SandboxError("closed", `sandbox ${this.id} is ${this.#state}`);
+    }
+    return this.#client;
+  }
+
+  #awaitReadyLine(child: ChildProcess, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let buffered = "";
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        child.stdout?.removeListener("data", onData);
+        child.removeListener("exit", onExit);
+        signal?.removeEventListener("abort", onAbort);
+        child.stdout?.resume(); // Keep draining so a chatty server never blocks on a full pipe.
+        if (error) reject(error);
+        else resolve();
+      };
+      const onData = (chunk: Buffer) => {
+        buffered += chunk.toString("utf8");
+        if (buffered.includes(`${EXEC_READY_LINE}\n`)) finish();
+      };
+      const onExit = (code: number | null, exitSignal: NodeJS.Signals | null) =>
+        finish(
+          new SandboxError(
+            "start_failed",
+            `sandbox launcher exited before ready (code ${code}, signal ${exitSignal}): ${this.#stderrTail.trim()}`,
+          ),
+        );
+      const onAbort = () => finish(new SandboxError("start_failed", "sandbox creation was cancelled"));
+      const timer = setTimeout(
+        () =>
+          finish(
+            new SandboxError(
+              "not_ready",
+              `execution server not ready after ${this.#options.startTimeoutMs} ms: ${this.#stderrTail.trim()}`,
+            ),
+          ),
+        this.#options.startTimeoutMs,
+      );
+      child.stdout?.on("data", onData);
+      child.once("exit", onExit);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  #onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.#state === "closing" || this.#state === "closed" || this.#state === "failed") return;
+    if (this.#state === "starting") return; // start() reports it.
+    this.#emit("crashed", { exitCode: code, signal, stderrTail: this.#stderrTail.slice(-1_000) }, "failed");
+    void this.#teardown("failed", "crashed");
+  }
+
+  #teardown(
+    finalState: "closed" | "failed",
+    reason: string,
+    detail: Record<string, unknown> = {},
+  ): Promise<void> {
+    this.#closing ??= (async () => {
+      this.#state = "closing";
+      clearTimeout(this.#wallTimer);
+      this.#client?.close();
+      const pids = this.processIds();
+      const identities = pids.map(processIdentity).filter((id): id is string => id !== undefined);
+      killPids(pids);
+      await Promise.race([this.#exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+      // Wait (bounded) until every process we saw is really gone, not merely signalled.
+      for (let attempt = 0; attempt < 200 && identities.some(isProcessAlive); attempt += 1) {
+        killPids(listProcessTree(this.#child?.pid ?? -1));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      removeSandboxDirs(this.#options.dirs.root);
+      this.#unregisterExit?.();
+      this.#state = finalState;
+      this.#emit("closed", { reason, ...detail, leftoverPids: identities.filter(isProcessAlive).length });
+      this.#options.onGone();
+    })();
+    return this.#closing;
+  }
+
+  #killSync(): void {
+    if (this.#child?.pid !== undefined) killPids(this.processIds());
+    removeSandboxDirs(this.#options.dirs.root);
+  }
+
+  #emit(type: string, detail: Record<string, unknown>, state: TSandboxState = this.#state): void {
+    this.#options.emit({
+      sandboxId: this.id,
+      jobId: this.#options.jobId,
+      type,
+      state,
+      detail,
+      atMs: Date.now(),
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import {
+  chownSync,
+  existsSync,
+  lchownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/** Host-side directories of one sandbox. Everything lives under `root`, removed on close. */
+export interface SandboxDirs {
+  root: string;
+  /** Bound read-write as the sandbox's workspace. */
+  workspace: string;
+  /** Bound read-write for the server's socket and scratch files. */
+  run: string;
+  /** Host path of the execution server's socket. */
+  socket: string;
+}
+
+const OWNER_FILE = "owner.json";
+
+/**
+ * Creates the directories of a sandbox, writes its initial files and hands both to the
+ * sandbox's uid (when the sandbox runs as another user than the host process).
+ */
+export function createSandboxDirs(
+  baseDir: string,
+  id: string,
+  files: Record<string, string | Uint8Array> | undefined,
+  owner: { uid: number; gid: number } | undefined,
+): SandboxDirs {
+  const root = join(baseDir, id);
+  const dirs = {
+    root,
+    workspace: join(root, "workspace"),
+    run: join(root, "run"),
+    socket: join(root, "run", "exec.sock"),
+  };
+  mkdirSync(dirs.workspace, { recursive: true, mode: 0o755 });
+  mkdirSync(dirs.run, { mode: 0o700 });
+  writeFileSync(join(root, OWNER_FILE), JSON.stringify({ hostPid: process.pid, createdAtMs: Date.now() }));
+  for (const [path, contents] of Object.entries(files ?? {})) {
+    const target = resolve(dirs.workspace, path);
+    const rel = relative(dirs.workspace, target);
+    if (rel.startsWith("..") || rel === "") throw new Error(`initial file ${path} is outside the workspace`);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, contents);
+  }
+  if (owner) {
+    chownTree(dirs.workspace, owner.uid, owner.gid);
+    chownSync(dirs.run, owner.uid, owner.gid);
+  }
+  return dirs;
+}
+
+function chownTree(path: string, uid: number, gid: number): void {
+  lchownSync(path, uid, gid);
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const full = join(path, entry.name);
+    if (entry.isDirectory()) chownTree(full, uid, gid);
+    else lchownSync(full, uid, gid);
+  }
+}
+
+/** Removes a sandbox's directories; retries because a dying process may still be writing. */
+export function removeSandboxDirs(root: string): void {
+  rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+}
+
+function isPidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes sandbox directories left behind by host processes that died without cleaning up
+ * (SIGKILL, power loss). Their sandboxes are already dead: bwrap runs with
+ * --die-with-parent. Directories of live hosts are never touched.
+ */
+export function reapStaleSandboxDirs(baseDir: string, prefix: string): string[] {
+  if (!existsSync(baseDir)) return [];
+  const removed: string[] = [];
+  for (const name of readdirSync(baseDir)) {
+    if (!name.startsWith(prefix)) continue;
+    const root = join(baseDir, name);
+    try {
+      const { hostPid } = JSON.parse(readFileSync(join(root, OWNER_FILE), "utf8")) as { hostPid: number };
+      if (hostPid === process.pid || isPidAlive(hostPid)) continue;
+    } catch {
+      continue; // No owner file yet: being created right now, or not ours.
+    }
+    removeSandboxDirs(root);
+    removed.push(root);
+  }
+  return removed;
+}

@@ -1,0 +1,10 @@
+export { ExecRequestError } from "./host/exec-client";
+export type { LaunchPlan } from "./host/managed-sandbox";
+export { ManagedSandbox } from "./host/managed-sandbox";
+export { isProcessAlive, listProcessTree, processIdentity } from "./host/process-tree";
+export { SandboxError, type SandboxFailureReason } from "./host/sandbox-error";
+export type { ExecFileEntry, ExecHealth } from "./protocol/exec-protocol.types";
+export { BaseRuntime } from "./runtimes/base-runtime";
+export { buildBubblewrapArgs } from "./runtimes/bubblewrap-command";
+export { BubblewrapRuntime, type BubblewrapRuntimeOptions } from "./runtimes/bubblewrap-runtime";
+export { DEFAULT_LIMITS, type SandboxRuntimeOptions } from "./runtimes/runtime-options";

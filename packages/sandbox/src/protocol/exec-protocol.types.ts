@@ -1,0 +1,69 @@
+/**
+ * Wire protocol between the host client and the execution server inside a sandbox.
+ * One JSON object per line over a Unix domain socket; binary payloads are base64.
+ * Requests carry a client-chosen `id`; responses echo it, so calls can overlap.
+ */
+
+/** Result of one tool call as produced by the execution server. */
+export interface ExecToolResult {
+  output: string;
+  exitCode: number | null;
+  isError: boolean;
+  truncated: boolean;
+  timedOut: boolean;
+  durationMs: number;
+  /** Set when a sandbox limit visibly stopped the call (for health events). */
+  limitHit?: "cpu" | "memory" | "processes" | "output" | "time";
+}
+
+export interface ExecFileEntry {
+  /** Path relative to the workspace root, `/`-separated. */
+  path: string;
+  type: "file" | "dir" | "symlink" | "other";
+  sizeBytes: number;
+}
+
+export interface ExecHealth {
+  pid: number;
+  uptimeMs: number;
+  rssBytes: number;
+  sessions: string[];
+}
+
+export type ExecRequestBody =
+  | { op: "health" }
+  | { op: "tool"; tool: string; args: Record<string, unknown>; timeoutMs?: number }
+  | { op: "cancel"; targetId: number }
+  | { op: "read_file"; path: string }
+  | { op: "write_file"; path: string; dataB64: string }
+  | { op: "list_files"; path: string; maxDepth?: number }
+  | { op: "tar_download"; path: string }
+  | { op: "tar_upload"; path: string; dataB64: string };
+
+export type ExecRequest = ExecRequestBody & { id: number };
+
+export interface ExecResultByOp {
+  health: ExecHealth;
+  tool: ExecToolResult;
+  cancel: { cancelled: boolean };
+  read_file: { dataB64: string };
+  write_file: { sizeBytes: number };
+  list_files: { entries: ExecFileEntry[] };
+  tar_download: { dataB64: string };
+  tar_upload: { sizeBytes: number };
+}
+
+export type ExecOp = ExecRequestBody["op"];
+
+export interface ExecErrorBody {
+  /** `bad_request` (malformed request or arguments), `not_found`, `forbidden` (outside the workspace), `internal`. */
+  code: "bad_request" | "not_found" | "forbidden" | "internal";
+  message: string;
+}
+
+export type ExecResponse =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: ExecErrorBody };
+
+/** Line the server prints on stdout once its socket is listening; the host waits for it. */
+export const EXEC_READY_LINE = "RAAS_EXEC_READY";

@@ -1,0 +1,134 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SandboxEventListener, SandboxLimits, SandboxRuntime, SandboxSpec } from "@raas/engine";
+import type { TSandboxEvent } from "@raas/shared";
+import { type LaunchPlan, ManagedSandbox } from "../host/managed-sandbox";
+import { createSandboxDirs, reapStaleSandboxDirs, type SandboxDirs } from "../host/sandbox-dirs";
+import { ensureServerBundle, type ServerBundle } from "../host/server-bundle";
+import type { ExecServerConfig } from "../server/exec-server.types";
+import { DEFAULT_LIMITS, SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
+
+/** Paths of the sandbox as the execution server sees them from inside. */
+export interface InsideLayout {
+  workspace: string;
+  run: string;
+  serverScript: string;
+  pythonDriver: string;
+}
+
+const DIR_PREFIX = "sbx-";
+
+/**
+ * What every runtime shares: sandbox ids and directories, the server bundle, events,
+ * bookkeeping for closeAll. A concrete runtime says how to launch the server (a LaunchPlan)
+ * and where things are inside its sandbox.
+ */
+export abstract class BaseRuntime implements SandboxRuntime {
+  abstract readonly name: string;
+  protected readonly options: Required<Omit<SandboxRuntimeOptions, "defaultLimits">> & {
+    defaultLimits: SandboxLimits;
+  };
+  readonly #listeners = new Set<SandboxEventListener>();
+  readonly #sandboxes = new Set<ManagedSandbox>();
+
+  constructor(options: SandboxRuntimeOptions = {}) {
+    this.options = {
+      baseDir: join(tmpdir(), "raas-sandboxes"),
+      startTimeoutMs: 15_000,
+      defaultToolTimeoutMs: 60_000,
+      noOutputTimeoutMs: 2_000,
+      hangSlackMs: 10_000,
+      pythonPath: "python3",
+      shellPath: "/bin/bash",
+      warn: (message) => console.warn(message),
+      ...options,
+      defaultLimits: { ...DEFAULT_LIMITS, ...options.defaultLimits },
+    };
+    mkdirSync(this.options.baseDir, { recursive: true, mode: 0o755 });
+    reapStaleSandboxDirs(this.options.baseDir, DIR_PREFIX);
+  }
+
+  /** Host uid/gid the sandbox runs as, when different from this process's. */
+  protected abstract sandboxOwner(): { uid: number; gid: number } | undefined;
+  protected abstract insideLayout(dirs: SandboxDirs): InsideLayout;
+  protected abstract launchPlan(args: {
+    spec: SandboxSpec;
+    limits: SandboxLimits;
+    dirs: SandboxDirs;
+    bundle: ServerBundle;
+    inside: InsideLayout;
+    encodedConfig: string;
+  }): LaunchPlan;
+
+  async create(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
+    const bundle = await ensureServerBundle(this.options.baseDir);
+    const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+    const limits = { ...this.options.defaultLimits, ...spec.limits };
+    const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, this.sandboxOwner());
+    const inside = this.insideLayout(dirs);
+    const config: ExecServerConfig = {
+      socketPath: join(inside.run, "exec.sock"),
+      workspaceRoot: inside.workspace,
+      scratchDir: inside.run,
+      pythonDriverPath: inside.pythonDriver,
+      env: {
+        PATH: SANDBOX_PATH,
+        HOME: inside.workspace,
+        LANG: "C.UTF-8",
+        PAGER: "cat",
+        GIT_PAGER: "cat",
+        ...spec.env,
+      },
+      shellPath: this.options.shellPath,
+      pythonPath: this.options.pythonPath,
+      defaultTimeoutMs: this.options.defaultToolTimeoutMs,
+      noOutputTimeoutMs: this.options.noOutputTimeoutMs,
+      maxOutputBytes: limits.maxOutputBytes ?? DEFAULT_LIMITS.maxOutputBytes!,
+      ...(limits.cpuTimeSec !== undefined ? { cpuTimeSec: limits.cpuTimeSec } : {}),
+      ...(limits.memoryBytes !== undefined ? { memoryBytes: limits.memoryBytes } : {}),
+      prestartBash: true,
+    };
+    const encodedConfig = Buffer.from(JSON.stringify(config)).toString("base64");
+    const sandbox = new ManagedSandbox({
+      id,
+      jobId: spec.jobId ?? null,
+      dirs,
+      plan: this.launchPlan({ spec, limits, dirs, bundle, inside, encodedConfig }),
+      startTimeoutMs: this.options.startTimeoutMs,
+      ...(limits.wallTimeMs !== undefined ? { wallTimeMs: limits.wallTimeMs } : {}),
+      hangSlackMs: this.options.hangSlackMs,
+      defaultTimeoutMs: this.options.defaultToolTimeoutMs,
+      emit: (event) => this.#emit(event),
+      onGone: () => this.#sandboxes.delete(sandbox),
+    });
+    this.#sandboxes.add(sandbox);
+    await sandbox.start(signal);
+    return sandbox;
+  }
+
+  onEvent(listener: SandboxEventListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Sandboxes this runtime holds open right now. */
+  get openSandboxes(): readonly ManagedSandbox[] {
+    return [...this.#sandboxes];
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.#sandboxes].map((sandbox) => sandbox.close()));
+  }
+
+  #emit(event: TSandboxEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A faulty listener must not break the sandbox lifecycle.
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/** Everything the bwrap command line depends on; pure data so the builder is unit-testable. */
+export interface BubblewrapCommandInput {
+  bwrapPath: string;
+  /** Root filesystem: `"host"` binds the host's /usr and friends read-only; otherwise a rootfs directory. */
+  rootfs: "host" | string;
+  /** Top-level entries of `rootfs` (for a rootfs directory): `dir` is bound, `symlink` recreated. */
+  rootfsEntries: Array<{ name: string; kind: "dir" | "symlink"; target?: string }>;
+  /** Host /etc files bound read-only when `rootfs` is the host (missing ones are skipped). */
+  hostEtcFiles: string[];
+  workspaceHostDir: string;
+  runHostDir: string;
+  serverHostDir: string;
+  nodePtyHostDir: string;
+  nodeHostPath: string;
+  /** Size of the sandbox's private /tmp in bytes. */
+  tmpSizeBytes: number;
+  /** uid/gid inside the sandbox. */
+  insideUid: number;
+  insideGid: number;
+  env: Record<string, string>;
+  /** RLIMIT_NPROC for everything inside; applied by prlimit after the user namespace exists. */
+  maxProcesses?: number;
+  prlimitPath: string;
+  serverArgs: string[];
+}
+
+export const BWRAP_INSIDE = {
+  workspace: "/workspace",
+  run: "/run/raas",
+  serverDir: "/opt/raas/server",
+  nodePty: "/opt/raas/node_modules/node-pty",
+  node: "/opt/raas/bin/node",
+} as const;
+
+/**
+ * Builds the bwrap argv. The root is bwrap's own tmpfs with selected read-only binds (a
+ * read-only `/` bind would forbid new top-level mount points such as /workspace). All
+ * namespaces are unshared (no network but loopback, own pids); --die-with-parent ties the
+ * sandbox's life to the host process.
+ */
+export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
+  const args = ["--unshare-all", "--die-with-parent", "--new-session", "--hostname", "sandbox"];
+  if (input.rootfs === "host") {
+    for (const entry of input.rootfsEntries) {
+      if (entry.kind === "symlink") args.push("--symlink", entry.target ?? "", `/${entry.name}`);
+      else args.push("--ro-bind", `/${entry.name}`, `/${entry.name}`);
+    }
+    for (const file of input.hostEtcFiles) args.push("--ro-bind-try", file, file);
+  } else {
+    for (const entry of input.rootfsEntries) {
+      if (entry.kind === "symlink") args.push("--symlink", entry.target ?? "", `/${entry.name}`);
+      else args.push("--ro-bind", `${input.rootfs}/${entry.name}`, `/${entry.name}`);
+    }
+  }
+  args.push("--proc", "/proc", "--dev", "/dev");
+  args.push("--size", String(input.tmpSizeBytes), "--tmpfs", "/tmp");
+  args.push("--bind", input.workspaceHostDir, BWRAP_INSIDE.workspace);
+  args.push("--bind", input.runHostDir, BWRAP_INSIDE.run);
+  args.push("--ro-bind", input.serverHostDir, BWRAP_INSIDE.serverDir);
+  args.push("--ro-bind", input.nodePtyHostDir, BWRAP_INSIDE.nodePty);
+  args.push("--ro-bind", input.nodeHostPath, BWRAP_INSIDE.node);
+  args.push("--chdir", BWRAP_INSIDE.workspace);
+  args.push("--uid", String(input.insideUid), "--gid", String(input.insideGid));
+  args.push("--clearenv");
+  for (const [key, value] of Object.entries(input.env)) args.push("--setenv", key, value);
+  args.push("--");
+  if (input.maxProcesses !== undefined) {
+    args.push(input.prlimitPath, `--nproc=${input.maxProcesses}`, "--");
+  }
+  args.push(BWRAP_INSIDE.node, `${BWRAP_INSIDE.serverDir}/exec-server.cjs`, ...input.serverArgs);
+  return args;
+}

@@ -1,0 +1,145 @@
+import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { join } from "node:path";
+import type { SandboxLimits, SandboxSpec } from "@raas/engine";
+import type { LaunchPlan } from "../host/managed-sandbox";
+import type { SandboxDirs } from "../host/sandbox-dirs";
+import type { ServerBundle } from "../host/server-bundle";
+import { BaseRuntime, type InsideLayout } from "./base-runtime";
+import { type BubblewrapCommandInput, BWRAP_INSIDE, buildBubblewrapArgs } from "./bubblewrap-command";
+import { SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
+
+export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
+  /** bwrap binary. Default `bwrap` (looked up on PATH). */
+  bwrapPath?: string;
+  /**
+   * Host uid/gid that runs bwrap when this process is root. Root inside a user namespace is
+   * exempt from RLIMIT_NPROC, so a fork bomb would only be stopped by an unprivileged uid.
+   * Default 65534/65534 (nobody) when running as root; ignored otherwise.
+   */
+  sandboxHostUid?: number;
+  sandboxHostGid?: number;
+  /** uid/gid inside the sandbox. Default 1000/1000. */
+  insideUid?: number;
+  insideGid?: number;
+  /** Size of the private /tmp in bytes. Default 1 GiB. */
+  tmpSizeBytes?: number;
+  /** prlimit inside the sandbox (applies the process limit). Default `/usr/bin/prlimit`. */
+  prlimitPath?: string;
+}
+
+/** Top-level host paths a default sandbox sees read-only (merged-/usr systems make most symlinks). */
+const HOST_ROOT_ENTRIES = ["usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"];
+const HOST_ETC_FILES = [
+  "/etc/passwd",
+  "/etc/group",
+  "/etc/hosts",
+  "/etc/nsswitch.conf",
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/localtime",
+  "/etc/alternatives",
+  "/etc/ssl/certs",
+  "/etc/ca-certificates",
+];
+/** Entries of a rootfs image that the sandbox provides itself. */
+const RUNTIME_OWNED = new Set([
+  "proc",
+  "dev",
+  "tmp",
+  "run",
+  "sys",
+  "workspace",
+  "home",
+  "root",
+  "opt",
+  "lost+found",
+]);
+
+function describeEntries(root: string, names: string[]): BubblewrapCommandInput["rootfsEntries"] {
+  const entries: BubblewrapCommandInput["rootfsEntries"] = [];
+  for (const name of names) {
+    const path = join(root, name);
+    if (!existsSync(path)) continue;
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) entries.push({ name, kind: "symlink", target: readlinkSync(path) });
+    else if (stat.isDirectory()) entries.push({ name, kind: "dir" });
+  }
+  return entries;
+}
+
+/**
+ * Rootless bubblewrap sandboxes: no network, read-only system, one writable workspace, a
+ * private /tmp, own pid namespace, process/CPU/memory/output/wall limits. Default on Linux.
+ */
+export class BubblewrapRuntime extends BaseRuntime {
+  readonly name = "bubblewrap";
+  readonly #bwrap: Required<
+    Pick<BubblewrapRuntimeOptions, "bwrapPath" | "insideUid" | "insideGid" | "tmpSizeBytes" | "prlimitPath">
+  >;
+  readonly #owner: { uid: number; gid: number } | undefined;
+
+  constructor(options: BubblewrapRuntimeOptions = {}) {
+    super(options);
+    this.#bwrap = {
+      bwrapPath: options.bwrapPath ?? "bwrap",
+      insideUid: options.insideUid ?? 1000,
+      insideGid: options.insideGid ?? 1000,
+      tmpSizeBytes: options.tmpSizeBytes ?? 1024 ** 3,
+      prlimitPath: options.prlimitPath ?? "/usr/bin/prlimit",
+    };
+    this.#owner =
+      process.getuid?.() === 0
+        ? { uid: options.sandboxHostUid ?? 65_534, gid: options.sandboxHostGid ?? 65_534 }
+        : undefined;
+  }
+
+  protected sandboxOwner(): { uid: number; gid: number } | undefined {
+    return this.#owner;
+  }
+
+  protected insideLayout(): InsideLayout {
+    return {
+      workspace: BWRAP_INSIDE.workspace,
+      run: BWRAP_INSIDE.run,
+      serverScript: `${BWRAP_INSIDE.serverDir}/exec-server.cjs`,
+      pythonDriver: `${BWRAP_INSIDE.serverDir}/python-driver.py`,
+    };
+  }
+
+  protected launchPlan(args: {
+    spec: SandboxSpec;
+    limits: SandboxLimits;
+    dirs: SandboxDirs;
+    bundle: ServerBundle;
+    encodedConfig: string;
+  }): LaunchPlan {
+    const rootfs = args.spec.image ?? "host";
+    const names =
+      rootfs === "host" ? HOST_ROOT_ENTRIES : readdirSync(rootfs).filter((name) => !RUNTIME_OWNED.has(name));
+    const bwrapArgs = buildBubblewrapArgs({
+      bwrapPath: this.#bwrap.bwrapPath,
+      rootfs,
+      rootfsEntries: describeEntries(rootfs === "host" ? "/" : rootfs, names),
+      hostEtcFiles: HOST_ETC_FILES,
+      workspaceHostDir: args.dirs.workspace,
+      runHostDir: args.dirs.run,
+      serverHostDir: args.bundle.dir,
+      nodePtyHostDir: args.bundle.nodePtyDir,
+      nodeHostPath: args.bundle.nodePath,
+      tmpSizeBytes: this.#bwrap.tmpSizeBytes,
+      insideUid: this.#bwrap.insideUid,
+      insideGid: this.#bwrap.insideGid,
+      env: { PATH: SANDBOX_PATH, HOME: BWRAP_INSIDE.workspace },
+      ...(args.limits.maxProcesses !== undefined ? { maxProcesses: args.limits.maxProcesses } : {}),
+      prlimitPath: this.#bwrap.prlimitPath,
+      serverArgs: [args.encodedConfig],
+    });
+    return {
+      command: this.#bwrap.bwrapPath,
+      args: bwrapArgs,
+      env: { PATH: SANDBOX_PATH },
+      ...(this.#owner ? { uid: this.#owner.uid, gid: this.#owner.gid } : {}),
+    };
+  }
+}

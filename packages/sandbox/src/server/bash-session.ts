@@ -1,0 +1,285 @@
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type IPty, spawn } from "node-pty";
+import type { ExecToolResult } from "../protocol/exec-protocol.types";
+import { OutputBuffer } from "./output-buffer";
+import { foregroundProcessGroup, isWaitingForTerminalInput } from "./terminal-probe";
+
+export interface BashSessionOptions {
+  /** Working directory the shell starts in. */
+  cwd: string;
+  /** Environment of the shell (the session adds its prompt variables). */
+  env: Record<string, string>;
+  /** Directory for the per-command script file; must be writable. */
+  scratchDir: string;
+  /** Shell lines run once before the first command (e.g. `ulimit -t 60`). Default none. */
+  initLines?: string[];
+  /** Shell binary. Default `/bin/bash`. */
+  shellPath?: string;
+  /** Output budget per command in bytes. Default 64 KiB. */
+  maxOutputBytes?: number;
+  /** Silence after which the session checks for a program waiting on terminal input, in ms. Default 2000. */
+  noOutputTimeoutMs?: number;
+  /** Time given to Ctrl-C, then to the kill of the foreground group, in ms. Default 500. */
+  interruptGraceMs?: number;
+}
+
+export interface BashRunOptions {
+  /** Per-command timeout in ms. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+interface PendingRun {
+  output: OutputBuffer;
+  onOutput: () => void;
+  finish: (exitCode: number | null, note?: string) => void;
+}
+
+interface CommandOutcome {
+  exitCode: number | null;
+  timedOut: boolean;
+  note?: string;
+}
+
+// Bracketed-paste mode switches; readline is off (`--noediting`) but programs may still emit them.
+const BRACKETED_PASTE = new RegExp(`${String.fromCharCode(27)}\\[\\?2004[hl]`, "g");
+
+/**
+ * A persistent bash on a direct pseudo-terminal. Commands are written to a script file and
+ * sourced, so multi-line input never meets the terminal's line discipline and state (cwd,
+ * variables, functions, jobs) persists. Completion is the prompt: PS1 is a per-session
+ * random marker carrying `$?`, so no sleeping or polling is involved.
+ */
+export class BashSession {
+  readonly #options: Required<BashSessionOptions>;
+  readonly #nonce = randomBytes(6).toString("hex");
+  readonly #markerPrefix = `__RAAS_${this.#nonce}_`;
+  readonly #marker = new RegExp(`^__RAAS_${this.#nonce}_(\\d+)__`);
+  #pty: IPty | undefined;
+  #ready: Promise<void> | undefined;
+  #carry = "";
+  #pending: PendingRun | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: BashSessionOptions) {
+    this.#options = {
+      initLines: [],
+      shellPath: "/bin/bash",
+      maxOutputBytes: 65_536,
+      noOutputTimeoutMs: 2_000,
+      interruptGraceMs: 500,
+      ...options,
+    };
+  }
+
+  get pid(): number | undefined {
+    return this.#pty?.pid;
+  }
+
+  /** Starts the shell if it is not running; resolves when it is at its prompt. */
+  start(): Promise<void> {
+    this.#ready ??= this.#spawn();
+    return this.#ready;
+  }
+
+  /** Runs one command; calls are serialized (one action at a time per session). */
+  run(command: string, options: BashRunOptions): Promise<ExecToolResult> {
+    const result = this.#queue.then(() => this.#runNow(command, options));
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  close(): void {
+    const pty = this.#pty;
+    this.#pty = undefined;
+    this.#ready = undefined;
+    if (pty) killGroup(pty.pid);
+  }
+
+  async #spawn(): Promise<void> {
+    const pty = spawn(this.#options.shellPath, ["--noprofile", "--norc", "--noediting", "-i"], {
+      name: "dumb",
+      cols: 200,
+      rows: 50,
+      cwd: this.#options.cwd,
+      env: {
+        ...this.#options.env,
+        PS1: `${this.#markerPrefix}$?__`,
+        PS2: "",
+        TERM: "dumb",
+        HISTFILE: "/dev/null",
+      },
+    });
+    this.#pty = pty;
+    pty.onData((chunk) => this.#onData(chunk));
+    pty.onExit(({ exitCode, signal }) => {
+      if (this.#pty === pty) {
+        this.#pty = undefined;
+        this.#ready = undefined;
+      }
+      this.#pending?.finish(
+        null,
+        `the shell exited (code ${exitCode}, signal ${signal ?? 0}); a new shell starts on the next command and earlier state is lost`,
+      );
+    });
+    // Swallow everything up to the first prompt, then switch echo and CR translation off.
+    await this.#awaitPrompt(new OutputBuffer(4_096), 10_000);
+    const init = ["stty -echo -onlcr", ...this.#options.initLines].join("\n");
+    await this.#exec(init, new OutputBuffer(4_096), 10_000, undefined);
+  }
+
+  async #runNow(command: string, options: BashRunOptions): Promise<ExecToolResult> {
+    const startedAt = performance.now();
+    await this.start();
+    const output = new OutputBuffer(this.#options.maxOutputBytes);
+    const outcome = await this.#exec(command, output, options.timeoutMs, options.signal);
+    const text = output.text().replace(/^\n+/, "");
+    return {
+      output: outcome.note
+        ? `${text}${text.length > 0 && !text.endsWith("\n") ? "\n" : ""}[${outcome.note}]`
+        : text,
+      exitCode: outcome.exitCode,
+      isError: outcome.exitCode !== 0,
+      truncated: output.isTruncated,
+      timedOut: outcome.timedOut,
+      durationMs: performance.now() - startedAt,
+      ...(output.isTruncated ? { limitHit: "output" as const } : {}),
+      ...(outcome.exitCode === 128 + 24 ? { limitHit: "cpu" as const } : {}),
+    };
+  }
+
+  #exec(
+    command: string,
+    output: OutputBuffer,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<CommandOutcome> {
+    const pty = this.#pty;
+    if (!pty) return Promise.resolve({ exitCode: null, timedOut: false, note: "the shell is not running" });
+    const scriptPath = join(this.#options.scratchDir, `bash-${this.#nonce}.sh`);
+    writeFileSync(scriptPath, `${command}\n`);
+    const done = this.#awaitPrompt(output, timeoutMs, signal);
+    pty.write(`. '${scriptPath}'\n`);
+    return done;
+  }
+
+  #awaitPrompt(output: OutputBuffer, timeoutMs: number, signal?: AbortSignal): Promise<CommandOutcome> {
+    return new Promise((resolve) => {
+      let timedOut = false;
+      let note: string | undefined;
+      let silenceTimer: NodeJS.Timeout | undefined;
+      const escalation: NodeJS.Timeout[] = [];
+      const silenceMs = this.#options.noOutputTimeoutMs;
+      const interrupt = (reason: string) => {
+        if (timedOut) return;
+        timedOut = true;
+        note = reason;
+        clearTimeout(overallTimer);
+        clearTimeout(silenceTimer);
+        this.#escalate(escalation);
+      };
+      const armSilence = () => {
+        clearTimeout(silenceTimer);
+        silenceTimer = setTimeout(() => {
+          const pid = this.#pty?.pid;
+          if (pid !== undefined && isWaitingForTerminalInput(pid)) {
+            interrupt(
+              `no output for ${silenceMs} ms and the program is waiting for terminal input; interactive programs are not supported, so it was interrupted`,
+            );
+          } else armSilence();
+        }, silenceMs);
+      };
+      const onAbort = () => interrupt("interrupted by the caller");
+      const overallTimer = setTimeout(
+        () => interrupt(`command timed out after ${timeoutMs} ms and was interrupted`),
+        timeoutMs,
+      );
+      this.#pending = {
+        output,
+        onOutput: () => {
+          if (!timedOut) armSilence();
+        },
+        finish: (exitCode, finishNote) => {
+          clearTimeout(overallTimer);
+          clearTimeout(silenceTimer);
+          for (const timer of escalation) clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+          this.#pending = undefined;
+          this.#carry = "";
+          const finalNote = finishNote ?? note;
+          resolve({ exitCode, timedOut, ...(finalNote ? { note: finalNote } : {}) });
+        },
+      };
+      armSilence();
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** Ctrl-C; then SIGKILL of the foreground group; then the whole shell. */
+  #escalate(timers: NodeJS.Timeout[]): void {
+    const pty = this.#pty;
+    if (!pty) return;
+    pty.write("\x03");
+    const grace = this.#options.interruptGraceMs;
+    timers.push(
+      setTimeout(() => {
+        const group = foregroundProcessGroup(pty.pid);
+        if (group !== undefined && group !== pty.pid) killGroup(group);
+        timers.push(
+          setTimeout(() => {
+            if (this.#pty === pty) {
+              this.close();
+              this.#pending?.finish(
+                null,
+                "the shell did not recover from the interrupt and was restarted; earlier state is lost",
+              );
+            }
+          }, grace),
+        );
+      }, grace),
+    );
+  }
+
+  #onData(chunk: string): void {
+    const pending = this.#pending;
+    if (!pending) return; // Output between commands (finished background jobs) is dropped.
+    pending.onOutput();
+    let text = (this.#carry + chunk).replace(BRACKETED_PASTE, "").replace(/\r\n/g, "\n");
+    this.#carry = "";
+    const at = text.indexOf(this.#markerPrefix);
+    if (at < 0) {
+      // Hold back a suffix that could be the start of a marker split across chunks.
+      const keep = partialPrefixLength(text, this.#markerPrefix);
+      this.#carry = text.slice(text.length - keep);
+      pending.output.append(text.slice(0, text.length - keep));
+      return;
+    }
+    pending.output.append(text.slice(0, at));
+    text = text.slice(at);
+    const match = this.#marker.exec(text);
+    if (!match) {
+      this.#carry = text;
+      return;
+    }
+    pending.finish(Number(match[1]));
+  }
+}
+
+/** Length of the longest suffix of `text` that is a proper prefix of `prefix`. */
+function partialPrefixLength(text: string, prefix: string): number {
+  for (let length = Math.min(prefix.length - 1, text.length); length > 0; length -= 1) {
+    if (text.endsWith(prefix.slice(0, length))) return length;
+  }
+  return 0;
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}

@@ -1,0 +1,132 @@
+import { rmSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import type {
+  ExecErrorBody,
+  ExecRequest,
+  ExecResponse,
+  ExecResultByOp,
+} from "../protocol/exec-protocol.types";
+import { encodeJsonLine, JsonLineDecoder } from "../protocol/json-lines";
+import type { ExecServerConfig } from "./exec-server.types";
+import { FileActions } from "./file-actions";
+import { ToolDispatch } from "./tool-dispatch";
+import { PathOutsideWorkspaceError } from "./workspace-path";
+
+function errorBody(error: unknown): ExecErrorBody {
+  if (error instanceof PathOutsideWorkspaceError) return { code: "forbidden", message: error.message };
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === "ENOENT") return { code: "not_found", message };
+  if (code === "EISDIR" || code === "ENOTDIR") return { code: "bad_request", message };
+  return { code: "internal", message };
+}
+
+/**
+ * The execution server: listens on a Unix socket inside the sandbox and answers
+ * newline-delimited JSON requests. Requests on one connection may overlap; each tool
+ * session serializes its own calls. `cancel` aborts a running call by request id.
+ */
+export class ExecServer {
+  readonly #config: ExecServerConfig;
+  readonly #tools: ToolDispatch;
+  readonly #files: FileActions;
+  readonly #startedAt = Date.now();
+  #server: Server | undefined;
+
+  constructor(config: ExecServerConfig) {
+    this.#config = config;
+    this.#tools = new ToolDispatch(config);
+    this.#files = new FileActions(config.workspaceRoot);
+  }
+
+  listen(): Promise<void> {
+    rmSync(this.#config.socketPath, { force: true });
+    const server = createServer((socket) => this.#serve(socket));
+    this.#server = server;
+    return new Promise((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(this.#config.socketPath, () => {
+        if (this.#config.prestartBash) this.#tools.bash.start().catch(() => undefined);
+        resolve();
+      });
+    });
+  }
+
+  close(): void {
+    this.#tools.close();
+    this.#server?.close();
+  }
+
+  #serve(socket: Socket): void {
+    socket.setEncoding("utf8");
+    const running = new Map<number, AbortController>();
+    const send = (response: ExecResponse) => {
+      if (!socket.destroyed) socket.write(encodeJsonLine(response));
+    };
+    const decoder = new JsonLineDecoder(
+      (value) => {
+        const request = value as ExecRequest;
+        if (request.op === "cancel") {
+          const controller = running.get(request.targetId);
+          controller?.abort();
+          send({ id: request.id, ok: true, result: { cancelled: controller !== undefined } });
+          return;
+        }
+        const controller = new AbortController();
+        running.set(request.id, controller);
+        this.#handle(request, controller.signal)
+          .then(
+            (result) => send({ id: request.id, ok: true, result }),
+            (error: unknown) => send({ id: request.id, ok: false, error: errorBody(error) }),
+          )
+          .finally(() => running.delete(request.id));
+      },
+      (error) =>
+        send({
+          id: -1,
+          ok: false,
+          error: { code: "bad_request", message: `malformed request line: ${error.message}` },
+        }),
+    );
+    socket.on("data", (chunk: string) => decoder.push(chunk));
+    // A vanished client cannot read results; stop its work instead of letting it run on.
+    socket.on("close", () => {
+      for (const controller of running.values()) controller.abort();
+    });
+    socket.on("error", () => undefined);
+  }
+
+  async #handle(request: ExecRequest, signal: AbortSignal): Promise<ExecResultByOp[keyof ExecResultByOp]> {
+    switch (request.op) {
+      case "health":
+        return {
+          pid: process.pid,
+          uptimeMs: Date.now() - this.#startedAt,
+          rssBytes: process.memoryUsage.rss(),
+          sessions: this.#tools.sessionNames(),
+        };
+      case "tool":
+        return this.#tools.run(request.tool, request.args ?? {}, request.timeoutMs, signal);
+      case "read_file":
+        return { dataB64: this.#files.read(request.path).toString("base64") };
+      case "write_file":
+        return { sizeBytes: this.#files.write(request.path, Buffer.from(request.dataB64, "base64")) };
+      case "list_files":
+        return { entries: this.#files.list(request.path, request.maxDepth ?? 1) };
+      case "tar_download":
+        return { dataB64: (await this.#files.tarDownload(request.path)).toString("base64") };
+      case "tar_upload":
+        return {
+          sizeBytes: await this.#files.tarUpload(request.path, Buffer.from(request.dataB64, "base64")),
+        };
+      case "cancel":
+        return { cancelled: false };
+      default: {
+        const op: never = request;
+        throw Object.assign(new Error(`unknown op ${JSON.stringify((op as { op: unknown }).op)}`), {
+          code: "EINVAL",
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,27 @@
+/** Configuration of the execution server, passed by the host as base64 JSON in argv. */
+export interface ExecServerConfig {
+  /** Unix socket path to listen on, as seen inside the sandbox. */
+  socketPath: string;
+  /** Workspace root inside the sandbox; editor and file actions are confined to it. */
+  workspaceRoot: string;
+  /** Writable directory private to the server (command scripts). */
+  scratchDir: string;
+  /** python-driver.py as seen inside the sandbox. */
+  pythonDriverPath: string;
+  /** Environment given to the shell and the interpreter. */
+  env: Record<string, string>;
+  shellPath: string;
+  pythonPath: string;
+  /** Per-call timeout when the caller gives none, in ms. */
+  defaultTimeoutMs: number;
+  /** Silence before probing for a program waiting on terminal input, in ms. */
+  noOutputTimeoutMs: number;
+  /** Output budget per tool call in bytes. */
+  maxOutputBytes: number;
+  /** RLIMIT_CPU of tool processes in seconds; unset = unlimited. */
+  cpuTimeSec?: number;
+  /** RLIMIT_AS of tool processes in bytes; unset = unlimited. */
+  memoryBytes?: number;
+  /** Start the shell right after listening, so the first bash call does not pay for it. */
+  prestartBash: boolean;
+}

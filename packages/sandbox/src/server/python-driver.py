@@ -1,0 +1,73 @@
+"""Persistent Python cell runner for the RaaS execution server.
+
+Reads one JSON request per line on fd 3 ({"code": "..."}), runs it in one long-lived
+namespace, and ends each cell by writing a marker line (nonce + status) to stdout after the
+cell's own output, so stdout ordering tells the server exactly where a cell ends. stderr is
+merged into stdout for the same reason. SIGINT raises KeyboardInterrupt only while a cell
+runs, so a late interrupt can never kill the interpreter between cells.
+"""
+import ast
+import json
+import os
+import signal
+import sys
+import traceback
+
+NONCE = sys.argv[1]
+namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+running = False
+
+
+def on_sigint(signum, frame):
+    if running:
+        raise KeyboardInterrupt
+
+
+def run_cell(code):
+    tree = ast.parse(code, "<cell>", "exec")
+    last = None
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        last = ast.Expression(tree.body.pop().value)
+    exec(compile(tree, "<cell>", "exec"), namespace)
+    if last is not None:
+        value = eval(compile(last, "<cell>", "eval"), namespace)
+        if value is not None:
+            print(repr(value))
+
+
+def main():
+    global running
+    os.dup2(1, 2)
+    sys.stderr = sys.stdout
+    sys.stdin = open(os.devnull)
+    signal.signal(signal.SIGINT, on_sigint)
+    requests = os.fdopen(3, "r")
+    sys.stdout.write("__RAAS_PY_%s_ready__\n" % NONCE)
+    sys.stdout.flush()
+    for line in requests:
+        status = "ok"
+        try:
+            code = json.loads(line)["code"]
+            running = True
+            run_cell(code)
+        except KeyboardInterrupt:
+            status = "interrupted"
+            traceback.print_exc()
+        except SystemExit as error:
+            status = "exit:%s" % (error.code,)
+        except BaseException as error:
+            status = "error"
+            # Drop this driver's own frames so the traceback starts at the cell.
+            tb = error.__traceback__
+            while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+                tb = tb.tb_next
+            sys.stdout.write("".join(traceback.format_exception(type(error), error, tb)))
+        finally:
+            running = False
+        sys.stdout.flush()
+        sys.stdout.write("\n__RAAS_PY_%s_%s__\n" % (NONCE, status))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

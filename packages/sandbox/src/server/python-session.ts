@@ -1,0 +1,214 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import type { ExecToolResult } from "../protocol/exec-protocol.types";
+import { OutputBuffer } from "./output-buffer";
+
+export interface PythonSessionOptions {
+  /** Path of python-driver.py as seen by this process. */
+  driverPath: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** Interpreter binary. Default `python3` (looked up in `env.PATH`). */
+  pythonPath?: string;
+  /** `sh` ulimit flags applied to the interpreter, e.g. `["-v 1048576", "-t 60"]`. Default none. */
+  ulimitFlags?: string[];
+  /** Output budget per cell in bytes. Default 64 KiB. */
+  maxOutputBytes?: number;
+  /** Time a cell gets to honour KeyboardInterrupt before the interpreter is killed, in ms. Default 1000. */
+  interruptGraceMs?: number;
+}
+
+interface PendingCell {
+  output: OutputBuffer;
+  finish: (status: string | null) => void;
+}
+
+/**
+ * A persistent python3 interpreter running python-driver.py. Cells arrive on fd 3; output
+ * and an end marker come back on stdout. A timeout sends SIGINT (KeyboardInterrupt) and
+ * keeps the interpreter; only one that ignores the interrupt is killed and restarted.
+ */
+export class PythonSession {
+  readonly #options: Required<PythonSessionOptions>;
+  readonly #nonce = randomBytes(6).toString("hex");
+  readonly #marker: RegExp;
+  #child: ChildProcess | undefined;
+  #ready: Promise<void> | undefined;
+  #text = "";
+  #pending: PendingCell | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: PythonSessionOptions) {
+    this.#options = {
+      pythonPath: "python3",
+      ulimitFlags: [],
+      maxOutputBytes: 65_536,
+      interruptGraceMs: 1_000,
+      ...options,
+    };
+    this.#marker = new RegExp(`\\n?__RAAS_PY_${this.#nonce}_([a-z]+(?::[^\\n]*?)?)__\\n`);
+  }
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  start(): Promise<void> {
+    this.#ready ??= this.#spawn();
+    return this.#ready;
+  }
+
+  run(code: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ExecToolResult> {
+    const result = this.#queue.then(() => this.#runNow(code, options));
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  close(): void {
+    const child = this.#child;
+    this.#child = undefined;
+    this.#ready = undefined;
+    if (child?.pid !== undefined) killGroup(child.pid);
+  }
+
+  #spawn(): Promise<void> {
+    const { pythonPath, driverPath, ulimitFlags } = this.#options;
+    const limits = ulimitFlags.map((flag) => `ulimit ${flag} && `).join("");
+    // A shell applies the rlimits (so they bind the interpreter, not this server) and execs python.
+    const child = spawn(
+      "/bin/sh",
+      ["-c", `${limits}exec "$0" -u "$1" "$2"`, pythonPath, driverPath, this.#nonce],
+      {
+        cwd: this.#options.cwd,
+        env: this.#options.env,
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        detached: true,
+      },
+    );
+    this.#child = child;
+    child.stdout?.setEncoding("utf8");
+    child.stderr?.setEncoding("utf8");
+    return new Promise((resolve, reject) => {
+      let started = false;
+      const readyLine = `__RAAS_PY_${this.#nonce}_ready__\n`;
+      child.stdout?.on("data", (chunk: string) => {
+        if (!started) {
+          this.#text += chunk;
+          const at = this.#text.indexOf(readyLine);
+          if (at < 0) return;
+          started = true;
+          this.#text = this.#text.slice(at + readyLine.length);
+          resolve();
+          if (this.#text.length > 0) this.#onOutput("");
+          return;
+        }
+        this.#onOutput(chunk);
+      });
+      child.stderr?.on("data", (chunk: string) => this.#onOutput(chunk));
+      child.on("error", (error) => {
+        if (!started) reject(new Error(`cannot start ${pythonPath}: ${error.message}`));
+      });
+      child.on("exit", (code, signal) => {
+        if (this.#child === child) {
+          this.#child = undefined;
+          this.#ready = undefined;
+        }
+        if (!started) reject(new Error(`${pythonPath} exited during start (code ${code}, signal ${signal})`));
+        this.#pending?.finish(null);
+      });
+    });
+  }
+
+  async #runNow(code: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<ExecToolResult> {
+    const startedAt = performance.now();
+    try {
+      await this.start();
+    } catch (error) {
+      return failure(error instanceof Error ? error.message : String(error), startedAt);
+    }
+    const child = this.#child!;
+    const output = new OutputBuffer(this.#options.maxOutputBytes);
+    let timedOut = false;
+    let note: string | undefined;
+    const status = await new Promise<string | null>((resolve) => {
+      let killTimer: NodeJS.Timeout | undefined;
+      const interrupt = (reason: string) => {
+        if (timedOut) return;
+        timedOut = true;
+        note = reason;
+        if (child.pid !== undefined) process.kill(child.pid, "SIGINT");
+        killTimer = setTimeout(() => {
+          note = `${reason}; the interpreter ignored KeyboardInterrupt and was restarted, so earlier variables are lost`;
+          this.close();
+        }, this.#options.interruptGraceMs);
+      };
+      const onAbort = () => interrupt("interrupted by the caller");
+      const timer = setTimeout(
+        () => interrupt(`cell timed out after ${options.timeoutMs} ms (KeyboardInterrupt)`),
+        options.timeoutMs,
+      );
+      this.#pending = {
+        output,
+        finish: (cellStatus) => {
+          clearTimeout(timer);
+          clearTimeout(killTimer);
+          options.signal?.removeEventListener("abort", onAbort);
+          this.#pending = undefined;
+          resolve(cellStatus);
+        },
+      };
+      if (options.signal?.aborted) onAbort();
+      else options.signal?.addEventListener("abort", onAbort, { once: true });
+      (child.stdio[3] as NodeJS.WritableStream).write(`${JSON.stringify({ code })}\n`);
+    });
+    const text = output.text();
+    const suffix = note ? `${text.length > 0 && !text.endsWith("\n") ? "\n" : ""}[${note}]` : "";
+    if (status === null && !note) note = "the interpreter exited; a new one starts on the next call";
+    return {
+      output: status === null && !suffix ? `${text}[${note}]` : text + suffix,
+      exitCode: status === "ok" ? 0 : 1,
+      isError: status !== "ok",
+      truncated: output.isTruncated,
+      timedOut,
+      durationMs: performance.now() - startedAt,
+      ...(output.isTruncated ? { limitHit: "output" as const } : {}),
+      ...(/MemoryError/.test(text) ? { limitHit: "memory" as const } : {}),
+    };
+  }
+
+  #onOutput(chunk: string): void {
+    this.#text += chunk;
+    const pending = this.#pending;
+    if (!pending) return;
+    const match = this.#marker.exec(this.#text);
+    if (!match) {
+      // Keep only a tail that could still hold a marker; the rest is plain output.
+      const keep = Math.min(this.#text.length, 64);
+      pending.output.append(this.#text.slice(0, this.#text.length - keep));
+      this.#text = this.#text.slice(this.#text.length - keep);
+      return;
+    }
+    pending.output.append(this.#text.slice(0, match.index));
+    this.#text = this.#text.slice(match.index + match[0].length);
+    pending.finish(match[1] ?? "error");
+  }
+}
+
+function failure(message: string, startedAt: number): ExecToolResult {
+  return {
+    output: message,
+    exitCode: null,
+    isError: true,
+    truncated: false,
+    timedOut: false,
+    durationMs: performance.now() - startedAt,
+  };
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
