@@ -45,7 +45,8 @@ const guardedProcedure = t.procedure.use(async (opts) => {
 /** Open to everyone, tokens ignored: health checks. */
 export const publicProcedure = guardedProcedure;
 
-function requireRole(ctx: ControlPlaneContext, needed: TRole): void {
+/** Throws `UNAUTHORIZED`/`FORBIDDEN` unless the request's principal may act as `needed`. */
+export function requireRole(ctx: ControlPlaneContext, needed: TRole): void {
   const { principal } = ctx;
   if (principal.token === "invalid") {
     throw new RaasError(

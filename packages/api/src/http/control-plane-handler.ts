@@ -13,6 +13,7 @@ import { RouteMatcher } from "../rest/match-route";
 import { handleRestCall } from "../rest/rest-handler";
 import { REST_ROUTES } from "../rest/rest-routes";
 import { appRouter, createCaller } from "../root";
+import { requireRole } from "../trpc";
 import { declaredLengthError, discardRest } from "./read-json-body";
 import { sendJson, sendRestError } from "./send-json";
 import { sendTrpcError, trpcRouteLabel } from "./trpc-envelope";
@@ -137,6 +138,10 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
         sendTrpcError(res, tooLarge, { connection: "close" });
         return;
       }
+      if (SUBSCRIPTION_PATHS.has(path)) {
+        // SSE answers 200 before tRPC runs middlewares; check access first so a missing token is a real 401.
+        requireRole(contextFor(req, connectionParamsToken(query)), "viewer");
+      }
       trpcHandler(req, res);
       return;
     }
@@ -195,7 +200,8 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
       if (Array.isArray(allow)) headers.allow = allow.join(", ");
       if (error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
       if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="raas"';
-      sendRestError(res, error, headers);
+      if (path === "/trpc" || path.startsWith("/trpc/")) sendTrpcError(res, error, headers);
+      else sendRestError(res, error, headers);
     });
   }) as ControlPlaneHandler;
 
@@ -207,6 +213,28 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
 /** The route template a request matched, for metrics labels. */
 interface RouteLabel {
   route: string;
+}
+
+const SUBSCRIPTION_PATHS = new Set(
+  Object.entries(appRouter._def.procedures)
+    .filter(
+      ([, procedure]) => (procedure as unknown as { _def: { type: string } })._def.type === "subscription",
+    )
+    .map(([path]) => `/trpc/${path}`),
+);
+
+/** The `token` of tRPC's `connectionParams` query parameter (EventSource cannot send headers). */
+function connectionParamsToken(query: URLSearchParams): string | null {
+  const raw = query.get("connectionParams");
+  if (!raw) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    const token =
+      typeof parsed === "object" && parsed !== null ? (parsed as { token?: unknown }).token : undefined;
+    return typeof token === "string" ? token : null;
+  } catch {
+    return null;
+  }
 }
 
 const KNOWN_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);

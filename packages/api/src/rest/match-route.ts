@@ -1,3 +1,4 @@
+import { RaasError } from "@raas/shared";
 import type { RestRoute } from "./rest-route.types";
 
 interface CompiledRoute {
@@ -25,7 +26,7 @@ export class RouteMatcher {
     });
   }
 
-  /** Throws `URIError` when a path parameter is not valid percent-encoding. */
+  /** Throws `BAD_REQUEST` when a path parameter is not valid percent-encoding. */
   match(method: string, path: string): RouteMatch {
     const parts = splitPath(path);
     let best: { compiled: CompiledRoute; params: Record<string, string> } | null = null;
@@ -55,7 +56,18 @@ function matchSegments(segments: CompiledRoute["segments"], parts: string[]): Re
     const part = parts[i]!;
     if ("literal" in segment) {
       if (segment.literal !== part) return null;
-    } else params[segment.param] = decodeURIComponent(part);
+    } else params[segment.param] = decodeSegment(part);
   }
   return params;
+}
+
+function decodeSegment(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new RaasError(
+      "BAD_REQUEST",
+      `the path segment "${part.slice(0, 100)}" is not valid percent-encoding`,
+    );
+  }
 }
