@@ -33,18 +33,24 @@ async function waitFor(port, timeoutMs) {
 async function ensurePostgres() {
   if (await reachable(5432)) return;
   if (!has("pg_ctlcluster") || !existsSync("/etc/postgresql")) {
-    throw new Error("PostgreSQL is not running on 127.0.0.1:5432 and is not installed: apt-get install -y postgresql");
+    throw new Error(
+      "PostgreSQL is not running on 127.0.0.1:5432 and is not installed: apt-get install -y postgresql",
+    );
   }
   const version = readdirSync("/etc/postgresql")[0];
   console.log(`[services] starting PostgreSQL ${version}`);
-  execFileSync("pg_ctlcluster", ["--skip-systemctl-redirect", version, "main", "start"], { stdio: "inherit" });
+  execFileSync("pg_ctlcluster", ["--skip-systemctl-redirect", version, "main", "start"], {
+    stdio: "inherit",
+  });
   if (!(await waitFor(5432, 15_000))) throw new Error("PostgreSQL did not come up on 127.0.0.1:5432");
 }
 
 async function ensureRedis() {
   if (await reachable(6379)) return;
   if (!has("redis-server")) {
-    throw new Error("Redis is not running on 127.0.0.1:6379 and is not installed: apt-get install -y redis-server");
+    throw new Error(
+      "Redis is not running on 127.0.0.1:6379 and is not installed: apt-get install -y redis-server",
+    );
   }
   console.log("[services] starting Redis");
   execFileSync(

@@ -1,0 +1,103 @@
+// Dependency-direction check (part of `npm run check`):
+//   shared ← engine ← adapters (db, sandbox, inference, handlers, queue) ← api ← apps
+// - a workspace may depend only on @raas/* workspaces of a lower layer (adapters may use adapters);
+// - no cycles; no deep imports into another package's files; every @raas import is declared;
+// - the engine imports no adapter technology (Prisma, pg, Redis, node-pty, Next, HTTP clients);
+// - libraries (packages/*) never read process.env.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const LAYERS = { shared: 0, engine: 1, db: 2, sandbox: 2, inference: 2, handlers: 2, queue: 2, api: 3 };
+const ENGINE_FORBIDDEN = [
+  /^@prisma\//, /^prisma$/, /^pg$/, /^@electric-sql\//, /^pglite/, /^ioredis$/, /^bullmq$/, /^redis$/,
+  /^node-pty$/, /^next(\/|$)/, /^react/, /^undici$/, /^axios$/, /^node:(http|https|net|child_process)$/,
+  /^(http|https|net|child_process)$/,
+];
+
+const workspaces = [];
+for (const dir of ["packages", "apps"]) {
+  for (const name of readdirSync(join(root, dir))) {
+    const manifest = join(root, dir, name, "package.json");
+    try {
+      const pkg = JSON.parse(readFileSync(manifest, "utf8"));
+      workspaces.push({ dir, name, path: join(root, dir, name), pkg });
+    } catch {}
+  }
+}
+const byPackageName = new Map(workspaces.map((w) => [w.pkg.name, w]));
+const layerOf = (w) => (w.dir === "apps" ? 4 : (LAYERS[w.name] ?? 2));
+const errors = [];
+
+function sourceFiles(dir) {
+  const out = [];
+  let entries = [];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    if (["node_modules", ".next", "dist", "generated", ".turbo"].includes(entry)) continue;
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(ts|tsx|mts)$/.test(entry) && !entry.endsWith(".d.ts")) out.push(path);
+  }
+  return out;
+}
+
+const importPattern = /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g;
+
+for (const w of workspaces) {
+  const declared = { ...w.pkg.dependencies, ...w.pkg.devDependencies };
+  for (const dep of Object.keys(declared)) {
+    const target = byPackageName.get(dep);
+    if (!target) continue;
+    const ok = layerOf(target) < layerOf(w) || (layerOf(target) === 2 && layerOf(w) === 2 && target !== w);
+    if (!ok) errors.push(`${w.pkg.name} depends on ${dep}: dependencies must point shared ← engine ← adapters ← api ← apps`);
+  }
+  for (const file of sourceFiles(join(w.path, "src"))) {
+    const text = readFileSync(file, "utf8");
+    const rel = relative(root, file);
+    for (const match of text.matchAll(importPattern)) {
+      const spec = match[1] ?? match[2] ?? match[3];
+      if (spec.startsWith("@raas/")) {
+        const base = spec.split("/").slice(0, 2).join("/");
+        if (spec !== base) errors.push(`${rel}: deep import "${spec}" — import from "${base}" only`);
+        if (base !== w.pkg.name && !(base in declared)) errors.push(`${rel}: imports ${base} but ${w.pkg.name} does not declare it`);
+      }
+      if (w.name === "engine" && w.dir === "packages" && ENGINE_FORBIDDEN.some((re) => re.test(spec))) {
+        errors.push(`${rel}: the engine must not import "${spec}" (adapters and apps own I/O technology)`);
+      }
+    }
+    const isTest = /\.test\.ts$|\/test\//.test(rel);
+    if (w.dir === "packages" && !isTest && /process\.env\b/.test(text)) {
+      errors.push(`${rel}: libraries never read process.env — take options from the app's env.ts`);
+    }
+  }
+}
+
+// Cycles over declared workspace dependencies.
+const visiting = new Set();
+const done = new Set();
+function visit(name, path) {
+  if (done.has(name)) return;
+  if (visiting.has(name)) {
+    errors.push(`dependency cycle: ${[...path, name].join(" → ")}`);
+    return;
+  }
+  visiting.add(name);
+  const w = byPackageName.get(name);
+  for (const dep of Object.keys({ ...w.pkg.dependencies, ...w.pkg.devDependencies })) {
+    if (byPackageName.has(dep)) visit(dep, [...path, name]);
+  }
+  visiting.delete(name);
+  done.add(name);
+}
+for (const name of byPackageName.keys()) visit(name, []);
+
+if (errors.length > 0) {
+  console.error(`dependency check failed (${errors.length}):\n  ${errors.join("\n  ")}`);
+  process.exit(1);
+}
+console.log(`dependency check passed: ${workspaces.length} workspaces, direction shared ← engine ← adapters ← api ← apps`);

@@ -1,0 +1,28 @@
+// `npm test`: every test. Makes sure PostgreSQL and Redis are up, runs the vitest suites (unit,
+// integration against the real services, real bubblewrap sandboxes), then the Playwright e2e suite
+// against a production build of the dashboard. Extra arguments go to vitest.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const run = (label, command, args) => {
+  console.log(`\n[test] ${label}: ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
+  if (result.status !== 0) {
+    console.error(`[test] ${label} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
+};
+
+run("services", process.execPath, [join(root, "scripts/ensure-services.mjs")]);
+run("vitest", "npx", ["vitest", "run", ...process.argv.slice(2)]);
+if (process.argv.length <= 2 && existsSync(join(root, "e2e/playwright.config.ts"))) {
+  if (!existsSync("/usr/bin/chromium")) {
+    console.error("[test] the e2e suite needs Debian's chromium: apt-get install -y chromium");
+    process.exit(1);
+  }
+  run("e2e", "npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"]);
+}
+console.log("\n[test] all suites passed");
