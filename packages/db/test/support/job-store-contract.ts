@@ -1,0 +1,264 @@
+import type { JobRecord, JobStore } from "@raas/engine";
+import { ZJobListRequest } from "@raas/shared";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { makeFinishedJob, makeJob, makeSandboxEvent, makeToolCall, makeTurn } from "./job-fixtures";
+
+/** How the contract gets a store: opened once per file, emptied before each test. */
+export interface StoreHarness {
+  open(): Promise<JobStore>;
+  /** Empties the store (the memory adapter may simply open a new one). */
+  reset(store: JobStore): Promise<JobStore>;
+  /** Closes the store and removes what `open` created. */
+  dispose(store: JobStore): Promise<void>;
+  /** True when logprobs come back rounded to single precision (the compact bytea encoding). */
+  logprobsAsFloat32: boolean;
+}
+
+const list = (query: Parameters<typeof ZJobListRequest.parse>[0]) => ZJobListRequest.parse(query);
+
+/** The behaviour every `JobStore` adapter must show. */
+export function describeJobStoreContract(name: string, harness: StoreHarness): void {
+  describe(`JobStore contract: ${name}`, () => {
+    let store: JobStore;
+
+    beforeAll(async () => {
+      store = await harness.open();
+    });
+    beforeEach(async () => {
+      store = await harness.reset(store);
+    });
+    afterAll(async () => {
+      if (store) await harness.dispose(store);
+    });
+
+    it("round-trips every field of a job exactly", async () => {
+      const queued = makeJob({ jobKey: "k-queued" });
+      const finished = makeFinishedJob();
+      await store.insertJobs([queued, finished]);
+      expect(await store.getJob(queued.id)).toEqual(queued);
+      expect(await store.getJob(finished.id)).toEqual(finished);
+      expect(await store.findJobByKey("k-queued")).toEqual(queued);
+      expect(await store.findJobByKey(finished.jobKey!)).toEqual(finished);
+      expect(await store.getJob("job_missing")).toBeNull();
+      expect(await store.findJobByKey("missing-key")).toBeNull();
+    });
+
+    it("never inserts a job key twice, across and within batches, and ignores a repeated id", async () => {
+      const first = makeJob({ jobKey: "dup", payload: { n: 1 } });
+      await store.insertJobs([first]);
+      const sameKey = makeJob({ jobKey: "dup", payload: { n: 2 } });
+      const twinA = makeJob({ jobKey: "twin", payload: { n: 3 } });
+      const twinB = makeJob({ jobKey: "twin", payload: { n: 4 } });
+      await store.insertJobs([sameKey, twinA, twinB, { ...first, payload: { n: 5 } }]);
+      expect(await store.findJobByKey("dup")).toEqual(first);
+      expect(await store.getJob(sameKey.id)).toBeNull();
+      expect((await store.findJobByKey("twin"))?.payload).toEqual({ n: 3 });
+      expect(await store.getJob(twinB.id)).toBeNull();
+      expect((await store.totals()).submitted).toBe(2);
+    });
+
+    it("applies patches in order, several per job in one call", async () => {
+      const a = makeJob();
+      const b = makeJob();
+      await store.insertJobs([a, b]);
+      await store.updateJobs([
+        { id: a.id, status: "active", stage: "run", updatedAtMs: 10 },
+        { id: b.id, status: "failed", failure: { kind: "sandbox", stage: "init", message: "no bwrap" } },
+        { id: a.id, timings: { queueMs: 1, initMs: 2.5, runMs: null, evalMs: null }, updatedAtMs: 11 },
+        { id: "job_unknown", status: "completed" },
+        { id: a.id, status: "completed", stage: "eval", reward: 1, trainable: true, result: { ok: [1] } },
+        { id: b.id, failure: null, status: "queued", attempts: 1, metadata: { retried: true } },
+      ]);
+      expect(await store.getJob(a.id)).toEqual({
+        ...a,
+        status: "completed",
+        stage: "eval",
+        reward: 1,
+        trainable: true,
+        result: { ok: [1] },
+        timings: { queueMs: 1, initMs: 2.5, runMs: null, evalMs: null },
+        updatedAtMs: 11,
+      });
+      expect(await store.getJob(b.id)).toEqual({
+        ...b,
+        status: "queued",
+        attempts: 1,
+        metadata: { retried: true },
+      });
+      expect(await store.getJob("job_unknown")).toBeNull();
+      await store.updateJobs([{ id: a.id, finishedAtMs: 99.5, result: null }]);
+      expect(await store.getJob(a.id)).toMatchObject({ finishedAtMs: 99.5, result: null, reward: 1 });
+    });
+
+    describe("listJobs", () => {
+      let jobs: JobRecord[];
+      beforeEach(async () => {
+        jobs = [
+          makeJob({ kind: "math", groupId: "g1", batchId: "b1", jobKey: "Alpha-1" }),
+          makeJob({ kind: "swe", status: "active", stage: "run", groupId: "g1", batchId: "b1" }),
+          makeJob({
+            kind: "swe",
+            status: "completed",
+            stage: "eval",
+            groupId: "g2",
+            batchId: "b1",
+            reward: 1,
+          }),
+          makeJob({
+            kind: "math",
+            status: "failed",
+            stage: "run",
+            groupId: "g2",
+            failure: { kind: "timeout", stage: "run", message: "slow" },
+          }),
+          makeJob({
+            kind: "swe",
+            status: "cancelled",
+            stage: "init",
+            failure: { kind: "cancelled", stage: "init", message: "by caller" },
+            jobKey: "beta_2",
+          }),
+        ];
+        await store.insertJobs(jobs);
+      });
+      const ids = (items: JobRecord[]) => items.map((job) => job.id);
+      const newestFirst = (selected: JobRecord[]) => ids(selected).sort().reverse();
+
+      it("returns newest first and applies every filter", async () => {
+        const all = await store.listJobs(list({}));
+        expect(ids(all.items)).toEqual(newestFirst(jobs));
+        expect(all.nextCursor).toBeNull();
+        const [j0, j1, j2, j3, j4] = jobs as [JobRecord, JobRecord, JobRecord, JobRecord, JobRecord];
+        expect(ids((await store.listJobs(list({ status: "queued" }))).items)).toEqual([j0.id]);
+        expect(ids((await store.listJobs(list({ stage: "run" }))).items)).toEqual(newestFirst([j1, j3]));
+        expect(ids((await store.listJobs(list({ kind: "swe" }))).items)).toEqual(newestFirst([j1, j2, j4]));
+        expect(ids((await store.listJobs(list({ failureKind: "timeout" }))).items)).toEqual([j3.id]);
+        expect(ids((await store.listJobs(list({ groupId: "g2" }))).items)).toEqual(newestFirst([j2, j3]));
+        expect(ids((await store.listJobs(list({ batchId: "b1" }))).items)).toEqual(newestFirst([j0, j1, j2]));
+        expect(
+          ids((await store.listJobs(list({ batchId: "b1", kind: "swe", stage: "eval" }))).items),
+        ).toEqual([j2.id]);
+        expect((await store.listJobs(list({ groupId: "nope" }))).items).toEqual([]);
+      });
+
+      it("searches a substring of the id or the job key, ignoring case", async () => {
+        const [j0, j1, , , j4] = jobs as JobRecord[];
+        expect(ids((await store.listJobs(list({ search: "alpha" }))).items)).toEqual([j0!.id]);
+        expect(ids((await store.listJobs(list({ search: "A_2" }))).items)).toEqual([j4!.id]);
+        expect(ids((await store.listJobs(list({ search: j1!.id.slice(-8).toUpperCase() }))).items)).toEqual([
+          j1!.id,
+        ]);
+        // `_` and `%` are literal characters, not LIKE wildcards.
+        expect((await store.listJobs(list({ search: "a%1" }))).items).toEqual([]);
+        expect((await store.listJobs(list({ search: "beta-2" }))).items).toEqual([]);
+      });
+
+      it("pages with the id of the last item as the cursor", async () => {
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        for (let page = 0; page < 10; page += 1) {
+          const result = await store.listJobs(list({ limit: 2, ...(cursor && { cursor }) }));
+          seen.push(...ids(result.items));
+          expect(result.items.length).toBeLessThanOrEqual(2);
+          if (result.nextCursor === null) break;
+          expect(result.nextCursor).toBe(result.items[result.items.length - 1]?.id);
+          cursor = result.nextCursor;
+        }
+        expect(seen).toEqual(newestFirst(jobs));
+        const filtered = await store.listJobs(list({ kind: "swe", limit: 2 }));
+        expect(filtered.items).toHaveLength(2);
+        const rest = await store.listJobs(list({ kind: "swe", limit: 2, cursor: filtered.nextCursor! }));
+        expect(rest.nextCursor).toBeNull();
+        expect([...ids(filtered.items), ...ids(rest.items)]).toEqual(
+          newestFirst(jobs.filter((j) => j.kind === "swe")),
+        );
+      });
+
+      it("lists unfinished jobs and the non-terminal ids of a group or batch", async () => {
+        const [j0, j1] = jobs as JobRecord[];
+        expect(ids(await store.listUnfinishedJobs()).sort()).toEqual([j0!.id, j1!.id].sort());
+        expect((await store.listJobIds({ groupId: "g1" })).sort()).toEqual([j0!.id, j1!.id].sort());
+        expect(await store.listJobIds({ groupId: "g2" })).toEqual([]);
+        expect((await store.listJobIds({ batchId: "b1" })).sort()).toEqual([j0!.id, j1!.id].sort());
+        expect(await store.listJobIds({ batchId: "b-none" })).toEqual([]);
+      });
+
+      it("counts totals over every job", async () => {
+        await store.insertJobs([
+          makeJob({ status: "failed", failure: { kind: "timeout", stage: "init", message: "x" } }),
+          makeJob({ status: "failed", failure: { kind: "agent", stage: "run", message: "bad tool" } }),
+        ]);
+        expect(await store.totals()).toEqual({
+          submitted: 7,
+          completed: 1,
+          cancelled: 1,
+          failedByKind: { timeout: 2, agent: 1 },
+        });
+      });
+    });
+
+    it("inserts large batches in one call", async () => {
+      const batch = Array.from({ length: 2_500 }, (_, i) => makeJob({ jobKey: `bulk-${i}`, priority: i }));
+      await store.insertJobs(batch);
+      expect((await store.totals()).submitted).toBe(2_500);
+      expect(await store.findJobByKey("bulk-2499")).toEqual(batch[2_499]);
+      await store.updateJobs(
+        batch.map((job) => ({ id: job.id, status: "active" as const, stage: "run" as const })),
+      );
+      expect((await store.listJobs(list({ status: "active", limit: 500 }))).items).toHaveLength(500);
+      expect(await store.listUnfinishedJobs()).toHaveLength(2_500);
+    });
+
+    it("round-trips turns with exact token ids and float32 logprobs", async () => {
+      const job = makeJob();
+      await store.insertJobs([job]);
+      const turns = [
+        makeTurn(job.id, 1, { text: null, finishReason: null, backendId: null }),
+        makeTurn(job.id, 0),
+      ];
+      const empty = makeTurn(job.id, 2, {
+        promptIds: [],
+        responseIds: [],
+        logprobs: [],
+        weightVersion: null,
+      });
+      await store.appendTurns(turns);
+      await store.appendTurns([empty]);
+      const stored = await store.listTurns(job.id);
+      expect(stored.map((turn) => turn.index)).toEqual([0, 1, 2]);
+      for (const [i, original] of [turns[1]!, turns[0]!, empty].entries()) {
+        const logprobs = harness.logprobsAsFloat32 ? original.logprobs.map(Math.fround) : original.logprobs;
+        expect(stored[i]).toEqual({ ...original, logprobs });
+      }
+      expect(stored[0]?.promptIds).toContain(151_644);
+      expect(await store.listTurns("job_other")).toEqual([]);
+    });
+
+    it("round-trips tool calls in turn order", async () => {
+      const calls = [
+        makeToolCall("job_t", 1, 0),
+        makeToolCall("job_t", 0, 1, { exitCode: null, isError: true, arguments: "raw text" }),
+        makeToolCall("job_t", 0, 0, { name: "python", arguments: null }),
+      ];
+      await store.appendToolCalls(calls);
+      expect(await store.listToolCalls("job_t")).toEqual([calls[2], calls[1], calls[0]]);
+      expect(await store.listToolCalls("job_none")).toEqual([]);
+    });
+
+    it("keeps sandbox events, filtered and limited to the most recent", async () => {
+      const events = [
+        makeSandboxEvent("sb1", "job_a", 1, "created"),
+        makeSandboxEvent("sb1", "job_a", 2, "ready"),
+        makeSandboxEvent("sb2", "job_b", 3, "created"),
+        makeSandboxEvent("sb1", "job_a", 4, "closed"),
+        { ...makeSandboxEvent("sb3", null, 5, "crashed"), state: "failed" as const, detail: null },
+      ];
+      await store.appendSandboxEvents(events.slice(0, 2));
+      await store.appendSandboxEvents(events.slice(2));
+      expect(await store.listSandboxEvents({ jobId: "job_a" })).toEqual([events[0], events[1], events[3]]);
+      expect(await store.listSandboxEvents({ sandboxId: "sb2" })).toEqual([events[2]]);
+      expect(await store.listSandboxEvents({ jobId: "job_a", limit: 2 })).toEqual([events[1], events[3]]);
+      expect(await store.listSandboxEvents({})).toEqual(events);
+    });
+  });
+}
