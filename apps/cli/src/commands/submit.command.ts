@@ -72,7 +72,8 @@ export async function submitCommand(client: RaasClient, argv: string[]): Promise
   return 0;
 }
 
-async function waitAll(client: RaasClient, ids: string[], quiet: boolean): Promise<void> {
+async function waitAll(client: RaasClient, allIds: string[], quiet: boolean): Promise<void> {
+  const ids = [...new Set(allIds)];
   const finished = new Set<string>();
   while (finished.size < ids.length) {
     const pending = ids.filter((id) => !finished.has(id)).slice(0, 1_000);
