@@ -1,3 +1,5 @@
+import type { BackendSnapshot } from "../routing/routing.types";
+
 /** Sampling parameters of one generation. */
 export interface SamplingParams {
   maxTokens: number;
@@ -33,4 +35,43 @@ export interface InferencePool {
   generate(request: GenerateRequest): Promise<GenerateResult>;
   /** The job is done: forget its sticky backend. */
   releaseJob(jobId: string): void;
+}
+
+/** Wire protocol of an inference backend. */
+export type InferenceBackendKind = "vllm" | "sglang" | "nemo-rl";
+
+/** Input of `registerBackend` (the `backends.register` procedure). */
+export interface BackendRegistration {
+  /** Unique id; registering an existing id updates it. */
+  id: string;
+  kind: InferenceBackendKind;
+  /** Base URL, e.g. `http://gpu-3:8000`. */
+  baseUrl: string;
+  /** Served model name (sent as `model` to vLLM). */
+  modelName: string;
+  /** Version of the weights; default null (unknown). */
+  weightVersion?: string | null;
+  /** Requests the backend runs at once. Default 64. */
+  maxConcurrency?: number;
+}
+
+/** A registered backend with its routing state and statistics (the `backends.list` row). */
+export interface BackendView extends BackendSnapshot {
+  kind: InferenceBackendKind;
+  baseUrl: string;
+}
+
+/** Run-time management of the backends behind an `InferencePool`. */
+export interface InferenceBackendRegistry {
+  /** Adds a backend or updates a known one. `isCreated` is false for an update. */
+  registerBackend(input: BackendRegistration): { backend: BackendView; isCreated: boolean };
+  listBackends(): BackendView[];
+  /** Finishes in-flight turns, takes no new work; its jobs move on their next turn. Throws NOT_FOUND. */
+  drainBackend(backendId: string): BackendView;
+  /** Undoes a drain. Throws NOT_FOUND. */
+  resumeBackend(backendId: string): BackendView;
+  /** Forgets the backend; returns its last view. Throws NOT_FOUND. */
+  removeBackend(backendId: string): BackendView;
+  /** Records the weight version the backend now serves. Throws NOT_FOUND. */
+  setWeightVersion(backendId: string, weightVersion: string | null): BackendView;
 }

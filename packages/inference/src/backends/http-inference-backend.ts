@@ -1,0 +1,88 @@
+import type { JsonHttpClient } from "../http/json-http-client";
+import { InferenceFailure } from "../inference-failure";
+import type {
+  BackendCodec,
+  BackendGenerateRequest,
+  BackendGeneration,
+  BackendKind,
+  InferenceBackend,
+} from "./inference-backend.types";
+import { nemoGenerateCodec } from "./nemo-generate.codec";
+import { readVllmPrefixCacheCounters } from "./prometheus-counters.parser";
+import { sglangGenerateCodec } from "./sglang-generate.codec";
+import { vllmCompletionsCodec } from "./vllm-completions.codec";
+
+export const CODECS: Record<BackendKind, BackendCodec> = {
+  vllm: vllmCompletionsCodec,
+  sglang: sglangGenerateCodec,
+  "nemo-rl": nemoGenerateCodec,
+};
+
+export interface HttpInferenceBackendOptions {
+  id: string;
+  kind: BackendKind;
+  /** e.g. `http://gpu-node-3:8000` (no trailing path). */
+  baseUrl: string;
+  /** Model name sent in vLLM requests. */
+  model: string;
+  client: JsonHttpClient;
+  /** Health endpoint path. Default `/health`. */
+  healthPath?: string;
+  /** Prometheus endpoint path. Default `/metrics`. */
+  metricsPath?: string;
+}
+
+/** A backend reached over HTTP with one of the codecs. */
+export class HttpInferenceBackend implements InferenceBackend {
+  readonly id: string;
+  readonly kind: BackendKind;
+  readonly baseUrl: string;
+  private readonly codec: BackendCodec;
+
+  constructor(private readonly options: HttpInferenceBackendOptions) {
+    this.id = options.id;
+    this.kind = options.kind;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.codec = CODECS[options.kind];
+  }
+
+  async generate(request: BackendGenerateRequest): Promise<BackendGeneration> {
+    const body = await this.options.client.postJson(
+      `${this.baseUrl}${this.codec.path}`,
+      this.codec.buildRequest(request, this.options.model),
+      { backendId: this.id, signal: request.signal, deadlineMs: request.deadlineMs },
+    );
+    return this.codec.parseResponse(body, this.id);
+  }
+
+  async checkHealth(timeoutMs: number): Promise<boolean> {
+    try {
+      await this.options.client.getText(`${this.baseUrl}${this.options.healthPath ?? "/health"}`, {
+        backendId: this.id,
+        deadlineMs: Date.now() + timeoutMs,
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof InferenceFailure) return false;
+      throw error;
+    }
+  }
+
+  async readPrefixCacheCounters(
+    timeoutMs: number,
+  ): Promise<{ prefixCacheQueries: number; prefixCacheHits: number } | null> {
+    try {
+      const text = await this.options.client.getText(
+        `${this.baseUrl}${this.options.metricsPath ?? "/metrics"}`,
+        {
+          backendId: this.id,
+          deadlineMs: Date.now() + timeoutMs,
+        },
+      );
+      return readVllmPrefixCacheCounters(text);
+    } catch (error) {
+      if (error instanceof InferenceFailure) return null;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { BackendCodec } from "./inference-backend.types";
+import { ResponseReader } from "./response-fields";
+
+/** NeMo-RL's `/generate` as ProRL Agent calls it: `prompt_ids` → `response_ids` + `logprobs`. */
+export const nemoGenerateCodec: BackendCodec = {
+  kind: "nemo-rl",
+  path: "/generate",
+  buildRequest(request) {
+    const { sampling } = request;
+    return {
+      prompt_ids: request.promptIds,
+      max_tokens: sampling.maxTokens,
+      temperature: sampling.temperature ?? 1,
+      top_p: sampling.topP ?? 1,
+      ...(sampling.topK === undefined ? {} : { top_k: sampling.topK }),
+      ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
+      ...(sampling.stopTokenIds === undefined ? {} : { stop_token_ids: sampling.stopTokenIds }),
+    };
+  },
+  parseResponse(body, backendId) {
+    const read = new ResponseReader("NeMo-RL /generate", backendId);
+    const root = read.object(body, "body");
+    const responseIds = read.tokenIds(root.response_ids, "response_ids");
+    const logprobs = read.numbers(root.logprobs, "logprobs");
+    if (logprobs.length !== responseIds.length) {
+      read.fail("logprobs", `has ${logprobs.length} entries for ${responseIds.length} response_ids`);
+    }
+    return {
+      responseIds,
+      logprobs,
+      finishReason: typeof root.finish_reason === "string" ? root.finish_reason : null,
+      cachedPromptTokens: read.optionalCount(root.cached_tokens, "cached_tokens"),
+    };
+  },
+};
