@@ -9,7 +9,12 @@ import {
   RolloutEngine,
 } from "@raas/engine";
 import { createTRPCClient, httpBatchLink, httpLink, splitLink } from "@trpc/client";
-import { type AppRouter, type ControlPlaneAuthOptions, createControlPlaneHandler } from "../../src/index";
+import {
+  type ApiLogger,
+  type AppRouter,
+  type ControlPlaneAuthOptions,
+  createControlPlaneHandler,
+} from "../../src/index";
 
 export const TOKENS = { admin: "admin-secret", trainer: "trainer-secret", viewer: "viewer-secret" } as const;
 
@@ -26,6 +31,7 @@ export async function startTestServer(
     auth?: Partial<ControlPlaneAuthOptions>;
     maxBodyBytes?: number;
     pools?: EngineOptions["pools"];
+    logger?: ApiLogger;
   } = {},
 ): Promise<TestServer> {
   const engine = new RolloutEngine({
@@ -46,6 +52,7 @@ export async function startTestServer(
     },
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     collectProcessMetrics: false,
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

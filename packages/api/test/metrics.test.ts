@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { http, sleepJob, startTestServer, type TestServer, TOKENS, trpcClient } from "./helpers/test-server";
+
+/** The value of one sample line, e.g. `raas_stage_queued_jobs{stage="init"}`; 0 when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labelText = line.slice(name.length).split(" ")[0] ?? "";
+    if (wanted.every((pair) => labelText.includes(pair))) return Number(line.split(" ").at(-1));
+  }
+  return 0;
+}
+
+describe("/metrics (Prometheus)", () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ pools: { run: { concurrency: 1 } } });
+  });
+  afterAll(() => server.close());
+
+  it("exposes the expected metric families", async () => {
+    const { status, text, headers } = await http(`${server.url}/metrics`);
+    expect(status).toBe(200);
+    expect(headers.get("content-type")).toContain("text/plain");
+    for (const name of [
+      "raas_stage_queued_jobs",
+      "raas_stage_active_jobs",
+      "raas_stage_concurrency",
+      "raas_jobs_completed_total",
+      "raas_jobs_failed_total",
+      "raas_stage_duration_seconds",
+      "raas_http_requests_total",
+    ]) {
+      expect(text).toContain(`# TYPE ${name}`);
+    }
+    expect(sample(text, "raas_stage_concurrency", { stage: "run" })).toBe(1);
+  });
+
+  it("gauges, counters and histograms move after jobs run", async () => {
+    const trainer = trpcClient(server.url, TOKENS.trainer);
+    const blocker = await trainer.jobs.submit.mutate(sleepJob({ runMs: 60_000 }));
+    const queued = await trainer.jobs.submit.mutate(sleepJob());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const during = (await http(`${server.url}/metrics`)).text;
+    expect(sample(during, "raas_stage_active_jobs", { stage: "run" })).toBe(1);
+    expect(sample(during, "raas_stage_queued_jobs", { stage: "run" })).toBe(1);
+    await trainer.jobs.cancel.mutate({ jobId: blocker.job.id });
+
+    const failing = await trainer.jobs.submit.mutate(
+      sleepJob(
+        {},
+        { payload: { initMs: 1, runMs: 1, evalMs: 1, fail: { eval: { rate: 1, kind: "eval" } } } },
+      ),
+    );
+    const waited = await trainer.jobs.wait.query({ ids: [queued.job.id, failing.job.id], timeoutMs: 10_000 });
+    expect(waited.jobs.map((job) => job.status)).toEqual(["completed", "failed"]);
+
+    const after = (await http(`${server.url}/metrics`)).text;
+    expect(sample(after, "raas_jobs_completed_total", { handler: "sleep" })).toBe(1);
+    expect(
+      sample(after, "raas_jobs_failed_total", { failure_kind: "eval", stage: "eval", handler: "sleep" }),
+    ).toBe(1);
+    expect(sample(after, "raas_jobs_cancelled_total", { stage: "run" })).toBe(1);
+    expect(sample(after, "raas_stage_duration_seconds_count", { stage: "init", outcome: "ok" })).toBe(3);
+    expect(sample(after, "raas_stage_duration_seconds_count", { stage: "eval", outcome: "eval" })).toBe(1);
+    expect(sample(after, "raas_stage_active_jobs", { stage: "run" })).toBe(0);
+    expect(
+      sample(after, "raas_http_requests_total", {
+        route: "/trpc/jobs.submit",
+        method: "POST",
+        status: "200",
+      }),
+    ).toBe(3);
+  });
+});
