@@ -132,18 +132,20 @@ export class ManagedSandbox implements Sandbox {
     const hangMs = (options.timeoutMs ?? this.#options.defaultTimeoutMs) + this.#options.hangSlackMs;
     let hangTimer: NodeJS.Timeout | undefined;
     try {
-      const call = client.request(
-        {
-          op: "tool",
-          tool: name,
-          args,
-          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        },
-        (id) => {
-          requestId = id;
-          if (options.signal?.aborted) onAbort();
-          else options.signal?.addEventListener("abort", onAbort, { once: true });
-        },
+      const call = this.#call(() =>
+        client.request(
+          {
+            op: "tool",
+            tool: name,
+            args,
+            ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          },
+          (id) => {
+            requestId = id;
+            if (options.signal?.aborted) onAbort();
+            else options.signal?.addEventListener("abort", onAbort, { once: true });
+          },
+        ),
       );
       const hang = new Promise<never>((_, reject) => {
         hangTimer = setTimeout(

@@ -2,19 +2,25 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SandboxEventListener, SandboxLimits, SandboxRuntime, SandboxSpec } from "@raas/engine";
+import type {
+  SandboxEventListener,
+  SandboxLimits,
+  SandboxRuntime,
+  SandboxSpec,
+  ToolSpec,
+} from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
 import { type LaunchPlan, ManagedSandbox } from "../host/managed-sandbox";
 import { createSandboxDirs, reapStaleSandboxDirs, type SandboxDirs } from "../host/sandbox-dirs";
 import { ensureServerBundle, type ServerBundle } from "../host/server-bundle";
 import type { ExecServerConfig } from "../server/exec-server.types";
+import { SANDBOX_TOOL_SPECS } from "../tools/tool-specs";
 import { DEFAULT_LIMITS, SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
 
 /** Paths of the sandbox as the execution server sees them from inside. */
 export interface InsideLayout {
   workspace: string;
   run: string;
-  serverScript: string;
   pythonDriver: string;
 }
 
@@ -27,6 +33,7 @@ const DIR_PREFIX = "sbx-";
  */
 export abstract class BaseRuntime implements SandboxRuntime {
   abstract readonly name: string;
+  readonly toolSpecs: readonly ToolSpec[] = SANDBOX_TOOL_SPECS;
   protected readonly options: Required<Omit<SandboxRuntimeOptions, "defaultLimits">> & {
     defaultLimits: SandboxLimits;
   };
@@ -52,7 +59,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
 
   /** Host uid/gid the sandbox runs as, when different from this process's. */
   protected abstract sandboxOwner(): { uid: number; gid: number } | undefined;
-  protected abstract insideLayout(dirs: SandboxDirs): InsideLayout;
+  protected abstract insideLayout(dirs: SandboxDirs, bundle: ServerBundle): InsideLayout;
   protected abstract launchPlan(args: {
     spec: SandboxSpec;
     limits: SandboxLimits;
@@ -67,7 +74,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const limits = { ...this.options.defaultLimits, ...spec.limits };
     const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, this.sandboxOwner());
-    const inside = this.insideLayout(dirs);
+    const inside = this.insideLayout(dirs, bundle);
     const config: ExecServerConfig = {
       socketPath: join(inside.run, "exec.sock"),
       workspaceRoot: inside.workspace,

@@ -59,6 +59,8 @@ export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
   args.push("--ro-bind", input.serverHostDir, BWRAP_INSIDE.serverDir);
   args.push("--ro-bind", input.nodePtyHostDir, BWRAP_INSIDE.nodePty);
   args.push("--ro-bind", input.nodeHostPath, BWRAP_INSIDE.node);
+  // Everything outside the binds above (the root tmpfs, /etc, mount points) becomes read-only.
+  args.push("--remount-ro", "/");
   args.push("--chdir", BWRAP_INSIDE.workspace);
   args.push("--uid", String(input.insideUid), "--gid", String(input.insideGid));
   args.push("--clearenv");

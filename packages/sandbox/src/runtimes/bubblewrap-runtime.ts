@@ -102,7 +102,6 @@ export class BubblewrapRuntime extends BaseRuntime {
     return {
       workspace: BWRAP_INSIDE.workspace,
       run: BWRAP_INSIDE.run,
-      serverScript: `${BWRAP_INSIDE.serverDir}/exec-server.cjs`,
       pythonDriver: `${BWRAP_INSIDE.serverDir}/python-driver.py`,
     };
   }

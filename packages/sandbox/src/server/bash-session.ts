@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type IPty, spawn } from "node-pty";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
+import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
 import { foregroundProcessGroup, isWaitingForTerminalInput } from "./terminal-probe";
 
@@ -113,12 +114,14 @@ export class BashSession {
       },
     });
     this.#pty = pty;
-    pty.onData((chunk) => this.#onData(chunk));
+    // Events of a replaced shell (killed after a failed interrupt) must not reach the new one.
+    pty.onData((chunk) => {
+      if (this.#pty === pty) this.#onData(chunk);
+    });
     pty.onExit(({ exitCode, signal }) => {
-      if (this.#pty === pty) {
-        this.#pty = undefined;
-        this.#ready = undefined;
-      }
+      if (this.#pty !== pty) return;
+      this.#pty = undefined;
+      this.#ready = undefined;
       this.#pending?.finish(
         null,
         `the shell exited (code ${exitCode}, signal ${signal ?? 0}); a new shell starts on the next command and earlier state is lost`,
@@ -145,8 +148,7 @@ export class BashSession {
       truncated: output.isTruncated,
       timedOut: outcome.timedOut,
       durationMs: performance.now() - startedAt,
-      ...(output.isTruncated ? { limitHit: "output" as const } : {}),
-      ...(outcome.exitCode === 128 + 24 ? { limitHit: "cpu" as const } : {}),
+      ...limitHitOf(text, outcome.exitCode, output.isTruncated),
     };
   }
 

@@ -35,6 +35,15 @@ def run_cell(code):
             print(repr(value))
 
 
+def format_error(error):
+    """The traceback without this driver's own frames, so it reads as the cell's."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != __file__]
+    text = "".join(traceback.format_exception_only(type(error), error))
+    if not frames:
+        return text
+    return "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames)) + text
+
+
 def main():
     global running
     os.dup2(1, 2)
@@ -50,18 +59,11 @@ def main():
             code = json.loads(line)["code"]
             running = True
             run_cell(code)
-        except KeyboardInterrupt:
-            status = "interrupted"
-            traceback.print_exc()
         except SystemExit as error:
             status = "exit:%s" % (error.code,)
         except BaseException as error:
-            status = "error"
-            # Drop this driver's own frames so the traceback starts at the cell.
-            tb = error.__traceback__
-            while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
-                tb = tb.tb_next
-            sys.stdout.write("".join(traceback.format_exception(type(error), error, tb)))
+            status = "interrupted" if isinstance(error, KeyboardInterrupt) else "error"
+            sys.stdout.write(format_error(error))
         finally:
             running = False
         sys.stdout.flush()

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
+import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
 
 export interface PythonSessionOptions {
@@ -171,8 +172,7 @@ export class PythonSession {
       truncated: output.isTruncated,
       timedOut,
       durationMs: performance.now() - startedAt,
-      ...(output.isTruncated ? { limitHit: "output" as const } : {}),
-      ...(/MemoryError/.test(text) ? { limitHit: "memory" as const } : {}),
+      ...limitHitOf(text, null, output.isTruncated),
     };
   }
 

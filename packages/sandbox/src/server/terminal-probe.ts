@@ -11,6 +11,10 @@ function statFields(pid: number): string[] | undefined {
   }
 }
 
+// Syscall numbers as /proc/<pid>/syscall prints them (x86-64 first, then aarch64).
+const READ_SYSCALLS = new Set(process.arch === "arm64" ? ["63"] : ["0"]);
+const POLL_SYSCALLS = new Set(process.arch === "arm64" ? ["72", "73"] : ["7", "23", "270", "271"]);
+
 /** Foreground process group of the terminal `shellPid` is attached to, or undefined. */
 export function foregroundProcessGroup(shellPid: number): number | undefined {
   const fields = statFields(shellPid);
@@ -28,9 +32,11 @@ export function isWaitingForTerminalInput(shellPid: number): boolean {
   for (const pid of new Set([foreground, shellPid])) {
     try {
       const [syscallNumber, firstArg] = readFileSync(`/proc/${pid}/syscall`, "utf8").split(" ");
-      // x86-64 read(2) is syscall 0; aarch64 is 63. Argument 0x0 is file descriptor 0.
-      const isRead = syscallNumber === "0" || (process.arch === "arm64" && syscallNumber === "63");
-      if (isRead && firstArg === "0x0" && readlinkSync(`/proc/${pid}/fd/0`).startsWith("/dev/pts/")) {
+      const isReadingStdin = READ_SYSCALLS.has(syscallNumber ?? "") && firstArg === "0x0";
+      // REPLs built on readline wait in select/poll rather than read; with the terminal as
+      // stdin and a silent program, that is the same situation.
+      const isPolling = POLL_SYSCALLS.has(syscallNumber ?? "");
+      if ((isReadingStdin || isPolling) && readlinkSync(`/proc/${pid}/fd/0`).startsWith("/dev/pts/")) {
         return pid !== shellPid || foreground === shellPid;
       }
     } catch {

@@ -25,7 +25,12 @@ export class ToolDispatch {
   constructor(config: ExecServerConfig) {
     this.#config = config;
     const ulimits: string[] = [];
-    if (config.cpuTimeSec !== undefined) ulimits.push(`-t ${Math.ceil(config.cpuTimeSec)}`);
+    if (config.cpuTimeSec !== undefined) {
+      // Soft below hard: the kernel sends SIGXCPU ("CPU time limit exceeded", exit 152) at the
+      // soft limit, which names the cause, and SIGKILL only a second later.
+      const seconds = Math.max(1, Math.ceil(config.cpuTimeSec));
+      ulimits.push(`-S -t ${seconds}`, `-H -t ${seconds + 1}`);
+    }
     if (config.memoryBytes !== undefined) ulimits.push(`-v ${Math.floor(config.memoryBytes / 1024)}`);
     this.bash = new BashSession({
       cwd: config.workspaceRoot,

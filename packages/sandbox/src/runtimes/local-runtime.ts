@@ -1,0 +1,58 @@
+import type { SandboxLimits } from "@raas/engine";
+import type { LaunchPlan } from "../host/managed-sandbox";
+import type { SandboxDirs } from "../host/sandbox-dirs";
+import type { ServerBundle } from "../host/server-bundle";
+import { BaseRuntime, type InsideLayout } from "./base-runtime";
+import { SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
+
+export interface LocalRuntimeOptions extends SandboxRuntimeOptions {
+  /** prlimit binary for the process limit. Default `/usr/bin/prlimit`; `null` skips it. */
+  prlimitPath?: string | null;
+}
+
+export const LOCAL_RUNTIME_WARNING =
+  "RaaS LOCAL SANDBOX RUNTIME: NO ISOLATION. Tool calls run as this user on this host, with its network, " +
+  "files and secrets. Use it for development only; use the bubblewrap or apptainer runtime for anything else.";
+
+/**
+ * Runs the execution server as a plain child process: no namespaces, no filesystem or
+ * network isolation. For development on machines without bubblewrap. Never the default;
+ * it warns loudly on construction and on every sandbox it creates.
+ */
+export class LocalRuntime extends BaseRuntime {
+  readonly name = "local";
+  readonly #prlimitPath: string | null;
+
+  constructor(options: LocalRuntimeOptions = {}) {
+    super(options);
+    this.#prlimitPath = options.prlimitPath === undefined ? "/usr/bin/prlimit" : options.prlimitPath;
+    this.options.warn(LOCAL_RUNTIME_WARNING);
+  }
+
+  protected sandboxOwner(): undefined {
+    return undefined;
+  }
+
+  protected insideLayout(dirs: SandboxDirs, bundle: ServerBundle): InsideLayout {
+    return { workspace: dirs.workspace, run: dirs.run, pythonDriver: `${bundle.dir}/python-driver.py` };
+  }
+
+  protected launchPlan(args: {
+    limits: SandboxLimits;
+    dirs: SandboxDirs;
+    bundle: ServerBundle;
+    encodedConfig: string;
+  }): LaunchPlan {
+    this.options.warn(`${LOCAL_RUNTIME_WARNING} (sandbox directory ${args.dirs.root})`);
+    const server = [args.bundle.nodePath, `${args.bundle.dir}/exec-server.cjs`, args.encodedConfig];
+    const withLimit =
+      this.#prlimitPath !== null && args.limits.maxProcesses !== undefined
+        ? [this.#prlimitPath, `--nproc=${args.limits.maxProcesses}`, "--", ...server]
+        : server;
+    return {
+      command: withLimit[0]!,
+      args: withLimit.slice(1),
+      env: { PATH: SANDBOX_PATH, HOME: args.dirs.workspace, NODE_PATH: `${args.bundle.nodePtyDir}/..` },
+    };
+  }
+}

@@ -1,0 +1,19 @@
+import type { ExecToolResult } from "../protocol/exec-protocol.types";
+
+// Messages that only appear when an rlimit refused a resource.
+const PROCESS_LIMIT = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|can't fork/;
+const MEMORY_LIMIT = /MemoryError|Cannot allocate memory|std::bad_alloc|out of memory/i;
+const SIGXCPU_EXIT = 128 + 24;
+
+/** Which sandbox limit visibly stopped a tool call, judged from its output and exit code. */
+export function limitHitOf(
+  output: string,
+  exitCode: number | null,
+  isTruncated: boolean,
+): Pick<ExecToolResult, "limitHit"> {
+  if (exitCode === SIGXCPU_EXIT || /CPU time limit exceeded/.test(output)) return { limitHit: "cpu" };
+  if (PROCESS_LIMIT.test(output)) return { limitHit: "processes" };
+  if (MEMORY_LIMIT.test(output)) return { limitHit: "memory" };
+  if (isTruncated) return { limitHit: "output" };
+  return {};
+}
