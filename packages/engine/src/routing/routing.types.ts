@@ -59,6 +59,8 @@ export type RequestOutcome =
     }
   /** A failure that counts against the backend's health (connection, 5xx, bad response, deadline). */
   | { type: "failure" }
+  /** The backend refused this request (4xx): counted as an error, not against the backend's health. */
+  | { type: "rejected" }
   /** The caller aborted; says nothing about the backend. */
   | { type: "aborted" };
 

@@ -135,6 +135,12 @@ describe("StickyRouter", () => {
     expect(router.acquire("j", 150)).toBeNull();
   });
 
+  it("a rejected request (4xx) counts as an error but not against health", () => {
+    const router = routerWith(["a"], { circuitBreaker: { failureThreshold: 1, openDurationMs: 10 } });
+    router.release(router.acquire("j", 0)!.backendId, { type: "rejected" }, 0);
+    expect(router.getBackend("a", 0)).toMatchObject({ circuit: "closed", stats: { errors: 1 } });
+  });
+
   it("an aborted probe frees the half-open slot without closing or opening", () => {
     const router = routerWith(["a"], { circuitBreaker: { failureThreshold: 1, openDurationMs: 10 } });
     router.release(router.acquire("j", 0)!.backendId, { type: "failure" }, 0);

@@ -176,6 +176,10 @@ export class StickyRouter {
         entry.circuit = circuitAfterFailure(entry.circuit, this.breaker, nowMs);
         entry.stats.recordFailure();
         break;
+      case "rejected":
+        entry.circuit = circuitAfterAbort(entry.circuit);
+        entry.stats.recordFailure();
+        break;
       case "aborted":
         entry.circuit = circuitAfterAbort(entry.circuit);
         entry.stats.recordAbort();

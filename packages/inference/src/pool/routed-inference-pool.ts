@@ -112,11 +112,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
                 backendId: entry.backend.id,
                 cause: error,
               });
-        this.router.release(
-          entry.backend.id,
-          { type: failure.reason === "aborted" ? "aborted" : "failure" },
-          this.now(),
-        );
+        this.router.release(entry.backend.id, { type: outcomeTypeOf(failure) }, this.now());
         if (!failure.isRetryable || attempt === maxAttempts) throw failure;
         lastFailure = failure;
         excluded.add(entry.backend.id);
@@ -221,4 +217,12 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
       `no inference backend can take the request: ${backends.length} registered, ${draining} draining, ${open} with open circuit`,
     );
   }
+}
+
+/** How a failure counts for the router: caller aborts and 4xx rejections say nothing about health. */
+function outcomeTypeOf(failure: InferenceFailure): "failure" | "rejected" | "aborted" {
+  if (failure.reason === "aborted") return "aborted";
+  const status = failure.status;
+  const isClientError = status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
+  return isClientError ? "rejected" : "failure";
 }
