@@ -23,7 +23,7 @@ describe("token codec", () => {
   });
 
   it("stores logprobs as float32", () => {
-    const logprobs = [-0.1, -2.718281, 0, -1e-7, Number.NEGATIVE_INFINITY];
+    const logprobs = [-0.1, -3.217654321, 0, -1e-7, Number.NEGATIVE_INFINITY];
     const bytes = encodeLogprobs(logprobs);
     expect(bytes.byteLength).toBe(20);
     expect(decodeLogprobs(bytes)).toEqual(logprobs.map(Math.fround));

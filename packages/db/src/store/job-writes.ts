@@ -1,39 +1,23 @@
 import type { JobPatch, JobRecord } from "@raas/engine";
-import { buildInsert, buildUpdateFromValues, rowsPerStatement } from "../sql/bulk-statements";
+import { buildUnnestInsert, buildUnnestUpdate } from "../sql/bulk-statements";
 import type { SqlExecutor } from "../sql/sql-executor";
 import { JOB_COLUMNS, JOB_ID_COLUMN, jobPatchAssignments, jobRowValues } from "./job-columns";
 
 /**
- * Inserts jobs with one multi-row `INSERT … ON CONFLICT DO NOTHING` per ~1 000 rows, in one
- * transaction: a job whose id or job key is already stored (or repeated in the batch) is skipped.
+ * Inserts jobs with one `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING`: a job whose id
+ * or job key is already stored (or earlier in the batch) is skipped.
  */
 export async function insertJobRows(sql: SqlExecutor, jobs: readonly JobRecord[]): Promise<void> {
   if (jobs.length === 0) return;
-  const rows = jobs.map(jobRowValues);
-  const perStatement = rowsPerStatement(JOB_COLUMNS.length);
-  if (rows.length <= perStatement) {
-    const statement = buildInsert("jobs", JOB_COLUMNS, rows, "ON CONFLICT DO NOTHING");
-    await sql.execute(statement.sql, statement.params);
-    return;
-  }
-  await sql.transaction(async (tx) => {
-    for (let i = 0; i < rows.length; i += perStatement) {
-      const statement = buildInsert(
-        "jobs",
-        JOB_COLUMNS,
-        rows.slice(i, i + perStatement),
-        "ON CONFLICT DO NOTHING",
-      );
-      await tx.execute(statement.sql, statement.params);
-    }
-  });
+  const statement = buildUnnestInsert("jobs", JOB_COLUMNS, jobs.map(jobRowValues), "ON CONFLICT DO NOTHING");
+  await sql.execute(statement.sql, statement.params);
 }
 
 /**
  * Applies patches in order. The patches of each job are merged first (a later field wins, as in a
  * shallow spread), then jobs whose merged patch sets the same columns share one
- * `UPDATE … FROM (VALUES …)`; everything commits in one transaction. Patches of unknown ids are
- * ignored.
+ * `UPDATE … FROM unnest(…)`; several statements commit in one transaction. Patches of unknown
+ * ids are ignored.
  */
 export async function updateJobRows(sql: SqlExecutor, patches: readonly JobPatch[]): Promise<void> {
   const byShape = new Map<string, { columns: ReturnType<typeof jobPatchAssignments>; rows: unknown[][] }>();
@@ -45,15 +29,9 @@ export async function updateJobRows(sql: SqlExecutor, patches: readonly JobPatch
     entry.rows.push([patch.id, ...assignments.map(([, value]) => value)]);
     byShape.set(shape, entry);
   }
-  const statements = [...byShape.values()].flatMap(({ columns, rows }) => {
-    const specs = [JOB_ID_COLUMN, ...columns.map(([column]) => column)];
-    const perStatement = rowsPerStatement(specs.length);
-    const out = [];
-    for (let i = 0; i < rows.length; i += perStatement) {
-      out.push(buildUpdateFromValues("jobs", specs, rows.slice(i, i + perStatement)));
-    }
-    return out;
-  });
+  const statements = [...byShape.values()].map(({ columns, rows }) =>
+    buildUnnestUpdate("jobs", [JOB_ID_COLUMN, ...columns.map(([column]) => column)], rows),
+  );
   if (statements.length === 0) return;
   if (statements.length === 1) {
     const [only] = statements;

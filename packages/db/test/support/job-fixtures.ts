@@ -58,7 +58,7 @@ export function makeTurn(jobId: string, index: number, overrides: Partial<TTurn>
     index,
     promptIds: [151_644, 872, 198, 0, 2_147_483_647, 151_667],
     responseIds: [151_667, 40, 1_000_000],
-    logprobs: [-0.1, -2.718281, -1e-7],
+    logprobs: [-0.1, -3.217654321, -1e-7],
     backendId: "vllm-0",
     weightVersion: "w-3",
     cachedPromptTokens: 4,
