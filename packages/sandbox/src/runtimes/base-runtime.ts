@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type {
@@ -73,7 +73,9 @@ export abstract class BaseRuntime implements SandboxRuntime {
     const bundle = await ensureServerBundle(this.options.baseDir);
     const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const limits = { ...this.options.defaultLimits, ...spec.limits };
-    const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, this.sandboxOwner());
+    const owner = this.sandboxOwner();
+    if (owner) this.#allowTraversal();
+    const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, owner);
     const inside = this.insideLayout(dirs, bundle);
     const config: ExecServerConfig = {
       socketPath: join(inside.run, "exec.sock"),
@@ -113,6 +115,12 @@ export abstract class BaseRuntime implements SandboxRuntime {
     this.#sandboxes.add(sandbox);
     await sandbox.start(signal);
     return sandbox;
+  }
+
+  /** A sandbox running as another uid must be able to pass through the base directory. */
+  #allowTraversal(): void {
+    const { mode } = statSync(this.options.baseDir);
+    if ((mode & 0o011) !== 0o011) chmodSync(this.options.baseDir, mode | 0o011);
   }
 
   onEvent(listener: SandboxEventListener): () => void {

@@ -2,7 +2,11 @@ import type { SandboxLimits } from "@raas/engine";
 
 /** Options shared by every sandbox runtime. */
 export interface SandboxRuntimeOptions {
-  /** Host directory for per-sandbox directories and the server bundle. Default `<os.tmpdir()>/raas-sandboxes`. */
+  /**
+   * Host directory for per-sandbox directories and the server bundle. Default
+   * `<os.tmpdir()>/raas-sandboxes`. When sandboxes run as another uid it gets search (x)
+   * permission for group and others, so they can reach their own directories.
+   */
   baseDir?: string;
   /** Limits for specs that omit them; merged field by field. Default {@link DEFAULT_LIMITS}. */
   defaultLimits?: SandboxLimits;

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { type BubblewrapCommandInput, buildBubblewrapArgs } from "./bubblewrap-command";
+
+const input: BubblewrapCommandInput = {
+  bwrapPath: "bwrap",
+  rootfs: "host",
+  rootfsEntries: [
+    { name: "usr", kind: "dir" },
+    { name: "bin", kind: "symlink", target: "usr/bin" },
+  ],
+  hostEtcFiles: ["/etc/passwd"],
+  workspaceHostDir: "/b/sbx/workspace",
+  runHostDir: "/b/sbx/run",
+  serverHostDir: "/b/server-1",
+  nodePtyHostDir: "/repo/node_modules/node-pty",
+  nodeHostPath: "/usr/bin/node",
+  tmpSizeBytes: 1024,
+  insideUid: 1000,
+  insideGid: 1000,
+  env: { PATH: "/usr/bin" },
+  maxProcesses: 64,
+  prlimitPath: "/usr/bin/prlimit",
+  serverArgs: ["CONFIG"],
+};
+
+describe("buildBubblewrapArgs", () => {
+  it("builds the exact isolated command line", () => {
+    expect(buildBubblewrapArgs(input)).toEqual([
+      "--unshare-all",
+      "--die-with-parent",
+      "--new-session",
+      "--hostname",
+      "sandbox",
+      "--ro-bind",
+      "/usr",
+      "/usr",
+      "--symlink",
+      "usr/bin",
+      "/bin",
+      "--ro-bind-try",
+      "/etc/passwd",
+      "/etc/passwd",
+      "--proc",
+      "/proc",
+      "--dev",
+      "/dev",
+      "--size",
+      "1024",
+      "--tmpfs",
+      "/tmp",
+      "--bind",
+      "/b/sbx/workspace",
+      "/workspace",
+      "--bind",
+      "/b/sbx/run",
+      "/run/raas",
+      "--ro-bind",
+      "/b/server-1",
+      "/opt/raas/server",
+      "--ro-bind",
+      "/repo/node_modules/node-pty",
+      "/opt/raas/node_modules/node-pty",
+      "--ro-bind",
+      "/usr/bin/node",
+      "/opt/raas/bin/node",
+      "--remount-ro",
+      "/",
+      "--chdir",
+      "/workspace",
+      "--uid",
+      "1000",
+      "--gid",
+      "1000",
+      "--clearenv",
+      "--setenv",
+      "PATH",
+      "/usr/bin",
+      "--",
+      "/usr/bin/prlimit",
+      "--nproc=64",
+      "--",
+      "/opt/raas/bin/node",
+      "/opt/raas/server/exec-server.cjs",
+      "CONFIG",
+    ]);
+  });
+
+  it("binds a rootfs image's entries instead of the host's and omits prlimit without a process limit", () => {
+    const { maxProcesses: _omit, ...rest } = input;
+    const args = buildBubblewrapArgs({ ...rest, rootfs: "/images/debian", hostEtcFiles: [] });
+    expect(args).toContain("/images/debian/usr");
+    expect(args.join(" ")).not.toContain("/etc/passwd");
+    expect(args).not.toContain("/usr/bin/prlimit");
+    expect(args.slice(-3)).toEqual(["/opt/raas/bin/node", "/opt/raas/server/exec-server.cjs", "CONFIG"]);
+  });
+});
