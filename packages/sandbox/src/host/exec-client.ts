@@ -76,8 +76,9 @@ export class ExecClient {
     });
   }
 
-  close(): void {
-    this.#failAll(new SandboxError("closed", "the sandbox is closed"));
+  /** Closes the connection; calls still waiting fail with `reason`. */
+  close(reason: Error = new SandboxError("closed", "the sandbox is closed")): void {
+    this.#failAll(reason);
     this.#socket.destroy();
   }
 

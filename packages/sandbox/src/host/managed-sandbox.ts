@@ -277,7 +277,7 @@ export class ManagedSandbox implements Sandbox {
     this.#closing ??= (async () => {
       this.#state = "closing";
       clearTimeout(this.#wallTimer);
-      this.#client?.close();
+      this.#client?.close(new SandboxError("closed", `sandbox ${this.id} closed (${reason})`));
       const pids = this.processIds();
       const identities = pids.map(processIdentity).filter((id): id is string => id !== undefined);
       killPids(pids);
