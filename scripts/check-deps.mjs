@@ -10,8 +10,20 @@ import { join, relative } from "node:path";
 const root = new URL("..", import.meta.url).pathname;
 const LAYERS = { shared: 0, engine: 1, db: 2, sandbox: 2, inference: 2, handlers: 2, queue: 2, api: 3 };
 const ENGINE_FORBIDDEN = [
-  /^@prisma\//, /^prisma$/, /^pg$/, /^@electric-sql\//, /^pglite/, /^ioredis$/, /^bullmq$/, /^redis$/,
-  /^node-pty$/, /^next(\/|$)/, /^react/, /^undici$/, /^axios$/, /^node:(http|https|net|child_process)$/,
+  /^@prisma\//,
+  /^prisma$/,
+  /^pg$/,
+  /^@electric-sql\//,
+  /^pglite/,
+  /^ioredis$/,
+  /^bullmq$/,
+  /^redis$/,
+  /^node-pty$/,
+  /^next(\/|$)/,
+  /^react/,
+  /^undici$/,
+  /^axios$/,
+  /^node:(http|https|net|child_process)$/,
   /^(http|https|net|child_process)$/,
 ];
 
@@ -46,7 +58,8 @@ function sourceFiles(dir) {
   return out;
 }
 
-const importPattern = /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g;
+const importPattern =
+  /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g;
 
 for (const w of workspaces) {
   const declared = { ...w.pkg.dependencies, ...w.pkg.devDependencies };
@@ -54,7 +67,10 @@ for (const w of workspaces) {
     const target = byPackageName.get(dep);
     if (!target) continue;
     const ok = layerOf(target) < layerOf(w) || (layerOf(target) === 2 && layerOf(w) === 2 && target !== w);
-    if (!ok) errors.push(`${w.pkg.name} depends on ${dep}: dependencies must point shared ← engine ← adapters ← api ← apps`);
+    if (!ok)
+      errors.push(
+        `${w.pkg.name} depends on ${dep}: dependencies must point shared ← engine ← adapters ← api ← apps`,
+      );
   }
   for (const file of sourceFiles(join(w.path, "src"))) {
     const text = readFileSync(file, "utf8");
@@ -64,7 +80,8 @@ for (const w of workspaces) {
       if (spec.startsWith("@raas/")) {
         const base = spec.split("/").slice(0, 2).join("/");
         if (spec !== base) errors.push(`${rel}: deep import "${spec}" — import from "${base}" only`);
-        if (base !== w.pkg.name && !(base in declared)) errors.push(`${rel}: imports ${base} but ${w.pkg.name} does not declare it`);
+        if (base !== w.pkg.name && !(base in declared))
+          errors.push(`${rel}: imports ${base} but ${w.pkg.name} does not declare it`);
       }
       if (w.name === "engine" && w.dir === "packages" && ENGINE_FORBIDDEN.some((re) => re.test(spec))) {
         errors.push(`${rel}: the engine must not import "${spec}" (adapters and apps own I/O technology)`);
@@ -100,4 +117,6 @@ if (errors.length > 0) {
   console.error(`dependency check failed (${errors.length}):\n  ${errors.join("\n  ")}`);
   process.exit(1);
 }
-console.log(`dependency check passed: ${workspaces.length} workspaces, direction shared ← engine ← adapters ← api ← apps`);
+console.log(
+  `dependency check passed: ${workspaces.length} workspaces, direction shared ← engine ← adapters ← api ← apps`,
+);

@@ -29,7 +29,11 @@ function adminToken() {
 }
 
 function launch(name, command, args, env) {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   child.on("exit", (code, signal) => {
     if (shuttingDown) return;
     console.error(`[start] ${name} exited (${signal ?? code}); stopping everything`);
@@ -56,8 +60,8 @@ function stop(code) {
   shuttingDown = true;
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
   setTimeout(() => process.exit(code), 1_500).unref();
-  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(() =>
-    process.exit(code),
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(
+    () => process.exit(code),
   );
 }
 process.on("SIGINT", () => stop(0));
@@ -82,9 +86,14 @@ if (withWeb) {
   const nextBin = join(dirname(require.resolve("next/package.json")), "dist", "bin", "next");
   if (!existsSync(join(root, "apps/web/.next/BUILD_ID"))) {
     console.error("[start] building the dashboard once (next build)…");
-    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: join(root, "apps/web"), stdio: "inherit" });
+    const build = spawnSync(process.execPath, [nextBin, "build"], {
+      cwd: join(root, "apps/web"),
+      stdio: "inherit",
+    });
     if (build.status !== 0) {
-      console.error("[start] dashboard build failed; the API keeps running. Retry with: npm run build -w @raas/web");
+      console.error(
+        "[start] dashboard build failed; the API keeps running. Retry with: npm run build -w @raas/web",
+      );
     }
   }
   if (existsSync(join(root, "apps/web/.next/BUILD_ID"))) {

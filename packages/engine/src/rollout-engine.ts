@@ -19,6 +19,7 @@ import type { EngineLogger, EngineOptions, JobEventListener, SubmitResult, WaitR
 import type { HandlerRegistry } from "./handler-registry";
 import { createJobRecord, parseSubmitRequest } from "./lifecycle/job-factory";
 import { applyTransition, type JobTransition } from "./lifecycle/job-state-machine";
+import { KeyedSubmissions } from "./lifecycle/keyed-submissions";
 import { type LiveJob, runCleanups } from "./lifecycle/live-job";
 import { RecentJobs } from "./lifecycle/recent-jobs";
 import { runStage } from "./lifecycle/stage-executor";
@@ -26,6 +27,7 @@ import { StagePool } from "./lifecycle/stage-pool";
 import { StatsTracker } from "./lifecycle/stats-tracker";
 import { StoreWriter } from "./lifecycle/store-writer";
 import { createRecorder } from "./lifecycle/trajectory-recorder";
+import { waitForJobs } from "./lifecycle/wait-for-jobs";
 import { type Clock, systemClock } from "./ports/clock.port";
 import type { JobQueue, Lease } from "./ports/job-queue.port";
 import type { JobStore } from "./ports/job-store.port";
@@ -62,7 +64,10 @@ export class RolloutEngine {
   readonly #timeouts = new Map<TStage, number>();
   readonly #leaseMs: number;
   readonly #live = new Map<string, LiveJob>();
-  readonly #liveByKey = new Map<string, Promise<SubmitResult>>();
+  readonly #keyed = new KeyedSubmissions(async (jobKey) => {
+    const existing = await this.#store.findJobByKey(jobKey);
+    return existing ? this.#freshest(existing) : null;
+  });
   readonly #recent = new RecentJobs(10_000);
   readonly #listeners = new Set<JobEventListener>();
   readonly #stageListeners = new Set<(event: StageFinishedEvent) => void>();
@@ -148,7 +153,7 @@ export class RolloutEngine {
       parsed.map((request, index) => {
         const create = () => this.#create(request, payloads[index]);
         if (request.jobKey === undefined) return create();
-        return this.#once(request.jobKey, request.kind, create);
+        return this.#keyed.submit(request.jobKey, request.kind, create);
       }),
     );
   }
@@ -190,34 +195,15 @@ export class RolloutEngine {
   }
 
   /** Long-polls until every job is terminal, `timeoutMs` passes, or `signal` aborts. */
-  async waitForJobs(
+  waitForJobs(
     ids: readonly string[],
     options: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<WaitResult> {
-    const unique = [...new Set(ids)];
-    const jobs = new Map<string, TJob>();
-    for (const id of unique) jobs.set(id, await this.getJob(id));
-    const pending = () => [...jobs.values()].filter((job) => !isTerminalStatus(job.status)).length;
-    if (pending() > 0) {
-      await new Promise<void>((resolve) => {
-        const finish = () => {
-          unsubscribe();
-          cancelTimer();
-          options.signal?.removeEventListener("abort", finish);
-          resolve();
-        };
-        const unsubscribe = this.subscribe((event) => {
-          if (!jobs.has(event.job.id)) return;
-          jobs.set(event.job.id, event.job);
-          if (pending() === 0) finish();
-        });
-        const cancelTimer = this.#clock.setTimer(finish, options.timeoutMs);
-        options.signal?.addEventListener("abort", finish, { once: true });
-        if (options.signal?.aborted) finish();
-      });
-    }
-    const list = unique.map((id) => jobs.get(id) as TJob);
-    return { jobs: list, done: list.every((job) => isTerminalStatus(job.status)) };
+    return waitForJobs(ids, options, {
+      getJob: (id) => this.getJob(id),
+      subscribe: (listener) => this.subscribe(listener),
+      clock: this.#clock,
+    });
   }
 
   async getTrajectory(jobId: string): Promise<{ turns: TTurn[]; toolCalls: TToolCall[] }> {
@@ -265,31 +251,6 @@ export class RolloutEngine {
 
   #pool(stage: TStage): StagePool {
     return this.#pools.get(stage) as StagePool;
-  }
-
-  /** One creation per job key in this process; other processes are covered by the store lookup. */
-  #once(jobKey: string, kind: string, create: () => Promise<SubmitResult>): Promise<SubmitResult> {
-    const inFlight = this.#liveByKey.get(jobKey);
-    const result = inFlight
-      ? inFlight.then((r) => ({ job: r.job, created: false }))
-      : (async () => {
-          const existing = await this.#store.findJobByKey(jobKey);
-          if (existing) return { job: this.#freshest(existing), created: false };
-          return create();
-        })();
-    if (!inFlight) {
-      this.#liveByKey.set(jobKey, result);
-      result.catch(() => this.#liveByKey.delete(jobKey));
-    }
-    return result.then((r) => {
-      if (r.job.kind !== kind) {
-        throw new RaasError(
-          "CONFLICT",
-          `job key "${jobKey}" already belongs to job ${r.job.id} of kind "${r.job.kind}", not "${kind}"`,
-        );
-      }
-      return r;
-    });
   }
 
   async #create(request: ReturnType<typeof parseSubmitRequest>, payload: unknown): Promise<SubmitResult> {
@@ -382,7 +343,7 @@ export class RolloutEngine {
   async #finalize(live: LiveJob): Promise<void> {
     this.#live.delete(live.record.id);
     this.#recent.add(live.record);
-    if (live.record.jobKey !== null) this.#liveByKey.delete(live.record.jobKey);
+    if (live.record.jobKey !== null) this.#keyed.forget(live.record.jobKey);
     for (const error of await runCleanups(live.jobCleanups)) {
       this.#logger?.warn({ jobId: live.record.id, err: String(error) }, "job cleanup failed");
     }
