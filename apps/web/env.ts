@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+/**
+ * The web app's environment, read once on the server side (the tRPC proxy route). The browser
+ * never sees these values: it calls `/api/trpc`, which forwards to `RAAS_SERVER_URL`.
+ */
+const ZWebEnv = z.object({
+  /** Base URL of the RaaS control plane (`apps/server`), whose tRPC API is served at `/trpc`. */
+  RAAS_SERVER_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: "RAAS_SERVER_URL must be an http(s) URL, e.g. http://127.0.0.1:8080",
+    })
+    .default("http://127.0.0.1:8080"),
+  /** Time in ms the proxy waits for the server's response headers. Default 65_000 (longest `jobs.wait` + 5 s). */
+  RAAS_PROXY_TIMEOUT_MS: z.coerce.number().int().positive().default(65_000),
+});
+export type TWebEnv = z.infer<typeof ZWebEnv>;
+
+let cached: TWebEnv | undefined;
+
+/** The validated environment; throws a readable message when a variable is malformed. */
+export function webEnv(): TWebEnv {
+  if (cached) return cached;
+  const parsed = ZWebEnv.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`invalid environment for apps/web — ${problems.join("; ")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}

@@ -1,0 +1,17 @@
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { JobsView } from "../../components/jobs/jobs-view";
+import { StateMessage } from "../../components/state-message";
+
+export const metadata: Metadata = { title: "Jobs" };
+
+export default function JobsPage() {
+  return (
+    <>
+      <h1>Jobs</h1>
+      <Suspense fallback={<StateMessage kind="loading" title="Loading jobs…" />}>
+        <JobsView />
+      </Suspense>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import type { TFailureKind, TJobStatus, TStage } from "@raas/shared";
+
+/*
+ * Browser-side copies of `@raas/shared`'s constants. Importing values from `@raas/shared` would
+ * bundle its whole barrel, including `newId` and with it a 600 kB `node:crypto` polyfill. The
+ * checks below fail to compile when a list drifts from the shared union type.
+ */
+
+export const JOB_STATUSES = ["submitted", "queued", "active", "completed", "failed", "cancelled"] as const;
+export const STAGES = ["init", "run", "eval"] as const;
+export const FAILURE_KINDS = ["timeout", "sandbox", "inference", "eval", "agent", "cancelled"] as const;
+
+type Covers<TUnion extends string, TList extends readonly TUnion[]> = [
+  Exclude<TUnion, TList[number]>,
+] extends [never]
+  ? true
+  : false;
+const statusesCovered: Covers<TJobStatus, typeof JOB_STATUSES> = true;
+const stagesCovered: Covers<TStage, typeof STAGES> = true;
+const failureKindsCovered: Covers<TFailureKind, typeof FAILURE_KINDS> = true;
+void [statusesCovered, stagesCovered, failureKindsCovered];
+
+export function isTerminalStatus(status: TJobStatus): boolean {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
+/** Exhaustiveness guard for `switch` statements over unions. */
+export function assertNever(value: never, what = "value"): never {
+  throw new Error(`Unexpected ${what}: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,21 @@
+/** `1234` → `1.23 s`, `65_000` → `1 min 5 s`; null → an em dash. */
+export function formatDurationMs(ms: number | null): string {
+  if (ms === null) return "—";
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(2)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1_000);
+  return `${minutes} min ${seconds} s`;
+}
+
+/** A local date-time for a millisecond timestamp; null → an em dash. */
+export function formatTimestamp(ms: number | null): string {
+  if (ms === null) return "—";
+  return new Date(ms).toLocaleString(undefined, { hour12: false });
+}
+
+/** `3.14159` → `3.14`; null → an em dash. */
+export function formatNumber(value: number | null, digits = 2): string {
+  if (value === null) return "—";
+  return Number.isInteger(value) ? String(value) : value.toFixed(digits);
+}
