@@ -33,14 +33,19 @@ export class ExecClient {
   #nextId = 1;
   #closedError: Error | undefined;
 
+  /** Called once when the connection ends for any reason other than `close()`. */
+  onDisconnect: (() => void) | undefined;
+
   private constructor(socket: Socket) {
     this.#socket = socket;
     socket.setEncoding("utf8");
     const decoder = new JsonLineDecoder((value) => this.#onResponse(value as ExecResponse));
     socket.on("data", (chunk: string) => decoder.push(chunk));
-    socket.on("close", () =>
-      this.#failAll(new SandboxError("crashed", "connection to the execution server was lost")),
-    );
+    socket.on("close", () => {
+      const wasOpen = this.#closedError === undefined;
+      this.#failAll(new SandboxError("crashed", "connection to the execution server was lost"));
+      if (wasOpen) this.onDisconnect?.();
+    });
     socket.on("error", () => undefined);
   }
 

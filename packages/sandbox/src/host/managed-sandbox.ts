@@ -93,6 +93,7 @@ export class ManagedSandbox implements Sandbox {
     try {
       await this.#awaitReadyLine(child, signal);
       this.#client = await ExecClient.connect(this.#options.dirs.socket);
+      this.#client.onDisconnect = () => void this.#fail({ cause: "connection to the execution server lost" });
       const health = await this.#client.request({ op: "health" });
       this.#state = "ready";
       this.#emit("ready", {
@@ -158,7 +159,7 @@ export class ManagedSandbox implements Sandbox {
       return result;
     } catch (error) {
       if (error instanceof SandboxError && error.reason === "crashed") {
-        await this.#teardown("failed", "hung", { error: error.message });
+        await this.#fail({ cause: error.message });
       }
       throw error;
     } finally {
@@ -263,10 +264,15 @@ export class ManagedSandbox implements Sandbox {
   }
 
   #onExit(code: number | null, signal: NodeJS.Signals | null): void {
-    if (this.#state === "closing" || this.#state === "closed" || this.#state === "failed") return;
     if (this.#state === "starting") return; // start() reports it.
-    this.#emit("crashed", { exitCode: code, signal, stderrTail: this.#stderrTail.slice(-1_000) }, "failed");
-    void this.#teardown("failed", "crashed");
+    void this.#fail({ cause: "sandbox process exited", exitCode: code, signal });
+  }
+
+  /** A sandbox that died or hung under us: one `crashed` event, then the usual cleanup. */
+  #fail(detail: Record<string, unknown>): Promise<void> {
+    if (this.#state !== "ready" && this.#state !== "busy") return this.#closing ?? Promise.resolve();
+    this.#emit("crashed", { ...detail, stderrTail: this.#stderrTail.slice(-1_000) }, "failed");
+    return this.#teardown("failed", "crashed");
   }
 
   #teardown(

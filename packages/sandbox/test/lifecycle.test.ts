@@ -1,0 +1,162 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TSandboxEvent } from "@raas/shared";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  BubblewrapRuntime,
+  isProcessAlive,
+  processIdentity,
+  SANDBOX_TOOL_SPECS,
+  SandboxError,
+} from "../src/index";
+import { createTestRuntime } from "./support/sandbox-fixture";
+
+const childScript = fileURLToPath(new URL("./support/host-exit-child.ts", import.meta.url));
+
+/** Runs the host-exit child; resolves with what it printed once it has printed it. */
+function startChild(baseDir: string, mode: "exit" | "wait") {
+  const child = spawn(process.execPath, ["--import", "tsx", childScript, baseDir, mode], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const printed = new Promise<{ pids: number[]; root: string }>((resolve, reject) => {
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0]!));
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.on("exit", (code) => reject(new Error(`child exited (${code}) before printing: ${err}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  return { child, printed, exited };
+}
+
+async function waitUntil(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (predicate()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return predicate();
+}
+
+describe("sandbox lifecycle", () => {
+  const fixture = createTestRuntime();
+  const events: TSandboxEvent[] = [];
+  fixture.runtime.onEvent((event) => events.push(event));
+  afterAll(() => fixture.dispose());
+
+  it("reports created → ready (with its latency) → closed, and busy while a tool runs", async () => {
+    const sandbox = await fixture.runtime.create({ jobId: "job-1" });
+    expect(sandbox.state).toBe("ready");
+    const call = sandbox.runTool("bash", { command: "sleep 0.2" });
+    expect(sandbox.state).toBe("busy");
+    await call;
+    expect(sandbox.state).toBe("ready");
+    await sandbox.close();
+    await sandbox.close(); // idempotent
+    expect(sandbox.state).toBe("closed");
+    const mine = events.filter((event) => event.sandboxId === sandbox.id);
+    expect(mine.map((event) => event.type)).toEqual(["created", "ready", "closed"]);
+    expect(mine.every((event) => event.jobId === "job-1")).toBe(true);
+    expect(mine[1]!.detail?.readyMs).toBeGreaterThan(0);
+    await expect(sandbox.runTool("bash", { command: "true" })).rejects.toBeInstanceOf(SandboxError);
+    expect(fixture.runtime.toolSpecs).toBe(SANDBOX_TOOL_SPECS);
+  });
+
+  it("reads, writes and lists workspace files and moves tars in and out", async () => {
+    const sandbox = await fixture.runtime.create({
+      files: { "a/b.txt": "initial", "bin.dat": new Uint8Array([0, 255, 1]) },
+    });
+    expect(Buffer.from(await sandbox.readFile("a/b.txt")).toString()).toBe("initial");
+    expect([...(await sandbox.readFile("/workspace/bin.dat"))]).toEqual([0, 255, 1]);
+    await sandbox.writeFile("new/dir/c.txt", "written");
+    expect((await sandbox.runTool("bash", { command: "cat new/dir/c.txt" })).output).toBe("written");
+    const listing = await sandbox.listFiles(".", { maxDepth: 3 });
+    expect(listing.map((entry) => `${entry.type}:${entry.path}`)).toEqual([
+      "dir:a",
+      "file:a/b.txt",
+      "file:bin.dat",
+      "dir:new",
+      "dir:new/dir",
+      "file:new/dir/c.txt",
+    ]);
+    await expect(sandbox.readFile("missing.txt")).rejects.toMatchObject({
+      reason: "request_failed",
+      details: { code: "not_found" },
+    });
+    const tar = await sandbox.downloadTar("a");
+    const other = await fixture.runtime.create({});
+    await other.uploadTar(tar, "restored");
+    expect(Buffer.from(await other.readFile("restored/b.txt")).toString()).toBe("initial");
+    await Promise.all([sandbox.close(), other.close()]);
+  });
+
+  it("runs many sandboxes in parallel, each isolated from the others", async () => {
+    const sandboxes = await Promise.all(Array.from({ length: 6 }, () => fixture.runtime.create({})));
+    await Promise.all(sandboxes.map((sandbox, index) => sandbox.writeFile("id.txt", String(index))));
+    const outputs = await Promise.all(
+      sandboxes.map((sandbox) => sandbox.runTool("bash", { command: "cat id.txt; ls /workspace | wc -l" })),
+    );
+    expect(outputs.map((result) => result.output)).toEqual(sandboxes.map((_, index) => `${index}1\n`));
+    await fixture.runtime.closeAll();
+    expect(sandboxes.every((sandbox) => sandbox.state === "closed")).toBe(true);
+    expect(fixture.runtime.openSandboxes).toHaveLength(0);
+  });
+
+  it("detects a crashed execution server, reports it and cleans up", async () => {
+    const sandbox = await fixture.runtime.create({});
+    const identities = sandbox.processIds().map(processIdentity);
+    const health = await sandbox.health();
+    // Kill the server from inside: pid namespaces make its pid there differ from the host's.
+    await sandbox.runTool("bash", { command: `kill -9 ${health.pid}` }).catch(() => undefined);
+    expect(await waitUntil(() => sandbox.state === "failed", 5_000)).toBe(true);
+    const crashed = events.find((event) => event.sandboxId === sandbox.id && event.type === "crashed");
+    expect(crashed?.state).toBe("failed");
+    expect(await waitUntil(() => !existsSync(join(fixture.baseDir, sandbox.id)), 5_000)).toBe(true);
+    expect(identities.filter((id) => id !== undefined && isProcessAlive(id))).toEqual([]);
+  });
+
+  it("fails creation with the launcher's error instead of hanging", async () => {
+    const broken = new BubblewrapRuntime({
+      baseDir: fixture.baseDir,
+      bwrapPath: "/bin/false",
+      warn: () => {},
+    });
+    await expect(broken.create({})).rejects.toMatchObject({ reason: "start_failed" });
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(fixture.runtime.create({}, aborted.signal)).rejects.toThrow(/cancelled/);
+  });
+
+  it("kills the sandbox and removes its files when the host process exits without closing", async () => {
+    const { printed, exited } = startChild(fixture.baseDir, "exit");
+    const { pids, root } = await printed;
+    const identities = pids.map(processIdentity).filter((id): id is string => id !== undefined);
+    expect(identities.length).toBeGreaterThan(3);
+    await exited;
+    expect(await waitUntil(() => !identities.some(isProcessAlive), 5_000)).toBe(true);
+    expect(existsSync(root)).toBe(false);
+  });
+
+  it("when the host is SIGKILLed, the sandbox dies with it and the next runtime reaps its files", async () => {
+    const { child, printed, exited } = startChild(fixture.baseDir, "wait");
+    const { pids, root } = await printed;
+    const identities = pids.map(processIdentity).filter((id): id is string => id !== undefined);
+    child.kill("SIGKILL");
+    await exited;
+    expect(await waitUntil(() => !identities.some(isProcessAlive), 5_000)).toBe(true);
+    expect(existsSync(root)).toBe(true);
+    const unrelated = join(fixture.baseDir, "sbx-not-ours");
+    mkdirSync(unrelated);
+    writeFileSync(join(unrelated, "owner.json"), JSON.stringify({ hostPid: process.pid }));
+    new BubblewrapRuntime({ baseDir: fixture.baseDir, warn: () => {} });
+    expect(existsSync(root)).toBe(false);
+    expect(existsSync(unrelated)).toBe(true);
+  });
+});
