@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type {
   SandboxEventListener,
   SandboxLimits,
@@ -12,6 +12,7 @@ import type {
 import type { TSandboxEvent } from "@raas/shared";
 import { type LaunchPlan, ManagedSandbox } from "../host/managed-sandbox";
 import { createSandboxDirs, reapStaleSandboxDirs, type SandboxDirs } from "../host/sandbox-dirs";
+import { SandboxError } from "../host/sandbox-error";
 import { ensureServerBundle, type ServerBundle } from "../host/server-bundle";
 import type { ExecServerConfig } from "../server/exec-server.types";
 import { SANDBOX_TOOL_SPECS } from "../tools/tool-specs";
@@ -121,6 +122,14 @@ export abstract class BaseRuntime implements SandboxRuntime {
   #allowTraversal(): void {
     const { mode } = statSync(this.options.baseDir);
     if ((mode & 0o011) !== 0o011) chmodSync(this.options.baseDir, mode | 0o011);
+    for (let dir = dirname(this.options.baseDir); dir !== dirname(dir); dir = dirname(dir)) {
+      if ((statSync(dir).mode & 0o001) === 0) {
+        throw new SandboxError(
+          "start_failed",
+          `sandboxes run as another uid and cannot reach ${this.options.baseDir}: ${dir} is not searchable by others; use a baseDir under a world-searchable directory such as /tmp`,
+        );
+      }
+    }
   }
 
   onEvent(listener: SandboxEventListener): () => void {

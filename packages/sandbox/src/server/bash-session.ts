@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type IPty, spawn } from "node-pty";
+import type { IPty } from "node-pty";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
@@ -100,7 +101,7 @@ export class BashSession {
   }
 
   async #spawn(): Promise<void> {
-    const pty = spawn(this.#options.shellPath, ["--noprofile", "--norc", "--noediting", "-i"], {
+    const pty = loadNodePty().spawn(this.#options.shellPath, ["--noprofile", "--norc", "--noediting", "-i"], {
       name: "dumb",
       cols: 200,
       rows: 50,
@@ -268,6 +269,19 @@ export class BashSession {
     }
     pending.finish(Number(match[1]));
   }
+}
+
+let nodePty: typeof import("node-pty") | undefined;
+
+/**
+ * node-pty is loaded on first use: its native module costs ~15–20 ms, which would otherwise
+ * sit on every sandbox's path to readiness.
+ */
+function loadNodePty(): typeof import("node-pty") {
+  // The bundled server is CommonJS (has `require`); under tests this module runs as ESM.
+  const load = typeof require === "function" ? require : createRequire(import.meta.url);
+  nodePty ??= load("node-pty") as typeof import("node-pty");
+  return nodePty;
 }
 
 /** Length of the longest suffix of `text` that is a proper prefix of `prefix`. */

@@ -46,7 +46,6 @@ export class ExecServer {
     return new Promise((resolve, reject) => {
       server.once("error", reject);
       server.listen(this.#config.socketPath, () => {
-        if (this.#config.prestartBash) this.#tools.bash.start().catch(() => undefined);
         resolve();
       });
     });
@@ -99,6 +98,9 @@ export class ExecServer {
   async #handle(request: ExecRequest, signal: AbortSignal): Promise<ExecResultByOp[keyof ExecResultByOp]> {
     switch (request.op) {
       case "health":
+        // The host's readiness probe is the cue to warm up the shell: after the answer, so
+        // loading node-pty and spawning bash overlap with the host's work, not its wait.
+        if (this.#config.prestartBash) setImmediate(() => this.#tools.bash.start().catch(() => undefined));
         return {
           pid: process.pid,
           uptimeMs: Date.now() - this.#startedAt,

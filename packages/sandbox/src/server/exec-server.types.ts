@@ -22,6 +22,6 @@ export interface ExecServerConfig {
   cpuTimeSec?: number;
   /** RLIMIT_AS of tool processes in bytes; unset = unlimited. */
   memoryBytes?: number;
-  /** Start the shell right after listening, so the first bash call does not pay for it. */
+  /** Start the shell after the first health answer, so the first bash call does not pay for it. */
   prestartBash: boolean;
 }
