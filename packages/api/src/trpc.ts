@@ -36,14 +36,17 @@ const t = initTRPC.context<ControlPlaneContext>().create({
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Rejects pathological nesting before any schema or engine code walks the input. */
-const guardedProcedure = t.procedure.use(async (opts) => {
-  assertInputDepth(await opts.getRawInput());
-  return opts.next();
-});
-
-/** Open to everyone, tokens ignored: health checks. */
-export const publicProcedure = guardedProcedure;
+/**
+ * One middleware per access level (each extra tRPC middleware costs per call): checks the role
+ * first, then rejects pathological nesting before any schema or engine code walks the input.
+ */
+function procedureFor(needed: TRole | "public") {
+  return t.procedure.use(async (opts) => {
+    if (needed !== "public") requireRole(opts.ctx, needed);
+    assertInputDepth(await opts.getRawInput());
+    return opts.next();
+  });
+}
 
 /** Throws `UNAUTHORIZED`/`FORBIDDEN` unless the request's principal may act as `needed`. */
 export function requireRole(ctx: ControlPlaneContext, needed: TRole): void {
@@ -62,9 +65,12 @@ export function requireRole(ctx: ControlPlaneContext, needed: TRole): void {
   }
   if (principal.role === null) {
     if (needed === "viewer" && !ctx.requireViewerToken) return;
+    const accepted = { viewer: "viewer, trainer or admin", trainer: "trainer or admin", admin: "admin" }[
+      needed
+    ];
     throw new RaasError(
       "UNAUTHORIZED",
-      `this request needs a ${needed === "viewer" ? "viewer, trainer or admin" : needed === "trainer" ? "trainer or admin" : "admin"} token; send the header 'Authorization: Bearer <token>'`,
+      `this request needs a ${accepted} token; send the header 'Authorization: Bearer <token>'`,
     );
   }
   if (!roleSatisfies(principal.role, needed)) {
@@ -75,20 +81,14 @@ export function requireRole(ctx: ControlPlaneContext, needed: TRole): void {
   }
 }
 
+/** Open to everyone, tokens ignored: health checks. */
+export const publicProcedure = procedureFor("public");
+
 /** Reads: open, or viewer token and up when `requireViewerToken` is set. */
-export const viewerProcedure = guardedProcedure.use((opts) => {
-  requireRole(opts.ctx, "viewer");
-  return opts.next();
-});
+export const viewerProcedure = procedureFor("viewer");
 
 /** Mutations a trainer makes: submit, cancel. */
-export const trainerProcedure = guardedProcedure.use((opts) => {
-  requireRole(opts.ctx, "trainer");
-  return opts.next();
-});
+export const trainerProcedure = procedureFor("trainer");
 
 /** Operator actions: pool sizes, backends. */
-export const adminProcedure = guardedProcedure.use((opts) => {
-  requireRole(opts.ctx, "admin");
-  return opts.next();
-});
+export const adminProcedure = procedureFor("admin");

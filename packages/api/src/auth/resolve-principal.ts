@@ -4,6 +4,8 @@ import type { ControlPlaneAuthOptions, Principal, TRole } from "./auth.types";
 /** Looks a bearer token up in a fixed set of role tokens, in constant time per token. */
 export class TokenResolver {
   readonly #digests: Array<{ role: TRole; digest: Buffer }> = [];
+  /** Tokens already found valid (at most three distinct ones exist), to skip hashing per request. */
+  readonly #known = new Map<string, TRole>();
 
   constructor(options: ControlPlaneAuthOptions) {
     const entries: Array<[TRole, string | undefined]> = [
@@ -25,13 +27,17 @@ export class TokenResolver {
   resolve(authorization: string | undefined | null, paramToken?: string | null): Principal {
     const token = extractToken(authorization) ?? (paramToken || null);
     if (token === null) return { role: null, token: "none" };
+    const known = this.#known.get(token);
+    if (known !== undefined) return { role: known, token: "valid" };
     const candidate = digest(token);
     // Compare against every entry so timing does not reveal which role matched.
     let role: TRole | null = null;
     for (const entry of this.#digests) {
       if (timingSafeEqual(entry.digest, candidate) && role === null) role = entry.role;
     }
-    return role === null ? { role: null, token: "invalid" } : { role, token: "valid" };
+    if (role === null) return { role: null, token: "invalid" };
+    this.#known.set(token, role);
+    return { role, token: "valid" };
   }
 }
 

@@ -108,8 +108,14 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
       );
     }
     label.route = match.route.path;
-    const abort = new AbortController();
-    res.once("close", () => abort.abort());
+    let signal: AbortSignal | undefined;
+    if (match.route.usesAbortSignal) {
+      const abort = new AbortController();
+      res.once("close", () => {
+        if (!res.writableFinished) abort.abort();
+      });
+      signal = abort.signal;
+    }
     await handleRestCall({
       req,
       res,
@@ -118,7 +124,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
       query,
       ctx: contextFor(req),
       maxBodyBytes,
-      signal: abort.signal,
+      ...(signal ? { signal } : {}),
     });
   };
 

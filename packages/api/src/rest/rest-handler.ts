@@ -16,7 +16,7 @@ export interface RestCallOptions {
   ctx: ControlPlaneContext;
   maxBodyBytes: number;
   /** Aborts when the client goes away (long-polls stop waiting). */
-  signal: AbortSignal;
+  signal?: AbortSignal;
 }
 
 const queryTypesCache = new WeakMap<RestRoute, ReturnType<typeof propertyTypesOf>>();
@@ -25,7 +25,7 @@ const queryTypesCache = new WeakMap<RestRoute, ReturnType<typeof propertyTypesOf
 export async function handleRestCall(options: RestCallOptions): Promise<void> {
   const { res, route, ctx } = options;
   const input = await buildInput(options);
-  const caller = createCaller(ctx, { signal: options.signal });
+  const caller = createCaller(ctx, options.signal ? { signal: options.signal } : {});
   const output = await route.call(caller, input);
   const status =
     typeof route.successStatus === "function" ? route.successStatus(output) : route.successStatus;

@@ -21,6 +21,8 @@ export interface RestRoute {
   response: z.ZodType;
   /** HTTP status of a success; a function can pick it from the output (e.g. 201 for created). */
   successStatus: number | ((output: unknown) => number);
+  /** True for long-polls that should stop when the client disconnects. Default false. */
+  usesAbortSignal?: boolean;
   call(caller: ControlPlaneCaller, input: unknown): Promise<unknown>;
 }
 

@@ -75,6 +75,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     request: ZWaitRequest,
     response: ZWaitResponse,
     successStatus: 200,
+    usesAbortSignal: true,
     call: (caller, input) => caller.jobs.wait(input),
   }),
   defineRoute({
