@@ -17,7 +17,7 @@ export function TokenForm() {
   };
 
   return (
-    <form className="token-form" onSubmit={save} aria-label="API token">
+    <form className="token-form" onSubmit={save} aria-label="Token">
       <TokenStatus />
       {token === null ? (
         <>

@@ -17,5 +17,5 @@ export function formatTimestamp(ms: number | null): string {
 /** `3.14159` → `3.14`; null → an em dash. */
 export function formatNumber(value: number | null, digits = 2): string {
   if (value === null) return "—";
-  return Number.isInteger(value) ? String(value) : value.toFixed(digits);
+  return String(Number(value.toFixed(digits)));
 }

@@ -1,0 +1,39 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * End-to-end suite: a real control plane (apps/server, in-memory store, sleep handler) and the
+ * production build of apps/web (`next build` + `next start`), driven by Debian's chromium.
+ * `global-setup.ts` starts both on free ports; tests share them, so they run one at a time.
+ */
+export default defineConfig({
+  testDir: "./tests",
+  outputDir: "./test-results",
+  globalSetup: "./global-setup.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  forbidOnly: Boolean(process.env.CI),
+  use: {
+    browserName: "chromium",
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+});
