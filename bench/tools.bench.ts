@@ -12,6 +12,9 @@ import { BubblewrapRuntime, findExecutable, type ManagedSandbox } from "@raas/sa
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
 import { median, percentile } from "./stats";
 
+/** 1-minute load average: the other work on this machine shifts every figure here. */
+const loadAverage = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
+
 const run = promisify(execFile);
 const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 const COMMANDS: Record<string, string> = {
@@ -122,6 +125,7 @@ const bench: Bench = {
     const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
     if (!bwrapPath) throw new Error("the tools bench needs bubblewrap: run `apt-get install -y bubblewrap`");
 
+    const summary: BenchReport["summary"] = {};
     const baseDir = mkdtempSync(join(tmpdir(), "raas-bench-tools-"));
     chmodSync(baseDir, 0o755); // sandboxes run as an unprivileged uid and must reach their directories
     const hostDir = join(baseDir, "host-workspace");
@@ -131,17 +135,17 @@ const bench: Bench = {
       writeFileSync(join(hostDir, path), contents);
     }
     // Output budget above 100 KB, so `cat` returns the whole file like the baselines do.
+    summary["load average (1 min) at start"] = loadAverage();
     const runtime = new BubblewrapRuntime({
       bwrapPath,
       baseDir: join(baseDir, "sandboxes"),
       defaultLimits: { maxOutputBytes: 256 * 1024 },
     });
     const rows: BenchRow[] = [];
-    const summary: BenchReport["summary"] = {};
     const tmux = await startTmux(hostDir);
     try {
       const sandbox = await runtime.create({ files });
-      const medians: Record<string, Record<string, number>> = {};
+      const medians: Record<string, { sandbox: number; bashC: number; tmux: number }> = {};
       for (const [label, command] of Object.entries(COMMANDS)) {
         const check = await sandbox.runTool("bash", { command });
         if (check.isError || check.truncated)
@@ -253,6 +257,7 @@ const bench: Bench = {
       summary["create→ready median ms"] = round(median(createMs));
       summary["target: create→ready median ≤ 150 ms"] = median(createMs) <= 150;
       summary["idle sandbox PSS MiB each"] = mib(pss / idleCount);
+      summary["load average (1 min) at end"] = loadAverage();
     } finally {
       await runtime.closeAll();
       await tmux.close();

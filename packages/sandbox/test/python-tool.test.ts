@@ -61,6 +61,13 @@ describe("python tool in a bubblewrap sandbox", () => {
     expect((await python("'kept' in globals()")).output).toBe("False\n");
   });
 
+  it("treats sys.exit(0) as success and sys.exit(3) as an error, keeping the interpreter", async () => {
+    await python("survivor = 1");
+    expect((await python("import sys\nsys.exit(0)")).isError).toBe(false);
+    expect((await python("import sys\nsys.exit(3)")).isError).toBe(true);
+    expect((await python("survivor")).output).toBe("1\n");
+  });
+
   it("does not block on input() and truncates long output", async () => {
     expect((await python("input()")).output).toMatch(/EOFError/);
     const long = await python("print('x' * 5000)");

@@ -167,8 +167,8 @@ export class PythonSession {
     if (status === null && !note) note = "the interpreter exited; a new one starts on the next call";
     return {
       output: status === null && !suffix ? `${text}[${note}]` : text + suffix,
-      exitCode: status === "ok" ? 0 : 1,
-      isError: status !== "ok",
+      exitCode: isSuccess(status) ? 0 : 1,
+      isError: !isSuccess(status),
       truncated: output.isTruncated,
       timedOut,
       durationMs: performance.now() - startedAt,
@@ -192,6 +192,11 @@ export class PythonSession {
     this.#text = this.#text.slice(match.index + match[0].length);
     pending.finish(match[1] ?? "error");
   }
+}
+
+/** `sys.exit()` / `sys.exit(0)` inside a cell ends the cell successfully, as in a script. */
+function isSuccess(status: string | null): boolean {
+  return status === "ok" || status === "exit:None" || status === "exit:0";
 }
 
 function failure(message: string, startedAt: number): ExecToolResult {
