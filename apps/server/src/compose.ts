@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import {
   createSleepHandler,
   type EngineLogger,
@@ -14,7 +15,7 @@ import {
 /** Where jobs are stored. */
 export type StoreConfig =
   | { kind: "memory" }
-  /** PostgreSQL when `databaseUrl` is set, else embedded PGlite under `dataDir`. */
+  /** PostgreSQL when `databaseUrl` is set, else embedded PGlite under `<dataDir>/pglite`. */
   | { kind: "db"; databaseUrl?: string; dataDir: string };
 
 export interface ComposeOptions {
@@ -30,7 +31,7 @@ export interface ComposedEngine {
   engine: RolloutEngine;
   store: JobStore;
   queue: JobQueue;
-  /** Which store actually serves (differs from the request while `@raas/db` is missing). */
+  /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
   /** Closes queue and store; stop the engine first. */
   close(): Promise<void>;
@@ -66,14 +67,13 @@ async function createStore(
   logger: EngineLogger,
 ): Promise<{ store: JobStore; storeKind: ComposedEngine["storeKind"] }> {
   if (config.kind === "memory") return { store: new MemoryJobStore(), storeKind: "memory" };
-  // TODO(lead): switch to `@raas/db` once it exports `createJobStore({ databaseUrl, dataDir })`:
-  //   const { createJobStore } = await import("@raas/db");
-  //   const store = await createJobStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  //   return { store, storeKind: config.databaseUrl ? "postgres" : "pglite" };
-  // Until then the durable store is not available and jobs live in memory.
-  logger.warn(
-    { requested: config.databaseUrl ? "postgres" : "pglite", dataDir: config.dataDir },
-    "durable job store not available yet (@raas/db pending); using the in-memory store",
-  );
-  return { store: new MemoryJobStore(), storeKind: "memory" };
+  // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
+  const { createJobStore } = await import("@raas/db");
+  const store = await createJobStore({
+    ...(config.databaseUrl
+      ? { databaseUrl: config.databaseUrl }
+      : { dataDir: join(config.dataDir, "pglite") }),
+    logger,
+  });
+  return { store, storeKind: config.databaseUrl ? "postgres" : "pglite" };
 }
