@@ -37,3 +37,13 @@ describe("BlockPrefixCache", () => {
     expect(cache.lookup(c)).toBe(8);
   });
 });
+
+describe("BlockPrefixCache.lookupAndInsert", () => {
+  it("answers like lookup and stores the prompt", () => {
+    const cache = new BlockPrefixCache({ blockSize: 4 });
+    expect(cache.lookupAndInsert(range(0, 10))).toBe(0);
+    expect(cache.lookupAndInsert(range(0, 10))).toBe(8);
+    expect(cache.lookupAndInsert(range(0, 9))).toBe(8);
+    expect(cache.size).toBe(2);
+  });
+});

@@ -16,7 +16,7 @@ export class BlockPrefixCache {
   readonly blockSize: number;
   readonly capacityBlocks: number;
   /** Insertion order of a Map is the LRU order: touching a block deletes and re-inserts it. */
-  private readonly blocks = new Map<string, true>();
+  private readonly blocks = new Map<number, true>();
   private evictions = 0;
 
   constructor(options: BlockPrefixCacheOptions = {}) {
@@ -33,9 +33,9 @@ export class BlockPrefixCache {
   }
 
   /** Chained hashes of the full blocks of `ids`. */
-  blockHashes(ids: readonly number[], maxBlocks = Number.POSITIVE_INFINITY): string[] {
+  blockHashes(ids: readonly number[], maxBlocks = Number.POSITIVE_INFINITY): number[] {
     const count = Math.min(Math.floor(ids.length / this.blockSize), maxBlocks);
-    const hashes: string[] = [];
+    const hashes: number[] = [];
     let a = 0x811c9dc5;
     let b = 0x9e3779b9;
     for (let block = 0; block < count; block += 1) {
@@ -46,7 +46,8 @@ export class BlockPrefixCache {
         b = Math.imul(b ^ (token + 0x7f4a7c15), 0x5bd1e995);
         b ^= b >>> 15;
       }
-      hashes.push(`${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`);
+      // 53 bits of the two lanes: a safe-integer Map key.
+      hashes.push((a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff));
     }
     return hashes;
   }
@@ -67,11 +68,25 @@ export class BlockPrefixCache {
     return hits * this.blockSize;
   }
 
+  /** `lookup` then `insert` of the same prompt with one pass of hashing (the request's prefill). */
+  lookupAndInsert(promptIds: readonly number[]): number {
+    const hashes = this.blockHashes(promptIds);
+    const usable = Math.floor(Math.max(0, promptIds.length - 1) / this.blockSize);
+    let hits = 0;
+    while (hits < usable && this.blocks.has(hashes[hits] as number)) hits += 1;
+    this.insertHashes(hashes);
+    return hits * this.blockSize;
+  }
+
   /** Stores every full block of `ids` (prompt, or prompt + generated tokens). */
   insert(ids: readonly number[]): void {
-    for (const hash of this.blockHashes(ids)) this.touch(hash);
+    this.insertHashes(this.blockHashes(ids));
+  }
+
+  private insertHashes(hashes: readonly number[]): void {
+    for (const hash of hashes) this.touch(hash);
     while (this.blocks.size > this.capacityBlocks) {
-      const oldest = this.blocks.keys().next().value as string;
+      const oldest = this.blocks.keys().next().value as number;
       this.blocks.delete(oldest);
       this.evictions += 1;
     }
@@ -81,7 +96,7 @@ export class BlockPrefixCache {
     this.blocks.clear();
   }
 
-  private touch(hash: string): void {
+  private touch(hash: number): void {
     this.blocks.delete(hash);
     this.blocks.set(hash, true);
   }

@@ -77,8 +77,7 @@ export class SimulatedModel {
   async generate(call: GenerationCall): Promise<GenerationOutcome> {
     const release = await this.slots.acquire(call.signal);
     try {
-      const cachedTokens = this.cache.lookup(call.promptIds);
-      this.cache.insert(call.promptIds);
+      const cachedTokens = this.cache.lookupAndInsert(call.promptIds);
       await sleepFor(this.latency.prefillMs(call.promptIds.length - cachedTokens), call.signal);
       const facts = this.inspect(call.promptIds);
       const outcome = this.respond(facts, call);
