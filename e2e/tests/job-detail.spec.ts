@@ -61,6 +61,7 @@ test("cancelling a queued job needs the admin token; without it the button is di
 
     // A viewer without a token: disabled, and told why.
     await expect(page.getByTestId("fact-status")).toHaveText("queued · init");
+    await expect(page.getByTestId("timing-queue")).toContainText("so far");
     await expect(page.getByTestId("token-status")).toHaveText("read-only (no token)");
     await expect(cancel).toBeDisabled();
     await expect(reason).toContainText("Cancelling needs the admin token");
@@ -95,4 +96,28 @@ test("cancelling a queued job needs the admin token; without it the button is di
   } finally {
     await setStageConcurrency("init", initBefore);
   }
+});
+
+test("job page follows a running job live, without a reload", async ({ page }) => {
+  const api = apiClient("trainer");
+  const tag = uniqueTag("live");
+  const initBefore = await setStageConcurrency("init", 0);
+  let jobId: string;
+  try {
+    const { job } = await api.jobs.submit.mutate({
+      kind: "sleep",
+      jobKey: `${tag}-slow`,
+      payload: { initMs: 10, runMs: 2_500, evalMs: 10 },
+    });
+    jobId = job.id;
+    await page.goto(`${e2eUrls().webUrl}/jobs/${jobId}`);
+    await expect(page.getByTestId("fact-status")).toHaveText("queued · init");
+  } finally {
+    await setStageConcurrency("init", initBefore);
+  }
+  await expect(page.getByTestId("fact-status")).toHaveText("active · run");
+  await expect(page.getByTestId("timing-run")).toContainText("so far");
+  await expect(page.getByTestId("fact-status")).toHaveText("completed", { timeout: 15_000 });
+  await expect(page.getByTestId("timing-run")).toContainText(/RUN 2\.\d\d s$/);
+  expect((await api.jobs.get.query({ id: jobId })).status).toBe("completed");
 });

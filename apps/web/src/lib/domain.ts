@@ -28,3 +28,13 @@ export function isTerminalStatus(status: TJobStatus): boolean {
 export function assertNever(value: never, what = "value"): never {
   throw new Error(`Unexpected ${what}: ${JSON.stringify(value)}`);
 }
+
+/** Failure kinds counted as failures; `cancelled` is counted (and shown) on its own. */
+export const FAILED_KINDS = FAILURE_KINDS.filter(
+  (kind): kind is Exclude<TFailureKind, "cancelled"> => kind !== "cancelled",
+);
+
+/** Only `agent` failures are the policy's own fault, and so still trainable. */
+export function isTrainableFailure(kind: TFailureKind): boolean {
+  return kind === "agent";
+}

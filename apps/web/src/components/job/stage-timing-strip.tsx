@@ -1,5 +1,9 @@
+"use client";
+
 import { isTerminalStatus } from "../../lib/domain";
 import { formatDurationMs } from "../../lib/format";
+import { liveTimings } from "../../lib/live-timings";
+import { useNow } from "../../lib/use-now";
 import type { TJobView } from "../../trpc/router-types";
 
 const SEGMENTS = [
@@ -11,7 +15,10 @@ const SEGMENTS = [
 
 /** Where the job's time went: waiting in stage queues, then INIT, RUN and EVAL, to scale. */
 export function StageTimingStrip({ job }: { job: TJobView }) {
-  const values = SEGMENTS.map((segment) => ({ ...segment, ms: job.timings[segment.key] }));
+  const isRunning = !isTerminalStatus(job.status);
+  const nowMs = useNow(500, isRunning);
+  const { timings, growing } = liveTimings(job, nowMs);
+  const values = SEGMENTS.map((segment) => ({ ...segment, ms: timings[segment.key] }));
   const totalMs = values.reduce((sum, segment) => sum + (segment.ms ?? 0), 0);
   return (
     <section aria-labelledby="timing-heading">
@@ -31,10 +38,10 @@ export function StageTimingStrip({ job }: { job: TJobView }) {
           <li key={segment.id} data-testid={`timing-${segment.id}`}>
             <span className={`swatch timing-${segment.id}`} />
             {segment.label} {formatDurationMs(segment.ms)}
+            {segment.key === growing ? " so far" : null}
           </li>
         ))}
       </ul>
-      {!isTerminalStatus(job.status) ? <p className="muted">Timings grow while the job runs.</p> : null}
     </section>
   );
 }

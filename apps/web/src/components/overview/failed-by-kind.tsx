@@ -1,7 +1,7 @@
-import { FAILURE_KINDS } from "../../lib/domain";
+import { FAILED_KINDS, isTrainableFailure } from "../../lib/domain";
 import type { TStatsView } from "../../trpc/router-types";
 
-/** Failure counts per kind; `agent` failures are trainable, the others are infrastructure. */
+/** Failure counts per kind; `agent` failures are trainable, the others are infrastructure. Cancellations are a total of their own. */
 export function FailedByKind({ failedByKind }: { failedByKind: TStatsView["failedByKind"] }) {
   return (
     <section aria-labelledby="failed-heading">
@@ -9,16 +9,17 @@ export function FailedByKind({ failedByKind }: { failedByKind: TStatsView["faile
       <table className="table compact">
         <thead>
           <tr>
-            {FAILURE_KINDS.map((kind) => (
+            {FAILED_KINDS.map((kind) => (
               <th key={kind} scope="col">
                 {kind}
+                {isTrainableFailure(kind) ? " (trainable)" : null}
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
           <tr>
-            {FAILURE_KINDS.map((kind) => (
+            {FAILED_KINDS.map((kind) => (
               <td key={kind} data-testid={`failed-${kind}`}>
                 {failedByKind[kind] ?? 0}
               </td>

@@ -1,9 +1,10 @@
+import { FAILED_KINDS } from "../../lib/domain";
 import { formatDurationMs } from "../../lib/format";
 import type { TStatsView } from "../../trpc/router-types";
 
 /** Submitted, completed, failed and cancelled totals since the server started, and throughput. */
 export function TotalsRow({ stats }: { stats: TStatsView }) {
-  const failed = Object.values(stats.failedByKind).reduce((sum, count) => sum + (count ?? 0), 0);
+  const failed = FAILED_KINDS.reduce((sum, kind) => sum + (stats.failedByKind[kind] ?? 0), 0);
   const items = [
     { id: "submitted", label: "submitted", value: String(stats.submitted) },
     { id: "completed", label: "completed", value: String(stats.completed) },
