@@ -211,15 +211,15 @@ function strategies(urls: string[], client: JsonHttpClient, jobCount: number): S
   const assigned = new Map<string, number>();
   const counters = new Array<number>(BACKENDS).fill(0);
   const pool = new RoutedInferencePool({ router: new StickyRouter({ overloadMargin: 4 }), client });
-  urls.forEach((url, i) =>
+  urls.forEach((url, i) => {
     pool.registerBackend({
       id: `sim-${i}`,
       kind: "vllm",
       baseUrl: url,
       modelName: "sim",
       maxConcurrency: SLOTS_PER_BACKEND,
-    }),
-  );
+    });
+  });
   return [
     baselineStrategy("round robin per request", urls, client, () => requestCounter++ % BACKENDS),
     baselineStrategy("ProRL (sticky, counter never decremented)", urls, client, (job) => {
