@@ -192,7 +192,9 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     const label: RouteLabel = { route: "unmatched" };
     res.once("close", () => {
       const method = KNOWN_METHODS.has(req.method ?? "") ? req.method! : "OTHER";
-      metrics.observeRequest(label.route, method, res.statusCode, performance.now() - startedAt);
+      const durationMs = performance.now() - startedAt;
+      metrics.observeRequest(label.route, method, res.statusCode, durationMs);
+      logger.debug({ method, route: label.route, status: res.statusCode, durationMs }, "request served");
     });
     serve(req, res, path, query, label).catch((thrown: unknown) => {
       logUnexpected(thrown, req);
