@@ -1,4 +1,12 @@
-import type { BackendSnapshot } from "../routing/routing.types";
+import type {
+  BackendReportedCounters,
+  BackendSnapshot,
+  RequestOutcome,
+  RoutableBackend,
+  RouteDecision,
+} from "../routing/routing.types";
+
+export type { BackendReportedCounters, BackendSnapshot, RequestOutcome, RoutableBackend, RouteDecision };
 
 /** Sampling parameters of one generation. */
 export interface SamplingParams {
@@ -74,4 +82,25 @@ export interface InferenceBackendRegistry {
   removeBackend(backendId: string): BackendView;
   /** Records the weight version the backend now serves. Throws NOT_FOUND. */
   setWeightVersion(backendId: string, weightVersion: string | null): BackendView;
+}
+
+/**
+ * The routing policy an `InferencePool` adapter executes (implemented by the engine's
+ * `StickyRouter`). Pure decisions: the adapter does the I/O and reports outcomes back. Times are
+ * epoch ms passed in by the caller.
+ */
+export interface InferenceRouter {
+  registerBackend(backend: RoutableBackend, nowMs: number): { backend: BackendSnapshot; isCreated: boolean };
+  removeBackend(backendId: string, nowMs: number): BackendSnapshot;
+  drainBackend(backendId: string, nowMs: number): BackendSnapshot;
+  resumeBackend(backendId: string, nowMs: number): BackendSnapshot;
+  setWeightVersion(backendId: string, weightVersion: string | null, nowMs: number): BackendSnapshot;
+  /** Picks the backend for the job's next request and counts it in flight; null when none can take it. */
+  acquire(jobId: string, nowMs: number, options?: { excludeIds?: ReadonlySet<string> }): RouteDecision | null;
+  /** Ends a request started by `acquire` (always exactly once). */
+  release(backendId: string, outcome: RequestOutcome, nowMs: number): void;
+  releaseJob(jobId: string): void;
+  recordHealth(backendId: string, isHealthy: boolean, nowMs: number): void;
+  recordBackendCounters(backendId: string, counters: BackendReportedCounters): void;
+  listBackends(nowMs: number): BackendSnapshot[];
 }

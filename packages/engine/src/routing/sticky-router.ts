@@ -1,4 +1,5 @@
 import { RaasError } from "@raas/shared";
+import type { InferenceRouter } from "../ports/inference-pool.port";
 import { BackendStatsAccumulator } from "./backend-stats";
 import {
   advanceCircuit,
@@ -57,7 +58,7 @@ function lessLoaded(a: BackendEntry, b: BackendEntry): boolean {
  * removed, has an open circuit, or has more than `overloadMargin` in-flight requests above the
  * least-loaded backend.
  */
-export class StickyRouter {
+export class StickyRouter implements InferenceRouter {
   private readonly backends = new Map<string, BackendEntry>();
   private readonly heap = new IndexedMinHeap<BackendEntry>(lessLoaded);
   private readonly jobs = new Map<string, string>();

@@ -6,7 +6,7 @@ import type {
   GenerateResult,
   InferenceBackendRegistry,
   InferencePool,
-  StickyRouter,
+  InferenceRouter,
 } from "@raas/engine";
 import { RaasError } from "@raas/shared";
 import { HttpInferenceBackend } from "../backends/http-inference-backend";
@@ -15,8 +15,8 @@ import { JsonHttpClient } from "../http/json-http-client";
 import { InferenceFailure } from "../inference-failure";
 
 export interface RoutedInferencePoolOptions {
-  /** The engine's routing policy; the pool only executes its decisions. */
-  router: StickyRouter;
+  /** The engine's routing policy (its `StickyRouter`); the pool only executes its decisions. */
+  router: InferenceRouter;
   /** Shared pooled HTTP client; default a new one (closed by `close()`). */
   client?: JsonHttpClient;
   /** Builds the backend for a registration; default an HTTP backend with the kind's codec. */
@@ -38,7 +38,7 @@ export interface RoutedInferencePoolOptions {
  * connection failures on another backend, and turns everything else into an `InferenceFailure`.
  */
 export class RoutedInferencePool implements InferencePool, InferenceBackendRegistry {
-  private readonly router: StickyRouter;
+  private readonly router: InferenceRouter;
   private readonly client: JsonHttpClient;
   private readonly ownsClient: boolean;
   private readonly backends = new Map<
