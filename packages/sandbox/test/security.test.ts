@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -160,6 +160,25 @@ describe("bubblewrap sandbox security", () => {
     } finally {
       rmSync(secretPath, { force: true });
     }
+  });
+
+  it("puts every process in the sandbox's own cgroups when the hierarchy is writable, and removes them on close", async () => {
+    const sandbox = await fixture.runtime.create({
+      limits: { maxProcesses: 50, memoryBytes: 512 * 1024 ** 2 },
+    });
+    await sandbox.runTool("bash", { command: "sleep 100 &" });
+    const pids = sandbox.processIds();
+    const cgroupLines = pids.map((pid) => readFileSync(`/proc/${pid}/cgroup`, "utf8"));
+    const isWritable = process.getuid?.() === 0 && existsSync("/sys/fs/cgroup/pids/cgroup.procs");
+    const pidsDir = join("/sys/fs/cgroup/pids", `raas-${sandbox.id}`);
+    if (isWritable) {
+      expect(cgroupLines.every((text) => text.includes(`raas-${sandbox.id}`))).toBe(true);
+      expect(readFileSync(join(pidsDir, "pids.max"), "utf8").trim()).toBe("51");
+    } else {
+      expect(cgroupLines.some((text) => text.includes("raas-"))).toBe(false);
+    }
+    await sandbox.close();
+    expect(existsSync(pidsDir)).toBe(false);
   });
 
   it("leaves no process behind after close, including detached daemons", async () => {

@@ -5,6 +5,7 @@ import { EXEC_READY_LINE, type ExecFileEntry, type ExecHealth } from "../protoco
 import { ExecClient, ExecRequestError } from "./exec-client";
 import { registerExitCleanup } from "./exit-cleanup";
 import { isProcessAlive, killPids, listProcessTree, processIdentity } from "./process-tree";
+import type { SandboxCgroup } from "./sandbox-cgroup";
 import { removeSandboxDirs, type SandboxDirs } from "./sandbox-dirs";
 import { SandboxError } from "./sandbox-error";
 
@@ -16,7 +17,13 @@ export interface LaunchPlan {
   /** Host uid/gid to run the launcher as (root hosts drop to an unprivileged uid). */
   uid?: number;
   gid?: number;
+  /** cgroups the launcher joins before it execs, when the runtime could create them. */
+  cgroup?: SandboxCgroup;
 }
+
+// Joins each cgroup.procs given before `--`, then execs the launcher, so not even bwrap's
+// first fork happens outside the sandbox's cgroups.
+const JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"';
 
 export interface ManagedSandboxOptions {
   id: string;
@@ -68,9 +75,11 @@ export class ManagedSandbox implements Sandbox {
     return this.#child?.pid;
   }
 
-  /** Host pids of every process of this sandbox right now (the launcher's tree). */
+  /** Host pids of every process of this sandbox right now (the launcher's tree and cgroups). */
   processIds(): number[] {
-    return this.#child?.pid === undefined ? [] : listProcessTree(this.#child.pid);
+    const tree = this.#child?.pid === undefined ? [] : listProcessTree(this.#child.pid);
+    const inCgroup = this.#options.plan.cgroup?.pids() ?? [];
+    return [...new Set([...tree, ...inCgroup])];
   }
 
   get workspaceHostPath(): string {
@@ -80,8 +89,16 @@ export class ManagedSandbox implements Sandbox {
   async start(signal?: AbortSignal): Promise<void> {
     const startedAt = performance.now();
     this.#emit("created", { hostDir: this.#options.dirs.root });
-    const { command, args, env, uid, gid } = this.#options.plan;
-    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: env ?? {}, uid, gid });
+    const { command, args, env, uid, gid, cgroup } = this.#options.plan;
+    const argv = cgroup
+      ? ["/bin/sh", "-c", JOIN_CGROUPS, "raas-join", ...cgroup.procsFiles, "--", command, ...args]
+      : [command, ...args];
+    const child = spawn(argv[0]!, argv.slice(1), {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: env ?? {},
+      uid,
+      gid,
+    });
     this.#child = child;
     this.#unregisterExit = registerExitCleanup(() => this.#killSync());
     this.#exited = new Promise((resolve) => child.once("close", () => resolve()));
@@ -155,7 +172,7 @@ export class ManagedSandbox implements Sandbox {
         );
       });
       const { limitHit, ...result } = await Promise.race([call, hang]);
-      if (limitHit) this.#emit("limit_hit", { limit: limitHit, tool: name });
+      this.#reportLimits(name, limitHit);
       return result;
     } catch (error) {
       if (error instanceof SandboxError && error.reason === "crashed") {
@@ -169,6 +186,27 @@ export class ManagedSandbox implements Sandbox {
       if (this.#inflight === 0 && this.#state === "busy") this.#state = "ready";
     }
   }
+
+  /** One limit_hit per limit per call: from the output, and from cgroup counters when present. */
+  #reportLimits(tool: string, fromOutput: string | undefined): void {
+    const reported = new Set<string>();
+    if (fromOutput) {
+      reported.add(fromOutput);
+      this.#emit("limit_hit", { limit: fromOutput, tool });
+    }
+    const cgroup = this.#options.plan.cgroup;
+    if (!cgroup) return;
+    const now = cgroup.counters();
+    if (now.pidsLimitHits > this.#cgroupCounters.pidsLimitHits && !reported.has("processes")) {
+      this.#emit("limit_hit", { limit: "processes", tool, source: "cgroup" });
+    }
+    if (now.oomKills > this.#cgroupCounters.oomKills && !reported.has("memory")) {
+      this.#emit("limit_hit", { limit: "memory", tool, source: "cgroup", oomKills: now.oomKills });
+    }
+    this.#cgroupCounters = now;
+  }
+
+  #cgroupCounters = { pidsLimitHits: 0, oomKills: 0 };
 
   async readFile(path: string): Promise<Uint8Array> {
     const { dataB64 } = await this.#call(() => this.#requireClient().request({ op: "read_file", path }));
@@ -289,10 +327,13 @@ export class ManagedSandbox implements Sandbox {
       killPids(pids);
       await Promise.race([this.#exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
       // Wait (bounded) until every process we saw is really gone, not merely signalled.
-      for (let attempt = 0; attempt < 200 && identities.some(isProcessAlive); attempt += 1) {
-        killPids(listProcessTree(this.#child?.pid ?? -1));
+      const cgroup = this.#options.plan.cgroup;
+      const isAnyAlive = () => identities.some(isProcessAlive) || (cgroup?.pids().length ?? 0) > 0;
+      for (let attempt = 0; attempt < 200 && isAnyAlive(); attempt += 1) {
+        killPids(this.processIds());
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      cgroup?.remove();
       removeSandboxDirs(this.#options.dirs.root);
       this.#unregisterExit?.();
       this.#state = finalState;
@@ -303,8 +344,10 @@ export class ManagedSandbox implements Sandbox {
   }
 
   #killSync(): void {
-    if (this.#child?.pid !== undefined) killPids(this.processIds());
+    killPids(this.processIds());
     removeSandboxDirs(this.#options.dirs.root);
+    // Empty only once the killed processes are reaped; a leftover empty cgroup costs nothing.
+    this.#options.plan.cgroup?.remove();
   }
 
   #emit(type: string, detail: Record<string, unknown>, state: TSandboxState = this.#state): void {

@@ -62,6 +62,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
   protected abstract sandboxOwner(): { uid: number; gid: number } | undefined;
   protected abstract insideLayout(dirs: SandboxDirs, bundle: ServerBundle): InsideLayout;
   protected abstract launchPlan(args: {
+    id: string;
     spec: SandboxSpec;
     limits: SandboxLimits;
     dirs: SandboxDirs;
@@ -105,7 +106,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
       id,
       jobId: spec.jobId ?? null,
       dirs,
-      plan: this.launchPlan({ spec, limits, dirs, bundle, inside, encodedConfig }),
+      plan: this.launchPlan({ id, spec, limits, dirs, bundle, inside, encodedConfig }),
       startTimeoutMs: this.options.startTimeoutMs,
       ...(limits.wallTimeMs !== undefined ? { wallTimeMs: limits.wallTimeMs } : {}),
       hangSlackMs: this.options.hangSlackMs,

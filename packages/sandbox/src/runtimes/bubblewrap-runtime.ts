@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { SandboxLimits, SandboxSpec } from "@raas/engine";
 import type { LaunchPlan } from "../host/managed-sandbox";
+import { SandboxCgroup } from "../host/sandbox-cgroup";
 import type { SandboxDirs } from "../host/sandbox-dirs";
 import type { ServerBundle } from "../host/server-bundle";
 import { BaseRuntime, type InsideLayout } from "./base-runtime";
@@ -25,7 +26,17 @@ export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
   tmpSizeBytes?: number;
   /** prlimit inside the sandbox (applies the process limit). Default `/usr/bin/prlimit`. */
   prlimitPath?: string;
+  /**
+   * Also enforce `maxProcesses` (+1 for bwrap itself) and `memoryBytes` (+{@link CGROUP_MEMORY_HEADROOM_BYTES}
+   * for the server) as whole-sandbox totals with cgroup v1 `pids`/`memory` controllers, created below
+   * this process's own cgroup. `auto` uses them when writable and silently skips them otherwise.
+   * Default `auto`.
+   */
+  cgroups?: "auto" | "off";
 }
+
+/** Memory the execution server and shell need on top of the tools' own limit, in bytes. */
+export const CGROUP_MEMORY_HEADROOM_BYTES = 128 * 1024 ** 2;
 
 /** Top-level host paths a default sandbox sees read-only (merged-/usr systems make most symlinks). */
 const HOST_ROOT_ENTRIES = ["usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"];
@@ -78,6 +89,7 @@ export class BubblewrapRuntime extends BaseRuntime {
     Pick<BubblewrapRuntimeOptions, "bwrapPath" | "insideUid" | "insideGid" | "tmpSizeBytes" | "prlimitPath">
   >;
   readonly #owner: { uid: number; gid: number } | undefined;
+  readonly #useCgroups: boolean;
 
   constructor(options: BubblewrapRuntimeOptions = {}) {
     super(options);
@@ -88,6 +100,7 @@ export class BubblewrapRuntime extends BaseRuntime {
       tmpSizeBytes: options.tmpSizeBytes ?? 1024 ** 3,
       prlimitPath: options.prlimitPath ?? "/usr/bin/prlimit",
     };
+    this.#useCgroups = options.cgroups !== "off";
     this.#owner =
       process.getuid?.() === 0
         ? { uid: options.sandboxHostUid ?? 65_534, gid: options.sandboxHostGid ?? 65_534 }
@@ -107,6 +120,7 @@ export class BubblewrapRuntime extends BaseRuntime {
   }
 
   protected launchPlan(args: {
+    id: string;
     spec: SandboxSpec;
     limits: SandboxLimits;
     dirs: SandboxDirs;
@@ -134,9 +148,21 @@ export class BubblewrapRuntime extends BaseRuntime {
       prlimitPath: this.#bwrap.prlimitPath,
       serverArgs: [args.encodedConfig],
     });
+    const { maxProcesses, memoryBytes } = args.limits;
+    const cgroup = this.#useCgroups
+      ? SandboxCgroup.create(
+          args.id,
+          {
+            ...(maxProcesses !== undefined ? { maxTasks: maxProcesses + 1 } : {}),
+            ...(memoryBytes !== undefined ? { memoryBytes: memoryBytes + CGROUP_MEMORY_HEADROOM_BYTES } : {}),
+          },
+          this.#owner,
+        )
+      : undefined;
     return {
       command: this.#bwrap.bwrapPath,
       args: bwrapArgs,
+      ...(cgroup ? { cgroup } : {}),
       env: { PATH: SANDBOX_PATH },
       ...(this.#owner ? { uid: this.#owner.uid, gid: this.#owner.gid } : {}),
     };
