@@ -2,6 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
+import { shouldRetry } from "../lib/should-retry";
 import { readToken } from "../token/token-store";
 import { createRaasClient } from "../trpc/create-trpc-client";
 import { TRPCProvider } from "../trpc/trpc-context";
@@ -12,7 +13,7 @@ export function Providers({ children }: { children: ReactNode }) {
     () =>
       new QueryClient({
         defaultOptions: {
-          queries: { staleTime: 1_000, retry: 1, refetchOnWindowFocus: true },
+          queries: { staleTime: 1_000, retry: shouldRetry, refetchOnWindowFocus: true },
         },
       }),
   );
