@@ -4,6 +4,7 @@ import {
   createQwen3ModelFamily,
   type InferenceFailure,
   RoutedInferencePool,
+  startHealthMonitor,
   TokenConversation,
 } from "@raas/inference";
 import type { TTurn } from "@raas/shared";
@@ -220,6 +221,21 @@ describe("RoutedInferencePool over HTTP", () => {
     await new Promise((resolve) => setTimeout(resolve, 450));
     await target.checkHealth();
     expect(target.listBackends()[0]).toMatchObject({ circuit: "closed", consecutiveFailures: 0 });
+  });
+
+  it("the health monitor keeps checking in the background until stopped", async () => {
+    const sim = await simulator();
+    const target = pool();
+    target.registerBackend({ id: "m", kind: "vllm", baseUrl: sim.url, modelName: "m" });
+    await target.generate({ jobId: "j", promptIds: [1, 2, 3, 4], sampling });
+    const monitor = startHealthMonitor(target, { intervalMs: 10 });
+    while (target.listBackends()[0]?.stats.reported === null)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    monitor.stop();
+    expect(target.listBackends()[0]).toMatchObject({
+      lastHealthCheck: { isHealthy: true },
+      stats: { reported: { prefixCacheQueries: 4, prefixCacheHits: 0 } },
+    });
   });
 
   it("drains, removes and re-versions backends at run time", async () => {
