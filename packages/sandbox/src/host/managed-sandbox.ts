@@ -116,6 +116,7 @@ export class ManagedSandbox implements Sandbox {
       this.#emit("ready", {
         readyMs: Math.round((performance.now() - startedAt) * 100) / 100,
         serverPid: health.pid,
+        serverListenedAfterMs: health.listenedAfterMs,
       });
     } catch (error) {
       await this.#teardown("failed", "start_failed", {

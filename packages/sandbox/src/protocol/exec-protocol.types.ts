@@ -26,6 +26,8 @@ export interface ExecFileEntry {
 export interface ExecHealth {
   pid: number;
   uptimeMs: number;
+  /** Time from the server process's start to its socket listening, in ms (startup cost inside the sandbox). */
+  listenedAfterMs: number;
   rssBytes: number;
   sessions: string[];
 }

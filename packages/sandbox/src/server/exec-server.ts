@@ -32,6 +32,7 @@ export class ExecServer {
   readonly #files: FileActions;
   readonly #startedAt = Date.now();
   #server: Server | undefined;
+  #listenedAfterMs = -1;
 
   constructor(config: ExecServerConfig) {
     this.#config = config;
@@ -46,6 +47,8 @@ export class ExecServer {
     return new Promise((resolve, reject) => {
       server.once("error", reject);
       server.listen(this.#config.socketPath, () => {
+        // performance.now() counts from this process's start, so this includes node's own boot.
+        this.#listenedAfterMs = Math.round(performance.now() * 100) / 100;
         resolve();
       });
     });
@@ -104,6 +107,7 @@ export class ExecServer {
         return {
           pid: process.pid,
           uptimeMs: Date.now() - this.#startedAt,
+          listenedAfterMs: this.#listenedAfterMs,
           rssBytes: process.memoryUsage.rss(),
           sessions: this.#tools.sessionNames(),
         };
