@@ -38,12 +38,7 @@ export async function readJsonBody(req: IncomingMessage, maxBodyBytes: number): 
       `the body must be JSON: send 'Content-Type: application/json' (got ${got})`,
     );
   }
-  let text: string;
-  try {
-    text = utf8.decode(raw);
-  } catch {
-    throw new RaasError("BAD_REQUEST", "the request body is not valid UTF-8");
-  }
+  const text = decodeUtf8(raw);
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -52,7 +47,17 @@ export async function readJsonBody(req: IncomingMessage, maxBodyBytes: number): 
   }
 }
 
-function readRaw(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
+/** The body as text; `BAD_REQUEST` when it is not valid UTF-8. */
+export function decodeUtf8(raw: Buffer): string {
+  try {
+    return utf8.decode(raw);
+  } catch {
+    throw new RaasError("BAD_REQUEST", "the request body is not valid UTF-8");
+  }
+}
+
+/** Reads the whole body, rejecting with `PAYLOAD_TOO_LARGE` past `maxBodyBytes`. */
+export function readRaw(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
