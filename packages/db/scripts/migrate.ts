@@ -1,12 +1,15 @@
 // Applies pending migrations (the same code path `createJobStore` runs at start-up).
 //   npm run db:migrate                                   → PGlite in ./.raas/pglite
-//   npm run db:migrate -- --data-dir /var/lib/raas/pglite
-//   npm run db:migrate -- --database-url postgresql://postgres@127.0.0.1:5432/raas [--schema raas]
-// DATABASE_URL is used when --database-url is not given (this is a command, not the library).
+//   npm run db:migrate -- /var/lib/raas/pglite           → PGlite in that directory
+//   npm run db:migrate -- postgresql://postgres@127.0.0.1:5432/raas
+//   npm run migrate -w @raas/db -- --database-url postgresql://… --schema raas
+// (through the root `db:migrate`, npm swallows --flags; pass the location as a plain argument.)
+// DATABASE_URL is used when no location is given (this is a command, not the library).
 import { parseArgs } from "node:util";
 import { type DbLogger, migrate, openDatabase } from "../src/index";
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
     "database-url": { type: "string" },
     "data-dir": { type: "string" },
@@ -20,10 +23,14 @@ const logger: DbLogger = {
   warn: (fields, message) => console.warn(`warning: ${message} ${JSON.stringify(fields)}`),
 };
 
-const databaseUrl = values["database-url"] ?? process.env.DATABASE_URL;
+const [location] = positionals;
+const isUrl = location !== undefined && /^postgres(ql)?:\/\//.test(location);
+const dataDir = values["data-dir"] ?? (isUrl ? undefined : location);
+const databaseUrl =
+  values["database-url"] ?? (isUrl ? location : dataDir === undefined ? process.env.DATABASE_URL : undefined);
 const database = await openDatabase({
   ...(databaseUrl !== undefined && { databaseUrl }),
-  ...(values["data-dir"] !== undefined && { dataDir: values["data-dir"] }),
+  ...(dataDir !== undefined && { dataDir }),
   ...(values.schema !== undefined && { schema: values.schema }),
 });
 try {

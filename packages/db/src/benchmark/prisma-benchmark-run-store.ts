@@ -1,0 +1,100 @@
+import { type BenchmarkResult, type BenchmarkRun, Prisma, type PrismaClient } from "../generated/client";
+import type { BenchmarkResultRecord, BenchmarkRunRecord, TestOutcomes } from "./benchmark-run.types";
+
+/** A nullable JSON column: `null` is stored as SQL NULL, not the JSON literal. */
+function json(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  return value === null || value === undefined ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+}
+
+/**
+ * Benchmark runs and their per-instance results (SWE-Bench pages of the dashboard). Low volume,
+ * so everything goes through Prisma. Shares the job store's client: `new
+ * PrismaBenchmarkRunStore(jobStore.prisma)`; closing is the job store's business.
+ */
+export class PrismaBenchmarkRunStore {
+  readonly #prisma: PrismaClient;
+
+  constructor(prisma: PrismaClient) {
+    this.#prisma = prisma;
+  }
+
+  async createRun(
+    run: Omit<BenchmarkRunRecord, "totalCount" | "resolvedCount" | "finishedAtMs">,
+  ): Promise<void> {
+    await this.#prisma.benchmarkRun.create({
+      data: { ...run, config: json(run.config), totalCount: 0, resolvedCount: 0 },
+    });
+  }
+
+  /**
+   * Stores results (a result already stored for the instance is replaced) and refreshes the
+   * run's total and resolved counts, in one transaction.
+   */
+  async recordResults(
+    runId: string,
+    results: readonly Omit<BenchmarkResultRecord, "runId">[],
+  ): Promise<void> {
+    await this.#prisma.$transaction([
+      this.#prisma.benchmarkResult.deleteMany({
+        where: { runId, instanceId: { in: results.map((result) => result.instanceId) } },
+      }),
+      this.#prisma.benchmarkResult.createMany({
+        data: results.map((result) => ({
+          ...result,
+          runId,
+          failToPass: json(result.failToPass),
+          passToPass: json(result.passToPass),
+          detail: json(result.detail),
+        })),
+      }),
+      this.#prisma.$executeRaw`
+        UPDATE "benchmark_runs" SET
+          "total_count" = (SELECT count(*) FROM "benchmark_results" WHERE "run_id" = ${runId}),
+          "resolved_count" = (SELECT count(*) FROM "benchmark_results" WHERE "run_id" = ${runId} AND "resolved")
+        WHERE "id" = ${runId}`,
+    ]);
+  }
+
+  async finishRun(runId: string, status: string, finishedAtMs: number): Promise<void> {
+    await this.#prisma.benchmarkRun.update({ where: { id: runId }, data: { status, finishedAtMs } });
+  }
+
+  async getRun(runId: string): Promise<BenchmarkRunRecord | null> {
+    const row = await this.#prisma.benchmarkRun.findUnique({ where: { id: runId } });
+    return row ? fromRunRow(row) : null;
+  }
+
+  /** Newest first. */
+  async listRuns(filter: { model?: string; dataset?: string } = {}): Promise<BenchmarkRunRecord[]> {
+    const rows = await this.#prisma.benchmarkRun.findMany({
+      where: {
+        ...(filter.model !== undefined && { model: filter.model }),
+        ...(filter.dataset !== undefined && { dataset: filter.dataset }),
+      },
+      orderBy: [{ createdAtMs: "desc" }, { id: "desc" }],
+    });
+    return rows.map(fromRunRow);
+  }
+
+  /** Ordered by instance id. */
+  async listResults(runId: string): Promise<BenchmarkResultRecord[]> {
+    const rows = await this.#prisma.benchmarkResult.findMany({
+      where: { runId },
+      orderBy: { instanceId: "asc" },
+    });
+    return rows.map(fromResultRow);
+  }
+}
+
+function fromRunRow(row: BenchmarkRun): BenchmarkRunRecord {
+  return { ...row, config: row.config as Record<string, unknown> | null };
+}
+
+function fromResultRow(row: BenchmarkResult): BenchmarkResultRecord {
+  return {
+    ...row,
+    failToPass: row.failToPass as TestOutcomes | null,
+    passToPass: row.passToPass as TestOutcomes | null,
+    detail: row.detail as Record<string, unknown> | null,
+  };
+}
