@@ -126,6 +126,18 @@ describe("every bad request gets the right 4xx with a readable message", () => {
     const empty = await http(`${server.url}/api/v1/jobs`, { method: "POST", headers: auth });
     expectError(empty, 400, "BAD_REQUEST");
     expect(empty.body.error.message).toContain("needs a JSON body");
+    const trpcEmpty = await http(`${server.url}/trpc/jobs.submitMany`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+    });
+    expect(trpcEmpty.status).toBe(400);
+    expect(trpcEmpty.body.error.data.code).toBe("BAD_REQUEST");
+    const trpcText = await http(`${server.url}/trpc/jobs.submit`, {
+      rawBody: "kind=sleep",
+      headers: { ...auth, "content-type": "text/plain" },
+    });
+    expect(trpcText.status).toBe(415);
+    expect(trpcText.body.error.data.code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
 
   it("wrong method → 405 with Allow; unknown route → 404", async () => {

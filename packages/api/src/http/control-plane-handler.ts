@@ -147,8 +147,9 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
       if (req.method === "POST") {
         // Read the body here rather than through tRPC's web-stream conversion, which costs several
         // times more per request on Node 20; tRPC uses a string `req.body` as is.
+        // Always assign, even "": once the stream is consumed tRPC must not try to read it again.
         const raw = await readRaw(req, maxBodyBytes);
-        if (raw.length > 0) (req as IncomingMessage & { body?: string }).body = decodeUtf8(raw);
+        (req as IncomingMessage & { body?: string }).body = decodeUtf8(raw);
       }
       if (SUBSCRIPTION_PATHS.has(path)) {
         // SSE answers 200 before tRPC runs middlewares; check access first so a missing token is a real 401.
