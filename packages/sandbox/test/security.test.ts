@@ -29,8 +29,10 @@ describe("bubblewrap sandbox security", () => {
     clearInterval(sampler);
     expect(result.output).toMatch(/fork: (retry: )?Resource temporarily unavailable/);
     expect(peakProcesses).toBeGreaterThan(10);
-    // 64 inside the user namespace, plus the outer bwrap process that lives outside it.
-    expect(peakProcesses).toBeLessThanOrEqual(65);
+    // 64 inside the user namespace, plus the outer bwrap process that lives outside it. A /proc
+    // scan is not atomic, so a process that exits mid-scan can be counted with its replacement:
+    // allow a little churn (an uncontained bomb reaches thousands within the same second).
+    expect(peakProcesses).toBeLessThanOrEqual(65 + 8);
     expect(
       events.some(
         (event) =>

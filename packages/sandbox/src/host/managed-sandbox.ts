@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Sandbox, ToolCallOptions, ToolResult } from "@raas/engine";
 import type { TSandboxEvent, TSandboxState } from "@raas/shared";
-import { EXEC_READY_LINE, type ExecFileEntry, type ExecHealth } from "../protocol/exec-protocol.types";
+import type { ExecFileEntry, ExecHealth } from "../protocol/exec-protocol.types";
 import { ExecClient, ExecRequestError } from "./exec-client";
 import { registerExitCleanup } from "./exit-cleanup";
+import { waitForReadyLine } from "./launcher-ready";
 import { isProcessAlive, killPids, listProcessTree, processIdentity } from "./process-tree";
 import type { SandboxCgroup } from "./sandbox-cgroup";
 import { removeSandboxDirs, type SandboxDirs } from "./sandbox-dirs";
@@ -108,7 +109,11 @@ export class ManagedSandbox implements Sandbox {
     });
     child.once("exit", (code, exitSignal) => this.#onExit(code, exitSignal));
     try {
-      await this.#awaitReadyLine(child, signal);
+      await waitForReadyLine(child, {
+        timeoutMs: this.#options.startTimeoutMs,
+        stderrTail: () => this.#stderrTail,
+        ...(signal ? { signal } : {}),
+      });
       this.#client = await ExecClient.connect(this.#options.dirs.socket);
       this.#client.onDisconnect = () => void this.#fail({ cause: "connection to the execution server lost" });
       const health = await this.#client.request({ op: "health" });
@@ -259,47 +264,6 @@ export class ManagedSandbox implements Sandbox {
       throw new SandboxError("closed", `sandbox ${this.id} is ${this.#state}`);
     }
     return this.#client;
-  }
-
-  #awaitReadyLine(child: ChildProcess, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let buffered = "";
-      const finish = (error?: Error) => {
-        clearTimeout(timer);
-        child.stdout?.removeListener("data", onData);
-        child.removeListener("exit", onExit);
-        signal?.removeEventListener("abort", onAbort);
-        child.stdout?.resume(); // Keep draining so a chatty server never blocks on a full pipe.
-        if (error) reject(error);
-        else resolve();
-      };
-      const onData = (chunk: Buffer) => {
-        buffered += chunk.toString("utf8");
-        if (buffered.includes(`${EXEC_READY_LINE}\n`)) finish();
-      };
-      const onExit = (code: number | null, exitSignal: NodeJS.Signals | null) =>
-        finish(
-          new SandboxError(
-            "start_failed",
-            `sandbox launcher exited before ready (code ${code}, signal ${exitSignal}): ${this.#stderrTail.trim()}`,
-          ),
-        );
-      const onAbort = () => finish(new SandboxError("start_failed", "sandbox creation was cancelled"));
-      const timer = setTimeout(
-        () =>
-          finish(
-            new SandboxError(
-              "not_ready",
-              `execution server not ready after ${this.#options.startTimeoutMs} ms: ${this.#stderrTail.trim()}`,
-            ),
-          ),
-        this.#options.startTimeoutMs,
-      );
-      child.stdout?.on("data", onData);
-      child.once("exit", onExit);
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener("abort", onAbort, { once: true });
-    });
   }
 
   #onExit(code: number | null, signal: NodeJS.Signals | null): void {
