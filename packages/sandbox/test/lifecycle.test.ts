@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TSandboxEvent } from "@raas/shared";
@@ -129,6 +129,11 @@ describe("sandbox lifecycle", () => {
       warn: () => {},
     });
     await expect(broken.create({})).rejects.toMatchObject({ reason: "start_failed" });
+    await expect(fixture.runtime.create({ files: { "../escape.txt": "x" } })).rejects.toThrow(
+      /outside the workspace/,
+    );
+    const leftovers = readdirSync(fixture.baseDir).filter((name) => name.startsWith("sbx-"));
+    expect(leftovers.filter((name) => !fixture.runtime.openSandboxes.some((s) => s.id === name))).toEqual([]);
     const aborted = new AbortController();
     aborted.abort();
     await expect(fixture.runtime.create({}, aborted.signal)).rejects.toThrow(/cancelled/);

@@ -124,9 +124,9 @@ export class ManagedSandbox implements Sandbox {
         serverListenedAfterMs: health.listenedAfterMs,
       });
     } catch (error) {
-      await this.#teardown("failed", "start_failed", {
-        error: error instanceof Error ? error.message : String(error),
-      });
+      const message = error instanceof Error ? error.message : String(error);
+      this.#emit("start_failed", { error: message }, "failed");
+      await this.#teardown("failed", "start_failed", { error: message });
       throw error instanceof SandboxError
         ? error
         : new SandboxError("start_failed", String(error), { cause: error });

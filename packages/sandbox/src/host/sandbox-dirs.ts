@@ -41,6 +41,21 @@ export function createSandboxDirs(
     socket: join(root, "run", "exec.sock"),
   };
   mkdirSync(dirs.workspace, { recursive: true, mode: 0o755 });
+  try {
+    populate(dirs, files, owner);
+  } catch (error) {
+    removeSandboxDirs(root);
+    throw error;
+  }
+  return dirs;
+}
+
+function populate(
+  dirs: SandboxDirs,
+  files: Record<string, string | Uint8Array> | undefined,
+  owner: { uid: number; gid: number } | undefined,
+): void {
+  const { root } = dirs;
   mkdirSync(dirs.run, { mode: 0o700 });
   writeFileSync(join(root, OWNER_FILE), JSON.stringify({ hostPid: process.pid, createdAtMs: Date.now() }));
   for (const [path, contents] of Object.entries(files ?? {})) {
@@ -54,7 +69,6 @@ export function createSandboxDirs(
     chownTree(dirs.workspace, owner.uid, owner.gid);
     chownSync(dirs.run, owner.uid, owner.gid);
   }
-  return dirs;
 }
 
 function chownTree(path: string, uid: number, gid: number): void {

@@ -11,7 +11,12 @@ import type {
 } from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
 import { type LaunchPlan, ManagedSandbox } from "../host/managed-sandbox";
-import { createSandboxDirs, reapStaleSandboxDirs, type SandboxDirs } from "../host/sandbox-dirs";
+import {
+  createSandboxDirs,
+  reapStaleSandboxDirs,
+  removeSandboxDirs,
+  type SandboxDirs,
+} from "../host/sandbox-dirs";
 import { SandboxError } from "../host/sandbox-error";
 import { ensureServerBundle, type ServerBundle } from "../host/server-bundle";
 import type { ExecServerConfig } from "../server/exec-server.types";
@@ -78,6 +83,39 @@ export abstract class BaseRuntime implements SandboxRuntime {
     const owner = this.sandboxOwner();
     if (owner) this.#allowTraversal();
     const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, owner);
+    let plan: LaunchPlan;
+    try {
+      plan = this.#planFor(id, spec, limits, dirs, bundle);
+    } catch (error) {
+      removeSandboxDirs(dirs.root);
+      throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
+        cause: error,
+      });
+    }
+    const sandbox = new ManagedSandbox({
+      id,
+      jobId: spec.jobId ?? null,
+      dirs,
+      plan,
+      startTimeoutMs: this.options.startTimeoutMs,
+      ...(limits.wallTimeMs !== undefined ? { wallTimeMs: limits.wallTimeMs } : {}),
+      hangSlackMs: this.options.hangSlackMs,
+      defaultTimeoutMs: this.options.defaultToolTimeoutMs,
+      emit: (event) => this.#emit(event),
+      onGone: () => this.#sandboxes.delete(sandbox),
+    });
+    this.#sandboxes.add(sandbox);
+    await sandbox.start(signal);
+    return sandbox;
+  }
+
+  #planFor(
+    id: string,
+    spec: SandboxSpec,
+    limits: SandboxLimits,
+    dirs: SandboxDirs,
+    bundle: ServerBundle,
+  ): LaunchPlan {
     const inside = this.insideLayout(dirs, bundle);
     const config: ExecServerConfig = {
       socketPath: join(inside.run, "exec.sock"),
@@ -102,21 +140,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
       prestartBash: true,
     };
     const encodedConfig = Buffer.from(JSON.stringify(config)).toString("base64");
-    const sandbox = new ManagedSandbox({
-      id,
-      jobId: spec.jobId ?? null,
-      dirs,
-      plan: this.launchPlan({ id, spec, limits, dirs, bundle, inside, encodedConfig }),
-      startTimeoutMs: this.options.startTimeoutMs,
-      ...(limits.wallTimeMs !== undefined ? { wallTimeMs: limits.wallTimeMs } : {}),
-      hangSlackMs: this.options.hangSlackMs,
-      defaultTimeoutMs: this.options.defaultToolTimeoutMs,
-      emit: (event) => this.#emit(event),
-      onGone: () => this.#sandboxes.delete(sandbox),
-    });
-    this.#sandboxes.add(sandbox);
-    await sandbox.start(signal);
-    return sandbox;
+    return this.launchPlan({ id, spec, limits, dirs, bundle, inside, encodedConfig });
   }
 
   /** A sandbox running as another uid must be able to pass through the base directory. */
