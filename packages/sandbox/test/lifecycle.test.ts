@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TSandboxEvent } from "@raas/shared";
@@ -120,6 +120,25 @@ describe("sandbox lifecycle", () => {
     expect(crashed?.state).toBe("failed");
     expect(await waitUntil(() => !existsSync(join(fixture.baseDir, sandbox.id)), 5_000)).toBe(true);
     expect(identities.filter((id) => id !== undefined && isProcessAlive(id))).toEqual([]);
+  });
+
+  it("declares a sandbox whose server stops answering crashed instead of waiting forever", async () => {
+    const runtime = new BubblewrapRuntime({ baseDir: fixture.baseDir, hangSlackMs: 300, warn: () => {} });
+    const hungEvents: TSandboxEvent[] = [];
+    runtime.onEvent((event) => hungEvents.push(event));
+    const sandbox = await runtime.create({});
+    const serverPid = sandbox
+      .processIds()
+      .find((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "node");
+    expect(serverPid).toBeDefined();
+    process.kill(serverPid!, "SIGSTOP");
+    const startedAt = performance.now();
+    await expect(sandbox.runTool("bash", { command: "true" }, { timeoutMs: 200 })).rejects.toMatchObject({
+      reason: "crashed",
+    });
+    expect(performance.now() - startedAt).toBeLessThan(3_000);
+    expect(hungEvents.map((event) => event.type)).toEqual(["created", "ready", "crashed", "closed"]);
+    expect(sandbox.state).toBe("failed");
   });
 
   it("fails creation with the launcher's error instead of hanging", async () => {
