@@ -18,7 +18,7 @@ const BACKENDS = 4;
 const SLOTS_PER_BACKEND = 8;
 const CLIENT_CONCURRENCY = 64;
 const GROUP_SIZE = 4;
-const LATENCY = { prefillMsPerToken: 0.005, decodeMsPerToken: 1 };
+const LATENCY = { prefillMsPerToken: 0.0075, decodeMsPerToken: 1.5 };
 /** Every turn: ~150–250 tokens of thinking, then a bash call (simulated time dominates CPU cost). */
 const POLICY = {
   kind: "scripted" as const,
@@ -285,13 +285,16 @@ async function measure(strategy: Strategy, sims: RunningSimulator[], jobs: Job[]
 
 const bench: Bench = {
   name: "routing",
-  description: `${BACKENDS} simulators × ${SLOTS_PER_BACKEND} slots, ${CLIENT_CONCURRENCY} concurrent trajectories, 2–40 turns, long shared system prompts`,
+  description:
+    `${BACKENDS} simulators × ${SLOTS_PER_BACKEND} slots, ${CLIENT_CONCURRENCY} concurrent trajectories, 2–40 turns, ` +
+    "long shared system prompts; jobs in dataset order (task families in blocks); static split = contiguous " +
+    "equal shards; imbalance = max/mean of time-averaged per-backend in-flight while jobs remain queued",
   async run(args: string[]): Promise<BenchReport> {
     const flag = (name: string, fallback: number) => {
       const at = args.indexOf(`--${name}`);
       return at === -1 ? fallback : Number(args[at + 1]);
     };
-    const jobCount = flag("jobs", 128);
+    const jobCount = flag("jobs", 96);
     const jobs = buildWorkload(jobCount, flag("seed", 1));
     const rows: BenchRow[] = [];
     const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};

@@ -78,13 +78,16 @@ export class BlockPrefixCache {
     return hits * this.blockSize;
   }
 
-  /** Stores every full block of `ids` (prompt, or prompt + generated tokens). */
-  insert(ids: readonly number[]): void {
-    this.insertHashes(this.blockHashes(ids));
+  /**
+   * Stores every full block of `ids` (prompt, or prompt + generated tokens). `skipBlocks` leading
+   * blocks are known to be fresh already (the prompt just stored by `lookupAndInsert`).
+   */
+  insert(ids: readonly number[], skipBlocks = 0): void {
+    this.insertHashes(this.blockHashes(ids), skipBlocks);
   }
 
-  private insertHashes(hashes: readonly number[]): void {
-    for (const hash of hashes) this.touch(hash);
+  private insertHashes(hashes: readonly number[], skipBlocks = 0): void {
+    for (let i = skipBlocks; i < hashes.length; i += 1) this.touch(hashes[i] as number);
     while (this.blocks.size > this.capacityBlocks) {
       const oldest = this.blocks.keys().next().value as number;
       this.blocks.delete(oldest);

@@ -82,7 +82,8 @@ export class SimulatedModel {
       const facts = this.inspect(call.promptIds);
       const outcome = this.respond(facts, call);
       await sleepFor(this.latency.decodeMs(outcome.outputIds.length), call.signal);
-      this.cache.insert([...call.promptIds, ...outcome.outputIds]);
+      const promptBlocks = Math.floor(call.promptIds.length / this.cache.blockSize);
+      this.cache.insert([...call.promptIds, ...outcome.outputIds], promptBlocks);
       this.counters.prefixCacheQueries += call.promptIds.length;
       this.counters.prefixCacheHits += cachedTokens;
       this.counters.promptTokens += call.promptIds.length;
