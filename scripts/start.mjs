@@ -4,7 +4,7 @@
 // everything apps/server/src/env.ts documents.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,6 +55,25 @@ async function waitForHttp(url, timeoutMs) {
   throw new Error(`${url} did not answer within ${timeoutMs / 1000}s`);
 }
 
+/** The dashboard build is missing or older than a source file it is built from. */
+function isWebBuildStale() {
+  const buildId = join(root, "apps/web/.next/BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const builtAt = statSync(buildId).mtimeMs;
+  const newest = (dir) => {
+    let latest = 0;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === "node_modules" || entry.name === ".next") continue;
+      const path = join(dir, entry.name);
+      latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+    }
+    return latest;
+  };
+  return ["apps/web", "packages/shared/src", "packages/api/src"].some(
+    (dir) => newest(join(root, dir)) > builtAt,
+  );
+}
+
 let shuttingDown = false;
 function stop(code) {
   shuttingDown = true;
@@ -84,8 +103,8 @@ try {
 let webUrl = null;
 if (withWeb) {
   const nextBin = join(dirname(require.resolve("next/package.json")), "dist", "bin", "next");
-  if (!existsSync(join(root, "apps/web/.next/BUILD_ID"))) {
-    console.error("[start] building the dashboard once (next build)…");
+  if (isWebBuildStale()) {
+    console.error("[start] building the dashboard (next build; only when its sources changed)…");
     const build = spawnSync(process.execPath, [nextBin, "build"], {
       cwd: join(root, "apps/web"),
       stdio: "inherit",
@@ -97,7 +116,7 @@ if (withWeb) {
     }
   }
   if (existsSync(join(root, "apps/web/.next/BUILD_ID"))) {
-    launch("web", process.execPath, [nextBin, "start", "-p", webPort, "-H", "127.0.0.1"], {
+    launch("web", process.execPath, [nextBin, "start", "apps/web", "-p", webPort, "-H", "127.0.0.1"], {
       RAAS_SERVER_URL: serverUrl,
     });
     webUrl = `http://127.0.0.1:${webPort}`;

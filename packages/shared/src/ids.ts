@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto";
-
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 let lastTimeMs = 0;
 let counter = 0;
@@ -15,7 +13,8 @@ export function newId(prefix: string, nowMs: number = Date.now()): string {
     lastTimeMs = nowMs;
     counter = 0;
   }
-  const random = randomBytes(8);
+  // Web Crypto: present in Node 20 and in browsers, so this module stays browser-safe.
+  const random = globalThis.crypto.getRandomValues(new Uint8Array(8));
   let out = encode(nowMs, 10) + encode(counter, 4);
   for (const byte of random) out += ALPHABET[byte & 31];
   return `${prefix}_${out}`;
