@@ -102,12 +102,13 @@ function post(agent: Agent, url: URL, path: string, body: string): Promise<{ sta
   });
 }
 
-async function scrape(url: string): Promise<{ rssBytes: number; inFlight: number }> {
+async function scrape(url: string): Promise<{ rssBytes: number; inFlight: number; cpuSeconds: number }> {
   const text = await fetch(`${url}/metrics`).then((response) => response.text());
   const value = (pattern: RegExp) =>
     [...text.matchAll(pattern)].reduce((sum, match) => sum + Number(match[1]), 0);
   return {
     rssBytes: value(/^process_resident_memory_bytes (\S+)$/gm),
+    cpuSeconds: value(/^process_cpu_seconds_total (\S+)$/gm),
     inFlight:
       value(/^raas_stage_queued_jobs\{[^}]*\} (\S+)$/gm) + value(/^raas_stage_active_jobs\{[^}]*\} (\S+)$/gm),
   };
@@ -128,6 +129,7 @@ async function runMode(mode: Mode, options: Options): Promise<BenchRow> {
   let errors = 0;
   let rssAtMark: number | null = null;
   let sampling = false;
+  const before = await scrape(url);
   const startedAt = performance.now();
   const deadline = startedAt + options.seconds * 1_000;
   try {
@@ -165,6 +167,11 @@ async function runMode(mode: Mode, options: Options): Promise<BenchRow> {
       p50Ms: Number(percentile(latenciesMs, 50).toFixed(2)),
       p99Ms: Number(percentile(latenciesMs, 99).toFixed(2)),
       inFlightAtEnd: end.inFlight,
+      // Server CPU per accepted job: what one dedicated core could sustain, free of the load generator.
+      serverCpuMsPerJob: Number(
+        (((end.cpuSeconds - before.cpuSeconds) * 1_000) / Math.max(1, submitted)).toFixed(3),
+      ),
+      serverOneCoreJobsPerSec: Math.round(submitted / Math.max(1e-9, end.cpuSeconds - before.cpuSeconds)),
       rssMiBAt10k: rssAtMark === null ? null : Math.round(rssAtMark / 1024 ** 2),
       rssMiBAtEnd: Math.round(end.rssBytes / 1024 ** 2),
     };
@@ -195,6 +202,10 @@ const bench: Bench = {
         bestSingleSubmitsPerSec: best,
         targetSubmitsPerSec: TARGET_SUBMITS_PER_SEC,
         submitTargetMet: best >= TARGET_SUBMITS_PER_SEC,
+        // The load generator shares the machine's cores; this is the server's own capacity per core.
+        serverOneCoreSingleSubmitsPerSec: Math.max(
+          ...single.map((row) => Number(row.serverOneCoreJobsPerSec)),
+        ),
         maxRssMiB: worstRss,
         rssTargetMiB: TARGET_RSS_BYTES / 1024 ** 2,
         rssTargetMet: worstRss * 1024 ** 2 < TARGET_RSS_BYTES,

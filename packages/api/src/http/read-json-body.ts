@@ -1,7 +1,7 @@
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { RaasError } from "@raas/shared";
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 /** After rejecting an oversized body, keep discarding this much more so the 413 reaches the client. */
 const DISCARD_AFTER_LIMIT_BYTES = 8 * 1024 * 1024;
 
@@ -49,11 +49,8 @@ export async function readJsonBody(req: IncomingMessage, maxBodyBytes: number): 
 
 /** The body as text; `BAD_REQUEST` when it is not valid UTF-8. */
 export function decodeUtf8(raw: Buffer): string {
-  try {
-    return utf8.decode(raw);
-  } catch {
-    throw new RaasError("BAD_REQUEST", "the request body is not valid UTF-8");
-  }
+  if (!isUtf8(raw)) throw new RaasError("BAD_REQUEST", "the request body is not valid UTF-8");
+  return raw.toString("utf8");
 }
 
 /** Reads the whole body, rejecting with `PAYLOAD_TOO_LARGE` past `maxBodyBytes`. */
