@@ -16,7 +16,7 @@ import { appRouter, createCaller } from "../root";
 import { requireRole } from "../trpc";
 import { declaredLengthError, decodeUtf8, discardRest, readRaw } from "./read-json-body";
 import { sendJson, sendRestError } from "./send-json";
-import { sendTrpcError, trpcRouteLabel } from "./trpc-envelope";
+import { connectionParamsToken, SUBSCRIPTION_PATHS, sendTrpcError, trpcRouteLabel } from "./trpc-http";
 
 /** Options of `createControlPlaneHandler`. */
 export interface ControlPlaneHandlerOptions {
@@ -170,7 +170,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     }
     switch (fixed) {
       case "health":
-        sendJson(res, 200, await contextCaller(contextFor(req)).system.health());
+        sendJson(res, 200, await createCaller(contextFor(req)).system.health());
         return;
       case "openapi":
         res.writeHead(200, {
@@ -180,8 +180,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
         res.end(openApiText);
         return;
       case "metrics": {
-        const ctx = contextFor(req);
-        await contextCaller(ctx).system.stats(); // same read access rule as every other read
+        requireRole(contextFor(req), "viewer"); // the same read rule as every other read
         const { body, contentType } = await metrics.render();
         res.writeHead(200, { "content-type": contentType, "cache-control": "no-store" });
         res.end(body);
@@ -230,38 +229,12 @@ interface RouteLabel {
   route: string;
 }
 
-const SUBSCRIPTION_PATHS = new Set(
-  Object.entries(appRouter._def.procedures)
-    .filter(
-      ([, procedure]) => (procedure as unknown as { _def: { type: string } })._def.type === "subscription",
-    )
-    .map(([path]) => `/trpc/${path}`),
-);
-
-/** The `token` of tRPC's `connectionParams` query parameter (EventSource cannot send headers). */
-function connectionParamsToken(query: URLSearchParams): string | null {
-  const raw = query.get("connectionParams");
-  if (!raw) return null;
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    const token =
-      typeof parsed === "object" && parsed !== null ? (parsed as { token?: unknown }).token : undefined;
-    return typeof token === "string" ? token : null;
-  } catch {
-    return null;
-  }
-}
-
 const KNOWN_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);
 const FIXED_ROUTES: Record<string, "health" | "openapi" | "metrics" | undefined> = {
   "/health": "health",
   "/openapi.json": "openapi",
   "/metrics": "metrics",
 };
-
-function contextCaller(ctx: ControlPlaneContext) {
-  return createCaller(ctx);
-}
 
 function routeNotFound(req: IncomingMessage, path: string): RaasError {
   const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;

@@ -1,0 +1,59 @@
+import type { ServerResponse } from "node:http";
+import type { RaasError } from "@raas/shared";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
+import { TRPC_CODE_OF } from "../errors/to-raas-error";
+import { appRouter } from "../root";
+import type { ControlPlaneErrorData } from "../trpc";
+import { sendJson } from "./send-json";
+
+/** Writes an error in tRPC's envelope, for failures detected before tRPC sees the request. */
+export function sendTrpcError(
+  res: ServerResponse,
+  error: RaasError,
+  headers: Record<string, string> = {},
+): void {
+  const data: ControlPlaneErrorData = {
+    code: error.code,
+    httpStatus: error.httpStatus,
+    path: undefined,
+    details: error.details,
+  };
+  sendJson(
+    res,
+    error.httpStatus,
+    { error: { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[TRPC_CODE_OF[error.code]], data } },
+    headers,
+  );
+}
+
+const procedurePaths = new Set(Object.keys(appRouter._def.procedures));
+
+/** A low-cardinality metrics label for a tRPC path: the procedure name, `batch`, or `unknown`. */
+export function trpcRouteLabel(path: string): string {
+  const procedure = path.slice("/trpc/".length);
+  if (procedure.includes(",")) return "/trpc/{batch}";
+  return procedurePaths.has(procedure) ? `/trpc/${procedure}` : "/trpc/{unknown}";
+}
+
+/** Paths of subscription procedures: their access is checked before the SSE response starts. */
+export const SUBSCRIPTION_PATHS = new Set(
+  Object.entries(appRouter._def.procedures)
+    .filter(
+      ([, procedure]) => (procedure as unknown as { _def: { type: string } })._def.type === "subscription",
+    )
+    .map(([path]) => `/trpc/${path}`),
+);
+
+/** The `token` of tRPC's `connectionParams` query parameter (EventSource cannot send headers). */
+export function connectionParamsToken(query: URLSearchParams): string | null {
+  const raw = query.get("connectionParams");
+  if (!raw) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    const token =
+      typeof parsed === "object" && parsed !== null ? (parsed as { token?: unknown }).token : undefined;
+    return typeof token === "string" ? token : null;
+  } catch {
+    return null;
+  }
+}
