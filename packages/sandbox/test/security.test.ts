@@ -147,11 +147,15 @@ describe("bubblewrap sandbox security", () => {
     await sandbox.close();
   });
 
-  it("cannot read a file placed in the host user's home", async () => {
+  it("cannot read a file placed in the host user's home, nor the host's environment", async () => {
     const secretPath = join(homedir(), `raas-secret-${process.pid}.txt`);
     writeFileSync(secretPath, "host-secret-value");
+    process.env.RAAS_HOST_ONLY_SECRET = "host-env-secret";
     try {
       const sandbox = await fixture.runtime.create({});
+      expect((await sandbox.runTool("bash", { command: "env; cat /proc/1/environ" })).output).not.toContain(
+        "host-env-secret",
+      );
       const result = await sandbox.runTool("bash", {
         command: `cat ${secretPath}; ls ${homedir()}; grep -rs host-secret-value /etc /tmp /workspace`,
       });
@@ -160,6 +164,7 @@ describe("bubblewrap sandbox security", () => {
       await expect(sandbox.readFile(secretPath)).rejects.toMatchObject({ reason: "forbidden" });
       await sandbox.close();
     } finally {
+      delete process.env.RAAS_HOST_ONLY_SECRET;
       rmSync(secretPath, { force: true });
     }
   });
