@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { IPty } from "node-pty";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
+import { killProcessGroup, loadNodePty, partialPrefixLength } from "./process-support";
 import { foregroundProcessGroup, isWaitingForTerminalInput } from "./terminal-probe";
 
 export interface BashSessionOptions {
@@ -82,7 +82,12 @@ export class BashSession {
 
   /** Starts the shell if it is not running; resolves when it is at its prompt. */
   start(): Promise<void> {
-    this.#ready ??= this.#spawn();
+    this.#ready ??= this.#spawn().catch((error: unknown) => {
+      // A failed start (e.g. forkpty refused under the process limit) must not stick: the
+      // next command tries again once processes have been freed.
+      this.close();
+      throw error;
+    });
     return this.#ready;
   }
 
@@ -97,7 +102,7 @@ export class BashSession {
     const pty = this.#pty;
     this.#pty = undefined;
     this.#ready = undefined;
-    if (pty) killGroup(pty.pid);
+    if (pty) killProcessGroup(pty.pid);
   }
 
   async #spawn(): Promise<void> {
@@ -136,7 +141,22 @@ export class BashSession {
 
   async #runNow(command: string, options: BashRunOptions): Promise<ExecToolResult> {
     const startedAt = performance.now();
-    await this.start();
+    try {
+      await this.start();
+    } catch (error) {
+      const message = `the shell could not be started: ${error instanceof Error ? error.message : String(error)}`;
+      return {
+        output: message,
+        exitCode: null,
+        isError: true,
+        truncated: false,
+        timedOut: false,
+        durationMs: performance.now() - startedAt,
+        ...(/forkpty|EAGAIN|Resource temporarily unavailable/.test(message)
+          ? { limitHit: "processes" as const }
+          : {}),
+      };
+    }
     const output = new OutputBuffer(this.#options.maxOutputBytes);
     const outcome = await this.#exec(command, output, options.timeoutMs, options.signal);
     const text = output.text().replace(/^\n+/, "");
@@ -230,7 +250,7 @@ export class BashSession {
     timers.push(
       setTimeout(() => {
         const group = foregroundProcessGroup(pty.pid);
-        if (group !== undefined && group !== pty.pid) killGroup(group);
+        if (group !== undefined && group !== pty.pid) killProcessGroup(group);
         timers.push(
           setTimeout(() => {
             if (this.#pty === pty) {
@@ -268,34 +288,5 @@ export class BashSession {
       return;
     }
     pending.finish(Number(match[1]));
-  }
-}
-
-let nodePty: typeof import("node-pty") | undefined;
-
-/**
- * node-pty is loaded on first use: its native module costs ~15–20 ms, which would otherwise
- * sit on every sandbox's path to readiness.
- */
-function loadNodePty(): typeof import("node-pty") {
-  // The bundled server is CommonJS (has `require`); under tests this module runs as ESM.
-  const load = typeof require === "function" ? require : createRequire(import.meta.url);
-  nodePty ??= load("node-pty") as typeof import("node-pty");
-  return nodePty;
-}
-
-/** Length of the longest suffix of `text` that is a proper prefix of `prefix`. */
-function partialPrefixLength(text: string, prefix: string): number {
-  for (let length = Math.min(prefix.length - 1, text.length); length > 0; length -= 1) {
-    if (text.endsWith(prefix.slice(0, length))) return length;
-  }
-  return 0;
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // Already gone.
   }
 }

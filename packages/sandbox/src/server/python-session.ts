@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
+import { killProcessGroup } from "./process-support";
 
 export interface PythonSessionOptions {
   /** Path of python-driver.py as seen by this process. */
@@ -69,7 +70,7 @@ export class PythonSession {
     const child = this.#child;
     this.#child = undefined;
     this.#ready = undefined;
-    if (child?.pid !== undefined) killGroup(child.pid);
+    if (child?.pid !== undefined) killProcessGroup(child.pid);
   }
 
   #spawn(): Promise<void> {
@@ -208,12 +209,4 @@ function failure(message: string, startedAt: number): ExecToolResult {
     timedOut: false,
     durationMs: performance.now() - startedAt,
   };
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
 }
