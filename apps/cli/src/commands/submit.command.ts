@@ -13,9 +13,9 @@ function demoRequests(count: number): TSubmitJobRequest[] {
   return Array.from({ length: count }, (_, i) => ({
     kind: "sleep",
     payload: {
-      initMs: 300,
-      runMs: 1_500,
-      evalMs: 800,
+      initMs: 1_000,
+      runMs: 6_000,
+      evalMs: 3_000,
       jitter: 0.5,
       successRate: 0.6,
       fail: { run: { rate: 0.1, kind: "agent" }, eval: { rate: 0.05, kind: "eval" } },
