@@ -2,6 +2,8 @@
 // simulators (the labelled GPU test double), same skewed multi-turn workload for each.
 
 import type { GenerateRequest, GenerateResult } from "@raas/engine";
+// Relative until the engine index exports the routing module.
+import { StickyRouter } from "@raas/engine";
 import {
   createQwen3ModelFamily,
   HttpInferenceBackend,
@@ -10,8 +12,6 @@ import {
   TokenConversation,
 } from "@raas/inference";
 import { BlockPrefixCache, type RunningSimulator, startSimulator } from "@raas/simulator";
-// Relative until the engine index exports the routing module.
-import { StickyRouter } from "../packages/engine/src/routing/index";
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
 
 const BACKENDS = 4;

@@ -1,4 +1,7 @@
 // The inference adapters and the routed pool against in-process simulators over real HTTP.
+
+// Relative until the engine index exports the routing module.
+import { StickyRouter } from "@raas/engine";
 import {
   checkTokenDrift,
   createQwen3ModelFamily,
@@ -9,8 +12,6 @@ import {
 } from "@raas/inference";
 import type { TTurn } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
-// Relative until the engine index exports the routing module.
-import { StickyRouter } from "../../../packages/engine/src/routing/sticky-router";
 import { type RunningSimulator, startSimulator } from "../src/index";
 
 const family = createQwen3ModelFamily();

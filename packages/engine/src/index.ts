@@ -9,6 +9,7 @@ export * from "./memory/memory-job-store";
 export * from "./ports/index";
 export type { StageFinishedEvent } from "./rollout-engine";
 export { RolloutEngine } from "./rollout-engine";
+export * from "./routing/index";
 export * from "./stage-failure";
 export * from "./util/abort";
 export * from "./util/binary-heap";
