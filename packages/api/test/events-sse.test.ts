@@ -21,11 +21,16 @@ describe("jobs.events: tRPC subscription over SSE", () => {
     const query = input === undefined ? "" : `?input=${encodeURIComponent(JSON.stringify(input))}`;
     const jobs: TJob[] = [];
     const events: string[] = [];
+    let onConnected: () => void = () => {};
+    const connected = new Promise<void>((resolve) => {
+      onConnected = resolve;
+    });
     const timer = setTimeout(() => controller.abort(), 10_000);
     const opened = readSse(`${server.url}/trpc/jobs.events${query}`, { signal: controller.signal, headers });
     const done = (async () => {
       for await (const event of opened) {
         events.push(event.event);
+        if (event.event === "connected") onConnected();
         if (event.event !== "message") continue;
         const parsed = JSON.parse(event.data) as { type: string; job: TJob };
         expect(parsed.type).toBe("job.updated");
@@ -36,6 +41,8 @@ describe("jobs.events: tRPC subscription over SSE", () => {
     return {
       jobs,
       events,
+      /** Resolves once the server has attached the subscription. */
+      connected,
       finished: done.finally(() => {
         clearTimeout(timer);
         controller.abort();
@@ -45,7 +52,8 @@ describe("jobs.events: tRPC subscription over SSE", () => {
 
   it("streams every transition of the watched job up to completed, and nothing of other jobs", async () => {
     const trainer = trpcClient(server.url, TOKENS.trainer);
-    const { job } = await trainer.jobs.submit.mutate(sleepJob({ initMs: 50, runMs: 50, evalMs: 50 }));
+    // INIT is long enough for the stream to attach before RUN starts, even on a loaded machine.
+    const { job } = await trainer.jobs.submit.mutate(sleepJob({ initMs: 500, runMs: 50, evalMs: 50 }));
     const stream = await collect({ jobIds: [job.id] }, (jobs) => jobs.some((j) => j.status === "completed"));
     await trainer.jobs.submit.mutate(sleepJob()); // another job: must not show up
     await stream.finished;
@@ -63,7 +71,7 @@ describe("jobs.events: tRPC subscription over SSE", () => {
       { batchId: "sse-batch" },
       (jobs) => jobs.filter((j) => j.status === "completed").length === 3,
     );
-    await new Promise((resolve) => setTimeout(resolve, 100)); // let the subscription attach
+    await stream.connected;
     const { results } = await trainer.jobs.submitMany.mutate({
       jobs: [1, 2, 3].map(() => sleepJob({}, { batchId: "sse-batch" })),
     });

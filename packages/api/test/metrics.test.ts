@@ -42,8 +42,13 @@ describe("/metrics (Prometheus)", () => {
     const trainer = trpcClient(server.url, TOKENS.trainer);
     const blocker = await trainer.jobs.submit.mutate(sleepJob({ runMs: 60_000 }));
     const queued = await trainer.jobs.submit.mutate(sleepJob());
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const during = (await http(`${server.url}/metrics`)).text;
+    // RUN has one slot: the blocker runs, the other job waits in the RUN queue.
+    let during = "";
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      during = (await http(`${server.url}/metrics`)).text;
+      if (sample(during, "raas_stage_queued_jobs", { stage: "run" }) === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(sample(during, "raas_stage_active_jobs", { stage: "run" })).toBe(1);
     expect(sample(during, "raas_stage_queued_jobs", { stage: "run" })).toBe(1);
     await trainer.jobs.cancel.mutate({ jobId: blocker.job.id });
