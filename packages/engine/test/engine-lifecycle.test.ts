@@ -60,14 +60,16 @@ describe("RolloutEngine lifecycle", () => {
 
   it("times a stage out by time inside the stage only, not queue time", async () => {
     harness = await startTestEngine({ concurrency: { init: 1 } });
+    // The second job waits ~700 ms for the single INIT slot, longer than its 600 ms INIT budget,
+    // and must still complete: only the ~100 ms inside INIT count.
     const first = await harness.engine.submitJob({
       kind: "sleep",
-      payload: { initMs: 150, runMs: 1, evalMs: 1 },
+      payload: { initMs: 700, runMs: 1, evalMs: 1 },
     });
     const second = await harness.engine.submitJob({
       kind: "sleep",
       payload: { initMs: 100, runMs: 1, evalMs: 1 },
-      timeoutsMs: { init: 220 },
+      timeoutsMs: { init: 600 },
     });
     const third = await harness.engine.submitJob({
       kind: "sleep",
