@@ -69,6 +69,32 @@ describe("sandbox lifecycle", () => {
     expect(fixture.runtime.toolSpecs).toBe(SANDBOX_TOOL_SPECS);
   });
 
+  it("hands out warm-pool sandboxes with the spec's files, refills, and cold-starts specs it cannot serve", async () => {
+    const runtime = new BubblewrapRuntime({ baseDir: fixture.baseDir, warmPoolSize: 2, warn: () => {} });
+    const poolEvents: TSandboxEvent[] = [];
+    runtime.onEvent((event) => poolEvents.push(event));
+    await runtime.warmUp();
+    expect(runtime.openSandboxes).toHaveLength(2);
+    const startedAt = performance.now();
+    const pooled = await runtime.create({ jobId: "job-pool", files: { "task.txt": "from spec" } });
+    const handoffMs = performance.now() - startedAt;
+    expect((await pooled.runTool("bash", { command: "cat task.txt" })).output).toBe("from spec");
+    expect(
+      poolEvents.find((event) => event.sandboxId === pooled.id && event.type === "assigned"),
+    ).toMatchObject({
+      jobId: "job-pool",
+      detail: { fromPool: true },
+    });
+    expect(handoffMs).toBeLessThan(1_000);
+    const cold = await runtime.create({ env: { MODE: "special" } });
+    expect((await cold.runTool("bash", { command: "echo $MODE" })).output).toBe("special\n");
+    expect(poolEvents.some((event) => event.sandboxId === cold.id && event.type === "assigned")).toBe(false);
+    await runtime.warmUp();
+    expect(runtime.openSandboxes).toHaveLength(4); // two handed out, two idle again
+    await runtime.closeAll();
+    expect(runtime.openSandboxes).toHaveLength(0);
+  });
+
   it("reads, writes and lists workspace files and moves tars in and out", async () => {
     const sandbox = await fixture.runtime.create({
       files: { "a/b.txt": "initial", "bin.dat": new Uint8Array([0, 255, 1]) },

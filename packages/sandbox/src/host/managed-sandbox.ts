@@ -58,6 +58,7 @@ export class ManagedSandbox implements Sandbox {
   #stderrTail = "";
   #inflight = 0;
   #wallTimer: NodeJS.Timeout | undefined;
+  #jobId: string | null;
   #closing: Promise<void> | undefined;
   #unregisterExit: (() => void) | undefined;
   #exited: Promise<void> = Promise.resolve();
@@ -65,6 +66,7 @@ export class ManagedSandbox implements Sandbox {
   constructor(options: ManagedSandboxOptions) {
     this.id = options.id;
     this.#options = options;
+    this.#jobId = options.jobId;
   }
 
   get state(): TSandboxState {
@@ -131,13 +133,21 @@ export class ManagedSandbox implements Sandbox {
         ? error
         : new SandboxError("start_failed", String(error), { cause: error });
     }
-    if (this.#options.wallTimeMs !== undefined) {
-      this.#wallTimer = setTimeout(() => {
-        this.#emit("limit_hit", { limit: "wallTime", wallTimeMs: this.#options.wallTimeMs });
-        void this.#teardown("closed", "wall_time");
-      }, this.#options.wallTimeMs);
-      this.#wallTimer.unref();
-    }
+  }
+
+  /**
+   * Hands the sandbox to its user: records the job and starts the wall-time clock (a pooled
+   * sandbox waits idle before this, and that wait must not count against its job).
+   */
+  assign(jobId: string | null, detail: Record<string, unknown> = {}): void {
+    this.#jobId = jobId;
+    if (Object.keys(detail).length > 0) this.#emit("assigned", detail);
+    if (this.#options.wallTimeMs === undefined || this.#wallTimer) return;
+    this.#wallTimer = setTimeout(() => {
+      this.#emit("limit_hit", { limit: "wallTime", wallTimeMs: this.#options.wallTimeMs });
+      void this.#teardown("closed", "wall_time");
+    }, this.#options.wallTimeMs);
+    this.#wallTimer.unref();
   }
 
   async runTool(
@@ -318,7 +328,7 @@ export class ManagedSandbox implements Sandbox {
   #emit(type: string, detail: Record<string, unknown>, state: TSandboxState = this.#state): void {
     this.#options.emit({
       sandboxId: this.id,
-      jobId: this.#options.jobId,
+      jobId: this.#jobId,
       type,
       state,
       detail,

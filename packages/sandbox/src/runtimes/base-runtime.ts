@@ -22,6 +22,7 @@ import { ensureServerBundle, type ServerBundle } from "../host/server-bundle";
 import type { ExecServerConfig } from "../server/exec-server.types";
 import { SANDBOX_TOOL_SPECS } from "../tools/tool-specs";
 import { DEFAULT_LIMITS, SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
+import { isPoolable, WarmPool } from "./warm-pool";
 
 /** Paths of the sandbox as the execution server sees them from inside. */
 export interface InsideLayout {
@@ -45,6 +46,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
   };
   readonly #listeners = new Set<SandboxEventListener>();
   readonly #sandboxes = new Set<ManagedSandbox>();
+  readonly #pool: WarmPool | undefined;
 
   constructor(options: SandboxRuntimeOptions = {}) {
     this.options = {
@@ -55,10 +57,13 @@ export abstract class BaseRuntime implements SandboxRuntime {
       hangSlackMs: 10_000,
       pythonPath: "python3",
       shellPath: "/bin/bash",
+      warmPoolSize: 0,
       warn: (message) => console.warn(message),
       ...options,
       defaultLimits: { ...DEFAULT_LIMITS, ...options.defaultLimits },
     };
+    if (this.options.warmPoolSize > 0)
+      this.#pool = new WarmPool(this.options.warmPoolSize, () => this.#createCold({}));
     mkdirSync(this.options.baseDir, { recursive: true, mode: 0o755 });
     reapStaleSandboxDirs(this.options.baseDir, DIR_PREFIX);
   }
@@ -77,6 +82,28 @@ export abstract class BaseRuntime implements SandboxRuntime {
   }): LaunchPlan;
 
   async create(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
+    const pooled = this.#pool && isPoolable(spec) ? this.#pool.take() : undefined;
+    if (pooled) {
+      try {
+        for (const [path, data] of Object.entries(spec.files ?? {})) await pooled.writeFile(path, data);
+      } catch (error) {
+        await pooled.close();
+        throw error;
+      }
+      pooled.assign(spec.jobId ?? null, { fromPool: true });
+      return pooled;
+    }
+    const sandbox = await this.#createCold(spec, signal);
+    sandbox.assign(spec.jobId ?? null);
+    return sandbox;
+  }
+
+  /** Starts the warm pool (when `warmPoolSize` > 0) and resolves once it is full. */
+  warmUp(): Promise<void> {
+    return this.#pool?.fill() ?? Promise.resolve();
+  }
+
+  async #createCold(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
     const bundle = await ensureServerBundle(this.options.baseDir);
     const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const limits = { ...this.options.defaultLimits, ...spec.limits };
@@ -168,6 +195,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
   }
 
   async closeAll(): Promise<void> {
+    await this.#pool?.settle();
     await Promise.all([...this.#sandboxes].map((sandbox) => sandbox.close()));
   }
 

@@ -22,6 +22,12 @@ export interface SandboxRuntimeOptions {
   pythonPath?: string;
   /** Shell inside the sandbox. Default `/bin/bash`. */
   shellPath?: string;
+  /**
+   * Sandboxes kept started ahead of demand with the runtime's defaults. `create` takes one when
+   * the spec sets no image, env or limits (its files are written in through the server), then
+   * refills in the background; each idle member costs one sandbox's memory. Default 0 (off).
+   */
+  warmPoolSize?: number;
   /** Where warnings go (the local runtime's isolation warning). Default `console.warn`. */
   warn?: (message: string) => void;
 }
