@@ -150,10 +150,27 @@ export class ManagedSandbox implements Sandbox {
     this.#wallTimer.unref();
   }
 
-  async runTool(
+  /**
+   * Runs a tool. Calls to one stateful session (bash, python) are queued here, one at a time,
+   * so each call's hang clock starts when it is sent rather than while it waits its turn.
+   */
+  runTool(name: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<ToolResult> {
+    if (name !== "bash" && name !== "python") return this.#sendTool(name, args, options);
+    const previous = this.#sessionQueues.get(name) ?? Promise.resolve();
+    const result = previous.then(() => this.#sendTool(name, args, options));
+    this.#sessionQueues.set(
+      name,
+      result.catch(() => undefined),
+    );
+    return result;
+  }
+
+  readonly #sessionQueues = new Map<string, Promise<unknown>>();
+
+  async #sendTool(
     name: string,
     args: Record<string, unknown>,
-    options: ToolCallOptions = {},
+    options: ToolCallOptions,
   ): Promise<ToolResult> {
     const client = this.#requireClient();
     this.#inflight += 1;
