@@ -154,15 +154,27 @@ export class ManagedSandbox implements Sandbox {
    * Runs a tool. Calls to one stateful session (bash, python) are queued here, one at a time,
    * so each call's hang clock starts when it is sent rather than while it waits its turn.
    */
-  runTool(name: string, args: Record<string, unknown>, options: ToolCallOptions = {}): Promise<ToolResult> {
-    if (name !== "bash" && name !== "python") return this.#sendTool(name, args, options);
-    const previous = this.#sessionQueues.get(name) ?? Promise.resolve();
-    const result = previous.then(() => this.#sendTool(name, args, options));
-    this.#sessionQueues.set(
-      name,
-      result.catch(() => undefined),
-    );
-    return result;
+  async runTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: ToolCallOptions = {},
+  ): Promise<ToolResult> {
+    this.#requireClient();
+    this.#inflight += 1;
+    this.#state = "busy";
+    try {
+      if (name !== "bash" && name !== "python") return await this.#sendTool(name, args, options);
+      const previous = this.#sessionQueues.get(name) ?? Promise.resolve();
+      const result = previous.then(() => this.#sendTool(name, args, options));
+      this.#sessionQueues.set(
+        name,
+        result.catch(() => undefined),
+      );
+      return await result;
+    } finally {
+      this.#inflight -= 1;
+      if (this.#inflight === 0 && this.#state === "busy") this.#state = "ready";
+    }
   }
 
   readonly #sessionQueues = new Map<string, Promise<unknown>>();
@@ -173,8 +185,6 @@ export class ManagedSandbox implements Sandbox {
     options: ToolCallOptions,
   ): Promise<ToolResult> {
     const client = this.#requireClient();
-    this.#inflight += 1;
-    this.#state = "busy";
     let requestId: number | undefined;
     const onAbort = () => {
       if (requestId !== undefined)
@@ -215,8 +225,6 @@ export class ManagedSandbox implements Sandbox {
     } finally {
       clearTimeout(hangTimer);
       options.signal?.removeEventListener("abort", onAbort);
-      this.#inflight -= 1;
-      if (this.#inflight === 0 && this.#state === "busy") this.#state = "ready";
     }
   }
 
