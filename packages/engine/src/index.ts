@@ -1,3 +1,4 @@
+export * from "./agent/index";
 export * from "./engine.types";
 export * from "./handler-registry";
 export * from "./handlers/sleep-handler";

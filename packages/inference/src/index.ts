@@ -4,6 +4,7 @@ export * from "./backends/nemo-generate.codec";
 export * from "./backends/prometheus-counters.parser";
 export * from "./backends/sglang-generate.codec";
 export * from "./backends/vllm-completions.codec";
+export * from "./chat-format/model-chat-format";
 export * from "./conversation/drift-check";
 export * from "./conversation/token-conversation";
 export * from "./http/json-http-client";

@@ -1,3 +1,4 @@
+export * from "./chat-format.port";
 export * from "./clock.port";
 export * from "./inference-pool.port";
 export * from "./job-queue.port";
