@@ -1,0 +1,132 @@
+/**
+ * Builds the SWE fixture dataset from `sources/`: one git repository per source (a single commit
+ * with fixed author, committer and dates, so `base_commit` is the same on every machine), its
+ * bundle in `bundles/<owner>__<name>.bundle`, and `instances.jsonl` in SWE-bench form with the gold
+ * `patch` (the `fix/` overlay) and the `test_patch` (the `tests/` overlay) computed by git.
+ *
+ * Usage: `npx tsx packages/handlers/data/swe/build-swe-data.ts [outDir]` (default: this directory).
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+interface SourceMeta {
+  instance_id: string;
+  repo: string;
+  problem_statement: string;
+  hints_text: string;
+  created_at: string;
+  version: string;
+  FAIL_TO_PASS: string[];
+  PASS_TO_PASS: string[];
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const AUTHOR = { name: "RaaS Fixtures", email: "fixtures@raas.invalid" };
+
+function git(cwd: string, home: string, date: string, args: string[]): string {
+  return execFileSync(
+    "git",
+    [
+      "-c",
+      "core.autocrlf=false",
+      "-c",
+      "init.defaultBranch=main",
+      "-c",
+      "commit.gpgsign=false",
+      "-c",
+      "diff.noprefix=false",
+      ...args,
+    ],
+    {
+      cwd,
+      encoding: "utf8",
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: home,
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_AUTHOR_NAME: AUTHOR.name,
+        GIT_AUTHOR_EMAIL: AUTHOR.email,
+        GIT_COMMITTER_NAME: AUTHOR.name,
+        GIT_COMMITTER_EMAIL: AUTHOR.email,
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_DATE: date,
+        TZ: "UTC",
+      },
+    },
+  );
+}
+
+/** The diff an overlay directory makes to the base commit (new files included). */
+function overlayDiff(repoDir: string, home: string, date: string, overlay: string): string {
+  cpSync(overlay, repoDir, { recursive: true });
+  git(repoDir, home, date, ["add", "-A"]);
+  const diff = git(repoDir, home, date, ["diff", "--cached", "--no-color", "--no-ext-diff", "HEAD"]);
+  git(repoDir, home, date, ["reset", "-q", "--hard", "HEAD"]);
+  git(repoDir, home, date, ["clean", "-fdq"]);
+  return diff;
+}
+
+function buildOne(sourceDir: string, outDir: string, scratch: string): Record<string, unknown> {
+  const meta = JSON.parse(readFileSync(join(sourceDir, "instance.json"), "utf8")) as SourceMeta;
+  const repoName = meta.repo.replace("/", "__");
+  const repoDir = join(scratch, repoName);
+  const home = join(scratch, "home");
+  mkdirSync(home, { recursive: true });
+  cpSync(join(sourceDir, "base"), repoDir, { recursive: true });
+  git(repoDir, home, meta.created_at, ["init", "-q", "."]);
+  git(repoDir, home, meta.created_at, ["add", "-A"]);
+  git(repoDir, home, meta.created_at, ["commit", "-q", "-m", `Import ${meta.repo} ${meta.version}`]);
+  const baseCommit = git(repoDir, home, meta.created_at, ["rev-parse", "HEAD"]).trim();
+  const patch = overlayDiff(repoDir, home, meta.created_at, join(sourceDir, "fix"));
+  const testPatch = overlayDiff(repoDir, home, meta.created_at, join(sourceDir, "tests"));
+  mkdirSync(join(outDir, "bundles"), { recursive: true });
+  git(repoDir, home, meta.created_at, [
+    "bundle",
+    "create",
+    "-q",
+    join(outDir, "bundles", `${repoName}.bundle`),
+    "HEAD",
+    "main",
+  ]);
+  return {
+    instance_id: meta.instance_id,
+    repo: meta.repo,
+    base_commit: baseCommit,
+    patch,
+    test_patch: testPatch,
+    problem_statement: meta.problem_statement,
+    hints_text: meta.hints_text,
+    created_at: meta.created_at,
+    version: meta.version,
+    // SWE-bench's published JSONL keeps the test lists as JSON-encoded strings.
+    FAIL_TO_PASS: JSON.stringify(meta.FAIL_TO_PASS),
+    PASS_TO_PASS: JSON.stringify(meta.PASS_TO_PASS),
+    environment_setup_commit: baseCommit,
+  };
+}
+
+/** Builds every source into `outDir`; returns the instances written to `instances.jsonl`. */
+export function buildSweData(outDir: string, sourcesDir = join(here, "sources")): Record<string, unknown>[] {
+  const scratch = mkdtempSync(join(tmpdir(), "raas-swe-data-"));
+  try {
+    const instances = readdirSync(sourcesDir)
+      .sort()
+      .map((name) => buildOne(join(sourcesDir, name), outDir, scratch));
+    writeFileSync(
+      join(outDir, "instances.jsonl"),
+      `${instances.map((instance) => JSON.stringify(instance)).join("\n")}\n`,
+    );
+    return instances;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const outDir = resolve(process.argv[2] ?? here);
+  const instances = buildSweData(outDir);
+  console.log(`wrote ${instances.length} instances and their bundles to ${outDir}`);
+}

@@ -1,0 +1,5 @@
+"""MAJOR.MINOR.PATCH version strings."""
+
+from .version import compare, max_version, parse
+
+__all__ = ["compare", "max_version", "parse"]

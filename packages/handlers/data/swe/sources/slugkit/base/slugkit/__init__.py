@@ -1,0 +1,5 @@
+"""URL slugs from arbitrary text."""
+
+from .slug import slugify
+
+__all__ = ["slugify"]

@@ -1,0 +1,5 @@
+"""Greedy word wrapping."""
+
+from .wrap import wrap
+
+__all__ = ["wrap"]

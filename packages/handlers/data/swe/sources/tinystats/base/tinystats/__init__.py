@@ -1,0 +1,5 @@
+"""Small descriptive statistics helpers."""
+
+from .core import mean, median, mode
+
+__all__ = ["mean", "median", "mode"]
