@@ -75,14 +75,14 @@ describe("buildApptainerArgs", () => {
 });
 
 describe("ApptainerRuntime.commandFor", () => {
-  it("uses the configured binary and the spec's image, and refuses to start without an image", () => {
+  it("uses the configured binary and the spec's image, applies RLIMIT_NPROC only on request, and needs an image", () => {
     const runtime = new ApptainerRuntime({
       binaryPath: "/opt/apptainer/bin/apptainer",
       baseDir: "/tmp/raas-apptainer-unit",
     });
     const plan = runtime.commandFor({
       spec: { image: "/img/x.sif" },
-      limits: {},
+      limits: { maxProcesses: 99 },
       dirs,
       bundle,
       encodedConfig: "CFG",
@@ -91,6 +91,19 @@ describe("ApptainerRuntime.commandFor", () => {
     expect(plan.args[0]).toBe("exec");
     expect(plan.args).toContain("/img/x.sif");
     expect(plan.args.at(-1)).toBe("CFG");
+    expect(plan.args).not.toContain("/usr/bin/prlimit");
+    const limited = new ApptainerRuntime({
+      baseDir: "/tmp/raas-apptainer-unit",
+      limitProcessesWithRlimit: true,
+    });
+    const limitedPlan = limited.commandFor({
+      spec: { image: "/img/x.sif" },
+      limits: { maxProcesses: 99 },
+      dirs,
+      bundle,
+      encodedConfig: "CFG",
+    });
+    expect(limitedPlan.args).toContain("--nproc=99");
     expect(() => runtime.commandFor({ spec: {}, limits: {}, dirs, bundle, encodedConfig: "CFG" })).toThrow(
       /needs an image/,
     );

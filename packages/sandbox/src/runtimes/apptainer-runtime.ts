@@ -22,6 +22,12 @@ export interface ApptainerRuntimeOptions extends SandboxRuntimeOptions {
   isolateNetwork?: boolean;
   /** prlimit inside the image. Default `/usr/bin/prlimit`. */
   prlimitPath?: string;
+  /**
+   * Apply `maxProcesses` as RLIMIT_NPROC inside the container. Only safe when the container has
+   * its own user namespace (unprivileged installs, or `--userns`): on setuid installs the
+   * count covers every process of the user on the node. Default false (rely on Slurm's cgroups).
+   */
+  limitProcessesWithRlimit?: boolean;
 }
 
 /**
@@ -44,6 +50,7 @@ export class ApptainerRuntime extends BaseRuntime {
       bindHostNodePty: options.bindHostNodePty ?? false,
       isolateNetwork: options.isolateNetwork ?? true,
       prlimitPath: options.prlimitPath ?? "/usr/bin/prlimit",
+      limitProcessesWithRlimit: options.limitProcessesWithRlimit ?? false,
     };
   }
 
@@ -81,7 +88,9 @@ export class ApptainerRuntime extends BaseRuntime {
         nodeInsidePath: this.#app.nodeInsidePath,
         isolateNetwork: this.#app.isolateNetwork,
         env: { PATH: SANDBOX_PATH, HOME: APPTAINER_INSIDE.workspace },
-        ...(args.limits.maxProcesses !== undefined ? { maxProcesses: args.limits.maxProcesses } : {}),
+        ...(this.#app.limitProcessesWithRlimit && args.limits.maxProcesses !== undefined
+          ? { maxProcesses: args.limits.maxProcesses }
+          : {}),
         prlimitPath: this.#app.prlimitPath,
         serverArgs: [args.encodedConfig],
       }),

@@ -6,7 +6,11 @@ import { BaseRuntime, type InsideLayout } from "./base-runtime";
 import { SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
 
 export interface LocalRuntimeOptions extends SandboxRuntimeOptions {
-  /** prlimit binary for the process limit. Default `/usr/bin/prlimit`; `null` skips it. */
+  /**
+   * prlimit binary to apply `maxProcesses`. Default `null` (no process limit): without a user
+   * namespace RLIMIT_NPROC counts every process of the host user, so a limit sized for one
+   * sandbox could stop the developer's own shell from forking.
+   */
   prlimitPath?: string | null;
 }
 
@@ -25,7 +29,7 @@ export class LocalRuntime extends BaseRuntime {
 
   constructor(options: LocalRuntimeOptions = {}) {
     super(options);
-    this.#prlimitPath = options.prlimitPath === undefined ? "/usr/bin/prlimit" : options.prlimitPath;
+    this.#prlimitPath = options.prlimitPath ?? null;
     this.options.warn(LOCAL_RUNTIME_WARNING);
   }
 
