@@ -380,7 +380,7 @@ export class RolloutEngine {
   async #execute(lease: Lease): Promise<void> {
     const { jobId, stage } = lease.item;
     const live = this.#live.get(jobId);
-    if (!live || live.record.status !== "queued" || live.record.stage !== stage) {
+    if (live?.record.status !== "queued" || live.record.stage !== stage) {
       await this.#queue.ack(lease);
       return;
     }

@@ -21,7 +21,8 @@ interface PendingInsert {
  * Group commit in front of a `JobStore`: writes from many jobs are coalesced into one batch per
  * flush, flushes never overlap, and a job's writes keep their order. An insert's promise settles
  * when its batch is committed, so a submit is acknowledged only once it is durable. Failed
- * updates are kept and retried; they are never dropped.
+ * updates are kept and retried; they are never dropped. Records and patches are taken by
+ * reference: the engine treats job records as immutable values (every transition makes a new one).
  */
 export class StoreWriter {
   readonly #store: JobStore;
@@ -49,7 +50,7 @@ export class StoreWriter {
   /** Resolves when the job is committed; rejects when the store refused the batch. */
   insert(job: JobRecord): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.#inserts.set(job.id, { job: structuredClone(job), settle: { resolve, reject } });
+      this.#inserts.set(job.id, { job, settle: { resolve, reject } });
       this.#touch();
     });
   }
@@ -57,10 +58,10 @@ export class StoreWriter {
   update(patch: JobPatch): void {
     const pendingInsert = this.#inserts.get(patch.id);
     if (pendingInsert) {
-      pendingInsert.job = { ...pendingInsert.job, ...structuredClone(patch) };
+      pendingInsert.job = { ...pendingInsert.job, ...patch };
     } else {
       const previous = this.#updates.get(patch.id);
-      this.#updates.set(patch.id, { ...previous, ...structuredClone(patch) });
+      this.#updates.set(patch.id, { ...previous, ...patch });
     }
     this.#touch();
   }

@@ -11,7 +11,8 @@ import { matchesJobFilter } from "./job-filter";
 
 /**
  * A `JobStore` in process memory: for tests and `--store memory`. Nothing survives a restart.
- * Records are copied in and out so callers can never mutate stored state.
+ * Job records are copied shallowly in and out (the engine never mutates a record in place; nested
+ * payloads are shared, as they would be after a JSON round trip they are read-only by contract).
  */
 export class MemoryJobStore implements JobStore {
   readonly #jobs = new Map<string, JobRecord>();
@@ -24,7 +25,7 @@ export class MemoryJobStore implements JobStore {
     for (const job of jobs) {
       if (this.#jobs.has(job.id)) continue;
       if (job.jobKey !== null && this.#byKey.has(job.jobKey)) continue;
-      this.#jobs.set(job.id, structuredClone(job));
+      this.#jobs.set(job.id, { ...job });
       if (job.jobKey !== null) this.#byKey.set(job.jobKey, job.id);
     }
   }
@@ -32,13 +33,13 @@ export class MemoryJobStore implements JobStore {
   async updateJobs(patches: readonly JobPatch[]): Promise<void> {
     for (const patch of patches) {
       const current = this.#jobs.get(patch.id);
-      if (current) this.#jobs.set(patch.id, { ...current, ...structuredClone(patch) });
+      if (current) this.#jobs.set(patch.id, { ...current, ...patch });
     }
   }
 
   async getJob(id: string): Promise<JobRecord | null> {
     const job = this.#jobs.get(id);
-    return job ? structuredClone(job) : null;
+    return job ? { ...job } : null;
   }
 
   async findJobByKey(jobKey: string): Promise<JobRecord | null> {
@@ -51,15 +52,13 @@ export class MemoryJobStore implements JobStore {
       .filter((job) => matchesJobFilter(job, query))
       .filter((job) => query.cursor === undefined || job.id < query.cursor)
       .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    const items = all.slice(0, query.limit).map((job) => structuredClone(job));
+    const items = all.slice(0, query.limit).map((job) => ({ ...job }));
     const hasMore = all.length > query.limit;
     return { items, nextCursor: hasMore ? (items[items.length - 1]?.id ?? null) : null };
   }
 
   async listUnfinishedJobs(): Promise<JobRecord[]> {
-    return [...this.#jobs.values()]
-      .filter((job) => !isTerminalStatus(job.status))
-      .map((job) => structuredClone(job));
+    return [...this.#jobs.values()].filter((job) => !isTerminalStatus(job.status)).map((job) => ({ ...job }));
   }
 
   async listJobIds(filter: { groupId?: string; batchId?: string }): Promise<string[]> {
