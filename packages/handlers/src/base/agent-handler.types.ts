@@ -1,0 +1,137 @@
+import type {
+  AgentEvent,
+  AgentLoopLimits,
+  AgentLoopResult,
+  AgentStopReason,
+  ChatFormat,
+  ChatToolCall,
+  EvalOutcome,
+  InferencePool,
+  SamplingParams,
+  Sandbox,
+  SandboxLimits,
+  SandboxRuntime,
+  SandboxSpec,
+  ToolSpec,
+} from "@raas/engine";
+import type { DriftViolation } from "@raas/inference";
+import type { z } from "zod";
+import type { TAgentTaskBase } from "./agent-payload.schema";
+
+/** Defaults every agent handler applies unless the handler or the job payload overrides them. */
+export interface AgentDefaults {
+  /** Agent-loop limits (see `AgentLoopLimits` for units and defaults). */
+  limits?: AgentLoopLimits;
+  /** Sampling of every turn. Default: the backend's defaults. */
+  sampling?: Omit<SamplingParams, "maxTokens" | "stopTokenIds">;
+  /** Thinking block on (Qwen3 `enable_thinking`). Default true. */
+  enableThinking?: boolean;
+  /** Limits of every sandbox (merged under a handler's own). Default: the runtime's defaults. */
+  sandboxLimits?: SandboxLimits;
+}
+
+/** What every agent handler needs; built once by the composition root. */
+export interface AgentHandlerDeps {
+  sandboxRuntime: SandboxRuntime;
+  inference: InferencePool;
+  chatFormat: ChatFormat;
+  defaults?: AgentDefaults;
+}
+
+/** Handed to `setup` in INIT, after the sandbox is up. */
+export interface SetupContext<P> {
+  jobId: string;
+  payload: P;
+  /** The job's sandbox; errors from it fail the stage as `sandbox`. */
+  sandbox: Sandbox;
+  signal: AbortSignal;
+}
+
+/** A summary of the RUN stage (stored in the job result under `agent`). */
+export interface AgentRunSummary {
+  stopReason: AgentStopReason;
+  stopMessage: string;
+  turns: number;
+  toolCalls: number;
+  responseTokens: number;
+  /** Visible content of the last response. */
+  finalContent: string;
+  submission: ChatToolCall | null;
+  events: AgentEvent[];
+  durationMs: number;
+}
+
+/** The token-in/token-out check over the trajectory (violations mean the ids drifted). */
+export interface TokenDriftSummary {
+  isConsistent: boolean;
+  turnsChecked: number;
+  violations: DriftViolation[];
+}
+
+/** Handed to `collect` at the end of RUN, before the RUN sandbox closes. */
+export interface CollectContext<P, S> {
+  jobId: string;
+  payload: P;
+  setup: S;
+  sandbox: Sandbox;
+  loop: AgentLoopResult;
+  signal: AbortSignal;
+}
+
+/** Handed to `evaluate` in EVAL. */
+export interface EvaluateContext<P, S, A> {
+  jobId: string;
+  payload: P;
+  setup: S;
+  run: AgentRunSummary;
+  /** What `collect` returned (e.g. a solution file, a diff). */
+  artifacts: A;
+  /** The RUN sandbox when `keepSandboxForEval` is set, else null (it was closed after RUN). */
+  runSandbox: Sandbox | null;
+  /** Starts a fresh sandbox, closed when EVAL ends; its errors fail the stage as `sandbox`. */
+  openSandbox(spec?: Omit<SandboxSpec, "jobId">): Promise<Sandbox>;
+  signal: AbortSignal;
+}
+
+/** A task-type plug-in built on the agent loop. See the package README. */
+export interface AgentHandlerDefinition<P extends TAgentTaskBase, S = undefined, A = undefined> {
+  kind: string;
+  description: string;
+  /** Validates the job payload; extend `ZAgentTaskBase`. */
+  payloadSchema: z.ZodType<P>;
+  /** Sandbox tools offered to the model, by name (from the runtime's `toolSpecs`). */
+  tools: readonly string[];
+  /** The finish tool offered to the model; null offers none. Default `SUBMIT_TOOL_SPEC`. */
+  submitTool?: ToolSpec | null;
+  /** A response without a tool call ends the trajectory. Default true. */
+  endOnTextResponse?: boolean;
+  /** Handler defaults of the loop limits (under the job's overrides, over the deps' defaults). */
+  limits?: AgentLoopLimits;
+  /** The INIT sandbox (files, env, image, limits). Default: an empty workspace. */
+  sandbox?(payload: P): Omit<SandboxSpec, "jobId">;
+  /** INIT work after the sandbox is up (materialize the task); its result reaches `evaluate`. */
+  setup?(ctx: SetupContext<P>): Promise<S>;
+  systemPrompt(payload: P): string;
+  userMessage(payload: P): string;
+  /** End-of-RUN work in the RUN sandbox (e.g. read the solution file, take the diff). */
+  collect?(ctx: CollectContext<P, S>): Promise<A>;
+  /** Computes the reward. Throw `StageFailure('eval')` when grading itself is impossible. */
+  evaluate(ctx: EvaluateContext<P, S, A>): Promise<EvalOutcome>;
+  /** Keep the RUN sandbox open until the job ends so `evaluate` can use it. Default false. */
+  keepSandboxForEval?: boolean;
+  /** Stop reasons that fail the job as `agent` (trainable, no EVAL). Default `["context_exhausted"]`. */
+  failOn?: readonly AgentStopReason[];
+}
+
+/** INIT's output. */
+export interface AgentInitOutput<S> {
+  sandbox: Sandbox;
+  setup: S;
+}
+
+/** RUN's output. */
+export interface AgentRunOutput<A> {
+  summary: AgentRunSummary;
+  artifacts: A;
+  drift: TokenDriftSummary;
+}
