@@ -20,7 +20,7 @@ function startChild(baseDir: string, mode: "exit" | "wait") {
   const child = spawn(process.execPath, ["--import", "tsx", childScript, baseDir, mode], {
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const printed = new Promise<{ pids: number[]; root: string }>((resolve, reject) => {
+  const printed = new Promise<{ pids: number[]; root: string; cgroups: string[] }>((resolve, reject) => {
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -186,12 +186,13 @@ describe("sandbox lifecycle", () => {
 
   it("kills the sandbox and removes its files when the host process exits without closing", async () => {
     const { printed, exited } = startChild(fixture.baseDir, "exit");
-    const { pids, root } = await printed;
+    const { pids, root, cgroups } = await printed;
     const identities = pids.map(processIdentity).filter((id): id is string => id !== undefined);
     expect(identities.length).toBeGreaterThan(3);
     await exited;
     expect(await waitUntil(() => !identities.some(isProcessAlive), 5_000)).toBe(true);
     expect(existsSync(root)).toBe(false);
+    expect(cgroups.filter((dir) => existsSync(dir))).toEqual([]);
   });
 
   it("when the host is SIGKILLed, the sandbox dies with it and the next runtime reaps its files", async () => {
@@ -205,8 +206,13 @@ describe("sandbox lifecycle", () => {
     const unrelated = join(fixture.baseDir, "sbx-not-ours");
     mkdirSync(unrelated);
     writeFileSync(join(unrelated, "owner.json"), JSON.stringify({ hostPid: process.pid }));
+    const cgroupsFile = join(root, "cgroups.json");
+    const cgroupDirs = existsSync(cgroupsFile)
+      ? (JSON.parse(readFileSync(cgroupsFile, "utf8")) as string[])
+      : [];
     new BubblewrapRuntime({ baseDir: fixture.baseDir, warn: () => {} });
     expect(existsSync(root)).toBe(false);
+    expect(cgroupDirs.filter((dir) => existsSync(dir))).toEqual([]);
     expect(existsSync(unrelated)).toBe(true);
   });
 });

@@ -184,8 +184,14 @@ describe("bubblewrap sandbox security", () => {
     } else {
       expect(cgroupLines.some((text) => text.includes("raas-"))).toBe(false);
     }
+    const cgroupsFile = join(fixture.baseDir, sandbox.id, "cgroups.json");
+    const cgroupDirs = existsSync(cgroupsFile)
+      ? (JSON.parse(readFileSync(cgroupsFile, "utf8")) as string[])
+      : [];
+    expect(cgroupDirs.length).toBe(isWritable ? 2 : 0);
     await sandbox.close();
     expect(existsSync(pidsDir)).toBe(false);
+    expect(cgroupDirs.filter((dir) => existsSync(dir))).toEqual([]);
   });
 
   it("leaves no process behind after close, including detached daemons", async () => {

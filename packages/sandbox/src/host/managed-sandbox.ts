@@ -333,7 +333,9 @@ export class ManagedSandbox implements Sandbox {
         killPids(this.processIds());
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      cgroup?.remove();
+      for (let attempt = 0; attempt < 100 && cgroup && !cgroup.remove(); attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       removeSandboxDirs(this.#options.dirs.root);
       this.#unregisterExit?.();
       this.#state = finalState;
@@ -346,8 +348,12 @@ export class ManagedSandbox implements Sandbox {
   #killSync(): void {
     killPids(this.processIds());
     removeSandboxDirs(this.#options.dirs.root);
-    // Empty only once the killed processes are reaped; a leftover empty cgroup costs nothing.
-    this.#options.plan.cgroup?.remove();
+    // A cgroup empties only once its killed processes are reaped; exit handlers cannot await,
+    // so wait synchronously, briefly (bounded at 500 ms).
+    const cgroup = this.#options.plan.cgroup;
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let attempt = 0; attempt < 50 && cgroup && !cgroup.remove(); attempt += 1)
+      Atomics.wait(pause, 0, 0, 10);
   }
 
   #emit(type: string, detail: Record<string, unknown>, state: TSandboxState = this.#state): void {

@@ -61,6 +61,16 @@ export class SandboxCgroup {
     return controllers.length > 0 ? new SandboxCgroup(controllers) : undefined;
   }
 
+  /** The cgroup directories, recorded beside the sandbox so a later reaper can remove them. */
+  get dirs(): string[] {
+    return this.#controllers.map((controller) => controller.dir);
+  }
+
+  /** Removes cgroup directories left by a dead host; rmdir fails harmlessly on a busy cgroup. */
+  static removeDirs(dirs: readonly string[]): void {
+    for (const dir of dirs) if (/\/raas-sbx-[\w-]+$/.test(dir)) tryRmdir(dir);
+  }
+
   /** cgroup.procs files the launcher must join before it starts anything. */
   get procsFiles(): string[] {
     return this.#controllers.map((controller) => join(controller.dir, "cgroup.procs"));
@@ -94,9 +104,14 @@ export class SandboxCgroup {
     return { pidsLimitHits, oomKills };
   }
 
-  /** Removes the (empty) cgroups; call once their processes are gone. */
-  remove(): void {
-    for (const controller of this.#controllers) tryRmdir(controller.dir);
+  /**
+   * Removes the cgroups; true when all are gone. A cgroup stays busy until its killed
+   * processes have been reaped, which can lag their death a little, so callers retry.
+   */
+  remove(): boolean {
+    let isRemoved = true;
+    for (const controller of this.#controllers) isRemoved = tryRmdir(controller.dir) && isRemoved;
+    return isRemoved;
   }
 }
 
@@ -115,13 +130,11 @@ function counter(text: string, key: string): number {
   return Number(new RegExp(`^${key} (\\d+)`, "m").exec(text)?.[1] ?? 0);
 }
 
-function tryRmdir(dir: string): void {
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    try {
-      rmdirSync(dir);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
-    }
+function tryRmdir(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
   }
 }

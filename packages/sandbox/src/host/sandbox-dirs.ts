@@ -9,6 +9,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { SandboxCgroup } from "./sandbox-cgroup";
 
 /** Host-side directories of one sandbox. Everything lives under `root`, removed on close. */
 export interface SandboxDirs {
@@ -22,6 +23,12 @@ export interface SandboxDirs {
 }
 
 const OWNER_FILE = "owner.json";
+const CGROUPS_FILE = "cgroups.json";
+
+/** Records a sandbox's cgroup directories, so a reaper can remove them if its host dies. */
+export function recordSandboxCgroups(root: string, cgroupDirs: readonly string[]): void {
+  writeFileSync(join(root, CGROUPS_FILE), JSON.stringify(cgroupDirs));
+}
 
 /**
  * Creates the directories of a sandbox, writes its initial files and hands both to the
@@ -110,6 +117,12 @@ export function reapStaleSandboxDirs(baseDir: string, prefix: string): string[] 
       if (hostPid === process.pid || isPidAlive(hostPid)) continue;
     } catch {
       continue; // No owner file yet: being created right now, or not ours.
+    }
+    try {
+      const cgroups = JSON.parse(readFileSync(join(root, CGROUPS_FILE), "utf8")) as string[];
+      SandboxCgroup.removeDirs(cgroups);
+    } catch {
+      // No cgroups were recorded for this sandbox.
     }
     removeSandboxDirs(root);
     removed.push(root);

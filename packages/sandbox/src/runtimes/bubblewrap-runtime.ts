@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { SandboxLimits, SandboxSpec } from "@raas/engine";
 import type { LaunchPlan } from "../host/managed-sandbox";
 import { SandboxCgroup } from "../host/sandbox-cgroup";
-import type { SandboxDirs } from "../host/sandbox-dirs";
+import { recordSandboxCgroups, type SandboxDirs } from "../host/sandbox-dirs";
 import type { ServerBundle } from "../host/server-bundle";
 import { BaseRuntime, type InsideLayout } from "./base-runtime";
 import { type BubblewrapCommandInput, BWRAP_INSIDE, buildBubblewrapArgs } from "./bubblewrap-command";
@@ -159,6 +159,7 @@ export class BubblewrapRuntime extends BaseRuntime {
           this.#owner,
         )
       : undefined;
+    if (cgroup) recordSandboxCgroups(args.dirs.root, cgroup.dirs);
     return {
       command: this.#bwrap.bwrapPath,
       args: bwrapArgs,
