@@ -1,0 +1,138 @@
+import { StageFailure } from "@raas/engine";
+import { z } from "zod";
+import { ZAgentTaskBase } from "../base/agent-payload.schema";
+import { defineAgentHandler } from "../base/define-agent-handler";
+import { submitToolSpec } from "../base/submit-tool";
+import { CODE_TEST_RUNNER_PY } from "./code-test-runner.script";
+
+const ZStdioTests = z
+  .object({
+    kind: z.literal("stdio"),
+    cases: z
+      .array(z.object({ input: z.string(), output: z.string() }).strict())
+      .min(1)
+      .max(1_000),
+    /** Time limit of each case in ms. Default 2_000. */
+    timeLimitMs: z.number().int().min(1).max(600_000).default(2_000),
+  })
+  .strict();
+
+const ZUnittestTests = z
+  .object({
+    kind: z.literal("unittest"),
+    /** A Python unittest module (saved as `test_hidden.py`) that imports the solution module. */
+    code: z.string().min(1).max(1_000_000),
+    /** Time limit of the whole suite in ms. Default 10_000. */
+    timeLimitMs: z.number().int().min(1).max(3_600_000).default(10_000),
+  })
+  .strict();
+
+export const ZCodePayload = ZAgentTaskBase.extend({
+  /** The problem statement. */
+  prompt: z.string().min(1).max(100_000),
+  /** Where the model writes its solution, relative to the workspace. Default `solution.py`. */
+  solutionPath: z
+    .string()
+    .regex(/^[\w][\w./-]*\.py$/, "a relative .py path")
+    .refine((p) => !p.includes(".."), "must stay inside the workspace")
+    .default("solution.py"),
+  /** Hidden tests, never shown to the model: stdin/stdout cases or a unittest module. */
+  tests: z.discriminatedUnion("kind", [ZStdioTests, ZUnittestTests]),
+  /** `fraction` of passed tests, or `all_pass` (1 only when every test passes). Default: the handler config. */
+  rewardMode: z.enum(["fraction", "all_pass"]).optional(),
+}).strict();
+export type TCodePayload = z.infer<typeof ZCodePayload>;
+
+export interface CodeHandlerConfig {
+  /** Default reward mode when the payload has none. Default `all_pass`. */
+  rewardMode?: "fraction" | "all_pass";
+}
+
+interface CaseResult {
+  name: string;
+  status: string;
+  durationMs: number;
+  detail: string;
+}
+
+const SYSTEM_PROMPT =
+  "You are an expert Python programmer working in a sandbox (/workspace) with bash, python and " +
+  "editor tools. Write a complete solution file, test it yourself, then call submit. Hidden tests " +
+  "will be run against your file.";
+
+function userMessage(payload: TCodePayload): string {
+  const io =
+    payload.tests.kind === "stdio"
+      ? "Your program reads from standard input and writes the answer to standard output."
+      : `Your module will be imported as \`${payload.solutionPath.replace(/\.py$/, "").replaceAll("/", ".")}\` by unit tests.`;
+  return `Task id: ${payload.taskId}\n\n${payload.prompt}\n\nWrite your solution to ${payload.solutionPath}. ${io}`;
+}
+
+/** Code: the model writes a solution file; EVAL runs hidden tests in a fresh sandbox. */
+export function createCodeHandlerFactory(config: CodeHandlerConfig = {}) {
+  return defineAgentHandler<TCodePayload, undefined, { solution: string | null }>({
+    kind: "code",
+    description: "Programming problems: write a solution file, graded by hidden tests in a fresh sandbox.",
+    payloadSchema: ZCodePayload,
+    tools: ["bash", "python", "editor"],
+    submitTool: submitToolSpec("Call when your solution file is complete; ends the task."),
+    limits: { maxTurns: 20 },
+    systemPrompt: () => SYSTEM_PROMPT,
+    userMessage,
+    async collect({ sandbox, payload, signal }) {
+      const check = await sandbox.runTool(
+        "bash",
+        { command: `test -f '${payload.solutionPath}' && echo present || echo absent` },
+        { timeoutMs: 10_000, signal },
+      );
+      if (!check.output.includes("present")) return { solution: null };
+      return { solution: new TextDecoder().decode(await sandbox.readFile(payload.solutionPath)) };
+    },
+    async evaluate({ payload, artifacts, openSandbox, signal }) {
+      const rewardMode = payload.rewardMode ?? config.rewardMode ?? "all_pass";
+      if (artifacts.solution === null) {
+        return { reward: 0, result: { rewardMode, solutionFound: false, passed: 0, total: 0, cases: [] } };
+      }
+      const { tests } = payload;
+      const files: Record<string, string> = {
+        [payload.solutionPath]: artifacts.solution,
+        ".raas/run_tests.py": CODE_TEST_RUNNER_PY,
+        ".raas/spec.json": JSON.stringify({ ...tests, solutionPath: payload.solutionPath }),
+      };
+      if (tests.kind === "unittest") files["test_hidden.py"] = tests.code;
+      const sandbox = await openSandbox({ files });
+      const caseCount = tests.kind === "stdio" ? tests.cases.length : 1;
+      const run = await sandbox.runTool(
+        "bash",
+        { command: "cd /workspace && python3 .raas/run_tests.py" },
+        { timeoutMs: caseCount * tests.timeLimitMs + 30_000, signal },
+      );
+      let report: { pythonVersion: string; cases: CaseResult[] };
+      try {
+        report = JSON.parse(new TextDecoder().decode(await sandbox.readFile(".raas/results.json")));
+      } catch (error) {
+        throw new StageFailure(
+          "eval",
+          `the test runner wrote no results (exit ${run.exitCode}): ${run.output.slice(-400)}`,
+          {
+            cause: error,
+          },
+        );
+      }
+      const passed = report.cases.filter((c) => c.status === "passed").length;
+      const total = report.cases.length;
+      const reward = rewardMode === "fraction" ? passed / total : passed === total ? 1 : 0;
+      return {
+        reward,
+        result: {
+          rewardMode,
+          solutionFound: true,
+          passed,
+          total,
+          pythonVersion: report.pythonVersion,
+          cases: report.cases,
+        },
+      };
+    },
+  });
+}

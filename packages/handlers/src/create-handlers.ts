@@ -1,0 +1,35 @@
+import type { TaskHandler } from "@raas/engine";
+import type { AgentDefaults, AgentHandlerDeps } from "./base/agent-handler.types";
+import { type CodeHandlerConfig, createCodeHandlerFactory } from "./code/code-handler";
+import { createMathHandler } from "./math/math-handler";
+import { createStemHandler } from "./stem/stem-handler";
+
+/** Configuration of the built-in handlers, passed in by the composition root (never read from env). */
+export interface HandlersConfig {
+  /** Loop limits, sampling and sandbox limits every agent handler starts from. */
+  agent?: AgentDefaults;
+  code?: CodeHandlerConfig;
+}
+
+export interface CreateHandlersOptions extends Omit<AgentHandlerDeps, "defaults"> {
+  config?: HandlersConfig;
+}
+
+/**
+ * The built-in agent handlers (`math`, `code`, `stem`) bound to their dependencies. Register each
+ * with the engine's `HandlerRegistry`.
+ */
+export function createHandlers(options: CreateHandlersOptions): TaskHandler[] {
+  const deps: AgentHandlerDeps = {
+    sandboxRuntime: options.sandboxRuntime,
+    inference: options.inference,
+    chatFormat: options.chatFormat,
+    ...(options.config?.agent ? { defaults: options.config.agent } : {}),
+  };
+  const handlers = [
+    createMathHandler(deps),
+    createCodeHandlerFactory(options.config?.code)(deps),
+    createStemHandler(deps),
+  ];
+  return handlers as unknown as TaskHandler[];
+}
