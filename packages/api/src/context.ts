@@ -1,4 +1,5 @@
 import type { Principal } from "./auth/auth.types";
+import type { ControlPlaneBackends } from "./backends.port";
 import type { ControlPlaneEngine } from "./engine.port";
 import type { ApiLogger } from "./logger.types";
 
@@ -11,4 +12,6 @@ export interface ControlPlaneContext {
   /** False when no admin or trainer token is configured: mutations are then refused. */
   hasWriterToken: boolean;
   logger: ApiLogger;
+  /** The inference backend registry; null when the server runs without an inference pool. */
+  backends: ControlPlaneBackends | null;
 }

@@ -1,5 +1,11 @@
 export type { ControlPlaneAuthOptions, Principal, TRole } from "./auth/auth.types";
 export { ROLES, roleSatisfies } from "./auth/auth.types";
+export type {
+  BackendRegistration,
+  BackendView,
+  ControlPlaneBackends,
+  InferenceBackendRegistry,
+} from "./backends.port";
 export type { ControlPlaneContext } from "./context";
 export type { ApiJobEvent, ControlPlaneEngine, StageFinishedEvent } from "./engine.port";
 export { formatIssues } from "./errors/format-issues";
@@ -15,4 +21,5 @@ export { ControlPlaneMetrics } from "./metrics/control-plane-metrics";
 export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./openapi/openapi-document";
 export { REST_ROUTES } from "./rest/rest-routes";
 export { type AppRouter, appRouter, createCaller } from "./root";
+export { BACKEND_KINDS, type TBackendView, ZBackendView } from "./routers/backends/backend.schema";
 export type { ControlPlaneErrorData } from "./trpc";

@@ -1,8 +1,9 @@
+import { backendsRouter } from "./routers/backends/backends.router";
 import { jobsRouter } from "./routers/jobs/jobs.router";
 import { systemRouter } from "./routers/system/system.router";
 import { createCallerFactory, router } from "./trpc";
 
-export const appRouter = router({ jobs: jobsRouter, system: systemRouter });
+export const appRouter = router({ jobs: jobsRouter, system: systemRouter, backends: backendsRouter });
 
 /** The router's type, for `@trpc/client`: `createTRPCClient<AppRouter>(…)`. */
 export type AppRouter = typeof appRouter;

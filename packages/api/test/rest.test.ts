@@ -104,6 +104,13 @@ describe("REST routes against a running server", () => {
         "POST /api/v1/jobs/cancel cancelJobs",
         "POST /api/v1/jobs/wait waitForJobs",
         "POST /api/v1/stages/concurrency setConcurrency",
+        "GET /api/v1/whoami whoami",
+        "GET /api/v1/backends listBackends",
+        "POST /api/v1/backends registerBackend",
+        "POST /api/v1/backends/{id}/drain drainBackend",
+        "POST /api/v1/backends/{id}/resume resumeBackend",
+        "POST /api/v1/backends/{id}/weight-version setBackendWeightVersion",
+        "DELETE /api/v1/backends/{id} removeBackend",
       ].sort(),
     );
     // Every $ref resolves, every operation documents a success and an error response.

@@ -3,6 +3,7 @@ import { RaasError } from "@raas/shared";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { ControlPlaneAuthOptions } from "../auth/auth.types";
 import { TokenResolver } from "../auth/resolve-principal";
+import type { ControlPlaneBackends } from "../backends.port";
 import type { ControlPlaneContext } from "../context";
 import type { ControlPlaneEngine } from "../engine.port";
 import { toRaasError } from "../errors/to-raas-error";
@@ -22,6 +23,11 @@ import { connectionParamsToken, SUBSCRIPTION_PATHS, sendTrpcError, trpcRouteLabe
 export interface ControlPlaneHandlerOptions {
   engine: ControlPlaneEngine;
   auth: ControlPlaneAuthOptions;
+  /**
+   * The inference backends behind the engine, managed by the `backends.*` procedures. Default
+   * none: those procedures then answer 503 with a sentence saying so.
+   */
+  backends?: ControlPlaneBackends;
   /** Structured logger (pino-compatible). Default: silent. */
   logger?: ApiLogger;
   /** Largest accepted request body in bytes, for tRPC and REST alike. Default 1_048_576 (1 MiB). */
@@ -50,6 +56,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
  */
 export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): ControlPlaneHandler {
   const { engine } = options;
+  const backends = options.backends ?? null;
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const tokens = new TokenResolver(options.auth);
@@ -66,6 +73,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     requireViewerToken: options.auth.requireViewerToken,
     hasWriterToken: tokens.hasWriterToken,
     logger,
+    backends,
   });
 
   const logUnexpected = (thrown: unknown, req: IncomingMessage) => {

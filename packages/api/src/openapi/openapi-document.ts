@@ -97,6 +97,7 @@ export function buildOpenApiDocument(
       responses["403"] = errorResponse("The token's role may not do this");
     }
     if (pathParams.length > 0) responses["404"] = errorResponse("Not found");
+    if (route.mayBeUnavailable) responses["503"] = errorResponse("The server runs without what this needs");
     if (route.inputFrom === "body") {
       responses["413"] = errorResponse("Body larger than the server's limit");
       responses["415"] = errorResponse("Body is not JSON");
@@ -118,7 +119,12 @@ export function buildOpenApiDocument(
     security: [{ bearerAuth: [] }],
     tags: [
       { name: "jobs", description: "Submit, inspect, wait for and cancel rollout jobs." },
-      { name: "system", description: "Health, statistics and pool sizes." },
+      { name: "system", description: "Health, statistics, pool sizes and the caller's role." },
+      {
+        name: "backends",
+        description:
+          "Inference backends: register, list with load and cache statistics, drain, resume, remove, weight versions.",
+      },
     ],
     paths,
     components: {

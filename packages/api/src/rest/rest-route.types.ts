@@ -6,12 +6,12 @@ export type ControlPlaneCaller = ReturnType<typeof createCaller>;
 
 /** One REST operation, served by calling a tRPC procedure through `createCaller`. */
 export interface RestRoute {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** Path template; `{name}` segments become input fields of the same name. */
   path: string;
   operationId: string;
   summary: string;
-  tag: "jobs" | "system";
+  tag: "jobs" | "system" | "backends";
   /** Least role that may call it; `public` needs no token. Documentation only: procedures enforce it. */
   access: "public" | TRole;
   /** Where the rest of the input comes from: the JSON body, the query string, or nowhere. */
@@ -23,6 +23,8 @@ export interface RestRoute {
   successStatus: number | ((output: unknown) => number);
   /** True for long-polls that should stop when the client disconnects. Default false. */
   usesAbortSignal?: boolean;
+  /** True when the server may lack what the route needs (e.g. an inference pool): documents a 503. */
+  mayBeUnavailable?: boolean;
   call(caller: ControlPlaneCaller, input: unknown): Promise<unknown>;
 }
 

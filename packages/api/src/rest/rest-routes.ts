@@ -8,6 +8,8 @@ import { ZWaitRequest, ZWaitResponse } from "../routers/jobs/wait";
 import { ZHealthResponse } from "../routers/system/health";
 import { ZSetConcurrencyRequest, ZSetConcurrencyResponse } from "../routers/system/set-concurrency";
 import { ZStatsResponse } from "../routers/system/stats";
+import { ZWhoamiResponse } from "../routers/system/whoami";
+import { BACKEND_ROUTES } from "./backend-routes";
 import { defineRoute, type RestRoute } from "./rest-route.types";
 
 /** The REST surface for trainers that speak plain HTTP (e.g. Python). Same procedures as tRPC. */
@@ -143,4 +145,19 @@ export const REST_ROUTES: readonly RestRoute[] = [
     successStatus: 200,
     call: (caller) => caller.system.health(),
   }),
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/whoami",
+    operationId: "whoami",
+    summary:
+      "The role of the bearer token sent (admin, trainer, viewer or null) and whether it is valid; no side effect, no token needed.",
+    tag: "system",
+    access: "public",
+    inputFrom: "none",
+    request: null,
+    response: ZWhoamiResponse,
+    successStatus: 200,
+    call: (caller) => caller.system.whoami(),
+  }),
+  ...BACKEND_ROUTES,
 ];

@@ -13,6 +13,7 @@ import {
   type ApiLogger,
   type AppRouter,
   type ControlPlaneAuthOptions,
+  type ControlPlaneBackends,
   createControlPlaneHandler,
 } from "../../src/index";
 
@@ -32,6 +33,7 @@ export async function startTestServer(
     maxBodyBytes?: number;
     pools?: EngineOptions["pools"];
     logger?: ApiLogger;
+    backends?: ControlPlaneBackends;
   } = {},
 ): Promise<TestServer> {
   const engine = new RolloutEngine({
@@ -53,6 +55,7 @@ export async function startTestServer(
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     collectProcessMetrics: false,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.backends ? { backends: options.backends } : {}),
   });
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

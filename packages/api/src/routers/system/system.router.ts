@@ -2,5 +2,6 @@ import { router } from "../../trpc";
 import { health } from "./health";
 import { setConcurrency } from "./set-concurrency";
 import { stats } from "./stats";
+import { whoami } from "./whoami";
 
-export const systemRouter = router({ health, stats, setConcurrency });
+export const systemRouter = router({ health, stats, setConcurrency, whoami });

@@ -1,0 +1,96 @@
+import { ZDrainBackendRequest, ZDrainBackendResponse } from "../routers/backends/drain";
+import { ZListBackendsResponse } from "../routers/backends/list";
+import { ZRegisterBackendRequest, ZRegisterBackendResponse } from "../routers/backends/register";
+import { ZRemoveBackendRequest, ZRemoveBackendResponse } from "../routers/backends/remove";
+import { ZResumeBackendRequest, ZResumeBackendResponse } from "../routers/backends/resume";
+import { ZSetWeightVersionRequest, ZSetWeightVersionResponse } from "../routers/backends/set-weight-version";
+import { defineRoute, type RestRoute } from "./rest-route.types";
+
+/** REST routes of the `backends.*` procedures (503 when the server has no inference pool). */
+export const BACKEND_ROUTES: readonly RestRoute[] = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/backends",
+    operationId: "listBackends",
+    summary: "The registered inference backends with in-flight load, health and prefix-cache statistics.",
+    tag: "backends",
+    access: "viewer",
+    inputFrom: "none",
+    request: null,
+    response: ZListBackendsResponse,
+    successStatus: 200,
+    mayBeUnavailable: true,
+    call: (caller) => caller.backends.list(),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/backends",
+    operationId: "registerBackend",
+    summary:
+      "Register an inference backend (vllm, sglang, nemo-rl) at run time: 201 when created, 200 when the id existed and was updated (admin).",
+    tag: "backends",
+    access: "admin",
+    inputFrom: "body",
+    request: ZRegisterBackendRequest,
+    response: ZRegisterBackendResponse,
+    successStatus: (output) => ((output as { created?: boolean }).created ? 201 : 200),
+    mayBeUnavailable: true,
+    call: (caller, input) => caller.backends.register(input),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/backends/{id}/drain",
+    operationId: "drainBackend",
+    summary: "Drain a backend: in-flight turns finish, no new jobs go to it (admin).",
+    tag: "backends",
+    access: "admin",
+    inputFrom: "none",
+    request: ZDrainBackendRequest,
+    response: ZDrainBackendResponse,
+    successStatus: 200,
+    mayBeUnavailable: true,
+    call: (caller, input) => caller.backends.drain(input),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/backends/{id}/resume",
+    operationId: "resumeBackend",
+    summary: "Undo a drain: the backend takes new jobs again (admin).",
+    tag: "backends",
+    access: "admin",
+    inputFrom: "none",
+    request: ZResumeBackendRequest,
+    response: ZResumeBackendResponse,
+    successStatus: 200,
+    mayBeUnavailable: true,
+    call: (caller, input) => caller.backends.resume(input),
+  }),
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/backends/{id}/weight-version",
+    operationId: "setBackendWeightVersion",
+    summary: "Record the weight version a backend serves from now on (admin).",
+    tag: "backends",
+    access: "admin",
+    inputFrom: "body",
+    request: ZSetWeightVersionRequest,
+    response: ZSetWeightVersionResponse,
+    successStatus: 200,
+    mayBeUnavailable: true,
+    call: (caller, input) => caller.backends.setWeightVersion(input),
+  }),
+  defineRoute({
+    method: "DELETE",
+    path: "/api/v1/backends/{id}",
+    operationId: "removeBackend",
+    summary: "Forget a backend; its in-flight turns finish, its jobs move on their next turn (admin).",
+    tag: "backends",
+    access: "admin",
+    inputFrom: "none",
+    request: ZRemoveBackendRequest,
+    response: ZRemoveBackendResponse,
+    successStatus: 200,
+    mayBeUnavailable: true,
+    call: (caller, input) => caller.backends.remove(input),
+  }),
+];

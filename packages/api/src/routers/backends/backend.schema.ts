@@ -1,0 +1,81 @@
+import type { InferenceBackendKind } from "@raas/engine";
+import { z } from "zod";
+
+/** Wire protocols of inference backends (the engine's `InferenceBackendKind`). */
+export const BACKEND_KINDS = ["vllm", "sglang", "nemo-rl"] as const satisfies readonly InferenceBackendKind[];
+export const ZBackendKind = z.enum(BACKEND_KINDS, {
+  error: `kind must be one of ${BACKEND_KINDS.join(", ")}`,
+});
+
+/** A backend id: letters, digits and `_ . : @ -`, at most 128 characters, e.g. `gpu-3:8000`. */
+export const ZBackendId = z
+  .string({ error: "expected a backend id (string)" })
+  .trim()
+  .regex(/^[A-Za-z0-9][\w.:@-]{0,127}$/, {
+    error: "a backend id is 1-128 letters, digits or _ . : @ - and starts with a letter or digit",
+  });
+
+/** `http(s)://host[:port][/path]`, trailing slashes removed. */
+export const ZBackendBaseUrl = z
+  .string({ error: "expected a URL string such as http://gpu-3:8000" })
+  .trim()
+  .max(2_048, { error: "the URL is longer than 2048 characters" })
+  .pipe(
+    z.url({
+      protocol: /^https?$/,
+      error: "expected an http:// or https:// URL such as http://gpu-3:8000",
+    }),
+  )
+  .refine((url) => /^https?:\/\/[^/?#]+/i.test(url), {
+    error: "expected an http:// or https:// URL such as http://gpu-3:8000",
+  })
+  .refine((url) => !/[?#]/.test(url), { error: "the base URL may not carry a query or fragment" })
+  .transform((url) => url.replace(/\/+$/, ""));
+
+/** A weight version label (e.g. a training step `step-120`); null when unknown. */
+export const ZWeightVersion = z.string().trim().min(1).max(200).nullable();
+
+const ZBackendStats = z.object({
+  requests: z.number(),
+  errors: z.number(),
+  aborted: z.number(),
+  promptTokens: z.number(),
+  cachedPromptTokens: z.number(),
+  responseTokens: z.number(),
+  /** cachedPromptTokens / promptTokens over successful requests, 0..1. */
+  prefixCacheHitRate: z.number(),
+  responseTokensPerSec: z.number(),
+  meanLatencyMs: z.number(),
+  /** The backend's own prefix-cache counters (vLLM `/metrics`), when it exposes them. */
+  reported: z
+    .object({ prefixCacheQueries: z.number(), prefixCacheHits: z.number(), hitRate: z.number() })
+    .nullable(),
+});
+
+/** One registered backend with its routing state and statistics. */
+export const ZBackendView = z.object({
+  id: z.string(),
+  kind: ZBackendKind,
+  baseUrl: z.string(),
+  modelName: z.string(),
+  weightVersion: z.string().nullable(),
+  maxConcurrency: z.number().int(),
+  /** `draining` finishes in-flight turns and takes no new jobs; `drained` has none left. */
+  lifecycle: z.enum(["active", "draining", "drained"]),
+  /** Circuit breaker: `open` takes no traffic until a half-open probe succeeds. */
+  circuit: z.enum(["closed", "open", "half-open"]),
+  consecutiveFailures: z.number().int(),
+  inFlight: z.number().int(),
+  /** Jobs whose turns currently stick to this backend. */
+  stickyJobs: z.number().int(),
+  registeredAtMs: z.number(),
+  lastHealthCheck: z.object({ atMs: z.number(), isHealthy: z.boolean() }).nullable(),
+  stats: ZBackendStats,
+});
+export type TBackendView = z.infer<typeof ZBackendView>;
+
+/** Input of the procedures that act on one backend. */
+export const ZBackendIdRequest = z.object({ id: ZBackendId }).strict();
+
+/** Output of the procedures that act on one backend: its view after the change. */
+export const ZBackendResponse = z.object({ backend: ZBackendView });
