@@ -19,14 +19,15 @@ const skipReason = !binary
 if (skipReason) console.log(`[apptainer-runtime.test] skipped: ${skipReason}`);
 
 describe.skipIf(skipReason !== undefined)("apptainer runtime (real binary)", () => {
-  const baseDir = mkdtempSync(join(tmpdir(), "raas-apptainer-test-"));
-  const runtime = new ApptainerRuntime({ binaryPath: binary!, defaultImage: image!, baseDir });
-  afterAll(async () => {
-    await runtime.closeAll();
-    rmSync(baseDir, { recursive: true, force: true });
+  // Created inside the test: a skipped suite's body still runs at collection time.
+  let baseDir = "";
+  afterAll(() => {
+    if (baseDir) rmSync(baseDir, { recursive: true, force: true });
   });
 
   it("runs bash and python in the container and cleans up", async () => {
+    baseDir = mkdtempSync(join(tmpdir(), "raas-apptainer-test-"));
+    const runtime = new ApptainerRuntime({ binaryPath: binary!, defaultImage: image!, baseDir });
     const sandbox = await runtime.create({ files: { "hello.txt": "hi" } });
     expect(
       (await sandbox.runTool("bash", { command: "cat /workspace/hello.txt; ls /root 2>&1 | head -1" }))
@@ -35,6 +36,7 @@ describe.skipIf(skipReason !== undefined)("apptainer runtime (real binary)", () 
     expect((await sandbox.runTool("python", { code: "x = 2\nx ** 10" })).output).toBe("1024\n");
     await sandbox.close();
     expect(sandbox.state).toBe("closed");
+    await runtime.closeAll();
   });
 });
 

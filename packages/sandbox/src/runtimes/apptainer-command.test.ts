@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { buildApptainerArgs } from "./apptainer-command";
 import { ApptainerRuntime } from "./apptainer-runtime";
 
@@ -75,10 +78,13 @@ describe("buildApptainerArgs", () => {
 });
 
 describe("ApptainerRuntime.commandFor", () => {
+  const unitBaseDir = mkdtempSync(join(tmpdir(), "raas-apptainer-unit-"));
+  afterAll(() => rmSync(unitBaseDir, { recursive: true, force: true }));
+
   it("uses the configured binary and the spec's image, applies RLIMIT_NPROC only on request, and needs an image", () => {
     const runtime = new ApptainerRuntime({
       binaryPath: "/opt/apptainer/bin/apptainer",
-      baseDir: "/tmp/raas-apptainer-unit",
+      baseDir: unitBaseDir,
     });
     const plan = runtime.commandFor({
       spec: { image: "/img/x.sif" },
@@ -93,7 +99,7 @@ describe("ApptainerRuntime.commandFor", () => {
     expect(plan.args.at(-1)).toBe("CFG");
     expect(plan.args).not.toContain("/usr/bin/prlimit");
     const limited = new ApptainerRuntime({
-      baseDir: "/tmp/raas-apptainer-unit",
+      baseDir: unitBaseDir,
       limitProcessesWithRlimit: true,
     });
     const limitedPlan = limited.commandFor({
