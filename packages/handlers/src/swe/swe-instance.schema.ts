@@ -1,0 +1,76 @@
+import { z } from "zod";
+
+/** A test list that may arrive as an array or as a JSON-encoded string (SWE-bench's published form). */
+const ZTestList = z.preprocess(
+  (value, ctx) => {
+    if (value === undefined || value === null || value === "") return [];
+    if (typeof value !== "string") return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "expected a list of test names or a JSON-encoded list" });
+      return z.NEVER;
+    }
+  },
+  z.array(z.string().min(1)),
+);
+
+/**
+ * One SWE-bench / SWE-Gym task instance. Unknown fields are kept (datasets add their own), the
+ * test lists are normalized to arrays.
+ */
+export const ZSweInstance = z.looseObject({
+  instance_id: z.string().min(1).max(300),
+  /** `owner/name`; also the key of the repository's bundle or mirror. */
+  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "expected owner/name"),
+  /** Full 40-hex commit the repository is checked out at. */
+  base_commit: z.string().regex(/^[0-9a-f]{40}$/, "expected a full 40-character commit hash"),
+  /** Gold patch (not shown to the agent). */
+  patch: z.string().default(""),
+  test_patch: z.string().default(""),
+  problem_statement: z.string().min(1),
+  hints_text: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ""),
+  created_at: z.string().nullish(),
+  version: z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((value) => (value == null ? null : String(value))),
+  FAIL_TO_PASS: ZTestList,
+  PASS_TO_PASS: ZTestList,
+  environment_setup_commit: z.string().nullish(),
+});
+export type TSweInstance = z.output<typeof ZSweInstance>;
+export type TSweInstanceInput = z.input<typeof ZSweInstance>;
+
+/** Validates one instance; throws an `Error` naming the bad fields. */
+export function parseSweInstance(value: unknown): TSweInstance {
+  const parsed = ZSweInstance.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new Error(
+    parsed.error.issues.map((issue) => `${issue.path.join(".") || "instance"}: ${issue.message}`).join("; "),
+  );
+}
+
+/** Parses SWE-bench JSONL (one instance per line, blank lines skipped); errors name the line. */
+export function parseSweJsonl(text: string, source = "dataset"): TSweInstance[] {
+  const instances: TSweInstance[] = [];
+  const lines = text.split("\n");
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw new Error(`${source}:${index + 1}: not valid JSON (${(error as Error).message})`);
+    }
+    try {
+      instances.push(parseSweInstance(value));
+    } catch (error) {
+      throw new Error(`${source}:${index + 1}: ${(error as Error).message}`);
+    }
+  }
+  return instances;
+}

@@ -1,0 +1,179 @@
+/**
+ * Shell snippets the SWE handler runs inside a sandbox. Pure string builders: every path and
+ * argument is quoted here, and every snippet runs in a subshell so `set -e` never ends the
+ * sandbox's persistent bash session.
+ */
+
+/** Workspace root inside every sandbox. */
+export const WORKSPACE_DIR = "/workspace";
+/** Handler inputs (bundle, patches, sitecustomize) and outputs (diff, test log), outside the repo. */
+export const RAAS_DIR = `${WORKSPACE_DIR}/.raas`;
+/** Workspace-relative paths of the files the handler exchanges with the sandbox. */
+export const SWE_FILES = {
+  bundle: ".raas/repo.bundle",
+  modelPatch: ".raas/model.patch",
+  testPatch: ".raas/test.patch",
+  sitecustomize: ".raas/site/sitecustomize.py",
+  testLog: ".raas/test-output.log",
+} as const;
+
+/** Lines every git invocation gets, so a `~/.gitconfig` the agent wrote cannot change the diff. */
+const GIT = "git -c core.pager=cat -c diff.noprefix=false -c diff.mnemonicPrefix=false -c color.ui=false";
+
+/** Single-quotes a string for bash. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The directory name of a repository in the workspace: `owner/name` → `name`. */
+export function repoDirName(repo: string): string {
+  return repo.split("/").at(-1) as string;
+}
+
+/** Absolute path of the repository checkout inside the sandbox. */
+export function repoPath(repo: string): string {
+  return `${WORKSPACE_DIR}/${repoDirName(repo)}`;
+}
+
+/** Python that seeds `random` at interpreter start (put on PYTHONPATH as sitecustomize). */
+export const SITECUSTOMIZE_PY = `# Written by RaaS: fixed seeds for reproducible evaluation runs.
+import os as _os
+import random as _random
+
+_random.seed(int(_os.environ.get("RAAS_SEED", "0")))
+`;
+
+/** Clones the bundle into the repo directory at `baseCommit`, detached, and drops the bundle. */
+export function materializeScript(repo: string, baseCommit: string): string {
+  const dir = shellQuote(repoPath(repo));
+  const bundle = shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.bundle}`);
+  return `(
+set -e
+${GIT} init -q ${dir}
+cd ${dir}
+${GIT} fetch -q ${bundle} '+refs/*:refs/remotes/bundle/*'
+${GIT} checkout -q --detach ${shellQuote(baseCommit)}
+${GIT} config user.email agent@raas.invalid
+${GIT} config user.name "RaaS agent"
+printf '%s\\n' '__pycache__/' '*.pyc' '.pytest_cache/' >> .git/info/exclude
+rm -f ${bundle}
+test "$(${GIT} rev-parse HEAD)" = ${shellQuote(baseCommit)}
+)`;
+}
+
+/** Runs one setup command in the repository (its own subshell, its own exit code). */
+export function setupScript(repo: string, command: string): string {
+  return `(cd ${shellQuote(repoPath(repo))} && ${command})`;
+}
+
+/** Writes the model's diff against `baseCommit` (new files included) to `SWE_FILES.modelPatch`. */
+export function extractDiffScript(repo: string, baseCommit: string): string {
+  return `(
+set -e
+cd ${shellQuote(repoPath(repo))}
+${GIT} add -A
+${GIT} diff --cached --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ ${shellQuote(baseCommit)} > ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.modelPatch}`)}
+)`;
+}
+
+/** Marker lines the apply script prints; parse with {@link parseApplyMethod}. */
+const APPLIED = "RAAS_APPLIED=";
+
+/** `git apply`, then `patch --batch --fuzz=5 -p1`; prints which one worked (or `none`). */
+export function applyModelPatchScript(repo: string): string {
+  const patch = shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.modelPatch}`);
+  return `(
+cd ${shellQuote(repoPath(repo))} || exit 1
+if ${GIT} apply -v ${patch}; then echo ${APPLIED}git-apply
+elif patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${patch}; then echo ${APPLIED}patch-fuzz
+else echo ${APPLIED}none; fi
+)`;
+}
+
+export function parseApplyMethod(output: string): "git-apply" | "patch-fuzz" | null {
+  const match = /RAAS_APPLIED=(git-apply|patch-fuzz|none)/.exec(output);
+  return match?.[1] === "git-apply" || match?.[1] === "patch-fuzz" ? match[1] : null;
+}
+
+/** Files a unified git diff touches (the `b/` side; deletions keep the `a/` path). */
+export function patchedFiles(patch: string): string[] {
+  const files = new Set<string>();
+  for (const line of patch.split("\n")) {
+    const match = /^diff --git a\/(\S+) b\/(\S+)$/.exec(line);
+    if (match) files.add(match[2] as string);
+  }
+  return [...files];
+}
+
+/**
+ * Restores the files the test patch touches to their base version (removing ones the base does
+ * not have), so a model that edited tests cannot block or pre-empt the test patch, then applies it.
+ */
+export function applyTestPatchScript(repo: string, baseCommit: string, testPatch: string): string {
+  const base = shellQuote(baseCommit);
+  const resets = patchedFiles(testPatch).map((file) => {
+    const path = shellQuote(file);
+    return `if ${GIT} cat-file -e ${shellQuote(`${baseCommit}:${file}`)} 2>/dev/null; then ${GIT} checkout -q ${base} -- ${path}; else rm -f -- ${path}; fi`;
+  });
+  return `(
+set -e
+cd ${shellQuote(repoPath(repo))}
+${resets.join("\n")}
+${GIT} apply -v ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.testPatch}`)}
+)`;
+}
+
+/** Prints `RAAS_PYTHON=<version>` and `RAAS_PYTEST=<version>` (each only when available). */
+export function versionProbeScript(repo: string): string {
+  return `(
+cd ${shellQuote(repoPath(repo))} || exit 0
+python3 -c 'import platform; print("RAAS_PYTHON=" + platform.python_version())' 2>/dev/null
+python3 -c 'import pytest; print("RAAS_PYTEST=" + pytest.__version__)' 2>/dev/null
+true
+)`;
+}
+
+export function parseVersions(output: string): { python: string | null; pytest: string | null } {
+  return {
+    python: /RAAS_PYTHON=(\S+)/.exec(output)?.[1] ?? null,
+    pytest: /RAAS_PYTEST=(\S+)/.exec(output)?.[1] ?? null,
+  };
+}
+
+/** The deterministic environment of a test run. */
+export function testEnvironment(seed: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    TZ: "UTC",
+    PYTHONHASHSEED: "0",
+    PYTHONDONTWRITEBYTECODE: "1",
+    LC_ALL: "C.UTF-8",
+    LANG: "C.UTF-8",
+    RAAS_SEED: String(seed),
+    ...extra,
+  };
+}
+
+/** Exit code `timeout` reports when it had to stop the command (124) or kill it (137). */
+export const TIMEOUT_EXIT_CODES: readonly number[] = [124, 137];
+
+/**
+ * Runs `command targets…` in the repository under `timeout`, output to `SWE_FILES.testLog`;
+ * the snippet's exit code is the test command's (124/137 after a timeout).
+ */
+export function runTestsScript(input: {
+  repo: string;
+  command: string;
+  targets: readonly string[];
+  timeoutSec: number;
+  env: Record<string, string>;
+}): string {
+  const site = `${WORKSPACE_DIR}/.raas/site`;
+  const exports = Object.entries(input.env).map(([key, value]) => `export ${key}=${shellQuote(value)}`);
+  const inner = [input.command, ...input.targets.map(shellQuote)].join(" ");
+  return `(
+cd ${shellQuote(repoPath(input.repo))} || exit 1
+${exports.join("\n")}
+export PYTHONPATH=${shellQuote(site)}\${PYTHONPATH:+:$PYTHONPATH}
+timeout -k 10 ${Math.max(1, Math.ceil(input.timeoutSec))} bash -c ${shellQuote(inner)} > ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.testLog}`)} 2>&1
+)`;
+}
