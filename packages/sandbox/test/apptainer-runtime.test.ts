@@ -14,7 +14,7 @@ const image = process.env.RAAS_TEST_SIF;
 const skipReason = !binary
   ? "apptainer/singularity is not installed on this machine (not in Debian 12's archive); command lines are unit-tested in src/runtimes/apptainer-command.test.ts"
   : !image
-    ? "RAAS_TEST_SIF is not set to a .sif built from packages/sandbox/singularity/raas-base.def"
+    ? "RAAS_TEST_SIF is not set to a .sif built from singularity/raas-base.def"
     : undefined;
 if (skipReason) console.log(`[apptainer-runtime.test] skipped: ${skipReason}`);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the RaaS sandbox base image on a cluster.
 #
-#   packages/sandbox/singularity/build-sif.sh [output.sif]
+#   singularity/build-sif.sh [output.sif]
 #
 # Where to run it: any node with apptainer (or singularity) >= 1.1 and outbound network to
 # Docker Hub and the npm registry. Building needs either root, `--fakeroot` (enabled by the
