@@ -155,7 +155,8 @@ export async function evaluateSwePatch(input: EvaluateSwePatchInput): Promise<Sw
       log,
     });
   } finally {
-    await raw.close();
+    // A failing close must not mask the grade or the original error; runtimes reap sandboxes anyway.
+    await raw.close().catch(() => undefined);
   }
 }
 

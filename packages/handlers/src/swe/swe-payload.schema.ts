@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { ZAgentTaskBase } from "../base/agent-payload.schema";
+import { ZSweInstance } from "./swe-instance.schema";
+
+/**
+ * Payload of a `swe` job: `{ taskId?, instance, agent? }`. A bare SWE-bench instance (a JSONL line
+ * as is) is accepted too and wrapped; `taskId` defaults to the instance id.
+ */
+export const ZSwePayload = z.preprocess((value) => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  const wrapped: Record<string, unknown> = "instance" in record ? { ...record } : { instance: record };
+  const instance = wrapped.instance as Record<string, unknown> | undefined;
+  if (wrapped.taskId === undefined && typeof instance?.instance_id === "string") {
+    wrapped.taskId = instance.instance_id;
+  }
+  return wrapped;
+}, ZAgentTaskBase.extend({ instance: ZSweInstance }).strict());
+export type TSwePayload = z.output<typeof ZSwePayload>;

@@ -1,0 +1,213 @@
+import { isStageFailure, type Sandbox } from "@raas/engine";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evaluateSwePatch } from "../../src/swe/swe-evaluator";
+import type { TSweInstance } from "../../src/swe/swe-instance.schema";
+import type { SweEvalOptions } from "../../src/swe/swe-options";
+import { createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
+import type { SweEvalReport } from "../../src/swe/swe-report.types";
+import {
+  createSweTestRuntime,
+  fixtureInstance,
+  loadFixtureInstances,
+  SWE_BUNDLE_DIR,
+} from "./support/swe-test-fixture";
+
+const REPEATS = 5;
+const HANGING = "raas-fixtures__textwrapper-5";
+const repoSource = createBundleDirRepoSource({ dir: SWE_BUNDLE_DIR });
+let fixture: ReturnType<typeof createSweTestRuntime>;
+
+beforeAll(() => {
+  fixture = createSweTestRuntime();
+});
+afterAll(async () => {
+  await fixture?.dispose();
+});
+
+function evaluate(instance: TSweInstance, modelPatch: string | null, options: SweEvalOptions = {}) {
+  return evaluateSwePatch({
+    instance,
+    modelPatch,
+    repoSource,
+    openSandbox: (spec) => fixture.runtime.create(spec),
+    options: { testTimeoutMs: 60_000, ...options },
+  });
+}
+
+/** Runs `tasks` with at most `limit` at once (the machine has 2 cores). */
+async function pool<T>(tasks: Array<() => Promise<T>>, limit = 3): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await (tasks[index] as () => Promise<T>)();
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return results;
+}
+
+/** What must be identical across repeats: everything but the free-form log. */
+const outcome = (report: SweEvalReport) => {
+  const { logTail: _log, ...rest } = report;
+  return rest;
+};
+
+describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)", () => {
+  const instances = loadFixtureInstances();
+
+  it("ships at least 6 instances mixing pytest and unittest", () => {
+    expect(instances.length).toBeGreaterThanOrEqual(6);
+    expect(instances.some((i) => i.FAIL_TO_PASS[0]?.includes("::"))).toBe(true);
+    expect(instances.some((i) => i.FAIL_TO_PASS[0]?.includes(" ("))).toBe(true);
+  });
+
+  it(`gold patches resolve 100 % and empty patches 0 %, identically over ${REPEATS} repeats`, async () => {
+    const runnable = instances.filter((i) => i.instance_id !== HANGING);
+    const tasks = [
+      ...instances.flatMap((instance) =>
+        Array.from({ length: REPEATS }, () => () => evaluate(instance, instance.patch)),
+      ),
+      ...runnable.flatMap((instance) =>
+        Array.from({ length: REPEATS }, () => () => evaluate(instance, "", { evaluateEmptyPatch: true })),
+      ),
+    ];
+    const reports = await pool(tasks);
+    const gold = reports.slice(0, instances.length * REPEATS);
+    const empty = reports.slice(instances.length * REPEATS);
+    for (const report of gold) {
+      expect(report, report.logTail).toMatchObject({
+        resolved: true,
+        emptyPatch: false,
+        failedApplyPatch: false,
+        testTimeout: false,
+        patchApplyMethod: "git-apply",
+      });
+      expect(report.testsStatus.FAIL_TO_PASS.failure).toEqual([]);
+      expect(report.testsStatus.PASS_TO_PASS.failure).toEqual([]);
+      expect(report.pythonVersion).toMatch(/^3\.\d+\.\d+/);
+      expect(report.pytestVersion).toMatch(/^\d+\.\d+/);
+    }
+    for (const report of empty) {
+      const instance = runnable.find((i) => i.instance_id === report.instanceId) as TSweInstance;
+      expect(report).toMatchObject({ resolved: false, emptyPatch: true, testTimeout: false });
+      // The bug is real: every FAIL_TO_PASS test fails without the fix, every PASS_TO_PASS test passes.
+      expect(report.testsStatus.FAIL_TO_PASS.failure).toEqual(instance.FAIL_TO_PASS);
+      expect(report.testsStatus.PASS_TO_PASS.success).toEqual(instance.PASS_TO_PASS);
+    }
+    for (const group of [gold, empty]) {
+      for (let i = 0; i < group.length; i += REPEATS) {
+        const first = outcome(group[i] as SweEvalReport);
+        for (let k = 1; k < REPEATS; k += 1) expect(outcome(group[i + k] as SweEvalReport)).toEqual(first);
+      }
+    }
+  });
+
+  it("grades an empty patch without a sandbox by default", async () => {
+    const instance = fixtureInstance("raas-fixtures__tinystats-1");
+    const report = await evaluateSwePatch({
+      instance,
+      modelPatch: "",
+      repoSource,
+      openSandbox: () => Promise.reject(new Error("no sandbox expected")),
+    });
+    expect(report).toMatchObject({ resolved: false, emptyPatch: true, failedApplyPatch: false });
+  });
+
+  it("reports failed_apply_patch for a patch that applies nowhere", async () => {
+    const broken = [
+      "diff --git a/tinystats/core.py b/tinystats/core.py",
+      "--- a/tinystats/core.py",
+      "+++ b/tinystats/core.py",
+      "@@ -40,3 +40,3 @@",
+      " def does_not_exist():",
+      "-    return 1",
+      "+    return 2",
+      " ",
+      "",
+    ].join("\n");
+    const report = await evaluate(fixtureInstance("raas-fixtures__tinystats-1"), broken);
+    expect(report).toMatchObject({
+      resolved: false,
+      failedApplyPatch: true,
+      emptyPatch: false,
+      patchApplyMethod: null,
+    });
+  });
+
+  it("falls back to patch --fuzz when git apply rejects drifted context", async () => {
+    const instance = fixtureInstance("raas-fixtures__spans-12");
+    const drifted = instance.patch.replace(
+      '     """Merges overlapping closed intervals ``(start, end)``; returns sorted tuples."""',
+      '     """Merge intervals (the docstring changed since this patch was written)."""',
+    );
+    expect(drifted).not.toBe(instance.patch);
+    const report = await evaluate(instance, drifted);
+    expect(report).toMatchObject({ resolved: true, patchApplyMethod: "patch-fuzz" });
+  });
+
+  it("resets model edits to the test patch's files before applying it", async () => {
+    const instance = fixtureInstance("raas-fixtures__tinystats-1");
+    const tamperedTests = [
+      "diff --git a/tests/test_core.py b/tests/test_core.py",
+      "--- a/tests/test_core.py",
+      "+++ b/tests/test_core.py",
+      "@@ -4,7 +4,7 @@ from tinystats import mean, median, mode",
+      " ",
+      " ",
+      " def test_mean():",
+      "-    assert mean([1, 2, 3, 4]) == 2.5",
+      "+    assert mean([1, 2, 3, 4]) == 99",
+      " ",
+      " ",
+      " def test_mean_empty_raises():",
+      "",
+    ].join("\n");
+    const report = await evaluate(instance, `${instance.patch}${tamperedTests}`);
+    expect(report).toMatchObject({ resolved: true, patchApplyMethod: "git-apply" });
+  });
+
+  it("reports test_timeout when the test suite hangs", async () => {
+    const instance = fixtureInstance(HANGING);
+    const report = await evaluate(instance, "", { evaluateEmptyPatch: true, testTimeoutMs: 3_000 });
+    expect(report).toMatchObject({ resolved: false, testTimeout: true });
+    expect(report.testExitCode === 124 || report.testExitCode === 137).toBe(true);
+    // Tests that finished before the hang are still graded.
+    expect(report.testsStatus.PASS_TO_PASS.success.length).toBeGreaterThan(0);
+    expect(report.testsStatus.FAIL_TO_PASS.failure).toContain("tests/test_wrap.py::test_long_word_is_split");
+  });
+
+  it("turns a sandbox that dies during evaluation into a sandbox failure, not a grade", async () => {
+    const instance = fixtureInstance("raas-fixtures__tinystats-1");
+    let calls = 0;
+    const error = await evaluateSwePatch({
+      instance,
+      modelPatch: instance.patch,
+      repoSource,
+      openSandbox: async (spec) => {
+        const sandbox = await fixture.runtime.create(spec);
+        const dying: Sandbox = {
+          id: sandbox.id,
+          get state() {
+            return sandbox.state;
+          },
+          runTool: async (...args) => {
+            calls += 1;
+            // The second call is the model patch going in: the sandbox dies under it.
+            if (calls === 2) await sandbox.close();
+            return sandbox.runTool(...args);
+          },
+          readFile: (path) => sandbox.readFile(path),
+          writeFile: (path, data) => sandbox.writeFile(path, data),
+          close: () => sandbox.close(),
+        };
+        return dying;
+      },
+    }).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    expect(isStageFailure(error) && error.kind, String(error)).toBe("sandbox");
+  });
+});
