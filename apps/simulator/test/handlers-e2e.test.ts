@@ -1,0 +1,159 @@
+// End-to-end rollouts of the math, code and stem handlers: RolloutEngine → real bubblewrap
+// sandboxes → agent loop → routed pool → in-process simulator (scripted, per task) → graders.
+import type { TJob } from "@raas/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TPolicyConfigInput } from "../src/index";
+import { type RolloutFixture, readDataJson, readTasks, startRolloutFixture } from "./support/rollout-fixture";
+
+type Tasks = Record<string, { steps: unknown[] }>;
+const policy = readDataJson<{ kind: "scripted"; tasks: Tasks }>("simulator/math-code-stem.policy.json");
+const expected = readDataJson<Record<string, number>>("simulator/expected-rewards.json");
+const KILL_TASK = "kill-001";
+policy.tasks[KILL_TASK] = {
+  steps: [{ toolCalls: [{ name: "python", arguments: { code: "import time\ntime.sleep(60)" } }] }],
+};
+
+const jobs = [
+  ...readTasks("math.jsonl").map((payload) => ({ kind: "math", payload })),
+  ...readTasks("code.jsonl").map((payload) => ({ kind: "code", payload })),
+  ...readTasks("stem.jsonl").map((payload) => ({ kind: "stem", payload })),
+];
+
+describe("math, code and stem rollouts end to end", () => {
+  let fixture: RolloutFixture;
+  let finished: TJob[] = [];
+  let wallMs = 0;
+
+  beforeAll(async () => {
+    fixture = await startRolloutFixture({
+      policy: policy as TPolicyConfigInput,
+      config: { agent: { sampling: { temperature: 1, seed: 7 } } },
+    });
+    const startedAt = performance.now();
+    const submitted = await fixture.engine.submitJobs(jobs);
+    const waited = await fixture.engine.waitForJobs(
+      submitted.map((s) => s.job.id),
+      { timeoutMs: 600_000 },
+    );
+    wallMs = performance.now() - startedAt;
+    finished = waited.jobs;
+  }, 700_000);
+
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  it("completes every job with the reward its script was written to earn", () => {
+    const byTask = new Map(finished.map((job) => [(job.payload as { taskId: string }).taskId, job]));
+    const rewards = Object.fromEntries([...byTask].map(([taskId, job]) => [taskId, job.reward]));
+    const failures = finished
+      .filter((job) => job.status !== "completed")
+      .map((job) => [job.kind, job.failure]);
+    expect(failures).toEqual([]);
+    expect(rewards).toEqual(
+      Object.fromEntries(Object.entries(expected).map(([id, reward]) => [id, expect.closeTo(reward, 6)])),
+    );
+    const counts = { solved: 0, partial: 0, failed: 0 };
+    for (const job of finished) {
+      if (job.reward === 1) counts.solved += 1;
+      else if (job.reward === 0) counts.failed += 1;
+      else counts.partial += 1;
+      expect(job.trainable).toBe(true);
+    }
+    expect(counts.solved).toBeGreaterThan(0);
+    expect(counts.failed).toBeGreaterThan(0);
+    const stageMs = (stage: string) => {
+      const times = fixture.stageEvents.filter((e) => e.stage === stage).map((e) => e.durationMs);
+      return Math.round(times.reduce((a, b) => a + b, 0) / Math.max(1, times.length));
+    };
+    console.info(
+      `[handlers e2e] ${finished.length} jobs in ${Math.round(wallMs)} ms = ${(finished.length / (wallMs / 1000)).toFixed(2)} jobs/s; ` +
+        `mean stage ms init ${stageMs("init")} run ${stageMs("run")} eval ${stageMs("eval")}; ${JSON.stringify(counts)}`,
+    );
+  });
+
+  it("stores each turn's token ids, logprobs, backend and weight version, and tool calls", async () => {
+    for (const job of finished) {
+      const { turns, toolCalls } = await fixture.engine.getTrajectory(job.id);
+      expect(turns.length).toBeGreaterThan(0);
+      for (const [i, turn] of turns.entries()) {
+        expect(turn.index).toBe(i);
+        expect(turn.responseIds.length).toBeGreaterThan(0);
+        expect(turn.logprobs).toHaveLength(turn.responseIds.length);
+        expect(turn).toMatchObject({ backendId: "sim-0", weightVersion: "w-1", finishReason: "stop" });
+        const previous = turns[i - 1];
+        if (previous) {
+          expect(turn.promptIds.slice(0, previous.promptIds.length + previous.responseIds.length)).toEqual([
+            ...previous.promptIds,
+            ...previous.responseIds,
+          ]);
+          expect(turn.cachedPromptTokens).toBeGreaterThan(0);
+        }
+      }
+      const result = job.result as { tokenDrift: { isConsistent: boolean }; agent: { toolCalls: number } };
+      expect(result.tokenDrift.isConsistent).toBe(true);
+      expect(toolCalls).toHaveLength(result.agent.toolCalls); // the scripts make no tool-call mistakes
+    }
+  });
+
+  it("runs the model's tool calls in the sandbox and grades what they produced", async () => {
+    const math = finished.find((job) => (job.payload as { taskId: string }).taskId === "math-001") as TJob;
+    const { toolCalls } = await fixture.engine.getTrajectory(math.id);
+    expect(toolCalls[0]).toMatchObject({ name: "python", isError: false });
+    expect(toolCalls[0]?.output.trim()).toBe("391");
+    expect(math.result).toMatchObject({
+      extracted: "391",
+      isCorrect: true,
+      pythonVersion: expect.stringMatching(/^3\./),
+    });
+
+    const code = finished.find((job) => (job.payload as { taskId: string }).taskId === "code-007") as TJob;
+    expect(code.result).toMatchObject({
+      rewardMode: "fraction",
+      passed: 2,
+      total: 3,
+      pythonVersion: expect.stringMatching(/^3\./),
+    });
+    const statuses = (code.result as { cases: { status: string }[] }).cases.map((c) => c.status);
+    expect(statuses).toEqual(["passed", "passed", "timeout"]);
+
+    const noFile = finished.find((job) => (job.payload as { taskId: string }).taskId === "code-008") as TJob;
+    expect(noFile).toMatchObject({ reward: 0, result: { solutionFound: false } });
+  });
+
+  it("closes every sandbox it opened (INIT/RUN and fresh EVAL sandboxes)", () => {
+    const codeJobs = jobs.filter((j) => j.kind === "code").length - 1; // code-008 writes no file
+    expect(fixture.sandboxes).toHaveLength(jobs.length + codeJobs);
+    expect(fixture.sandboxes.every((s) => s.state === "closed")).toBe(true);
+  });
+
+  it("fails a job whose sandbox is killed mid-RUN as `sandbox`, not trainable, with no reward", async () => {
+    const before = fixture.sandboxes.length;
+    const { job } = await fixture.engine.submitJob({
+      kind: "math",
+      payload: { taskId: KILL_TASK, problem: "Wait for it.", answer: "1", agent: { toolTimeoutMs: 120_000 } },
+    });
+    const deadline = Date.now() + 60_000;
+    let sandbox = fixture.sandboxes[before];
+    // Busy during RUN: the scripted `sleep 60` (INIT's interpreter probe also makes it busy).
+    const isRunningTool = async () =>
+      (await fixture.engine.getJob(job.id)).stage === "run" && sandbox?.state === "busy";
+    while (Date.now() < deadline && !(await isRunningTool())) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      sandbox = fixture.sandboxes[before];
+    }
+    expect(sandbox?.state).toBe("busy");
+    const pids = (sandbox as unknown as { processIds(): number[] }).processIds();
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) process.kill(pid, "SIGKILL");
+    const {
+      jobs: [done],
+    } = await fixture.engine.waitForJobs([job.id], { timeoutMs: 120_000 });
+    expect(done).toMatchObject({
+      status: "failed",
+      trainable: false,
+      reward: null,
+      failure: { kind: "sandbox", stage: "run" },
+    });
+  });
+});

@@ -1,0 +1,121 @@
+// An embedded RaaS for handler end-to-end tests: RolloutEngine on memory adapters, real
+// bubblewrap sandboxes, the routed inference pool against an in-process simulator, the real
+// Qwen3 chat format, and the built-in handlers from @raas/handlers.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  HandlerRegistry,
+  MemoryJobQueue,
+  MemoryJobStore,
+  RolloutEngine,
+  type Sandbox,
+  type SandboxRuntime,
+  type StageFinishedEvent,
+  StickyRouter,
+} from "@raas/engine";
+import { createHandlers, type HandlersConfig } from "@raas/handlers";
+import { createQwen3ChatFormat, RoutedInferencePool } from "@raas/inference";
+import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
+import type { TPolicyConfigInput } from "../../src/index";
+import { type RunningSimulator, startSimulator } from "../../src/index";
+
+const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+const DATA_DIR = fileURLToPath(new URL("../../../../packages/handlers/data/", import.meta.url));
+
+/** Reads a JSONL data file of @raas/handlers (`math.jsonl`, …). */
+export function readTasks<T = Record<string, unknown>>(file: string): T[] {
+  return readFileSync(join(DATA_DIR, file), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as T);
+}
+
+export function readDataJson<T>(file: string): T {
+  return JSON.parse(readFileSync(join(DATA_DIR, file), "utf8")) as T;
+}
+
+export interface RolloutFixture {
+  engine: RolloutEngine;
+  simulator: RunningSimulator;
+  /** Every sandbox the runtime created, in order. */
+  sandboxes: Sandbox[];
+  stageEvents: StageFinishedEvent[];
+  close(): Promise<void>;
+}
+
+/** Starts the whole stack; `close` stops it and removes the sandboxes' base directory. */
+export async function startRolloutFixture(options: {
+  policy: TPolicyConfigInput;
+  config?: HandlersConfig;
+  concurrency?: number;
+}): Promise<RolloutFixture> {
+  const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
+  if (!bwrapPath) throw new Error("this test needs `bwrap`: run `apt-get install -y bubblewrap`");
+  const baseDir = mkdtempSync(join(tmpdir(), "raas-handlers-e2e-"));
+  const bubblewrap = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
+  const sandboxes: Sandbox[] = [];
+  const runtime: SandboxRuntime = {
+    name: bubblewrap.name,
+    toolSpecs: bubblewrap.toolSpecs,
+    onEvent: (listener) => bubblewrap.onEvent(listener),
+    closeAll: () => bubblewrap.closeAll(),
+    async create(spec, signal) {
+      const sandbox = await bubblewrap.create(spec, signal);
+      sandboxes.push(sandbox);
+      return sandbox;
+    },
+  };
+  const simulator = await startSimulator({
+    policy: options.policy,
+    latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 },
+  });
+  const inference = new RoutedInferencePool({ router: new StickyRouter() });
+  inference.registerBackend({
+    id: "sim-0",
+    kind: "vllm",
+    baseUrl: simulator.url,
+    modelName: simulator.modelName,
+    weightVersion: "w-1",
+  });
+  const registry = new HandlerRegistry();
+  const handlers = createHandlers({
+    sandboxRuntime: runtime,
+    inference,
+    chatFormat: createQwen3ChatFormat(),
+    ...(options.config ? { config: options.config } : {}),
+  });
+  for (const handler of handlers) registry.register(handler);
+  const store = new MemoryJobStore();
+  const queue = new MemoryJobQueue();
+  const concurrency = options.concurrency ?? 4;
+  const engine = new RolloutEngine({
+    store,
+    queue,
+    handlers: registry,
+    pools: {
+      init: { concurrency, timeoutMs: 120_000 },
+      run: { concurrency, timeoutMs: 300_000 },
+      eval: { concurrency, timeoutMs: 120_000 },
+    },
+  });
+  const stageEvents: StageFinishedEvent[] = [];
+  engine.onStageFinished((event) => stageEvents.push(event));
+  await engine.start();
+  return {
+    engine,
+    simulator,
+    sandboxes,
+    stageEvents,
+    async close() {
+      await engine.stop({ graceMs: 1_000 });
+      await queue.close();
+      await store.close();
+      await inference.close();
+      await simulator.close();
+      await bubblewrap.closeAll();
+      rmSync(baseDir, { recursive: true, force: true });
+    },
+  };
+}
