@@ -212,6 +212,7 @@ describe("runAgentLoop", () => {
     );
     expect(result.stopReason).toBe("loop_detected");
     expect(result.turns).toHaveLength(3);
+    expect(result.toolCallCount).toBe(2);
     expect(result.events.at(-1)?.type).toBe("loop_detected");
   });
 

@@ -120,6 +120,15 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<AgentL
       break;
     }
 
+    // Checked before running anything: a repeated action is not executed again.
+    const key = parsed.toolCalls.length > 0 ? actionKey(parsed.toolCalls) : `text:${parsed.content}`;
+    if (repeats.observe(key)) {
+      const message = `the same action was repeated ${repeats.repeats} times in a row`;
+      events.push({ type: "loop_detected", turnIndex: index, message });
+      stop = { reason: "loop_detected", message };
+      break;
+    }
+
     const observations: ChatObservation[] = [];
     let callIndex = 0;
     const mistake = (type: AgentEvent["type"], message: string, name: string, args: unknown) => {
@@ -186,13 +195,6 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<AgentL
       }
       events.push({ type: "no_tool_call", turnIndex: index, message: NO_TOOL_CALL_FEEDBACK });
       observations.push({ role: "user", content: NO_TOOL_CALL_FEEDBACK });
-    }
-    const key = parsed.toolCalls.length > 0 ? actionKey(parsed.toolCalls) : `text:${parsed.content}`;
-    if (repeats.observe(key)) {
-      const message = `the same action was repeated ${repeats.repeats} times in a row`;
-      events.push({ type: "loop_detected", turnIndex: index, message });
-      stop = { reason: "loop_detected", message };
-      break;
     }
     if (clock.now() >= deadlineMs) {
       stop = { reason: "time_budget", message: `the time budget of ${limits.timeBudgetMs} ms ran out` };
