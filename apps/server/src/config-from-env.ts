@@ -1,4 +1,4 @@
-import type { TServerEnv } from "./env";
+import { chatFormatOfModel, type TServerEnv } from "./env";
 import type { ServerConfig } from "./server";
 
 /** Maps the validated environment onto the server's config. */
@@ -29,6 +29,13 @@ export function configFromEnv(env: TServerEnv): ServerConfig {
       run: pool(env.RAAS_RUN_CONCURRENCY, env.RAAS_RUN_TIMEOUT_MS),
       eval: pool(env.RAAS_EVAL_CONCURRENCY, env.RAAS_EVAL_TIMEOUT_MS),
     },
+    inference: {
+      backends: env.RAAS_BACKENDS,
+      defaultModelName: env.RAAS_MODEL,
+      healthCheckIntervalMs: env.RAAS_BACKEND_HEALTH_INTERVAL_MS,
+    },
+    sandbox: { runtime: env.RAAS_SANDBOX_RUNTIME, searchPath: env.PATH },
+    agentHandlers: { chatFormat: env.RAAS_CHAT_FORMAT ?? chatFormatOfModel(env.RAAS_MODEL) ?? "qwen3" },
     maxBodyBytes: env.RAAS_MAX_BODY_BYTES,
     shutdownGraceMs: env.RAAS_SHUTDOWN_GRACE_MS,
   };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type BackendSeed, parseBackendList } from "./backend-list.parser";
 
 /** `true/false/1/0/yes/no`, case-insensitive. */
 const ZBooleanFlag = z
@@ -13,6 +14,16 @@ const ZOptionalText = z
   .trim()
   .transform((value) => (value.length === 0 ? undefined : value))
   .optional();
+
+/** `RAAS_BACKENDS`: `[kind=]url[#model]`, comma-separated; empty means none. */
+const ZBackendList = z
+  .string()
+  .optional()
+  .transform((text, ctx): BackendSeed[] => {
+    const { seeds, problems } = parseBackendList(text ?? "");
+    for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
+    return seeds;
+  });
 
 const ZPositiveInt = (max: number) => z.coerce.number({ error: "expected a number" }).int().min(1).max(max);
 
@@ -52,9 +63,38 @@ export const ZServerEnv = z.object({
     .min(0)
     .max(600_000)
     .default(10_000),
+  /**
+   * Inference backends registered at start: comma-separated `[kind=]url[#model]` with kind
+   * `vllm` (default), `sglang` or `nemo-rl`, e.g. `vllm=http://gpu-1:8000,http://gpu-2:8000`.
+   * More can be registered at run time (`backends.register`). Default none.
+   */
+  RAAS_BACKENDS: ZBackendList,
+  /** Model name of backends that name none, e.g. `Qwen/Qwen3-8B`. Default `Qwen/Qwen3-8B`. */
+  RAAS_MODEL: z.string().trim().min(1).max(200).default("Qwen/Qwen3-8B"),
+  /**
+   * Chat template and tool-call format of the policy model. Default: derived from RAAS_MODEL
+   * (a Qwen3 model name gives `qwen3`); required for a model name it cannot tell.
+   */
+  RAAS_CHAT_FORMAT: z.enum(["qwen3"], { error: "expected qwen3 (the only chat format so far)" }).optional(),
+  /** Time between backend health checks (health endpoint + prefix-cache counters), in ms. Default 5_000. */
+  RAAS_BACKEND_HEALTH_INTERVAL_MS: z.coerce
+    .number({ error: "expected a number" })
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(5_000),
+  /** Sandbox runtime of the agent handlers: `bubblewrap` (default), `apptainer`, or `local` (no isolation, development only). */
+  RAAS_SANDBOX_RUNTIME: z.enum(["bubblewrap", "apptainer", "local"]).default("bubblewrap"),
+  /** Where the sandbox runtime looks for bwrap/apptainer/prlimit. Default the usual system directories. */
+  PATH: z.string().default("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 export type TServerEnv = z.infer<typeof ZServerEnv>;
+
+/** The chat format of a model name, or null when the name does not tell. */
+export function chatFormatOfModel(modelName: string): "qwen3" | null {
+  return /qwen-?3/i.test(modelName) ? "qwen3" : null;
+}
 
 /** Thrown for an invalid environment; the message lists every bad variable. */
 export class EnvError extends Error {
@@ -69,7 +109,14 @@ export function parseServerEnv(source: Record<string, string | undefined>): TSer
       .map((key) => [key, source[key]]),
   );
   const parsed = ZServerEnv.safeParse(relevant);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    if (parsed.data.RAAS_CHAT_FORMAT === undefined && chatFormatOfModel(parsed.data.RAAS_MODEL) === null) {
+      throw new EnvError(
+        `invalid environment:\n  RAAS_CHAT_FORMAT: required because RAAS_MODEL (got ${JSON.stringify(parsed.data.RAAS_MODEL)}) does not name a known model family; set RAAS_CHAT_FORMAT=qwen3 if the model speaks Qwen3's template`,
+      );
+    }
+    return parsed.data;
+  }
   const lines = parsed.error.issues.map((issue) => {
     const key = String(issue.path[0] ?? "environment");
     const secret = /TOKEN|DATABASE_URL/.test(key);

@@ -24,6 +24,15 @@ async function main(): Promise<void> {
   lines.push(
     `  metrics: ${running.url}/metrics   health: ${running.url}/health   store: ${running.storeKind}`,
   );
+  const backends = running.inference.listBackends();
+  lines.push(
+    backends.length > 0
+      ? `  inference backends: ${backends.map((b) => `${b.id} (${b.kind}, ${b.modelName})`).join(", ")}`
+      : "  inference backends: none yet; set RAAS_BACKENDS=vllm=http://host:8000 or POST /api/v1/backends (admin)",
+  );
+  lines.push(
+    `  handlers: ${running.engine.handlerKinds().join(", ")}   sandboxes: ${running.sandboxRuntime.name}`,
+  );
   if (running.isAdminTokenGenerated) {
     lines.push(`  no RAAS_ADMIN_TOKEN/RAAS_TRAINER_TOKEN set; generated admin token for this run:`);
     lines.push(`    Authorization: Bearer ${running.auth.adminToken}`);

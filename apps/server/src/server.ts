@@ -2,9 +2,14 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ControlPlaneAuthOptions, createControlPlaneHandler } from "@raas/api";
-import type { EngineOptions, RolloutEngine, TaskHandler } from "@raas/engine";
+import type { EngineOptions, RolloutEngine, SandboxRuntime, TaskHandler } from "@raas/engine";
+import type { HandlersConfig } from "@raas/handlers";
+import type { RoutedInferencePool } from "@raas/inference";
 import type { Logger } from "pino";
 import { composeEngine, type StoreConfig } from "./compose";
+import { type ChatFormatName, composeAgentHandlers } from "./compose-handlers";
+import { composeInference, type InferenceConfig } from "./compose-inference";
+import { composeSandboxRuntime, type SandboxConfig } from "./compose-sandbox";
 import { createServerLogger } from "./logger";
 
 /** Everything `startServer` needs; `main.ts` builds it from the environment. */
@@ -22,7 +27,18 @@ export interface ServerConfig {
    */
   auth?: Partial<ControlPlaneAuthOptions>;
   pools?: EngineOptions["pools"];
+  /** Extra task handlers (tests, plug-ins), registered after the built-in ones. */
   handlers?: TaskHandler[];
+  /** The routed inference pool: backends registered at start, default model, health checks. Default: no backends. */
+  inference?: InferenceConfig;
+  /** Sandbox runtime of the agent handlers. Default bubblewrap, looked up on the system PATH. */
+  sandbox?: SandboxConfig;
+  /**
+   * The agent handlers of `@raas/handlers` (math, code, stem) over the sandbox runtime and the
+   * inference pool, with the model's chat format. Default `{ chatFormat: "qwen3" }`; false
+   * registers none (the `sleep` handler is always there).
+   */
+  agentHandlers?: { chatFormat?: ChatFormatName; config?: HandlersConfig } | false;
   /** Largest request body in bytes. Default 1_048_576. */
   maxBodyBytes?: number;
   /** Running stages get this long to finish on close, in ms. Default 10_000. */
@@ -42,6 +58,11 @@ export interface RunningServer {
   /** True when `auth.adminToken` was generated at start. */
   isAdminTokenGenerated: boolean;
   engine: RolloutEngine;
+  /** The routed inference pool (also what `backends.*` manages). */
+  inference: RoutedInferencePool;
+  /** Model name of backends registered without one. */
+  defaultModelName: string;
+  sandboxRuntime: SandboxRuntime;
   storeKind: "memory" | "pglite" | "postgres";
   server: Server;
   logger: Logger;
@@ -53,32 +74,60 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig = {}): Promise<RunningServer> {
   const logger = config.logger ?? createServerLogger(config.logLevel ?? "info");
   const { auth, isAdminTokenGenerated } = resolveAuth(config.auth);
+  const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));
+  const sandboxRuntime = composeSandboxRuntime(config.sandbox ?? {}, logger.child({ component: "sandbox" }));
+  const agentHandlers =
+    config.agentHandlers === false
+      ? []
+      : composeAgentHandlers({
+          sandboxRuntime,
+          inference: inference.pool,
+          chatFormat: config.agentHandlers?.chatFormat ?? "qwen3",
+          ...(config.agentHandlers?.config ? { config: config.agentHandlers.config } : {}),
+          logger: logger.child({ component: "handlers" }),
+        });
   const composed = await composeEngine({
     store: config.store ?? { kind: "memory" },
     logger: logger.child({ component: "engine" }),
     ...(config.pools ? { pools: config.pools } : {}),
-    ...(config.handlers ? { handlers: config.handlers } : {}),
+    handlers: [...agentHandlers, ...(config.handlers ?? [])],
   });
   await composed.engine.start();
   const handler = createControlPlaneHandler({
     engine: composed.engine,
     auth,
+    backends: { registry: inference.pool, defaultModelName: inference.defaultModelName },
     logger: logger.child({ component: "api" }),
     ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
   });
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, handler);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port ?? 8080, config.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port ?? 8080, config.host ?? "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // E.g. the port is taken: release what was built so an in-process caller can retry.
+    handler.close();
+    await composed.engine.stop({ graceMs: 0 });
+    await Promise.all([sandboxRuntime.closeAll(), inference.close()]);
+    await composed.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   logger.info(
-    { url, store: composed.storeKind, handlerKinds: composed.engine.handlerKinds() },
+    {
+      url,
+      store: composed.storeKind,
+      handlerKinds: composed.engine.handlerKinds(),
+      backends: inference.pool.listBackends().map((backend) => backend.id),
+      sandboxRuntime: sandboxRuntime.name,
+    },
     "server listening",
   );
 
@@ -92,6 +141,8 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       // Long-polls and SSE streams would hold the server open; the engine is stopped, so end them.
       server.closeAllConnections();
       await closed;
+      await sandboxRuntime.closeAll();
+      await inference.close();
       await composed.close();
       logger.info({ url }, "server stopped");
     })();
@@ -104,6 +155,9 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     auth,
     isAdminTokenGenerated,
     engine: composed.engine,
+    inference: inference.pool,
+    defaultModelName: inference.defaultModelName,
+    sandboxRuntime,
     storeKind: composed.storeKind,
     server,
     logger,

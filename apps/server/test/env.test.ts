@@ -63,4 +63,64 @@ describe("server env", () => {
     expect(message).toContain("DATABASE_URL: expected a postgres:// or postgresql:// URL (value hidden)");
     expect(message).not.toContain("secret");
   });
+
+  it("reads inference backends, default model, health interval and sandbox runtime", () => {
+    const defaults = configFromEnv(parseServerEnv({}));
+    expect(defaults.inference).toEqual({
+      backends: [],
+      defaultModelName: "Qwen/Qwen3-8B",
+      healthCheckIntervalMs: 5_000,
+    });
+    expect(defaults.sandbox?.runtime).toBe("bubblewrap");
+    expect(defaults.agentHandlers).toEqual({ chatFormat: "qwen3" });
+
+    const config = configFromEnv(
+      parseServerEnv({
+        RAAS_BACKENDS:
+          "vllm=http://gpu-1:8000/, sglang=http://gpu-2:30000#Qwen/Qwen3-14B,http://10.0.0.3:8000,nemo-rl=https://n:9/v1",
+        RAAS_MODEL: "Qwen/Qwen3-4B",
+        RAAS_BACKEND_HEALTH_INTERVAL_MS: "250",
+        RAAS_SANDBOX_RUNTIME: "local",
+        PATH: "/opt/bin:/usr/bin",
+      }),
+    );
+    expect(config.inference).toEqual({
+      backends: [
+        { kind: "vllm", baseUrl: "http://gpu-1:8000", modelName: null },
+        { kind: "sglang", baseUrl: "http://gpu-2:30000", modelName: "Qwen/Qwen3-14B" },
+        { kind: "vllm", baseUrl: "http://10.0.0.3:8000", modelName: null },
+        { kind: "nemo-rl", baseUrl: "https://n:9/v1", modelName: null },
+      ],
+      defaultModelName: "Qwen/Qwen3-4B",
+      healthCheckIntervalMs: 250,
+    });
+    expect(config.sandbox).toEqual({ runtime: "local", searchPath: "/opt/bin:/usr/bin" });
+  });
+
+  it("explains bad backend entries, an unknown sandbox runtime and a model without a chat format", () => {
+    const messageOf = (source: Record<string, string>) => {
+      try {
+        parseServerEnv(source);
+      } catch (error) {
+        expect(error).toBeInstanceOf(EnvError);
+        return (error as EnvError).message;
+      }
+      throw new Error("expected an EnvError");
+    };
+    const backends = messageOf({ RAAS_BACKENDS: "tgi=http://a:1,gpu-3:8000,vllm=http://b:2#" });
+    expect(backends).toContain(
+      'RAAS_BACKENDS: "tgi=http://a:1": unknown kind "tgi", expected one of vllm, sglang, nemo-rl',
+    );
+    expect(backends).toContain(
+      'RAAS_BACKENDS: "gpu-3:8000": expected [kind=]http(s)://host:port[#model], e.g. vllm=http://gpu-1:8000',
+    );
+    expect(backends).toContain('"vllm=http://b:2#": the model name after # is empty');
+    expect(messageOf({ RAAS_SANDBOX_RUNTIME: "docker" })).toContain("RAAS_SANDBOX_RUNTIME:");
+    expect(messageOf({ RAAS_MODEL: "meta-llama/Llama-3-8B" })).toContain(
+      "RAAS_CHAT_FORMAT: required because RAAS_MODEL",
+    );
+    expect(
+      configFromEnv(parseServerEnv({ RAAS_MODEL: "my-model", RAAS_CHAT_FORMAT: "qwen3" })).agentHandlers,
+    ).toEqual({ chatFormat: "qwen3" });
+  });
 });

@@ -15,21 +15,20 @@ export const ZBackendId = z
     error: "a backend id is 1-128 letters, digits or _ . : @ - and starts with a letter or digit",
   });
 
-/** `http(s)://host[:port][/path]`, trailing slashes removed. */
+const URL_EXAMPLE = "expected an http:// or https:// URL such as http://gpu-3:8000";
+
+/** `http(s)://host[:port][/path]`, trailing slashes removed; one issue per bad URL. */
 export const ZBackendBaseUrl = z
   .string({ error: "expected a URL string such as http://gpu-3:8000" })
   .trim()
   .max(2_048, { error: "the URL is longer than 2048 characters" })
-  .pipe(
-    z.url({
-      protocol: /^https?$/,
-      error: "expected an http:// or https:// URL such as http://gpu-3:8000",
-    }),
-  )
-  .refine((url) => /^https?:\/\/[^/?#]+/i.test(url), {
-    error: "expected an http:// or https:// URL such as http://gpu-3:8000",
+  .superRefine((url, ctx) => {
+    if (!/^https?:\/\/[^/?#\s]+/i.test(url) || !URL.canParse(url)) {
+      ctx.addIssue({ code: "custom", message: URL_EXAMPLE });
+    } else if (/[?#]/.test(url)) {
+      ctx.addIssue({ code: "custom", message: "the base URL may not carry a query or fragment" });
+    }
   })
-  .refine((url) => !/[?#]/.test(url), { error: "the base URL may not carry a query or fragment" })
   .transform((url) => url.replace(/\/+$/, ""));
 
 /** A weight version label (e.g. a training step `step-120`); null when unknown. */

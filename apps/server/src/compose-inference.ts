@@ -1,0 +1,61 @@
+import { type EngineLogger, StickyRouter, type StickyRouterOptions } from "@raas/engine";
+import { RoutedInferencePool, startHealthMonitor } from "@raas/inference";
+import { type BackendSeed, defaultBackendId } from "./backend-list.parser";
+
+/** The inference side of the server: where generations go. */
+export interface InferenceConfig {
+  /** Backends registered at start (`RAAS_BACKENDS`). Default none: register them at run time. */
+  backends?: BackendSeed[];
+  /** Model name of backends that name none. Default `Qwen/Qwen3-8B`. */
+  defaultModelName?: string;
+  /** Time between health-check rounds, in ms. Default 5_000. */
+  healthCheckIntervalMs?: number;
+  /** Timeout of one health / metrics call, in ms. Default 2_000. */
+  healthCheckTimeoutMs?: number;
+  /** Routing policy knobs (overload margin, circuit breaker). Default the router's defaults. */
+  router?: StickyRouterOptions;
+}
+
+export const DEFAULT_MODEL_NAME = "Qwen/Qwen3-8B";
+
+export interface ComposedInference {
+  /** Routes generations (the engine's `InferencePool`) and manages backends (`InferenceBackendRegistry`). */
+  pool: RoutedInferencePool;
+  defaultModelName: string;
+  /** Stops health checks and closes the pooled HTTP client. Stop the engine first. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the routed inference pool: the engine's `StickyRouter` decides, the pool does the HTTP,
+ * a health monitor feeds the circuit breakers, and the configured backends are registered.
+ */
+export function composeInference(config: InferenceConfig, logger: EngineLogger): ComposedInference {
+  const defaultModelName = config.defaultModelName ?? DEFAULT_MODEL_NAME;
+  const pool = new RoutedInferencePool({ router: new StickyRouter(config.router ?? {}) });
+  for (const seed of config.backends ?? []) {
+    const { backend } = pool.registerBackend({
+      id: defaultBackendId(seed.baseUrl),
+      kind: seed.kind,
+      baseUrl: seed.baseUrl,
+      modelName: seed.modelName ?? defaultModelName,
+    });
+    logger.info(
+      { backendId: backend.id, kind: backend.kind, baseUrl: backend.baseUrl, modelName: backend.modelName },
+      "backend registered from configuration",
+    );
+  }
+  const monitor = startHealthMonitor(pool, {
+    intervalMs: config.healthCheckIntervalMs ?? 5_000,
+    timeoutMs: config.healthCheckTimeoutMs ?? 2_000,
+    onError: (error) => logger.warn({ err: error }, "backend health-check round failed"),
+  });
+  return {
+    pool,
+    defaultModelName,
+    async close() {
+      monitor.stop();
+      await pool.close();
+    },
+  };
+}
