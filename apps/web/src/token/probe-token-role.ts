@@ -11,30 +11,22 @@ export type TTokenAccess =
   | { kind: "unknown"; reason: string };
 
 /**
- * Finds out, without changing anything, whether the token is the admin token.
- *
- * The API has no "who am I" procedure yet, so this calls the admin-only `system.setConcurrency`
- * with an input that always fails validation (`concurrency: -1`). Role checks run before input
- * validation: an admin token gets VALIDATION_FAILED, any other token UNAUTHORIZED or FORBIDDEN,
- * and no pool is ever resized. Replace with `auth.whoami` once the API offers it.
+ * Finds out, without changing anything, what the token in use may do: asks the server's
+ * side-effect-free `system.whoami`, which answers with the token's role (or that it is invalid).
  */
 export async function probeTokenAccess(client: TRPCClient<AppRouter>): Promise<TTokenAccess> {
   try {
-    await client.system.setConcurrency.mutate({ stage: "init", concurrency: -1 });
-    return { kind: "unknown", reason: "the server accepted a probe it should have rejected" };
-  } catch (error) {
-    if (!isTRPCClientError(error)) return { kind: "unknown", reason: String(error) };
-    const code = (error.data as { code?: string } | undefined)?.code;
-    switch (code) {
-      case "VALIDATION_FAILED":
-      case "BAD_REQUEST":
-        return { kind: "admin" };
-      case "FORBIDDEN":
-        return { kind: "not-admin", reason: error.message };
-      case "UNAUTHORIZED":
-        return { kind: "invalid", reason: error.message };
-      default:
-        return { kind: "unknown", reason: error.message };
+    const { role, token } = await client.system.whoami.query();
+    if (token === "invalid") {
+      return {
+        kind: "invalid",
+        reason: "the token matches none of the server's admin, trainer or viewer tokens",
+      };
     }
+    if (token === "none" || role === null) return { kind: "none" };
+    if (role === "admin") return { kind: "admin" };
+    return { kind: "not-admin", reason: `it is the ${role} token` };
+  } catch (error) {
+    return { kind: "unknown", reason: isTRPCClientError(error) ? error.message : String(error) };
   }
 }
