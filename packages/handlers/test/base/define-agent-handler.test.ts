@@ -1,0 +1,178 @@
+// The handler base through a real RolloutEngine with fake ports: failure kinds and sandbox cleanup.
+import {
+  type ChatFormat,
+  type GenerateResult,
+  HandlerRegistry,
+  type InferencePool,
+  MemoryJobQueue,
+  MemoryJobStore,
+  RolloutEngine,
+  type Sandbox,
+  type SandboxRuntime,
+  StageFailure,
+} from "@raas/engine";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ZAgentTaskBase } from "../../src/base/agent-payload.schema";
+import { defineAgentHandler } from "../../src/base/define-agent-handler";
+
+const encode = (text: string) => [...text].map((c) => c.charCodeAt(0));
+const decode = (ids: readonly number[]) => String.fromCharCode(...ids);
+const chatFormat: ChatFormat = {
+  family: "fake",
+  stopTokenIds: [0],
+  renderInitialPrompt: (input) => encode(`${input.systemPrompt}|${input.userMessage}|`),
+  parseResponse: (ids) => ({ thinking: null, content: decode(ids), toolCalls: [], callErrors: [] }),
+  renderObservations: () => encode("|obs|"),
+  decode,
+};
+
+function fakeInference(mode: "answer" | "down" | "overflow"): InferencePool {
+  return {
+    releaseJob: () => undefined,
+    async generate(request): Promise<GenerateResult> {
+      if (mode === "down") throw new Error("connect ECONNREFUSED 127.0.0.1:8000");
+      const responseIds = encode(mode === "answer" ? "42" : "x".repeat(request.sampling.maxTokens));
+      return {
+        responseIds,
+        logprobs: responseIds.map(() => -0.1),
+        finishReason: mode === "answer" ? "stop" : "length",
+        backendId: "b",
+        weightVersion: null,
+        cachedPromptTokens: 0,
+        latencyMs: 1,
+      };
+    },
+  };
+}
+
+function fakeRuntime(options: { failCreate?: boolean } = {}) {
+  const sandboxes: { closed: boolean }[] = [];
+  const runtime: SandboxRuntime = {
+    name: "fake",
+    toolSpecs: [{ name: "python", description: "py", parameters: { type: "object" } }],
+    onEvent: () => () => undefined,
+    closeAll: async () => undefined,
+    async create() {
+      if (options.failCreate) throw new Error("bwrap: setting up uid map: Permission denied");
+      const state = { closed: false };
+      sandboxes.push(state);
+      const sandbox: Sandbox = {
+        id: `sbx-${sandboxes.length}`,
+        get state() {
+          return state.closed ? "closed" : "ready";
+        },
+        runTool: async () => ({
+          output: "",
+          exitCode: 0,
+          isError: false,
+          truncated: false,
+          timedOut: false,
+          durationMs: 0,
+        }),
+        readFile: async () => new Uint8Array(),
+        writeFile: async () => undefined,
+        close: async () => {
+          state.closed = true;
+        },
+      };
+      return sandbox;
+    },
+  };
+  return { runtime, sandboxes };
+}
+
+const createEchoHandler = defineAgentHandler({
+  kind: "echo",
+  description: "test",
+  payloadSchema: ZAgentTaskBase.extend({ answer: z.string() }),
+  tools: ["python"],
+  systemPrompt: () => "sys",
+  userMessage: (p) => `Task id: ${p.taskId}`,
+  evaluate: async ({ payload, run }) => {
+    if (payload.answer === "broken-grader") throw new StageFailure("eval", "grader crashed");
+    return { reward: run.finalContent === payload.answer ? 1 : 0, result: { seen: run.finalContent } };
+  },
+});
+
+const engines: RolloutEngine[] = [];
+afterEach(async () => {
+  while (engines.length > 0) await engines.pop()?.stop({ graceMs: 10 });
+});
+
+async function runOne(inference: InferencePool, runtime: SandboxRuntime, answer = "42", agent?: object) {
+  const engine = new RolloutEngine({
+    store: new MemoryJobStore(),
+    queue: new MemoryJobQueue(),
+    handlers: new HandlerRegistry().register(
+      createEchoHandler({ sandboxRuntime: runtime, inference, chatFormat }),
+    ),
+  });
+  engines.push(engine);
+  await engine.start();
+  const { job } = await engine.submitJob({ kind: "echo", payload: { taskId: "t-1", answer, agent } });
+  const { jobs } = await engine.waitForJobs([job.id], { timeoutMs: 10_000 });
+  return jobs[0];
+}
+
+describe("defineAgentHandler", () => {
+  it("completes with the handler's reward plus the agent summary and token-drift report", async () => {
+    const { runtime, sandboxes } = fakeRuntime();
+    const job = await runOne(fakeInference("answer"), runtime);
+    expect(job).toMatchObject({
+      status: "completed",
+      reward: 1,
+      trainable: true,
+      result: {
+        seen: "42",
+        agent: { stopReason: "final_answer", turns: 1 },
+        tokenDrift: { isConsistent: true, turnsChecked: 1 },
+      },
+    });
+    expect(sandboxes.map((s) => s.closed)).toEqual([true]);
+  });
+
+  it("reports inference down as an `inference` failure, not a reward, and closes the sandbox", async () => {
+    const { runtime, sandboxes } = fakeRuntime();
+    const job = await runOne(fakeInference("down"), runtime);
+    expect(job).toMatchObject({
+      status: "failed",
+      reward: null,
+      trainable: false,
+      failure: { kind: "inference", stage: "run" },
+    });
+    expect(sandboxes.map((s) => s.closed)).toEqual([true]);
+  });
+
+  it("reports a sandbox that cannot start as a `sandbox` failure in INIT", async () => {
+    const job = await runOne(fakeInference("answer"), fakeRuntime({ failCreate: true }).runtime);
+    expect(job).toMatchObject({
+      status: "failed",
+      reward: null,
+      trainable: false,
+      failure: { kind: "sandbox", stage: "init" },
+    });
+  });
+
+  it("fails a context overflow as `agent` (trainable)", async () => {
+    const overflow = await runOne(fakeInference("overflow"), fakeRuntime().runtime, "42", {
+      maxContextTokens: 300,
+    });
+    expect(overflow).toMatchObject({
+      status: "failed",
+      trainable: true,
+      failure: { kind: "agent", stage: "run" },
+    });
+    expect(overflow?.failure?.message).toContain("context_exhausted");
+  });
+
+  it("fails a broken grader as `eval`, never as reward 0", async () => {
+    const job = await runOne(fakeInference("answer"), fakeRuntime().runtime, "broken-grader");
+    expect(job).toMatchObject({
+      status: "failed",
+      reward: null,
+      trainable: false,
+      failure: { kind: "eval" },
+    });
+  });
+});
