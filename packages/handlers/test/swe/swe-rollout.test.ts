@@ -1,0 +1,153 @@
+// End-to-end SWE rollouts: RolloutEngine → bubblewrap sandbox with the repository at base_commit →
+// agent loop → routed pool → in-process simulator following scripted tool calls → fresh EVAL
+// sandbox grading FAIL_TO_PASS / PASS_TO_PASS.
+
+import type { TJob } from "@raas/shared";
+import type { TPolicyConfigInput } from "@raas/simulator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The simulator's SWE scripts (a test double's configuration, so a deep import is fine here).
+import { swePatchScript, sweWrongFixScript } from "../../../../apps/simulator/src/swe/swe-policy-scripts";
+import { createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
+import type { SweEvalReport } from "../../src/swe/swe-report.types";
+import { type SweRolloutFixture, startSweRolloutFixture } from "./support/swe-rollout-fixture";
+import { fixtureInstance, SWE_BUNDLE_DIR } from "./support/swe-test-fixture";
+
+const SOLVED = fixtureInstance("raas-fixtures__tinystats-1");
+const SOLVED_UNITTEST = fixtureInstance("raas-fixtures__slugkit-7");
+const FAILED = fixtureInstance("raas-fixtures__spans-12");
+const KILLED = { ...fixtureInstance("raas-fixtures__lrukit-21") };
+const KILL_TASK = "swe-kill-001";
+
+const solvedScript = swePatchScript(SOLVED);
+// An agent that also leaves a new file behind: the diff must carry it.
+solvedScript.steps.splice(2, 0, {
+  toolCalls: [
+    {
+      name: "editor",
+      arguments: {
+        command: "create",
+        path: "/workspace/tinystats/docs/NOTES.md",
+        file_text: "median: even lengths average the middle pair\n",
+      },
+    },
+  ],
+});
+const policy: TPolicyConfigInput = {
+  kind: "scripted",
+  tasks: {
+    [SOLVED.instance_id]: solvedScript,
+    [SOLVED_UNITTEST.instance_id]: swePatchScript(SOLVED_UNITTEST),
+    [FAILED.instance_id]: sweWrongFixScript(FAILED),
+    [KILL_TASK]: { steps: [{ toolCalls: [{ name: "bash", arguments: { command: "sleep 60" } }] }] },
+  },
+};
+
+describe("swe rollouts end to end (engine + sandboxes + simulator)", () => {
+  let fixture: SweRolloutFixture;
+  let jobs: TJob[] = [];
+
+  beforeAll(async () => {
+    fixture = await startSweRolloutFixture({
+      policy,
+      config: { repoSource: createBundleDirRepoSource({ dir: SWE_BUNDLE_DIR }), testTimeoutMs: 60_000 },
+    });
+    const submitted = await fixture.engine.submitJobs(
+      [SOLVED, SOLVED_UNITTEST, FAILED].map((instance) => ({ kind: "swe", payload: instance })),
+    );
+    jobs = (
+      await fixture.engine.waitForJobs(
+        submitted.map((s) => s.job.id),
+        { timeoutMs: 240_000 },
+      )
+    ).jobs;
+  }, 300_000);
+
+  afterAll(async () => {
+    await fixture?.close();
+  });
+
+  // Jobs keep the payload as submitted: here, bare SWE-bench instances.
+  const jobOf = (instanceId: string) => jobs.find((job) => job.payload.instance_id === instanceId) as TJob;
+
+  it("resolves the instances the policy fixes (reward 1) and not the one it gets wrong (reward 0)", () => {
+    expect(jobs.map((job) => [job.status, job.failure])).toEqual(jobs.map(() => ["completed", null]));
+    expect(jobOf(SOLVED.instance_id)).toMatchObject({ reward: 1, trainable: true });
+    expect(jobOf(SOLVED_UNITTEST.instance_id)).toMatchObject({ reward: 1, trainable: true });
+    expect(jobOf(FAILED.instance_id)).toMatchObject({ reward: 0, trainable: true });
+    const failed = jobOf(FAILED.instance_id).result as SweEvalReport;
+    expect(failed).toMatchObject({ resolved: false, emptyPatch: false, failedApplyPatch: false });
+    expect(failed.testsStatus.FAIL_TO_PASS.failure).toEqual(FAILED.FAIL_TO_PASS);
+    expect(failed.modelPatch).toContain("README.md");
+  });
+
+  it("grades the diff taken from the RUN workspace, new files included", () => {
+    const report = jobOf(SOLVED.instance_id).result as SweEvalReport & { agent: { stopReason: string } };
+    expect(report.agent.stopReason).toBe("submitted");
+    expect(report.modelPatch).toContain("diff --git a/tinystats/core.py b/tinystats/core.py");
+    expect(report.modelPatch).toContain("new file mode");
+    expect(report.modelPatch).toContain("+++ b/docs/NOTES.md");
+    expect(report.testsStatus.FAIL_TO_PASS.success).toEqual(SOLVED.FAIL_TO_PASS);
+    expect(report.testsStatus.PASS_TO_PASS.success).toEqual(SOLVED.PASS_TO_PASS);
+    expect(report.pythonVersion).toMatch(/^3\./);
+  });
+
+  it("stores every turn with token ids and logprobs, and every tool call with its result", async () => {
+    const job = jobOf(SOLVED.instance_id);
+    const { turns, toolCalls } = await fixture.engine.getTrajectory(job.id);
+    expect(turns).toHaveLength(solvedScript.steps.length);
+    for (const turn of turns) {
+      expect(turn.promptIds.length).toBeGreaterThan(0);
+      expect(turn.responseIds.length).toBeGreaterThan(0);
+      expect(turn.logprobs).toHaveLength(turn.responseIds.length);
+      expect(turn.backendId).toBe("sim-0");
+    }
+    // Token-in/token-out: each prompt extends the previous prompt + response verbatim.
+    for (let i = 1; i < turns.length; i += 1) {
+      const previous = turns[i - 1] as (typeof turns)[number];
+      const prefix = [...previous.promptIds, ...previous.responseIds];
+      expect(turns[i]?.promptIds.slice(0, prefix.length)).toEqual(prefix);
+    }
+    const apply = toolCalls.find((call) => JSON.stringify(call.arguments).includes("git apply"));
+    expect(apply).toMatchObject({ name: "bash", exitCode: 0, isError: false });
+    const create = toolCalls.find((call) => call.name === "editor");
+    expect(create).toMatchObject({ isError: false });
+  });
+
+  it("closes the RUN sandbox and the fresh EVAL sandbox of every job", () => {
+    expect(fixture.sandboxes).toHaveLength(2 * jobs.length);
+    expect(fixture.sandboxes.every((sandbox) => sandbox.state === "closed")).toBe(true);
+  });
+
+  it("fails a job whose sandbox is killed mid-RUN as `sandbox`, not trainable, with no reward", async () => {
+    const before = fixture.sandboxes.length;
+    const { job } = await fixture.engine.submitJob({
+      kind: "swe",
+      payload: { taskId: KILL_TASK, instance: KILLED, agent: { toolTimeoutMs: 120_000 } },
+    });
+    const deadline = Date.now() + 60_000;
+    const isRunningTool = async () =>
+      (await fixture.engine.getJob(job.id)).stage === "run" && fixture.sandboxes[before]?.state === "busy";
+    while (Date.now() < deadline && !(await isRunningTool()))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const sandbox = fixture.sandboxes[before];
+    expect(sandbox?.state).toBe("busy");
+    const pids = (sandbox as unknown as { processIds(): number[] }).processIds();
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone (a short-lived child of the shell): nothing to kill.
+      }
+    }
+    const {
+      jobs: [done],
+    } = await fixture.engine.waitForJobs([job.id], { timeoutMs: 120_000 });
+    expect(done).toMatchObject({
+      status: "failed",
+      trainable: false,
+      reward: null,
+      failure: { kind: "sandbox", stage: "run" },
+    });
+  }, 180_000);
+});
