@@ -1,11 +1,15 @@
-// `npm start`: runs RaaS on embedded defaults (PGlite under ./.raas, in-memory queue, no services
-// needed): the control-plane server and the web dashboard, supervised together.
-// Options: --no-web. Environment: PORT (server, default 8080), WEB_PORT (default 3000), plus
+// `npm start`: runs RaaS on embedded defaults (PGlite under ./.raas, in-memory queue, bubblewrap
+// sandboxes, no services needed): the control-plane server, the web dashboard and — when no
+// inference backend is configured — the inference simulator (the labelled test double for a GPU
+// model), supervised together.
+// Options: --no-web. Environment: PORT (server, default 8080), WEB_PORT (default 3000),
+// RAAS_BACKENDS (real backends, e.g. vllm=http://gpu-1:8000; when set no simulator starts), plus
 // everything apps/server/src/env.ts documents.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -16,6 +20,9 @@ const withWeb = !process.argv.includes("--no-web") && existsSync(join(root, "app
 const serverPort = process.env.PORT ?? "8080";
 const webPort = process.env.WEB_PORT ?? "3000";
 const dataDir = resolve(root, process.env.RAAS_DATA_DIR ?? ".raas");
+const configuredBackends = (process.env.RAAS_BACKENDS ?? "").trim();
+const simulatorPolicyFile = join(root, "packages/handlers/data/simulator/math-code-stem.policy.json");
+const SIMULATED_MODEL = "Qwen/Qwen3-8B (simulated)";
 const children = [];
 
 function adminToken() {
@@ -55,6 +62,53 @@ async function waitForHttp(url, timeoutMs) {
   throw new Error(`${url} did not answer within ${timeoutMs / 1000}s`);
 }
 
+/** A TCP port that is free right now on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Starts the simulator on a free port with the scripted policy that solves some of the shipped
+ * math/code/stem tasks and fails others on purpose (a success-probability policy when that script
+ * is missing). Returns its URL.
+ */
+async function launchSimulator() {
+  const port = await freePort();
+  const policy = existsSync(simulatorPolicyFile)
+    ? ["--policy-file", simulatorPolicyFile]
+    : ["--policy", "success-probability"];
+  const args = [tsx, "apps/simulator/src/main.ts", "--host", "127.0.0.1", "--port", String(port)];
+  launch("simulator", process.execPath, [...args, ...policy, "--model-name", SIMULATED_MODEL], {});
+  return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * Writes `<dataDir>/example-rollouts.jsonl`: the shipped math, code and stem tasks as submit
+ * requests, for `npm run raas -- submit <file>`. Returns its path, or null when the data is missing.
+ */
+function writeExampleRollouts() {
+  const lines = [];
+  for (const kind of ["math", "code", "stem"]) {
+    const file = join(root, "packages/handlers/data", `${kind}.jsonl`);
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, "utf8").split("\n")) {
+      if (line.trim() !== "") lines.push(JSON.stringify({ kind, payload: JSON.parse(line) }));
+    }
+  }
+  if (lines.length === 0) return null;
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, "example-rollouts.jsonl");
+  writeFileSync(path, `${lines.join("\n")}\n`);
+  return path;
+}
+
 /** The dashboard build is missing or older than a source file it is built from. */
 function isWebBuildStale() {
   const buildId = join(root, "apps/web/.next/BUILD_ID");
@@ -88,13 +142,19 @@ process.on("SIGTERM", () => stop(0));
 
 const token = adminToken();
 const serverUrl = `http://127.0.0.1:${serverPort}`;
+// No backend configured: the simulator stands in, so rollouts run end to end on any machine.
+const simulatorUrl = configuredBackends === "" ? await launchSimulator() : null;
 launch("server", process.execPath, [tsx, "apps/server/src/main.ts"], {
   PORT: serverPort,
   RAAS_ADMIN_TOKEN: token,
   RAAS_DATA_DIR: dataDir,
+  ...(simulatorUrl ? { RAAS_BACKENDS: `vllm=${simulatorUrl}#${SIMULATED_MODEL}` } : {}),
 });
 try {
-  await waitForHttp(`${serverUrl}/health`, 120_000);
+  await Promise.all([
+    waitForHttp(`${serverUrl}/health`, 120_000),
+    simulatorUrl ? waitForHttp(`${simulatorUrl}/health`, 120_000) : null,
+  ]);
 } catch (error) {
   console.error(`[start] ${error.message}`);
   stop(1);
@@ -124,10 +184,24 @@ if (withWeb) {
   }
 }
 
+const examples = writeExampleRollouts();
+const inferenceLines = simulatorUrl
+  ? [
+      `  inference      SIMULATOR at ${simulatorUrl} — the labelled test double for a GPU model, not a model:`,
+      "                 it answers the shipped math/code/stem tasks from scripts (some solved, some failed on purpose).",
+      "                 For a real model: RAAS_BACKENDS=vllm=http://<host>:8000 npm start  (sglang=…, nemo-rl=… too;",
+      `                 RAAS_MODEL names the served model), or register one at run time: POST ${serverUrl}/api/v1/backends`,
+    ]
+  : [`  inference      RAAS_BACKENDS=${configuredBackends}   (list: GET ${serverUrl}/api/v1/backends)`];
+const tryLines = [
+  ...(examples ? [`Real rollouts:  npm run raas -- submit ${examples} --wait`] : []),
+  "Queues only:    npm run raas -- submit --demo 50   then   npm run raas -- status --watch",
+];
 console.log(`
-RaaS is running (embedded defaults: PGlite store in ${dataDir}, in-memory queue)
+RaaS is running (embedded defaults: PGlite store in ${dataDir}, in-memory queue, bubblewrap sandboxes)
   control plane  ${serverUrl}   (REST ${serverUrl}/api/v1, OpenAPI ${serverUrl}/openapi.json, metrics ${serverUrl}/metrics)
   dashboard      ${webUrl ?? "(not started)"}
+${inferenceLines.join("\n")}
   admin token    ${token}   (saved in ${join(dataDir, "admin-token")}; the CLI uses it automatically)
-Try: npm run raas -- submit --demo 50   then   npm run raas -- status --watch
+${tryLines.join("\n")}
 Stop with Ctrl-C.`);
