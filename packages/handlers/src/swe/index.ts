@@ -1,6 +1,7 @@
 export * from "./pytest-log.parser";
 export * from "./repo-materializer";
 export * from "./swe-bench-format";
+export * from "./swe-benchmark-run";
 export * from "./swe-evaluator";
 export * from "./swe-handler";
 export * from "./swe-instance.schema";

@@ -7,6 +7,7 @@ import type { TPolicyConfigInput } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The simulator's SWE scripts (a test double's configuration, so a deep import is fine here).
 import { swePatchScript, sweWrongFixScript } from "../../../../apps/simulator/src/swe/swe-policy-scripts";
+import { runSweBenchmark } from "../../src/swe/swe-benchmark-run";
 import { createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
 import type { SweEvalReport } from "../../src/swe/swe-report.types";
 import { type SweRolloutFixture, startSweRolloutFixture } from "./support/swe-rollout-fixture";
@@ -114,9 +115,29 @@ describe("swe rollouts end to end (engine + sandboxes + simulator)", () => {
   });
 
   it("closes the RUN sandbox and the fresh EVAL sandbox of every job", () => {
+    // Runs before the benchmark and kill tests add jobs of their own.
     expect(fixture.sandboxes).toHaveLength(2 * jobs.length);
     expect(fixture.sandboxes.every((sandbox) => sandbox.state === "closed")).toBe(true);
   });
+
+  it("runs a benchmark (predictions + SWE-bench report) through the engine", async () => {
+    const outcome = await runSweBenchmark({
+      instances: [SOLVED_UNITTEST, FAILED],
+      model: "simulated-qwen3",
+      runId: "bench-1",
+      gateway: {
+        submit: async (requests) => (await fixture.engine.submitJobs(requests)).map((r) => r.job.id),
+        wait: async (ids, timeoutMs) => (await fixture.engine.waitForJobs(ids, { timeoutMs })).jobs,
+      },
+    });
+    expect(outcome.summary).toMatchObject({ total: 2, resolved: 1, errors: 0 });
+    expect(outcome.report[SOLVED_UNITTEST.instance_id]).toMatchObject({ resolved: true, patch_exists: true });
+    expect(outcome.report[FAILED.instance_id]).toMatchObject({
+      resolved: false,
+      patch_successfully_applied: true,
+    });
+    expect(outcome.predictionsJsonl).toContain(`"model_name_or_path":"simulated-qwen3"`);
+  }, 120_000);
 
   it("fails a job whose sandbox is killed mid-RUN as `sandbox`, not trainable, with no reward", async () => {
     const before = fixture.sandboxes.length;
