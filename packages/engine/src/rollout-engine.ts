@@ -304,7 +304,11 @@ export class RolloutEngine {
     const fresh = record.status === "submitted" || (record.status === "queued" && record.stage === "init");
     if (record.status === "submitted") await this.#enqueue(live, { type: "enqueue" });
     else if (fresh) await this.#queue.enqueue({ jobId: record.id, stage: "init", priority: record.priority });
-    else await this.#enqueue(live, { type: "restart" });
+    else {
+      // The previous attempt's turns would mix with the new attempt's (same indexes): drop them.
+      await this.#store.deleteTrajectory(record.id);
+      await this.#enqueue(live, { type: "restart" });
+    }
     this.#logger?.info(
       { jobId: record.id, status: record.status, stage: record.stage },
       "recovered unfinished job",

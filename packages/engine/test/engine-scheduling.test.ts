@@ -82,9 +82,25 @@ describe("RolloutEngine scheduling", () => {
       stage: "eval" as const,
     };
     await store.insertJobs([orphan, done]);
+    const staleTurn = {
+      jobId: orphan.id,
+      index: 0,
+      promptIds: [1],
+      responseIds: [2],
+      logprobs: [-0.1],
+      backendId: null,
+      weightVersion: null,
+      cachedPromptTokens: 0,
+      latencyMs: 1,
+      finishReason: null,
+      text: null,
+      createdAtMs: 1,
+    };
+    await store.appendTurns([staleTurn]);
     harness = await startTestEngine({ store });
     const { jobs } = await harness.engine.waitForJobs([orphan.id], { timeoutMs: 5_000 });
     expect(jobs[0]).toMatchObject({ status: "completed", attempts: 2 });
+    expect(await store.listTurns(orphan.id)).toEqual([]);
     expect(harness.engine.stats().completed).toBe(2);
   });
 

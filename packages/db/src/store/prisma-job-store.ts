@@ -122,6 +122,13 @@ export class PrismaJobStore implements JobStore {
     return rows.map(fromTurnRow);
   }
 
+  async deleteTrajectory(jobId: string): Promise<void> {
+    await this.#prisma.$transaction([
+      this.#prisma.toolCall.deleteMany({ where: { jobId } }),
+      this.#prisma.turn.deleteMany({ where: { jobId } }),
+    ]);
+  }
+
   async listToolCalls(jobId: string): Promise<TToolCall[]> {
     const rows = await this.#prisma.toolCall.findMany({
       where: { jobId },

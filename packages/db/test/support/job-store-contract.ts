@@ -245,6 +245,19 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect(await store.listToolCalls("job_none")).toEqual([]);
     });
 
+    it("deletes one job's turns and tool calls, leaving other jobs' alone", async () => {
+      const [a, b] = [makeJob(), makeJob()];
+      await store.insertJobs([a, b]);
+      await store.appendTurns([makeTurn(a.id, 0), makeTurn(a.id, 1), makeTurn(b.id, 0)]);
+      await store.appendToolCalls([makeToolCall(a.id, 0, 0), makeToolCall(b.id, 0, 0)]);
+      await store.deleteTrajectory(a.id);
+      expect(await store.listTurns(a.id)).toEqual([]);
+      expect(await store.listToolCalls(a.id)).toEqual([]);
+      expect((await store.listTurns(b.id)).map((turn) => turn.index)).toEqual([0]);
+      expect(await store.listToolCalls(b.id)).toHaveLength(1);
+      await store.deleteTrajectory("job_never_existed");
+    });
+
     it("keeps sandbox events, filtered and limited to the most recent", async () => {
       const events = [
         makeSandboxEvent("sb1", "job_a", 1, "created"),

@@ -100,6 +100,11 @@ export class MemoryJobStore implements JobStore {
     );
   }
 
+  async deleteTrajectory(jobId: string): Promise<void> {
+    this.#turns.delete(jobId);
+    this.#toolCalls.delete(jobId);
+  }
+
   async appendSandboxEvents(events: readonly TSandboxEvent[]): Promise<void> {
     for (const event of events) this.#sandboxEvents.push(structuredClone(event));
   }

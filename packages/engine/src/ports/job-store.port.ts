@@ -37,6 +37,8 @@ export interface JobStore {
   appendToolCalls(calls: readonly TToolCall[]): Promise<void>;
   listTurns(jobId: string): Promise<TTurn[]>;
   listToolCalls(jobId: string): Promise<TToolCall[]>;
+  /** Removes a job's turns and tool calls (before a restarted job records a new attempt). */
+  deleteTrajectory(jobId: string): Promise<void>;
   appendSandboxEvents(events: readonly TSandboxEvent[]): Promise<void>;
   listSandboxEvents(filter: { jobId?: string; sandboxId?: string; limit?: number }): Promise<TSandboxEvent[]>;
 
