@@ -1,4 +1,17 @@
+export { type BackendSeed, defaultBackendId, parseBackendList } from "./backend-list.parser";
 export { type ComposedEngine, type ComposeOptions, composeEngine, type StoreConfig } from "./compose";
+export {
+  type AgentHandlersOptions,
+  type ChatFormatName,
+  composeAgentHandlers,
+} from "./compose-handlers";
+export {
+  type ComposedInference,
+  composeInference,
+  DEFAULT_MODEL_NAME,
+  type InferenceConfig,
+} from "./compose-inference";
+export { composeSandboxRuntime, type SandboxConfig } from "./compose-sandbox";
 export { configFromEnv } from "./config-from-env";
 export { EnvError, parseServerEnv, type TServerEnv, ZServerEnv } from "./env";
 export { createServerLogger } from "./logger";

@@ -185,4 +185,19 @@ describe("backends.* on the composed server with simulators", () => {
     });
     expect(version.status).toBe(404);
   });
+
+  it("with no backend left, a rollout fails as an infrastructure (inference) failure, never reward 0", async () => {
+    expect((await call(api("/backends/sim-b"), { method: "DELETE", token: TOKENS.admin })).status).toBe(200);
+    expect((await call(api("/backends"))).body.backends).toEqual([]);
+    const submitted = await call(api("/jobs"), {
+      body: { kind: "math", payload: { taskId: TASK, problem: "What is $17 \\times 23$?", answer: "391" } },
+      token: TOKENS.trainer,
+    });
+    const id = submitted.body.job.id as string;
+    await call(api("/jobs/wait"), { body: { ids: [id], timeoutMs: 60_000 }, token: TOKENS.trainer });
+    const job = (await call(api(`/jobs/${id}`))).body;
+    expect(job).toMatchObject({ status: "failed", trainable: false, reward: null });
+    expect(job.failure).toMatchObject({ kind: "inference", stage: "run" });
+    expect(job.failure.message).toContain("no inference backend");
+  });
 });
