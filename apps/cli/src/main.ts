@@ -1,4 +1,5 @@
 import { createClient, describeError } from "./client";
+import { EVAL_SWE_HELP, evalCommand } from "./commands/eval-swe.command";
 import { JOBS_HELP, jobsCommand } from "./commands/jobs.command";
 import { SERVE_HELP, serveCommand } from "./commands/serve.command";
 import { STATUS_HELP, statusCommand } from "./commands/status.command";
@@ -11,6 +12,7 @@ ${SERVE_HELP}
 ${SUBMIT_HELP}
 ${STATUS_HELP}
 ${JOBS_HELP}
+${EVAL_SWE_HELP}
 
 global options: --url URL (env RAAS_URL, default http://127.0.0.1:8080)
                 --token TOKEN (env RAAS_TOKEN, default: the admin token \`npm start\` saved in .raas/)`;
@@ -44,6 +46,8 @@ async function main(argv: string[]): Promise<number> {
         return await statusCommand(client, rest);
       case "jobs":
         return await jobsCommand(client, rest);
+      case "eval":
+        return await evalCommand(client, rest);
       default:
         console.error(`unknown command "${command}"\n\n${HELP}`);
         return 2;

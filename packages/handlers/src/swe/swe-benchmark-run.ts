@@ -40,6 +40,8 @@ export interface RunSweBenchmarkOptions {
   pollMs?: number;
   /** Jobs submitted per call. Default 200. */
   submitChunk?: number;
+  /** Unfinished jobs at most; more are submitted as earlier ones finish. Default: all at once. */
+  maxInFlight?: number;
   signal?: AbortSignal;
 }
 
@@ -102,6 +104,20 @@ export function toSweBenchmarkResult(
   };
 }
 
+function jobRequest(options: RunSweBenchmarkOptions, instance: TSweInstance): TSubmitJobRequest {
+  return {
+    kind: "swe",
+    jobKey: `swe-eval:${options.runId}:${instance.instance_id}`,
+    payload: {
+      taskId: instance.instance_id,
+      instance,
+      ...(options.agent !== undefined && { agent: options.agent }),
+    },
+    ...(options.timeoutsMs !== undefined && { timeoutsMs: options.timeoutsMs }),
+    metadata: { benchmarkRunId: options.runId, model: options.model },
+  };
+}
+
 /**
  * Runs a SWE-bench evaluation through the service: one `swe` job per instance (job key
  * `swe-eval:<runId>:<instance_id>`), waits for all of them, and returns the reports, the
@@ -110,27 +126,26 @@ export function toSweBenchmarkResult(
  */
 export async function runSweBenchmark(options: RunSweBenchmarkOptions): Promise<SweBenchmarkOutcome> {
   const { instances, gateway } = options;
-  const chunk = options.submitChunk ?? 200;
-  const ids: string[] = [];
-  for (let offset = 0; offset < instances.length; offset += chunk) {
-    const requests = instances.slice(offset, offset + chunk).map(
-      (instance): TSubmitJobRequest => ({
-        kind: "swe",
-        jobKey: `swe-eval:${options.runId}:${instance.instance_id}`,
-        payload: {
-          taskId: instance.instance_id,
-          instance,
-          ...(options.agent !== undefined && { agent: options.agent }),
-        },
-        ...(options.timeoutsMs !== undefined && { timeoutsMs: options.timeoutsMs }),
-        metadata: { benchmarkRunId: options.runId, model: options.model },
-      }),
-    );
-    ids.push(...(await gateway.submit(requests)));
+  const seen = new Set<string>();
+  for (const instance of instances) {
+    if (seen.has(instance.instance_id)) throw new Error(`instance ${instance.instance_id} is listed twice`);
+    seen.add(instance.instance_id);
   }
+  const chunk = options.submitChunk ?? 200;
+  const maxInFlight = Math.max(1, options.maxInFlight ?? Number.POSITIVE_INFINITY);
+  const ids: string[] = [];
   const finished = new Map<string, TJob>();
-  while (finished.size < ids.length) {
+  while (finished.size < instances.length) {
     options.signal?.throwIfAborted();
+    const room = Math.min(chunk, maxInFlight - (ids.length - finished.size), instances.length - ids.length);
+    if (room > 0) {
+      ids.push(
+        ...(await gateway.submit(
+          instances.slice(ids.length, ids.length + room).map((i) => jobRequest(options, i)),
+        )),
+      );
+      continue;
+    }
     const pending = ids.filter((id) => !finished.has(id)).slice(0, 1_000);
     for (const job of await gateway.wait(pending, options.pollMs ?? 5_000)) {
       if (TERMINAL.has(job.status)) finished.set(job.id, job);
@@ -138,7 +153,7 @@ export async function runSweBenchmark(options: RunSweBenchmarkOptions): Promise<
     const jobs = [...finished.values()];
     options.onProgress?.({
       finished: finished.size,
-      total: ids.length,
+      total: instances.length,
       resolved: jobs.filter((job) => job.reward === 1).length,
       failed: jobs.filter((job) => job.status !== "completed").length,
     });

@@ -107,4 +107,31 @@ describe("runSweBenchmark", () => {
       detail: { error: expect.any(String) },
     });
   });
+
+  it("keeps at most maxInFlight jobs unfinished and rejects duplicate instances", async () => {
+    const batches: number[] = [];
+    const gateway: SweJobGateway = {
+      async submit(requests) {
+        batches.push(requests.length);
+        return requests.map((request) => String(request.jobKey));
+      },
+      async wait(ids) {
+        return ids.map((id) =>
+          job(id, { status: "failed", failure: { kind: "eval", stage: "eval", message: "x" } }),
+        );
+      },
+    };
+    const outcome = await runSweBenchmark({
+      instances: [solved, crashed],
+      model: "m",
+      runId: "r",
+      gateway,
+      maxInFlight: 1,
+    });
+    expect(batches).toEqual([1, 1]);
+    expect(outcome.summary).toMatchObject({ total: 2, resolved: 0, errors: 2 });
+    await expect(
+      runSweBenchmark({ instances: [solved, solved], model: "m", runId: "r", gateway }),
+    ).rejects.toThrow(/listed twice/);
+  });
 });
