@@ -14,3 +14,4 @@ export * from "./math/math-answer.normalizer";
 export * from "./math/math-handler";
 export * from "./stem/stem-answer.grader";
 export * from "./stem/stem-handler";
+export * from "./swe/index";

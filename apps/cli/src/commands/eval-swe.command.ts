@@ -1,12 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import {
-  parseSweJsonl,
-  runSweBenchmark,
-  type SweBenchmarkResult,
-  type SweJobGateway,
-} from "@raas/handlers/swe-benchmark";
+import type { SweBenchmarkResult, SweJobGateway } from "@raas/handlers";
 import type { TJob } from "@raas/shared";
 import { TRPCClientError } from "@trpc/client";
 import type { RaasClient } from "../client";
@@ -96,6 +91,8 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
   if (!values.dataset || !values.backend || !values.model) {
     throw new Error(`--dataset, --backend and --model are required\nusage: ${EVAL_SWE_HELP}`);
   }
+  // Loaded here, not at the top: the handlers package costs start-up time other commands do not need.
+  const { parseSweJsonl, runSweBenchmark } = await import("@raas/handlers");
   const instances = parseSweJsonl(readFileSync(values.dataset, "utf8"), values.dataset);
   if (instances.length === 0) throw new Error(`${values.dataset} has no instances`);
   const concurrency = positiveInt(values.concurrency, "concurrency", 8);

@@ -102,7 +102,7 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
         for (let k = 1; k < REPEATS; k += 1) expect(outcome(group[i + k] as SweEvalReport)).toEqual(first);
       }
     }
-  });
+  }, 240_000);
 
   it("grades an empty patch without a sandbox by default", async () => {
     const instance = fixtureInstance("raas-fixtures__tinystats-1");
