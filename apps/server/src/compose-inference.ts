@@ -1,5 +1,6 @@
 import { type EngineLogger, StickyRouter, type StickyRouterOptions } from "@raas/engine";
 import { RoutedInferencePool, startHealthMonitor } from "@raas/inference";
+import { watchBackendHealth } from "./backend-health.watcher";
 import { type BackendSeed, defaultBackendId } from "./backend-list.parser";
 
 /** The inference side of the server: where generations go. */
@@ -50,11 +51,13 @@ export function composeInference(config: InferenceConfig, logger: EngineLogger):
     timeoutMs: config.healthCheckTimeoutMs ?? 2_000,
     onError: (error) => logger.warn({ err: error }, "backend health-check round failed"),
   });
+  const watcher = watchBackendHealth(() => pool.listBackends(), logger);
   return {
     pool,
     defaultModelName,
     async close() {
       monitor.stop();
+      watcher.stop();
       await pool.close();
     },
   };
