@@ -35,7 +35,10 @@ export function configFromEnv(env: TServerEnv): ServerConfig {
       healthCheckIntervalMs: env.RAAS_BACKEND_HEALTH_INTERVAL_MS,
     },
     sandbox: { runtime: env.RAAS_SANDBOX_RUNTIME, searchPath: env.PATH },
-    agentHandlers: { chatFormat: env.RAAS_CHAT_FORMAT ?? chatFormatOfModel(env.RAAS_MODEL) ?? "qwen3" },
+    agentHandlers: {
+      chatFormat: env.RAAS_CHAT_FORMAT ?? chatFormatOfModel(env.RAAS_MODEL) ?? "qwen3",
+      ...(env.RAAS_SWE_REPOS_DIR ? { swe: { reposDir: env.RAAS_SWE_REPOS_DIR } } : {}),
+    },
     maxBodyBytes: env.RAAS_MAX_BODY_BYTES,
     shutdownGraceMs: env.RAAS_SHUTDOWN_GRACE_MS,
   };

@@ -83,6 +83,11 @@ export const ZServerEnv = z.object({
     .min(100)
     .max(3_600_000)
     .default(5_000),
+  /**
+   * Directory of SWE repositories (`<owner>__<name>.bundle` or git mirrors) for the `swe` handler;
+   * unset: no `swe` handler. `npm start` points it at the shipped fixture bundles.
+   */
+  RAAS_SWE_REPOS_DIR: ZOptionalText,
   /** Sandbox runtime of the agent handlers: `bubblewrap` (default), `apptainer`, or `local` (no isolation, development only). */
   RAAS_SANDBOX_RUNTIME: z.enum(["bubblewrap", "apptainer", "local"]).default("bubblewrap"),
   /** Where the sandbox runtime looks for bwrap/apptainer/prlimit. Default the usual system directories. */

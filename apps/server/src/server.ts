@@ -7,7 +7,7 @@ import type { HandlersConfig } from "@raas/handlers";
 import type { RoutedInferencePool } from "@raas/inference";
 import type { Logger } from "pino";
 import { composeEngine, type StoreConfig } from "./compose";
-import { type ChatFormatName, composeAgentHandlers } from "./compose-handlers";
+import { type AgentHandlersOptions, type ChatFormatName, composeAgentHandlers } from "./compose-handlers";
 import { composeInference, type InferenceConfig } from "./compose-inference";
 import { composeSandboxRuntime, type SandboxConfig } from "./compose-sandbox";
 import { createServerLogger } from "./logger";
@@ -38,7 +38,9 @@ export interface ServerConfig {
    * inference pool, with the model's chat format. Default `{ chatFormat: "qwen3" }`; false
    * registers none (the `sleep` handler is always there).
    */
-  agentHandlers?: { chatFormat?: ChatFormatName; config?: HandlersConfig } | false;
+  agentHandlers?:
+    | { chatFormat?: ChatFormatName; config?: HandlersConfig; swe?: AgentHandlersOptions["swe"] }
+    | false;
   /** Largest request body in bytes. Default 1_048_576. */
   maxBodyBytes?: number;
   /** Running stages get this long to finish on close, in ms. Default 10_000. */
@@ -84,6 +86,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
           inference: inference.pool,
           chatFormat: config.agentHandlers?.chatFormat ?? "qwen3",
           ...(config.agentHandlers?.config ? { config: config.agentHandlers.config } : {}),
+          ...(config.agentHandlers?.swe ? { swe: config.agentHandlers.swe } : {}),
           logger: logger.child({ component: "handlers" }),
         });
   const composed = await composeEngine({
