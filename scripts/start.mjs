@@ -22,6 +22,8 @@ const webPort = process.env.WEB_PORT ?? "3000";
 const dataDir = resolve(root, process.env.RAAS_DATA_DIR ?? ".raas");
 const configuredBackends = (process.env.RAAS_BACKENDS ?? "").trim();
 const simulatorPolicyFile = join(root, "packages/handlers/data/simulator/math-code-stem.policy.json");
+const sweDataset = join(root, "packages/handlers/data/swe/instances.jsonl");
+const sweBundles = join(root, "packages/handlers/data/swe/bundles");
 const SIMULATED_MODEL = "Qwen/Qwen3-8B (simulated)";
 const children = [];
 
@@ -75,15 +77,37 @@ function freePort() {
 }
 
 /**
- * Starts the simulator on a free port with the scripted policy that solves some of the shipped
- * math/code/stem tasks and fails others on purpose (a success-probability policy when that script
- * is missing). Returns its URL.
+ * The simulator's scripts for the shipped tasks: math/code/stem (some solved, some failed on
+ * purpose) plus the SWE fixtures (solved with their gold patches), written to
+ * `<dataDir>/simulator-policy.json`. Null when the scripts are missing.
+ */
+function writeSimulatorPolicy() {
+  if (!existsSync(simulatorPolicyFile)) return null;
+  const policy = JSON.parse(readFileSync(simulatorPolicyFile, "utf8"));
+  const sweScripts = join(root, "apps/simulator/src/swe/swe-policy-main.ts");
+  if (existsSync(sweDataset) && existsSync(sweScripts)) {
+    const built = spawnSync(process.execPath, [tsx, sweScripts, "--dataset", sweDataset, "--solve-all"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    if (built.status === 0) Object.assign(policy.tasks, JSON.parse(built.stdout).tasks);
+    else
+      console.error("[start] could not build the simulator's SWE scripts; swe tasks get its default script");
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, "simulator-policy.json");
+  writeFileSync(path, `${JSON.stringify(policy)}\n`);
+  return path;
+}
+
+/**
+ * Starts the simulator on a free port with scripts for the shipped tasks (a success-probability
+ * policy when they are missing). Returns its URL.
  */
 async function launchSimulator() {
   const port = await freePort();
-  const policy = existsSync(simulatorPolicyFile)
-    ? ["--policy-file", simulatorPolicyFile]
-    : ["--policy", "success-probability"];
+  const policyFile = writeSimulatorPolicy();
+  const policy = policyFile ? ["--policy-file", policyFile] : ["--policy", "success-probability"];
   const args = [tsx, "apps/simulator/src/main.ts", "--host", "127.0.0.1", "--port", String(port)];
   launch("simulator", process.execPath, [...args, ...policy, "--model-name", SIMULATED_MODEL], {});
   return `http://127.0.0.1:${port}`;
@@ -149,6 +173,8 @@ launch("server", process.execPath, [tsx, "apps/server/src/main.ts"], {
   RAAS_ADMIN_TOKEN: token,
   RAAS_DATA_DIR: dataDir,
   ...(simulatorUrl ? { RAAS_BACKENDS: `vllm=${simulatorUrl}#${SIMULATED_MODEL}` } : {}),
+  // The swe handler over the shipped fixture repositories unless the caller names others.
+  ...(!process.env.RAAS_SWE_REPOS_DIR && existsSync(sweBundles) ? { RAAS_SWE_REPOS_DIR: sweBundles } : {}),
 });
 try {
   await Promise.all([
@@ -193,8 +219,14 @@ const inferenceLines = simulatorUrl
       `                 RAAS_MODEL names the served model), or register one at run time: POST ${serverUrl}/api/v1/backends`,
     ]
   : [`  inference      RAAS_BACKENDS=${configuredBackends}   (list: GET ${serverUrl}/api/v1/backends)`];
+const sweBackend = simulatorUrl
+  ? `${simulatorUrl} --model "${SIMULATED_MODEL}"`
+  : "<backend URL> --model <name>";
 const tryLines = [
   ...(examples ? [`Real rollouts:  npm run raas -- submit ${examples} --wait`] : []),
+  ...(existsSync(sweDataset)
+    ? [`SWE eval:       npm run raas -- eval swe --dataset ${sweDataset} --backend ${sweBackend}`]
+    : []),
   "Queues only:    npm run raas -- submit --demo 50   then   npm run raas -- status --watch",
 ];
 console.log(`
