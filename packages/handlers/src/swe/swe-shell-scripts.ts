@@ -72,7 +72,7 @@ export function extractDiffScript(repo: string, baseCommit: string): string {
 set -e
 cd ${shellQuote(repoPath(repo))}
 ${GIT} add -A
-${GIT} diff --cached --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ ${shellQuote(baseCommit)} > ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.modelPatch}`)}
+${GIT} diff --cached --binary --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ ${shellQuote(baseCommit)} > ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.modelPatch}`)}
 )`;
 }
 
