@@ -214,7 +214,7 @@ const examples = writeExampleRollouts();
 const inferenceLines = simulatorUrl
   ? [
       `  inference      SIMULATOR at ${simulatorUrl} — the labelled test double for a GPU model, not a model:`,
-      "                 it answers the shipped math/code/stem tasks from scripts (some solved, some failed on purpose).",
+      "                 it answers the shipped math/code/stem tasks and SWE fixtures from scripts (some failed on purpose).",
       "                 For a real model: RAAS_BACKENDS=vllm=http://<host>:8000 npm start  (sglang=…, nemo-rl=… too;",
       `                 RAAS_MODEL names the served model), or register one at run time: POST ${serverUrl}/api/v1/backends`,
     ]
