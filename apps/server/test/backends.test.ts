@@ -167,6 +167,14 @@ describe("backends.* on the composed server with simulators", () => {
     // The second turn's prompt extends the first: the simulator's prefix cache serves part of it.
     expect(b.stats.cachedPromptTokens).toBeGreaterThan(0);
 
+    const metrics = await fetch(`${running.url}/metrics`).then((r) => r.text());
+    expect(metrics).toContain('raas_backend_requests_total{backend="sim-b",model="Qwen/Qwen3-8B"} 2');
+    expect(metrics).toContain(`raas_backend_requests_total{backend="${idA}",model="Qwen/Qwen3-8B"} 0`);
+    expect(metrics).toContain(`raas_backend_draining{backend="${idA}",model="Qwen/Qwen3-8B"} 1`);
+    expect(metrics).toMatch(
+      /raas_backend_prefix_cache_hit_ratio\{backend="sim-b",model="Qwen\/Qwen3-8B"\} 0\.\d+/,
+    );
+
     const resumed = await call(api(`/backends/${idA}/resume`), { method: "POST", token: TOKENS.admin });
     expect(resumed.body.backend.lifecycle).toBe("active");
   });

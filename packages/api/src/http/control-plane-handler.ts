@@ -63,6 +63,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   const metrics = new ControlPlaneMetrics({
     engine,
     collectProcessMetrics: options.collectProcessMetrics ?? true,
+    ...(backends ? { backends: backends.registry } : {}),
   });
   const matcher = new RouteMatcher(REST_ROUTES);
   const openApiText = JSON.stringify(buildOpenApiDocument(REST_ROUTES, options.openApi));

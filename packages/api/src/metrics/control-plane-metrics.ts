@@ -1,6 +1,8 @@
 import { STAGES, type TJob } from "@raas/shared";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { InferenceBackendRegistry } from "../backends.port";
 import type { ControlPlaneEngine } from "../engine.port";
+import { registerBackendMetrics } from "./backend-metrics";
 
 /** Stage-duration buckets in seconds: from a fast INIT to an hour-long RUN. */
 const STAGE_DURATION_BUCKETS_SEC = [
@@ -13,6 +15,8 @@ export interface ControlPlaneMetricsOptions {
   engine: ControlPlaneEngine;
   /** Also export Node process metrics (memory, CPU, event-loop lag). Default true. */
   collectProcessMetrics?: boolean;
+  /** Inference backends to export per-backend series for. Default none. */
+  backends?: Pick<InferenceBackendRegistry, "listBackends">;
 }
 
 /**
@@ -30,6 +34,7 @@ export class ControlPlaneMetrics {
     const { engine } = options;
     const registers = [this.registry];
     if (options.collectProcessMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    if (options.backends) registerBackendMetrics(this.registry, options.backends);
 
     const stageGauge = (
       name: string,

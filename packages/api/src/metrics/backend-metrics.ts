@@ -1,0 +1,90 @@
+import { Counter, Gauge, type Registry } from "prom-client";
+import type { InferenceBackendRegistry } from "../backends.port";
+
+type BackendLabels = "backend" | "model";
+
+/**
+ * Per-backend Prometheus series read from the registry at scrape time (no bookkeeping of its own):
+ * in-flight load, health, drain state, request/error/token counters and the prefix-cache hit
+ * ratio. Labels: `backend` (id) and `model`. Counters restart from 0 when a backend is re-registered.
+ */
+export function registerBackendMetrics(
+  registry: Registry,
+  backends: Pick<InferenceBackendRegistry, "listBackends">,
+): void {
+  const registers = [registry];
+  const labelNames = ["backend", "model"] as const;
+  const gauge = (
+    name: string,
+    help: string,
+    pick: (b: ReturnType<typeof backends.listBackends>[number]) => number,
+  ) =>
+    new Gauge<BackendLabels>({
+      name,
+      help,
+      labelNames,
+      registers,
+      collect() {
+        this.reset();
+        for (const b of backends.listBackends()) this.set({ backend: b.id, model: b.modelName }, pick(b));
+      },
+    });
+  const counter = (
+    name: string,
+    help: string,
+    pick: (b: ReturnType<typeof backends.listBackends>[number]) => number,
+  ) =>
+    new Counter<BackendLabels>({
+      name,
+      help,
+      labelNames,
+      registers,
+      collect() {
+        this.reset();
+        for (const b of backends.listBackends()) this.inc({ backend: b.id, model: b.modelName }, pick(b));
+      },
+    });
+
+  gauge(
+    "raas_backend_in_flight_requests",
+    "Generation requests running on a backend now.",
+    (b) => b.inFlight,
+  );
+  gauge(
+    "raas_backend_sticky_jobs",
+    "Jobs whose turns stick to a backend (prefix-cache reuse).",
+    (b) => b.stickyJobs,
+  );
+  gauge("raas_backend_healthy", "1 while a backend's circuit is closed (it takes traffic), else 0.", (b) =>
+    b.circuit === "closed" ? 1 : 0,
+  );
+  gauge("raas_backend_draining", "1 while a backend is draining or drained, else 0.", (b) =>
+    b.lifecycle === "active" ? 0 : 1,
+  );
+  gauge(
+    "raas_backend_prefix_cache_hit_ratio",
+    "Cached prompt tokens / prompt tokens over a backend's successful requests (0..1).",
+    (b) => b.stats.prefixCacheHitRate,
+  );
+  counter(
+    "raas_backend_requests_total",
+    "Generation requests a backend finished (any outcome).",
+    (b) => b.stats.requests,
+  );
+  counter(
+    "raas_backend_errors_total",
+    "Generation requests that failed on a backend.",
+    (b) => b.stats.errors,
+  );
+  counter(
+    "raas_backend_prompt_tokens_total",
+    "Prompt tokens sent to a backend.",
+    (b) => b.stats.promptTokens,
+  );
+  counter(
+    "raas_backend_cached_prompt_tokens_total",
+    "Prompt tokens a backend served from its prefix cache.",
+    (b) => b.stats.cachedPromptTokens,
+  );
+  counter("raas_backend_response_tokens_total", "Tokens a backend generated.", (b) => b.stats.responseTokens);
+}
