@@ -7,11 +7,12 @@ import { TRPCClientError } from "@trpc/client";
 import type { RaasClient } from "../client";
 import { bar, printJson } from "../output";
 
-export const EVAL_SWE_HELP = `raas eval swe --dataset FILE.jsonl --backend URL --model NAME [--concurrency N]
+export const EVAL_SWE_HELP = `raas eval swe --dataset FILE.jsonl --backend URL [--model NAME] [--concurrency N]
               [--run-id ID] [--out DIR] [--max-turns N] [--json]
-      SWE-bench evaluation through the service: registers the backend, runs one \`swe\` job per
-      instance (at most N at once, default 8), stores a benchmark run and writes predictions.jsonl
-      and the SWE-bench report (<model>.<run-id>.json) to --out (default ./swe-eval-<run-id>).
+      SWE-bench evaluation through the service: registers the backend (serving --model, default the
+      server's default model), runs one \`swe\` job per instance (at most N at once, default 8),
+      stores a benchmark run and writes predictions.jsonl and the SWE-bench report
+      (<model>.<run-id>.json) to --out (default ./swe-eval-<run-id>).
       Re-running with the same --run-id resumes: finished instances are not run again.`;
 
 /** The benchmark-store procedures the CLI calls when the server has them (see the handlers README). */
@@ -88,15 +89,19 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
       json: { type: "boolean", default: false },
     },
   });
-  if (!values.dataset || !values.backend || !values.model) {
-    throw new Error(`--dataset, --backend and --model are required\nusage: ${EVAL_SWE_HELP}`);
+  if (!values.dataset || !values.backend) {
+    throw new Error(`--dataset and --backend are required\nusage: ${EVAL_SWE_HELP}`);
   }
   // Loaded here, not at the top: the handlers package costs start-up time other commands do not need.
   const { parseSweJsonl, runSweBenchmark } = await import("@raas/handlers");
   const instances = parseSweJsonl(readFileSync(values.dataset, "utf8"), values.dataset);
   if (instances.length === 0) throw new Error(`${values.dataset} has no instances`);
   const concurrency = positiveInt(values.concurrency, "concurrency", 8);
-  const model = values.model;
+  const { backend } = await client.backends.register.mutate({
+    baseUrl: values.backend,
+    ...(values.model !== undefined && { modelName: values.model }),
+  });
+  const model = backend.modelName;
   const dataset = basename(values.dataset).replace(/\.jsonl$/, "");
   const runId =
     values["run-id"] ?? `${dataset}-${model.replace(/[^\w.-]+/g, "_")}-${Date.now().toString(36)}`;
@@ -106,7 +111,6 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
     if (!quiet) process.stderr.write(`${message}\n`);
   };
 
-  const { backend } = await client.backends.register.mutate({ baseUrl: values.backend, modelName: model });
   log(
     `backend ${backend.id} (${values.backend}) serves ${model}; run ${runId}: ${instances.length} instances`,
   );

@@ -16,6 +16,9 @@ export class SweStepError extends Error {
   }
 }
 
+/** Name of the checkout step in `SweStepError.step` (it fails when the bundle lacks base_commit). */
+export const CHECKOUT_STEP = "checking out base_commit";
+
 /** Runs a bash snippet; a non-zero exit or a timeout throws `SweStepError`. */
 export async function runStep(
   sandbox: Sandbox,
@@ -42,7 +45,7 @@ export async function materializeRepository(input: {
 }): Promise<void> {
   const { sandbox, instance, timeoutMs, signal } = input;
   await sandbox.writeFile(SWE_FILES.bundle, input.bundle);
-  await runStep(sandbox, "checking out base_commit", materializeScript(instance.repo, instance.base_commit), {
+  await runStep(sandbox, CHECKOUT_STEP, materializeScript(instance.repo, instance.base_commit), {
     timeoutMs,
     signal,
   });

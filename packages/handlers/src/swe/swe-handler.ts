@@ -1,13 +1,14 @@
-import type { AgentLoopLimits } from "@raas/engine";
+import { type AgentLoopLimits, StageFailure } from "@raas/engine";
 import { defineAgentHandler } from "../base/define-agent-handler";
+import { asStageFailure } from "../base/infrastructure-guard";
 import { submitToolSpec } from "../base/submit-tool";
-import { materializeRepository, runStep, SweStepError } from "./repo-materializer";
+import { CHECKOUT_STEP, materializeRepository, runStep, SweStepError } from "./repo-materializer";
 import { evaluateSwePatch } from "./swe-evaluator";
 import { repoSpecFor, SWE_DEFAULTS, type SweEvalOptions } from "./swe-options";
 import { type TSwePayload, ZSwePayload } from "./swe-payload.schema";
 import { SWE_SYSTEM_PROMPT, sweUserMessage } from "./swe-prompt";
 import type { SweRepoSource } from "./swe-repo-source";
-import { extractDiffScript, SWE_FILES } from "./swe-shell-scripts";
+import { extractDiffScript, repoPath, SWE_FILES } from "./swe-shell-scripts";
 
 /** Configuration of the `swe` handler (from the composition root). */
 export interface SweHandlerConfig extends SweEvalOptions {
@@ -44,15 +45,26 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
     }),
     async setup({ sandbox, payload, signal }) {
       const { instance } = payload;
-      await materializeRepository({
-        sandbox,
-        instance,
-        bundle: await config.repoSource.bundle(instance.repo),
-        spec: repoSpecFor(instance, config.repoSpecs),
-        timeoutMs: setupTimeoutMs,
-        signal,
-      });
-      return { repoDir: `/workspace/${instance.repo.split("/").at(-1)}` };
+      // A repository that is missing, or lacks base_commit, makes the instance ungradable: `eval`.
+      const bundle = await asStageFailure("eval", `no repository for ${instance.repo}`, signal, () =>
+        config.repoSource.bundle(instance.repo),
+      );
+      try {
+        await materializeRepository({
+          sandbox,
+          instance,
+          bundle,
+          spec: repoSpecFor(instance, config.repoSpecs),
+          timeoutMs: setupTimeoutMs,
+          signal,
+        });
+      } catch (error) {
+        if (error instanceof SweStepError && error.step === CHECKOUT_STEP) {
+          throw new StageFailure("eval", error.message, { cause: error });
+        }
+        throw error;
+      }
+      return { repoDir: repoPath(instance.repo) };
     },
     systemPrompt: () => SWE_SYSTEM_PROMPT,
     userMessage: sweUserMessage,

@@ -139,6 +139,26 @@ describe("swe rollouts end to end (engine + sandboxes + simulator)", () => {
     expect(outcome.predictionsJsonl).toContain(`"model_name_or_path":"simulated-qwen3"`);
   }, 120_000);
 
+  it("fails an instance whose repository or base commit is missing as `eval` in INIT, never reward 0", async () => {
+    const submitted = await fixture.engine.submitJobs([
+      { kind: "swe", payload: { ...FAILED, instance_id: "missing-repo", repo: "raas-fixtures/missing" } },
+      { kind: "swe", payload: { ...FAILED, instance_id: "missing-commit", base_commit: "0".repeat(40) } },
+    ]);
+    const { jobs: done } = await fixture.engine.waitForJobs(
+      submitted.map((s) => s.job.id),
+      { timeoutMs: 60_000 },
+    );
+    for (const job of done) {
+      expect(job).toMatchObject({
+        status: "failed",
+        reward: null,
+        trainable: false,
+        failure: { kind: "eval", stage: "init" },
+      });
+    }
+    expect(done[0]?.failure?.message).toContain("raas-fixtures__missing.bundle");
+  }, 120_000);
+
   it("fails a job whose sandbox is killed mid-RUN as `sandbox`, not trainable, with no reward", async () => {
     const before = fixture.sandboxes.length;
     const { job } = await fixture.engine.submitJob({
