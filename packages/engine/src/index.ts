@@ -5,6 +5,7 @@ export * from "./handlers/sleep-handler";
 export * from "./lifecycle/failure-classifier";
 export * from "./lifecycle/job-state-machine";
 export * from "./memory/job-filter";
+export * from "./memory/memory-benchmark-run-store";
 export * from "./memory/memory-job-queue";
 export * from "./memory/memory-job-store";
 export * from "./ports/index";

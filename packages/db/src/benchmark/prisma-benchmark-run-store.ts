@@ -1,5 +1,10 @@
+import type {
+  BenchmarkResultRecord,
+  BenchmarkRunRecord,
+  BenchmarkRunStore,
+  TestOutcomes,
+} from "@raas/engine";
 import { type BenchmarkResult, type BenchmarkRun, Prisma, type PrismaClient } from "../generated/client";
-import type { BenchmarkResultRecord, BenchmarkRunRecord, TestOutcomes } from "./benchmark-run.types";
 
 /** A nullable JSON column: `null` is stored as SQL NULL, not the JSON literal. */
 function json(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
@@ -7,11 +12,12 @@ function json(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
 }
 
 /**
- * Benchmark runs and their per-instance results (SWE-Bench pages of the dashboard). Low volume,
- * so everything goes through Prisma. Shares the job store's client: `new
- * PrismaBenchmarkRunStore(jobStore.prisma)`; closing is the job store's business.
+ * The `BenchmarkRunStore` adapter of PGlite and PostgreSQL: benchmark runs and their per-instance
+ * results (SWE-Bench pages of the dashboard). Low volume, so everything goes through Prisma.
+ * Shares the job store's client: `new PrismaBenchmarkRunStore(jobStore.prisma)`; closing is the
+ * job store's business. A duplicate run id is rejected by the primary key (Prisma `P2002`).
  */
-export class PrismaBenchmarkRunStore {
+export class PrismaBenchmarkRunStore implements BenchmarkRunStore {
   readonly #prisma: PrismaClient;
 
   constructor(prisma: PrismaClient) {

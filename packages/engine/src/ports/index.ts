@@ -1,3 +1,4 @@
+export * from "./benchmark-run-store.port";
 export * from "./chat-format.port";
 export * from "./clock.port";
 export * from "./inference-pool.port";
