@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IPty } from "node-pty";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
-import { killProcessGroup, loadNodePty, partialPrefixLength } from "./process-support";
+import { killProcessGroup, loadNodePty } from "./process-support";
+import { bashRcScript, commandLine, createCommandNonce, scanForMarker } from "./prompt-marker";
 import { foregroundProcessGroup, isWaitingForTerminalInput } from "./terminal-probe";
 
 export interface BashSessionOptions {
@@ -35,6 +36,8 @@ export interface BashRunOptions {
 
 interface PendingRun {
   output: OutputBuffer;
+  /** Nonces whose marker ends this run: the command's own, plus the shell's current one once interrupted. */
+  nonces: string[];
   onOutput: () => void;
   finish: (exitCode: number | null, note?: string) => void;
 }
@@ -51,14 +54,15 @@ const BRACKETED_PASTE = new RegExp(`${String.fromCharCode(27)}\\[\\?2004[hl]`, "
 /**
  * A persistent bash on a direct pseudo-terminal. Commands are written to a script file and
  * sourced, so multi-line input never meets the terminal's line discipline and state (cwd,
- * variables, functions, jobs) persists. Completion is the prompt: PS1 is a per-session
- * random marker carrying `$?`, so no sleeping or polling is involved.
+ * variables, functions, jobs) persists. Completion is the prompt: it renders a marker with a
+ * per-command nonce and `$?` (see prompt-marker.ts), so no sleeping or polling is involved
+ * and no command output can pass for the end of the command.
  */
 export class BashSession {
   readonly #options: Required<BashSessionOptions>;
   readonly #nonce = randomBytes(6).toString("hex");
-  readonly #markerPrefix = `__RAAS_${this.#nonce}_`;
-  readonly #marker = new RegExp(`^__RAAS_${this.#nonce}_(\\d+)__`);
+  /** The nonce the shell's prompt currently renders (the last one it recorded). */
+  #shellNonce = "";
   #pty: IPty | undefined;
   #ready: Promise<void> | undefined;
   #carry = "";
@@ -106,15 +110,18 @@ export class BashSession {
   }
 
   async #spawn(): Promise<void> {
-    const pty = loadNodePty().spawn(this.#options.shellPath, ["--noprofile", "--norc", "--noediting", "-i"], {
+    const startNonce = createCommandNonce();
+    const rcPath = join(this.#options.scratchDir, `bash-${this.#nonce}.rc`);
+    writeFileSync(rcPath, bashRcScript(startNonce));
+    this.#shellNonce = startNonce;
+    const args = ["--noprofile", "--rcfile", rcPath, "--noediting", "-i"];
+    const pty = loadNodePty().spawn(this.#options.shellPath, args, {
       name: "dumb",
       cols: 200,
       rows: 50,
       cwd: this.#options.cwd,
       env: {
         ...this.#options.env,
-        PS1: `${this.#markerPrefix}$?__`,
-        PS2: "",
         TERM: "dumb",
         HISTFILE: "/dev/null",
       },
@@ -133,10 +140,13 @@ export class BashSession {
         `the shell exited (code ${exitCode}, signal ${signal ?? 0}); a new shell starts on the next command and earlier state is lost`,
       );
     });
-    // Swallow everything up to the first prompt, then switch echo and CR translation off.
-    await this.#awaitPrompt(new OutputBuffer(4_096), 10_000);
-    const init = ["stty -echo -onlcr", ...this.#options.initLines].join("\n");
-    await this.#exec(init, new OutputBuffer(4_096), 10_000, undefined);
+    // Swallow everything up to the first prompt (the rc file has switched echo off by then).
+    const started = await this.#awaitPrompt(new OutputBuffer(4_096), [startNonce], 10_000);
+    rmSync(rcPath, { force: true });
+    if (started.exitCode === null) throw new Error(started.note ?? "the shell did not start");
+    if (this.#options.initLines.length > 0) {
+      await this.#exec(this.#options.initLines.join("\n"), new OutputBuffer(4_096), 10_000, undefined);
+    }
   }
 
   async #runNow(command: string, options: BashRunOptions): Promise<ExecToolResult> {
@@ -183,12 +193,18 @@ export class BashSession {
     if (!pty) return Promise.resolve({ exitCode: null, timedOut: false, note: "the shell is not running" });
     const scriptPath = join(this.#options.scratchDir, `bash-${this.#nonce}.sh`);
     writeFileSync(scriptPath, `${command}\n`);
-    const done = this.#awaitPrompt(output, timeoutMs, signal);
-    pty.write(`. '${scriptPath}'\n`);
+    const nonce = createCommandNonce();
+    const done = this.#awaitPrompt(output, [nonce], timeoutMs, signal);
+    pty.write(commandLine(scriptPath, nonce));
     return done;
   }
 
-  #awaitPrompt(output: OutputBuffer, timeoutMs: number, signal?: AbortSignal): Promise<CommandOutcome> {
+  #awaitPrompt(
+    output: OutputBuffer,
+    nonces: string[],
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<CommandOutcome> {
     return new Promise((resolve) => {
       let timedOut = false;
       let note: string | undefined;
@@ -199,6 +215,9 @@ export class BashSession {
         if (timedOut) return;
         timedOut = true;
         note = reason;
+        // Ctrl-C abandons the rest of the typed line, so the prompt keeps the shell's current
+        // nonce; that prompt (with `$?` = 130) now ends the run too.
+        nonces.push(this.#shellNonce);
         clearTimeout(overallTimer);
         clearTimeout(silenceTimer);
         this.#escalate(escalation);
@@ -221,6 +240,7 @@ export class BashSession {
       );
       this.#pending = {
         output,
+        nonces,
         onOutput: () => {
           if (!timedOut) armSilence();
         },
@@ -270,23 +290,17 @@ export class BashSession {
     const pending = this.#pending;
     if (!pending) return; // Output between commands (finished background jobs) is dropped.
     pending.onOutput();
-    let text = (this.#carry + chunk).replace(BRACKETED_PASTE, "").replace(/\r\n/g, "\n");
-    this.#carry = "";
-    const at = text.indexOf(this.#markerPrefix);
-    if (at < 0) {
-      // Hold back a suffix that could be the start of a marker split across chunks.
-      const keep = partialPrefixLength(text, this.#markerPrefix);
-      this.#carry = text.slice(text.length - keep);
-      pending.output.append(text.slice(0, text.length - keep));
+    const text = (this.#carry + chunk).replace(BRACKETED_PASTE, "").replace(/\r\n/g, "\n");
+    const scan = scanForMarker(text, pending.nonces);
+    if (scan.kind === "pending") {
+      pending.output.append(text.slice(0, scan.safeLength));
+      this.#carry = text.slice(scan.safeLength);
       return;
     }
-    pending.output.append(text.slice(0, at));
-    text = text.slice(at);
-    const match = this.#marker.exec(text);
-    if (!match) {
-      this.#carry = text;
-      return;
-    }
-    pending.finish(Number(match[1]));
+    // The prompt is the last thing the shell writes before it reads the next line; anything
+    // after it belongs to no command.
+    pending.output.append(text.slice(0, scan.index));
+    this.#shellNonce = scan.nonce;
+    pending.finish(scan.exitCode);
   }
 }
