@@ -1,5 +1,6 @@
 import type { Principal } from "./auth/auth.types";
 import type { ControlPlaneBackends } from "./backends.port";
+import type { BenchmarkRunStore } from "./benchmarks.port";
 import type { ControlPlaneEngine } from "./engine.port";
 import type { ApiLogger } from "./logger.types";
 
@@ -14,4 +15,6 @@ export interface ControlPlaneContext {
   logger: ApiLogger;
   /** The inference backend registry; null when the server runs without an inference pool. */
   backends: ControlPlaneBackends | null;
+  /** The benchmark-run store; null when the server runs without one (`benchmarks.*` answer 503). */
+  benchmarks: BenchmarkRunStore | null;
 }

@@ -6,6 +6,12 @@ export type {
   ControlPlaneBackends,
   InferenceBackendRegistry,
 } from "./backends.port";
+export type {
+  BenchmarkResultRecord,
+  BenchmarkRunFilter,
+  BenchmarkRunRecord,
+  BenchmarkRunStore,
+} from "./benchmarks.port";
 export type { ControlPlaneContext } from "./context";
 export type { ApiJobEvent, ControlPlaneEngine, StageFinishedEvent } from "./engine.port";
 export { formatIssues } from "./errors/format-issues";
@@ -22,4 +28,12 @@ export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./openapi/ope
 export { REST_ROUTES } from "./rest/rest-routes";
 export { type AppRouter, appRouter, createCaller } from "./root";
 export { BACKEND_KINDS, type TBackendView, ZBackendView } from "./routers/backends/backend.schema";
+export {
+  BENCHMARK_RUN_STATUSES,
+  type TBenchmarkResultView,
+  type TBenchmarkRunView,
+  ZBenchmarkResultView,
+  ZBenchmarkRunView,
+} from "./routers/benchmarks/benchmark.schema";
+export { MAX_RESULTS_PER_CALL } from "./routers/benchmarks/record-results";
 export type { ControlPlaneErrorData } from "./trpc";

@@ -1,9 +1,15 @@
 import { backendsRouter } from "./routers/backends/backends.router";
+import { benchmarksRouter } from "./routers/benchmarks/benchmarks.router";
 import { jobsRouter } from "./routers/jobs/jobs.router";
 import { systemRouter } from "./routers/system/system.router";
 import { createCallerFactory, router } from "./trpc";
 
-export const appRouter = router({ jobs: jobsRouter, system: systemRouter, backends: backendsRouter });
+export const appRouter = router({
+  jobs: jobsRouter,
+  system: systemRouter,
+  backends: backendsRouter,
+  benchmarks: benchmarksRouter,
+});
 
 /** The router's type, for `@trpc/client`: `createTRPCClient<AppRouter>(…)`. */
 export type AppRouter = typeof appRouter;

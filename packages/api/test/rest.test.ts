@@ -111,6 +111,12 @@ describe("REST routes against a running server", () => {
         "POST /api/v1/backends/{id}/resume resumeBackend",
         "POST /api/v1/backends/{id}/weight-version setBackendWeightVersion",
         "DELETE /api/v1/backends/{id} removeBackend",
+        "POST /api/v1/benchmarks createBenchmarkRun",
+        "GET /api/v1/benchmarks listBenchmarkRuns",
+        "GET /api/v1/benchmarks/{runId} getBenchmarkRun",
+        "POST /api/v1/benchmarks/{runId}/results recordBenchmarkResults",
+        "GET /api/v1/benchmarks/{runId}/results listBenchmarkResults",
+        "POST /api/v1/benchmarks/{runId}/finish finishBenchmarkRun",
       ].sort(),
     );
     // Every $ref resolves, every operation documents a success and an error response.

@@ -4,6 +4,7 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { ControlPlaneAuthOptions } from "../auth/auth.types";
 import { TokenResolver } from "../auth/resolve-principal";
 import type { ControlPlaneBackends } from "../backends.port";
+import type { BenchmarkRunStore } from "../benchmarks.port";
 import type { ControlPlaneContext } from "../context";
 import type { ControlPlaneEngine } from "../engine.port";
 import { toRaasError } from "../errors/to-raas-error";
@@ -28,6 +29,11 @@ export interface ControlPlaneHandlerOptions {
    * none: those procedures then answer 503 with a sentence saying so.
    */
   backends?: ControlPlaneBackends;
+  /**
+   * Where the `benchmarks.*` procedures store benchmark runs and per-instance results. Default
+   * none: those procedures then answer 503 with a sentence saying so.
+   */
+  benchmarks?: BenchmarkRunStore;
   /** Structured logger (pino-compatible). Default: silent. */
   logger?: ApiLogger;
   /** Largest accepted request body in bytes, for tRPC and REST alike. Default 1_048_576 (1 MiB). */
@@ -57,6 +63,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): ControlPlaneHandler {
   const { engine } = options;
   const backends = options.backends ?? null;
+  const benchmarks = options.benchmarks ?? null;
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const tokens = new TokenResolver(options.auth);
@@ -75,6 +82,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     hasWriterToken: tokens.hasWriterToken,
     logger,
     backends,
+    benchmarks,
   });
 
   const logUnexpected = (thrown: unknown, req: IncomingMessage) => {

@@ -97,6 +97,8 @@ export function buildOpenApiDocument(
       responses["403"] = errorResponse("The token's role may not do this");
     }
     if (pathParams.length > 0) responses["404"] = errorResponse("Not found");
+    if (route.mayConflict)
+      responses["409"] = errorResponse("Conflicts with stored state (e.g. the id is taken)");
     if (route.mayBeUnavailable) responses["503"] = errorResponse("The server runs without what this needs");
     if (route.inputFrom === "body") {
       responses["413"] = errorResponse("Body larger than the server's limit");
@@ -124,6 +126,11 @@ export function buildOpenApiDocument(
         name: "backends",
         description:
           "Inference backends: register, list with load and cache statistics, drain, resume, remove, weight versions.",
+      },
+      {
+        name: "benchmarks",
+        description:
+          "Benchmark runs (e.g. SWE-bench evaluations of a model on a dataset) and their per-instance results.",
       },
     ],
     paths,

@@ -11,7 +11,7 @@ export interface RestRoute {
   path: string;
   operationId: string;
   summary: string;
-  tag: "jobs" | "system" | "backends";
+  tag: "jobs" | "system" | "backends" | "benchmarks";
   /** Least role that may call it; `public` needs no token. Documentation only: procedures enforce it. */
   access: "public" | TRole;
   /** Where the rest of the input comes from: the JSON body, the query string, or nowhere. */
@@ -25,6 +25,8 @@ export interface RestRoute {
   usesAbortSignal?: boolean;
   /** True when the server may lack what the route needs (e.g. an inference pool): documents a 503. */
   mayBeUnavailable?: boolean;
+  /** True when the request can contradict stored state (e.g. a taken id): documents a 409. */
+  mayConflict?: boolean;
   call(caller: ControlPlaneCaller, input: unknown): Promise<unknown>;
 }
 

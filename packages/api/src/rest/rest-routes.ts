@@ -10,6 +10,7 @@ import { ZSetConcurrencyRequest, ZSetConcurrencyResponse } from "../routers/syst
 import { ZStatsResponse } from "../routers/system/stats";
 import { ZWhoamiResponse } from "../routers/system/whoami";
 import { BACKEND_ROUTES } from "./backend-routes";
+import { BENCHMARK_ROUTES } from "./benchmark-routes";
 import { defineRoute, type RestRoute } from "./rest-route.types";
 
 /** The REST surface for trainers that speak plain HTTP (e.g. Python). Same procedures as tRPC. */
@@ -160,4 +161,5 @@ export const REST_ROUTES: readonly RestRoute[] = [
     call: (caller) => caller.system.whoami(),
   }),
   ...BACKEND_ROUTES,
+  ...BENCHMARK_ROUTES,
 ];

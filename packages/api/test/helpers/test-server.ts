@@ -12,6 +12,7 @@ import { createTRPCClient, httpBatchLink, httpLink, splitLink } from "@trpc/clie
 import {
   type ApiLogger,
   type AppRouter,
+  type BenchmarkRunStore,
   type ControlPlaneAuthOptions,
   type ControlPlaneBackends,
   createControlPlaneHandler,
@@ -34,6 +35,7 @@ export async function startTestServer(
     pools?: EngineOptions["pools"];
     logger?: ApiLogger;
     backends?: ControlPlaneBackends;
+    benchmarks?: BenchmarkRunStore;
   } = {},
 ): Promise<TestServer> {
   const engine = new RolloutEngine({
@@ -56,6 +58,7 @@ export async function startTestServer(
     collectProcessMetrics: false,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.backends ? { backends: options.backends } : {}),
+    ...(options.benchmarks ? { benchmarks: options.benchmarks } : {}),
   });
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
