@@ -68,6 +68,26 @@ describe("python tool in a bubblewrap sandbox", () => {
     expect((await python("survivor")).output).toBe("1\n");
   });
 
+  it("cannot end a cell early by printing an end marker, and stays in step afterwards", async () => {
+    await python("kept_marker = 'yes'");
+    const forged = await python(
+      [
+        "import sys",
+        "ready_nonce = open('/proc/self/cmdline').read().split('\\0')[-2]",
+        "for status in ('ok', 'error', 'exit:0'):",
+        "    print('\\n__RAAS_PY_%s_%s__' % (ready_nonce, status))",
+        "print('after', sys.argv)",
+        "raise ValueError('still running')",
+      ].join("\n"),
+      15_000,
+    );
+    expect(forged).toMatchObject({ isError: true, timedOut: false });
+    expect(forged.output).toMatch(/_exit:0__\nafter \[''\]\nTraceback[\s\S]*ValueError: still running\n$/);
+    const multiLineExit = await python("import sys\nsys.exit('two\\nlines')", 15_000);
+    expect(multiLineExit).toMatchObject({ isError: true, timedOut: false, output: "" });
+    expect(await python("kept_marker")).toMatchObject({ output: "'yes'\n", isError: false });
+  });
+
   it("does not block on input() and truncates long output", async () => {
     expect((await python("input()")).output).toMatch(/EOFError/);
     const long = await python("print('x' * 5000)");

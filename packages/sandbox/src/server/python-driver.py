@@ -1,8 +1,10 @@
 """Persistent Python cell runner for the RaaS execution server.
 
-Reads one JSON request per line on fd 3 ({"code": "..."}), runs it in one long-lived
-namespace, and ends each cell by writing a marker line (nonce + status) to stdout after the
-cell's own output, so stdout ordering tells the server exactly where a cell ends. stderr is
+Reads one JSON request per line on fd 3 ({"code": "...", "nonce": "..."}), runs it in one
+long-lived namespace, and ends each cell by writing a marker line (the request's nonce +
+status) to stdout after the cell's own output, so stdout ordering tells the server exactly
+where a cell ends. The nonce is fresh per cell and never stored where the cell's code looks
+(its namespace, sys.argv, the environment), so a cell cannot print its own end marker. stderr is
 merged into stdout for the same reason. SIGINT raises KeyboardInterrupt only while a cell
 runs, so a late interrupt can never kill the interpreter between cells.
 """
@@ -13,7 +15,7 @@ import signal
 import sys
 import traceback
 
-NONCE = sys.argv[1]
+READY_NONCE = sys.argv[1]
 namespace = {"__name__": "__main__", "__builtins__": __builtins__}
 running = False
 
@@ -44,30 +46,39 @@ def format_error(error):
     return "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames)) + text
 
 
+def status_text(text):
+    """A status fits on the marker line: no newlines, bounded length."""
+    return " ".join(str(text).split())[:200]
+
+
 def main():
     global running
+    # As in the interactive interpreter; the ready nonce is not the cells' business.
+    sys.argv[:] = [""]
     os.dup2(1, 2)
     sys.stderr = sys.stdout
     sys.stdin = open(os.devnull)
     signal.signal(signal.SIGINT, on_sigint)
     requests = os.fdopen(3, "r")
-    sys.stdout.write("__RAAS_PY_%s_ready__\n" % NONCE)
+    sys.stdout.write("__RAAS_PY_%s_ready__\n" % READY_NONCE)
     sys.stdout.flush()
     for line in requests:
         status = "ok"
+        request = json.loads(line)
+        nonce = request.pop("nonce")
         try:
-            code = json.loads(line)["code"]
+            code = request["code"]
             running = True
             run_cell(code)
         except SystemExit as error:
-            status = "exit:%s" % (error.code,)
+            status = "exit:%s" % status_text(error.code)
         except BaseException as error:
             status = "interrupted" if isinstance(error, KeyboardInterrupt) else "error"
             sys.stdout.write(format_error(error))
         finally:
             running = False
         sys.stdout.flush()
-        sys.stdout.write("\n__RAAS_PY_%s_%s__\n" % (NONCE, status))
+        sys.stdout.write("\n__RAAS_PY_%s_%s__\n" % (nonce, status))
         sys.stdout.flush()
 
 

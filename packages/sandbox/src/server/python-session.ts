@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
-import { killProcessGroup } from "./process-support";
+import { killProcessGroup, partialPrefixLength } from "./process-support";
+import { createCommandNonce } from "./prompt-marker";
 
 export interface PythonSessionOptions {
   /** Path of python-driver.py as seen by this process. */
@@ -22,18 +23,23 @@ export interface PythonSessionOptions {
 
 interface PendingCell {
   output: OutputBuffer;
+  /** The cell's end marker: its own nonce, so output of the cell cannot forge it. */
+  marker: RegExp;
+  token: string;
   finish: (status: string | null) => void;
 }
 
 /**
  * A persistent python3 interpreter running python-driver.py. Cells arrive on fd 3; output
- * and an end marker come back on stdout. A timeout sends SIGINT (KeyboardInterrupt) and
- * keeps the interpreter; only one that ignores the interrupt is killed and restarted.
+ * and an end marker come back on stdout. Each cell's marker carries a fresh nonce sent with
+ * the cell and kept out of the cell's namespace, so a cell cannot print its own end. A
+ * timeout sends SIGINT (KeyboardInterrupt) and keeps the interpreter; only one that ignores
+ * the interrupt is killed and restarted.
  */
 export class PythonSession {
   readonly #options: Required<PythonSessionOptions>;
+  /** Only for the ready line; cells end with markers of their own nonces. */
   readonly #nonce = randomBytes(6).toString("hex");
-  readonly #marker: RegExp;
   #child: ChildProcess | undefined;
   #ready: Promise<void> | undefined;
   #text = "";
@@ -48,7 +54,6 @@ export class PythonSession {
       interruptGraceMs: 1_000,
       ...options,
     };
-    this.#marker = new RegExp(`\\n?__RAAS_PY_${this.#nonce}_([a-z]+(?::[^\\n]*?)?)__\\n`);
   }
 
   get pid(): number | undefined {
@@ -149,8 +154,11 @@ export class PythonSession {
         () => interrupt(`cell timed out after ${options.timeoutMs} ms (KeyboardInterrupt)`),
         options.timeoutMs,
       );
+      const nonce = createCommandNonce();
       this.#pending = {
         output,
+        marker: new RegExp(`\\n?__RAAS_PY_${nonce}_([a-z]+(?::[^\\n]*?)?)__\\n`),
+        token: `\n__RAAS_PY_${nonce}_`,
         finish: (cellStatus) => {
           clearTimeout(timer);
           clearTimeout(killTimer);
@@ -161,7 +169,7 @@ export class PythonSession {
       };
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener("abort", onAbort, { once: true });
-      (child.stdio[3] as NodeJS.WritableStream).write(`${JSON.stringify({ code })}\n`);
+      (child.stdio[3] as NodeJS.WritableStream).write(`${JSON.stringify({ code, nonce })}\n`);
     });
     const text = output.text();
     const suffix = note ? `${text.length > 0 && !text.endsWith("\n") ? "\n" : ""}[${note}]` : "";
@@ -181,10 +189,14 @@ export class PythonSession {
     this.#text += chunk;
     const pending = this.#pending;
     if (!pending) return;
-    const match = this.#marker.exec(this.#text);
+    const match = pending.marker.exec(this.#text);
     if (!match) {
-      // Keep only a tail that could still hold a marker; the rest is plain output.
-      const keep = Math.min(this.#text.length, 64);
+      // Keep only a tail that could still become the marker; the rest is plain output.
+      const started = this.#text.lastIndexOf(pending.token);
+      const keep =
+        started >= 0 && !this.#text.includes("\n", started + 1)
+          ? this.#text.length - started
+          : partialPrefixLength(this.#text, pending.token);
       pending.output.append(this.#text.slice(0, this.#text.length - keep));
       this.#text = this.#text.slice(this.#text.length - keep);
       return;
