@@ -175,6 +175,8 @@ launch("server", process.execPath, [tsx, "apps/server/src/main.ts"], {
   ...(simulatorUrl ? { RAAS_BACKENDS: `vllm=${simulatorUrl}#${SIMULATED_MODEL}` } : {}),
   // The swe handler over the shipped fixture repositories unless the caller names others.
   ...(!process.env.RAAS_SWE_REPOS_DIR && existsSync(sweBundles) ? { RAAS_SWE_REPOS_DIR: sweBundles } : {}),
+  // The fixtures' test suites finish in about a second: fail a hung one fast (default 15 min).
+  RAAS_SWE_TEST_TIMEOUT_MS: process.env.RAAS_SWE_TEST_TIMEOUT_MS ?? "20000",
 });
 try {
   await Promise.all([

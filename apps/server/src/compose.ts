@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import {
+  type BenchmarkRunStore,
   createSleepHandler,
   type EngineLogger,
   type EngineOptions,
   HandlerRegistry,
   type JobQueue,
   type JobStore,
+  MemoryBenchmarkRunStore,
   MemoryJobQueue,
   MemoryJobStore,
   RolloutEngine,
@@ -31,6 +33,8 @@ export interface ComposedEngine {
   engine: RolloutEngine;
   store: JobStore;
   queue: JobQueue;
+  /** Benchmark runs and their per-instance results, in the same store as the jobs. */
+  benchmarks: BenchmarkRunStore;
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
   /** Closes queue and store; stop the engine first. */
@@ -39,7 +43,7 @@ export interface ComposedEngine {
 
 /** Composition root of the engine: picks adapters and hands them to `RolloutEngine`. */
 export async function composeEngine(options: ComposeOptions): Promise<ComposedEngine> {
-  const { store, storeKind } = await createStore(options.store, options.logger);
+  const { store, benchmarks, storeKind } = await createStore(options.store, options.logger);
   const queue = new MemoryJobQueue();
   const handlers = new HandlerRegistry().register(createSleepHandler());
   for (const handler of options.handlers ?? []) handlers.register(handler);
@@ -54,6 +58,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     engine,
     store,
     queue,
+    benchmarks,
     storeKind,
     async close() {
       await queue.close();
@@ -65,15 +70,22 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
 async function createStore(
   config: StoreConfig,
   logger: EngineLogger,
-): Promise<{ store: JobStore; storeKind: ComposedEngine["storeKind"] }> {
-  if (config.kind === "memory") return { store: new MemoryJobStore(), storeKind: "memory" };
+): Promise<Pick<ComposedEngine, "store" | "benchmarks" | "storeKind">> {
+  if (config.kind === "memory") {
+    return { store: new MemoryJobStore(), benchmarks: new MemoryBenchmarkRunStore(), storeKind: "memory" };
+  }
   // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
-  const { createJobStore } = await import("@raas/db");
+  const { createJobStore, PrismaBenchmarkRunStore } = await import("@raas/db");
   const store = await createJobStore({
     ...(config.databaseUrl
       ? { databaseUrl: config.databaseUrl }
       : { dataDir: join(config.dataDir, "pglite") }),
     logger,
   });
-  return { store, storeKind: config.databaseUrl ? "postgres" : "pglite" };
+  return {
+    store,
+    // Shares the job store's client (and so its connection pool); closing it is the job store's job.
+    benchmarks: new PrismaBenchmarkRunStore(store.prisma),
+    storeKind: config.databaseUrl ? "postgres" : "pglite",
+  };
 }

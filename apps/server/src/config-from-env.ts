@@ -37,7 +37,16 @@ export function configFromEnv(env: TServerEnv): ServerConfig {
     sandbox: { runtime: env.RAAS_SANDBOX_RUNTIME, searchPath: env.PATH },
     agentHandlers: {
       chatFormat: env.RAAS_CHAT_FORMAT ?? chatFormatOfModel(env.RAAS_MODEL) ?? "qwen3",
-      ...(env.RAAS_SWE_REPOS_DIR ? { swe: { reposDir: env.RAAS_SWE_REPOS_DIR } } : {}),
+      ...(env.RAAS_SWE_REPOS_DIR
+        ? {
+            swe: {
+              reposDir: env.RAAS_SWE_REPOS_DIR,
+              ...(env.RAAS_SWE_TEST_TIMEOUT_MS !== undefined && {
+                testTimeoutMs: env.RAAS_SWE_TEST_TIMEOUT_MS,
+              }),
+            },
+          }
+        : {}),
     },
     maxBodyBytes: env.RAAS_MAX_BODY_BYTES,
     shutdownGraceMs: env.RAAS_SHUTDOWN_GRACE_MS,

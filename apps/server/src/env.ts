@@ -88,6 +88,11 @@ export const ZServerEnv = z.object({
    * unset: no `swe` handler. `npm start` points it at the shipped fixture bundles.
    */
   RAAS_SWE_REPOS_DIR: ZOptionalText,
+  /**
+   * Time budget of one SWE evaluation's test run in ms; past it the run is killed and reported as
+   * `test_timeout`. Default: the swe handler's (900_000). `npm start` sets 20_000 for the fixtures.
+   */
+  RAAS_SWE_TEST_TIMEOUT_MS: ZPositiveInt(86_400_000).optional(),
   /** Sandbox runtime of the agent handlers: `bubblewrap` (default), `apptainer`, or `local` (no isolation, development only). */
   RAAS_SANDBOX_RUNTIME: z.enum(["bubblewrap", "apptainer", "local"]).default("bubblewrap"),
   /** Where the sandbox runtime looks for bwrap/apptainer/prlimit. Default the usual system directories. */

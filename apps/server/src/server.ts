@@ -2,7 +2,13 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ControlPlaneAuthOptions, createControlPlaneHandler } from "@raas/api";
-import type { EngineOptions, RolloutEngine, SandboxRuntime, TaskHandler } from "@raas/engine";
+import type {
+  BenchmarkRunStore,
+  EngineOptions,
+  RolloutEngine,
+  SandboxRuntime,
+  TaskHandler,
+} from "@raas/engine";
 import type { HandlersConfig } from "@raas/handlers";
 import type { RoutedInferencePool } from "@raas/inference";
 import type { Logger } from "pino";
@@ -65,6 +71,8 @@ export interface RunningServer {
   /** Model name of backends registered without one. */
   defaultModelName: string;
   sandboxRuntime: SandboxRuntime;
+  /** Benchmark runs (what `benchmarks.*` serves), in the same store as the jobs. */
+  benchmarks: BenchmarkRunStore;
   storeKind: "memory" | "pglite" | "postgres";
   server: Server;
   logger: Logger;
@@ -100,6 +108,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     engine: composed.engine,
     auth,
     backends: { registry: inference.pool, defaultModelName: inference.defaultModelName },
+    benchmarks: composed.benchmarks,
     logger: logger.child({ component: "api" }),
     ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
   });
@@ -161,6 +170,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     inference: inference.pool,
     defaultModelName: inference.defaultModelName,
     sandboxRuntime,
+    benchmarks: composed.benchmarks,
     storeKind: composed.storeKind,
     server,
     logger,

@@ -97,6 +97,24 @@ describe("server env", () => {
     expect(config.sandbox).toEqual({ runtime: "local", searchPath: "/opt/bin:/usr/bin" });
   });
 
+  it("passes RAAS_SWE_TEST_TIMEOUT_MS to the swe handler; unset keeps the handler's default", () => {
+    const withTimeout = configFromEnv(
+      parseServerEnv({ RAAS_SWE_REPOS_DIR: "/data/repos", RAAS_SWE_TEST_TIMEOUT_MS: "20000" }),
+    );
+    expect(withTimeout.agentHandlers).toEqual({
+      chatFormat: "qwen3",
+      swe: { reposDir: "/data/repos", testTimeoutMs: 20_000 },
+    });
+    const without = configFromEnv(parseServerEnv({ RAAS_SWE_REPOS_DIR: "/data/repos" }));
+    expect(without.agentHandlers).toEqual({ chatFormat: "qwen3", swe: { reposDir: "/data/repos" } });
+    expect(() => parseServerEnv({ RAAS_SWE_TEST_TIMEOUT_MS: "0" })).toThrow(
+      /RAAS_SWE_TEST_TIMEOUT_MS: .*\(got "0"\)/,
+    );
+    expect(() => parseServerEnv({ RAAS_SWE_TEST_TIMEOUT_MS: "soon" })).toThrow(
+      /RAAS_SWE_TEST_TIMEOUT_MS: expected a number/,
+    );
+  });
+
   it("explains bad backend entries, an unknown sandbox runtime and a model without a chat format", () => {
     const messageOf = (source: Record<string, string>) => {
       try {
