@@ -2,16 +2,13 @@
 // agent loop → routed pool → in-process simulator following scripted tool calls → fresh EVAL
 // sandbox grading FAIL_TO_PASS / PASS_TO_PASS.
 
+import { createBundleDirRepoSource, runSweBenchmark, type SweEvalReport } from "@raas/handlers";
 import type { TJob } from "@raas/shared";
-import type { TPolicyConfigInput } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// The simulator's SWE scripts (a test double's configuration, so a deep import is fine here).
-import { swePatchScript, sweWrongFixScript } from "../../../../apps/simulator/src/swe/swe-policy-scripts";
-import { runSweBenchmark } from "../../src/swe/swe-benchmark-run";
-import { createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
-import type { SweEvalReport } from "../../src/swe/swe-report.types";
-import { type SweRolloutFixture, startSweRolloutFixture } from "./support/swe-rollout-fixture";
-import { fixtureInstance, SWE_BUNDLE_DIR } from "./support/swe-test-fixture";
+import type { TPolicyConfigInput } from "../src/index";
+import { swePatchScript, sweWrongFixScript } from "../src/swe/swe-policy-scripts";
+import { type RolloutFixture, startRolloutFixture } from "./support/rollout-fixture";
+import { fixtureInstance, requireSweTools, SWE_BUNDLE_DIR } from "./support/swe-fixtures";
 
 const SOLVED = fixtureInstance("raas-fixtures__tinystats-1");
 const SOLVED_UNITTEST = fixtureInstance("raas-fixtures__slugkit-7");
@@ -44,13 +41,16 @@ const policy: TPolicyConfigInput = {
 };
 
 describe("swe rollouts end to end (engine + sandboxes + simulator)", () => {
-  let fixture: SweRolloutFixture;
+  let fixture: RolloutFixture;
   let jobs: TJob[] = [];
 
   beforeAll(async () => {
-    fixture = await startSweRolloutFixture({
+    requireSweTools();
+    fixture = await startRolloutFixture({
       policy,
-      config: { repoSource: createBundleDirRepoSource({ dir: SWE_BUNDLE_DIR }), testTimeoutMs: 60_000 },
+      concurrency: 3,
+      config: { agent: { sampling: { temperature: 1, seed: 7 } } },
+      swe: { repoSource: createBundleDirRepoSource({ dir: SWE_BUNDLE_DIR }), testTimeoutMs: 60_000 },
     });
     const submitted = await fixture.engine.submitJobs(
       [SOLVED, SOLVED_UNITTEST, FAILED].map((instance) => ({ kind: "swe", payload: instance })),

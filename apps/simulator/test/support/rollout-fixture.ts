@@ -1,6 +1,6 @@
 // An embedded RaaS for handler end-to-end tests: RolloutEngine on memory adapters, real
 // bubblewrap sandboxes, the routed inference pool against an in-process simulator, the real
-// Qwen3 chat format, and the built-in handlers from @raas/handlers.
+// Qwen3 chat format, and the built-in handlers from @raas/handlers (plus `swe` when configured).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +15,12 @@ import {
   type StageFinishedEvent,
   StickyRouter,
 } from "@raas/engine";
-import { createHandlers, type HandlersConfig } from "@raas/handlers";
+import {
+  createHandlers,
+  createSweHandlerFactory,
+  type HandlersConfig,
+  type SweHandlerConfig,
+} from "@raas/handlers";
 import { createQwen3ChatFormat, RoutedInferencePool } from "@raas/inference";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
 import type { TPolicyConfigInput } from "../../src/index";
@@ -49,6 +54,8 @@ export interface RolloutFixture {
 export async function startRolloutFixture(options: {
   policy: TPolicyConfigInput;
   config?: HandlersConfig;
+  /** Also registers the `swe` handler with this configuration. */
+  swe?: SweHandlerConfig;
   concurrency?: number;
 }): Promise<RolloutFixture> {
   const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
@@ -80,12 +87,24 @@ export async function startRolloutFixture(options: {
     weightVersion: "w-1",
   });
   const registry = new HandlerRegistry();
+  const chatFormat = createQwen3ChatFormat();
   const handlers = createHandlers({
     sandboxRuntime: runtime,
     inference,
-    chatFormat: createQwen3ChatFormat(),
+    chatFormat,
     ...(options.config ? { config: options.config } : {}),
   });
+  if (options.swe) {
+    const defaults = options.config?.agent;
+    handlers.push(
+      createSweHandlerFactory(options.swe)({
+        sandboxRuntime: runtime,
+        inference,
+        chatFormat,
+        ...(defaults ? { defaults } : {}),
+      }),
+    );
+  }
   for (const handler of handlers) registry.register(handler);
   const store = new MemoryJobStore();
   const queue = new MemoryJobQueue();
