@@ -15,47 +15,75 @@ export const EVAL_SWE_HELP = `raas eval swe --dataset FILE.jsonl --backend URL [
       (<model>.<run-id>.json) to --out (default ./swe-eval-<run-id>).
       Re-running with the same --run-id resumes: finished instances are not run again.`;
 
-/** The benchmark-store procedures the CLI calls when the server has them (see the handlers README). */
-interface BenchmarkProcedures {
-  benchmarks: {
-    createRun: { mutate(input: Record<string, unknown>): Promise<unknown> };
-    recordResults: { mutate(input: { runId: string; results: unknown[] }): Promise<unknown> };
-    finishRun: { mutate(input: { runId: string; status: string; finishedAtMs: number }): Promise<unknown> };
-  };
+/** Results per `benchmarks.recordResults` call (the server takes at most 1000). */
+const RESULTS_PER_CALL = 500;
+
+function trpcCode(error: unknown): string | undefined {
+  return error instanceof TRPCClientError ? (error.data as { code?: string } | undefined)?.code : undefined;
 }
 
-function isMissingProcedure(error: unknown): boolean {
-  return (
-    error instanceof TRPCClientError &&
-    (error.data?.code === "NOT_FOUND" || /No procedure found/i.test(error.message))
-  );
+/** An older server without the `benchmarks.*` procedures, or one running without a benchmark store. */
+function isStoreUnavailable(error: unknown): boolean {
+  if (!(error instanceof TRPCClientError)) return false;
+  return trpcCode(error) === "UNAVAILABLE" || /No procedure found/i.test(error.message);
 }
 
-/** Stores the run through `benchmarks.*`; reports (once) and carries on when the server lacks them. */
-function benchmarkStore(client: RaasClient, warn: (message: string) => void) {
-  const procedures = (client as unknown as BenchmarkProcedures).benchmarks;
-  let isAvailable = true;
+interface NewRun {
+  id: string;
+  model: string;
+  dataset: string;
+  config: Record<string, unknown>;
+}
+
+/**
+ * Stores the run through `benchmarks.*`. When the server cannot store it (no such procedures, or
+ * no benchmark store) it says so once and the run is only written to files. Re-using a run id
+ * resumes that run when model and dataset match.
+ */
+function benchmarkStore(client: RaasClient, log: (message: string) => void) {
+  let isStored = true;
   const call = async (work: () => Promise<unknown>) => {
-    if (!isAvailable) return;
+    if (!isStored) return;
     try {
       await work();
     } catch (error) {
-      if (!isMissingProcedure(error)) throw error;
-      isAvailable = false;
-      warn("this server has no benchmarks.* procedures yet: the run is only written to files");
+      if (!isStoreUnavailable(error)) throw error;
+      isStored = false;
+      log(
+        `the server cannot store benchmark runs (${error instanceof Error ? error.message : error}); the run is only written to files`,
+      );
     }
   };
   return {
-    createRun: (run: Record<string, unknown>) => call(() => procedures.createRun.mutate(run)),
+    get isStored() {
+      return isStored;
+    },
+    createRun: (run: NewRun) =>
+      call(async () => {
+        try {
+          await client.benchmarks.createRun.mutate(run);
+        } catch (error) {
+          if (trpcCode(error) !== "CONFLICT") throw error;
+          const { run: stored } = await client.benchmarks.get.query({ runId: run.id });
+          if (stored.model !== run.model || stored.dataset !== run.dataset) {
+            throw new Error(
+              `run id "${run.id}" is taken by a run of ${stored.model} on ${stored.dataset}; pass another --run-id`,
+            );
+          }
+          log(`resuming stored run ${run.id} (${stored.totalCount} results stored so far)`);
+        }
+      }),
     recordResults: (runId: string, results: SweBenchmarkResult[]) =>
-      call(() =>
-        procedures.recordResults.mutate({
-          runId,
-          results: results.map((result) => ({ ...result, createdAtMs: Date.now() })),
-        }),
-      ),
-    finishRun: (runId: string, status: string) =>
-      call(() => procedures.finishRun.mutate({ runId, status, finishedAtMs: Date.now() })),
+      call(async () => {
+        for (let at = 0; at < results.length; at += RESULTS_PER_CALL) {
+          await client.benchmarks.recordResults.mutate({
+            runId,
+            results: results.slice(at, at + RESULTS_PER_CALL),
+          });
+        }
+      }),
+    finishRun: (runId: string, status: "completed" | "failed" | "cancelled") =>
+      call(() => client.benchmarks.finishRun.mutate({ runId, status })),
   };
 }
 
@@ -103,8 +131,14 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
   });
   const model = backend.modelName;
   const dataset = basename(values.dataset).replace(/\.jsonl$/, "");
+  // A run id is 1-200 of [A-Za-z0-9_.:@-] starting with a letter or digit (it appears in URLs).
+  const idPart = (text: string) =>
+    text
+      .replace(/[^\w.-]+/g, "_")
+      .replace(/^[^A-Za-z0-9]+/, "")
+      .slice(0, 80);
   const runId =
-    values["run-id"] ?? `${dataset}-${model.replace(/[^\w.-]+/g, "_")}-${Date.now().toString(36)}`;
+    values["run-id"] ?? `${idPart(dataset) || "swe"}-${idPart(model) || "model"}-${Date.now().toString(36)}`;
   const outDir = resolve(values.out ?? `swe-eval-${runId}`);
   const quiet = values.json;
   const log = (message: string) => {
@@ -119,10 +153,7 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
     id: runId,
     model,
     dataset,
-    split: null,
-    status: "running",
     config: { backend: values.backend, concurrency, maxTurns: values["max-turns"] ?? null },
-    createdAtMs: Date.now(),
   });
   const gateway: SweJobGateway = {
     submit: async (requests) =>
@@ -130,7 +161,7 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
     wait: async (ids, timeoutMs) =>
       (await client.jobs.wait.query({ ids: [...ids], timeoutMs })).jobs as TJob[],
   };
-  const outcome = await runSweBenchmark({
+  const benchmark = runSweBenchmark({
     instances,
     model,
     runId,
@@ -145,6 +176,10 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
           `\revaluating ${bar(finished, total)} ${finished}/${total}  resolved ${resolved}  errors ${failed}`,
         );
     },
+  });
+  const outcome = await benchmark.catch(async (error: unknown) => {
+    await store.finishRun(runId, "failed").catch(() => {});
+    throw error;
   });
   if (!quiet) process.stderr.write("\n");
   await store.recordResults(runId, outcome.results);
@@ -163,7 +198,14 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
 
   const { summary } = outcome;
   if (values.json) {
-    printJson({ runId, summary, errors: outcome.errors, predictions: predictionsPath, report: reportPath });
+    printJson({
+      runId,
+      stored: store.isStored,
+      summary,
+      errors: outcome.errors,
+      predictions: predictionsPath,
+      report: reportPath,
+    });
   } else {
     console.log(
       `resolved ${summary.resolved}/${summary.total} (${(summary.resolvedRate * 100).toFixed(1)} %)  ` +
@@ -173,6 +215,7 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
     for (const [instanceId, reason] of Object.entries(outcome.errors))
       console.log(`  error ${instanceId}: ${reason}`);
     console.log(`predictions: ${predictionsPath}\nreport:      ${reportPath}`);
+    if (store.isStored) console.log(`stored run:  ${runId}   (GET /api/v1/benchmarks/${runId})`);
   }
   return 0;
 }
