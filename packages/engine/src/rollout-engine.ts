@@ -20,7 +20,7 @@ import type { HandlerRegistry } from "./handler-registry";
 import { createJobRecord, parseSubmitRequest } from "./lifecycle/job-factory";
 import { applyTransition, type JobTransition } from "./lifecycle/job-state-machine";
 import { KeyedSubmissions } from "./lifecycle/keyed-submissions";
-import { type LiveJob, runCleanups } from "./lifecycle/live-job";
+import { type LiveJob, newLiveJob, runCleanups } from "./lifecycle/live-job";
 import { RecentJobs } from "./lifecycle/recent-jobs";
 import { runStage } from "./lifecycle/stage-executor";
 import { StagePool } from "./lifecycle/stage-pool";
@@ -256,14 +256,7 @@ export class RolloutEngine {
   async #create(request: ReturnType<typeof parseSubmitRequest>, payload: unknown): Promise<SubmitResult> {
     const nowMs = this.#clock.now();
     const record = createJobRecord(request, nowMs);
-    const live: LiveJob = {
-      record,
-      stateSinceMs: nowMs,
-      payload,
-      controller: null,
-      outputs: {},
-      jobCleanups: [],
-    };
+    const live = newLiveJob(record, payload, nowMs);
     this.#live.set(record.id, live);
     try {
       await this.#writer.insert(record);
@@ -291,14 +284,7 @@ export class RolloutEngine {
       );
       return;
     }
-    const live: LiveJob = {
-      record,
-      stateSinceMs: nowMs,
-      payload,
-      controller: null,
-      outputs: {},
-      jobCleanups: [],
-    };
+    const live = newLiveJob(record, payload, nowMs);
     this.#live.set(record.id, live);
     this.#stats.moved(null, { status: record.status, stage: record.stage, failureKind: null }, nowMs);
     const fresh = record.status === "submitted" || (record.status === "queued" && record.stage === "init");

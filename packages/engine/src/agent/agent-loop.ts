@@ -2,7 +2,7 @@ import type { ChatObservation, ChatToolCall, ParsedChatResponse } from "../ports
 import { systemClock } from "../ports/clock.port";
 import type { GenerateResult } from "../ports/inference-pool.port";
 import type { ToolResult } from "../ports/sandbox-runtime.port";
-import { isStageFailure, StageFailure } from "../stage-failure";
+import { asStageFailure } from "../stage-failure";
 import { ActionRepeatDetector, actionKey } from "./action-repeat-detector";
 import type {
   AgentEvent,
@@ -86,7 +86,7 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<AgentL
       break;
     }
     const maxTokens = Math.min(limits.maxTokensPerTurn, room);
-    const generated = await guard("inference", "generation failed", signal, () =>
+    const generated = await asStageFailure("inference", "generation failed", signal, () =>
       options.inference.generate({
         jobId: options.jobId,
         promptIds,
@@ -170,7 +170,7 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<AgentL
       }
       const remainingMs = deadlineMs - clock.now();
       if (remainingMs <= 0) break;
-      const result = await guard("sandbox", `tool ${call.name} failed`, signal, () =>
+      const result = await asStageFailure("sandbox", `tool ${call.name} failed`, signal, () =>
         toolbox.call(call.name, call.arguments, {
           signal,
           timeoutMs: Math.min(limits.toolTimeoutMs, remainingMs),
@@ -279,23 +279,6 @@ function recordToolCall(
     durationMs: result.durationMs,
     isError: result.isError,
   });
-}
-
-/** Runs `work`; an abort rethrows the signal's reason, a `StageFailure` passes, anything else becomes `kind`. */
-async function guard<T>(
-  kind: "inference" | "sandbox",
-  what: string,
-  signal: AbortSignal,
-  work: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    if (isStageFailure(error)) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StageFailure(kind, `${what}: ${reason}`, { cause: error });
-  }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

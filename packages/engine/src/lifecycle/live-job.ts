@@ -16,6 +16,11 @@ export interface LiveJob {
   jobCleanups: Cleanup[];
 }
 
+/** A job entering this engine's memory, in its current state since `nowMs`. */
+export function newLiveJob(record: JobRecord, payload: unknown, nowMs: number): LiveJob {
+  return { record, stateSinceMs: nowMs, payload, controller: null, outputs: {}, jobCleanups: [] };
+}
+
 /** Runs cleanups newest first; each runs even if an earlier one throws. Returns the errors. */
 export async function runCleanups(cleanups: Cleanup[]): Promise<unknown[]> {
   const errors: unknown[] = [];

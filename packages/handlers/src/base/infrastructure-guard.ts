@@ -1,21 +1,6 @@
-import { isStageFailure, type Sandbox, StageFailure } from "@raas/engine";
+import { asStageFailure, type Sandbox } from "@raas/engine";
 
-/** Runs `work`; an abort rethrows the signal's reason, a `StageFailure` passes, anything else becomes `kind`. */
-export async function asStageFailure<T>(
-  kind: "sandbox" | "eval" | "inference",
-  what: string,
-  signal: AbortSignal,
-  work: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    if (isStageFailure(error)) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StageFailure(kind, `${what}: ${reason}`, { cause: error });
-  }
-}
+export { asStageFailure };
 
 /**
  * The sandbox seen by handler code: any error from it is an infrastructure (`sandbox`) failure,
