@@ -22,20 +22,3 @@ export function createLatencyModel(options: LatencyModelOptions = {}): LatencyMo
     decodeMs: (outputTokens) => decode * outputTokens,
   };
 }
-
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}

@@ -1,10 +1,11 @@
+import { sleep } from "@raas/engine";
 import type { ModelFamilyAdapter } from "@raas/inference";
 import { assertNever } from "@raas/shared";
 import { BlockPrefixCache, type BlockPrefixCacheOptions } from "../cache/block-prefix-cache";
 import { malformedTurn } from "../policies/malformed-policy";
 import type { PolicyTurn, SimulatorPolicy } from "../policies/policy.types";
 import { BatchSlots } from "./batch-slots";
-import { createLatencyModel, type LatencyModel, type LatencyModelOptions, sleepFor } from "./latency-model";
+import { createLatencyModel, type LatencyModel, type LatencyModelOptions } from "./latency-model";
 import { createPromptInspector, type PromptFacts } from "./prompt-inspector";
 import { fillerWords, hashSeed, seededRandom } from "./seeded-random";
 
@@ -78,10 +79,10 @@ export class SimulatedModel {
     const release = await this.slots.acquire(call.signal);
     try {
       const cachedTokens = this.cache.lookupAndInsert(call.promptIds);
-      await sleepFor(this.latency.prefillMs(call.promptIds.length - cachedTokens), call.signal);
+      await sleep(this.latency.prefillMs(call.promptIds.length - cachedTokens), call.signal);
       const facts = this.inspect(call.promptIds);
       const outcome = this.respond(facts, call);
-      await sleepFor(this.latency.decodeMs(outcome.outputIds.length), call.signal);
+      await sleep(this.latency.decodeMs(outcome.outputIds.length), call.signal);
       const promptBlocks = Math.floor(call.promptIds.length / this.cache.blockSize);
       this.cache.insert([...call.promptIds, ...outcome.outputIds], promptBlocks);
       this.counters.prefixCacheQueries += call.promptIds.length;

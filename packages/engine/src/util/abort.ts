@@ -17,13 +17,14 @@ export function abortCauseOf(signal: AbortSignal): AbortCause | null {
   return reason instanceof EngineAbort ? reason.cause : null;
 }
 
-/** Resolves after `delayMs`, or rejects with the signal's reason when it aborts first. */
+/**
+ * Resolves after `delayMs` (at once when it is 0 or less), or rejects with the signal's reason
+ * when it aborts first.
+ */
 export function sleep(delayMs: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (delayMs <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal?.reason);

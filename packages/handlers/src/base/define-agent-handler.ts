@@ -10,7 +10,6 @@ import {
   type ToolSpec,
 } from "@raas/engine";
 import { checkTokenDrift } from "@raas/inference";
-import type { TTurn } from "@raas/shared";
 import type {
   AgentDefaults,
   AgentHandlerDefinition,
@@ -111,7 +110,7 @@ export function defineAgentHandler<P extends TAgentTaskBase, S = undefined, A = 
               }),
             )
           : (undefined as A);
-        return { summary, artifacts, drift: driftOf(ctx.job.id, loop) };
+        return { summary, artifacts, drift: driftOf(loop) };
       },
 
       async eval(ctx) {
@@ -188,22 +187,8 @@ function summarize(loop: AgentLoopResult): AgentRunSummary {
 }
 
 /** Runs the token-in/token-out drift check over the turns the loop recorded. */
-function driftOf(jobId: string, loop: AgentLoopResult): TokenDriftSummary {
-  const turns: TTurn[] = loop.turns.map((turn) => ({
-    jobId,
-    index: turn.index,
-    promptIds: turn.promptIds,
-    responseIds: turn.responseIds,
-    logprobs: turn.logprobs,
-    backendId: turn.backendId,
-    weightVersion: turn.weightVersion,
-    cachedPromptTokens: turn.cachedPromptTokens,
-    latencyMs: turn.latencyMs,
-    finishReason: turn.finishReason,
-    text: turn.text,
-    createdAtMs: 0,
-  }));
-  const report = checkTokenDrift(turns);
+function driftOf(loop: AgentLoopResult): TokenDriftSummary {
+  const report = checkTokenDrift(loop.turns);
   return {
     isConsistent: report.isConsistent,
     turnsChecked: report.turnsChecked,

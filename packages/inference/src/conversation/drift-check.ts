@@ -17,6 +17,11 @@ export type DriftViolation =
       message: string;
     };
 
+/** What the drift check reads of a turn: a stored `TTurn` or an agent loop's in-memory turn. */
+export type DriftCheckTurn = Pick<TTurn, "index" | "promptIds" | "responseIds" | "logprobs"> & {
+  jobId?: string;
+};
+
 export interface DriftReport {
   isConsistent: boolean;
   turnsChecked: number;
@@ -30,7 +35,7 @@ export interface DriftReport {
  * tokenizer to learn whether a mismatch is a re-tokenization (same text, different ids).
  */
 export function checkTokenDrift(
-  turns: readonly TTurn[],
+  turns: readonly DriftCheckTurn[],
   options: { tokenizer?: Tokenizer } = {},
 ): DriftReport {
   const violations: DriftViolation[] = [];

@@ -1,17 +1,13 @@
+import type { ToolResult } from "@raas/engine";
+
 /**
  * Wire protocol between the host client and the execution server inside a sandbox.
  * One JSON object per line over a Unix domain socket; binary payloads are base64.
  * Requests carry a client-chosen `id`; responses echo it, so calls can overlap.
  */
 
-/** Result of one tool call as produced by the execution server. */
-export interface ExecToolResult {
-  output: string;
-  exitCode: number | null;
-  isError: boolean;
-  truncated: boolean;
-  timedOut: boolean;
-  durationMs: number;
+/** Result of one tool call as produced by the execution server: the port's `ToolResult`, plus… */
+export interface ExecToolResult extends ToolResult {
   /** Set when a sandbox limit visibly stopped the call (for health events). */
   limitHit?: "cpu" | "memory" | "processes" | "output" | "time";
 }

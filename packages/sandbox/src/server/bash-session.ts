@@ -3,6 +3,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { IPty } from "node-pty";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
+import { errorResult } from "./error-result";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
 import { killProcessGroup, loadNodePty } from "./process-support";
@@ -155,17 +156,8 @@ export class BashSession {
       await this.start();
     } catch (error) {
       const message = `the shell could not be started: ${error instanceof Error ? error.message : String(error)}`;
-      return {
-        output: message,
-        exitCode: null,
-        isError: true,
-        truncated: false,
-        timedOut: false,
-        durationMs: performance.now() - startedAt,
-        ...(/forkpty|EAGAIN|Resource temporarily unavailable/.test(message)
-          ? { limitHit: "processes" as const }
-          : {}),
-      };
+      const isProcessLimit = /forkpty|EAGAIN|Resource temporarily unavailable/.test(message);
+      return errorResult(message, startedAt, isProcessLimit ? "processes" : undefined);
     }
     const output = new OutputBuffer(this.#options.maxOutputBytes);
     const outcome = await this.#exec(command, output, options.timeoutMs, options.signal);

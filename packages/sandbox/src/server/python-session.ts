@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
+import { errorResult } from "./error-result";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
 import { killProcessGroup, partialPrefixLength } from "./process-support";
@@ -131,7 +132,7 @@ export class PythonSession {
     try {
       await this.start();
     } catch (error) {
-      return failure(error instanceof Error ? error.message : String(error), startedAt);
+      return errorResult(error instanceof Error ? error.message : String(error), startedAt);
     }
     const child = this.#child!;
     const output = new OutputBuffer(this.#options.maxOutputBytes);
@@ -210,15 +211,4 @@ export class PythonSession {
 /** `sys.exit()` / `sys.exit(0)` inside a cell ends the cell successfully, as in a script. */
 function isSuccess(status: string | null): boolean {
   return status === "ok" || status === "exit:None" || status === "exit:0";
-}
-
-function failure(message: string, startedAt: number): ExecToolResult {
-  return {
-    output: message,
-    exitCode: null,
-    isError: true,
-    truncated: false,
-    timedOut: false,
-    durationMs: performance.now() - startedAt,
-  };
 }

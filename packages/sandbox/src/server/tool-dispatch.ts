@@ -1,19 +1,9 @@
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { BashSession } from "./bash-session";
 import { EditorTool } from "./editor-tool";
+import { errorResult } from "./error-result";
 import type { ExecServerConfig } from "./exec-server.types";
 import { PythonSession } from "./python-session";
-
-function agentError(message: string, startedAt: number): ExecToolResult {
-  return {
-    output: message,
-    exitCode: null,
-    isError: true,
-    truncated: false,
-    timedOut: false,
-    durationMs: performance.now() - startedAt,
-  };
-}
 
 /** Owns the tool sessions of one sandbox and routes a tool call to the right one. */
 export class ToolDispatch {
@@ -69,11 +59,11 @@ export class ToolDispatch {
     const options = { timeoutMs: timeoutMs ?? this.#config.defaultTimeoutMs, signal };
     switch (tool) {
       case "bash": {
-        if (typeof args.command !== "string") return agentError("bash needs a `command` string", startedAt);
+        if (typeof args.command !== "string") return errorResult("bash needs a `command` string", startedAt);
         return this.bash.run(args.command, options);
       }
       case "python": {
-        if (typeof args.code !== "string") return agentError("python needs a `code` string", startedAt);
+        if (typeof args.code !== "string") return errorResult("python needs a `code` string", startedAt);
         return this.python.run(args.code, options);
       }
       case "editor": {
@@ -87,7 +77,7 @@ export class ToolDispatch {
         };
       }
       default:
-        return agentError(`unknown tool \`${tool}\`; available: bash, python, editor`, startedAt);
+        return errorResult(`unknown tool \`${tool}\`; available: bash, python, editor`, startedAt);
     }
   }
 
