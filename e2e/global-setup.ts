@@ -1,10 +1,10 @@
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureWebBuild, nextBin } from "../scripts/web-build.mjs";
 import { startProcess, waitForHttp } from "./support/child-process";
 import { E2E_TOKENS } from "./support/e2e-env";
 import { freePort } from "./support/free-port";
-import { ensureWebBuild } from "./support/web-build";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -14,9 +14,12 @@ const require = createRequire(import.meta.url);
  * build on free ports, and tells the test workers where they are. Returns the teardown.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const nextBin = join(dirname(require.resolve("next/package.json")), "dist", "bin", "next");
   const tsxCli = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
-  ensureWebBuild(root, nextBin);
+  const built = ensureWebBuild(root, {
+    force: Boolean(process.env.RAAS_E2E_REBUILD),
+    log: (line) => process.stderr.write(`[e2e] ${line}\n`),
+  });
+  if (!built) throw new Error("next build failed; see its output above");
 
   const [serverPort, webPort] = [await freePort(), await freePort()];
   const serverUrl = `http://127.0.0.1:${serverPort}`;
@@ -39,7 +42,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const web = startProcess(
     "web",
     process.execPath,
-    [nextBin, "start", "-p", String(webPort), "-H", "127.0.0.1"],
+    [nextBin(root), "start", "-p", String(webPort), "-H", "127.0.0.1"],
     {
       cwd: join(root, "apps/web"),
       env: { ...process.env, RAAS_SERVER_URL: serverUrl, NEXT_TELEMETRY_DISABLED: "1" },

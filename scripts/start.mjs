@@ -7,11 +7,12 @@
 // everything apps/server/src/env.ts documents.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureWebBuild, hasWebBuild, nextBin } from "./web-build.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -133,25 +134,6 @@ function writeExampleRollouts() {
   return path;
 }
 
-/** The dashboard build is missing or older than a source file it is built from. */
-function isWebBuildStale() {
-  const buildId = join(root, "apps/web/.next/BUILD_ID");
-  if (!existsSync(buildId)) return true;
-  const builtAt = statSync(buildId).mtimeMs;
-  const newest = (dir) => {
-    let latest = 0;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === "node_modules" || entry.name === ".next") continue;
-      const path = join(dir, entry.name);
-      latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-    }
-    return latest;
-  };
-  return ["apps/web", "packages/shared/src", "packages/api/src"].some(
-    (dir) => newest(join(root, dir)) > builtAt,
-  );
-}
-
 let shuttingDown = false;
 function stop(code) {
   shuttingDown = true;
@@ -190,21 +172,13 @@ try {
 
 let webUrl = null;
 if (withWeb) {
-  const nextBin = join(dirname(require.resolve("next/package.json")), "dist", "bin", "next");
-  if (isWebBuildStale()) {
-    console.error("[start] building the dashboard (next build; only when its sources changed)…");
-    const build = spawnSync(process.execPath, [nextBin, "build"], {
-      cwd: join(root, "apps/web"),
-      stdio: "inherit",
-    });
-    if (build.status !== 0) {
-      console.error(
-        "[start] dashboard build failed; the API keeps running. Retry with: npm run build -w @raas/web",
-      );
-    }
+  if (!ensureWebBuild(root, { log: (line) => console.error(`[start] ${line}`) })) {
+    console.error(
+      "[start] dashboard build failed; the API keeps running. Retry with: npm run build -w @raas/web",
+    );
   }
-  if (existsSync(join(root, "apps/web/.next/BUILD_ID"))) {
-    launch("web", process.execPath, [nextBin, "start", "apps/web", "-p", webPort, "-H", "127.0.0.1"], {
+  if (hasWebBuild(root)) {
+    launch("web", process.execPath, [nextBin(root), "start", "apps/web", "-p", webPort, "-H", "127.0.0.1"], {
       RAAS_SERVER_URL: serverUrl,
     });
     webUrl = `http://127.0.0.1:${webPort}`;

@@ -1,0 +1,7 @@
+export function nextBin(root: string): string;
+export function hasWebBuild(root: string): boolean;
+export function isWebBuildStale(root: string): boolean;
+export function ensureWebBuild(
+  root: string,
+  options?: { force?: boolean; log?: (line: string) => void },
+): boolean;
