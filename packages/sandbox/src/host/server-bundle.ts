@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -52,22 +61,45 @@ async function buildBundle(cacheDir: string): Promise<ServerBundle> {
     .digest("hex")
     .slice(0, 16);
   const dir = join(cacheDir, `server-${hash}`);
-  if (!existsSync(join(dir, "exec-server.cjs"))) {
-    // Build beside the target and rename, so concurrent processes never see a half-written bundle.
-    const staging = `${dir}.${process.pid}.tmp`;
-    mkdirSync(staging, { recursive: true, mode: 0o755 });
+  publish(dir, "exec-server.cjs", (staging) => {
     writeFileSync(join(staging, "exec-server.cjs"), code, { mode: 0o644 });
     copyFileSync(driverSource, join(staging, "python-driver.py"));
-    try {
-      renameSync(staging, dir);
-    } catch (error) {
-      if (!existsSync(join(dir, "exec-server.cjs"))) throw error;
-    }
-  }
+  });
+  return { dir, nodePtyDir: stageNodePty(cacheDir), nodePath: process.execPath };
+}
+
+/**
+ * Copies the runtime part of node-pty (package.json, lib/, build/Release/) into the cache
+ * directory. Sandboxes bind it from there rather than from the install: the sandbox user may not
+ * be able to traverse the checkout (a clone in a 0700 directory, a home directory).
+ */
+function stageNodePty(cacheDir: string): string {
   const require = createRequire(import.meta.url);
-  return {
-    dir,
-    nodePtyDir: dirname(require.resolve("node-pty/package.json")),
-    nodePath: process.execPath,
-  };
+  const source = dirname(require.resolve("node-pty/package.json"));
+  const native = statSync(join(source, "build", "Release", "pty.node"));
+  const { version } = JSON.parse(readFileSync(join(source, "package.json"), "utf8")) as { version: string };
+  const dir = join(cacheDir, `node-pty-${version}-${native.size}-${Math.floor(native.mtimeMs)}`, "node-pty");
+  publish(dir, "package.json", (staging) => {
+    for (const part of ["package.json", "lib", join("build", "Release")]) {
+      cpSync(join(source, part), join(staging, part), { recursive: true });
+    }
+  });
+  return dir;
+}
+
+/**
+ * Writes a directory beside its final path and renames it into place, so concurrent processes
+ * never see a half-written one. `marker` is a file whose presence means the directory is complete.
+ */
+function publish(dir: string, marker: string, write: (staging: string) => void): void {
+  if (existsSync(join(dir, marker))) return;
+  const staging = `${dir}.${process.pid}.tmp`;
+  mkdirSync(staging, { recursive: true, mode: 0o755 });
+  write(staging);
+  mkdirSync(dirname(dir), { recursive: true, mode: 0o755 });
+  try {
+    renameSync(staging, dir);
+  } catch (error) {
+    if (!existsSync(join(dir, marker))) throw error;
+  }
 }
