@@ -9,6 +9,11 @@ export class HandlerRegistry {
     if (this.#handlers.has(handler.kind)) {
       throw new Error(`handler kind "${handler.kind}" is already registered`);
     }
+    if (handler.failureReward !== undefined && !Number.isFinite(handler.failureReward)) {
+      throw new Error(
+        `handler "${handler.kind}" has failureReward ${handler.failureReward}; it must be a finite number`,
+      );
+    }
     this.#handlers.set(handler.kind, handler as unknown as TaskHandler);
     return this;
   }

@@ -8,6 +8,7 @@ export * from "./memory/job-filter";
 export * from "./memory/memory-benchmark-run-store";
 export * from "./memory/memory-job-queue";
 export * from "./memory/memory-job-store";
+export * from "./policy-fault";
 export * from "./ports/index";
 export type { StageFinishedEvent } from "./rollout-engine";
 export { RolloutEngine } from "./rollout-engine";

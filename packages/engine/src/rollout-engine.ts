@@ -386,10 +386,11 @@ export class RolloutEngine {
       );
     }, this.#leaseMs / 2);
     extender.unref();
+    const handler = this.#handlers.get(live.record.kind);
     const outcome = await runStage({
       live,
       stage,
-      handler: this.#handlers.get(live.record.kind),
+      handler,
       timeoutMs: live.record.timeoutsMs?.[stage] ?? (this.#timeouts.get(stage) as number),
       clock: this.#clock,
       record: createRecorder(jobId, this.#writer, this.#clock),
@@ -412,7 +413,12 @@ export class RolloutEngine {
     } else if (outcome.failure.kind === "cancelled") {
       this.#transition(live, { type: "cancel", message: outcome.failure.message });
     } else {
-      this.#transition(live, { type: "fail", kind: outcome.failure.kind, message: outcome.failure.message });
+      this.#transition(live, {
+        type: "fail",
+        kind: outcome.failure.kind,
+        message: outcome.failure.message,
+        failureReward: handler.failureReward,
+      });
     }
     await this.#queue.ack(currentLease);
     const result = outcome.type === "ok" ? "ok" : outcome.failure.kind;

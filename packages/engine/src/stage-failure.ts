@@ -1,8 +1,14 @@
 import type { TFailureKind } from "@raas/shared";
 
 /**
- * Thrown by handlers (and adapters) to fail a stage with a specific kind. `agent` marks the
- * policy's own fault and keeps the trajectory trainable; every other kind is infrastructure.
+ * Thrown by handlers (and adapters) to fail a stage with a specific kind. Who caused the failure
+ * decides it: `agent` marks what the policy did — a bad tool call, context overflow, killing its
+ * tools or the execution server, hitting a resource limit (processes, memory, CPU, disk, output,
+ * the sandbox's wall time), a crash of the sandbox during its own tool call. An `agent` failure
+ * is trainable and stored with the handler's `failureReward` (default 0) and this message as the
+ * reason. Every other kind is infrastructure (sandbox creation, an unreachable backend, a host
+ * error, a grader failing on a clean input, a sandbox dying while idle or during a handler's own
+ * step): never trainable, reward null. See ARCHITECTURE.md, "Failure kinds".
  */
 export class StageFailure extends Error {
   override readonly name = "StageFailure";

@@ -113,7 +113,7 @@ describe("RolloutEngine lifecycle", () => {
       timeoutMs: 5_000,
     });
     expect(jobs.map((j) => [j.status, j.failure?.kind, j.failure?.stage, j.trainable, j.reward])).toEqual([
-      ["failed", "agent", "run", true, null],
+      ["failed", "agent", "run", true, 0],
       ["failed", "sandbox", "init", false, null],
       ["failed", "eval", "eval", false, null],
     ]);
@@ -121,6 +121,31 @@ describe("RolloutEngine lifecycle", () => {
     expect(stats.failedByKind.agent).toBe(1);
     expect(stats.failedByKind.sandbox).toBe(1);
     expect(stats.failedByKind.eval).toBe(1);
+  });
+
+  it("stores an agent failure trainable with the handler's failure reward and the reason; infrastructure with none", async () => {
+    harness = await startTestEngine({ sleep: { failureReward: -1 } });
+    const fail = (stage: "init" | "run" | "eval", kind: "agent" | "sandbox" | "inference" | "eval") =>
+      harness?.engine.submitJob({
+        kind: "sleep",
+        payload: { initMs: 1, runMs: 1, evalMs: 1, fail: { [stage]: { rate: 1, kind } } },
+      });
+    const submitted = await Promise.all([
+      fail("run", "agent"),
+      fail("run", "sandbox"),
+      fail("run", "inference"),
+      fail("eval", "eval"),
+    ]);
+    const ids = submitted.map((s) => s?.job.id as string);
+    await harness.engine.waitForJobs(ids, { timeoutMs: 5_000 });
+    await harness.engine.flush();
+    const stored = await Promise.all(ids.map((id) => harness?.store.getJob(id)));
+    expect(stored.map((j) => [j?.failure?.kind, j?.trainable, j?.reward, j?.failure?.message])).toEqual([
+      ["agent", true, -1, "injected agent failure in run"],
+      ["sandbox", false, null, "injected sandbox failure in run"],
+      ["inference", false, null, "injected inference failure in run"],
+      ["eval", false, null, "injected eval failure in eval"],
+    ]);
   });
 
   it("rejects unknown kinds and bad payloads at submit time with RaasError 4xx codes", async () => {

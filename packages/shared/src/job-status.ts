@@ -15,12 +15,16 @@ export function isTerminalStatus(status: TJobStatus): boolean {
 }
 
 /**
- * Why a job did not complete.
+ * Why a job did not complete. Who caused the failure decides its kind (ARCHITECTURE.md,
+ * "Failure kinds").
  * - `timeout`: a stage ran past its time budget (time inside the stage only).
- * - `sandbox`: the sandbox could not be created, crashed, or hit a resource limit.
+ * - `sandbox`: the sandbox could not be created, or broke without the policy's doing (died while
+ *   idle or during a handler's own step, an unmarked tool error).
  * - `inference`: the inference backend failed or was unreachable.
  * - `eval`: the evaluation itself broke (not: the answer was wrong — that is reward 0).
- * - `agent`: the policy's own fault (bad tool calls, context overflow, loops). Trainable.
+ * - `agent`: the policy's own fault (context overflow, killing its tools or the execution server,
+ *   hitting a resource limit, crashing the sandbox during its own tool call). Trainable, with the
+ *   handler's failure reward.
  * - `cancelled`: a caller cancelled the job, its group or its batch.
  */
 export const FAILURE_KINDS = ["timeout", "sandbox", "inference", "eval", "agent", "cancelled"] as const;

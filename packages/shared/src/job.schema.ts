@@ -64,6 +64,10 @@ export const ZJob = z.object({
   metadata: z.record(z.string(), z.unknown()).nullable(),
   timeoutsMs: ZStageTimeoutsMs.nullable(),
   failure: ZFailure.nullable(),
+  /**
+   * The grader's reward of a completed job; the handler's failure reward (default 0) of an `agent`
+   * failure; null while running and for every infrastructure failure, timeout and cancel.
+   */
   reward: z.number().nullable(),
   /** True only for completed jobs and `agent` failures. Null while running. */
   trainable: z.boolean().nullable(),

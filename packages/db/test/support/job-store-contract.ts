@@ -90,6 +90,53 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect(await store.getJob(a.id)).toMatchObject({ finishedAtMs: 99.5, result: null, reward: 1 });
     });
 
+    it("keeps an agent failure's reward (0 and negative) and reason; an infrastructure failure's stays null", async () => {
+      const zero = makeJob({ status: "active", stage: "run" });
+      const negative = makeJob({ status: "active", stage: "run" });
+      const infra = makeJob({ status: "active", stage: "run" });
+      const inserted = makeJob({
+        status: "failed",
+        stage: "run",
+        failure: { kind: "agent", stage: "run", message: "policy fault in tool bash: memory limit" },
+        reward: 0,
+        trainable: true,
+      });
+      await store.insertJobs([zero, negative, infra, inserted]);
+      const agentFailure = (message: string) => ({ kind: "agent" as const, stage: "run" as const, message });
+      await store.updateJobs([
+        {
+          id: zero.id,
+          status: "failed",
+          failure: agentFailure("killed the execution server"),
+          reward: 0,
+          trainable: true,
+        },
+        {
+          id: negative.id,
+          status: "failed",
+          failure: agentFailure("pids limit"),
+          reward: -0.5,
+          trainable: true,
+        },
+        {
+          id: infra.id,
+          status: "failed",
+          failure: { kind: "sandbox", stage: "run", message: "sandbox died while idle" },
+          reward: null,
+          trainable: false,
+        },
+      ]);
+      const stored = await Promise.all([zero, negative, infra, inserted].map((job) => store.getJob(job.id)));
+      expect(
+        stored.map((job) => [job?.failure?.kind, job?.trainable, job?.reward, job?.failure?.message]),
+      ).toEqual([
+        ["agent", true, 0, "killed the execution server"],
+        ["agent", true, -0.5, "pids limit"],
+        ["sandbox", false, null, "sandbox died while idle"],
+        ["agent", true, 0, "policy fault in tool bash: memory limit"],
+      ]);
+    });
+
     describe("listJobs", () => {
       let jobs: JobRecord[];
       beforeEach(async () => {

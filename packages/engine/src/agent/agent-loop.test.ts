@@ -271,4 +271,67 @@ describe("runAgentLoop", () => {
     const inferenceError = await runAgentLoop(options([{ fail: new Error("ECONNREFUSED") }])).catch((e) => e);
     expect(isStageFailure(inferenceError) && inferenceError.kind).toBe("inference");
   });
+
+  it("ends as the policy's own (agent) failure when a tool error is marked causedByPolicy, keeping the trajectory", async () => {
+    const rec = recorder();
+    let calls = 0;
+    const { toolbox } = fakeToolbox(async (_name, args) => {
+      calls += 1;
+      if (args.command === "kill -9 -1") {
+        throw Object.assign(new Error("execution server exited with signal SIGKILL"), {
+          causedByPolicy: true,
+          policyReason: "the agent's bash call killed the execution server",
+        });
+      }
+      return ok(`ran ${String(args.command)}`);
+    });
+    const error = await runAgentLoop(
+      options([{ toolCalls: [bash("ls")] }, { toolCalls: [bash("kill -9 -1"), bash("never")] }], {
+        toolbox,
+        recorder: rec.record,
+      }),
+    ).catch((e: unknown) => e);
+    expect(isStageFailure(error) && [error.kind, error.message]).toEqual([
+      "agent",
+      "policy fault in tool bash: the agent's bash call killed the execution server",
+    ]);
+    expect(calls).toBe(2);
+    expect(rec.turns.map((t) => t.index)).toEqual([0, 1]);
+    expect(rec.turns[1]?.responseIds.length).toBeGreaterThan(0);
+    expect(rec.toolCalls.map((c) => [c.turnIndex, c.index, c.name, c.isError, c.exitCode])).toEqual([
+      [0, 0, "bash", false, 0],
+      [1, 0, "bash", true, null],
+    ]);
+    expect(rec.toolCalls[1]?.output).toContain("killed the execution server");
+  });
+
+  it("keeps an unmarked tool error a sandbox failure and does not record it as the policy's call", async () => {
+    const rec = recorder();
+    const { toolbox } = fakeToolbox(async () => {
+      throw Object.assign(new Error("connect ENOENT exec.sock"), {
+        causedByPolicy: false,
+        policyReason: "x",
+      });
+    });
+    const error = await runAgentLoop(
+      options([{ toolCalls: [bash("ls")] }], { toolbox, recorder: rec.record }),
+    ).catch((e: unknown) => e);
+    expect(isStageFailure(error) && [error.kind, error.message]).toEqual([
+      "sandbox",
+      "tool bash failed: connect ENOENT exec.sock",
+    ]);
+    expect(rec.turns).toHaveLength(1);
+    expect(rec.toolCalls).toHaveLength(0);
+  });
+
+  it("lets a cancel win over a marked tool error", async () => {
+    const controller = new AbortController();
+    const { toolbox } = fakeToolbox(async () => {
+      controller.abort(new Error("cancelled by request"));
+      throw Object.assign(new Error("killed"), { causedByPolicy: true, policyReason: "memory limit" });
+    });
+    await expect(
+      runAgentLoop(options([{ toolCalls: [bash("ls")] }], { toolbox, signal: controller.signal })),
+    ).rejects.toThrow("cancelled by request");
+  });
 });

@@ -14,6 +14,7 @@ import type {
 } from "./agent-loop.types";
 import { defaultObservation, truncateMiddle } from "./observation-text";
 import { validateToolArguments } from "./tool-arguments.validator";
+import { classifyToolError } from "./tool-call-failure";
 
 export const DEFAULT_AGENT_LIMITS: Required<Omit<AgentLoopLimits, "minResponseTokens">> = {
   maxTurns: 30,
@@ -39,9 +40,12 @@ export function resolveAgentLimits(limits: AgentLoopLimits = {}): Required<Agent
  * turn generate from the exact ids so far, parse tool calls, run them through the toolbox, and
  * append the response ids plus the newly templated observation ids. Policy mistakes (malformed
  * call, unknown tool, bad arguments, no tool call) are fed back to the model as observations.
- * Ends on a finish tool, a text answer, or a limit (see `AgentStopReason`). Infrastructure
- * errors throw: `StageFailure('inference')` from generation, `StageFailure('sandbox')` from tools;
- * an abort rethrows the signal's reason.
+ * Ends on a finish tool, a text answer, or a limit (see `AgentStopReason`). Errors throw:
+ * `StageFailure('inference')` from generation; from a tool, `StageFailure('agent')` when the
+ * sandbox marked the error as caused by the policy (`PolicyFaultMarks`: it killed its tools or
+ * the execution server, hit a resource limit, crashed the sandbox during its call; the failed
+ * call is recorded), else `StageFailure('sandbox')`. Turns and tool calls before the throw stay
+ * recorded. An abort rethrows the signal's reason.
  */
 export async function runAgentLoop(options: RunAgentLoopOptions): Promise<AgentLoopResult> {
   const { chatFormat, toolbox, recorder } = options;
@@ -170,12 +174,31 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<AgentL
       }
       const remainingMs = deadlineMs - clock.now();
       if (remainingMs <= 0) break;
-      const result = await asStageFailure("sandbox", `tool ${call.name} failed`, signal, () =>
-        toolbox.call(call.name, call.arguments, {
+      const calledAtMs = clock.now();
+      let result: ToolResult;
+      try {
+        result = await toolbox.call(call.name, call.arguments, {
           signal,
           timeoutMs: Math.min(limits.toolTimeoutMs, remainingMs),
-        }),
-      );
+        });
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        const failure = classifyToolError(call.name, error);
+        // The call that ended the trajectory is part of it when the policy caused the failure.
+        if (failure.kind === "agent") {
+          recorder?.toolCall({
+            turnIndex: index,
+            index: callIndex++,
+            name: call.name,
+            arguments: call.arguments,
+            output: failure.message,
+            exitCode: null,
+            durationMs: clock.now() - calledAtMs,
+            isError: true,
+          });
+        }
+        throw failure;
+      }
       toolCallCount += 1;
       recordToolCall(options, index, callIndex++, call, result, limits.maxRecordedOutputChars);
       observations.push({

@@ -10,8 +10,9 @@ export interface AgentToolbox {
   readonly specs: readonly ToolSpec[];
   /**
    * Executes one tool. The agent's own mistakes (non-zero exit, traceback, timeout) come back as a
-   * `ToolResult` with `isError`; a throw means infrastructure failure (sandbox gone) and ends the
-   * stage as a `sandbox` failure unless the error is a `StageFailure` of another kind.
+   * `ToolResult` with `isError`. A throw ends the stage: as `agent` when the error carries the
+   * sandbox's policy-fault marks (`PolicyFaultMarks`: the call killed the execution server, hit a
+   * resource limit, crashed the sandbox), as the kind of a `StageFailure`, else as `sandbox`.
    */
   call(
     name: string,

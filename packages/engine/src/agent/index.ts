@@ -3,3 +3,4 @@ export * from "./agent-loop";
 export * from "./agent-loop.types";
 export * from "./observation-text";
 export * from "./tool-arguments.validator";
+export * from "./tool-call-failure";

@@ -32,6 +32,8 @@ export type TSleepPayload = z.infer<typeof ZSleepPayload>;
 export interface SleepHandlerOptions {
   /** Random source in [0, 1); inject a seeded one for reproducible runs. Default Math.random. */
   random?: () => number;
+  /** Reward of a job whose injected failure is `agent` (the handler's `failureReward`). Default 0. */
+  failureReward?: number;
   /** Called for every stage start, so tests can observe cleanups and overlap. */
   onStage?: (event: { jobId: string; stage: "init" | "run" | "eval"; phase: "start" | "cleanup" }) => void;
 }
@@ -67,6 +69,7 @@ export function createSleepHandler(
   return {
     kind: "sleep",
     description: "Diagnostic: sleeps per stage, optional jitter and injected failures.",
+    failureReward: options.failureReward,
     parsePayload: (payload) => {
       const parsed = ZSleepPayload.safeParse(payload);
       if (!parsed.success) {

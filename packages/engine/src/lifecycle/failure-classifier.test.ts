@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { StageFailure } from "../stage-failure";
 import { EngineAbort } from "../util/abort";
-import { classifyFailure } from "./failure-classifier";
+import { classifyFailure, DEFAULT_FAILURE_REWARD, failureRewardOf } from "./failure-classifier";
 
 const live = () => new AbortController().signal;
 const abortedWith = (cause: "timeout" | "cancelled") => {
@@ -43,5 +43,20 @@ describe("classifyFailure", () => {
       kind: "eval",
       message: "z",
     });
+  });
+});
+
+describe("failureRewardOf", () => {
+  it("gives the policy's own failures the handler's failure reward, default 0", () => {
+    expect(DEFAULT_FAILURE_REWARD).toBe(0);
+    expect(failureRewardOf("agent", undefined)).toBe(0);
+    expect(failureRewardOf("agent", -1)).toBe(-1);
+  });
+
+  it("never gives infrastructure failures, timeouts or cancels a reward (not even the handler's)", () => {
+    for (const kind of ["timeout", "sandbox", "inference", "eval", "cancelled"] as const) {
+      expect(failureRewardOf(kind, -1)).toBeNull();
+      expect(failureRewardOf(kind, undefined)).toBeNull();
+    }
   });
 });

@@ -7,6 +7,30 @@ export interface ClassifiedFailure {
   message: string;
 }
 
+/** The reward of an `agent` failure when the handler sets no `failureReward`. */
+export const DEFAULT_FAILURE_REWARD = 0;
+
+/**
+ * The reward a failed job is stored with. Who caused the failure decides: the policy's own
+ * (`agent`) failures are trainable outcomes and get the handler's failure reward (default 0);
+ * infrastructure failures, timeouts and cancels get none (null), so a trainer can never mistake
+ * them for a policy that scored 0.
+ */
+export function failureRewardOf(kind: TFailureKind, handlerFailureReward: number | undefined): number | null {
+  switch (kind) {
+    case "agent":
+      return handlerFailureReward ?? DEFAULT_FAILURE_REWARD;
+    case "timeout":
+    case "sandbox":
+    case "inference":
+    case "eval":
+    case "cancelled":
+      return null;
+    default:
+      return assertNever(kind, "failure kind");
+  }
+}
+
 /** The failure kind an unexplained error gets in each stage: never `agent`, never trainable. */
 export function defaultFailureKind(stage: TStage): Exclude<TFailureKind, "agent" | "cancelled" | "timeout"> {
   switch (stage) {

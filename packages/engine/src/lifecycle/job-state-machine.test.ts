@@ -45,6 +45,19 @@ describe("job state machine", () => {
       { nowMs: 1_100, stateSinceMs: 1_000 },
     );
     expect(agent.trainable).toBe(true);
+    expect(agent.reward).toBe(0);
+    const graded = applyTransition(
+      job,
+      { type: "fail", kind: "agent", message: "memory limit", failureReward: -0.5 },
+      { nowMs: 1_100, stateSinceMs: 1_000 },
+    );
+    expect([graded.trainable, graded.reward, graded.failure?.message]).toEqual([true, -0.5, "memory limit"]);
+    const inference = applyTransition(
+      job,
+      { type: "fail", kind: "inference", message: "unreachable", failureReward: -0.5 },
+      { nowMs: 1_100, stateSinceMs: 1_000 },
+    );
+    expect([inference.trainable, inference.reward]).toEqual([false, null]);
   });
 
   it("rejects impossible transitions", () => {

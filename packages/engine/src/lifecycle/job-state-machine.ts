@@ -7,6 +7,7 @@ import {
   type TStageTimings,
 } from "@raas/shared";
 import type { JobRecord } from "../ports/job-record.types";
+import { failureRewardOf } from "./failure-classifier";
 
 /**
  * Everything that can happen to a job. The state machine of DESIGN.md:
@@ -21,8 +22,11 @@ export type JobTransition =
   | { type: "activate" }
   /** active(eval) → completed. */
   | { type: "complete"; reward: number; result: unknown }
-  /** active(stage) → failed(kind, stage). */
-  | { type: "fail"; kind: Exclude<TFailureKind, "cancelled">; message: string }
+  /**
+   * active(stage) → failed(kind, stage). `failureReward` is the handler's reward for the policy's
+   * own failures; it is stored only when `kind` is `agent` (default 0), never for infrastructure.
+   */
+  | { type: "fail"; kind: Exclude<TFailureKind, "cancelled">; message: string; failureReward?: number }
   /** any non-terminal → cancelled. */
   | { type: "cancel"; message: string }
   /** Back to queued(init) after a crash of the process that ran it (resources are lost). */
@@ -32,7 +36,12 @@ export class InvalidTransitionError extends Error {
   override readonly name = "InvalidTransitionError";
 }
 
-/** Trainable: completed jobs and the policy's own (`agent`) failures. */
+/**
+ * Trainable: completed jobs and the policy's own (`agent`) failures — what the policy caused
+ * (bad tool calls, context overflow, killing its tools or the execution server, a resource limit,
+ * a crash during its own tool call). Infrastructure failures (`sandbox`, `inference`, `eval`),
+ * stage timeouts and cancels are not: they carry no reward. See ARCHITECTURE.md, "Failure kinds".
+ */
 export function isTrainable(status: TJobStatus, failureKind: TFailureKind | null): boolean | null {
   switch (status) {
     case "completed":
@@ -120,6 +129,7 @@ export function applyTransition(
         ...base,
         status: "failed",
         failure: { kind: transition.kind, stage: job.stage ?? "init", message: transition.message },
+        reward: failureRewardOf(transition.kind, transition.failureReward),
         trainable: isTrainable("failed", transition.kind),
         finishedAtMs: at.nowMs,
       };
@@ -129,6 +139,7 @@ export function applyTransition(
         status: "cancelled",
         stage: job.stage ?? "init",
         failure: { kind: "cancelled", stage: job.stage ?? "init", message: transition.message },
+        reward: null,
         trainable: false,
         finishedAtMs: at.nowMs,
       };

@@ -41,12 +41,18 @@ export interface EvalOutcome {
 export type PayloadParser<P> = (payload: unknown) => P;
 
 /**
- * A task-type plug-in. Throw `StageFailure` to fail with a specific kind; any other error is
- * classified by stage (INIT → sandbox, RUN → sandbox, EVAL → eval) and is never trainable.
+ * A task-type plug-in. Throw `StageFailure` to fail with a specific kind (`agent` when the policy
+ * caused it: trainable, with `failureReward`); any other error is classified by stage
+ * (INIT → sandbox, RUN → sandbox, EVAL → eval) and is never trainable.
  */
 export interface TaskHandler<P = unknown, I = unknown, R = unknown> {
   readonly kind: string;
   readonly description?: string;
+  /**
+   * The reward stored with a job that fails as `agent` (the policy's own fault: it is trainable,
+   * so it needs a reward). A finite number; default 0. Infrastructure failures never get one.
+   */
+  readonly failureReward?: number;
   readonly parsePayload: PayloadParser<P>;
   init(ctx: StageContext<P>): Promise<I>;
   run(ctx: RunContext<P, I>): Promise<R>;

@@ -121,6 +121,12 @@ export interface AgentHandlerDefinition<P extends TAgentTaskBase, S = undefined,
   keepSandboxForEval?: boolean;
   /** Stop reasons that fail the job as `agent` (trainable, no EVAL). Default `["context_exhausted"]`. */
   failOn?: readonly AgentStopReason[];
+  /**
+   * The reward of a job that fails as `agent`: a `failOn` stop, or a tool call the sandbox marks as
+   * the policy's fault (killed the execution server, hit a resource limit). A finite number; default 0
+   * (the engine's `DEFAULT_FAILURE_REWARD`). Infrastructure failures never get a reward.
+   */
+  failureReward?: number;
 }
 
 /** INIT's output. */

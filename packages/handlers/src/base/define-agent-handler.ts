@@ -33,7 +33,9 @@ export type AgentHandlerFactory<P extends TAgentTaskBase, S, A> = (
  * Turns a handler definition into a `TaskHandler` factory. INIT starts the sandbox through the
  * injected runtime and runs `setup`; RUN runs the agent loop (closing the sandbox when RUN ends,
  * on every path) and checks token drift; EVAL calls `evaluate` with fresh sandboxes on demand.
- * Sandbox and inference errors fail the stage as `sandbox` / `inference`, never as a reward.
+ * Sandbox and inference errors fail the stage as `sandbox` / `inference`, never as a reward. What
+ * the policy caused (a `failOn` stop; a tool call the sandbox marks as the policy's fault) fails
+ * as `agent`, stored trainable with `failureReward` (default 0).
  */
 export function defineAgentHandler<P extends TAgentTaskBase, S = undefined, A = undefined>(
   definition: AgentHandlerDefinition<P, S, A>,
@@ -45,6 +47,7 @@ export function defineAgentHandler<P extends TAgentTaskBase, S = undefined, A = 
     return {
       kind: definition.kind,
       description: definition.description,
+      failureReward: definition.failureReward,
       parsePayload(payload) {
         const parsed = definition.payloadSchema.safeParse(payload);
         if (!parsed.success) {

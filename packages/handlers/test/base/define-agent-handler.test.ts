@@ -22,21 +22,32 @@ const chatFormat: ChatFormat = {
   family: "fake",
   stopTokenIds: [0],
   renderInitialPrompt: (input) => encode(`${input.systemPrompt}|${input.userMessage}|`),
-  parseResponse: (ids) => ({ thinking: null, content: decode(ids), toolCalls: [], callErrors: [] }),
+  parseResponse: (ids) => {
+    const text = decode(ids);
+    return text.startsWith("CALL:")
+      ? {
+          thinking: null,
+          content: "",
+          toolCalls: [{ name: "python", arguments: { code: text.slice(5) } }],
+          callErrors: [],
+        }
+      : { thinking: null, content: text, toolCalls: [], callErrors: [] };
+  },
   renderObservations: () => encode("|obs|"),
   decode,
 };
 
-function fakeInference(mode: "answer" | "down" | "overflow"): InferencePool {
+function fakeInference(mode: "answer" | "down" | "overflow" | "tool"): InferencePool {
   return {
     releaseJob: () => undefined,
     async generate(request): Promise<GenerateResult> {
       if (mode === "down") throw new Error("connect ECONNREFUSED 127.0.0.1:8000");
-      const responseIds = encode(mode === "answer" ? "42" : "x".repeat(request.sampling.maxTokens));
+      const text = { answer: "42", tool: "CALL:import os; os.kill(1, 9)" }[mode as "answer" | "tool"];
+      const responseIds = encode(text ?? "x".repeat(request.sampling.maxTokens));
       return {
         responseIds,
         logprobs: responseIds.map(() => -0.1),
-        finishReason: mode === "answer" ? "stop" : "length",
+        finishReason: mode === "overflow" ? "length" : "stop",
         backendId: "b",
         weightVersion: null,
         cachedPromptTokens: 0,
@@ -46,7 +57,7 @@ function fakeInference(mode: "answer" | "down" | "overflow"): InferencePool {
   };
 }
 
-function fakeRuntime(options: { failCreate?: boolean } = {}) {
+function fakeRuntime(options: { failCreate?: boolean; toolError?: Error } = {}) {
   const sandboxes: { closed: boolean }[] = [];
   const runtime: SandboxRuntime = {
     name: "fake",
@@ -62,12 +73,24 @@ function fakeRuntime(options: { failCreate?: boolean } = {}) {
         get state() {
           return state.closed ? "closed" : "ready";
         },
-        runTool: async () => ({
-          output: "",
+        runTool: async () => {
+          if (options.toolError) throw options.toolError;
+          return {
+            output: "",
+            exitCode: 0,
+            isError: false,
+            truncated: false,
+            timedOut: false,
+            durationMs: 0,
+          };
+        },
+        exec: async () => ({
           exitCode: 0,
-          isError: false,
-          truncated: false,
+          signal: null,
+          stdout: "",
+          stderr: "",
           timedOut: false,
+          truncated: false,
           durationMs: 0,
         }),
         readFile: async () => new Uint8Array(),
@@ -95,18 +118,33 @@ const createEchoHandler = defineAgentHandler({
   },
 });
 
+const createStrictHandler = defineAgentHandler({
+  kind: "echo",
+  description: "test, with a negative failure reward",
+  payloadSchema: ZAgentTaskBase.extend({ answer: z.string() }),
+  tools: ["python"],
+  systemPrompt: () => "sys",
+  userMessage: (p) => `Task id: ${p.taskId}`,
+  evaluate: async () => ({ reward: 1 }),
+  failureReward: -1,
+});
+
 const engines: RolloutEngine[] = [];
 afterEach(async () => {
   while (engines.length > 0) await engines.pop()?.stop({ graceMs: 10 });
 });
 
-async function runOne(inference: InferencePool, runtime: SandboxRuntime, answer = "42", agent?: object) {
+async function runOne(
+  inference: InferencePool,
+  runtime: SandboxRuntime,
+  answer = "42",
+  agent?: object,
+  create: typeof createEchoHandler = createEchoHandler,
+) {
   const engine = new RolloutEngine({
     store: new MemoryJobStore(),
     queue: new MemoryJobQueue(),
-    handlers: new HandlerRegistry().register(
-      createEchoHandler({ sandboxRuntime: runtime, inference, chatFormat }),
-    ),
+    handlers: new HandlerRegistry().register(create({ sandboxRuntime: runtime, inference, chatFormat })),
   });
   engines.push(engine);
   await engine.start();
@@ -161,9 +199,53 @@ describe("defineAgentHandler", () => {
     expect(overflow).toMatchObject({
       status: "failed",
       trainable: true,
+      reward: 0,
       failure: { kind: "agent", stage: "run" },
     });
     expect(overflow?.failure?.message).toContain("context_exhausted");
+    const strict = await runOne(
+      fakeInference("overflow"),
+      fakeRuntime().runtime,
+      "42",
+      { maxContextTokens: 300 },
+      createStrictHandler,
+    );
+    expect([strict?.failure?.kind, strict?.trainable, strict?.reward]).toEqual(["agent", true, -1]);
+  });
+
+  it("fails a tool call the sandbox marks as the policy's fault as `agent` with the failure reward", async () => {
+    const toolError = Object.assign(new Error("execution server exited"), {
+      causedByPolicy: true,
+      policyReason: "the agent's python call killed the execution server",
+    });
+    const { runtime, sandboxes } = fakeRuntime({ toolError });
+    const job = await runOne(fakeInference("tool"), runtime, "42", undefined, createStrictHandler);
+    expect(job).toMatchObject({
+      status: "failed",
+      trainable: true,
+      reward: -1,
+      failure: {
+        kind: "agent",
+        stage: "run",
+        message: "policy fault in tool python: the agent's python call killed the execution server",
+      },
+    });
+    expect(sandboxes.map((s) => s.closed)).toEqual([true]);
+  });
+
+  it("keeps an unmarked tool error a `sandbox` failure with no reward", async () => {
+    const { runtime } = fakeRuntime({ toolError: new Error("connect ENOENT /tmp/sbx/exec.sock") });
+    const job = await runOne(fakeInference("tool"), runtime, "42", undefined, createStrictHandler);
+    expect(job).toMatchObject({
+      status: "failed",
+      trainable: false,
+      reward: null,
+      failure: {
+        kind: "sandbox",
+        stage: "run",
+        message: "tool python failed: connect ENOENT /tmp/sbx/exec.sock",
+      },
+    });
   });
 
   it("fails a broken grader as `eval`, never as reward 0", async () => {
