@@ -138,9 +138,12 @@ describe("sandbox lifecycle", () => {
   it("detects a crashed execution server, reports it and cleans up", async () => {
     const sandbox = await fixture.runtime.create({});
     const identities = sandbox.processIds().map(processIdentity);
-    const health = await sandbox.health();
-    // Kill the server from inside: pid namespaces make its pid there differ from the host's.
-    await sandbox.runTool("bash", { command: `kill -9 ${health.pid}` }).catch(() => undefined);
+    // The tools cannot reach the server (red-team.test.ts); an outside cause kills it here.
+    const serverPid = sandbox
+      .processIds()
+      .find((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "node");
+    expect(serverPid).toBeDefined();
+    process.kill(serverPid!, "SIGKILL");
     expect(await waitUntil(() => sandbox.state === "failed", 5_000)).toBe(true);
     const crashed = events.find((event) => event.sandboxId === sandbox.id && event.type === "crashed");
     expect(crashed?.state).toBe("failed");

@@ -55,11 +55,52 @@ export interface SandboxFileEntry {
   sizeBytes: number;
 }
 
+/**
+ * A non-interactive command (INIT/EVAL steps, graders, hidden tests): no terminal, stdin fed from
+ * `stdin` and then closed (or empty), never interrupted for being silent, killed whole (its own
+ * process group, and its own pid namespace where the runtime has one) at its time limit.
+ */
+export interface SandboxExecOptions {
+  /** Working directory: relative to the workspace root, or absolute inside it. Default the workspace root. */
+  cwd?: string;
+  /** Variables added to the sandbox's environment for this command. */
+  env?: Record<string, string>;
+  /** Bytes written to the command's stdin, which is then closed. Default: empty stdin. */
+  stdin?: string | Uint8Array;
+  /** Time limit in ms; on expiry every process the command started is killed. Default 60_000. */
+  timeoutMs?: number;
+  /** Bytes kept of stdout and of stderr each (head and tail, a note in the middle). Default 16 MiB. */
+  maxOutputBytes?: number;
+  /** Run with the workspace mounted read-only, where the runtime can (graders of untrusted code). */
+  readOnlyWorkspace?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface SandboxExecResult {
+  /** Exit code; null when a signal ended the command. */
+  exitCode: number | null;
+  /** Name of the signal that ended the command (`SIGKILL`), or null. */
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  /** The time limit ended the command. */
+  timedOut: boolean;
+  /** stdout or stderr was cut to `maxOutputBytes`. */
+  truncated: boolean;
+  durationMs: number;
+}
+
 /** One live sandbox. `close` is idempotent and kills the sandbox's own process tree by pid. */
 export interface Sandbox {
   readonly id: string;
   readonly state: TSandboxState;
   runTool(name: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<ToolResult>;
+  /**
+   * Runs `argv` (no shell: pass `["bash", "-c", script]` for one) as a non-interactive command,
+   * apart from the tool sessions: nothing the agent's shell or interpreter did (functions, traps,
+   * background processes) can see or change it. For handler steps and graders, never for the agent.
+   */
+  exec(argv: readonly string[], options?: SandboxExecOptions): Promise<SandboxExecResult>;
   readFile(path: string): Promise<Uint8Array>;
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
   /** Lists the workspace below `path` (default the root), `maxDepth` levels deep (default 1). */

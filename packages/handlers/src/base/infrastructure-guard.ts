@@ -19,6 +19,8 @@ export function guardSandbox(sandbox: Sandbox, signal: AbortSignal): Sandbox {
     },
     runTool: (name, args, options) =>
       guard(`sandbox tool ${name} failed`, () => sandbox.runTool(name, args, { signal, ...options })),
+    exec: (argv, options) =>
+      guard(`sandbox command ${argv[0] ?? ""} failed`, () => sandbox.exec(argv, { signal, ...options })),
     readFile: (path) => guard(`reading ${path} from the sandbox failed`, () => sandbox.readFile(path)),
     writeFile: (path, data) =>
       guard(`writing ${path} to the sandbox failed`, () => sandbox.writeFile(path, data)),

@@ -1,14 +1,20 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import type { Sandbox, ToolCallOptions, ToolResult } from "@raas/engine";
+import type {
+  Sandbox,
+  SandboxExecOptions,
+  SandboxExecResult,
+  ToolCallOptions,
+  ToolResult,
+} from "@raas/engine";
 import type { TSandboxEvent, TSandboxState } from "@raas/shared";
-import type { ExecFileEntry, ExecHealth } from "../protocol/exec-protocol.types";
+import type { ExecFileEntry, ExecHealth, ExecRequestBody } from "../protocol/exec-protocol.types";
 import { ExecClient, ExecRequestError } from "./exec-client";
 import { registerExitCleanup } from "./exit-cleanup";
 import { waitForReadyLine } from "./launcher-ready";
 import { isProcessAlive, killPids, listProcessTree, processIdentity } from "./process-tree";
 import type { SandboxCgroup } from "./sandbox-cgroup";
 import { removeSandboxDirs, type SandboxDirs } from "./sandbox-dirs";
-import { SandboxError } from "./sandbox-error";
+import { blamePolicy, SandboxError } from "./sandbox-error";
 
 /** How a runtime starts the execution server for one sandbox. */
 export interface LaunchPlan {
@@ -62,6 +68,8 @@ export class ManagedSandbox implements Sandbox {
   #closing: Promise<void> | undefined;
   #unregisterExit: (() => void) | undefined;
   #exited: Promise<void> = Promise.resolve();
+  /** Set when a limit the agent used up closed the sandbox (the reason, for attribution). */
+  #limitClosure: string | undefined;
 
   constructor(options: ManagedSandboxOptions) {
     this.id = options.id;
@@ -77,6 +85,13 @@ export class ManagedSandbox implements Sandbox {
   get hostPid(): number | undefined {
     return this.#child?.pid;
   }
+
+  /** Whether the agent's tools run in the tool jail; known once the sandbox is ready. */
+  get isolation(): ExecHealth["isolation"] | undefined {
+    return this.#isolation;
+  }
+
+  #isolation: ExecHealth["isolation"] | undefined;
 
   /** Host pids of every process of this sandbox right now (the launcher's tree and cgroups). */
   processIds(): number[] {
@@ -124,7 +139,9 @@ export class ManagedSandbox implements Sandbox {
         readyMs: Math.round((performance.now() - startedAt) * 100) / 100,
         serverPid: health.pid,
         serverListenedAfterMs: health.listenedAfterMs,
+        isolation: health.isolation,
       });
+      this.#isolation = health.isolation;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.#emit("start_failed", { error: message }, "failed");
@@ -144,6 +161,7 @@ export class ManagedSandbox implements Sandbox {
     if (Object.keys(detail).length > 0) this.#emit("assigned", detail);
     if (this.#options.wallTimeMs === undefined || this.#wallTimer) return;
     this.#wallTimer = setTimeout(() => {
+      this.#limitClosure = `the sandbox's wall-time limit of ${this.#options.wallTimeMs} ms ran out`;
       this.#emit("limit_hit", { limit: "wallTime", wallTimeMs: this.#options.wallTimeMs });
       void this.#teardown("closed", "wall_time");
     }, this.#options.wallTimeMs);
@@ -158,6 +176,32 @@ export class ManagedSandbox implements Sandbox {
     name: string,
     args: Record<string, unknown>,
     options: ToolCallOptions = {},
+  ): Promise<ToolResult> {
+    try {
+      return await this.#runToolQueued(name, args, options);
+    } catch (error) {
+      throw this.#attribute(error, name);
+    }
+  }
+
+  /**
+   * Who caused a failed tool call: a sandbox that ended during the call (crash, hang, a limit)
+   * or had ended through a limit the agent used up, is the agent's doing; one that was already
+   * gone for another reason (crashed while idle, closed by the host) is not.
+   */
+  #attribute(error: unknown, tool: string): unknown {
+    if (!(error instanceof SandboxError) || error.causedByPolicy) return error;
+    if (this.#limitClosure) return blamePolicy(error, this.#limitClosure);
+    if (error.reason === "crashed") {
+      return blamePolicy(error, `the sandbox failed during the agent's ${tool} call: ${error.message}`);
+    }
+    return error;
+  }
+
+  async #runToolQueued(
+    name: string,
+    args: Record<string, unknown>,
+    options: ToolCallOptions,
   ): Promise<ToolResult> {
     this.#requireClient();
     this.#inflight += 1;
@@ -184,39 +228,75 @@ export class ManagedSandbox implements Sandbox {
     args: Record<string, unknown>,
     options: ToolCallOptions,
   ): Promise<ToolResult> {
+    const body = {
+      op: "tool" as const,
+      tool: name,
+      args,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    };
+    const { limitHit, ...result } = await this.#requestWithDeadline(body, options.timeoutMs, options.signal);
+    this.#reportLimits(name, limitHit);
+    return result;
+  }
+
+  /**
+   * Runs `argv` as a non-interactive command through the server (no terminal, stdin from
+   * `options.stdin` then EOF, killed whole at its time limit). Never goes through the agent's
+   * tool sessions, so nothing the agent left in its shell or interpreter can affect it.
+   */
+  async exec(argv: readonly string[], options: SandboxExecOptions = {}): Promise<SandboxExecResult> {
+    const timeoutMs = options.timeoutMs ?? this.#options.defaultTimeoutMs;
+    const body = {
+      op: "exec" as const,
+      argv: [...argv],
+      timeoutMs,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(options.stdin !== undefined ? { stdinB64: Buffer.from(options.stdin).toString("base64") } : {}),
+      ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
+      ...(options.readOnlyWorkspace ? { readOnlyWorkspace: true } : {}),
+    };
+    return this.#requestWithDeadline(body, timeoutMs, options.signal);
+  }
+
+  /**
+   * One request with a time limit the server enforces; if no answer comes within the limit +
+   * `hangSlackMs`, the sandbox counts as hung (crashed). An abort cancels the request.
+   */
+  async #requestWithDeadline<Op extends "tool" | "exec">(
+    body: Extract<ExecRequestBody, { op: Op }>,
+    timeoutMs: number | undefined,
+    signal: AbortSignal | undefined,
+  ) {
     const client = this.#requireClient();
     let requestId: number | undefined;
     const onAbort = () => {
       if (requestId !== undefined)
         client.request({ op: "cancel", targetId: requestId }).catch(() => undefined);
     };
-    const hangMs = (options.timeoutMs ?? this.#options.defaultTimeoutMs) + this.#options.hangSlackMs;
+    const hangMs = (timeoutMs ?? this.#options.defaultTimeoutMs) + this.#options.hangSlackMs;
     let hangTimer: NodeJS.Timeout | undefined;
     try {
       const call = this.#call(() =>
-        client.request(
-          {
-            op: "tool",
-            tool: name,
-            args,
-            ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-          },
-          (id) => {
-            requestId = id;
-            if (options.signal?.aborted) onAbort();
-            else options.signal?.addEventListener("abort", onAbort, { once: true });
-          },
-        ),
+        client.request(body, (id) => {
+          requestId = id;
+          if (signal?.aborted) onAbort();
+          else signal?.addEventListener("abort", onAbort, { once: true });
+        }),
       );
       const hang = new Promise<never>((_, reject) => {
         hangTimer = setTimeout(
-          () => reject(new SandboxError("crashed", `tool call got no answer within ${hangMs} ms`)),
+          () =>
+            reject(
+              new SandboxError(
+                "crashed",
+                `${(body as { op: string }).op} call got no answer within ${hangMs} ms`,
+              ),
+            ),
           hangMs,
         );
       });
-      const { limitHit, ...result } = await Promise.race([call, hang]);
-      this.#reportLimits(name, limitHit);
-      return result;
+      return await Promise.race([call, hang]);
     } catch (error) {
       if (error instanceof SandboxError && error.reason === "crashed") {
         await this.#fail({ cause: error.message });
@@ -224,7 +304,7 @@ export class ManagedSandbox implements Sandbox {
       throw error;
     } finally {
       clearTimeout(hangTimer);
-      options.signal?.removeEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", onAbort);
     }
   }
 

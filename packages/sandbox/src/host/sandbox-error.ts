@@ -9,9 +9,15 @@ export type SandboxFailureReason =
   | "request_failed"
   | "forbidden";
 
-/** An infrastructure failure of a sandbox (never the agent's fault). */
+/**
+ * A failure of a sandbox. Infrastructure by default; `causedByPolicy` marks the ones the agent's
+ * own tool call caused (the sandbox died during it, or a limit such as its wall time ran out),
+ * which the engine turns into an `agent` outcome with `policyReason`.
+ */
 export class SandboxError extends RaasError {
   readonly reason: SandboxFailureReason;
+  causedByPolicy?: true;
+  policyReason?: string;
 
   constructor(
     reason: SandboxFailureReason,
@@ -21,4 +27,11 @@ export class SandboxError extends RaasError {
     super(reason === "forbidden" ? "FORBIDDEN" : "UNAVAILABLE", message, options);
     this.reason = reason;
   }
+}
+
+/** Marks `error` as caused by the agent's own tool call (see {@link SandboxError}). */
+export function blamePolicy(error: SandboxError, reason: string): SandboxError {
+  error.causedByPolicy = true;
+  error.policyReason = reason;
+  return error;
 }

@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
 import {
+  chmodSync,
+  chownSync,
   copyFileSync,
   cpSync,
   existsSync,
   mkdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   statSync,
   writeFileSync,
@@ -20,8 +23,10 @@ export interface ServerBundle {
   dir: string;
   /** Host directory of the node-pty package (with its compiled native module). */
   nodePtyDir: string;
-  /** Node binary that runs the server. */
+  /** Node binary that runs the server: an execute-only copy (see {@link stageExecOnlyBinaries}). */
   nodePath: string;
+  /** An execute-only copy of the host's bash, for the agent's shell. */
+  bashPath: string;
 }
 
 const serverDir = fileURLToPath(new URL("../server/", import.meta.url));
@@ -32,17 +37,21 @@ const building = new Map<string, Promise<ServerBundle>>();
  * cache directory and content hash. node-pty stays external: its native module must come
  * from the host install, bound into the sandbox next to the bundle.
  */
-export function ensureServerBundle(cacheDir: string): Promise<ServerBundle> {
-  let pending = building.get(cacheDir);
+export function ensureServerBundle(
+  cacheDir: string,
+  owner?: { uid: number; gid: number },
+): Promise<ServerBundle> {
+  const key = `${cacheDir}\0${owner?.uid ?? ""}`;
+  let pending = building.get(key);
   if (!pending) {
-    pending = buildBundle(cacheDir);
-    building.set(cacheDir, pending);
-    pending.catch(() => building.delete(cacheDir));
+    pending = buildBundle(cacheDir, owner);
+    building.set(key, pending);
+    pending.catch(() => building.delete(key));
   }
   return pending;
 }
 
-async function buildBundle(cacheDir: string): Promise<ServerBundle> {
+async function buildBundle(cacheDir: string, owner?: { uid: number; gid: number }): Promise<ServerBundle> {
   const result = await build({
     entryPoints: [join(serverDir, "exec-server-main.ts")],
     bundle: true,
@@ -65,7 +74,42 @@ async function buildBundle(cacheDir: string): Promise<ServerBundle> {
     writeFileSync(join(staging, "exec-server.cjs"), code, { mode: 0o644 });
     copyFileSync(driverSource, join(staging, "python-driver.py"));
   });
-  return { dir, nodePtyDir: stageNodePty(cacheDir), nodePath: process.execPath };
+  const bin = stageExecOnlyBinaries(cacheDir, owner);
+  return {
+    dir,
+    nodePtyDir: stageNodePty(cacheDir),
+    nodePath: join(bin, "node"),
+    bashPath: join(bin, "bash"),
+  };
+}
+
+/**
+ * Copies node and bash into the cache directory with mode 0111 (execute only). A process that
+ * executes a file it cannot read is not dumpable: other processes of the same uid can neither
+ * ptrace it nor read its /proc/<pid>/mem or fds. So the execution server and the agent's shell
+ * (which holds each command's end-marker nonce) stay out of reach of the tools' processes.
+ * The copies belong to the sandbox's host uid (`owner`), so the kernel keeps the shell's memory
+ * owned by the jail's user namespace: the execution server, which created that namespace, can
+ * still read the shell's /proc state (to see it wait for terminal input); the tools cannot.
+ */
+function stageExecOnlyBinaries(cacheDir: string, owner?: { uid: number; gid: number }): string {
+  const sources = { node: process.execPath, bash: realpathSync("/bin/bash") };
+  const key = Object.values(sources)
+    .map((path) => {
+      const stat = statSync(path);
+      return `${stat.size}-${Math.floor(stat.mtimeMs)}`;
+    })
+    .join("-");
+  const suffix = owner ? `-u${owner.uid}` : "";
+  const dir = join(cacheDir, `bin${suffix}-${createHash("sha256").update(key).digest("hex").slice(0, 12)}`);
+  publish(dir, "bash", (staging) => {
+    for (const [name, source] of Object.entries(sources)) {
+      copyFileSync(source, join(staging, name));
+      if (owner) chownSync(join(staging, name), owner.uid, owner.gid);
+      chmodSync(join(staging, name), 0o111);
+    }
+  });
+  return dir;
 }
 
 /**

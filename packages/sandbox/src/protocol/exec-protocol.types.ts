@@ -26,11 +26,38 @@ export interface ExecHealth {
   listenedAfterMs: number;
   rssBytes: number;
   sessions: string[];
+  /** Whether the agent's tools and handler commands run in the tool jail (out of the server's reach). */
+  isolation: { toolJail: boolean; detail?: string };
+}
+
+/** A non-interactive command (the port's `Sandbox.exec`). */
+export interface ExecCommandRequest {
+  argv: string[];
+  /** Relative to the workspace root, or absolute inside it. */
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Bytes for stdin, base64; stdin is closed after them. */
+  stdinB64?: string;
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+  readOnlyWorkspace?: boolean;
+}
+
+/** The port's `SandboxExecResult`. */
+export interface ExecCommandResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  truncated: boolean;
+  durationMs: number;
 }
 
 export type ExecRequestBody =
   | { op: "health" }
   | { op: "tool"; tool: string; args: Record<string, unknown>; timeoutMs?: number }
+  | ({ op: "exec" } & ExecCommandRequest)
   | { op: "cancel"; targetId: number }
   | { op: "read_file"; path: string }
   | { op: "write_file"; path: string; dataB64: string }
@@ -43,6 +70,7 @@ export type ExecRequest = ExecRequestBody & { id: number };
 export interface ExecResultByOp {
   health: ExecHealth;
   tool: ExecToolResult;
+  exec: ExecCommandResult;
   cancel: { cancelled: boolean };
   read_file: { dataB64: string };
   write_file: { sizeBytes: number };

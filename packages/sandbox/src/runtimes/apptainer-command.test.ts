@@ -11,7 +11,12 @@ const dirs = {
   run: "/b/sbx-1/run",
   socket: "/b/sbx-1/run/exec.sock",
 };
-const bundle = { dir: "/b/server-abc", nodePtyDir: "/repo/node_modules/node-pty", nodePath: "/usr/bin/node" };
+const bundle = {
+  dir: "/b/server-abc",
+  nodePtyDir: "/repo/node_modules/node-pty",
+  nodePath: "/usr/bin/node",
+  bashPath: "/b/bin/bash",
+};
 
 describe("buildApptainerArgs", () => {
   it("builds the exact exec command with containment, binds and network isolation", () => {

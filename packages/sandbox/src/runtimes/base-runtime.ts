@@ -20,6 +20,7 @@ import {
 import { SandboxError } from "../host/sandbox-error";
 import { ensureServerBundle, type ServerBundle } from "../host/server-bundle";
 import type { ExecServerConfig } from "../server/exec-server.types";
+import type { ToolJailConfig } from "../server/tool-jail";
 import { SANDBOX_TOOL_SPECS } from "../tools/tool-specs";
 import { DEFAULT_LIMITS, SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
 import { isPoolable, WarmPool } from "./warm-pool";
@@ -29,7 +30,14 @@ export interface InsideLayout {
   workspace: string;
   run: string;
   pythonDriver: string;
+  /** The agent's shell; default the runtime's `shellPath` option. */
+  shellPath?: string;
+  /** The tool jail, where the runtime can build one (see server/tool-jail.ts). */
+  jail?: ToolJailConfig;
 }
+
+/** Bytes kept of each stream of a non-interactive command by default (16 MiB). */
+export const EXEC_MAX_OUTPUT_BYTES = 16 * 1024 ** 2;
 
 const DIR_PREFIX = "sbx-";
 
@@ -70,7 +78,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
 
   /** Host uid/gid the sandbox runs as, when different from this process's. */
   protected abstract sandboxOwner(): { uid: number; gid: number } | undefined;
-  protected abstract insideLayout(dirs: SandboxDirs, bundle: ServerBundle): InsideLayout;
+  protected abstract insideLayout(dirs: SandboxDirs, bundle: ServerBundle, spec: SandboxSpec): InsideLayout;
   protected abstract launchPlan(args: {
     id: string;
     spec: SandboxSpec;
@@ -104,7 +112,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
   }
 
   async #createCold(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
-    const bundle = await ensureServerBundle(this.options.baseDir);
+    const bundle = await ensureServerBundle(this.options.baseDir, this.sandboxOwner());
     const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const limits = { ...this.options.defaultLimits, ...spec.limits };
     const owner = this.sandboxOwner();
@@ -143,7 +151,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     dirs: SandboxDirs,
     bundle: ServerBundle,
   ): LaunchPlan {
-    const inside = this.insideLayout(dirs, bundle);
+    const inside = this.insideLayout(dirs, bundle, spec);
     const config: ExecServerConfig = {
       socketPath: join(inside.run, "exec.sock"),
       workspaceRoot: inside.workspace,
@@ -157,13 +165,15 @@ export abstract class BaseRuntime implements SandboxRuntime {
         GIT_PAGER: "cat",
         ...spec.env,
       },
-      shellPath: this.options.shellPath,
+      shellPath: inside.shellPath ?? this.options.shellPath,
       pythonPath: this.options.pythonPath,
       defaultTimeoutMs: this.options.defaultToolTimeoutMs,
       noOutputTimeoutMs: this.options.noOutputTimeoutMs,
       maxOutputBytes: limits.maxOutputBytes ?? DEFAULT_LIMITS.maxOutputBytes!,
       ...(limits.cpuTimeSec !== undefined ? { cpuTimeSec: limits.cpuTimeSec } : {}),
       ...(limits.memoryBytes !== undefined ? { memoryBytes: limits.memoryBytes } : {}),
+      execMaxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
+      ...(inside.jail ? { jail: inside.jail } : {}),
       prestartBash: true,
     };
     const encodedConfig = Buffer.from(JSON.stringify(config)).toString("base64");

@@ -12,8 +12,18 @@ export interface BubblewrapCommandInput {
   serverHostDir: string;
   nodePtyHostDir: string;
   nodeHostPath: string;
+  /** Execute-only copy of bash for the agent's shell (bound at `BWRAP_INSIDE.bash`); omitted = none. */
+  bashHostPath?: string;
+  /**
+   * Bind the host's /proc at `BWRAP_INSIDE.hostProc`, where only the execution server sees it: a
+   * nested user namespace may mount a new /proc only while a fully visible one exists, and the
+   * sandbox's own /proc is partly covered by bwrap. The tool jail hides it again.
+   */
+  bindHostProc: boolean;
   /** Size of the sandbox's private /tmp in bytes. */
   tmpSizeBytes: number;
+  /** Size of the sandbox's /dev/shm in bytes. */
+  shmSizeBytes: number;
   /** uid/gid inside the sandbox. */
   insideUid: number;
   insideGid: number;
@@ -30,6 +40,8 @@ export const BWRAP_INSIDE = {
   serverDir: "/opt/raas/server",
   nodePty: "/opt/raas/node_modules/node-pty",
   node: "/opt/raas/bin/node",
+  bash: "/opt/raas/bin/bash",
+  hostProc: "/opt/raas/proc",
 } as const;
 
 /**
@@ -53,12 +65,15 @@ export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
     }
   }
   args.push("--proc", "/proc", "--dev", "/dev");
+  args.push("--size", String(input.shmSizeBytes), "--tmpfs", "/dev/shm");
   args.push("--size", String(input.tmpSizeBytes), "--tmpfs", "/tmp");
   args.push("--bind", input.workspaceHostDir, BWRAP_INSIDE.workspace);
   args.push("--bind", input.runHostDir, BWRAP_INSIDE.run);
   args.push("--ro-bind", input.serverHostDir, BWRAP_INSIDE.serverDir);
   args.push("--ro-bind", input.nodePtyHostDir, BWRAP_INSIDE.nodePty);
   args.push("--ro-bind", input.nodeHostPath, BWRAP_INSIDE.node);
+  if (input.bashHostPath !== undefined) args.push("--ro-bind", input.bashHostPath, BWRAP_INSIDE.bash);
+  if (input.bindHostProc) args.push("--bind", "/proc", BWRAP_INSIDE.hostProc);
   // Everything outside the binds above (the root tmpfs, /etc, mount points) becomes read-only.
   args.push("--remount-ro", "/");
   args.push("--chdir", BWRAP_INSIDE.workspace);

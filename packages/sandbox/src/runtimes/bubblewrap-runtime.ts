@@ -1,12 +1,14 @@
-import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { SandboxLimits, SandboxSpec } from "@raas/engine";
 import type { LaunchPlan } from "../host/managed-sandbox";
 import { SandboxCgroup } from "../host/sandbox-cgroup";
 import { recordSandboxCgroups, type SandboxDirs } from "../host/sandbox-dirs";
 import type { ServerBundle } from "../host/server-bundle";
+import { TOOLS_SCRATCH_SUBDIR } from "../server/tool-dispatch";
 import { BaseRuntime, type InsideLayout } from "./base-runtime";
 import { type BubblewrapCommandInput, BWRAP_INSIDE, buildBubblewrapArgs } from "./bubblewrap-command";
+import { findExecutable } from "./find-executable";
 import { SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
 
 export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
@@ -24,6 +26,15 @@ export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
   insideGid?: number;
   /** Size of the private /tmp in bytes. Default 1 GiB. */
   tmpSizeBytes?: number;
+  /** Size of /dev/shm in bytes. Default 256 MiB. */
+  shmSizeBytes?: number;
+  /**
+   * Run the agent's tools and handler commands in a nested user/pid/mount namespace (a second
+   * bwrap inside the sandbox), so they cannot see, signal or trace the execution server. `auto`
+   * uses it where the sandbox's root has bwrap (the host's always does) and the kernel allows it;
+   * the sandbox reports whether it is in force (`ready` event, `health().isolation`). Default `auto`.
+   */
+  toolJail?: "auto" | "off";
   /** prlimit inside the sandbox (applies the process limit). Default `/usr/bin/prlimit`. */
   prlimitPath?: string;
   /**
@@ -86,8 +97,13 @@ function describeEntries(root: string, names: string[]): BubblewrapCommandInput[
 export class BubblewrapRuntime extends BaseRuntime {
   readonly name = "bubblewrap";
   readonly #bwrap: Required<
-    Pick<BubblewrapRuntimeOptions, "bwrapPath" | "insideUid" | "insideGid" | "tmpSizeBytes" | "prlimitPath">
+    Pick<
+      BubblewrapRuntimeOptions,
+      "bwrapPath" | "insideUid" | "insideGid" | "tmpSizeBytes" | "shmSizeBytes" | "prlimitPath" | "toolJail"
+    >
   >;
+  /** Whether the caller chose the shell; otherwise the host's bash runs as an execute-only copy. */
+  readonly #isDefaultShell: boolean;
   readonly #owner: { uid: number; gid: number } | undefined;
   readonly #useCgroups: boolean;
 
@@ -98,8 +114,11 @@ export class BubblewrapRuntime extends BaseRuntime {
       insideUid: options.insideUid ?? 1000,
       insideGid: options.insideGid ?? 1000,
       tmpSizeBytes: options.tmpSizeBytes ?? 1024 ** 3,
+      shmSizeBytes: options.shmSizeBytes ?? 256 * 1024 ** 2,
       prlimitPath: options.prlimitPath ?? "/usr/bin/prlimit",
+      toolJail: options.toolJail ?? "auto",
     };
+    this.#isDefaultShell = options.shellPath === undefined;
     this.#useCgroups = options.cgroups !== "off";
     this.#owner =
       process.getuid?.() === 0
@@ -111,12 +130,51 @@ export class BubblewrapRuntime extends BaseRuntime {
     return this.#owner;
   }
 
-  protected insideLayout(): InsideLayout {
+  protected insideLayout(_dirs: SandboxDirs, _bundle: ServerBundle, spec: SandboxSpec): InsideLayout {
+    const isHostRoot = spec.image === undefined;
+    const jailBwrap = this.#bwrap.toolJail === "auto" ? this.#jailBwrapPath(spec) : undefined;
     return {
       workspace: BWRAP_INSIDE.workspace,
       run: BWRAP_INSIDE.run,
       pythonDriver: `${BWRAP_INSIDE.serverDir}/python-driver.py`,
+      ...(isHostRoot && this.#isDefaultShell ? { shellPath: BWRAP_INSIDE.bash } : {}),
+      ...(jailBwrap
+        ? {
+            jail: {
+              bwrapPath: jailBwrap,
+              uid: this.#bwrap.insideUid,
+              gid: this.#bwrap.insideGid,
+              hiddenDirs: [BWRAP_INSIDE.run, BWRAP_INSIDE.hostProc],
+              readOnlyDirs: [`${BWRAP_INSIDE.run}/${TOOLS_SCRATCH_SUBDIR}`],
+              execTmpSizeBytes: this.#bwrap.tmpSizeBytes,
+            },
+          }
+        : {}),
     };
+  }
+
+  /** bwrap as the sandbox sees it: the host's (under /usr) or the image's own; none = no jail. */
+  #jailBwrapPath(spec: SandboxSpec): string | undefined {
+    if (spec.image !== undefined) {
+      return existsSync(join(spec.image, "usr/bin/bwrap")) ? "/usr/bin/bwrap" : undefined;
+    }
+    const resolved = this.#hostBwrap();
+    return resolved && /^\/(usr|bin|sbin)\//.test(resolved) ? resolved : undefined;
+  }
+
+  #hostBwrapPath: string | null | undefined;
+
+  #hostBwrap(): string | undefined {
+    if (this.#hostBwrapPath === undefined) {
+      const name = this.#bwrap.bwrapPath;
+      const found = name.includes("/")
+        ? existsSync(name)
+          ? name
+          : undefined
+        : findExecutable(name, SANDBOX_PATH);
+      this.#hostBwrapPath = found ? realpathSync(found) : null;
+    }
+    return this.#hostBwrapPath ?? undefined;
   }
 
   protected launchPlan(args: {
@@ -125,6 +183,7 @@ export class BubblewrapRuntime extends BaseRuntime {
     limits: SandboxLimits;
     dirs: SandboxDirs;
     bundle: ServerBundle;
+    inside: InsideLayout;
     encodedConfig: string;
   }): LaunchPlan {
     const rootfs = args.spec.image ?? "host";
@@ -140,7 +199,10 @@ export class BubblewrapRuntime extends BaseRuntime {
       serverHostDir: args.bundle.dir,
       nodePtyHostDir: args.bundle.nodePtyDir,
       nodeHostPath: args.bundle.nodePath,
+      ...(rootfs === "host" ? { bashHostPath: args.bundle.bashPath } : {}),
+      bindHostProc: args.inside.jail !== undefined,
       tmpSizeBytes: this.#bwrap.tmpSizeBytes,
+      shmSizeBytes: this.#bwrap.shmSizeBytes,
       insideUid: this.#bwrap.insideUid,
       insideGid: this.#bwrap.insideGid,
       env: { PATH: SANDBOX_PATH, HOME: BWRAP_INSIDE.workspace },

@@ -6,7 +6,7 @@ import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { errorResult } from "./error-result";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
-import { killProcessGroup, loadNodePty } from "./process-support";
+import { jailedProgramPid, killProcessGroup, loadNodePty } from "./process-support";
 import { bashRcScript, commandLine, createCommandNonce, scanForMarker } from "./prompt-marker";
 import { foregroundProcessGroup, isWaitingForTerminalInput } from "./terminal-probe";
 
@@ -15,8 +15,12 @@ export interface BashSessionOptions {
   cwd: string;
   /** Environment of the shell (the session adds its prompt variables). */
   env: Record<string, string>;
-  /** Directory for the per-command script file; must be writable. */
+  /** Directory for the per-command script file; writable by this server, readable by the shell. */
   scratchDir: string;
+  /** Turns the shell's argv into the argv actually started (the tool jail). Default: unchanged. */
+  wrapArgv?: (argv: string[]) => string[];
+  /** The started process is a jail (bwrap), and the shell runs two levels below it. Default false. */
+  isJailed?: boolean;
   /** Shell lines run once before the first command (e.g. `ulimit -t 60`). Default none. */
   initLines?: string[];
   /** Shell binary. Default `/bin/bash`. */
@@ -39,6 +43,8 @@ interface PendingRun {
   output: OutputBuffer;
   /** Nonces whose marker ends this run: the command's own, plus the shell's current one once interrupted. */
   nonces: string[];
+  /** The interrupt had to SIGKILL the terminal's foreground process group. */
+  groupKilled: boolean;
   onOutput: () => void;
   finish: (exitCode: number | null, note?: string) => void;
 }
@@ -72,6 +78,8 @@ export class BashSession {
 
   constructor(options: BashSessionOptions) {
     this.#options = {
+      wrapArgv: (argv) => argv,
+      isJailed: false,
       initLines: [],
       shellPath: "/bin/bash",
       maxOutputBytes: 65_536,
@@ -83,6 +91,11 @@ export class BashSession {
 
   get pid(): number | undefined {
     return this.#pty?.pid;
+  }
+
+  /** Pid of the shell itself (inside the jail, when there is one). */
+  #shellPid(pty: IPty): number | undefined {
+    return this.#options.isJailed ? jailedProgramPid(pty.pid) : pty.pid;
   }
 
   /** Starts the shell if it is not running; resolves when it is at its prompt. */
@@ -115,8 +128,15 @@ export class BashSession {
     const rcPath = join(this.#options.scratchDir, `bash-${this.#nonce}.rc`);
     writeFileSync(rcPath, bashRcScript(startNonce));
     this.#shellNonce = startNonce;
-    const args = ["--noprofile", "--rcfile", rcPath, "--noediting", "-i"];
-    const pty = loadNodePty().spawn(this.#options.shellPath, args, {
+    const argv = this.#options.wrapArgv([
+      this.#options.shellPath,
+      "--noprofile",
+      "--rcfile",
+      rcPath,
+      "--noediting",
+      "-i",
+    ]);
+    const pty = loadNodePty().spawn(argv[0]!, argv.slice(1), {
       name: "dumb",
       cols: 200,
       rows: 50,
@@ -208,7 +228,8 @@ export class BashSession {
         timedOut = true;
         note = reason;
         // Ctrl-C abandons the rest of the typed line, so the prompt keeps the shell's current
-        // nonce; that prompt (with `$?` = 130) now ends the run too.
+        // marker; that prompt now ends the run too (its status is the previous command's, so the
+        // run reports 130, or 137 once the foreground group had to be killed).
         nonces.push(this.#shellNonce);
         clearTimeout(overallTimer);
         clearTimeout(silenceTimer);
@@ -217,7 +238,7 @@ export class BashSession {
       const armSilence = () => {
         clearTimeout(silenceTimer);
         silenceTimer = setTimeout(() => {
-          const pid = this.#pty?.pid;
+          const pid = this.#pty ? this.#shellPid(this.#pty) : undefined;
           if (pid !== undefined && isWaitingForTerminalInput(pid)) {
             interrupt(
               `no output for ${silenceMs} ms and the program is waiting for terminal input; interactive programs are not supported, so it was interrupted`,
@@ -233,6 +254,7 @@ export class BashSession {
       this.#pending = {
         output,
         nonces,
+        groupKilled: false,
         onOutput: () => {
           if (!timedOut) armSilence();
         },
@@ -261,8 +283,12 @@ export class BashSession {
     const grace = this.#options.interruptGraceMs;
     timers.push(
       setTimeout(() => {
-        const group = foregroundProcessGroup(pty.pid);
-        if (group !== undefined && group !== pty.pid) killProcessGroup(group);
+        const shell = this.#shellPid(pty);
+        const group = shell === undefined ? undefined : foregroundProcessGroup(shell);
+        if (group !== undefined && group !== shell) {
+          if (this.#pending) this.#pending.groupKilled = true;
+          killProcessGroup(group);
+        }
         timers.push(
           setTimeout(() => {
             if (this.#pty === pty) {
@@ -293,6 +319,7 @@ export class BashSession {
     // after it belongs to no command.
     pending.output.append(text.slice(0, scan.index));
     this.#shellNonce = scan.nonce;
-    pending.finish(scan.exitCode);
+    const isOwnMarker = scan.nonce === pending.nonces[0];
+    pending.finish(isOwnMarker ? scan.exitCode : pending.groupKilled ? 137 : 130);
   }
 }

@@ -1,5 +1,7 @@
-import { rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
+import { join } from "node:path";
 import type {
   ExecErrorBody,
   ExecRequest,
@@ -9,7 +11,8 @@ import type {
 import { encodeJsonLine, JsonLineDecoder } from "../protocol/json-lines";
 import type { ExecServerConfig } from "./exec-server.types";
 import { FileActions } from "./file-actions";
-import { ToolDispatch } from "./tool-dispatch";
+import { TOOLS_SCRATCH_SUBDIR, ToolDispatch } from "./tool-dispatch";
+import { type JailStatus, probeJail } from "./tool-jail";
 import { PathOutsideWorkspaceError } from "./workspace-path";
 
 function errorBody(error: unknown): ExecErrorBody {
@@ -34,9 +37,20 @@ export class ExecServer {
   #server: Server | undefined;
   #listenedAfterMs = -1;
 
+  readonly #isolation: JailStatus;
+
   constructor(config: ExecServerConfig) {
-    this.#config = config;
-    this.#tools = new ToolDispatch(config);
+    // The jail binds this directory read-only, so it must exist before the first jail starts.
+    mkdirSync(join(config.scratchDir, TOOLS_SCRATCH_SUBDIR), { recursive: true, mode: 0o755 });
+    this.#isolation = probeJail(config.jail, config.workspaceRoot, (argv) => {
+      const result = spawnSync(argv[0]!, argv.slice(1), {
+        encoding: "utf8",
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      return { status: result.status, stderr: result.stderr ?? String(result.error ?? "") };
+    });
+    this.#config = this.#isolation.toolJail ? config : { ...config, jail: undefined };
+    this.#tools = new ToolDispatch(this.#config);
     this.#files = new FileActions(config.workspaceRoot);
   }
 
@@ -110,9 +124,14 @@ export class ExecServer {
           listenedAfterMs: this.#listenedAfterMs,
           rssBytes: process.memoryUsage.rss(),
           sessions: this.#tools.sessionNames(),
+          isolation: this.#isolation,
         };
       case "tool":
         return this.#tools.run(request.tool, request.args ?? {}, request.timeoutMs, signal);
+      case "exec": {
+        const { op: _op, id: _id, ...command } = request;
+        return this.#tools.commands.run(command, signal);
+      }
       case "read_file":
         return { dataB64: this.#files.read(request.path).toString("base64") };
       case "write_file":

@@ -1,3 +1,5 @@
+import type { ToolJailConfig } from "./tool-jail";
+
 /** Configuration of the execution server, passed by the host as base64 JSON in argv. */
 export interface ExecServerConfig {
   /** Unix socket path to listen on, as seen inside the sandbox. */
@@ -22,6 +24,13 @@ export interface ExecServerConfig {
   cpuTimeSec?: number;
   /** RLIMIT_AS of tool processes in bytes; unset = unlimited. */
   memoryBytes?: number;
+  /** Default bytes kept of each stream of a non-interactive command (`exec`). */
+  execMaxOutputBytes: number;
+  /**
+   * Jail for tool sessions and commands (a nested user/pid/mount namespace), so nothing the
+   * agent runs can see, signal or trace this server. Unset = same namespaces as the server.
+   */
+  jail?: ToolJailConfig;
   /** Start the shell after the first health answer, so the first bash call does not pay for it. */
   prestartBash: boolean;
 }

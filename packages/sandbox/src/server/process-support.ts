@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 let nodePty: typeof import("node-pty") | undefined;
@@ -28,4 +29,42 @@ export function killProcessGroup(pid: number): void {
   } catch {
     // Already gone.
   }
+}
+
+/** Direct children of `pid` (from /proc; empty when it is gone). */
+export function childPids(pid: number): number[] {
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return text === "" ? [] : text.split(" ").map(Number);
+  } catch {
+    // Kernels without CONFIG_PROC_CHILDREN: scan every process's parent.
+    const children: number[] = [];
+    for (const name of safeReaddir("/proc")) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+        if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(name));
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    return children;
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The pid (in this server's namespace) of the program a jail runs: bwrap forks a reaper that is
+ * pid 1 of the jail, and the reaper forks the program. Undefined while it is not started yet.
+ */
+export function jailedProgramPid(bwrapPid: number): number | undefined {
+  const reaper = childPids(bwrapPid)[0];
+  return reaper === undefined ? undefined : childPids(reaper)[0];
 }

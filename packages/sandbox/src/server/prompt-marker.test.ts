@@ -34,16 +34,21 @@ describe("scanForMarker", () => {
 });
 
 describe("shell side of the protocol", () => {
-  it("never stores a marker in PS1 or the rc file, only the pieces prompt expansion joins", () => {
+  it("freezes what could forge a marker and renders the marker from one function of assignments", () => {
     const script = bashRcScript("abcdefabcdef");
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
-    expect(script).toContain("PS1='${__raas_m}$?__'");
-    expect(script).not.toMatch(/__RAAS_[0-9a-f]{12}_\d+__/);
+    expect(script).toContain("readonly PS4 BASH_ALIASES");
+    expect(script).toMatch(/^enable -n trap exec alias history fc$/m);
+    expect(script).toMatch(/^enable -n enable$/m);
+    expect(script).toMatch(/^readonly -f __raas_end __raas_rc /m);
+    // Only the start marker is in the file; every later one is assembled by __raas_end.
+    expect(script.match(/__RAAS_[0-9a-f]{12}_\d+__/g)).toEqual(["__RAAS_abcdefabcdef_0__"]);
+    const end = /^__raas_end\(\) \{ (.*) \}$/m.exec(script)?.[1] ?? "";
+    expect(end.split("; ").every((statement) => /^[A-Z_a-z0-9]+=/.test(statement))).toBe(true);
   });
 
   it("puts the command's nonce after the script, where the command cannot read it", () => {
     expect(commandLine("/run/bash-1.sh", "0123456789ab")).toBe(
-      ". '/run/bash-1.sh'; { __raas_end 0123456789ab; } 2>/dev/null\n",
+      "{ \\__raas_rc; } 2>/dev/null; \\. '/run/bash-1.sh'; { \\__raas_end 0123456789ab; } 2>/dev/null\n",
     );
   });
 });

@@ -8,10 +8,17 @@ import { partialPrefixLength } from "./process-support";
  *
  *     . '/run/bash-….sh'; { __raas_end 3f9c…; } 2>/dev/null
  *
- * While the command runs, the shell holds only the previous command's nonce (in
- * `__raas_m`, read by PS1 as `${__raas_m}$?__`), so nothing the command prints — `env`,
- * `set`, `echo "${PS1@P}"`, a file holding an old prompt — can carry the current marker.
- * The stored PS1 text never contains a marker at all; only prompt expansion assembles one.
+ * `__raas_end` captures `$?` first, then clears PROMPT_COMMAND and PS0 and only then writes
+ * the literal marker into PS1; it is made of assignments only (a command could shadow `local`,
+ * `return` or `set` with functions) and is read-only. If a command froze any of those variables,
+ * an assignment fails, bash abandons the line and no marker appears (the call times out; it is
+ * never misreported). PS4 (evaluated by `set -x` inside `__raas_end`) and BASH_ALIASES are
+ * read-only, and the builtins that could run code between the script and the marker or read
+ * the typed line — `trap` (DEBUG/RETURN/ERR traps), `exec`, `alias`, `history`, `fc`, and
+ * `enable` itself — are disabled in this shell. While the command runs the shell holds only
+ * the previous command's marker, so nothing the command prints (`env`, `set`, an old prompt in
+ * a file, a hand-made marker) can end it, and the shell is not dumpable (the runtime starts an
+ * execute-only copy), so other processes cannot read the typed line from its memory.
  */
 
 const PREFIX = "__RAAS_";
@@ -29,31 +36,58 @@ export function renderMarker(nonce: string, exitCode: number): string {
   return `${PREFIX}${nonce}_${exitCode}${SUFFIX}`;
 }
 
+/** Builtins disabled in the agent's shell, each with the reason a command gets when it tries one. */
+const DISABLED_BUILTINS: Record<string, string> = {
+  trap: "traps are not available in the agent's interactive shell; put the commands in a script and run it with bash",
+  exec: "exec is not available in the agent's interactive shell; run the program directly, or use a script",
+  alias: "aliases are not available in the agent's shell; define a function instead",
+  history: "history is not kept in the agent's shell",
+  fc: "history is not kept in the agent's shell",
+};
+
 /**
  * Startup file of the shell (`bash --rcfile`). It turns echo off before the first prompt,
- * keeps the shell's own lines out of `history`, and defines `__raas_end`, which records the
- * nonce without disturbing `$?`. The function is read-only so a command cannot remove it.
+ * keeps the shell's own lines out of history, defines the read-only `__raas_end`, freezes the
+ * prompt variables and disables the builtins that could forge a marker (see the module comment).
  */
 export function bashRcScript(startNonce: string): string {
+  const stubs = Object.entries(DISABLED_BUILTINS).map(
+    ([name, reason]) =>
+      `${name}() { printf '%s\\n' ${shellWord(`bash: ${name}: ${reason}`)} >&2; return 2; }`,
+  );
+  const names = Object.keys(DISABLED_BUILTINS).join(" ");
   return [
     "stty -echo -onlcr",
     "set +o history",
-    `__raas_m='${PREFIX}${startNonce}_'`,
-    `__raas_end() { local s=$?; __raas_m="${PREFIX}$1_"; return "$s"; }`,
-    "readonly -f __raas_end",
-    `PS1='\${__raas_m}$?${SUFFIX}'`,
-    "PS2=''",
+    "shopt -u expand_aliases",
+    `__raas_end() { __raas_s=$?; PROMPT_COMMAND=(); PS0=''; PS1="${PREFIX}\${1}_\${__raas_s}${SUFFIX}"; }`,
+    // Gives the next command the previous one's `$?` (the marker is rendered before it runs).
+    `__raas_rc() { return "$__raas_s"; }`,
+    "__raas_s=0",
     "unset PROMPT_COMMAND",
+    `PS1='${renderMarker(startNonce, 0)}'`,
+    "PS2=''",
+    "PS4='+ '",
+    "readonly PS4 BASH_ALIASES",
+    ...stubs,
+    `readonly -f __raas_end __raas_rc ${names}`,
+    `enable -n ${names}`,
+    "enable -n enable",
     "",
   ].join("\n");
 }
 
+function shellWord(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
 /**
- * The line typed into the terminal to run a command script. The nonce follows the script, so
- * the command cannot see it; the group's redirection keeps `set -x` from tracing the call.
+ * The line typed into the terminal to run a command script: restore `$?`, source the script,
+ * record the marker. The nonce follows the script, so the command cannot see it; the groups'
+ * redirections keep `set -x` from tracing the bookkeeping, and the backslashes keep aliases out.
  */
 export function commandLine(scriptPath: string, nonce: string): string {
-  return `. '${scriptPath}'; { __raas_end ${nonce}; } 2>/dev/null\n`;
+  return `{ \\__raas_rc; } 2>/dev/null; \\. '${scriptPath}'; { \\__raas_end ${nonce}; } 2>/dev/null\n`;
 }
 
 export type MarkerScan =

@@ -1,22 +1,30 @@
 """Persistent Python cell runner for the RaaS execution server.
 
-Reads one JSON request per line on fd 3 ({"code": "...", "nonce": "..."}), runs it in one
-long-lived namespace, and ends each cell by writing a marker line (the request's nonce +
-status) to stdout after the cell's own output, so stdout ordering tells the server exactly
-where a cell ends. The nonce is fresh per cell and never stored where the cell's code looks
-(its namespace, sys.argv, the environment), so a cell cannot print its own end marker. stderr is
-merged into stdout for the same reason. SIGINT raises KeyboardInterrupt only while a cell
-runs, so a late interrupt can never kill the interpreter between cells.
+Reads one JSON request per line on fd 3 and runs each cell in one long-lived namespace. A cell
+ends in two steps, so that no end marker exists anywhere while the cell's code runs:
+
+1. after the cell, the driver undoes the hooks a cell could leave behind (stdout/stderr
+   objects, trace and profile functions), flushes, and writes "done" on fd 4;
+2. the server answers with "seal:<nonce>" on fd 3, and only then does the driver write
+   the marker line (nonce + status) to stdout, after the cell's own output.
+
+Requests are "code:<base64>" and "seal:<hex>" lines. Everything the loop uses after a cell is
+a builtin captured before the first cell (builtins cannot be patched in place, unlike Python
+functions such as json.loads or ast.parse, whose __code__ a cell could replace), so what one
+cell does cannot change how a later cell is framed or reported.
+
+The nonce is fresh per cell and chosen by the server after the cell finished, so a cell cannot
+read it from the driver's frames, namespace, argv or environment. stderr is merged into
+stdout so ordering tells the server exactly where a cell's output ends. SIGINT raises
+KeyboardInterrupt only while a cell runs, so a late interrupt never kills the interpreter.
 """
 import ast
-import json
+import binascii
 import os
 import signal
 import sys
-import traceback
 
 READY_NONCE = sys.argv[1]
-namespace = {"__name__": "__main__", "__builtins__": __builtins__}
 running = False
 
 
@@ -25,20 +33,10 @@ def on_sigint(signum, frame):
         raise KeyboardInterrupt
 
 
-def run_cell(code):
-    tree = ast.parse(code, "<cell>", "exec")
-    last = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
-        last = ast.Expression(tree.body.pop().value)
-    exec(compile(tree, "<cell>", "exec"), namespace)
-    if last is not None:
-        value = eval(compile(last, "<cell>", "eval"), namespace)
-        if value is not None:
-            print(repr(value))
-
-
 def format_error(error):
     """The traceback without this driver's own frames, so it reads as the cell's."""
+    import traceback
+
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != __file__]
     text = "".join(traceback.format_exception_only(type(error), error))
     if not frames:
@@ -46,40 +44,61 @@ def format_error(error):
     return "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames)) + text
 
 
-def status_text(text):
-    """A status fits on the marker line: no newlines, bounded length."""
-    return " ".join(str(text).split())[:200]
-
-
 def main():
     global running
+    # Captured before any cell runs (see the module docstring).
+    write, compile_, exec_, eval_, isinstance_, repr_, str_ = os.write, compile, exec, eval, isinstance, repr, str
+    a2b, only_ast, expr_type, expression_type = binascii.a2b_base64, ast.PyCF_ONLY_AST, ast.Expr, ast.Expression
+    stdout, settrace, setprofile = sys.stdout, sys.settrace, sys.setprofile
+    flush = stdout.flush
+    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     # As in the interactive interpreter; the ready nonce is not the cells' business.
     sys.argv[:] = [""]
     os.dup2(1, 2)
     sys.stderr = sys.stdout
     sys.stdin = open(os.devnull)
     signal.signal(signal.SIGINT, on_sigint)
-    requests = os.fdopen(3, "r")
-    sys.stdout.write("__RAAS_PY_%s_ready__\n" % READY_NONCE)
-    sys.stdout.flush()
-    for line in requests:
+    read_line = os.fdopen(3, "rb").readline
+    write(1, ("__RAAS_PY_%s_ready__\n" % READY_NONCE).encode())
+    while True:
+        line = read_line()
+        if not line:
+            return
         status = "ok"
-        request = json.loads(line)
-        nonce = request.pop("nonce")
         try:
-            code = request["code"]
+            code = a2b(line[5:]).decode() if line.startswith(b"code:") else ""
             running = True
-            run_cell(code)
+            tree = compile_(code, "<cell>", "exec", only_ast)
+            last = None
+            if tree.body and isinstance_(tree.body[-1], expr_type):
+                last = expression_type(tree.body.pop().value)
+            exec_(compile_(tree, "<cell>", "exec"), namespace)
+            if last is not None:
+                value = eval_(compile_(last, "<cell>", "eval"), namespace)
+                if value is not None:
+                    print(repr_(value))
         except SystemExit as error:
-            status = "exit:%s" % status_text(error.code)
+            status = "exit:" + " ".join(str_(error.code).split())[:200]
         except BaseException as error:
-            status = "interrupted" if isinstance(error, KeyboardInterrupt) else "error"
-            sys.stdout.write(format_error(error))
+            status = "interrupted" if isinstance_(error, KeyboardInterrupt) else "error"
+            try:
+                sys.stdout.write(format_error(error))
+            except BaseException:
+                pass
         finally:
             running = False
-        sys.stdout.flush()
-        sys.stdout.write("\n__RAAS_PY_%s_%s__\n" % (nonce, status))
-        sys.stdout.flush()
+        settrace(None)
+        setprofile(None)
+        try:
+            sys.stdout.flush()
+        except BaseException:
+            pass
+        sys.stdout = sys.stderr = stdout
+        flush()
+        write(4, b"done\n")
+        seal = read_line()
+        seal = seal[5:].strip().decode() if seal.startswith(b"seal:") else ""
+        write(1, ("\n__RAAS_PY_%s_%s__\n" % (seal, status)).encode())
 
 
 if __name__ == "__main__":

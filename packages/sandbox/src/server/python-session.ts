@@ -4,7 +4,7 @@ import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { errorResult } from "./error-result";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
-import { killProcessGroup, partialPrefixLength } from "./process-support";
+import { jailedProgramPid, killProcessGroup, partialPrefixLength } from "./process-support";
 import { createCommandNonce } from "./prompt-marker";
 
 export interface PythonSessionOptions {
@@ -20,20 +20,27 @@ export interface PythonSessionOptions {
   maxOutputBytes?: number;
   /** Time a cell gets to honour KeyboardInterrupt before the interpreter is killed, in ms. Default 1000. */
   interruptGraceMs?: number;
+  /** Turns the interpreter's argv into the argv actually started (the tool jail). Default: unchanged. */
+  wrapArgv?: (argv: string[]) => string[];
+  /** The started process is a jail (bwrap), and the interpreter runs two levels below it. Default false. */
+  isJailed?: boolean;
 }
 
 interface PendingCell {
   output: OutputBuffer;
-  /** The cell's end marker: its own nonce, so output of the cell cannot forge it. */
-  marker: RegExp;
+  /** The cell's seal: chosen only once the driver says the cell is done (see python-driver.py). */
+  nonce: string;
+  /** The end marker with the seal; null until the seal is sent. */
+  marker: RegExp | null;
   token: string;
   finish: (status: string | null) => void;
 }
 
 /**
  * A persistent python3 interpreter running python-driver.py. Cells arrive on fd 3; output
- * and an end marker come back on stdout. Each cell's marker carries a fresh nonce sent with
- * the cell and kept out of the cell's namespace, so a cell cannot print its own end. A
+ * comes back on stdout. When the driver reports a cell done on fd 4, the session answers with a
+ * fresh seal nonce, and the driver ends the cell's output with a marker carrying it — so no
+ * marker exists anywhere while the cell's code runs, and no cell can print its own end. A
  * timeout sends SIGINT (KeyboardInterrupt) and keeps the interpreter; only one that ignores
  * the interrupt is killed and restarted.
  */
@@ -51,6 +58,8 @@ export class PythonSession {
     this.#options = {
       pythonPath: "python3",
       ulimitFlags: [],
+      wrapArgv: (argv) => argv,
+      isJailed: false,
       maxOutputBytes: 65_536,
       interruptGraceMs: 1_000,
       ...options,
@@ -83,16 +92,20 @@ export class PythonSession {
     const { pythonPath, driverPath, ulimitFlags } = this.#options;
     const limits = ulimitFlags.map((flag) => `ulimit ${flag} && `).join("");
     // A shell applies the rlimits (so they bind the interpreter, not this server) and execs python.
-    const child = spawn(
+    const argv = this.#options.wrapArgv([
       "/bin/sh",
-      ["-c", `${limits}exec "$0" -u "$1" "$2"`, pythonPath, driverPath, this.#nonce],
-      {
-        cwd: this.#options.cwd,
-        env: this.#options.env,
-        stdio: ["ignore", "pipe", "pipe", "pipe"],
-        detached: true,
-      },
-    );
+      "-c",
+      `${limits}exec "$0" -u "$1" "$2"`,
+      pythonPath,
+      driverPath,
+      this.#nonce,
+    ]);
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: this.#options.cwd,
+      env: this.#options.env,
+      stdio: ["ignore", "pipe", "pipe", "pipe", "pipe"],
+      detached: true,
+    });
     this.#child = child;
     child.stdout?.setEncoding("utf8");
     child.stderr?.setEncoding("utf8");
@@ -113,6 +126,11 @@ export class PythonSession {
         this.#onOutput(chunk);
       });
       child.stderr?.on("data", (chunk: string) => this.#onOutput(chunk));
+      const control = child.stdio[4] as NodeJS.ReadableStream;
+      control.setEncoding("utf8");
+      control.on("data", (chunk: string) => {
+        for (let count = chunk.split("\n").length - 1; count > 0; count -= 1) this.#onCellDone(child);
+      });
       child.on("error", (error) => {
         if (!started) reject(new Error(`cannot start ${pythonPath}: ${error.message}`));
       });
@@ -144,7 +162,14 @@ export class PythonSession {
         if (timedOut) return;
         timedOut = true;
         note = reason;
-        if (child.pid !== undefined) process.kill(child.pid, "SIGINT");
+        const pid = this.#interpreterPid(child);
+        if (pid !== undefined) {
+          try {
+            process.kill(pid, "SIGINT");
+          } catch {
+            // Already gone; the exit handler finishes the cell.
+          }
+        }
         killTimer = setTimeout(() => {
           note = `${reason}; the interpreter ignored KeyboardInterrupt and was restarted, so earlier variables are lost`;
           this.close();
@@ -158,7 +183,8 @@ export class PythonSession {
       const nonce = createCommandNonce();
       this.#pending = {
         output,
-        marker: new RegExp(`\\n?__RAAS_PY_${nonce}_([a-z]+(?::[^\\n]*?)?)__\\n`),
+        nonce,
+        marker: null,
         token: `\n__RAAS_PY_${nonce}_`,
         finish: (cellStatus) => {
           clearTimeout(timer);
@@ -170,7 +196,7 @@ export class PythonSession {
       };
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener("abort", onAbort, { once: true });
-      (child.stdio[3] as NodeJS.WritableStream).write(`${JSON.stringify({ code, nonce })}\n`);
+      (child.stdio[3] as NodeJS.WritableStream).write(`code:${Buffer.from(code).toString("base64")}\n`);
     });
     const text = output.text();
     const suffix = note ? `${text.length > 0 && !text.endsWith("\n") ? "\n" : ""}[${note}]` : "";
@@ -186,11 +212,26 @@ export class PythonSession {
     };
   }
 
+  /** The driver says the cell is done: send the seal its end marker must carry. */
+  #onCellDone(child: ChildProcess): void {
+    const pending = this.#pending;
+    if (!pending || pending.marker || child !== this.#child) return;
+    pending.marker = new RegExp(`\\n?__RAAS_PY_${pending.nonce}_([a-z]+(?::[^\\n]*?)?)__\\n`);
+    (child.stdio[3] as NodeJS.WritableStream).write(`seal:${pending.nonce}\n`);
+    this.#onOutput("");
+  }
+
+  /** Pid of the interpreter itself (inside the jail, when there is one). */
+  #interpreterPid(child: ChildProcess): number | undefined {
+    if (child.pid === undefined) return undefined;
+    return this.#options.isJailed ? jailedProgramPid(child.pid) : child.pid;
+  }
+
   #onOutput(chunk: string): void {
     this.#text += chunk;
     const pending = this.#pending;
     if (!pending) return;
-    const match = pending.marker.exec(this.#text);
+    const match = pending.marker?.exec(this.#text);
     if (!match) {
       // Keep only a tail that could still become the marker; the rest is plain output.
       const started = this.#text.lastIndexOf(pending.token);

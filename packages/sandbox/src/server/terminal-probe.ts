@@ -1,4 +1,5 @@
-import { readFileSync, readlinkSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from "node:fs";
+import { childPids } from "./process-support";
 
 /** Fields of /proc/<pid>/stat after the command name; undefined when the process is gone. */
 function statFields(pid: number): string[] | undefined {
@@ -11,9 +12,15 @@ function statFields(pid: number): string[] | undefined {
   }
 }
 
-// Syscall numbers as /proc/<pid>/syscall prints them (x86-64 first, then aarch64).
-const READ_SYSCALLS = new Set(process.arch === "arm64" ? ["63"] : ["0"]);
-const POLL_SYSCALLS = new Set(process.arch === "arm64" ? ["72", "73"] : ["7", "23", "270", "271"]);
+// Syscall numbers as /proc/<pid>/syscall prints them.
+const SYSCALLS =
+  process.arch === "arm64"
+    ? { read: [63], poll: [73], select: [72] }
+    : { read: [0], poll: [7, 271], select: [23, 270] };
+const POLLIN = 0x1;
+const POLLFD_BYTES = 8;
+/** More descriptors than this in one poll/select is not a program waiting on its terminal. */
+const MAX_WATCHED_FDS = 1_024;
 
 /** Foreground process group of the terminal `shellPid` is attached to, or undefined. */
 export function foregroundProcessGroup(shellPid: number): number | undefined {
@@ -22,26 +29,105 @@ export function foregroundProcessGroup(shellPid: number): number | undefined {
   return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
 }
 
+function isTerminal(pid: number, fd: number): boolean {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith("/dev/pts/");
+  } catch {
+    return false;
+  }
+}
+
+function readMemory(pid: number, address: bigint, length: number): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(`/proc/${pid}/mem`, "r");
+    const buffer = Buffer.alloc(length);
+    const read = readSync(fd, buffer, 0, length, address);
+    return read === length ? buffer : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The descriptors a blocked poll/ppoll waits to read, from its pollfd array. */
+function polledForInput(pid: number, address: bigint, count: number): number[] {
+  if (count <= 0 || count > MAX_WATCHED_FDS) return [];
+  const array = readMemory(pid, address, count * POLLFD_BYTES);
+  if (!array) return [];
+  const fds: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const fd = array.readInt32LE(index * POLLFD_BYTES);
+    const events = array.readInt16LE(index * POLLFD_BYTES + 4);
+    if (fd >= 0 && (events & POLLIN) !== 0) fds.push(fd);
+  }
+  return fds;
+}
+
+/** The descriptors a blocked select/pselect6 waits to read, from its read set. */
+function selectedForInput(pid: number, nfds: number, address: bigint): number[] {
+  if (nfds <= 0 || nfds > MAX_WATCHED_FDS || address === 0n) return [];
+  const set = readMemory(pid, address, Math.ceil(nfds / 8));
+  if (!set) return [];
+  const fds: number[] = [];
+  for (let fd = 0; fd < nfds; fd += 1) if ((set[fd >> 3]! >> (fd & 7)) & 1) fds.push(fd);
+  return fds;
+}
+
 /**
- * True when the terminal's foreground process is blocked in read(2) on its terminal stdin,
- * i.e. an interactive program waits for input that will never come. Reads /proc, which a
- * process may always do for its own uid; any failure means "cannot tell" → false.
+ * True when `pid` is blocked waiting to read its terminal: in read(2) on a pty, or in
+ * poll/select whose read set holds a pty (a REPL). A process that polls pipes or sleeps — a
+ * test runner waiting for its child, a silent build — is not, however long it stays quiet.
+ */
+export function isReadingTerminal(pid: number): boolean {
+  let fields: string[];
+  try {
+    fields = readFileSync(`/proc/${pid}/syscall`, "utf8").trim().split(" ");
+  } catch {
+    return false; // Gone, or /proc is restricted: no evidence of an interactive wait.
+  }
+  const number = Number(fields[0]);
+  const arg = (index: number) => {
+    try {
+      return BigInt(fields[index + 1] ?? "0");
+    } catch {
+      return 0n;
+    }
+  };
+  let fds: number[] = [];
+  if (SYSCALLS.read.includes(number)) fds = [Number(arg(0))];
+  else if (SYSCALLS.poll.includes(number)) fds = polledForInput(pid, arg(0), Number(arg(1)));
+  else if (SYSCALLS.select.includes(number)) fds = selectedForInput(pid, Number(arg(0)), arg(1));
+  return fds.some((fd) => isTerminal(pid, fd));
+}
+
+/** Pids of the members of process group `pgid` (read from /proc). */
+function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return [pgid];
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    if (pid === pgid || Number(statFields(pid)?.[2]) === pgid) members.push(pid);
+  }
+  return members;
+}
+
+/**
+ * True when a process of the terminal's foreground job — or the shell itself, in a `read`
+ * builtin while a command runs — is blocked reading the terminal: an interactive program waits
+ * for input that will never come. Called only while a command runs.
  */
 export function isWaitingForTerminalInput(shellPid: number): boolean {
   const foreground = foregroundProcessGroup(shellPid) ?? shellPid;
-  for (const pid of new Set([foreground, shellPid])) {
-    try {
-      const [syscallNumber, firstArg] = readFileSync(`/proc/${pid}/syscall`, "utf8").split(" ");
-      const isReadingStdin = READ_SYSCALLS.has(syscallNumber ?? "") && firstArg === "0x0";
-      // REPLs built on readline wait in select/poll rather than read; with the terminal as
-      // stdin and a silent program, that is the same situation.
-      const isPolling = POLL_SYSCALLS.has(syscallNumber ?? "");
-      if ((isReadingStdin || isPolling) && readlinkSync(`/proc/${pid}/fd/0`).startsWith("/dev/pts/")) {
-        return pid !== shellPid || foreground === shellPid;
-      }
-    } catch {
-      // The process ended or /proc is restricted: no evidence of an interactive wait.
-    }
-  }
-  return false;
+  if (groupMembers(foreground).some(isReadingTerminal)) return true;
+  // The shell is not dumpable (its /proc/<pid>/syscall is closed even to this server): in the
+  // foreground, asleep and without children while a command runs, it is in a `read` builtin.
+  return foreground === shellPid && statFields(shellPid)?.[0] === "S" && childPids(shellPid).length === 0;
 }

@@ -1,15 +1,26 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { BashSession } from "./bash-session";
+import { CommandRunner } from "./command-runner";
 import { EditorTool } from "./editor-tool";
 import { errorResult } from "./error-result";
 import type { ExecServerConfig } from "./exec-server.types";
 import { PythonSession } from "./python-session";
+import { jailArgv } from "./tool-jail";
 
-/** Owns the tool sessions of one sandbox and routes a tool call to the right one. */
+/** Subdirectory of the scratch directory the jailed shell reads its scripts from. */
+export const TOOLS_SCRATCH_SUBDIR = "tools";
+
+/**
+ * Owns the tool sessions of one sandbox and routes a tool call to the right one. Sessions and
+ * commands run in the tool jail when the config has one (see tool-jail.ts).
+ */
 export class ToolDispatch {
   readonly bash: BashSession;
   readonly python: PythonSession;
   readonly editor: EditorTool;
+  readonly commands: CommandRunner;
   readonly #config: ExecServerConfig;
 
   constructor(config: ExecServerConfig) {
@@ -22,16 +33,32 @@ export class ToolDispatch {
       ulimits.push(`-S -t ${seconds}`, `-H -t ${seconds + 1}`);
     }
     if (config.memoryBytes !== undefined) ulimits.push(`-v ${Math.floor(config.memoryBytes / 1024)}`);
+    const { jail } = config;
+    const toolsDir = join(config.scratchDir, TOOLS_SCRATCH_SUBDIR);
+    mkdirSync(toolsDir, { recursive: true, mode: 0o755 });
+    const session = jail
+      ? {
+          isJailed: true,
+          wrapArgv: (argv: string[]) =>
+            jailArgv(jail, argv, {
+              cwd: config.workspaceRoot,
+              workspaceRoot: config.workspaceRoot,
+              interactive: true,
+            }),
+        }
+      : {};
     this.bash = new BashSession({
+      ...session,
       cwd: config.workspaceRoot,
       env: config.env,
-      scratchDir: config.scratchDir,
+      scratchDir: toolsDir,
       shellPath: config.shellPath,
       initLines: [...ulimits.map((flag) => `ulimit ${flag}`), `cd '${config.workspaceRoot}'`],
       maxOutputBytes: config.maxOutputBytes,
       noOutputTimeoutMs: config.noOutputTimeoutMs,
     });
     this.python = new PythonSession({
+      ...session,
       driverPath: config.pythonDriverPath,
       cwd: config.workspaceRoot,
       env: config.env,
@@ -40,6 +67,14 @@ export class ToolDispatch {
       maxOutputBytes: config.maxOutputBytes,
     });
     this.editor = new EditorTool(config.workspaceRoot);
+    this.commands = new CommandRunner({
+      workspaceRoot: config.workspaceRoot,
+      env: config.env,
+      ...(jail ? { jail } : {}),
+      ulimitFlags: ulimits,
+      defaultTimeoutMs: config.defaultTimeoutMs,
+      defaultMaxOutputBytes: config.execMaxOutputBytes,
+    });
   }
 
   sessionNames(): string[] {
