@@ -21,6 +21,13 @@ interface SourceMeta {
   version: string;
   FAIL_TO_PASS: string[];
   PASS_TO_PASS: string[];
+  /** The instance's own test command (SWE-bench-style datasets may carry one). */
+  test_cmd?: string;
+  /**
+   * Another source of the same repository whose instance comes earlier: this repository's history
+   * continues from that base with its fix and tests committed, then this `base/` as a new commit.
+   */
+  after?: string;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -38,6 +45,8 @@ function git(cwd: string, home: string, date: string, args: string[]): string {
       "commit.gpgsign=false",
       "-c",
       "diff.noprefix=false",
+      "-c",
+      "pack.threads=1",
       ...args,
     ],
     {
@@ -69,20 +78,40 @@ function overlayDiff(repoDir: string, home: string, date: string, overlay: strin
   return diff;
 }
 
-function buildOne(sourceDir: string, outDir: string, scratch: string): Record<string, unknown> {
+function buildOne(
+  sourceDir: string,
+  outDir: string,
+  scratch: string,
+  sourcesDir: string,
+): Record<string, unknown> {
   const meta = JSON.parse(readFileSync(join(sourceDir, "instance.json"), "utf8")) as SourceMeta;
   const repoName = meta.repo.replace("/", "__");
   const repoDir = join(scratch, repoName);
   const home = join(scratch, "home");
   mkdirSync(home, { recursive: true });
-  cpSync(join(sourceDir, "base"), repoDir, { recursive: true });
-  git(repoDir, home, meta.created_at, ["init", "-q", "."]);
-  git(repoDir, home, meta.created_at, ["add", "-A"]);
-  git(repoDir, home, meta.created_at, ["commit", "-q", "-m", `Import ${meta.repo} ${meta.version}`]);
+  const commit = (message: string) => {
+    git(repoDir, home, meta.created_at, ["add", "-A"]);
+    git(repoDir, home, meta.created_at, ["commit", "-q", "-m", message]);
+  };
+  if (meta.after === undefined) {
+    cpSync(join(sourceDir, "base"), repoDir, { recursive: true });
+    git(repoDir, home, meta.created_at, ["init", "-q", "."]);
+  } else {
+    // The earlier instance's fix and tests land first; then this base replaces the whole tree.
+    const earlier = join(sourcesDir, meta.after);
+    cpSync(join(earlier, "fix"), repoDir, { recursive: true });
+    cpSync(join(earlier, "tests"), repoDir, { recursive: true });
+    commit(`Fix the issue of ${meta.after}`);
+    git(repoDir, home, meta.created_at, ["rm", "-rq", "."]);
+    cpSync(join(sourceDir, "base"), repoDir, { recursive: true });
+  }
+  commit(`Import ${meta.repo} ${meta.version}`);
   const baseCommit = git(repoDir, home, meta.created_at, ["rev-parse", "HEAD"]).trim();
   const patch = overlayDiff(repoDir, home, meta.created_at, join(sourceDir, "fix"));
   const testPatch = overlayDiff(repoDir, home, meta.created_at, join(sourceDir, "tests"));
   mkdirSync(join(outDir, "bundles"), { recursive: true });
+  // One bundle per repository with its whole history (a later instance of the repository
+  // rewrites it); the repo source cuts each instance's history out of it.
   git(repoDir, home, meta.created_at, [
     "bundle",
     "create",
@@ -105,6 +134,7 @@ function buildOne(sourceDir: string, outDir: string, scratch: string): Record<st
     FAIL_TO_PASS: JSON.stringify(meta.FAIL_TO_PASS),
     PASS_TO_PASS: JSON.stringify(meta.PASS_TO_PASS),
     environment_setup_commit: baseCommit,
+    ...(meta.test_cmd !== undefined && { test_cmd: meta.test_cmd }),
   };
 }
 
@@ -114,7 +144,7 @@ export function buildSweData(outDir: string, sourcesDir = join(here, "sources"))
   try {
     const instances = readdirSync(sourcesDir)
       .sort()
-      .map((name) => buildOne(join(sourcesDir, name), outDir, scratch));
+      .map((name) => buildOne(join(sourcesDir, name), outDir, scratch, sourcesDir));
     writeFileSync(
       join(outDir, "instances.jsonl"),
       `${instances.map((instance) => JSON.stringify(instance)).join("\n")}\n`,

@@ -1,45 +1,77 @@
-import type { Sandbox, ToolResult } from "@raas/engine";
+import type { Sandbox, SandboxExecResult } from "@raas/engine";
 import type { TSweInstance } from "./swe-instance.schema";
-import type { SweRepoSpec } from "./swe-options";
+import type { TSweRepoSpec } from "./swe-repo-spec.schema";
 import { materializeScript, SWE_FILES, setupScript } from "./swe-shell-scripts";
 
-/** A bash snippet failed (non-zero exit or its own timeout); carries the snippet's output. */
+/** A step failed (non-zero exit, a signal or its time limit); carries the step's output. */
 export class SweStepError extends Error {
   override readonly name = "SweStepError";
   constructor(
     readonly step: string,
-    readonly result: ToolResult,
+    readonly result: SandboxExecResult,
   ) {
-    super(
-      `${step} ${result.timedOut ? "timed out" : `exited with ${result.exitCode}`}: ${result.output.slice(-2_000).trim()}`,
-    );
+    const how = result.timedOut
+      ? "timed out"
+      : result.exitCode === null
+        ? `was killed by ${result.signal ?? "a signal"}`
+        : `exited with ${result.exitCode}`;
+    super(`${step} ${how}: ${stepOutput(result).slice(-2_000).trim()}`);
   }
 }
 
-/** Name of the checkout step in `SweStepError.step` (it fails when the bundle lacks base_commit). */
+/** stdout then stderr of a step, as one text for messages and logs. */
+export function stepOutput(result: SandboxExecResult): string {
+  return result.stderr === "" ? result.stdout : `${result.stdout}${result.stderr}`;
+}
+
+/** Name of the checkout step in `SweStepError.step`. */
 export const CHECKOUT_STEP = "checking out base_commit";
 
-/** Runs a bash snippet; a non-zero exit or a timeout throws `SweStepError`. */
+export interface StepOptions {
+  timeoutMs: number;
+  signal: AbortSignal;
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs a bash script as a non-interactive command (`sandbox.exec`: no terminal, stdin closed,
+ * apart from the agent's shell, killed whole at its time limit). Returns the result whatever
+ * the exit code; sandbox errors propagate.
+ */
+export function execScript(
+  sandbox: Sandbox,
+  script: string,
+  options: StepOptions,
+): Promise<SandboxExecResult> {
+  return sandbox.exec(["bash", "-c", script], {
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    ...(options.env !== undefined && { env: options.env }),
+  });
+}
+
+/** Runs a bash script with `execScript`; a non-zero exit, a signal or a timeout throws `SweStepError`. */
 export async function runStep(
   sandbox: Sandbox,
   step: string,
-  command: string,
-  options: { timeoutMs: number; signal: AbortSignal },
-): Promise<ToolResult> {
-  const result = await sandbox.runTool("bash", { command }, options);
+  script: string,
+  options: StepOptions,
+): Promise<SandboxExecResult> {
+  const result = await execScript(sandbox, script, options);
   if (result.timedOut || result.exitCode !== 0) throw new SweStepError(step, result);
   return result;
 }
 
 /**
- * Puts the repository at `base_commit` into `/workspace/<name>` from its bundle and runs the
- * repository's setup commands there. Sandbox errors propagate; failed steps throw `SweStepError`.
+ * Puts the repository at `base_commit` into `/workspace/<name>` from its per-instance bundle
+ * (history up to `base_commit` only) and runs the spec's setup commands there with the spec's
+ * environment. Sandbox errors propagate; failed steps throw `SweStepError`.
  */
 export async function materializeRepository(input: {
   sandbox: Sandbox;
   instance: TSweInstance;
   bundle: Uint8Array;
-  spec: SweRepoSpec;
+  spec: TSweRepoSpec;
   timeoutMs: number;
   signal: AbortSignal;
 }): Promise<void> {
@@ -53,6 +85,7 @@ export async function materializeRepository(input: {
     await runStep(sandbox, `setup command \`${command}\``, setupScript(instance.repo, command), {
       timeoutMs,
       signal,
+      ...(input.spec.env !== undefined && { env: input.spec.env }),
     });
   }
 }

@@ -1,37 +1,34 @@
 import { type Sandbox, type SandboxSpec, StageFailure } from "@raas/engine";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
-import { materializeRepository, runStep, SweStepError } from "./repo-materializer";
+import { judgeListedTests } from "./listed-tests";
+import { SweStepError } from "./repo-materializer";
+import { selectSweImage } from "./swe-image";
 import type { TSweInstance } from "./swe-instance.schema";
-import { repoSpecFor, SWE_DEFAULTS, type SweEvalOptions } from "./swe-options";
+import { SWE_DEFAULTS, type SweEvalOptions } from "./swe-options";
 import type { SweRepoSource } from "./swe-repo-source";
+import { resolveSweSpec } from "./swe-repo-spec";
+import type { TSweRepoSpec } from "./swe-repo-spec.schema";
 import type { SweEvalReport } from "./swe-report.types";
 import { buildSweReport, isEmptyPatch } from "./swe-report-builder";
-import {
-  applyModelPatchScript,
-  applyTestPatchScript,
-  parseApplyMethod,
-  parseVersions,
-  runTestsScript,
-  SITECUSTOMIZE_PY,
-  SWE_FILES,
-  TIMEOUT_EXIT_CODES,
-  testEnvironment,
-  versionProbeScript,
-} from "./swe-shell-scripts";
-import { defaultTestCommand, detectTestFramework, parseTestLog, testTargets } from "./test-framework";
+import { SITECUSTOMIZE_PY, SWE_FILES } from "./swe-shell-scripts";
+import { runSweTests, type SweTestRunOutcome } from "./swe-test-run";
+import { defaultTestCommand, detectTestFramework, type TestFramework, testTargets } from "./test-framework";
 
 export interface EvaluateSwePatchInput {
   instance: TSweInstance;
   /** The model's diff against `base_commit`; null when the rollout produced none. */
   modelPatch: string | null;
   repoSource: SweRepoSource;
-  /** Starts the fresh evaluation sandbox; evaluation closes it when done. */
+  /** Starts a fresh evaluation sandbox; evaluation closes it when done. */
   openSandbox(spec: Omit<SandboxSpec, "jobId">): Promise<Sandbox>;
   options?: SweEvalOptions;
+  /** The job's own spec, over the matching `options.repoSpecs` entry. */
+  spec?: TSweRepoSpec;
   signal?: AbortSignal;
 }
 
-function allTests(instance: TSweInstance): string[] {
+/** Every test name the instance lists (FAIL_TO_PASS, PASS_TO_PASS and the optional to-fail lists). */
+export function listedTests(instance: TSweInstance): string[] {
   const extra = (key: string) => {
     const value = instance[key];
     return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
@@ -46,114 +43,141 @@ function allTests(instance: TSweInstance): string[] {
   ];
 }
 
+const LOG_EXCERPT_CHARS = 1_500;
+
 /**
- * SWE-bench evaluation of one patch in a fresh sandbox: check out `base_commit`, run setup,
- * apply the model patch (`git apply`, else `patch --fuzz=5`), reset and apply `test_patch`, run the
- * named tests under a deterministic environment and a time budget, and grade FAIL_TO_PASS /
- * PASS_TO_PASS. Throws `StageFailure('sandbox')` when the sandbox breaks and
- * `StageFailure('eval')` when the instance cannot be graded (bad bundle, test patch that does not
- * apply); a bad model patch is a graded outcome, never an exception.
+ * SWE-bench evaluation of one patch in a fresh sandbox (`runSweTests`), graded on FAIL_TO_PASS /
+ * PASS_TO_PASS. Throws `StageFailure('sandbox')` when the sandbox breaks and `StageFailure('eval')`
+ * when the instance cannot be graded: no repository or base commit, no environment image, a
+ * failing setup command or test patch, or none of the listed tests reporting a result although
+ * the gold patch cannot make them report either (see `judgeListedTests`). A bad model patch is a
+ * graded outcome, never an exception.
  */
 export async function evaluateSwePatch(input: EvaluateSwePatchInput): Promise<SweEvalReport> {
   const { instance, modelPatch } = input;
   const options = input.options ?? {};
   const signal = input.signal ?? new AbortController().signal;
-  const spec = repoSpecFor(instance, options.repoSpecs);
-  const tests = allTests(instance);
+  const spec = resolveSweSpec(instance, options.repoSpecs, input.spec);
+  const tests = listedTests(instance);
   const framework = spec.framework ?? detectTestFramework(tests);
   if (framework === null) {
     throw new StageFailure(
       "eval",
-      `cannot tell the test framework of ${instance.instance_id} from its test names; set repoSpecs["${instance.repo}"].framework`,
+      `cannot tell the test framework of ${instance.instance_id} from its test names; set the spec's framework`,
     );
   }
+  const testCommand = spec.testCommand ?? defaultTestCommand(framework);
   if (isEmptyPatch(modelPatch) && !options.evaluateEmptyPatch) {
-    return buildSweReport({ instance, modelPatch, framework });
+    return buildSweReport({ instance, modelPatch, framework, testCommand });
   }
+  const evaluate = (patch: string | null) =>
+    evaluateOnce({ ...input, spec, framework, tests, testCommand, signal, patch });
+  const outcome = await evaluate(modelPatch);
+  if (outcome.kind === "patch-failed") {
+    return buildSweReport({
+      instance,
+      modelPatch,
+      framework,
+      testCommand,
+      failedApplyPatch: true,
+      log: outcome.log,
+    });
+  }
+  const isReferenceRun = !isEmptyPatch(instance.patch) && modelPatch === instance.patch;
+  let verdict = judgeListedTests({
+    statuses: outcome.statuses,
+    tests,
+    isReferenceRun,
+    hasReference: !isEmptyPatch(instance.patch),
+  });
+  let referenceLog: string | null = null;
+  if (verdict === "check-reference") {
+    const reference = await evaluate(instance.patch);
+    referenceLog = reference.log;
+    verdict =
+      reference.kind === "tests-ran" &&
+      judgeListedTests({ statuses: reference.statuses, tests, isReferenceRun: true, hasReference: true }) ===
+        "graded"
+        ? "graded"
+        : "eval-error";
+  }
+  if (verdict === "eval-error") {
+    const why =
+      referenceLog === null
+        ? isReferenceRun
+          ? "with the gold patch"
+          : "and the instance has no gold patch to check the environment with"
+        : "with this patch nor with the gold patch";
+    throw new StageFailure(
+      "eval",
+      `none of the listed tests of ${instance.instance_id} reported a result ${why} (collection or import error, or a wrong test command \`${testCommand}\`): ${outcome.log.slice(-LOG_EXCERPT_CHARS).trim()}`,
+    );
+  }
+  return buildSweReport({
+    instance,
+    modelPatch,
+    statuses: outcome.statuses,
+    patchApplyMethod: outcome.patchApplyMethod,
+    testTimeout: outcome.timedOut,
+    framework,
+    testCommand,
+    testExitCode: outcome.exitCode,
+    pythonVersion: outcome.pythonVersion,
+    pytestVersion: outcome.pytestVersion,
+    log: outcome.log,
+  });
+}
+
+/** One pass in its own fresh sandbox, closed afterwards. */
+async function evaluateOnce(
+  input: EvaluateSwePatchInput & {
+    spec: TSweRepoSpec;
+    framework: TestFramework;
+    tests: string[];
+    testCommand: string;
+    signal: AbortSignal;
+    patch: string | null;
+  },
+): Promise<SweTestRunOutcome> {
+  const { instance, spec, signal } = input;
+  const options = input.options ?? {};
   const bundle = await asStageFailure("eval", `no repository for ${instance.repo}`, signal, () =>
-    input.repoSource.bundle(instance.repo),
+    input.repoSource.bundle(instance.repo, instance.base_commit),
   );
-  const setupTimeoutMs = options.setupTimeoutMs ?? SWE_DEFAULTS.setupTimeoutMs;
-  const testTimeoutMs = options.testTimeoutMs ?? SWE_DEFAULTS.testTimeoutMs;
+  const image = await asStageFailure("eval", "no environment image", signal, async () =>
+    selectSweImage(instance, spec, options),
+  );
   const raw = await asStageFailure("sandbox", "starting the evaluation sandbox failed", signal, () =>
     input.openSandbox({
-      ...(options.image !== undefined && { image: options.image }),
+      ...(image !== undefined && { image }),
       ...(options.sandboxLimits !== undefined && { limits: options.sandboxLimits }),
       files: {
         [SWE_FILES.sitecustomize]: SITECUSTOMIZE_PY,
-        [SWE_FILES.modelPatch]: modelPatch ?? "",
+        [SWE_FILES.modelPatch]: input.patch ?? "",
         [SWE_FILES.testPatch]: instance.test_patch,
       },
     }),
   );
   const sandbox = guardSandbox(raw, signal);
   try {
-    await asGradingFailure(() =>
-      materializeRepository({ sandbox, instance, bundle, spec, timeoutMs: setupTimeoutMs, signal }),
+    return await asGradingFailure(() =>
+      runSweTests({
+        sandbox,
+        instance,
+        bundle,
+        spec,
+        framework: input.framework,
+        modelPatch: input.patch,
+        testCommand: input.testCommand,
+        directives: spec.testDirectives ?? testTargets(input.framework, input.tests),
+        tests: input.tests,
+        seed: options.seed ?? 0,
+        setupTimeoutMs: options.setupTimeoutMs ?? SWE_DEFAULTS.setupTimeoutMs,
+        testTimeoutMs: options.testTimeoutMs ?? SWE_DEFAULTS.testTimeoutMs,
+        testSlackMs: SWE_DEFAULTS.toolSlackMs,
+        signal,
+      }),
     );
-    const testCommand = spec.testCommand ?? defaultTestCommand(framework);
-    let method: SweEvalReport["patchApplyMethod"] = null;
-    if (!isEmptyPatch(modelPatch)) {
-      const applied = await sandbox.runTool(
-        "bash",
-        { command: applyModelPatchScript(instance.repo) },
-        { timeoutMs: setupTimeoutMs, signal },
-      );
-      method = parseApplyMethod(applied.output);
-      if (method === null) {
-        return buildSweReport({
-          instance,
-          modelPatch,
-          framework,
-          testCommand,
-          failedApplyPatch: true,
-          log: applied.output,
-        });
-      }
-    }
-    if (instance.test_patch.trim() !== "") {
-      await asGradingFailure(() =>
-        runStep(
-          sandbox,
-          "applying test_patch",
-          applyTestPatchScript(instance.repo, instance.base_commit, instance.test_patch),
-          { timeoutMs: setupTimeoutMs, signal },
-        ),
-      );
-    }
-    const probe = await sandbox.runTool(
-      "bash",
-      { command: versionProbeScript(instance.repo) },
-      { timeoutMs: 60_000, signal },
-    );
-    const versions = parseVersions(probe.output);
-    const result = await sandbox.runTool(
-      "bash",
-      {
-        command: runTestsScript({
-          repo: instance.repo,
-          command: testCommand,
-          targets: testTargets(framework, tests),
-          timeoutSec: testTimeoutMs / 1_000,
-          env: testEnvironment(options.seed ?? 0, spec.testEnv),
-        }),
-      },
-      { timeoutMs: testTimeoutMs + SWE_DEFAULTS.toolSlackMs, signal },
-    );
-    const log = new TextDecoder().decode(await sandbox.readFile(SWE_FILES.testLog));
-    return buildSweReport({
-      instance,
-      modelPatch,
-      statuses: parseTestLog(framework, log, tests),
-      patchApplyMethod: method,
-      testTimeout: result.timedOut || TIMEOUT_EXIT_CODES.includes(result.exitCode ?? -1),
-      framework,
-      testCommand,
-      testExitCode: result.exitCode,
-      pythonVersion: versions.python,
-      pytestVersion: versions.pytest,
-      log,
-    });
   } finally {
     // A failing close must not mask the grade or the original error; runtimes reap sandboxes anyway.
     await raw.close().catch(() => undefined);

@@ -1,13 +1,22 @@
-import { type AgentLoopLimits, StageFailure } from "@raas/engine";
+import {
+  type AgentLoopLimits,
+  type EvalContext,
+  type RunContext,
+  StageFailure,
+  type TaskHandler,
+} from "@raas/engine";
+import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
 import { defineAgentHandler } from "../base/define-agent-handler";
-import { asStageFailure } from "../base/infrastructure-guard";
+import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
 import { submitToolSpec } from "../base/submit-tool";
 import { CHECKOUT_STEP, materializeRepository, runStep, SweStepError } from "./repo-materializer";
 import { evaluateSwePatch } from "./swe-evaluator";
-import { repoSpecFor, SWE_DEFAULTS, type SweEvalOptions } from "./swe-options";
+import { selectSweImage } from "./swe-image";
+import { SWE_DEFAULTS, type SweEvalOptions } from "./swe-options";
 import { type TSwePayload, ZSwePayload } from "./swe-payload.schema";
 import { SWE_SYSTEM_PROMPT, sweUserMessage } from "./swe-prompt";
 import type { SweRepoSource } from "./swe-repo-source";
+import { resolveSweSpec } from "./swe-repo-spec";
 import { extractDiffScript, repoPath, SWE_FILES } from "./swe-shell-scripts";
 
 /** Configuration of the `swe` handler (from the composition root). */
@@ -24,37 +33,56 @@ export interface SweArtifacts {
   diffError: string | null;
 }
 
+type AgentInit = AgentInitOutput<{ repoDir: string }>;
+type AgentRun = AgentRunOutput<SweArtifacts>;
+/** INIT/RUN output of a job that grades a given patch: nothing happens before EVAL. */
+const GRADE_ONLY = { gradeOnly: true } as const;
+type GradeOnly = typeof GRADE_ONLY;
+
+/** A job that grades `payload.modelPatch` (a prediction) instead of running a rollout. */
+function isGradeOnly(payload: TSwePayload): boolean {
+  return payload.modelPatch !== undefined;
+}
+
 /**
- * SWE-bench / SWE-Gym: INIT checks the repository out at `base_commit` in `/workspace/<name>` and
- * runs its setup; RUN is the agent loop with bash/python/editor; at the end of RUN the diff
- * against `base_commit` (new files included) is taken; EVAL grades it in a fresh sandbox with
- * `evaluateSwePatch`. Reward = resolved (1/0); the full report is the job's result.
+ * SWE-bench / SWE-Gym: INIT checks the repository out at `base_commit` in `/workspace/<name>`
+ * (history up to it only) and runs the spec's setup; RUN is the agent loop with
+ * bash/python/editor; at the end of RUN the diff against `base_commit` (new files included) is
+ * taken; EVAL grades it in a fresh sandbox with `evaluateSwePatch`. A payload with `modelPatch`
+ * skips INIT and RUN and grades that patch. Reward = resolved (1/0); the report is the result.
  */
 export function createSweHandlerFactory(config: SweHandlerConfig) {
   const setupTimeoutMs = config.setupTimeoutMs ?? SWE_DEFAULTS.setupTimeoutMs;
-  return defineAgentHandler<TSwePayload, { repoDir: string }, SweArtifacts>({
+  const specOf = (payload: TSwePayload) => resolveSweSpec(payload.instance, config.repoSpecs, payload.spec);
+  const imageOf = (payload: TSwePayload) => selectSweImage(payload.instance, specOf(payload), config);
+  const agentFactory = defineAgentHandler<TSwePayload, { repoDir: string }, SweArtifacts>({
     kind: "swe",
     description: "SWE-bench-style issues: edit a repository; graded by FAIL_TO_PASS / PASS_TO_PASS tests.",
     payloadSchema: ZSwePayload,
     tools: ["bash", "python", "editor"],
     submitTool: submitToolSpec("Call when the issue is resolved; ends the task. Your changes are kept."),
     limits: { maxTurns: 50, toolTimeoutMs: 120_000, ...config.limits },
-    sandbox: () => ({
-      ...(config.image !== undefined && { image: config.image }),
-      ...(config.sandboxLimits !== undefined && { limits: config.sandboxLimits }),
-    }),
+    sandbox: (payload) => {
+      const image = imageOf(payload);
+      const env = specOf(payload).env;
+      return {
+        ...(image !== undefined && { image }),
+        ...(env !== undefined && { env }),
+        ...(config.sandboxLimits !== undefined && { limits: config.sandboxLimits }),
+      };
+    },
     async setup({ sandbox, payload, signal }) {
       const { instance } = payload;
       // A repository that is missing, or lacks base_commit, makes the instance ungradable: `eval`.
       const bundle = await asStageFailure("eval", `no repository for ${instance.repo}`, signal, () =>
-        config.repoSource.bundle(instance.repo),
+        config.repoSource.bundle(instance.repo, instance.base_commit),
       );
       try {
         await materializeRepository({
           sandbox,
           instance,
           bundle,
-          spec: repoSpecFor(instance, config.repoSpecs),
+          spec: specOf(payload),
           timeoutMs: setupTimeoutMs,
           signal,
         });
@@ -90,9 +118,49 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
         repoSource: config.repoSource,
         openSandbox,
         options: config,
+        ...(payload.spec !== undefined && { spec: payload.spec }),
         signal,
       });
       return { reward: report.resolved ? 1 : 0, result: { ...report, diffError: artifacts.diffError } };
     },
   });
+
+  return (deps: AgentHandlerDeps): TaskHandler<TSwePayload, AgentInit | GradeOnly, AgentRun | GradeOnly> => {
+    const agent = agentFactory(deps);
+    return {
+      kind: agent.kind,
+      ...(agent.description !== undefined && { description: agent.description }),
+      parsePayload: agent.parsePayload,
+      async init(ctx) {
+        // An instance without its prepared environment image cannot be run or graded: `eval`.
+        await asStageFailure("eval", "no environment image", ctx.signal, async () => imageOf(ctx.payload));
+        return isGradeOnly(ctx.payload) ? GRADE_ONLY : agent.init(ctx);
+      },
+      async run(ctx) {
+        if (isGradeOnly(ctx.payload)) return GRADE_ONLY;
+        return agent.run(ctx as RunContext<TSwePayload, AgentInit>);
+      },
+      async eval(ctx) {
+        if (!isGradeOnly(ctx.payload))
+          return agent.eval(ctx as EvalContext<TSwePayload, AgentInit, AgentRun>);
+        const report = await evaluateSwePatch({
+          instance: ctx.payload.instance,
+          modelPatch: ctx.payload.modelPatch ?? null,
+          repoSource: config.repoSource,
+          openSandbox: async (spec) => {
+            const limits = { ...deps.defaults?.sandboxLimits, ...spec.limits };
+            const sandbox = await asStageFailure("sandbox", "starting the sandbox failed", ctx.signal, () =>
+              deps.sandboxRuntime.create({ ...spec, jobId: ctx.job.id, limits }, ctx.signal),
+            );
+            ctx.defer(() => sandbox.close());
+            return guardSandbox(sandbox, ctx.signal);
+          },
+          options: config,
+          ...(ctx.payload.spec !== undefined && { spec: ctx.payload.spec }),
+          signal: ctx.signal,
+        });
+        return { reward: report.resolved ? 1 : 0, result: report };
+      },
+    };
+  };
 }

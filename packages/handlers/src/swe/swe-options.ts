@@ -1,25 +1,15 @@
 import type { SandboxLimits } from "@raas/engine";
-import type { TSweInstance } from "./swe-instance.schema";
-import type { TestFramework } from "./test-framework";
+import type { TSweRepoSpec } from "./swe-repo-spec.schema";
 
-/** How to set up and test one repository (optionally one version of it). */
-export interface SweRepoSpec {
-  /** Test framework; default: guessed from the test names (`a.py::b` pytest, `t (m.C)` unittest). */
-  framework?: TestFramework;
-  /**
-   * Test command before the targets (test files for pytest, modules for unittest). Default
-   * `python3 -m pytest -rA -v --color=no -p no:cacheprovider` / `python3 -m unittest -v`.
-   */
-  testCommand?: string;
-  /** Shell commands run in the repository after checkout, in INIT and before evaluating. */
-  setupCommands?: string[];
-  /** Extra environment of the test run (over the deterministic defaults). */
-  testEnv?: Record<string, string>;
-}
+/** How to set up and test one repository (optionally one version of it); see `ZSweRepoSpec`. */
+export type SweRepoSpec = TSweRepoSpec;
 
 /** Evaluation settings shared by the handler and the standalone evaluator. */
 export interface SweEvalOptions {
-  /** Specs by `owner/name@version` or `owner/name` (the versioned key wins). Default none. */
+  /**
+   * Specs by `owner/name@version` or `owner/name` (the versioned key wins), e.g. loaded with
+   * `loadSweRepoSpecs(file)`. A job's own `spec` overrides fields of the matching entry. Default none.
+   */
   repoSpecs?: Record<string, SweRepoSpec>;
   /** Time budget of the test run in ms; past it the run is killed and `testTimeout` reported. Default 900_000. */
   testTimeoutMs?: number;
@@ -31,22 +21,20 @@ export interface SweEvalOptions {
   seed?: number;
   /** Limits of the evaluation sandbox. Default: the runtime's. */
   sandboxLimits?: SandboxLimits;
-  /** Image (rootfs) of the sandboxes. Default: the runtime's. */
+  /** Image (rootfs directory or SIF) of every sandbox when neither a spec nor `imagePattern` names one. Default: the runtime's. */
   image?: string;
+  /**
+   * Per-instance environment images: a path with `{instance_id}`, `{repo}` (`owner__name`),
+   * `{owner}`, `{name}` and `{version}` placeholders, e.g. `/images/swe/{repo}__{version}.sif` or
+   * `/images/rootfs/{instance_id}`. The first existing path among the pattern's expansions is
+   * used; none existing is an `eval` failure. A spec's `image` wins over the pattern. Default none.
+   */
+  imagePattern?: string | string[];
 }
 
 export const SWE_DEFAULTS = {
   testTimeoutMs: 900_000,
   setupTimeoutMs: 600_000,
-  /** Slack on top of the test budget before the tool call itself is abandoned, in ms. */
+  /** Slack on top of the test budget before the command itself is killed, in ms. */
   toolSlackMs: 30_000,
 } as const;
-
-/** The spec of an instance's repository. */
-export function repoSpecFor(instance: TSweInstance, specs: SweEvalOptions["repoSpecs"] = {}): SweRepoSpec {
-  return (
-    (instance.version !== null ? specs[`${instance.repo}@${instance.version}`] : undefined) ??
-    specs[instance.repo] ??
-    {}
-  );
-}

@@ -1,14 +1,17 @@
 import type { TSweInstance } from "./swe-instance.schema";
 import type { SweBenchReportEntry, SweEvalReport, SweTestSplit, SweTestsStatus } from "./swe-report.types";
 import type { TestFramework } from "./test-framework";
-import { isPassingStatus, type TestStatusMap } from "./test-status.types";
+import { isMaintainedStatus, isPassingStatus, type TestStatusMap } from "./test-status.types";
 
 const LOG_TAIL_BYTES = 8_192;
 
-function split(tests: readonly string[], statuses: TestStatusMap): SweTestSplit {
+function split(
+  tests: readonly string[],
+  statuses: TestStatusMap,
+  succeeds: (status: ReturnType<TestStatusMap["get"]>) => boolean = isPassingStatus,
+): SweTestSplit {
   const result: SweTestSplit = { success: [], failure: [] };
-  for (const test of tests)
-    (isPassingStatus(statuses.get(test)) ? result.success : result.failure).push(test);
+  for (const test of tests) (succeeds(statuses.get(test)) ? result.success : result.failure).push(test);
   return result;
 }
 
@@ -47,9 +50,10 @@ export function isEmptyPatch(patch: string | null | undefined): boolean {
 }
 
 /**
- * Grades one evaluation: each FAIL_TO_PASS / PASS_TO_PASS test succeeds only if the log shows it
- * passing (a test missing from the log — not collected, or cut off by a timeout — fails);
- * resolved means no failure in either list. An empty or unappliable patch is never resolved.
+ * Grades one evaluation like SWE-bench: a FAIL_TO_PASS test succeeds only if the log shows it
+ * passing (PASSED or XFAIL); a PASS_TO_PASS test also when skipped; a test missing from the log
+ * fails. Resolved means no failure in either list and no timeout. An empty or unappliable patch
+ * is never resolved.
  */
 export function buildSweReport(input: BuildSweReportInput): SweEvalReport {
   const { instance } = input;
@@ -60,13 +64,17 @@ export function buildSweReport(input: BuildSweReportInput): SweEvalReport {
   const testsStatus: SweTestsStatus = input.statuses
     ? {
         FAIL_TO_PASS: split(instance.FAIL_TO_PASS, statuses),
-        PASS_TO_PASS: split(instance.PASS_TO_PASS, statuses),
+        // SWE-bench: a PASS_TO_PASS test that was skipped is still maintained.
+        PASS_TO_PASS: split(instance.PASS_TO_PASS, statuses, isMaintainedStatus),
         FAIL_TO_FAIL: split(extraList(instance, "FAIL_TO_FAIL"), statuses),
         PASS_TO_FAIL: split(extraList(instance, "PASS_TO_FAIL"), statuses),
       }
     : structuredClone(EMPTY_STATUS);
   const resolved =
-    ran && testsStatus.FAIL_TO_PASS.failure.length === 0 && testsStatus.PASS_TO_PASS.failure.length === 0;
+    ran &&
+    !input.testTimeout &&
+    testsStatus.FAIL_TO_PASS.failure.length === 0 &&
+    testsStatus.PASS_TO_PASS.failure.length === 0;
   const log = input.log ?? "";
   return {
     instanceId: instance.instance_id,
@@ -87,13 +95,18 @@ export function buildSweReport(input: BuildSweReportInput): SweEvalReport {
   };
 }
 
-/** The report entry in SWE-bench's shape (`{<instance_id>: entry}` is the whole report). */
+/**
+ * The report entry in SWE-bench's shape (`{<instance_id>: entry}` is a whole `report.json`).
+ * As in SWE-bench, `patch_successfully_applied` is false when the tests could not run to the end
+ * (patch did not apply, test timeout), and `tests_status` is present only when they did.
+ */
 export function toSweBenchReportEntry(report: SweEvalReport): SweBenchReportEntry {
+  const applied = !report.emptyPatch && !report.failedApplyPatch && !report.testTimeout;
   return {
     patch_is_None: report.modelPatch === null,
-    patch_exists: !report.emptyPatch,
-    patch_successfully_applied: !report.emptyPatch && !report.failedApplyPatch,
+    patch_exists: report.modelPatch !== null,
+    patch_successfully_applied: applied,
     resolved: report.resolved,
-    tests_status: report.testsStatus,
+    ...(applied && { tests_status: report.testsStatus }),
   };
 }

@@ -51,5 +51,6 @@ export interface SweBenchReportEntry {
   patch_exists: boolean;
   patch_successfully_applied: boolean;
   resolved: boolean;
-  tests_status: SweTestsStatus;
+  /** Present when the patch applied and the tests ran to the end. */
+  tests_status?: SweTestsStatus;
 }

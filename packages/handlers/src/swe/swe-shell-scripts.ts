@@ -1,12 +1,12 @@
 /**
- * Shell snippets the SWE handler runs inside a sandbox. Pure string builders: every path and
- * argument is quoted here, and every snippet runs in a subshell so `set -e` never ends the
- * sandbox's persistent bash session.
+ * Shell scripts the SWE handler runs inside a sandbox with `sandbox.exec(["bash", "-c", script])`
+ * (non-interactive, stdin closed, apart from the agent's shell). Pure string builders: every path
+ * and argument is quoted here.
  */
 
 /** Workspace root inside every sandbox. */
 export const WORKSPACE_DIR = "/workspace";
-/** Handler inputs (bundle, patches, sitecustomize) and outputs (diff, test log), outside the repo. */
+/** Handler inputs (bundle, patches, sitecustomize) and the diff, outside the repo. */
 export const RAAS_DIR = `${WORKSPACE_DIR}/.raas`;
 /** Workspace-relative paths of the files the handler exchanges with the sandbox. */
 export const SWE_FILES = {
@@ -14,8 +14,10 @@ export const SWE_FILES = {
   modelPatch: ".raas/model.patch",
   testPatch: ".raas/test.patch",
   sitecustomize: ".raas/site/sitecustomize.py",
-  testLog: ".raas/test-output.log",
 } as const;
+
+/** The one ref of a per-instance bundle (see `SweRepoSource`): `base_commit` and its history. */
+export const BASE_BUNDLE_REF = "refs/raas/base";
 
 /** Lines every git invocation gets, so a `~/.gitconfig` the agent wrote cannot change the diff. */
 const GIT = "git -c core.pager=cat -c diff.noprefix=false -c diff.mnemonicPrefix=false -c color.ui=false";
@@ -43,37 +45,43 @@ import random as _random
 _random.seed(int(_os.environ.get("RAAS_SEED", "0")))
 `;
 
-/** Clones the bundle into the repo directory at `baseCommit`, detached, and drops the bundle. */
+/**
+ * Fetches the bundle's one ref into a fresh repository, checks `baseCommit` out detached and
+ * leaves nothing else: no branch, tag, remote, FETCH_HEAD, reflog or unreachable object (the
+ * bundle already holds `baseCommit`'s history only), then drops the bundle.
+ */
 export function materializeScript(repo: string, baseCommit: string): string {
   const dir = shellQuote(repoPath(repo));
   const bundle = shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.bundle}`);
-  return `(
-set -e
+  return `set -e
 ${GIT} init -q ${dir}
 cd ${dir}
-${GIT} fetch -q ${bundle} '+refs/*:refs/remotes/bundle/*'
+${GIT} fetch -q --no-tags ${bundle} ${BASE_BUNDLE_REF}
 ${GIT} checkout -q --detach ${shellQuote(baseCommit)}
+rm -f .git/FETCH_HEAD .git/ORIG_HEAD
+${GIT} reflog expire --expire=now --all
+${GIT} gc -q --prune=now
 ${GIT} config user.email agent@raas.invalid
 ${GIT} config user.name "RaaS agent"
 printf '%s\\n' '__pycache__/' '*.pyc' '.pytest_cache/' >> .git/info/exclude
 rm -f ${bundle}
 test "$(${GIT} rev-parse HEAD)" = ${shellQuote(baseCommit)}
-)`;
+test -z "$(${GIT} for-each-ref)"
+`;
 }
 
-/** Runs one setup command in the repository (its own subshell, its own exit code). */
+/** Runs one setup command in the repository. */
 export function setupScript(repo: string, command: string): string {
-  return `(cd ${shellQuote(repoPath(repo))} && ${command})`;
+  return `cd ${shellQuote(repoPath(repo))} && ${command}`;
 }
 
 /** Writes the model's diff against `baseCommit` (new files included) to `SWE_FILES.modelPatch`. */
 export function extractDiffScript(repo: string, baseCommit: string): string {
-  return `(
-set -e
+  return `set -e
 cd ${shellQuote(repoPath(repo))}
 ${GIT} add -A
 ${GIT} diff --cached --binary --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ ${shellQuote(baseCommit)} > ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.modelPatch}`)}
-)`;
+`;
 }
 
 /** Marker lines the apply script prints; parse with {@link parseApplyMethod}. */
@@ -82,12 +90,12 @@ const APPLIED = "RAAS_APPLIED=";
 /** `git apply`, then `patch --batch --fuzz=5 -p1`; prints which one worked (or `none`). */
 export function applyModelPatchScript(repo: string): string {
   const patch = shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.modelPatch}`);
-  return `(
+  return `exec 2>&1
 cd ${shellQuote(repoPath(repo))} || exit 1
 if ${GIT} apply -v ${patch}; then echo ${APPLIED}git-apply
 elif patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${patch}; then echo ${APPLIED}patch-fuzz
 else echo ${APPLIED}none; fi
-)`;
+`;
 }
 
 export function parseApplyMethod(output: string): "git-apply" | "patch-fuzz" | null {
@@ -115,22 +123,21 @@ export function applyTestPatchScript(repo: string, baseCommit: string, testPatch
     const path = shellQuote(file);
     return `if ${GIT} cat-file -e ${shellQuote(`${baseCommit}:${file}`)} 2>/dev/null; then ${GIT} checkout -q ${base} -- ${path}; else rm -f -- ${path}; fi`;
   });
-  return `(
-set -e
+  return `set -e
+exec 2>&1
 cd ${shellQuote(repoPath(repo))}
 ${resets.join("\n")}
 ${GIT} apply -v ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.testPatch}`)}
-)`;
+`;
 }
 
 /** Prints `RAAS_PYTHON=<version>` and `RAAS_PYTEST=<version>` (each only when available). */
 export function versionProbeScript(repo: string): string {
-  return `(
-cd ${shellQuote(repoPath(repo))} || exit 0
+  return `cd ${shellQuote(repoPath(repo))} || exit 0
 python3 -c 'import platform; print("RAAS_PYTHON=" + platform.python_version())' 2>/dev/null
 python3 -c 'import pytest; print("RAAS_PYTEST=" + pytest.__version__)' 2>/dev/null
 true
-)`;
+`;
 }
 
 export function parseVersions(output: string): { python: string | null; pytest: string | null } {
@@ -157,23 +164,22 @@ export function testEnvironment(seed: number, extra: Record<string, string> = {}
 export const TIMEOUT_EXIT_CODES: readonly number[] = [124, 137];
 
 /**
- * Runs `command targets…` in the repository under `timeout`, output to `SWE_FILES.testLog`;
- * the snippet's exit code is the test command's (124/137 after a timeout).
+ * Runs `command directives…` in the repository under `timeout`, stderr merged into stdout (the
+ * log is the captured stdout, never a file the tests could rewrite); the script's exit code is
+ * the test command's (124/137 after a timeout). The environment comes with the exec call;
+ * the sitecustomize directory is put first on PYTHONPATH here.
  */
 export function runTestsScript(input: {
   repo: string;
   command: string;
-  targets: readonly string[];
+  directives: readonly string[];
   timeoutSec: number;
-  env: Record<string, string>;
 }): string {
   const site = `${WORKSPACE_DIR}/.raas/site`;
-  const exports = Object.entries(input.env).map(([key, value]) => `export ${key}=${shellQuote(value)}`);
-  const inner = [input.command, ...input.targets.map(shellQuote)].join(" ");
-  return `(
+  const inner = [input.command, ...input.directives.map(shellQuote)].join(" ");
+  return `exec 2>&1
 cd ${shellQuote(repoPath(input.repo))} || exit 1
-${exports.join("\n")}
 export PYTHONPATH=${shellQuote(site)}\${PYTHONPATH:+:$PYTHONPATH}
-timeout -k 10 ${Math.max(1, Math.ceil(input.timeoutSec))} bash -c ${shellQuote(inner)} > ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.testLog}`)} 2>&1
-)`;
+exec timeout -k 10 ${Math.max(1, Math.ceil(input.timeoutSec))} bash -c ${shellQuote(inner)}
+`;
 }

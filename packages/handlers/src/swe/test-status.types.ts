@@ -9,6 +9,11 @@ export function isPassingStatus(status: TestStatus | undefined): boolean {
   return status === "PASSED" || status === "XFAIL";
 }
 
+/** SWE-bench keeps a PASS_TO_PASS test maintained when it passed or was skipped. */
+export function isMaintainedStatus(status: TestStatus | undefined): boolean {
+  return isPassingStatus(status) || status === "SKIPPED";
+}
+
 const SEVERITY: Record<TestStatus, number> = {
   PASSED: 0,
   XFAIL: 0,

@@ -1,20 +1,27 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { isStageFailure, type Sandbox } from "@raas/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluateSwePatch } from "../../src/swe/swe-evaluator";
 import type { TSweInstance } from "../../src/swe/swe-instance.schema";
 import type { SweEvalOptions } from "../../src/swe/swe-options";
 import { createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
+import { parseSweRepoSpecs } from "../../src/swe/swe-repo-spec.schema";
 import type { SweEvalReport } from "../../src/swe/swe-report.types";
 import {
   createSweTestRuntime,
   fixtureInstance,
   loadFixtureInstances,
   SWE_BUNDLE_DIR,
+  SWE_DATA_DIR,
 } from "./support/swe-test-fixture";
 
-const REPEATS = 5;
+const REPEATS = 3;
 const HANGING = "raas-fixtures__textwrapper-5";
+/** Its environment lacks a dependency the test suite's conftest imports: nothing collects. */
+const UNCOLLECTABLE = "raas-fixtures__depless-6";
 const repoSource = createBundleDirRepoSource({ dir: SWE_BUNDLE_DIR });
+const repoSpecs = parseSweRepoSpecs(JSON.parse(readFileSync(join(SWE_DATA_DIR, "specs.json"), "utf8")));
 let fixture: ReturnType<typeof createSweTestRuntime>;
 
 beforeAll(() => {
@@ -22,6 +29,7 @@ beforeAll(() => {
 });
 afterAll(async () => {
   await fixture?.dispose();
+  await repoSource.close();
 });
 
 function evaluate(instance: TSweInstance, modelPatch: string | null, options: SweEvalOptions = {}) {
@@ -30,8 +38,18 @@ function evaluate(instance: TSweInstance, modelPatch: string | null, options: Sw
     modelPatch,
     repoSource,
     openSandbox: (spec) => fixture.runtime.create(spec),
-    options: { testTimeoutMs: 60_000, ...options },
+    options: { testTimeoutMs: 60_000, repoSpecs, ...options },
   });
+}
+
+/** The rejection of `work` (failing the test when it resolves). */
+async function rejection(work: Promise<unknown>): Promise<unknown> {
+  return work.then(
+    (value) => {
+      throw new Error(`expected a failure, got ${JSON.stringify(value).slice(0, 500)}`);
+    },
+    (error: unknown) => error,
+  );
 }
 
 /** Runs `tasks` with at most `limit` at once (the machine has 2 cores). */
@@ -57,16 +75,21 @@ const outcome = (report: SweEvalReport) => {
 describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)", () => {
   const instances = loadFixtureInstances();
 
-  it("ships at least 6 instances mixing pytest and unittest", () => {
-    expect(instances.length).toBeGreaterThanOrEqual(6);
+  it("ships instances mixing pytest and unittest, a src/ layout with its test_cmd, and two of one repository", () => {
+    expect(instances.length).toBeGreaterThanOrEqual(12);
+    expect(fixtureInstance("raas-fixtures__unitconv-8").test_cmd).toMatch(/PYTHONPATH=src/);
+    expect(fixtureInstance("raas-fixtures__ledger-1").repo).toBe(
+      fixtureInstance("raas-fixtures__ledger-2").repo,
+    );
     expect(instances.some((i) => i.FAIL_TO_PASS[0]?.includes("::"))).toBe(true);
     expect(instances.some((i) => i.FAIL_TO_PASS[0]?.includes(" ("))).toBe(true);
   });
 
   it(`gold patches resolve 100 % and empty patches 0 %, identically over ${REPEATS} repeats`, async () => {
-    const runnable = instances.filter((i) => i.instance_id !== HANGING);
+    const gradable = instances.filter((i) => i.instance_id !== UNCOLLECTABLE);
+    const runnable = gradable.filter((i) => i.instance_id !== HANGING);
     const tasks = [
-      ...instances.flatMap((instance) =>
+      ...gradable.flatMap((instance) =>
         Array.from({ length: REPEATS }, () => () => evaluate(instance, instance.patch)),
       ),
       ...runnable.flatMap((instance) =>
@@ -74,8 +97,8 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
       ),
     ];
     const reports = await pool(tasks);
-    const gold = reports.slice(0, instances.length * REPEATS);
-    const empty = reports.slice(instances.length * REPEATS);
+    const gold = reports.slice(0, gradable.length * REPEATS);
+    const empty = reports.slice(gradable.length * REPEATS);
     for (const report of gold) {
       expect(report, report.logTail).toMatchObject({
         resolved: true,
@@ -102,7 +125,50 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
         for (let k = 1; k < REPEATS; k += 1) expect(outcome(group[i + k] as SweEvalReport)).toEqual(first);
       }
     }
-  }, 240_000);
+  }, 300_000);
+
+  it("is an eval error, never reward 0, when the listed tests cannot be collected even with the gold patch", async () => {
+    const instance = fixtureInstance(UNCOLLECTABLE);
+    // The gold patch itself, and an empty patch (which falls back to a gold run before deciding).
+    for (const patch of [instance.patch, ""]) {
+      const error = await rejection(evaluate(instance, patch, { evaluateEmptyPatch: true }));
+      expect(isStageFailure(error) && error.kind, String(error)).toBe("eval");
+      expect(String((error as Error).message)).toMatch(/none of the listed tests .* reported a result/);
+      expect(String((error as Error).message)).toMatch(/raas_missing_dependency/);
+    }
+  });
+
+  it("is an eval error when the repository's setup command and environment are not configured", async () => {
+    const instance = fixtureInstance("raas-fixtures__envkit-2");
+    const error = await rejection(evaluate(instance, instance.patch, { repoSpecs: {} }));
+    expect(isStageFailure(error) && error.kind, String(error)).toBe("eval");
+  });
+
+  it("grades a model patch that breaks the package's imports as unresolved (the model's fault)", async () => {
+    const instance = fixtureInstance("raas-fixtures__tinystats-1");
+    const breaking = [
+      "diff --git a/tinystats/__init__.py b/tinystats/__init__.py",
+      "--- a/tinystats/__init__.py",
+      "+++ b/tinystats/__init__.py",
+      "@@ -1,5 +1,5 @@",
+      ' """Small descriptive statistics helpers."""',
+      " ",
+      "-from .core import mean, median, mode",
+      "+from .core import mean, median, mode, nonexistent",
+      " ",
+      ' __all__ = ["mean", "median", "mode"]',
+      "",
+    ].join("\n");
+    const report = await evaluate(instance, breaking);
+    expect(report, report.logTail).toMatchObject({
+      resolved: false,
+      failedApplyPatch: false,
+      testTimeout: false,
+    });
+    expect(report.testsStatus.FAIL_TO_PASS.failure).toEqual(instance.FAIL_TO_PASS);
+    expect(report.testsStatus.PASS_TO_PASS.failure).toEqual(instance.PASS_TO_PASS);
+    expect(report.logTail).toMatch(/ImportError|cannot import name/);
+  });
 
   it("grades an empty patch without a sandbox by default", async () => {
     const instance = fixtureInstance("raas-fixtures__tinystats-1");
@@ -192,11 +258,12 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
           get state() {
             return sandbox.state;
           },
-          runTool: async (...args) => {
+          runTool: (...args) => sandbox.runTool(...args),
+          exec: async (...args) => {
             calls += 1;
-            // The second call is the model patch going in: the sandbox dies under it.
+            // The second command is the model patch going in: the sandbox dies under it.
             if (calls === 2) await sandbox.close();
-            return sandbox.runTool(...args);
+            return sandbox.exec(...args);
           },
           readFile: (path) => sandbox.readFile(path),
           writeFile: (path, data) => sandbox.writeFile(path, data),

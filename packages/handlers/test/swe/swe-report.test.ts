@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildSweBenchReport,
-  formatPredictionsJsonl,
-  summarizeSweReports,
-} from "../../src/swe/swe-bench-format";
+import { formatPredictionsJsonl, parsePredictions } from "../../src/swe/swe-bench-format";
 import { parseSweInstance, parseSweJsonl } from "../../src/swe/swe-instance.schema";
 import { ZSwePayload } from "../../src/swe/swe-payload.schema";
 import { buildSweReport, toSweBenchReportEntry } from "../../src/swe/swe-report-builder";
@@ -75,18 +71,34 @@ describe("buildSweReport", () => {
     expect(report.testStatuses["tests/test_y.py::test_unlisted"]).toBe("FAILED");
   });
 
-  it("counts a missing or skipped test as a failure", () => {
+  it("counts a missing test as a failure and a skipped PASS_TO_PASS test as maintained (as SWE-bench)", () => {
     const partial: TestStatusMap = new Map([
       ["tests/test_x.py::test_new", "PASSED"],
       ["tests/test_x.py::test_old", "SKIPPED"],
     ]);
-    const report = buildSweReport({ instance, modelPatch: "diff", statuses: partial, testTimeout: true });
+    const report = buildSweReport({ instance, modelPatch: "diff", statuses: partial });
     expect(report.resolved).toBe(false);
-    expect(report.testTimeout).toBe(true);
-    expect(report.testsStatus.PASS_TO_PASS.failure).toEqual([
-      "tests/test_x.py::test_old",
-      "tests/test_y.py::test_other",
-    ]);
+    expect(report.testsStatus.PASS_TO_PASS).toEqual({
+      success: ["tests/test_x.py::test_old"],
+      failure: ["tests/test_y.py::test_other"],
+    });
+    const skippedNew = buildSweReport({
+      instance,
+      modelPatch: "diff",
+      statuses: new Map([...statuses, ["tests/test_x.py::test_new", "SKIPPED"]]),
+    });
+    expect(skippedNew.testsStatus.FAIL_TO_PASS.failure).toEqual(["tests/test_x.py::test_new"]);
+  });
+
+  it("never resolves a run that timed out, even when every listed test passed before", () => {
+    const report = buildSweReport({ instance, modelPatch: "diff", statuses, testTimeout: true });
+    expect(report.resolved).toBe(false);
+    expect(toSweBenchReportEntry(report)).toEqual({
+      patch_is_None: false,
+      patch_exists: true,
+      patch_successfully_applied: false,
+      resolved: false,
+    });
   });
 
   it("never resolves an empty or unappliable patch", () => {
@@ -123,10 +135,8 @@ describe("SWE-bench formats", () => {
     modelPatch: null,
   });
 
-  it("shapes the report like SWE-bench's, keyed and sorted by instance id", () => {
-    const report = buildSweBenchReport([resolved, none]);
-    expect(Object.keys(report)).toEqual(["a__b-0", "o__r-1"]);
-    expect(report["o__r-1"]).toEqual({
+  it("shapes a report.json entry like SWE-bench's", () => {
+    expect(toSweBenchReportEntry(resolved)).toEqual({
       patch_is_None: false,
       patch_exists: true,
       patch_successfully_applied: true,
@@ -138,32 +148,35 @@ describe("SWE-bench formats", () => {
         PASS_TO_FAIL: { success: [], failure: [] },
       },
     });
-    expect(toSweBenchReportEntry(none)).toMatchObject({
+    expect(toSweBenchReportEntry(none)).toEqual({
       patch_is_None: true,
       patch_exists: false,
+      patch_successfully_applied: false,
       resolved: false,
+    });
+    const unapplied = buildSweReport({ instance, modelPatch: "diff", failedApplyPatch: true });
+    expect(toSweBenchReportEntry(unapplied)).toMatchObject({
+      patch_exists: true,
+      patch_successfully_applied: false,
     });
   });
 
-  it("writes predictions JSONL and a summary", () => {
+  it("writes predictions JSONL and reads it back (JSONL, JSON array), rejecting duplicates and mixed models", () => {
     const jsonl = formatPredictionsJsonl("qwen3-8b", [resolved, none]);
-    expect(
-      jsonl
-        .trimEnd()
-        .split("\n")
-        .map((line) => JSON.parse(line)),
-    ).toEqual([
+    expect(parsePredictions(jsonl)).toEqual([
       { instance_id: "o__r-1", model_name_or_path: "qwen3-8b", model_patch: "diff --git a/x b/x" },
       { instance_id: "a__b-0", model_name_or_path: "qwen3-8b", model_patch: null },
     ]);
-    expect(summarizeSweReports([resolved, none])).toEqual({
-      total: 2,
-      resolved: 1,
-      emptyPatch: 1,
-      failedApplyPatch: 0,
-      testTimeout: 0,
-      resolvedRate: 0.5,
-    });
+    expect(parsePredictions(JSON.stringify(parsePredictions(jsonl)))).toHaveLength(2);
+    const line = (id: string, model = "m") =>
+      JSON.stringify({ instance_id: id, model_name_or_path: model, model_patch: "" });
+    expect(() => parsePredictions(`${line("a")}\n${line("a")}\n`, "p.jsonl")).toThrow(
+      /p\.jsonl:2: .*listed twice/,
+    );
+    expect(() => parsePredictions(`${line("a")}\n${line("b", "n")}\n`)).toThrow(/several models/);
+    expect(() => parsePredictions(`${line("a")}\n{"instance_id": "b"}\n`, "p.jsonl")).toThrow(
+      /p\.jsonl:2: model_name_or_path/,
+    );
   });
 });
 

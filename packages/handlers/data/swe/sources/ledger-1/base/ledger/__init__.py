@@ -1,0 +1,3 @@
+from .book import Ledger
+
+__all__ = ["Ledger"]

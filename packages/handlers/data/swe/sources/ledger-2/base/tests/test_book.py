@@ -1,0 +1,19 @@
+from ledger import Ledger
+
+
+def test_empty_balance():
+    assert Ledger().balance() == 0
+
+
+def test_deposits_add_up():
+    book = Ledger()
+    book.deposit(10)
+    book.deposit(5)
+    assert book.balance() == 15
+
+
+def test_withdraw_reduces_balance():
+    book = Ledger()
+    book.deposit(10)
+    book.withdraw(3)
+    assert book.balance() == 7
