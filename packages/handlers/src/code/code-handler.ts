@@ -1,9 +1,8 @@
-import { StageFailure } from "@raas/engine";
 import { z } from "zod";
 import { ZAgentTaskBase } from "../base/agent-payload.schema";
 import { defineAgentHandler } from "../base/define-agent-handler";
 import { submitToolSpec } from "../base/submit-tool";
-import { CODE_TEST_RUNNER_PY } from "./code-test-runner.script";
+import { runHiddenTests } from "./hidden-tests";
 
 const ZStdioTests = z
   .object({
@@ -48,13 +47,6 @@ export interface CodeHandlerConfig {
   rewardMode?: "fraction" | "all_pass";
 }
 
-interface CaseResult {
-  name: string;
-  status: string;
-  durationMs: number;
-  detail: string;
-}
-
 const SYSTEM_PROMPT =
   "You are an expert Python programmer working in a sandbox (/workspace) with bash, python and " +
   "editor tools. Write a complete solution file, test it yourself, then call submit. Hidden tests " +
@@ -93,46 +85,17 @@ export function createCodeHandlerFactory(config: CodeHandlerConfig = {}) {
       if (artifacts.solution === null) {
         return { reward: 0, result: { rewardMode, solutionFound: false, passed: 0, total: 0, cases: [] } };
       }
-      const { tests } = payload;
-      const files: Record<string, string> = {
-        [payload.solutionPath]: artifacts.solution,
-        ".raas/run_tests.py": CODE_TEST_RUNNER_PY,
-        ".raas/spec.json": JSON.stringify({ ...tests, solutionPath: payload.solutionPath }),
-      };
-      if (tests.kind === "unittest") files["test_hidden.py"] = tests.code;
-      const sandbox = await openSandbox({ files });
-      const caseCount = tests.kind === "stdio" ? tests.cases.length : 1;
-      const run = await sandbox.runTool(
-        "bash",
-        { command: "cd /workspace && python3 .raas/run_tests.py" },
-        { timeoutMs: caseCount * tests.timeLimitMs + 30_000, signal },
-      );
-      let report: { pythonVersion: string; cases: CaseResult[] };
-      try {
-        report = JSON.parse(new TextDecoder().decode(await sandbox.readFile(".raas/results.json")));
-      } catch (error) {
-        throw new StageFailure(
-          "eval",
-          `the test runner wrote no results (exit ${run.exitCode}): ${run.output.slice(-400)}`,
-          {
-            cause: error,
-          },
-        );
-      }
-      const passed = report.cases.filter((c) => c.status === "passed").length;
-      const total = report.cases.length;
+      const { cases, pythonVersion } = await runHiddenTests({
+        openSandbox,
+        solutionPath: payload.solutionPath,
+        solution: artifacts.solution,
+        tests: payload.tests,
+        signal,
+      });
+      const passed = cases.filter((c) => c.status === "passed").length;
+      const total = cases.length;
       const reward = rewardMode === "fraction" ? passed / total : passed === total ? 1 : 0;
-      return {
-        reward,
-        result: {
-          rewardMode,
-          solutionFound: true,
-          passed,
-          total,
-          pythonVersion: report.pythonVersion,
-          cases: report.cases,
-        },
-      };
+      return { reward, result: { rewardMode, solutionFound: true, passed, total, pythonVersion, cases } };
     },
   });
 }
