@@ -28,6 +28,11 @@ interface SourceMeta {
    * continues from that base with its fix and tests committed, then this `base/` as a new commit.
    */
   after?: string;
+  /**
+   * An edge case that cannot run without configuration or fails evaluation on purpose: written to
+   * `edge-instances.jsonl`, so that `instances.jsonl` stays runnable by any consumer as is.
+   */
+  edge?: boolean;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -83,7 +88,7 @@ function buildOne(
   outDir: string,
   scratch: string,
   sourcesDir: string,
-): Record<string, unknown> {
+): { edge: boolean; instance: Record<string, unknown> } {
   const meta = JSON.parse(readFileSync(join(sourceDir, "instance.json"), "utf8")) as SourceMeta;
   const repoName = meta.repo.replace("/", "__");
   const repoDir = join(scratch, repoName);
@@ -120,7 +125,7 @@ function buildOne(
     "HEAD",
     "main",
   ]);
-  return {
+  const instance = {
     instance_id: meta.instance_id,
     repo: meta.repo,
     base_commit: baseCommit,
@@ -136,20 +141,34 @@ function buildOne(
     environment_setup_commit: baseCommit,
     ...(meta.test_cmd !== undefined && { test_cmd: meta.test_cmd }),
   };
+  return { edge: meta.edge === true, instance };
 }
 
-/** Builds every source into `outDir`; returns the instances written to `instances.jsonl`. */
-export function buildSweData(outDir: string, sourcesDir = join(here, "sources")): Record<string, unknown>[] {
+const createdAt = (sourceDir: string) =>
+  (JSON.parse(readFileSync(join(sourceDir, "instance.json"), "utf8")) as SourceMeta).created_at;
+
+const jsonl = (records: readonly Record<string, unknown>[]) =>
+  `${records.map((record) => JSON.stringify(record)).join("\n")}\n`;
+
+/**
+ * Builds every source into `outDir`, oldest `created_at` first (so an `after` source follows the
+ * one it continues); returns the instances written to `instances.jsonl` and `edge-instances.jsonl`.
+ */
+export function buildSweData(
+  outDir: string,
+  sourcesDir = join(here, "sources"),
+): { instances: Record<string, unknown>[]; edge: Record<string, unknown>[] } {
   const scratch = mkdtempSync(join(tmpdir(), "raas-swe-data-"));
   try {
-    const instances = readdirSync(sourcesDir)
-      .sort()
-      .map((name) => buildOne(join(sourcesDir, name), outDir, scratch, sourcesDir));
-    writeFileSync(
-      join(outDir, "instances.jsonl"),
-      `${instances.map((instance) => JSON.stringify(instance)).join("\n")}\n`,
-    );
-    return instances;
+    const built = readdirSync(sourcesDir)
+      .map((name) => join(sourcesDir, name))
+      .sort((a, b) => createdAt(a).localeCompare(createdAt(b)) || a.localeCompare(b))
+      .map((sourceDir) => buildOne(sourceDir, outDir, scratch, sourcesDir));
+    const instances = built.filter((item) => !item.edge).map((item) => item.instance);
+    const edge = built.filter((item) => item.edge).map((item) => item.instance);
+    writeFileSync(join(outDir, "instances.jsonl"), jsonl(instances));
+    writeFileSync(join(outDir, "edge-instances.jsonl"), jsonl(edge));
+    return { instances, edge };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -157,6 +176,6 @@ export function buildSweData(outDir: string, sourcesDir = join(here, "sources"))
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = resolve(process.argv[2] ?? here);
-  const instances = buildSweData(outDir);
-  console.log(`wrote ${instances.length} instances and their bundles to ${outDir}`);
+  const { instances, edge } = buildSweData(outDir);
+  console.log(`wrote ${instances.length} + ${edge.length} edge instances and their bundles to ${outDir}`);
 }

@@ -11,9 +11,11 @@ describe("the shipped SWE dataset", () => {
 
   it("rebuilds byte for byte from its sources (fixed commit dates, real base_commit hashes)", () => {
     buildSweData(outDir);
-    expect(readFileSync(join(outDir, "instances.jsonl"), "utf8")).toBe(
-      readFileSync(join(SWE_DATA_DIR, "instances.jsonl"), "utf8"),
-    );
+    for (const file of ["instances.jsonl", "edge-instances.jsonl"]) {
+      expect(readFileSync(join(outDir, file), "utf8"), file).toBe(
+        readFileSync(join(SWE_DATA_DIR, file), "utf8"),
+      );
+    }
     const bundles = readdirSync(join(SWE_DATA_DIR, "bundles")).sort();
     expect(readdirSync(join(outDir, "bundles")).sort()).toEqual(bundles);
     for (const bundle of bundles) {

@@ -11,6 +11,7 @@ import type { SweEvalReport } from "../../src/swe/swe-report.types";
 import {
   createSweTestRuntime,
   fixtureInstance,
+  loadEdgeInstances,
   loadFixtureInstances,
   SWE_BUNDLE_DIR,
   SWE_DATA_DIR,
@@ -73,10 +74,10 @@ const outcome = (report: SweEvalReport) => {
 };
 
 describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)", () => {
-  const instances = loadFixtureInstances();
+  const instances = [...loadFixtureInstances(), ...loadEdgeInstances()];
 
   it("ships instances mixing pytest and unittest, a src/ layout with its test_cmd, and two of one repository", () => {
-    expect(instances.length).toBeGreaterThanOrEqual(12);
+    expect(instances).toHaveLength(12);
     expect(fixtureInstance("raas-fixtures__unitconv-8").test_cmd).toMatch(/PYTHONPATH=src/);
     expect(fixtureInstance("raas-fixtures__ledger-1").repo).toBe(
       fixtureInstance("raas-fixtures__ledger-2").repo,

@@ -11,12 +11,23 @@ const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
 export const SWE_DATA_DIR = fileURLToPath(new URL("../../../data/swe/", import.meta.url));
 export const SWE_BUNDLE_DIR = join(SWE_DATA_DIR, "bundles");
 
+/** The instances any consumer can run as they are (`instances.jsonl`). */
 export function loadFixtureInstances(): TSweInstance[] {
   return parseSweJsonl(readFileSync(join(SWE_DATA_DIR, "instances.jsonl"), "utf8"), "instances.jsonl");
 }
 
+/** Edge cases: needing `specs.json`, or failing evaluation on purpose (`edge-instances.jsonl`). */
+export function loadEdgeInstances(): TSweInstance[] {
+  return parseSweJsonl(
+    readFileSync(join(SWE_DATA_DIR, "edge-instances.jsonl"), "utf8"),
+    "edge-instances.jsonl",
+  );
+}
+
 export function fixtureInstance(id: string): TSweInstance {
-  const instance = loadFixtureInstances().find((candidate) => candidate.instance_id === id);
+  const instance = [...loadFixtureInstances(), ...loadEdgeInstances()].find(
+    (candidate) => candidate.instance_id === id,
+  );
   if (!instance) throw new Error(`no fixture instance ${id}`);
   return instance;
 }
