@@ -1,91 +1,24 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { SweBenchmarkResult, SweJobGateway } from "@raas/handlers";
+import type { SweJobGateway } from "@raas/handlers";
 import type { TJob } from "@raas/shared";
-import { TRPCClientError } from "@trpc/client";
 import type { RaasClient } from "../client";
 import { bar, printJson } from "../output";
+import { benchmarkStore } from "./benchmark-store";
+import { sweEvalCounts, writeSweEvalOutput } from "./swe-eval-output";
 
-export const EVAL_SWE_HELP = `raas eval swe --dataset FILE.jsonl --backend URL [--model NAME] [--concurrency N]
-              [--run-id ID] [--out DIR] [--max-turns N] [--json]
-      SWE-bench evaluation through the service: registers the backend (serving --model, default the
-      server's default model), runs one \`swe\` job per instance (at most N at once, default 8),
-      stores a benchmark run and writes predictions.jsonl and the SWE-bench report
-      (<model>.<run-id>.json) to --out (default ./swe-eval-<run-id>).
-      Re-running with the same --run-id resumes: finished instances are not run again.`;
-
-/** Results per `benchmarks.recordResults` call (the server takes at most 1000). */
-const RESULTS_PER_CALL = 500;
-
-function trpcCode(error: unknown): string | undefined {
-  return error instanceof TRPCClientError ? (error.data as { code?: string } | undefined)?.code : undefined;
-}
-
-/** An older server without the `benchmarks.*` procedures, or one running without a benchmark store. */
-function isStoreUnavailable(error: unknown): boolean {
-  if (!(error instanceof TRPCClientError)) return false;
-  return trpcCode(error) === "UNAVAILABLE" || /No procedure found/i.test(error.message);
-}
-
-interface NewRun {
-  id: string;
-  model: string;
-  dataset: string;
-  config: Record<string, unknown>;
-}
-
-/**
- * Stores the run through `benchmarks.*`. When the server cannot store it (no such procedures, or
- * no benchmark store) it says so once and the run is only written to files. Re-using a run id
- * resumes that run when model and dataset match.
- */
-function benchmarkStore(client: RaasClient, log: (message: string) => void) {
-  let isStored = true;
-  const call = async (work: () => Promise<unknown>) => {
-    if (!isStored) return;
-    try {
-      await work();
-    } catch (error) {
-      if (!isStoreUnavailable(error)) throw error;
-      isStored = false;
-      log(
-        `the server cannot store benchmark runs (${error instanceof Error ? error.message : error}); the run is only written to files`,
-      );
-    }
-  };
-  return {
-    get isStored() {
-      return isStored;
-    },
-    createRun: (run: NewRun) =>
-      call(async () => {
-        try {
-          await client.benchmarks.createRun.mutate(run);
-        } catch (error) {
-          if (trpcCode(error) !== "CONFLICT") throw error;
-          const { run: stored } = await client.benchmarks.get.query({ runId: run.id });
-          if (stored.model !== run.model || stored.dataset !== run.dataset) {
-            throw new Error(
-              `run id "${run.id}" is taken by a run of ${stored.model} on ${stored.dataset}; pass another --run-id`,
-            );
-          }
-          log(`resuming stored run ${run.id} (${stored.totalCount} results stored so far)`);
-        }
-      }),
-    recordResults: (runId: string, results: SweBenchmarkResult[]) =>
-      call(async () => {
-        for (let at = 0; at < results.length; at += RESULTS_PER_CALL) {
-          await client.benchmarks.recordResults.mutate({
-            runId,
-            results: results.slice(at, at + RESULTS_PER_CALL),
-          });
-        }
-      }),
-    finishRun: (runId: string, status: "completed" | "failed" | "cancelled") =>
-      call(() => client.benchmarks.finishRun.mutate({ runId, status })),
-  };
-}
+export const EVAL_SWE_HELP = `raas eval swe --dataset FILE.jsonl (--backend URL [--model NAME] | --predictions FILE.jsonl)
+              [--specs FILE.json] [--concurrency N] [--run-id ID] [--out DIR] [--max-turns N] [--json]
+      SWE-bench evaluation through the service, stored as a benchmark run. With --backend: registers
+      the backend (serving --model, default the server's default model) and runs one \`swe\` rollout
+      per instance. With --predictions (lines: instance_id, model_name_or_path, model_patch): grades
+      those patches without rollouts. --specs: per-repo/version specs (setup commands, env, test
+      command) sent with each job. At most N jobs at once (default 8). Writes SWE-bench's files to
+      --out (default ./swe-eval-<run-id>): <model>.<run-id>.json (run summary),
+      logs/run_evaluation/<run-id>/<model>/<instance_id>/report.json, predictions.jsonl.
+      Re-running with the same --run-id resumes: graded instances are not run again, errored
+      ones are retried.`;
 
 function positiveInt(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -93,6 +26,14 @@ function positiveInt(value: string | undefined, name: string, fallback: number):
   if (!Number.isInteger(parsed) || parsed < 1)
     throw new Error(`--${name} needs a positive integer, got "${value}"`);
   return parsed;
+}
+
+/** A run id is 1-200 of [A-Za-z0-9_.:@-] starting with a letter or digit (it appears in URLs). */
+function idPart(text: string): string {
+  return text
+    .replace(/[^\w.-]+/g, "_")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .slice(0, 80);
 }
 
 /** `raas eval <benchmark> …`; SWE-bench is the one benchmark so far. */
@@ -109,6 +50,8 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
     options: {
       dataset: { type: "string" },
       backend: { type: "string" },
+      predictions: { type: "string" },
+      specs: { type: "string" },
       model: { type: "string" },
       concurrency: { type: "string" },
       "run-id": { type: "string" },
@@ -117,56 +60,77 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
       json: { type: "boolean", default: false },
     },
   });
-  if (!values.dataset || !values.backend) {
-    throw new Error(`--dataset and --backend are required\nusage: ${EVAL_SWE_HELP}`);
+  if (!values.dataset || (values.backend === undefined) === (values.predictions === undefined)) {
+    throw new Error(`--dataset and one of --backend or --predictions are required\nusage: ${EVAL_SWE_HELP}`);
   }
   // Loaded here, not at the top: the handlers package costs start-up time other commands do not need.
-  const { parseSweJsonl, runSweBenchmark } = await import("@raas/handlers");
+  const { loadSweRepoSpecs, parsePredictions, parseSweJsonl, runSweBenchmark } = await import(
+    "@raas/handlers"
+  );
   const instances = parseSweJsonl(readFileSync(values.dataset, "utf8"), values.dataset);
   if (instances.length === 0) throw new Error(`${values.dataset} has no instances`);
+  const predictions =
+    values.predictions === undefined
+      ? undefined
+      : parsePredictions(readFileSync(values.predictions, "utf8"), values.predictions);
+  if (predictions?.length === 0) throw new Error(`${values.predictions} has no predictions`);
+  const specs = values.specs === undefined ? undefined : await loadSweRepoSpecs(values.specs);
   const concurrency = positiveInt(values.concurrency, "concurrency", 8);
-  const { backend } = await client.backends.register.mutate({
-    baseUrl: values.backend,
-    ...(values.model !== undefined && { modelName: values.model }),
-  });
-  const model = backend.modelName;
-  const dataset = basename(values.dataset).replace(/\.jsonl$/, "");
-  // A run id is 1-200 of [A-Za-z0-9_.:@-] starting with a letter or digit (it appears in URLs).
-  const idPart = (text: string) =>
-    text
-      .replace(/[^\w.-]+/g, "_")
-      .replace(/^[^A-Za-z0-9]+/, "")
-      .slice(0, 80);
-  const runId =
-    values["run-id"] ?? `${idPart(dataset) || "swe"}-${idPart(model) || "model"}-${Date.now().toString(36)}`;
-  const outDir = resolve(values.out ?? `swe-eval-${runId}`);
   const quiet = values.json;
   const log = (message: string) => {
     if (!quiet) process.stderr.write(`${message}\n`);
   };
 
-  log(
-    `backend ${backend.id} (${values.backend}) serves ${model}; run ${runId}: ${instances.length} instances`,
-  );
+  let model: string;
+  if (predictions) {
+    model = values.model ?? (predictions[0]?.model_name_or_path as string);
+    log(`grading ${predictions.length} predictions of ${model}`);
+  } else {
+    const { backend } = await client.backends.register.mutate({
+      baseUrl: values.backend as string,
+      ...(values.model !== undefined && { modelName: values.model }),
+    });
+    model = backend.modelName;
+    log(`backend ${backend.id} (${values.backend}) serves ${model}`);
+  }
+  const dataset = basename(values.dataset).replace(/\.jsonl$/, "");
+  const runId =
+    values["run-id"] ?? `${idPart(dataset) || "swe"}-${idPart(model) || "model"}-${Date.now().toString(36)}`;
+  const outDir = resolve(values.out ?? `swe-eval-${runId}`);
+  log(`run ${runId}: ${instances.length} instances`);
+
   const store = benchmarkStore(client, log);
   await store.createRun({
     id: runId,
     model,
     dataset,
-    config: { backend: values.backend, concurrency, maxTurns: values["max-turns"] ?? null },
+    config: predictions
+      ? { predictions: values.predictions, concurrency, specs: values.specs ?? null }
+      : {
+          backend: values.backend,
+          concurrency,
+          maxTurns: values["max-turns"] ?? null,
+          specs: values.specs ?? null,
+        },
   });
   const gateway: SweJobGateway = {
     submit: async (requests) =>
-      (await client.jobs.submitMany.mutate({ jobs: [...requests] })).results.map((r) => r.job.id),
+      (await client.jobs.submitMany.mutate({ jobs: [...requests] })).results.map((r) => ({
+        id: r.job.id,
+        created: r.created,
+        status: r.job.status,
+      })),
     wait: async (ids, timeoutMs) =>
       (await client.jobs.wait.query({ ids: [...ids], timeoutMs })).jobs as TJob[],
   };
-  const benchmark = runSweBenchmark({
+  const outcome = await runSweBenchmark({
     instances,
     model,
     runId,
     gateway,
     maxInFlight: concurrency,
+    ...(predictions !== undefined && { predictions }),
+    ...(specs !== undefined && { specs }),
     ...(values["max-turns"] !== undefined && {
       agent: { maxTurns: positiveInt(values["max-turns"], "max-turns", 50) },
     }),
@@ -176,8 +140,7 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
           `\revaluating ${bar(finished, total)} ${finished}/${total}  resolved ${resolved}  errors ${failed}`,
         );
     },
-  });
-  const outcome = await benchmark.catch(async (error: unknown) => {
+  }).catch(async (error: unknown) => {
     await store.finishRun(runId, "failed").catch(() => {});
     throw error;
   });
@@ -185,36 +148,25 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
   await store.recordResults(runId, outcome.results);
   await store.finishRun(runId, "completed");
 
-  mkdirSync(outDir, { recursive: true });
-  const predictionsPath = join(outDir, "predictions.jsonl");
-  // SWE-bench names reports `<model>.<run_id>.json` with `/` in the model written as `__`.
-  const reportPath = join(outDir, `${model.replaceAll("/", "__").replace(/[^\w.-]+/g, "_")}.${runId}.json`);
-  writeFileSync(predictionsPath, outcome.predictionsJsonl);
-  writeFileSync(reportPath, `${JSON.stringify(outcome.report, null, 2)}\n`);
-  writeFileSync(
-    join(outDir, "reports.jsonl"),
-    outcome.reports.map((report) => JSON.stringify(report)).join("\n"),
-  );
-
-  const { summary } = outcome;
+  const { summaryPath, predictionsPath } = await writeSweEvalOutput({ outDir, runId, model, outcome });
+  const counts = sweEvalCounts(outcome);
   if (values.json) {
     printJson({
       runId,
       stored: store.isStored,
-      summary,
+      summary: counts,
       errors: outcome.errors,
       predictions: predictionsPath,
-      report: reportPath,
+      report: summaryPath,
     });
   } else {
     console.log(
-      `resolved ${summary.resolved}/${summary.total} (${(summary.resolvedRate * 100).toFixed(1)} %)  ` +
-        `empty patch ${summary.emptyPatch}  patch failed ${summary.failedApplyPatch}  ` +
-        `test timeout ${summary.testTimeout}  errors ${summary.errors}`,
+      `resolved ${counts.resolved}/${counts.total} (${(counts.resolvedRate * 100).toFixed(1)} %)  ` +
+        `unresolved ${counts.unresolved}  empty patch ${counts.emptyPatch}  errors ${counts.errors}`,
     );
     for (const [instanceId, reason] of Object.entries(outcome.errors))
       console.log(`  error ${instanceId}: ${reason}`);
-    console.log(`predictions: ${predictionsPath}\nreport:      ${reportPath}`);
+    console.log(`predictions: ${predictionsPath}\nreport:      ${summaryPath}`);
     if (store.isStored) console.log(`stored run:  ${runId}   (GET /api/v1/benchmarks/${runId})`);
   }
   return 0;

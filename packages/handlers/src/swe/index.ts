@@ -15,6 +15,7 @@ export * from "./swe-repo-spec";
 export * from "./swe-repo-spec.schema";
 export * from "./swe-report.types";
 export * from "./swe-report-builder";
+export * from "./swe-run-summary";
 export * from "./swe-shell-scripts";
 export * from "./swe-test-run";
 export * from "./test-framework";
