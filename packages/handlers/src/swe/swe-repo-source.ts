@@ -40,8 +40,6 @@ export interface ClosableSweRepoSource extends SweRepoSource {
   close(): Promise<void>;
 }
 
-const GIT_ENV = { GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" };
-
 /**
  * A repo source over a local directory of bundles and mirrors. Each repository's full history
  * stays on the host (a bundle is unpacked once into the scratch directory; a mirror is read in
@@ -50,11 +48,7 @@ const GIT_ENV = { GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C
  */
 export function createBundleDirRepoSource(options: BundleDirRepoSourceOptions): ClosableSweRepoSource {
   const git = (args: string[], cwd?: string) =>
-    run(options.gitPath ?? "git", args, {
-      cwd,
-      env: { ...process.env, ...GIT_ENV },
-      maxBuffer: 16 * 1024 ** 2,
-    });
+    run(options.gitPath ?? "git", args, { cwd, maxBuffer: 16 * 1024 ** 2 });
   let workDir: Promise<string> | null = null;
   const scratch = () => {
     workDir ??= options.workDir
