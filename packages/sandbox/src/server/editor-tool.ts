@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { readWorkspaceFile, UnreadableFileError } from "./bounded-read";
 import { resolveInWorkspace } from "./workspace-path";
 
 /** Outcome of one editor command: text for the agent and whether it was the agent's mistake. */
@@ -77,7 +78,12 @@ export class EditorTool {
   #readText(path: string): string {
     if (!existsSync(path)) throw new EditorArgumentError(`${this.#display(path)} does not exist`);
     if (statSync(path).isDirectory()) throw new EditorArgumentError(`${this.#display(path)} is a directory`);
-    return readFileSync(path, "utf8");
+    try {
+      return readWorkspaceFile(this.workspaceRoot, path).toString("utf8");
+    } catch (error) {
+      if (error instanceof UnreadableFileError) throw new EditorArgumentError(error.message);
+      throw error;
+    }
   }
 
   #remember(path: string, previous: string | null): void {

@@ -8,7 +8,8 @@ import type {
   ExecResponse,
   ExecResultByOp,
 } from "../protocol/exec-protocol.types";
-import { encodeJsonLine, JsonLineDecoder } from "../protocol/json-lines";
+import { encodeJsonLine, JsonLineDecoder, SERVER_MAX_LINE_CHARS } from "../protocol/json-lines";
+import { UnreadableFileError } from "./bounded-read";
 import type { ExecServerConfig } from "./exec-server.types";
 import { FileActions } from "./file-actions";
 import { TOOLS_SCRATCH_SUBDIR, ToolDispatch } from "./tool-dispatch";
@@ -17,9 +18,12 @@ import { PathOutsideWorkspaceError } from "./workspace-path";
 
 function errorBody(error: unknown): ExecErrorBody {
   if (error instanceof PathOutsideWorkspaceError) return { code: "forbidden", message: error.message };
+  if (error instanceof UnreadableFileError) return { code: "bad_request", message: error.message };
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
   if (code === "ENOENT") return { code: "not_found", message };
+  // O_NOFOLLOW met a symlink swapped in after the path was checked.
+  if (code === "ELOOP") return { code: "forbidden", message };
   if (code === "EISDIR" || code === "ENOTDIR") return { code: "bad_request", message };
   return { code: "internal", message };
 }
@@ -103,6 +107,7 @@ export class ExecServer {
           ok: false,
           error: { code: "bad_request", message: `malformed request line: ${error.message}` },
         }),
+      { maxLineChars: SERVER_MAX_LINE_CHARS },
     );
     socket.on("data", (chunk: string) => decoder.push(chunk));
     // A vanished client cannot read results; stop its work instead of letting it run on.

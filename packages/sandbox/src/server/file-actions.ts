@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { ExecFileEntry } from "../protocol/exec-protocol.types";
+import { readWorkspaceFile } from "./bounded-read";
 import { resolveInWorkspace } from "./workspace-path";
 
 /**
@@ -12,7 +13,7 @@ export class FileActions {
   constructor(readonly workspaceRoot: string) {}
 
   read(path: string): Buffer {
-    return readFileSync(resolveInWorkspace(this.workspaceRoot, path));
+    return readWorkspaceFile(this.workspaceRoot, path);
   }
 
   write(path: string, data: Buffer): number {

@@ -33,15 +33,33 @@ def on_sigint(signum, frame):
         raise KeyboardInterrupt
 
 
-def format_error(error):
-    """The traceback without this driver's own frames, so it reads as the cell's."""
-    import traceback
+def format_error(error, type_=type, str_=str):
+    """The traceback without this driver's own frames, so it reads as the cell's.
 
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != __file__]
-    text = "".join(traceback.format_exception_only(type(error), error))
-    if not frames:
-        return text
-    return "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames)) + text
+    The traceback module is a cell's to patch (it is plain Python); if what it returns lacks
+    the exception's own "Type: message" line, that line, built from builtins only, is added.
+    """
+    name = type_(error).__qualname__
+    module = type_(error).__module__
+    if module not in ("builtins", "__main__"):
+        name = "%s.%s" % (module, name)
+    try:
+        message = str_(error)
+    except BaseException:
+        message = "<exception str() failed>"
+    last = "%s: %s\n" % (name, message) if message else name + "\n"
+    try:
+        import traceback
+
+        frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != __file__]
+        text = "".join(traceback.format_exception_only(type_(error), error))
+        if frames:
+            text = "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames)) + text
+    except BaseException:
+        text = ""
+    if name not in text:
+        text = "Traceback (most recent call last):\n" + last if not text else text + last
+    return text
 
 
 def main():
@@ -50,7 +68,7 @@ def main():
     write, compile_, exec_, eval_, isinstance_, repr_, str_ = os.write, compile, exec, eval, isinstance, repr, str
     a2b, only_ast, expr_type, expression_type = binascii.a2b_base64, ast.PyCF_ONLY_AST, ast.Expr, ast.Expression
     stdout, settrace, setprofile = sys.stdout, sys.settrace, sys.setprofile
-    flush = stdout.flush
+    flush, write_text, type_ = stdout.flush, stdout.write, type
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     # As in the interactive interpreter; the ready nonce is not the cells' business.
     sys.argv[:] = [""]
@@ -76,13 +94,18 @@ def main():
             if last is not None:
                 value = eval_(compile_(last, "<cell>", "eval"), namespace)
                 if value is not None:
-                    print(repr_(value))
+                    write_text(repr_(value) + "\n")
         except SystemExit as error:
             status = "exit:" + " ".join(str_(error.code).split())[:200]
         except BaseException as error:
             status = "interrupted" if isinstance_(error, KeyboardInterrupt) else "error"
             try:
-                sys.stdout.write(format_error(error))
+                text = format_error(error, type_, str_)
+                try:
+                    sys.stdout.write(text)
+                except BaseException:
+                    sys.stdout = stdout
+                    write_text(text)
             except BaseException:
                 pass
         finally:

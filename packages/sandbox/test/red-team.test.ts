@@ -1,0 +1,456 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ManagedSandbox, SandboxError } from "../src/index";
+import { createTestRuntime } from "./support/sandbox-fixture";
+
+/**
+ * The attacks of issue 9 §2–§5, each run by a "policy" against a real bubblewrap sandbox, and
+ * each asserting what must come out: the execution server survives and answers, tool results
+ * belong to the call that produced them with the exit status the command really had, exec
+ * commands leave nothing behind, and failures the policy causes are marked as its own.
+ */
+
+const CALL_TIMEOUT_MS = 15_000;
+
+function tools(sandbox: () => ManagedSandbox) {
+  return {
+    bash: (command: string, timeoutMs = CALL_TIMEOUT_MS) =>
+      sandbox().runTool("bash", { command }, { timeoutMs }),
+    python: (code: string, timeoutMs = CALL_TIMEOUT_MS) =>
+      sandbox().runTool("python", { code }, { timeoutMs }),
+  };
+}
+
+/** Three calls in a row, each with its own output and exit status: nothing shifted or forged. */
+async function expectHonestSequence(sandbox: ManagedSandbox, label: string): Promise<void> {
+  const { bash } = tools(() => sandbox);
+  const first = await bash(`echo ${label}-one`);
+  expect(first).toMatchObject({ output: `${label}-one\n`, exitCode: 0, timedOut: false });
+  const failing = await bash(`echo ${label}-two; false`);
+  expect(failing).toMatchObject({ output: `${label}-two\n`, exitCode: 1, isError: true, timedOut: false });
+  const exited = await bash(`echo ${label}-three; (exit 7)`);
+  expect(exited).toMatchObject({ output: `${label}-three\n`, exitCode: 7, timedOut: false });
+  expect(await bash("true")).toMatchObject({ output: "", exitCode: 0 });
+}
+
+/** The server answers and its tools still work: health, a bash call, a python cell. */
+async function expectServerAlive(sandbox: ManagedSandbox, serverPid: number): Promise<void> {
+  expect(sandbox.state).toBe("ready");
+  expect((await sandbox.health()).pid).toBe(serverPid);
+  expect((await sandbox.runTool("bash", { command: "echo alive" })).output).toBe("alive\n");
+  expect((await sandbox.runTool("python", { code: "6 * 7" })).output).toBe("42\n");
+}
+
+describe("red team: the execution server is out of the tools' reach", () => {
+  const fixture = createTestRuntime({ noOutputTimeoutMs: 5_000 });
+  let sandbox: ManagedSandbox;
+  let serverPid: number;
+  const { bash, python } = tools(() => sandbox);
+
+  beforeAll(async () => {
+    sandbox = await fixture.runtime.create({});
+    serverPid = (await sandbox.health()).pid;
+    expect(sandbox.isolation).toMatchObject({ toolJail: true });
+  });
+  afterAll(() => fixture.dispose());
+
+  it("shows no execution server in the tools' /proc, from bash, python or exec", async () => {
+    const listing = "for d in /proc/[0-9]*; do tr '\\0' ' ' < $d/cmdline; echo; done";
+    const fromBash = await bash(`${listing}; pgrep -c node || true`);
+    expect(fromBash.output).not.toMatch(/node|exec-server/);
+    expect(fromBash.output.trim().endsWith("0")).toBe(true);
+    const fromPython = await python(
+      "import os\nsorted(open(f'/proc/{p}/cmdline','rb').read().decode(errors='replace') for p in os.listdir('/proc') if p.isdigit())",
+    );
+    expect(fromPython.output).not.toMatch(/node|exec-server/);
+    const fromExec = await sandbox.exec(["sh", "-c", listing]);
+    expect(fromExec.exitCode).toBe(0);
+    expect(fromExec.stdout).not.toMatch(/node|exec-server/);
+  });
+
+  it("has no /run/raas/exec.sock in the tools' view", async () => {
+    // Only the read-only directory of the shell's own scripts shows through the hidden /run/raas.
+    const probe =
+      "test -e /run/raas/exec.sock && echo present || echo absent; find / -xdev -type s -name 'exec*.sock' 2>/dev/null; ls -A /run/raas";
+    expect((await bash(probe)).output).toBe("absent\ntools\n");
+    expect((await sandbox.exec(["sh", "-c", probe])).stdout).toBe("absent\ntools\n");
+    expect(
+      (await python("import os\n(os.path.exists('/run/raas/exec.sock'), os.listdir('/run/raas'))")).output,
+    ).toBe("(False, ['tools'])\n");
+  });
+
+  it.each([
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+    ["kill -9 of every visible pid", "for d in /proc/[0-9]*; do kill -9 ${d#/proc/}; done"],
+    ["pkill -9 node", "pkill -9 node; echo pkill=$?"],
+    ["kill -9 -1", "kill -9 -1"],
+  ])("survives %s: the sandbox stays ready and the next call works", async (_name, attack) => {
+    const result = await bash(attack);
+    // Killing its own shell is the command's business; the server only reports it.
+    expect(result.timedOut).toBe(false);
+    if (attack.startsWith("pkill")) expect(result.output).toBe("pkill=1\n");
+    await sandbox.exec(["sh", "-c", attack]);
+    await python(
+      `import os, signal\nfor p in os.listdir('/proc'):\n  if p.isdigit() and int(p) != os.getpid():\n    try: os.kill(int(p), 9)\n    except OSError: pass`,
+    );
+    await expectServerAlive(sandbox, serverPid);
+    await expectHonestSequence(sandbox, "after-kill");
+  });
+
+  it("cannot ptrace anything outside its own descendants (python ctypes PTRACE_ATTACH)", async () => {
+    // Attach to every visible process but ourselves; report which attaches the kernel allowed.
+    const attach = [
+      "import ctypes, os",
+      "libc = ctypes.CDLL(None, use_errno=True)",
+      "own = os.getpid()",
+      "allowed = []",
+      "for p in sorted(int(p) for p in os.listdir('/proc') if p.isdigit()):",
+      "    if p == own: continue",
+      "    try: comm = open(f'/proc/{p}/comm').read().strip()",
+      "    except OSError: continue",
+      "    if libc.ptrace(16, p, None, None) == 0:",
+      "        allowed.append(comm)",
+      "        os.waitpid(p, 0x40000000)",
+      "        libc.ptrace(17, p, None, None)",
+      "print('attached:', sorted(allowed))",
+    ].join("\n");
+    await sandbox.writeFile("attach.py", attach);
+    const fromBash = await bash("python3 attach.py");
+    expect(fromBash.exitCode).toBe(0);
+    // The shell is not dumpable and nothing of the server is visible. The jail's own init
+    // (bwrap, no capabilities, holding only the tools' terminal) is the one attachable process.
+    expect(fromBash.output).toMatch(/^attached: \[('bwrap')?\]\n$/);
+    const fromCell = await python(attach);
+    expect(fromCell.output).toMatch(/^attached: \[('bwrap')?\]\n$/);
+    const fromExec = await sandbox.exec(["python3", "attach.py"]);
+    expect(fromExec.stdout).toMatch(/^attached: \[('bwrap')?\]\n$/);
+    const init = await bash("grep -E '^(CapEff|NoNewPrivs)' /proc/1/status; ls /proc/1/fd | wc -l");
+    expect(init.output).toMatch(/^CapEff:\s+0+\nNoNewPrivs:\s+1\n[1-5]\n$/);
+    await expectServerAlive(sandbox, serverPid);
+    await expectHonestSequence(sandbox, "after-ptrace");
+  });
+
+  it("cannot attach gdb to the shell", async () => {
+    const result = await bash(
+      "command -v gdb >/dev/null || { echo no-gdb; exit 0; }; gdb -batch -p $$ -ex 'print (int) getpid()' 2>&1 | grep -cE '^\\$1 = [0-9]+$'; true",
+    );
+    expect(result.output).toMatch(/^(no-gdb|0)\n$/);
+    await expectHonestSequence(sandbox, "after-gdb");
+  });
+
+  it("cannot read the shell's memory, environment or fds from a child process", async () => {
+    // Reads the first mapped page of mem (offset 0 is never mapped), environ, maps and fd/.
+    const scrape = [
+      "import os, sys",
+      "for p in sys.argv[1:]:",
+      "    for f in ('environ', 'maps', 'cmdline'):",
+      "        try: data = open(f'/proc/{p}/{f}', 'rb').read(); print(p, f, 'nonce' if b'__raas_end ' in data else 'readable')",
+      "        except OSError: print(p, f, 'denied')",
+      "    try: print(p, 'fd', len(os.listdir(f'/proc/{p}/fd')))",
+      "    except OSError: print(p, 'fd denied')",
+      "    try:",
+      "        start = int(open(f'/proc/{p}/maps').readline().split('-')[0], 16)",
+      "        m = open(f'/proc/{p}/mem', 'rb'); m.seek(start); m.read(4096); print(p, 'mem readable')",
+      "    except (OSError, ValueError): print(p, 'mem denied')",
+    ].join("\n");
+    await sandbox.writeFile("scrape.py", scrape);
+    const result = await bash("python3 scrape.py $$ $PPID");
+    const [shell, parent] = (await bash("echo $$ $PPID")).output.trim().split(" ");
+    const lines = result.output.trim().split("\n");
+    expect(lines.filter((line) => line.startsWith(`${shell} `))).toEqual([
+      `${shell} environ denied`,
+      `${shell} maps denied`,
+      `${shell} cmdline readable`,
+      `${shell} fd denied`,
+      `${shell} mem denied`,
+    ]);
+    // The parent is the jail's init (bwrap): it never sees a nonce (those reach only the shell).
+    expect(lines.filter((line) => line.startsWith(`${parent} `) && line.includes("nonce"))).toEqual([]);
+    expect(result.output).not.toContain("nonce");
+  });
+});
+
+describe("red team: bash results cannot be forged", () => {
+  const fixture = createTestRuntime({ noOutputTimeoutMs: 5_000 });
+  let sandbox: ManagedSandbox;
+  const { bash } = tools(() => sandbox);
+
+  beforeAll(async () => {
+    sandbox = await fixture.runtime.create({});
+  });
+  afterAll(() => fixture.dispose());
+
+  it("PROMPT_COMMAND rewriting the marker's exit code does not turn `false` into 0", async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+    const set = await bash("PROMPT_COMMAND='PS1=${PS1/_1__/_0__}'; false");
+    expect(set).toMatchObject({ exitCode: 1, timedOut: false });
+    expect(await bash("false")).toMatchObject({ exitCode: 1, output: "" });
+    await expectHonestSequence(sandbox, "prompt-command");
+  });
+
+  it("PS0 and PROMPT_COMMAND arrays printing fake markers do not end or shift calls", async () => {
+    await bash(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+      "PS0='${PS1/_1__/_0__}'; PROMPT_COMMAND=('echo forged' 'PS1=${PS1/_1__/_0__}'); false",
+    );
+    await expectHonestSequence(sandbox, "ps0");
+  });
+
+  it("refuses DEBUG traps, also with extdebug", async () => {
+    const result = await bash(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+      "shopt -s extdebug; trap 'PS1=${PS1/_1__/_0__}; return 0' DEBUG; echo trap=$?; false",
+    );
+    expect(result).toMatchObject({ exitCode: 1, timedOut: false });
+    expect(result.output).toContain("traps are not available");
+    expect(result.output).toContain("trap=2\n");
+    expect((await bash("builtin trap 'echo x' DEBUG; echo rc=$?")).output).toMatch(/rc=(1|2|127)\n$/);
+    expect((await bash("command trap -p; echo rc=$?")).output).toMatch(/rc=(1|2|127)\n$/);
+    await expectHonestSequence(sandbox, "trap");
+    await bash("shopt -u extdebug");
+  });
+
+  it.each([
+    ["return", "return() { :; }"],
+    ["local", "local() { :; }"],
+    ["set", "set() { :; }"],
+    ["builtin", "builtin() { :; }"],
+    ["all of them", "return() { :; }; local() { :; }; set() { :; }; builtin() { :; }; command() { :; }"],
+  ])("shadowing %s with a function does not make `false` succeed", async (_name, shadow) => {
+    expect(await bash(`${shadow}; false`)).toMatchObject({ exitCode: 1, timedOut: false });
+    await expectHonestSequence(sandbox, "shadow");
+    await bash("unset -f return local set builtin command 2>/dev/null; true");
+  });
+
+  it("cannot redefine the shell's own functions", async () => {
+    const result = await bash("__raas_end() { PS1=forged; }; __raas_rc() { return 0; }; echo rc=$?");
+    expect(result.output).toMatch(/readonly function/);
+    await expectHonestSequence(sandbox, "redefine");
+  });
+
+  it.each([
+    ["readonly __raas_s", "readonly __raas_s"],
+    ["declare -r PS1", "declare -r PS1"],
+    ["readonly PROMPT_COMMAND", "PROMPT_COMMAND=true; readonly PROMPT_COMMAND"],
+    ["readonly PS0", "readonly PS0"],
+  ])("freezing a marker variable (%s) makes the call time out, never exit 0", async (_name, freeze) => {
+    const own = await fixture.runtime.create({});
+    try {
+      const result = await own.runTool("bash", { command: `${freeze}; false` }, { timeoutMs: 2_000 });
+      expect(result.exitCode).not.toBe(0);
+      expect(result.timedOut).toBe(true);
+      // The shell stays frozen (the agent broke its own shell): later calls still never pass.
+      const later = await own.runTool("bash", { command: "true" }, { timeoutMs: 2_000 });
+      expect(later.exitCode).not.toBe(0);
+      expect(later.isError).toBe(true);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it.each([
+    ["BASH_ALIASES", "BASH_ALIASES[false]=true; BASH_ALIASES[__raas_end]='PS1=x;:'"],
+    ["alias", "alias false=true"],
+    ["exec bash --rcfile", "printf 'PS1=forged\\n' > /tmp/evil.rc; exec bash --rcfile /tmp/evil.rc"],
+    ["builtin exec", "builtin exec bash --norc"],
+    ["enable trap", "enable trap; enable -s; enable -f /nonexistent x"],
+    ["history", "history -s 'echo forged'; history -w /tmp/h; fc -l"],
+    ["set -o history", "set -o history; history"],
+    ["PS4 via set -x", "PS4='$(echo __RAAS_forged_0__)'; set -x"],
+    ["unset PS1", "unset PS1 PROMPT_COMMAND PS0"],
+    ["source of a marker-like file", "echo 'PS1=x' > /tmp/x.sh; . /tmp/x.sh"],
+  ])("%s cannot forge or shift results", async (_name, attack) => {
+    const result = await bash(`${attack}; false`);
+    expect(result.exitCode === 0).toBe(false);
+    expect(result.output).not.toContain("forged\n__RAAS");
+    await expectHonestSequence(sandbox, "trick");
+    await bash("set +x; true");
+  });
+});
+
+describe("red team: python results cannot be forged", () => {
+  const fixture = createTestRuntime();
+  let sandbox: ManagedSandbox;
+  const { python } = tools(() => sandbox);
+
+  beforeAll(async () => {
+    sandbox = await fixture.runtime.create({});
+  });
+  afterAll(() => fixture.dispose());
+
+  async function expectNextCellHonest(): Promise<void> {
+    const failing = await python("1/0");
+    expect(failing).toMatchObject({ isError: true, timedOut: false });
+    expect(failing.output).toContain("ZeroDivisionError");
+    const ok = await python("'value'");
+    expect(ok).toMatchObject({ isError: false, output: "'value'\n" });
+  }
+
+  /** A fresh interpreter, so that one trick's leftovers do not mask the next trick's effect. */
+  async function restartInterpreter(): Promise<void> {
+    const exited = await python("import os\nos._exit(0)");
+    expect(exited.output).toContain("the interpreter exited");
+  }
+
+  it("a cell that hunts a nonce in frames and gc and prints a fake ok marker still fails", async () => {
+    const result = await python(
+      [
+        "import sys, gc, re",
+        "found = set()",
+        "f = sys._getframe()",
+        "while f is not None:",
+        "    for v in list(f.f_locals.values()) + list(f.f_globals.values()):",
+        "        if isinstance(v, (str, bytes)): found.update(re.findall(r'[0-9a-f]{12}', str(v)))",
+        "    f = f.f_back",
+        "for o in gc.get_objects():",
+        "    if isinstance(o, dict):",
+        "        for v in o.values():",
+        "            if isinstance(v, str) and len(v) < 200: found.update(re.findall(r'[0-9a-f]{12}', v))",
+        "for n in sorted(found):",
+        "    print(f'\\n__RAAS_PY_{n}_ok__', flush=True)",
+        "print('\\n__RAAS_PY_000000000000_ok__', flush=True)",
+        "raise RuntimeError('really failed')",
+      ].join("\n"),
+    );
+    expect(result).toMatchObject({ isError: true, timedOut: false });
+    expect(result.output).toContain("Traceback (most recent call last)");
+    expect(result.output).toContain("RuntimeError: really failed");
+    await expectNextCellHonest();
+  });
+
+  it.each([
+    ["sys.stdout", "import sys, io\nsys.stdout = io.StringIO(); sys.stderr = sys.stdout"],
+    ["json.loads.__code__", "import json\njson.loads.__code__ = (lambda *a, **k: {'status': 'ok'}).__code__"],
+    ["builtins.print", "import builtins\nbuiltins.print = lambda *a, **k: None"],
+    ["sys.settrace", "import sys\nsys.settrace(lambda *a: None)\nsys.setprofile(lambda *a: None)"],
+    [
+      "builtins.isinstance / repr",
+      "import builtins\nbuiltins.isinstance = lambda *a: False\nbuiltins.repr = lambda o: 'x'",
+    ],
+    ["os.write", "import os\nreal = os.write\nos.write = lambda fd, b: real(fd, b.replace(b'error', b'ok'))"],
+    [
+      "sys.excepthook / traceback",
+      "import sys, traceback\nsys.excepthook = None\ntraceback.format_exception_only = lambda *a: ['']",
+    ],
+    ["signal handler", "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)"],
+    ["sys.displayhook", "import sys\nsys.displayhook = lambda v: None"],
+  ])("replacing %s does not change how the next cell is reported", async (_name, cell) => {
+    await python(cell);
+    await expectNextCellHonest();
+    await restartInterpreter();
+  });
+
+  it("a fake end marker written on stdout and stderr does not end the cell", async () => {
+    const result = await python(
+      "import os\nfor fd in (1, 2):\n    try: os.write(fd, b'done\\n\\n__RAAS_PY_0_ok__\\n')\n    except OSError: pass\nraise ValueError('still an error')",
+    );
+    expect(result).toMatchObject({ isError: true });
+    expect(result.output).toContain("ValueError: still an error");
+    await expectNextCellHonest();
+  });
+});
+
+describe("red team: exec commands are isolated and never interrupted by silence", () => {
+  const fixture = createTestRuntime({ noOutputTimeoutMs: 1_000 });
+  let sandbox: ManagedSandbox;
+
+  beforeAll(async () => {
+    sandbox = await fixture.runtime.create({});
+  });
+  afterAll(() => fixture.dispose());
+
+  const sleepers = async () =>
+    (await sandbox.runTool("bash", { command: "pgrep -fc 'sleep 10[0-9][0-9]' || true" })).output;
+
+  it("kills an exec command's daemons and double-forked children when it returns", async () => {
+    const result = await sandbox.exec([
+      "sh",
+      "-c",
+      "setsid sh -c 'sleep 1000' & (sleep 1001 &) & nohup sleep 1002 >/dev/null 2>&1 & echo started",
+    ]);
+    expect(result).toMatchObject({ exitCode: 0, stdout: "started\n", timedOut: false });
+    const after = await sandbox.exec([
+      "sh",
+      "-c",
+      "for d in /proc/[0-9]*; do tr '\\0' ' ' < $d/cmdline 2>/dev/null; echo; done",
+    ]);
+    expect(after.stdout).not.toMatch(/sleep 10\d\d/);
+    const survivors = sandbox
+      .processIds()
+      .map((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        } catch {
+          return "";
+        }
+      })
+      .filter((cmdline) => /sleep\0?10\d\d/.test(cmdline));
+    expect(survivors).toEqual([]);
+    expect(await sleepers()).toBe("0\n");
+  });
+
+  it("cannot see the agent's shell functions or variables", async () => {
+    await sandbox.runTool("bash", {
+      command: "export AGENT_SECRET=planted; false() { return 0; }; export -f false; cd /tmp",
+    });
+    const result = await sandbox.exec([
+      "bash",
+      "-c",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+      'echo "secret=${AGENT_SECRET:-unset}"; false; echo "false=$?"; pwd',
+    ]);
+    expect(result.stdout).toBe("secret=unset\nfalse=1\n/workspace\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("never interrupts silent commands", async () => {
+    const sleeper = await sandbox.exec(["sleep", "3"], { timeoutMs: 30_000 });
+    expect(sleeper).toMatchObject({ exitCode: 0, timedOut: false, signal: null });
+    const poller = await sandbox.exec(
+      [
+        "python3",
+        "-c",
+        "import subprocess\nr = subprocess.run(['sh', '-c', 'sleep 3; echo quiet'], capture_output=True)\nprint(r.returncode, r.stdout.decode().strip())",
+      ],
+      { timeoutMs: 30_000 },
+    );
+    expect(poller).toMatchObject({ exitCode: 0, stdout: "0 quiet\n", timedOut: false });
+    const reader = await sandbox.exec(["sh", "-c", "sleep 2; read line; echo got=$line"], {
+      stdin: "input\n",
+      timeoutMs: 30_000,
+    });
+    expect(reader).toMatchObject({ exitCode: 0, stdout: "got=input\n" });
+  });
+
+  it("kills the whole tree at its timeout", async () => {
+    const started = performance.now();
+    const result = await sandbox.exec(
+      ["sh", "-c", "setsid sleep 1005 & (sleep 1006 &); sleep 1007; echo never"],
+      { timeoutMs: 1_000 },
+    );
+    expect(result).toMatchObject({ timedOut: true });
+    expect(result.exitCode === 0).toBe(false);
+    expect(result.stdout).not.toContain("never");
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(await sleepers()).toBe("0\n");
+  });
+});
+
+describe("red team: failures the policy causes are marked as its own", () => {
+  const fixture = createTestRuntime();
+  afterAll(() => fixture.dispose());
+
+  it("blames the policy when the wall time runs out during its tool call", async () => {
+    const sandbox = await fixture.runtime.create({ limits: { wallTimeMs: 1_000 } });
+    const error = await sandbox
+      .runTool("bash", { command: "while :; do :; done" }, { timeoutMs: 30_000 })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toMatchObject({ causedByPolicy: true });
+    expect((error as SandboxError).policyReason).toMatch(/wall-time/);
+    await sandbox.close();
+  });
+});
