@@ -7,6 +7,8 @@ export * from "./base/sandbox-toolbox";
 export * from "./base/submit-tool";
 export * from "./code/code-handler";
 export * from "./code/code-test-runner.script";
+export * from "./code/code-verdict";
+export * from "./code/hidden-tests";
 export * from "./create-handlers";
 export * from "./math/latex-number.parser";
 export * from "./math/math-answer.grader";

@@ -1,0 +1,230 @@
+// `npm run bench -- eval [--evaluations 500] [--concurrency 4] [--no-load]`: evaluations (code
+// hidden tests and SWE fixture instances, honest and wrong solutions, and grader attacks) through
+// the real graders and bubblewrap sandboxes, with one busy-loop process per core beside them.
+// Every evaluation has a known expected reward; a different reward is a misgrade, a thrown
+// failure is an infrastructure failure. Target: 0 of both.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isStageFailure } from "@raas/engine";
+import {
+  createBundleDirRepoSource,
+  evaluateSwePatch,
+  parseSweJsonl,
+  runHiddenTests,
+  type TCodePayload,
+  type TSweInstance,
+} from "@raas/handlers";
+import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
+import type { Bench, BenchReport, BenchRow } from "./bench.types";
+import { median, percentile } from "./stats";
+
+const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+const SWE_DATA = fileURLToPath(new URL("../packages/handlers/data/swe/", import.meta.url));
+
+function option(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 && args[at + 1] ? Number(args[at + 1]) : fallback;
+}
+
+interface Item {
+  kind: string;
+  expectedReward: number;
+  run(runtime: BubblewrapRuntime): Promise<number>;
+}
+
+const STDIO: TCodePayload["tests"] = {
+  kind: "stdio",
+  cases: [
+    { input: "3\n", output: "6\n" },
+    { input: "11\n", output: "22\n" },
+    { input: "0\n", output: "0\n" },
+  ],
+  timeLimitMs: 2_000,
+};
+const UNITTEST: TCodePayload["tests"] = {
+  kind: "unittest",
+  code: "import unittest\nfrom solution import double\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        self.assertEqual(double(3), 6)\n    def test_b(self):\n        self.assertEqual(double(-4), -8)\n",
+  timeLimitMs: 10_000,
+};
+// A silent honest solution: waits quietly on a child (what the old silence heuristic interrupted).
+const QUIET = `import subprocess, sys\nsubprocess.run([sys.executable, "-c", "import time; time.sleep(1.5)"], capture_output=True)\nprint(int(input()) * 2)\n`;
+// The results-file daemon that earned reward 1 against the old runner.
+const DAEMON = `import os, json\nn = int(input())\nif os.fork() == 0:\n    os.setsid()\n    import time\n    for _ in range(100):\n        try:\n            os.makedirs(".raas", exist_ok=True)\n            json.dump({"cases": [{"status": "passed"}]}, open(".raas/results.json", "w"))\n        except Exception:\n            pass\n        time.sleep(0.02)\n    os._exit(0)\nprint(n + 1)\n`;
+
+function codeItem(
+  kind: string,
+  solution: string,
+  tests: TCodePayload["tests"],
+  expectedReward: number,
+): Item {
+  return {
+    kind,
+    expectedReward,
+    async run(runtime) {
+      const opened: Array<{ close(): Promise<void> }> = [];
+      try {
+        const { cases } = await runHiddenTests({
+          openSandbox: async (spec = {}) => {
+            const sandbox = await runtime.create(spec);
+            opened.push(sandbox);
+            return sandbox;
+          },
+          solutionPath: "solution.py",
+          solution,
+          tests,
+          signal: new AbortController().signal,
+        });
+        return cases.every((c) => c.status === "passed") ? 1 : 0;
+      } finally {
+        await Promise.all(opened.map((sandbox) => sandbox.close()));
+      }
+    },
+  };
+}
+
+function sweItems(repoSource: ReturnType<typeof createBundleDirRepoSource>): Item[] {
+  const instances: TSweInstance[] = parseSweJsonl(
+    readFileSync(join(SWE_DATA, "instances.jsonl"), "utf8"),
+    "instances.jsonl",
+  );
+  const item = (instance: TSweInstance, patch: string, expectedReward: number, kind: string): Item => ({
+    kind,
+    expectedReward,
+    async run(runtime) {
+      const report = await evaluateSwePatch({
+        instance,
+        modelPatch: patch,
+        repoSource,
+        openSandbox: (spec) => runtime.create(spec),
+        options: { evaluateEmptyPatch: true },
+      });
+      return report.resolved ? 1 : 0;
+    },
+  });
+  return instances.flatMap((instance) => [
+    item(instance, String(instance.patch ?? ""), 1, "swe gold patch"),
+    item(instance, "", 0, "swe empty patch"),
+  ]);
+}
+
+function startLoad(cores: number): ChildProcess[] {
+  return Array.from({ length: cores }, () =>
+    spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }),
+  );
+}
+
+const bench: Bench = {
+  name: "eval",
+  description:
+    "evaluations (code hidden tests: honest, wrong, silent, attacking; SWE fixtures: gold and empty patches) in bubblewrap sandboxes with one busy loop per core; misgrades and infrastructure failures",
+  async run(args): Promise<BenchReport> {
+    const total = option(args, "evaluations", 500);
+    const concurrency = option(args, "concurrency", 4);
+    const withLoad = !args.includes("--no-load");
+    const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
+    if (!bwrapPath) throw new Error("the eval bench needs bubblewrap: apt-get install -y bubblewrap");
+    const baseDir = mkdtempSync(join(tmpdir(), "raas-bench-eval-"));
+    const runtime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
+    const repoSource = createBundleDirRepoSource({ dir: join(SWE_DATA, "bundles") });
+    const catalogue: Item[] = [
+      codeItem("code stdio honest", "print(int(input()) * 2)\n", STDIO, 1),
+      codeItem("code stdio wrong", "print(int(input()) + 2)\n", STDIO, 0),
+      codeItem("code stdio silent", QUIET, { ...STDIO, cases: [STDIO.cases[0]!] }, 1),
+      codeItem("code stdio results daemon", DAEMON, STDIO, 0),
+      codeItem("code unittest honest", "def double(x):\n    return 2 * x\n", UNITTEST, 1),
+      codeItem("code unittest wrong", "def double(x):\n    return x\n", UNITTEST, 0),
+      codeItem("code unittest exit", "import os\nos._exit(0)\n", UNITTEST, 0),
+      ...sweItems(repoSource),
+    ];
+    const work = Array.from({ length: total }, (_, index) => catalogue[index % catalogue.length]!);
+    const load = withLoad ? startLoad(availableParallelism()) : [];
+    const outcomes: Array<{ kind: string; ms: number; misgraded: boolean; failure: string | null }> = [];
+    const startedAt = performance.now();
+    let next = 0;
+    try {
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < work.length) {
+            const item = work[next++]!;
+            const itemStart = performance.now();
+            try {
+              const reward = await item.run(runtime);
+              outcomes.push({
+                kind: item.kind,
+                ms: performance.now() - itemStart,
+                misgraded: reward !== item.expectedReward,
+                failure: null,
+              });
+            } catch (error) {
+              const kind = isStageFailure(error) ? error.kind : "error";
+              const message = error instanceof Error ? error.message : String(error);
+              console.error(`[eval] ${item.kind}: ${kind}: ${message.slice(0, 300)}`);
+              outcomes.push({
+                kind: item.kind,
+                ms: performance.now() - itemStart,
+                misgraded: false,
+                failure: kind,
+              });
+            }
+            if (outcomes.length % 50 === 0) console.error(`[eval] ${outcomes.length}/${total}`);
+          }
+        }),
+      );
+    } finally {
+      for (const child of load) child.kill("SIGKILL");
+      await runtime.closeAll();
+      await repoSource.close();
+      rmSync(baseDir, { recursive: true, force: true });
+    }
+    const elapsedS = (performance.now() - startedAt) / 1_000;
+    const kinds = [...new Set(outcomes.map((o) => o.kind))];
+    const rows: BenchRow[] = kinds.map((kind) => {
+      const mine = outcomes.filter((o) => o.kind === kind);
+      const ms = mine.map((o) => o.ms);
+      return {
+        name: kind,
+        evaluations: mine.length,
+        misgrades: mine.filter((o) => o.misgraded).length,
+        failures: mine.filter((o) => o.failure !== null).length,
+        p50Ms: Math.round(median(ms)),
+        p95Ms: Math.round(percentile(ms, 95)),
+      };
+    });
+    const all = outcomes.map((o) => o.ms);
+    const failuresByKind: Record<string, number> = {};
+    for (const o of outcomes) if (o.failure) failuresByKind[o.failure] = (failuresByKind[o.failure] ?? 0) + 1;
+    const misgrades = outcomes.filter((o) => o.misgraded).length;
+    const infrastructureFailures = outcomes.filter((o) => o.failure !== null).length;
+    rows.push({
+      name: "all",
+      evaluations: outcomes.length,
+      misgrades,
+      failures: infrastructureFailures,
+      p50Ms: Math.round(median(all)),
+      p95Ms: Math.round(percentile(all, 95)),
+    });
+    return {
+      bench: "eval",
+      description: bench.description,
+      rows,
+      summary: {
+        evaluations: outcomes.length,
+        misgrades,
+        infrastructureFailures,
+        failuresByKind: JSON.stringify(failuresByKind),
+        evaluationsPerSec: Math.round((outcomes.length / elapsedS) * 100) / 100,
+        p50Ms: Math.round(median(all)),
+        p95Ms: Math.round(percentile(all, 95)),
+        busyLoops: load.length,
+        targetMet: misgrades === 0 && infrastructureFailures === 0,
+      },
+      config: { total, concurrency, withLoad, cores: availableParallelism() },
+    };
+  },
+};
+
+export default bench;
