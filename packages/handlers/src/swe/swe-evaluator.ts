@@ -24,6 +24,12 @@ export interface EvaluateSwePatchInput {
   options?: SweEvalOptions;
   /** The job's own spec, over the matching `options.repoSpecs` entry. */
   spec?: TSweRepoSpec;
+  /**
+   * Environments in which the gold patch already made the listed tests report (keys from
+   * `referenceKey`), so the gold run of `judgeListedTests` happens once per environment; the
+   * caller owns it (the handler keeps one per process). Default: none kept.
+   */
+  goodReferences?: Set<string>;
   signal?: AbortSignal;
 }
 
@@ -91,6 +97,8 @@ export async function evaluateSwePatch(input: EvaluateSwePatchInput): Promise<Sw
     hasReference: !isEmptyPatch(instance.patch),
   });
   let referenceLog: string | null = null;
+  const key = referenceKey(instance, spec);
+  if (verdict === "check-reference" && input.goodReferences?.has(key)) verdict = "graded";
   if (verdict === "check-reference") {
     const reference = await evaluate(instance.patch);
     referenceLog = reference.log;
@@ -100,6 +108,7 @@ export async function evaluateSwePatch(input: EvaluateSwePatchInput): Promise<Sw
         "graded"
         ? "graded"
         : "eval-error";
+    if (verdict === "graded") input.goodReferences?.add(key);
   }
   if (verdict === "eval-error") {
     const why =
@@ -126,6 +135,11 @@ export async function evaluateSwePatch(input: EvaluateSwePatchInput): Promise<Sw
     pytestVersion: outcome.pytestVersion,
     log: outcome.log,
   });
+}
+
+/** Identifies an instance's evaluation environment (repository state, spec, image choice). */
+export function referenceKey(instance: TSweInstance, spec: TSweRepoSpec): string {
+  return JSON.stringify([instance.instance_id, instance.base_commit, instance.test_patch, spec]);
 }
 
 /** One pass in its own fresh sandbox, closed afterwards. */

@@ -53,6 +53,8 @@ function isGradeOnly(payload: TSwePayload): boolean {
  */
 export function createSweHandlerFactory(config: SweHandlerConfig) {
   const setupTimeoutMs = config.setupTimeoutMs ?? SWE_DEFAULTS.setupTimeoutMs;
+  // Instances whose gold patch is known to run their listed tests (see `judgeListedTests`).
+  const goodReferences = new Set<string>();
   const specOf = (payload: TSwePayload) => resolveSweSpec(payload.instance, config.repoSpecs, payload.spec);
   const imageOf = (payload: TSwePayload) => selectSweImage(payload.instance, specOf(payload), config);
   const agentFactory = defineAgentHandler<TSwePayload, { repoDir: string }, SweArtifacts>({
@@ -119,6 +121,7 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
         openSandbox,
         options: config,
         ...(payload.spec !== undefined && { spec: payload.spec }),
+        goodReferences,
         signal,
       });
       return { reward: report.resolved ? 1 : 0, result: { ...report, diffError: artifacts.diffError } };
@@ -157,6 +160,7 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
           },
           options: config,
           ...(ctx.payload.spec !== undefined && { spec: ctx.payload.spec }),
+          goodReferences,
           signal: ctx.signal,
         });
         return { reward: report.resolved ? 1 : 0, result: report };

@@ -160,12 +160,31 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
       ' __all__ = ["mean", "median", "mode"]',
       "",
     ].join("\n");
-    const report = await evaluate(instance, breaking);
+    const goodReferences = new Set<string>();
+    let opened = 0;
+    const evaluateCounting = () =>
+      evaluateSwePatch({
+        instance,
+        modelPatch: breaking,
+        repoSource,
+        openSandbox: (spec) => {
+          opened += 1;
+          return fixture.runtime.create(spec);
+        },
+        options: { testTimeoutMs: 60_000 },
+        goodReferences,
+      });
+    const report = await evaluateCounting();
     expect(report, report.logTail).toMatchObject({
       resolved: false,
       failedApplyPatch: false,
       testTimeout: false,
     });
+    // The gold patch ran once to tell the model's fault from a broken environment; not again.
+    expect(opened).toBe(2);
+    expect(goodReferences.size).toBe(1);
+    expect(outcome(await evaluateCounting())).toEqual(outcome(report));
+    expect(opened).toBe(3);
     expect(report.testsStatus.FAIL_TO_PASS.failure).toEqual(instance.FAIL_TO_PASS);
     expect(report.testsStatus.PASS_TO_PASS.failure).toEqual(instance.PASS_TO_PASS);
     expect(report.logTail).toMatch(/ImportError|cannot import name/);
