@@ -109,6 +109,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     auth,
     backends: { registry: inference.pool, defaultModelName: inference.defaultModelName },
     benchmarks: composed.benchmarks,
+    sandboxes: sandboxRuntime,
     logger: logger.child({ component: "api" }),
     ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
   });

@@ -57,6 +57,16 @@ describe("startServer (in-process, real HTTP)", () => {
     expect(Number(completed)).toBeGreaterThanOrEqual(8);
   });
 
+  it("reports its sandbox runtime's limits in force in the health answer", async () => {
+    const { status, body } = await json(`${running.url}/api/v1/health`);
+    expect(status).toBe(200);
+    expect(body.sandboxLimits).toMatchObject({
+      runtime: "bubblewrap",
+      memory: { enforcedBy: expect.stringMatching(/^(cgroup|watchdog)$/), bytes: expect.any(Number) },
+      shmBytes: 256 * 1024 ** 2,
+    });
+  });
+
   it("close() ends open long-polls and frees the port", async () => {
     const other = await startServer({ port: 0, logLevel: "silent", auth: { trainerToken: "t" } });
     expect(other.isAdminTokenGenerated).toBe(false);

@@ -3,6 +3,7 @@ import type { ControlPlaneBackends } from "./backends.port";
 import type { BenchmarkRunStore } from "./benchmarks.port";
 import type { ControlPlaneEngine } from "./engine.port";
 import type { ApiLogger } from "./logger.types";
+import type { ControlPlaneSandboxes } from "./sandbox.port";
 
 /** Per-request context of every procedure. */
 export interface ControlPlaneContext {
@@ -17,4 +18,6 @@ export interface ControlPlaneContext {
   backends: ControlPlaneBackends | null;
   /** The benchmark-run store; null when the server runs without one (`benchmarks.*` answer 503). */
   benchmarks: BenchmarkRunStore | null;
+  /** The agent sandboxes' runtime, for `system.health`; null when the server runs without one. */
+  sandboxes: ControlPlaneSandboxes | null;
 }

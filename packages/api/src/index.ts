@@ -36,4 +36,6 @@ export {
   ZBenchmarkRunView,
 } from "./routers/benchmarks/benchmark.schema";
 export { MAX_RESULTS_PER_CALL } from "./routers/benchmarks/record-results";
+export { type TSandboxLimitsInForce, ZSandboxLimitsInForce } from "./routers/system/sandbox-limits.schema";
+export type { ControlPlaneSandboxes, SandboxLimitsInForce } from "./sandbox.port";
 export type { ControlPlaneErrorData } from "./trpc";

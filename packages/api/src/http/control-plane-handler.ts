@@ -15,6 +15,7 @@ import { RouteMatcher } from "../rest/match-route";
 import { handleRestCall } from "../rest/rest-handler";
 import { REST_ROUTES } from "../rest/rest-routes";
 import { appRouter, createCaller } from "../root";
+import type { ControlPlaneSandboxes } from "../sandbox.port";
 import { requireRole } from "../trpc";
 import { declaredLengthError, decodeUtf8, discardRest, readRaw } from "./read-json-body";
 import { sendJson, sendRestError } from "./send-json";
@@ -34,6 +35,8 @@ export interface ControlPlaneHandlerOptions {
    * none: those procedures then answer 503 with a sentence saying so.
    */
   benchmarks?: BenchmarkRunStore;
+  /** The agent sandboxes' runtime, whose limits `system.health` reports. Default none (reported as null). */
+  sandboxes?: ControlPlaneSandboxes;
   /** Structured logger (pino-compatible). Default: silent. */
   logger?: ApiLogger;
   /** Largest accepted request body in bytes, for tRPC and REST alike. Default 1_048_576 (1 MiB). */
@@ -64,6 +67,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   const { engine } = options;
   const backends = options.backends ?? null;
   const benchmarks = options.benchmarks ?? null;
+  const sandboxes = options.sandboxes ?? null;
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const tokens = new TokenResolver(options.auth);
@@ -83,6 +87,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     logger,
     backends,
     benchmarks,
+    sandboxes,
   });
 
   const logUnexpected = (thrown: unknown, req: IncomingMessage) => {

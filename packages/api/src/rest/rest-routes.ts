@@ -137,7 +137,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
     method: "GET",
     path: "/api/v1/health",
     operationId: "getHealth",
-    summary: "Liveness and the accepted handler kinds. Needs no token.",
+    summary: "Liveness, the accepted handler kinds and the sandbox limits in force. Needs no token.",
     tag: "system",
     access: "public",
     inputFrom: "none",

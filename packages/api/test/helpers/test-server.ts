@@ -15,6 +15,7 @@ import {
   type BenchmarkRunStore,
   type ControlPlaneAuthOptions,
   type ControlPlaneBackends,
+  type ControlPlaneSandboxes,
   createControlPlaneHandler,
 } from "../../src/index";
 
@@ -36,6 +37,7 @@ export async function startTestServer(
     logger?: ApiLogger;
     backends?: ControlPlaneBackends;
     benchmarks?: BenchmarkRunStore;
+    sandboxes?: ControlPlaneSandboxes;
   } = {},
 ): Promise<TestServer> {
   const engine = new RolloutEngine({
@@ -59,6 +61,7 @@ export async function startTestServer(
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.backends ? { backends: options.backends } : {}),
     ...(options.benchmarks ? { benchmarks: options.benchmarks } : {}),
+    ...(options.sandboxes ? { sandboxes: options.sandboxes } : {}),
   });
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

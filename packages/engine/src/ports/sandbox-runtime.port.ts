@@ -6,7 +6,17 @@ export interface SandboxLimits {
   wallTimeMs?: number;
   /** CPU seconds per process (RLIMIT_CPU). */
   cpuTimeSec?: number;
-  /** Address-space / memory limit in bytes. */
+  /**
+   * CPU seconds of the whole sandbox (every process it ever ran, the execution server included),
+   * measured by the host every ~500 ms. Running over closes the sandbox as the policy's doing.
+   * Unset = no whole-sandbox CPU bound (each process still has `cpuTimeSec`).
+   */
+  totalCpuSec?: number;
+  /**
+   * Memory in bytes: RLIMIT_AS of every tool process, and the whole sandbox's bound (+ the
+   * server's headroom) — a memory cgroup where one is writable, else the host's watchdog over the
+   * summed RSS of the sandbox's processes. Runtimes refuse to run without it unless told to.
+   */
   memoryBytes?: number;
   /** Maximum number of processes. */
   maxProcesses?: number;
@@ -114,6 +124,29 @@ export interface Sandbox {
 
 export type SandboxEventListener = (event: TSandboxEvent) => void;
 
+/**
+ * Which whole-sandbox and per-process limits a runtime enforces, and by what mechanism, for the
+ * runtime's default limits. `null` = not bounded (or not known to the runtime).
+ */
+export interface SandboxLimitsInForce {
+  runtime: string;
+  /** Processes of the whole sandbox: a cgroup `pids` limit, or RLIMIT_NPROC per user namespace. */
+  processes: { enforcedBy: "cgroup" | "rlimit" | "none"; max: number | null };
+  /** Whole-sandbox memory: a memory cgroup, or the host's watchdog over summed RSS. */
+  memory: { enforcedBy: "cgroup" | "watchdog" | "none"; bytes: number | null };
+  /** Whole-sandbox CPU seconds (`totalCpuSec`). */
+  cpuTotal: { enforcedBy: "watchdog" | "none"; seconds: number | null };
+  /** Workspace size in bytes (a polled walk of the workspace). */
+  disk: { enforcedBy: "watchdog" | "none"; bytes: number | null };
+  /** rlimits of each tool process: RLIMIT_CPU, RLIMIT_AS, RLIMIT_FSIZE. */
+  perProcess: { cpuSec: number | null; addressSpaceBytes: number | null; fileBytes: number | null };
+  /** Size cap of the sandbox's /dev/shm and /tmp in bytes. */
+  shmBytes: number | null;
+  tmpBytes: number | null;
+  /** Whether tools run in a nested jail out of the execution server's reach (`unknown` until a sandbox started). */
+  toolJail: "on" | "off" | "unknown";
+}
+
 /** Adapters: bubblewrap (default on Linux), singularity/apptainer (HPC), local (dev only). */
 export interface SandboxRuntime {
   readonly name: string;
@@ -123,4 +156,6 @@ export interface SandboxRuntime {
   onEvent(listener: SandboxEventListener): () => void;
   /** Closes every sandbox this runtime still holds. */
   closeAll(): Promise<void>;
+  /** The limits in force for sandboxes made with the runtime's defaults (for health reports). */
+  limitsInForce?(): SandboxLimitsInForce;
 }

@@ -15,6 +15,8 @@ import { isProcessAlive, killPids, listProcessTree, processIdentity } from "./pr
 import type { SandboxCgroup } from "./sandbox-cgroup";
 import { removeSandboxDirs, type SandboxDirs } from "./sandbox-dirs";
 import { blamePolicy, SandboxError } from "./sandbox-error";
+import { SandboxWatchdog } from "./sandbox-watchdog";
+import type { WatchdogLimitHit, WatchdogLimitName, WatchdogLimits } from "./watchdog-decision";
 
 /** How a runtime starts the execution server for one sandbox. */
 export interface LaunchPlan {
@@ -41,6 +43,8 @@ export interface ManagedSandboxOptions {
   startTimeoutMs: number;
   /** Close the sandbox after this many ms of life; unset = no wall limit. */
   wallTimeMs?: number;
+  /** Whole-sandbox limits the host watches from /proc and the workspace (see sandbox-watchdog.ts). */
+  watchdog?: WatchdogLimits;
   /** Slack on top of a call's timeout before the sandbox is declared hung, in ms. */
   hangSlackMs: number;
   /** Timeout the server applies when a call gives none, in ms (used for hang detection). */
@@ -50,6 +54,13 @@ export interface ManagedSandboxOptions {
 }
 
 const STDERR_TAIL_BYTES = 4_096;
+
+/** `closed` event reasons of the watchdog's limits. */
+const CLOSE_REASONS: Record<WatchdogLimitName, string> = {
+  cpuTotal: "cpu_total",
+  memory: "memory_total",
+  disk: "workspace_size",
+};
 
 /**
  * One sandbox as the host sees it: the launcher process, the socket client, state,
@@ -70,6 +81,7 @@ export class ManagedSandbox implements Sandbox {
   #exited: Promise<void> = Promise.resolve();
   /** Set when a limit the agent used up closed the sandbox (the reason, for attribution). */
   #limitClosure: string | undefined;
+  #watchdog: SandboxWatchdog | undefined;
 
   constructor(options: ManagedSandboxOptions) {
     this.id = options.id;
@@ -142,6 +154,7 @@ export class ManagedSandbox implements Sandbox {
         isolation: health.isolation,
       });
       this.#isolation = health.isolation;
+      this.#startWatchdog();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.#emit("start_failed", { error: message }, "failed");
@@ -160,12 +173,47 @@ export class ManagedSandbox implements Sandbox {
     this.#jobId = jobId;
     if (Object.keys(detail).length > 0) this.#emit("assigned", detail);
     if (this.#options.wallTimeMs === undefined || this.#wallTimer) return;
-    this.#wallTimer = setTimeout(() => {
-      this.#limitClosure = `the sandbox's wall-time limit of ${this.#options.wallTimeMs} ms ran out`;
-      this.#emit("limit_hit", { limit: "wallTime", wallTimeMs: this.#options.wallTimeMs });
-      void this.#teardown("closed", "wall_time");
-    }, this.#options.wallTimeMs);
+    this.#wallTimer = setTimeout(
+      () =>
+        this.#closeForLimit(
+          `the sandbox's wall-time limit of ${this.#options.wallTimeMs} ms ran out`,
+          { limit: "wallTime", wallTimeMs: this.#options.wallTimeMs },
+          "wall_time",
+        ),
+      this.#options.wallTimeMs,
+    );
     this.#wallTimer.unref();
+  }
+
+  #startWatchdog(): void {
+    const limits = this.#options.watchdog;
+    if (!limits || !SandboxWatchdog.isNeeded(limits)) return;
+    this.#watchdog = new SandboxWatchdog({
+      limits,
+      processIds: () => this.processIds(),
+      workspaceDir: this.#options.dirs.workspace,
+      onLimitHit: (hit) => this.#onWatchdogHit(hit),
+    });
+    this.#watchdog.start();
+  }
+
+  #onWatchdogHit(hit: WatchdogLimitHit): void {
+    this.#closeForLimit(
+      hit.reason,
+      { limit: hit.limit, source: "watchdog", ...hit.detail },
+      CLOSE_REASONS[hit.limit],
+    );
+  }
+
+  /**
+   * Closes the sandbox because the agent used up one of its limits: every failure from here on
+   * is attributed to the policy (see {@link ManagedSandbox.runTool}).
+   */
+  #closeForLimit(reason: string, event: Record<string, unknown>, closeReason: string): void {
+    if (this.#closing) return;
+    this.#limitClosure = reason;
+    this.#emit("limit_hit", event);
+    void this.#teardown("closed", closeReason);
   }
 
   /**
@@ -401,6 +449,7 @@ export class ManagedSandbox implements Sandbox {
     this.#closing ??= (async () => {
       this.#state = "closing";
       clearTimeout(this.#wallTimer);
+      this.#watchdog?.stop();
       this.#client?.close(new SandboxError("closed", `sandbox ${this.id} closed (${reason})`));
       const pids = this.processIds();
       const identities = pids.map(processIdentity).filter((id): id is string => id !== undefined);

@@ -61,6 +61,30 @@ export class SandboxCgroup {
     return controllers.length > 0 ? new SandboxCgroup(controllers) : undefined;
   }
 
+  /** Whether this sandbox has a cgroup of the given controller (its limit is then a whole-sandbox total). */
+  controls(name: Controller["name"]): boolean {
+    return this.#controllers.some((controller) => controller.name === name);
+  }
+
+  /**
+   * Which controllers a sandbox cgroup could be made in right now: creates and removes an empty
+   * probe cgroup per controller. For reports; `create` decides again for each sandbox.
+   */
+  static probe(): { pids: boolean; memory: boolean } {
+    const canCreate = (name: Controller["name"]) => {
+      try {
+        const parent = ownCgroupDir(name);
+        if (!parent) return false;
+        const dir = join(parent, `raas-probe-${process.pid}-${Date.now().toString(36)}`);
+        mkdirSync(dir);
+        return tryRmdir(dir);
+      } catch {
+        return false;
+      }
+    };
+    return { pids: canCreate("pids"), memory: canCreate("memory") };
+  }
+
   /** The cgroup directories, recorded beside the sandbox so a later reaper can remove them. */
   get dirs(): string[] {
     return this.#controllers.map((controller) => controller.dir);

@@ -9,7 +9,7 @@ import type { ToolResult } from "@raas/engine";
 /** Result of one tool call as produced by the execution server: the port's `ToolResult`, plus… */
 export interface ExecToolResult extends ToolResult {
   /** Set when a sandbox limit visibly stopped the call (for health events). */
-  limitHit?: "cpu" | "memory" | "processes" | "output" | "time";
+  limitHit?: "cpu" | "memory" | "processes" | "fileSize" | "output" | "time";
 }
 
 export interface ExecFileEntry {

@@ -3,7 +3,7 @@ import type { LaunchPlan } from "../host/managed-sandbox";
 import type { SandboxDirs } from "../host/sandbox-dirs";
 import type { ServerBundle } from "../host/server-bundle";
 import { APPTAINER_INSIDE, buildApptainerArgs } from "./apptainer-command";
-import { BaseRuntime, type InsideLayout } from "./base-runtime";
+import { BaseRuntime, type InsideLayout, type RuntimeLimitFacts } from "./base-runtime";
 import { SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
 
 export interface ApptainerRuntimeOptions extends SandboxRuntimeOptions {
@@ -56,6 +56,17 @@ export class ApptainerRuntime extends BaseRuntime {
 
   protected sandboxOwner(): undefined {
     return undefined;
+  }
+
+  protected limitFacts(): RuntimeLimitFacts {
+    return {
+      cgroups: { pids: false, memory: false },
+      hasProcessRlimit: this.#app.limitProcessesWithRlimit,
+      // --containall gives a private /tmp and /dev/shm whose size the runtime does not choose.
+      shmBytes: null,
+      tmpBytes: null,
+      toolJail: "off",
+    };
   }
 
   protected insideLayout(): InsideLayout {

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import type {
   SandboxEventListener,
   SandboxLimits,
+  SandboxLimitsInForce,
   SandboxRuntime,
   SandboxSpec,
   ToolSpec,
@@ -19,11 +20,21 @@ import {
 } from "../host/sandbox-dirs";
 import { SandboxError } from "../host/sandbox-error";
 import { ensureServerBundle, type ServerBundle } from "../host/server-bundle";
+import type { WatchdogLimits } from "../host/watchdog-decision";
 import type { ExecServerConfig } from "../server/exec-server.types";
 import type { ToolJailConfig } from "../server/tool-jail";
 import { SANDBOX_TOOL_SPECS } from "../tools/tool-specs";
-import { DEFAULT_LIMITS, SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
+import { describeLimitsInForce, type RuntimeLimitFacts } from "./limits-in-force";
+import {
+  DEFAULT_LIMITS,
+  mergeLimits,
+  SANDBOX_MEMORY_HEADROOM_BYTES,
+  SANDBOX_PATH,
+  type SandboxRuntimeOptions,
+} from "./runtime-options";
 import { isPoolable, WarmPool } from "./warm-pool";
+
+export type { RuntimeLimitFacts };
 
 /** Paths of the sandbox as the execution server sees them from inside. */
 export interface InsideLayout {
@@ -55,6 +66,8 @@ export abstract class BaseRuntime implements SandboxRuntime {
   readonly #listeners = new Set<SandboxEventListener>();
   readonly #sandboxes = new Set<ManagedSandbox>();
   readonly #pool: WarmPool | undefined;
+  /** Isolation the most recently started sandbox reported (tool jail in force or not). */
+  protected lastIsolation: ManagedSandbox["isolation"];
 
   constructor(options: SandboxRuntimeOptions = {}) {
     this.options = {
@@ -67,9 +80,16 @@ export abstract class BaseRuntime implements SandboxRuntime {
       shellPath: "/bin/bash",
       warmPoolSize: 0,
       warn: (message) => console.warn(message),
+      allowUnboundedMemory: false,
       ...options,
+      // A field given as undefined here unsets the default (e.g. memoryBytes, with the opt-in below).
       defaultLimits: { ...DEFAULT_LIMITS, ...options.defaultLimits },
     };
+    if (this.options.defaultLimits.memoryBytes === undefined && !this.options.allowUnboundedMemory) {
+      throw new Error(
+        "refusing to run sandboxes without a memory bound: defaultLimits.memoryBytes is unset, so no memory cgroup and no memory watchdog would limit a sandbox; set defaultLimits.memoryBytes, or pass allowUnboundedMemory: true to accept that a sandbox may take all of the host's memory",
+      );
+    }
     if (this.options.warmPoolSize > 0)
       this.#pool = new WarmPool(this.options.warmPoolSize, () => this.#createCold({}));
     mkdirSync(this.options.baseDir, { recursive: true, mode: 0o755 });
@@ -88,6 +108,46 @@ export abstract class BaseRuntime implements SandboxRuntime {
     inside: InsideLayout;
     encodedConfig: string;
   }): LaunchPlan;
+
+  /** Facts about this runtime's enforcement, for {@link BaseRuntime.limitsInForce}. */
+  protected abstract limitFacts(): RuntimeLimitFacts;
+
+  /** Workspace size bound in bytes (the watchdog's disk limit and RLIMIT_FSIZE); none by default. */
+  protected workspaceSizeBytes(): number | undefined {
+    return undefined;
+  }
+
+  /** Workspace entry bound of the watchdog's walk; the watchdog's default when undefined. */
+  protected workspaceMaxEntries(): number | undefined {
+    return undefined;
+  }
+
+  /**
+   * The limits in force for sandboxes made with this runtime's defaults, and what enforces each
+   * (cgroup, rlimit, or the host's watchdog). Cheap after the first call; never throws.
+   */
+  limitsInForce(): SandboxLimitsInForce {
+    const workspaceSizeBytes = this.workspaceSizeBytes();
+    return describeLimitsInForce(this.name, this.options.defaultLimits, {
+      ...this.limitFacts(),
+      ...(workspaceSizeBytes !== undefined ? { workspaceSizeBytes } : {}),
+    });
+  }
+
+  /** What the watchdog of one sandbox enforces, given the cgroups its plan got. */
+  #watchdogLimits(limits: SandboxLimits, plan: LaunchPlan): WatchdogLimits {
+    const hasMemoryCgroup = plan.cgroup?.controls("memory") ?? false;
+    const workspaceSizeBytes = this.workspaceSizeBytes();
+    const workspaceMaxEntries = this.workspaceMaxEntries();
+    return {
+      ...(limits.totalCpuSec !== undefined ? { totalCpuSec: limits.totalCpuSec } : {}),
+      ...(limits.memoryBytes !== undefined && !hasMemoryCgroup
+        ? { rssBytes: limits.memoryBytes + SANDBOX_MEMORY_HEADROOM_BYTES }
+        : {}),
+      ...(workspaceSizeBytes !== undefined ? { workspaceSizeBytes } : {}),
+      ...(workspaceMaxEntries !== undefined ? { workspaceMaxEntries } : {}),
+    };
+  }
 
   async create(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
     const pooled = this.#pool && isPoolable(spec) ? this.#pool.take() : undefined;
@@ -114,7 +174,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
   async #createCold(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
     const bundle = await ensureServerBundle(this.options.baseDir, this.sandboxOwner());
     const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
-    const limits = { ...this.options.defaultLimits, ...spec.limits };
+    const limits = mergeLimits(this.options.defaultLimits, spec.limits);
     const owner = this.sandboxOwner();
     if (owner) this.#allowTraversal();
     const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, owner);
@@ -134,6 +194,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
       plan,
       startTimeoutMs: this.options.startTimeoutMs,
       ...(limits.wallTimeMs !== undefined ? { wallTimeMs: limits.wallTimeMs } : {}),
+      watchdog: this.#watchdogLimits(limits, plan),
       hangSlackMs: this.options.hangSlackMs,
       defaultTimeoutMs: this.options.defaultToolTimeoutMs,
       emit: (event) => this.#emit(event),
@@ -141,6 +202,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     });
     this.#sandboxes.add(sandbox);
     await sandbox.start(signal);
+    this.lastIsolation = sandbox.isolation;
     return sandbox;
   }
 
@@ -172,6 +234,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
       maxOutputBytes: limits.maxOutputBytes ?? DEFAULT_LIMITS.maxOutputBytes!,
       ...(limits.cpuTimeSec !== undefined ? { cpuTimeSec: limits.cpuTimeSec } : {}),
       ...(limits.memoryBytes !== undefined ? { memoryBytes: limits.memoryBytes } : {}),
+      ...(this.workspaceSizeBytes() !== undefined ? { fileSizeBytes: this.workspaceSizeBytes() } : {}),
       execMaxOutputBytes: EXEC_MAX_OUTPUT_BYTES,
       ...(inside.jail ? { jail: inside.jail } : {}),
       prestartBash: true,

@@ -6,10 +6,10 @@ import { SandboxCgroup } from "../host/sandbox-cgroup";
 import { recordSandboxCgroups, type SandboxDirs } from "../host/sandbox-dirs";
 import type { ServerBundle } from "../host/server-bundle";
 import { TOOLS_SCRATCH_SUBDIR } from "../server/tool-dispatch";
-import { BaseRuntime, type InsideLayout } from "./base-runtime";
+import { BaseRuntime, type InsideLayout, type RuntimeLimitFacts } from "./base-runtime";
 import { type BubblewrapCommandInput, BWRAP_INSIDE, buildBubblewrapArgs } from "./bubblewrap-command";
 import { findExecutable } from "./find-executable";
-import { SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
+import { SANDBOX_MEMORY_HEADROOM_BYTES, SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
 
 export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
   /** bwrap binary. Default `bwrap` (looked up on PATH). */
@@ -44,10 +44,22 @@ export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
    * Default `auto`.
    */
   cgroups?: "auto" | "off";
+  /**
+   * Bytes the workspace may occupy. The host's watchdog measures the workspace directory (a
+   * bounded, asynchronous walk at most every 3 s) and closes the sandbox over the limit, as the
+   * policy's doing; every tool process also gets it as RLIMIT_FSIZE, so no single file outgrows
+   * it between walks. Rootless and works on any file system, but it is a poll: a fast writer can
+   * overshoot by what it writes in one interval (bounded by the free disk and, per file, by
+   * RLIMIT_FSIZE). A size-capped tmpfs would refuse at once but holds the workspace in memory.
+   * Default none.
+   */
+  workspaceSizeBytes?: number;
+  /** Files and directories the workspace may hold (bounds the walk). Default 500_000. */
+  workspaceMaxEntries?: number;
 }
 
 /** Memory the execution server and shell need on top of the tools' own limit, in bytes. */
-export const CGROUP_MEMORY_HEADROOM_BYTES = 128 * 1024 ** 2;
+export const CGROUP_MEMORY_HEADROOM_BYTES = SANDBOX_MEMORY_HEADROOM_BYTES;
 
 /** Top-level host paths a default sandbox sees read-only (merged-/usr systems make most symlinks). */
 const HOST_ROOT_ENTRIES = ["usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"];
@@ -106,9 +118,17 @@ export class BubblewrapRuntime extends BaseRuntime {
   readonly #isDefaultShell: boolean;
   readonly #owner: { uid: number; gid: number } | undefined;
   readonly #useCgroups: boolean;
+  readonly #workspace: Pick<BubblewrapRuntimeOptions, "workspaceSizeBytes" | "workspaceMaxEntries">;
+  #cgroupProbe: RuntimeLimitFacts["cgroups"] | undefined;
 
   constructor(options: BubblewrapRuntimeOptions = {}) {
     super(options);
+    this.#workspace = {
+      ...(options.workspaceSizeBytes !== undefined ? { workspaceSizeBytes: options.workspaceSizeBytes } : {}),
+      ...(options.workspaceMaxEntries !== undefined
+        ? { workspaceMaxEntries: options.workspaceMaxEntries }
+        : {}),
+    };
     this.#bwrap = {
       bwrapPath: options.bwrapPath ?? "bwrap",
       insideUid: options.insideUid ?? 1000,
@@ -128,6 +148,33 @@ export class BubblewrapRuntime extends BaseRuntime {
 
   protected sandboxOwner(): { uid: number; gid: number } | undefined {
     return this.#owner;
+  }
+
+  protected override workspaceSizeBytes(): number | undefined {
+    return this.#workspace.workspaceSizeBytes;
+  }
+
+  protected override workspaceMaxEntries(): number | undefined {
+    return this.#workspace.workspaceMaxEntries;
+  }
+
+  protected limitFacts(): RuntimeLimitFacts {
+    this.#cgroupProbe ??= this.#useCgroups ? SandboxCgroup.probe() : { pids: false, memory: false };
+    const jail =
+      this.#bwrap.toolJail === "off"
+        ? "off"
+        : this.lastIsolation === undefined
+          ? "unknown"
+          : this.lastIsolation.toolJail
+            ? "on"
+            : "off";
+    return {
+      cgroups: this.#cgroupProbe,
+      hasProcessRlimit: true,
+      shmBytes: this.#bwrap.shmSizeBytes,
+      tmpBytes: this.#bwrap.tmpSizeBytes,
+      toolJail: jail,
+    };
   }
 
   protected insideLayout(_dirs: SandboxDirs, _bundle: ServerBundle, spec: SandboxSpec): InsideLayout {

@@ -2,7 +2,7 @@ import type { SandboxLimits } from "@raas/engine";
 import type { LaunchPlan } from "../host/managed-sandbox";
 import type { SandboxDirs } from "../host/sandbox-dirs";
 import type { ServerBundle } from "../host/server-bundle";
-import { BaseRuntime, type InsideLayout } from "./base-runtime";
+import { BaseRuntime, type InsideLayout, type RuntimeLimitFacts } from "./base-runtime";
 import { SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
 
 export interface LocalRuntimeOptions extends SandboxRuntimeOptions {
@@ -35,6 +35,16 @@ export class LocalRuntime extends BaseRuntime {
 
   protected sandboxOwner(): undefined {
     return undefined;
+  }
+
+  protected limitFacts(): RuntimeLimitFacts {
+    return {
+      cgroups: { pids: false, memory: false },
+      hasProcessRlimit: this.#prlimitPath !== null,
+      shmBytes: null,
+      tmpBytes: null,
+      toolJail: "off",
+    };
   }
 
   protected insideLayout(dirs: SandboxDirs, bundle: ServerBundle): InsideLayout {

@@ -8,7 +8,10 @@ export interface SandboxRuntimeOptions {
    * permission for group and others, so they can reach their own directories.
    */
   baseDir?: string;
-  /** Limits for specs that omit them; merged field by field. Default {@link DEFAULT_LIMITS}. */
+  /**
+   * Limits for specs that omit them; merged field by field over {@link DEFAULT_LIMITS} (a field
+   * given as undefined unsets that default; a spec's undefined field keeps the runtime's).
+   */
   defaultLimits?: SandboxLimits;
   /** How long a sandbox may take to become ready, in ms. Default 15_000. */
   startTimeoutMs?: number;
@@ -30,11 +33,24 @@ export interface SandboxRuntimeOptions {
   warmPoolSize?: number;
   /** Where warnings go (the local runtime's isolation warning). Default `console.warn`. */
   warn?: (message: string) => void;
+  /**
+   * Run sandboxes with no whole-sandbox memory bound. Without a `memoryBytes` limit there is
+   * neither a memory cgroup nor the watchdog's RSS bound, so a sandbox may take the host's memory;
+   * the runtime refuses to be constructed that way unless this is true. Default false.
+   */
+  allowUnboundedMemory?: boolean;
 }
 
 /**
- * Defaults: 256 processes, 4 GiB address space and 600 CPU seconds per tool process, 64 KiB
- * of output per call, no wall-time limit (the engine's stage timeouts bound a job).
+ * Memory the execution server and shell need on top of the tools' own `memoryBytes`, in bytes:
+ * added to the whole-sandbox bound (memory cgroup or watchdog).
+ */
+export const SANDBOX_MEMORY_HEADROOM_BYTES = 128 * 1024 ** 2;
+
+/**
+ * Defaults: 256 processes, 4 GiB address space and 600 CPU seconds per tool process (4 GiB +
+ * headroom for the whole sandbox), 64 KiB of output per call, no wall-time or whole-sandbox CPU
+ * limit (the engine's stage timeouts bound a job).
  */
 export const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
   maxProcesses: 256,
@@ -45,3 +61,12 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
 
 /** PATH inside sandboxes. */
 export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/** `defaults` overlaid with the fields `overrides` sets; a field given as undefined keeps its default. */
+export function mergeLimits(defaults: SandboxLimits, overrides: SandboxLimits = {}): SandboxLimits {
+  const merged: SandboxLimits = { ...defaults };
+  for (const [key, value] of Object.entries(overrides) as Array<[keyof SandboxLimits, number | undefined]>) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged;
+}

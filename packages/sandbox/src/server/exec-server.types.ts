@@ -24,6 +24,8 @@ export interface ExecServerConfig {
   cpuTimeSec?: number;
   /** RLIMIT_AS of tool processes in bytes; unset = unlimited. */
   memoryBytes?: number;
+  /** RLIMIT_FSIZE of tool processes in bytes (largest file one may write); unset = unlimited. */
+  fileSizeBytes?: number;
   /** Default bytes kept of each stream of a non-interactive command (`exec`). */
   execMaxOutputBytes: number;
   /**

@@ -4,6 +4,7 @@ import type { ExecToolResult } from "../protocol/exec-protocol.types";
 const PROCESS_LIMIT = /fork: (retry: )?Resource temporarily unavailable|Cannot fork|can't fork/;
 const MEMORY_LIMIT = /MemoryError|Cannot allocate memory|std::bad_alloc|out of memory/i;
 const SIGXCPU_EXIT = 128 + 24;
+const SIGXFSZ_EXIT = 128 + 25;
 
 /** Which sandbox limit visibly stopped a tool call, judged from its output and exit code. */
 export function limitHitOf(
@@ -12,6 +13,7 @@ export function limitHitOf(
   isTruncated: boolean,
 ): Pick<ExecToolResult, "limitHit"> {
   if (exitCode === SIGXCPU_EXIT || /CPU time limit exceeded/.test(output)) return { limitHit: "cpu" };
+  if (exitCode === SIGXFSZ_EXIT || /File size limit exceeded/.test(output)) return { limitHit: "fileSize" };
   if (PROCESS_LIMIT.test(output)) return { limitHit: "processes" };
   if (MEMORY_LIMIT.test(output)) return { limitHit: "memory" };
   if (isTruncated) return { limitHit: "output" };

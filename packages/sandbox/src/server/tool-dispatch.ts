@@ -33,6 +33,10 @@ export class ToolDispatch {
       ulimits.push(`-S -t ${seconds}`, `-H -t ${seconds + 1}`);
     }
     if (config.memoryBytes !== undefined) ulimits.push(`-v ${Math.floor(config.memoryBytes / 1024)}`);
+    // `ulimit -f` counts 1024-byte blocks in bash but 512-byte blocks in a POSIX sh (dash, bash as sh).
+    const fileSize = (blockBytes: number) =>
+      config.fileSizeBytes === undefined ? [] : [`-f ${Math.ceil(config.fileSizeBytes / blockBytes)}`];
+    const shUlimits = [...ulimits, ...fileSize(512)];
     const { jail } = config;
     const toolsDir = join(config.scratchDir, TOOLS_SCRATCH_SUBDIR);
     mkdirSync(toolsDir, { recursive: true, mode: 0o755 });
@@ -53,7 +57,10 @@ export class ToolDispatch {
       env: config.env,
       scratchDir: toolsDir,
       shellPath: config.shellPath,
-      initLines: [...ulimits.map((flag) => `ulimit ${flag}`), `cd '${config.workspaceRoot}'`],
+      initLines: [
+        ...[...ulimits, ...fileSize(1024)].map((flag) => `ulimit ${flag}`),
+        `cd '${config.workspaceRoot}'`,
+      ],
       maxOutputBytes: config.maxOutputBytes,
       noOutputTimeoutMs: config.noOutputTimeoutMs,
     });
@@ -63,7 +70,7 @@ export class ToolDispatch {
       cwd: config.workspaceRoot,
       env: config.env,
       pythonPath: config.pythonPath,
-      ulimitFlags: ulimits,
+      ulimitFlags: shUlimits,
       maxOutputBytes: config.maxOutputBytes,
     });
     this.editor = new EditorTool(config.workspaceRoot);
@@ -71,7 +78,7 @@ export class ToolDispatch {
       workspaceRoot: config.workspaceRoot,
       env: config.env,
       ...(jail ? { jail } : {}),
-      ulimitFlags: ulimits,
+      ulimitFlags: shUlimits,
       defaultTimeoutMs: config.defaultTimeoutMs,
       defaultMaxOutputBytes: config.execMaxOutputBytes,
     });

@@ -1,0 +1,76 @@
+/** Whole-sandbox limits the host's watchdog enforces (see sandbox-watchdog.ts). */
+export interface WatchdogLimits {
+  /** CPU seconds of the whole sandbox. */
+  totalCpuSec?: number;
+  /** Summed RSS of the sandbox's processes, in bytes (only where no memory cgroup is in force). */
+  rssBytes?: number;
+  /** Bytes the workspace may occupy on disk. */
+  workspaceSizeBytes?: number;
+  /** Files, directories and links the workspace may hold (bounds the walk that measures it). */
+  workspaceMaxEntries?: number;
+}
+
+/** What the workspace walk found; `isComplete` false when it stopped at the entry bound. */
+export interface WorkspaceUsage {
+  bytes: number;
+  entries: number;
+  isComplete: boolean;
+}
+
+export interface WatchdogUsage {
+  cpuSec: number;
+  rssBytes: number;
+  /** Latest workspace measurement, when one was taken. */
+  workspace?: WorkspaceUsage;
+}
+
+export type WatchdogLimitName = "cpuTotal" | "memory" | "disk";
+
+export interface WatchdogLimitHit {
+  limit: WatchdogLimitName;
+  /** A sentence for the policy's failure record. */
+  reason: string;
+  /** Numbers for the `limit_hit` event. */
+  detail: Record<string, number>;
+}
+
+const MIB = 1024 ** 2;
+
+/** The first limit the usage is over (memory, then CPU, then disk), or undefined. */
+export function findLimitHit(usage: WatchdogUsage, limits: WatchdogLimits): WatchdogLimitHit | undefined {
+  if (limits.rssBytes !== undefined && usage.rssBytes > limits.rssBytes) {
+    return {
+      limit: "memory",
+      reason: `the sandbox's processes used ${mib(usage.rssBytes)} MiB of memory together, over its bound of ${mib(limits.rssBytes)} MiB`,
+      detail: { rssBytes: usage.rssBytes, limitBytes: limits.rssBytes },
+    };
+  }
+  if (limits.totalCpuSec !== undefined && usage.cpuSec > limits.totalCpuSec) {
+    return {
+      limit: "cpuTotal",
+      reason: `the sandbox used ${usage.cpuSec.toFixed(1)} CPU seconds in total, over its limit of ${limits.totalCpuSec}`,
+      detail: { cpuSec: usage.cpuSec, limitSec: limits.totalCpuSec },
+    };
+  }
+  const workspace = usage.workspace;
+  if (!workspace) return undefined;
+  if (limits.workspaceSizeBytes !== undefined && workspace.bytes > limits.workspaceSizeBytes) {
+    return {
+      limit: "disk",
+      reason: `the workspace grew to ${mib(workspace.bytes)} MiB, over its limit of ${mib(limits.workspaceSizeBytes)} MiB`,
+      detail: { workspaceBytes: workspace.bytes, limitBytes: limits.workspaceSizeBytes },
+    };
+  }
+  if (limits.workspaceMaxEntries !== undefined && !workspace.isComplete) {
+    return {
+      limit: "disk",
+      reason: `the workspace holds more than ${limits.workspaceMaxEntries} files and directories`,
+      detail: { workspaceEntries: workspace.entries, limitEntries: limits.workspaceMaxEntries },
+    };
+  }
+  return undefined;
+}
+
+function mib(bytes: number): string {
+  return (bytes / MIB).toFixed(1);
+}
