@@ -340,6 +340,35 @@ describe("red team: python results cannot be forged", () => {
     await restartInterpreter();
   });
 
+  it.each([
+    ["a wrong cell number", "import os\nos.write(4, b'done 999\\n')\nraise ValueError('failed')"],
+    [
+      "the right cell number, then its own seal",
+      [
+        "import os, re",
+        "os.write(4, b'done 1\\n')",
+        "seal = os.read(3, 200).decode()",
+        "nonce = re.search(r'seal:(\\w+)', seal).group(1)",
+        "os.write(1, ('\\n__RAAS_PY_%s_ok__\\n' % nonce).encode())",
+        "raise ValueError('failed')",
+      ].join("\n"),
+    ],
+  ])(
+    "a cell that speaks on the control channel (%s) never makes a later cell misreport",
+    async (_name, cell) => {
+      await restartInterpreter();
+      const forged = await python(cell);
+      // The forging cell may win its own report at most; the interpreter is then replaced, so the
+      // report of every later cell is its own.
+      if (forged.isError) expect(forged.output).toMatch(/ValueError|control channel/);
+      const next = await python("1/0");
+      expect(next.isError).toBe(true);
+      if (!next.output.includes("control channel")) expect(next.output).toContain("ZeroDivisionError");
+      await expectNextCellHonest();
+      expect((await python("'fresh'")).output).toBe("'fresh'\n");
+    },
+  );
+
   it("a fake end marker written on stdout and stderr does not end the cell", async () => {
     const result = await python(
       "import os\nfor fd in (1, 2):\n    try: os.write(fd, b'done\\n\\n__RAAS_PY_0_ok__\\n')\n    except OSError: pass\nraise ValueError('still an error')",

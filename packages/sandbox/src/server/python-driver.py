@@ -4,7 +4,8 @@ Reads one JSON request per line on fd 3 and runs each cell in one long-lived nam
 ends in two steps, so that no end marker exists anywhere while the cell's code runs:
 
 1. after the cell, the driver undoes the hooks a cell could leave behind (stdout/stderr
-   objects, trace and profile functions), flushes, and writes "done" on fd 4;
+   objects, trace and profile functions), flushes, and writes "done <n>" on fd 4 (n counts
+   the cells read, so a cell that speaks on fd 4 itself shows up as a duplicate);
 2. the server answers with "seal:<nonce>" on fd 3, and only then does the driver write
    the marker line (nonce + status) to stdout, after the cell's own output.
 
@@ -78,8 +79,10 @@ def main():
     signal.signal(signal.SIGINT, on_sigint)
     read_line = os.fdopen(3, "rb").readline
     write(1, ("__RAAS_PY_%s_ready__\n" % READY_NONCE).encode())
+    cells = 0
     while True:
         line = read_line()
+        cells += 1
         if not line:
             return
         status = "ok"
@@ -118,7 +121,7 @@ def main():
             pass
         sys.stdout = sys.stderr = stdout
         flush()
-        write(4, b"done\n")
+        write(4, b"done %d\n" % cells)
         seal = read_line()
         seal = seal[5:].strip().decode() if seal.startswith(b"seal:") else ""
         write(1, ("\n__RAAS_PY_%s_%s__\n" % (seal, status)).encode())

@@ -33,7 +33,7 @@ interface PendingCell {
   /** The end marker with the seal; null until the seal is sent. */
   marker: RegExp | null;
   token: string;
-  finish: (status: string | null) => void;
+  finish: (status: string | null, note?: string) => void;
 }
 
 /**
@@ -53,6 +53,8 @@ export class PythonSession {
   #text = "";
   #pending: PendingCell | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Cells sent to the current interpreter (the driver numbers its "done" messages the same way). */
+  #cellsSent = 0;
 
   constructor(options: PythonSessionOptions) {
     this.#options = {
@@ -107,6 +109,8 @@ export class PythonSession {
       detached: true,
     });
     this.#child = child;
+    this.#cellsSent = 0;
+    this.#text = "";
     child.stdout?.setEncoding("utf8");
     child.stderr?.setEncoding("utf8");
     return new Promise((resolve, reject) => {
@@ -128,8 +132,12 @@ export class PythonSession {
       child.stderr?.on("data", (chunk: string) => this.#onOutput(chunk));
       const control = child.stdio[4] as NodeJS.ReadableStream;
       control.setEncoding("utf8");
+      let controlText = "";
       control.on("data", (chunk: string) => {
-        for (let count = chunk.split("\n").length - 1; count > 0; count -= 1) this.#onCellDone(child);
+        controlText += chunk;
+        const lines = controlText.split("\n");
+        controlText = lines.pop() ?? "";
+        for (const line of lines) this.#onCellDone(child, line);
       });
       child.on("error", (error) => {
         if (!started) reject(new Error(`cannot start ${pythonPath}: ${error.message}`));
@@ -186,7 +194,8 @@ export class PythonSession {
         nonce,
         marker: null,
         token: `\n__RAAS_PY_${nonce}_`,
-        finish: (cellStatus) => {
+        finish: (cellStatus, finishNote) => {
+          if (finishNote) note = finishNote;
           clearTimeout(timer);
           clearTimeout(killTimer);
           options.signal?.removeEventListener("abort", onAbort);
@@ -196,6 +205,7 @@ export class PythonSession {
       };
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener("abort", onAbort, { once: true });
+      this.#cellsSent += 1;
       (child.stdio[3] as NodeJS.WritableStream).write(`code:${Buffer.from(code).toString("base64")}\n`);
     });
     const text = output.text();
@@ -212,10 +222,20 @@ export class PythonSession {
     };
   }
 
-  /** The driver says the cell is done: send the seal its end marker must carry. */
-  #onCellDone(child: ChildProcess): void {
+  /**
+   * The driver says cell `n` is done: send the seal its end marker must carry. A message that
+   * does not name the cell in progress, or repeats one, means a cell spoke on the control channel
+   * itself: the interpreter is out of step, so it is replaced before anything else is reported.
+   */
+  #onCellDone(child: ChildProcess, line: string): void {
+    if (child !== this.#child) return;
     const pending = this.#pending;
-    if (!pending || pending.marker || child !== this.#child) return;
+    const cell = /^done (\d+)$/.exec(line)?.[1];
+    if (!pending || pending.marker || Number(cell) !== this.#cellsSent) {
+      this.close();
+      pending?.finish(null, DESYNC_NOTE);
+      return;
+    }
     pending.marker = new RegExp(`\\n?__RAAS_PY_${pending.nonce}_([a-z]+(?::[^\\n]*?)?)__\\n`);
     (child.stdio[3] as NodeJS.WritableStream).write(`seal:${pending.nonce}\n`);
     this.#onOutput("");
@@ -248,6 +268,9 @@ export class PythonSession {
     pending.finish(match[1] ?? "error");
   }
 }
+
+const DESYNC_NOTE =
+  "a cell wrote to the interpreter's control channel, so its reports cannot be trusted; the interpreter was restarted and earlier variables are lost";
 
 /** `sys.exit()` / `sys.exit(0)` inside a cell ends the cell successfully, as in a script. */
 function isSuccess(status: string | null): boolean {
