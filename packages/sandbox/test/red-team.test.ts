@@ -196,6 +196,26 @@ describe("red team: bash results cannot be forged", () => {
     await expectHonestSequence(sandbox, "ps0");
   });
 
+  it("a detached process waiting to read the terminal never gets the next line or forges its marker", async () => {
+    const thief = [
+      "cat > /tmp/thief.sh <<'EOF'",
+      'line=$(head -n1 < "$1")',
+      'printf "%s" "$line" > /tmp/stolen',
+      "n=${line##*__raas_end }; n=${n%%;*}",
+      'printf "\\n__RAAS_%s_0__" "$n" > "$1"',
+      "EOF",
+      'setsid sh /tmp/thief.sh "$(tty)" < /dev/null > /dev/null 2>&1 &',
+      "sleep 0.5",
+    ].join("\n");
+    await bash(thief);
+    const next = await bash("echo real; false");
+    expect(next).toMatchObject({ exitCode: 1, timedOut: false });
+    expect(next.output).toContain("real\n");
+    expect(next.output).toContain("waiting to read the terminal");
+    expect((await bash("cat /tmp/stolen 2>/dev/null; echo .")).output).toBe(".\n");
+    await expectHonestSequence(sandbox, "thief");
+  });
+
   it("refuses DEBUG traps, also with extdebug", async () => {
     const result = await bash(
       // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template

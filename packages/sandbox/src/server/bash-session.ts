@@ -8,7 +8,7 @@ import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
 import { jailedProgramPid, killProcessGroup, loadNodePty } from "./process-support";
 import { bashRcScript, commandLine, createCommandNonce, scanForMarker } from "./prompt-marker";
-import { foregroundProcessGroup, isWaitingForTerminalInput } from "./terminal-probe";
+import { foregroundProcessGroup, isWaitingForTerminalInput, terminalThieves } from "./terminal-probe";
 
 export interface BashSessionOptions {
   /** Working directory the shell starts in. */
@@ -207,6 +207,7 @@ export class BashSession {
     writeFileSync(scriptPath, `${command}\n`);
     const nonce = createCommandNonce();
     const done = this.#awaitPrompt(output, [nonce], timeoutMs, signal);
+    this.#stopTerminalThieves(pty, output);
     pty.write(commandLine(scriptPath, nonce));
     return done;
   }
@@ -273,6 +274,25 @@ export class BashSession {
       if (signal?.aborted) onAbort();
       else signal?.addEventListener("abort", onAbort, { once: true });
     });
+  }
+
+  /** Kills any other process waiting to read the line about to be typed (see terminalThieves). */
+  #stopTerminalThieves(pty: IPty, output: OutputBuffer): void {
+    const shell = this.#shellPid(pty);
+    if (shell === undefined) return;
+    const thieves = terminalThieves(pty.pid, shell);
+    for (const pid of thieves) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Gone already.
+      }
+    }
+    if (thieves.length > 0) {
+      output.append(
+        `[killed ${thieves.length} process(es) outside the shell's job control that were waiting to read the terminal]\n`,
+      );
+    }
   }
 
   /** Ctrl-C; then SIGKILL of the foreground group; then the whole shell. */

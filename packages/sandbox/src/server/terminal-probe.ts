@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { childPids } from "./process-support";
 
 /** Fields of /proc/<pid>/stat after the command name; undefined when the process is gone. */
@@ -29,9 +29,18 @@ export function foregroundProcessGroup(shellPid: number): number | undefined {
   return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
 }
 
+/** Major numbers of pseudo-terminal slaves (UNIX98_PTY_SLAVE_MAJOR and its 7 successors). */
+const PTY_SLAVE_MAJORS = { first: 136, last: 143 };
+
+/**
+ * Whether `fd` of `pid` is a pseudo-terminal, by the device itself: inside a jail the same pty may
+ * be named /dev/console or a /dev/pts path of another devpts mount.
+ */
 function isTerminal(pid: number, fd: number): boolean {
   try {
-    return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith("/dev/pts/");
+    const stat = statSync(`/proc/${pid}/fd/${fd}`);
+    const major = Number((BigInt(stat.rdev) >> 8n) & 0xfffn);
+    return stat.isCharacterDevice() && major >= PTY_SLAVE_MAJORS.first && major <= PTY_SLAVE_MAJORS.last;
   } catch {
     return false;
   }
@@ -130,4 +139,27 @@ export function isWaitingForTerminalInput(shellPid: number): boolean {
   // The shell is not dumpable (its /proc/<pid>/syscall is closed even to this server): in the
   // foreground, asleep and without children while a command runs, it is in a `read` builtin.
   return foreground === shellPid && statFields(shellPid)?.[0] === "S" && childPids(shellPid).length === 0;
+}
+
+/** Every descendant of `rootPid` (the session's jail or shell), depth-first. */
+function descendants(rootPid: number): number[] {
+  const found: number[] = [];
+  const stack = [rootPid];
+  while (stack.length > 0 && found.length < 4_096) {
+    for (const child of childPids(stack.pop()!)) {
+      found.push(child);
+      stack.push(child);
+    }
+  }
+  return found;
+}
+
+/**
+ * Processes under `rootPid`, other than the shell, blocked reading the terminal while the shell
+ * sits at its prompt. None has a reason to: a background job of the shell's own session would be
+ * stopped by SIGTTIN, so such a reader left the session to take the next typed line (with its
+ * end-marker nonce) before the shell does.
+ */
+export function terminalThieves(rootPid: number, shellPid: number): number[] {
+  return descendants(rootPid).filter((pid) => pid !== shellPid && isReadingTerminal(pid));
 }
