@@ -32,6 +32,8 @@ function option(args: string[], name: string, fallback: number): number {
 
 interface Item {
   kind: string;
+  /** What exactly runs (progress lines). */
+  label?: string;
   expectedReward: number;
   run(runtime: BubblewrapRuntime): Promise<number>;
 }
@@ -93,6 +95,7 @@ function sweItems(repoSource: ReturnType<typeof createBundleDirRepoSource>): Ite
   );
   const item = (instance: TSweInstance, patch: string, expectedReward: number, kind: string): Item => ({
     kind,
+    label: `${kind} ${instance.instance_id}`,
     expectedReward,
     async run(runtime) {
       const report = await evaluateSwePatch({
@@ -100,7 +103,8 @@ function sweItems(repoSource: ReturnType<typeof createBundleDirRepoSource>): Ite
         modelPatch: patch,
         repoSource,
         openSandbox: (spec) => runtime.create(spec),
-        options: { evaluateEmptyPatch: true },
+        // The unfixed textwrapper loops forever on long words: its empty patch ends by this limit.
+        options: { evaluateEmptyPatch: true, testTimeoutMs: 30_000 },
       });
       return report.resolved ? 1 : 0;
     },
@@ -151,6 +155,7 @@ const bench: Bench = {
           while (next < work.length) {
             const item = work[next++]!;
             const itemStart = performance.now();
+            if (process.env.RAAS_BENCH_VERBOSE) console.error(`[eval] start ${item.label ?? item.kind}`);
             try {
               const reward = await item.run(runtime);
               outcomes.push({
@@ -170,7 +175,8 @@ const bench: Bench = {
                 failure: kind,
               });
             }
-            if (outcomes.length % 50 === 0) console.error(`[eval] ${outcomes.length}/${total}`);
+            if (outcomes.length % 50 === 0 || process.env.RAAS_BENCH_VERBOSE)
+              console.error(`[eval] ${outcomes.length}/${total} ${item.label ?? item.kind}`);
           }
         }),
       );
