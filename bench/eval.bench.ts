@@ -67,23 +67,14 @@ function codeItem(
     kind,
     expectedReward,
     async run(runtime) {
-      const opened: Array<{ close(): Promise<void> }> = [];
-      try {
-        const { cases } = await runHiddenTests({
-          openSandbox: async (spec = {}) => {
-            const sandbox = await runtime.create(spec);
-            opened.push(sandbox);
-            return sandbox;
-          },
-          solutionPath: "solution.py",
-          solution,
-          tests,
-          signal: new AbortController().signal,
-        });
-        return cases.every((c) => c.status === "passed") ? 1 : 0;
-      } finally {
-        await Promise.all(opened.map((sandbox) => sandbox.close()));
-      }
+      const { cases } = await runHiddenTests({
+        openSandbox: (spec = {}) => runtime.create(spec),
+        solutionPath: "solution.py",
+        solution,
+        tests,
+        signal: new AbortController().signal,
+      });
+      return cases.every((c) => c.status === "passed") ? 1 : 0;
     },
   };
 }

@@ -1,11 +1,12 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, startServer, TSX } from "./support/start-server";
 
-const root = resolve(import.meta.dirname, "../../..");
-const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
+const root = REPO_ROOT;
+const tsx = TSX;
 const ADMIN = "cli-test-admin-token";
 let server: ChildProcess;
 let url: string;
@@ -22,23 +23,7 @@ function raas(args: string[], env: Record<string, string> = {}) {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "raas-cli-"));
-  server = spawn(process.execPath, [tsx, join(root, "apps/server/src/main.ts")], {
-    cwd: dir,
-    env: { ...process.env, PORT: "0", RAAS_STORE: "memory", RAAS_ADMIN_TOKEN: ADMIN, LOG_LEVEL: "warn" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  url = await new Promise<string>((resolveUrl, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    server.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolveUrl(match[1]);
-      }
-    });
-  });
+  ({ server, url } = await startServer(dir, { RAAS_STORE: "memory", RAAS_ADMIN_TOKEN: ADMIN }));
 });
 
 afterAll(() => {

@@ -5,11 +5,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, startServer, TSX } from "./support/start-server";
 
-const root = resolve(import.meta.dirname, "../../..");
-const tsx = join(root, "node_modules/tsx/dist/cli.mjs");
+const root = REPO_ROOT;
+const tsx = TSX;
 const SWE_DATA = join(root, "packages/handlers/data/swe");
 const ADMIN = "cli-eval-admin-token";
 const MODEL = "acme/patcher-v1";
@@ -51,32 +52,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "raas-cli-eval-"));
   // Sandboxes run as another uid: their base directory's parents must be searchable.
   chmodSync(dir, 0o755);
-  server = spawn(process.execPath, [tsx, join(root, "apps/server/src/main.ts")], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      PORT: "0",
-      RAAS_STORE: "memory",
-      RAAS_ADMIN_TOKEN: ADMIN,
-      RAAS_MODEL: "Qwen/Qwen3-8B",
-      RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles"),
-      RAAS_SWE_TEST_TIMEOUT_MS: "30000",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  url = await new Promise<string>((resolveUrl, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    server.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolveUrl(match[1]);
-      }
-    });
-  });
+  ({ server, url } = await startServer(dir, {
+    RAAS_STORE: "memory",
+    RAAS_ADMIN_TOKEN: ADMIN,
+    RAAS_MODEL: "Qwen/Qwen3-8B",
+    RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles"),
+    RAAS_SWE_TEST_TIMEOUT_MS: "30000",
+  }));
 });
 
 afterAll(() => {

@@ -20,7 +20,7 @@ const CASE_OUTPUT_BYTES = 4 * 1024 ** 2;
  * its own non-interactive command in its own jail with the workspace read-only, under a CPU-time
  * limit. The verdict is decided here, on the host, from each command's exit status and captured
  * output — nothing the solution can write (files, background processes, a results file) is read,
- * and whatever a case started is gone before the next one begins.
+ * and whatever a case started is gone before the next one begins. Closes the sandbox it opened.
  */
 export async function runHiddenTests(input: {
   openSandbox(spec?: Omit<SandboxSpec, "jobId">): Promise<Sandbox>;
@@ -36,6 +36,19 @@ export async function runHiddenTests(input: {
     files[RUNNER_PATH] = UNITTEST_RUNNER_PY;
   }
   const sandbox = await input.openSandbox({ files });
+  try {
+    return await gradeIn(sandbox, input);
+  } finally {
+    // A failing close must not mask the grade; runtimes reap sandboxes anyway.
+    await sandbox.close().catch(() => undefined);
+  }
+}
+
+async function gradeIn(
+  sandbox: Sandbox,
+  input: { solutionPath: string; tests: TCodePayload["tests"]; signal: AbortSignal },
+): Promise<{ cases: CodeCaseResult[]; pythonVersion: string | null }> {
+  const { tests, signal } = input;
   const probe = await sandbox.exec(["python3", "-c", "import platform; print(platform.python_version())"], {
     timeoutMs: 60_000,
     signal,

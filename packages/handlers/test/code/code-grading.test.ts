@@ -26,23 +26,14 @@ describe("hidden-test grading a solution cannot influence", () => {
     rmSync(baseDir, { recursive: true, force: true });
   });
 
-  const grade = async (solution: string, tests: TCodePayload["tests"]) => {
-    const opened: Array<{ close(): Promise<void> }> = [];
-    try {
-      return await runHiddenTests({
-        openSandbox: async (spec = {}) => {
-          const sandbox = await runtime.create(spec);
-          opened.push(sandbox);
-          return sandbox;
-        },
-        solutionPath: "solution.py",
-        solution,
-        tests,
-        signal: new AbortController().signal,
-      });
-    } finally {
-      await Promise.all(opened.map((sandbox) => sandbox.close()));
-    }
+  const grade = (solution: string, tests: TCodePayload["tests"]) => {
+    return runHiddenTests({
+      openSandbox: (spec = {}) => runtime.create(spec),
+      solutionPath: "solution.py",
+      solution,
+      tests,
+      signal: new AbortController().signal,
+    });
   };
   const statuses = (result: Awaited<ReturnType<typeof grade>>) => result.cases.map((c) => c.status);
   const doubling: TCodePayload["tests"] = {

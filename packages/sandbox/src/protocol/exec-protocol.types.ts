@@ -1,4 +1,4 @@
-import type { ToolResult } from "@raas/engine";
+import type { SandboxExecResult, ToolResult } from "@raas/engine";
 
 /**
  * Wire protocol between the host client and the execution server inside a sandbox.
@@ -43,16 +43,8 @@ export interface ExecCommandRequest {
   readOnlyWorkspace?: boolean;
 }
 
-/** The port's `SandboxExecResult`. */
-export interface ExecCommandResult {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-  truncated: boolean;
-  durationMs: number;
-}
+/** The port's `SandboxExecResult`, as the server sends it. */
+export type ExecCommandResult = SandboxExecResult;
 
 export type ExecRequestBody =
   | { op: "health" }
