@@ -233,15 +233,21 @@ export class ManagedSandbox implements Sandbox {
   }
 
   /**
-   * Who caused a failed tool call: a sandbox that ended during the call (crash, hang, a limit)
-   * or had ended through a limit the agent used up, is the agent's doing; one that was already
-   * gone for another reason (crashed while idle, closed by the host) is not.
+   * Who caused a failed tool call. The agent's tools cannot reach the execution server (tool
+   * jail), so a sandbox that dies during a call is the agent's doing only with evidence: a limit
+   * the agent used up closed it (wall time, the watchdog's totals), or the kernel killed for
+   * memory during the call. A crash without such evidence — the server killed from outside, a
+   * host failure — is infrastructure, as is a sandbox that was already gone.
    */
   #attribute(error: unknown, tool: string): unknown {
     if (!(error instanceof SandboxError) || error.causedByPolicy) return error;
     if (this.#limitClosure) return blamePolicy(error, this.#limitClosure);
-    if (error.reason === "crashed") {
-      return blamePolicy(error, `the sandbox failed during the agent's ${tool} call: ${error.message}`);
+    const oomKills = this.#options.plan.cgroup?.counters().oomKills ?? 0;
+    if (error.reason === "crashed" && oomKills > this.#cgroupCounters.oomKills) {
+      return blamePolicy(
+        error,
+        `the sandbox ran out of memory during the agent's ${tool} call: ${error.message}`,
+      );
     }
     return error;
   }
