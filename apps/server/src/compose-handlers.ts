@@ -23,8 +23,21 @@ export interface AgentHandlersOptions {
    * The `swe` handler: repositories come from `reposDir` (`<owner>__<name>.bundle` files or git
    * mirrors `<owner>__<name>.git` / `<owner>__<name>/`). Default none: no `swe` handler.
    */
-  swe?: { reposDir: string } & SweEvalOptions;
+  swe?: {
+    reposDir: string;
+    /**
+     * Where repositories unpacked from bundles are kept while the server runs (their entries are
+     * removed on close). Default a new directory under the OS temp dir, removed on close.
+     */
+    scratchDir?: string;
+  } & SweEvalOptions;
   logger: EngineLogger;
+}
+
+export interface ComposedAgentHandlers {
+  handlers: TaskHandler[];
+  /** Releases what the handlers hold on the host (the swe repositories' scratch directory). Idempotent. */
+  close(): Promise<void>;
 }
 
 /**
@@ -33,32 +46,49 @@ export interface AgentHandlersOptions {
  * `swe` when a repositories directory is configured. Each gets the sandbox runtime, the routed
  * inference pool and the model's chat format. A new handler family is added here.
  */
-export function composeAgentHandlers(options: AgentHandlersOptions): TaskHandler[] {
+export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAgentHandlers {
   const chatFormat = chatFormatFor(options.chatFormat);
   const deps = { sandboxRuntime: options.sandboxRuntime, inference: options.inference, chatFormat };
   const handlers = createHandlers({ ...deps, ...(options.config ? { config: options.config } : {}) });
+  const closers: Array<() => Promise<void>> = [];
   if (options.swe) {
-    const { reposDir, ...evalOptions } = options.swe;
+    const { reposDir, scratchDir, ...evalOptions } = options.swe;
     if (!existsSync(reposDir)) {
       options.logger.warn(
         { reposDir },
         "the swe repositories directory does not exist; swe jobs will fail as eval until it does",
       );
     }
-    const createSwe = createSweHandlerFactory({
-      ...evalOptions,
-      repoSource: createBundleDirRepoSource({ dir: reposDir }),
+    const repoSource = createBundleDirRepoSource({
+      dir: reposDir,
+      ...(scratchDir !== undefined && { workDir: scratchDir }),
     });
+    closers.push(() => repoSource.close());
+    const createSwe = createSweHandlerFactory({ ...evalOptions, repoSource });
     const agentDefaults = options.config?.agent;
     handlers.push(
       createSwe({ ...deps, ...(agentDefaults ? { defaults: agentDefaults } : {}) }) as unknown as TaskHandler,
     );
   }
   options.logger.info(
-    { kinds: handlers.map((handler) => handler.kind), chatFormat: options.chatFormat },
+    {
+      kinds: handlers.map((handler) => handler.kind),
+      chatFormat: options.chatFormat,
+      ...(options.swe && {
+        sweRepoSpecs: Object.keys(options.swe.repoSpecs ?? {}).length,
+        sweImagePattern: options.swe.imagePattern ?? null,
+      }),
+    },
     "agent handlers registered",
   );
-  return handlers;
+  let closing: Promise<void> | null = null;
+  return {
+    handlers,
+    close() {
+      closing ??= Promise.all(closers.splice(0).map((close) => close())).then(() => undefined);
+      return closing;
+    },
+  };
 }
 
 function chatFormatFor(name: ChatFormatName): ChatFormat {

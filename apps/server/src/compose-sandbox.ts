@@ -1,4 +1,4 @@
-import type { EngineLogger, SandboxRuntime } from "@raas/engine";
+import type { EngineLogger, SandboxLimits, SandboxRuntime } from "@raas/engine";
 import { createSandboxRuntime, findExecutable } from "@raas/sandbox";
 
 /** Sandbox runtime of the agent handlers. */
@@ -9,6 +9,13 @@ export interface SandboxConfig {
   searchPath?: string;
   /** Host directory for per-sandbox directories. Default `<tmpdir>/raas-sandboxes`. */
   baseDir?: string;
+  /**
+   * Limits of sandboxes whose spec omits them, field by field over the runtime's own defaults
+   * (e.g. `{ totalCpuSec }`); what `system.health` reports as in force. Default: the runtime's.
+   */
+  defaultLimits?: SandboxLimits;
+  /** Bytes one sandbox's workspace may occupy (bubblewrap only). Default none. */
+  workspaceSizeBytes?: number;
 }
 
 const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -35,10 +42,18 @@ export function composeSandboxRuntime(config: SandboxConfig, logger: EngineLogge
       `sandbox runtime ${kind} is not installed (${needed.hint}); jobs that need a sandbox will fail until it is, or set RAAS_SANDBOX_RUNTIME=local for development`,
     );
   }
+  if (config.workspaceSizeBytes !== undefined && kind !== "bubblewrap") {
+    logger.warn(
+      { runtime: kind, workspaceSizeBytes: config.workspaceSizeBytes },
+      `sandbox runtime ${kind} does not bound the workspace size; only bubblewrap enforces workspaceSizeBytes`,
+    );
+  }
   return createSandboxRuntime({
     kind,
     searchPath,
     ...(config.baseDir ? { baseDir: config.baseDir } : {}),
+    ...(config.defaultLimits ? { defaultLimits: config.defaultLimits } : {}),
+    ...(config.workspaceSizeBytes !== undefined ? { workspaceSizeBytes: config.workspaceSizeBytes } : {}),
     warn: (message) => logger.warn({ runtime: kind }, message),
   });
 }

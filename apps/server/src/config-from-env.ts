@@ -1,8 +1,18 @@
 import { chatFormatOfModel, type TServerEnv } from "./env";
+import type { ServerEnvFiles } from "./env-files";
 import type { ServerConfig } from "./server";
 
-/** Maps the validated environment onto the server's config. */
-export function configFromEnv(env: TServerEnv): ServerConfig {
+/**
+ * Maps the validated environment, and the files it names (`loadServerEnvFiles`), onto the
+ * server's config.
+ */
+export function configFromEnv(env: TServerEnv, files: ServerEnvFiles = {}): ServerConfig {
+  if (env.RAAS_SWE_SPECS_FILE !== undefined && files.sweRepoSpecs === undefined) {
+    // Ignoring the variable would run every instance without its setup; fail the caller instead.
+    throw new Error(
+      "RAAS_SWE_SPECS_FILE is set: pass the result of loadServerEnvFiles(env) to configFromEnv",
+    );
+  }
   const pool = (concurrency: number | undefined, timeoutMs: number | undefined) => ({
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
@@ -34,7 +44,16 @@ export function configFromEnv(env: TServerEnv): ServerConfig {
       defaultModelName: env.RAAS_MODEL,
       healthCheckIntervalMs: env.RAAS_BACKEND_HEALTH_INTERVAL_MS,
     },
-    sandbox: { runtime: env.RAAS_SANDBOX_RUNTIME, searchPath: env.PATH },
+    sandbox: {
+      runtime: env.RAAS_SANDBOX_RUNTIME,
+      searchPath: env.PATH,
+      ...(env.RAAS_SANDBOX_TOTAL_CPU_SEC !== undefined && {
+        defaultLimits: { totalCpuSec: env.RAAS_SANDBOX_TOTAL_CPU_SEC },
+      }),
+      ...(env.RAAS_SANDBOX_WORKSPACE_BYTES !== undefined && {
+        workspaceSizeBytes: env.RAAS_SANDBOX_WORKSPACE_BYTES,
+      }),
+    },
     agentHandlers: {
       chatFormat: env.RAAS_CHAT_FORMAT ?? chatFormatOfModel(env.RAAS_MODEL) ?? "qwen3",
       ...(env.RAAS_SWE_REPOS_DIR
@@ -44,6 +63,8 @@ export function configFromEnv(env: TServerEnv): ServerConfig {
               ...(env.RAAS_SWE_TEST_TIMEOUT_MS !== undefined && {
                 testTimeoutMs: env.RAAS_SWE_TEST_TIMEOUT_MS,
               }),
+              ...(files.sweRepoSpecs !== undefined && { repoSpecs: files.sweRepoSpecs }),
+              ...(env.RAAS_SWE_IMAGE_PATTERN !== undefined && { imagePattern: env.RAAS_SWE_IMAGE_PATTERN }),
             },
           }
         : {}),

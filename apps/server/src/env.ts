@@ -1,3 +1,5 @@
+import { isAbsolute } from "node:path";
+import { expandImagePattern, parseSweInstance } from "@raas/handlers";
 import { z } from "zod";
 import { type BackendSeed, parseBackendList } from "./backend-list.parser";
 
@@ -25,7 +27,47 @@ const ZBackendList = z
     return seeds;
   });
 
-const ZPositiveInt = (max: number) => z.coerce.number({ error: "expected a number" }).int().min(1).max(max);
+/** A whole number from 1 to `max`; each way to miss says which. */
+const ZPositiveInt = (max: number) =>
+  z.coerce
+    .number({ error: "expected a number" })
+    .int({ error: "expected a whole number" })
+    .min(1, { error: "expected at least 1" })
+    .max(max, { error: `expected at most ${max}` });
+
+/** An instance with every placeholder filled, to try image patterns on at start. */
+const PROBE_INSTANCE = parseSweInstance({
+  instance_id: "owner__name-1",
+  repo: "owner/name",
+  base_commit: "0".repeat(40),
+  problem_statement: "probe",
+  version: "1.0",
+});
+
+/**
+ * `RAAS_SWE_IMAGE_PATTERN`: absolute paths with placeholders, `:`-separated like PATH; unset or
+ * empty means none. One pattern stays a string, several become the list tried in order.
+ */
+const ZImagePatterns = z
+  .string()
+  .optional()
+  .transform((text, ctx): string | string[] | undefined => {
+    const patterns = (text ?? "")
+      .split(":")
+      .map((pattern) => pattern.trim())
+      .filter((pattern) => pattern.length > 0);
+    for (const pattern of patterns) {
+      if (!isAbsolute(pattern))
+        ctx.addIssue({ code: "custom", message: `"${pattern}": expected an absolute path` });
+      try {
+        expandImagePattern(pattern, PROBE_INSTANCE);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    }
+    if (patterns.length === 0) return undefined;
+    return patterns.length === 1 ? patterns[0] : patterns;
+  });
 
 /**
  * Every environment variable the server reads. This is the only place that reads `process.env`.
@@ -93,8 +135,35 @@ export const ZServerEnv = z.object({
    * `test_timeout`. Default: the swe handler's (900_000). `npm start` sets 20_000 for the fixtures.
    */
   RAAS_SWE_TEST_TIMEOUT_MS: ZPositiveInt(86_400_000).optional(),
+  /**
+   * JSON file of per-repository specs for the `swe` handler (setup commands, env, test command,
+   * image; keys `owner/name` or `owner/name@version`; format in `packages/handlers/src/swe/README.md`).
+   * Read once at start; a missing or invalid file stops the server. Needs RAAS_SWE_REPOS_DIR.
+   * Default none.
+   */
+  RAAS_SWE_SPECS_FILE: ZOptionalText,
+  /**
+   * Per-instance environment image of the `swe` handler's sandboxes: an absolute path with
+   * `{instance_id}`, `{repo}` (`owner__name`), `{owner}`, `{name}`, `{version}`, e.g.
+   * `/images/swe/{repo}__{version}.sif`; several `:`-separated are tried in order. An instance
+   * whose image does not exist fails as `eval`; a spec's `image` wins. Needs RAAS_SWE_REPOS_DIR.
+   * Default none (the runtime's image).
+   */
+  RAAS_SWE_IMAGE_PATTERN: ZImagePatterns,
   /** Sandbox runtime of the agent handlers: `bubblewrap` (default), `apptainer`, or `local` (no isolation, development only). */
   RAAS_SANDBOX_RUNTIME: z.enum(["bubblewrap", "apptainer", "local"]).default("bubblewrap"),
+  /**
+   * CPU seconds one sandbox may use in total (all its processes, measured by the host about every
+   * 500 ms); over it the sandbox is closed as the policy's doing. Default none (each process is
+   * still bound by the runtime's per-process CPU limit). Shown in `system.health` as `cpuTotal`.
+   */
+  RAAS_SANDBOX_TOTAL_CPU_SEC: ZPositiveInt(31_536_000).optional(),
+  /**
+   * Bytes one sandbox's workspace may occupy (a polled walk; also each tool process's
+   * RLIMIT_FSIZE), e.g. 10737418240 for 10 GiB. Only the bubblewrap runtime enforces it. Default
+   * none. Shown in `system.health` as `disk`.
+   */
+  RAAS_SANDBOX_WORKSPACE_BYTES: ZPositiveInt(2 ** 50).optional(),
   /** Where the sandbox runtime looks for bwrap/apptainer/prlimit. Default the usual system directories. */
   PATH: z.string().default("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -120,6 +189,9 @@ export function parseServerEnv(source: Record<string, string | undefined>): TSer
   );
   const parsed = ZServerEnv.safeParse(relevant);
   if (parsed.success) {
+    const conflicts = conflictsOf(parsed.data);
+    if (conflicts.length > 0)
+      throw new EnvError(`invalid environment:\n${conflicts.map((line) => `  ${line}`).join("\n")}`);
     if (parsed.data.RAAS_CHAT_FORMAT === undefined && chatFormatOfModel(parsed.data.RAAS_MODEL) === null) {
       throw new EnvError(
         `invalid environment:\n  RAAS_CHAT_FORMAT: required because RAAS_MODEL (got ${JSON.stringify(parsed.data.RAAS_MODEL)}) does not name a known model family; set RAAS_CHAT_FORMAT=qwen3 if the model speaks Qwen3's template`,
@@ -135,6 +207,23 @@ export function parseServerEnv(source: Record<string, string | undefined>): TSer
     return `  ${key}: ${issue.message.replace(/^Invalid input:\s*/, "")}${got}`;
   });
   throw new EnvError(`invalid environment:\n${lines.join("\n")}`);
+}
+
+/** Variables that are valid alone but not together with the rest. */
+function conflictsOf(env: TServerEnv): string[] {
+  const conflicts: string[] = [];
+  if (env.RAAS_SWE_REPOS_DIR === undefined) {
+    for (const key of ["RAAS_SWE_SPECS_FILE", "RAAS_SWE_IMAGE_PATTERN"] as const) {
+      if (env[key] !== undefined)
+        conflicts.push(`${key}: needs RAAS_SWE_REPOS_DIR (without it there is no swe handler to configure)`);
+    }
+  }
+  if (env.RAAS_SANDBOX_WORKSPACE_BYTES !== undefined && env.RAAS_SANDBOX_RUNTIME !== "bubblewrap") {
+    conflicts.push(
+      `RAAS_SANDBOX_WORKSPACE_BYTES: only the bubblewrap runtime bounds the workspace (RAAS_SANDBOX_RUNTIME is ${env.RAAS_SANDBOX_RUNTIME})`,
+    );
+  }
+  return conflicts;
 }
 
 /** Reads and validates `process.env`. */

@@ -3,6 +3,7 @@ export { type ComposedEngine, type ComposeOptions, composeEngine, type StoreConf
 export {
   type AgentHandlersOptions,
   type ChatFormatName,
+  type ComposedAgentHandlers,
   composeAgentHandlers,
 } from "./compose-handlers";
 export {
@@ -14,5 +15,6 @@ export {
 export { composeSandboxRuntime, type SandboxConfig } from "./compose-sandbox";
 export { configFromEnv } from "./config-from-env";
 export { EnvError, parseServerEnv, type TServerEnv, ZServerEnv } from "./env";
+export { loadServerEnvFiles, type ServerEnvFiles } from "./env-files";
 export { createServerLogger } from "./logger";
 export { type RunningServer, type ServerConfig, startServer } from "./server";

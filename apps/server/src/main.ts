@@ -1,12 +1,15 @@
 import { configFromEnv } from "./config-from-env";
 import { EnvError, loadServerEnv, type TServerEnv } from "./env";
+import { loadServerEnvFiles, type ServerEnvFiles } from "./env-files";
 import { createServerLogger } from "./logger";
 import { startServer } from "./server";
 
 async function main(): Promise<void> {
   let env: TServerEnv;
+  let files: ServerEnvFiles;
   try {
     env = loadServerEnv();
+    files = await loadServerEnvFiles(env);
   } catch (error) {
     if (error instanceof EnvError) {
       console.error(error.message);
@@ -15,7 +18,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createServerLogger(env.LOG_LEVEL);
-  const running = await startServer({ ...configFromEnv(env), logger });
+  const running = await startServer({ ...configFromEnv(env, files), logger });
 
   const lines = [`RaaS control plane listening on ${running.url}`];
   lines.push(

@@ -13,7 +13,12 @@ import type { HandlersConfig } from "@raas/handlers";
 import type { RoutedInferencePool } from "@raas/inference";
 import type { Logger } from "pino";
 import { composeEngine, type StoreConfig } from "./compose";
-import { type AgentHandlersOptions, type ChatFormatName, composeAgentHandlers } from "./compose-handlers";
+import {
+  type AgentHandlersOptions,
+  type ChatFormatName,
+  type ComposedAgentHandlers,
+  composeAgentHandlers,
+} from "./compose-handlers";
 import { composeInference, type InferenceConfig } from "./compose-inference";
 import { composeSandboxRuntime, type SandboxConfig } from "./compose-sandbox";
 import { createServerLogger } from "./logger";
@@ -86,9 +91,9 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   const { auth, isAdminTokenGenerated } = resolveAuth(config.auth);
   const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));
   const sandboxRuntime = composeSandboxRuntime(config.sandbox ?? {}, logger.child({ component: "sandbox" }));
-  const agentHandlers =
+  const agentHandlers: ComposedAgentHandlers =
     config.agentHandlers === false
-      ? []
+      ? { handlers: [], close: async () => {} }
       : composeAgentHandlers({
           sandboxRuntime,
           inference: inference.pool,
@@ -101,7 +106,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     store: config.store ?? { kind: "memory" },
     logger: logger.child({ component: "engine" }),
     ...(config.pools ? { pools: config.pools } : {}),
-    handlers: [...agentHandlers, ...(config.handlers ?? [])],
+    handlers: [...agentHandlers.handlers, ...(config.handlers ?? [])],
   });
   await composed.engine.start();
   const handler = createControlPlaneHandler({
@@ -126,7 +131,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     // E.g. the port is taken: release what was built so an in-process caller can retry.
     handler.close();
     await composed.engine.stop({ graceMs: 0 });
-    await Promise.all([sandboxRuntime.closeAll(), inference.close()]);
+    await Promise.all([sandboxRuntime.closeAll(), inference.close(), agentHandlers.close()]);
     await composed.close();
     throw error;
   }
@@ -155,6 +160,8 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       server.closeAllConnections();
       await closed;
       await sandboxRuntime.closeAll();
+      // After the engine stopped: no stage can still be cutting a bundle from the scratch directory.
+      await agentHandlers.close();
       await inference.close();
       await composed.close();
       logger.info({ url }, "server stopped");

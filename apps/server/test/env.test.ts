@@ -1,6 +1,26 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config-from-env";
 import { EnvError, parseServerEnv } from "../src/env";
+import { loadServerEnvFiles } from "../src/env-files";
+
+const FIXTURE_SPECS = fileURLToPath(
+  new URL("../../../packages/handlers/data/swe/specs.json", import.meta.url),
+);
+
+/** The EnvError message of a failing step, or a failed expectation when it does not fail so. */
+async function envErrorOf(step: () => unknown): Promise<string> {
+  try {
+    await step();
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as EnvError).message;
+  }
+  throw new Error("expected an EnvError");
+}
 
 describe("server env", () => {
   it("applies the documented defaults to an empty environment", () => {
@@ -140,5 +160,118 @@ describe("server env", () => {
     expect(
       configFromEnv(parseServerEnv({ RAAS_MODEL: "my-model", RAAS_CHAT_FORMAT: "qwen3" })).agentHandlers,
     ).toEqual({ chatFormat: "qwen3" });
+  });
+
+  it("loads RAAS_SWE_SPECS_FILE into the swe handler's specs and passes RAAS_SWE_IMAGE_PATTERN", async () => {
+    const env = parseServerEnv({
+      RAAS_SWE_REPOS_DIR: "/data/repos",
+      RAAS_SWE_SPECS_FILE: FIXTURE_SPECS,
+      RAAS_SWE_IMAGE_PATTERN: "/images/swe/{repo}__{version}.sif",
+    });
+    const config = configFromEnv(env, await loadServerEnvFiles(env));
+    expect(config.agentHandlers).toEqual({
+      chatFormat: "qwen3",
+      swe: {
+        reposDir: "/data/repos",
+        repoSpecs: {
+          "raas-fixtures/envkit@3.0": {
+            setupCommands: ["python3 tools/gen_rates.py"],
+            env: { ENVKIT_PROFILE: "test" },
+          },
+        },
+        imagePattern: "/images/swe/{repo}__{version}.sif",
+      },
+    });
+    const several = parseServerEnv({
+      RAAS_SWE_REPOS_DIR: "/data/repos",
+      RAAS_SWE_IMAGE_PATTERN: "/images/swe/{instance_id}.sif : /images/rootfs/{owner}/{name}:",
+    });
+    expect(several.RAAS_SWE_IMAGE_PATTERN).toEqual([
+      "/images/swe/{instance_id}.sif",
+      "/images/rootfs/{owner}/{name}",
+    ]);
+    expect(await loadServerEnvFiles(parseServerEnv({}))).toEqual({});
+    // A caller that skips the files must not get a server that silently ignores them.
+    expect(() => configFromEnv(env)).toThrow(/RAAS_SWE_SPECS_FILE is set/);
+  });
+
+  it("stops on a missing or invalid specs file with one line naming the variable and the file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "raas-server-env-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const envWith = (file: string) => parseServerEnv({ RAAS_SWE_REPOS_DIR: dir, RAAS_SWE_SPECS_FILE: file });
+
+    const missing = join(dir, "missing.json");
+    const missingMessage = await envErrorOf(() => loadServerEnvFiles(envWith(missing)));
+    expect(missingMessage).toMatch(
+      /^invalid environment: RAAS_SWE_SPECS_FILE: .*missing\.json: not a readable JSON file/,
+    );
+
+    const broken = join(dir, "broken.json");
+    writeFileSync(broken, '{ "acme/widgets": { "env": ');
+    expect(await envErrorOf(() => loadServerEnvFiles(envWith(broken)))).toMatch(
+      /^invalid environment: RAAS_SWE_SPECS_FILE: .*broken\.json: not a readable JSON file \(.+\)$/,
+    );
+
+    const wrong = join(dir, "wrong.json");
+    writeFileSync(
+      wrong,
+      JSON.stringify({ "acme/widgets": { setupCommand: ["make"] }, widgets: {} }, null, 2),
+    );
+    const wrongMessage = await envErrorOf(() => loadServerEnvFiles(envWith(wrong)));
+    expect(wrongMessage).toContain(`RAAS_SWE_SPECS_FILE: ${wrong}: acme/widgets: `);
+    expect(wrongMessage).toContain("setupCommand");
+    expect(wrongMessage).toContain("widgets: expected owner/name or owner/name@version");
+    for (const message of [missingMessage, wrongMessage]) {
+      expect(message).not.toContain("\n");
+      expect(message).not.toMatch(/\bat .+:\d+:\d+/);
+    }
+  });
+
+  it("rejects image patterns that are relative or use unknown placeholders, and swe options without a repos dir", async () => {
+    const relative = await envErrorOf(() =>
+      parseServerEnv({ RAAS_SWE_REPOS_DIR: "/r", RAAS_SWE_IMAGE_PATTERN: "images/{repo}.sif" }),
+    );
+    expect(relative).toContain('RAAS_SWE_IMAGE_PATTERN: "images/{repo}.sif": expected an absolute path');
+    const unknown = await envErrorOf(() =>
+      parseServerEnv({ RAAS_SWE_REPOS_DIR: "/r", RAAS_SWE_IMAGE_PATTERN: "/images/{repo}/{commit}.sif" }),
+    );
+    expect(unknown).toContain("RAAS_SWE_IMAGE_PATTERN: unknown placeholder {commit}");
+    const orphaned = await envErrorOf(() =>
+      parseServerEnv({ RAAS_SWE_SPECS_FILE: FIXTURE_SPECS, RAAS_SWE_IMAGE_PATTERN: "/images/{repo}.sif" }),
+    );
+    expect(orphaned).toContain("RAAS_SWE_SPECS_FILE: needs RAAS_SWE_REPOS_DIR");
+    expect(orphaned).toContain("RAAS_SWE_IMAGE_PATTERN: needs RAAS_SWE_REPOS_DIR");
+    expect(parseServerEnv({ RAAS_SWE_IMAGE_PATTERN: " " }).RAAS_SWE_IMAGE_PATTERN).toBeUndefined();
+  });
+
+  it("maps the sandbox limits onto the runtime's options and rejects bad values", async () => {
+    expect(configFromEnv(parseServerEnv({})).sandbox).toEqual({
+      runtime: "bubblewrap",
+      searchPath: expect.any(String),
+    });
+    const config = configFromEnv(
+      parseServerEnv({ RAAS_SANDBOX_TOTAL_CPU_SEC: "120", RAAS_SANDBOX_WORKSPACE_BYTES: "10737418240" }),
+    );
+    expect(config.sandbox).toMatchObject({
+      runtime: "bubblewrap",
+      defaultLimits: { totalCpuSec: 120 },
+      workspaceSizeBytes: 10_737_418_240,
+    });
+    // Only the field that is set: the runtime keeps its other default limits.
+    expect(Object.keys(config.sandbox?.defaultLimits ?? {})).toEqual(["totalCpuSec"]);
+
+    const bad = await envErrorOf(() =>
+      parseServerEnv({ RAAS_SANDBOX_TOTAL_CPU_SEC: "lots", RAAS_SANDBOX_WORKSPACE_BYTES: "-1" }),
+    );
+    expect(bad).toContain('RAAS_SANDBOX_TOTAL_CPU_SEC: expected a number (got "lots")');
+    expect(bad).toContain('RAAS_SANDBOX_WORKSPACE_BYTES: expected at least 1 (got "-1")');
+    expect(await envErrorOf(() => parseServerEnv({ RAAS_SANDBOX_TOTAL_CPU_SEC: "1.5" }))).toContain(
+      'RAAS_SANDBOX_TOTAL_CPU_SEC: expected a whole number (got "1.5")',
+    );
+    expect(
+      await envErrorOf(() =>
+        parseServerEnv({ RAAS_SANDBOX_RUNTIME: "local", RAAS_SANDBOX_WORKSPACE_BYTES: "1000000" }),
+      ),
+    ).toContain("RAAS_SANDBOX_WORKSPACE_BYTES: only the bubblewrap runtime bounds the workspace");
   });
 });

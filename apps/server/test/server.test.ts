@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configFromEnv } from "../src/config-from-env";
+import { parseServerEnv } from "../src/env";
 import { type RunningServer, startServer } from "../src/server";
 
 async function json(url: string, init: { method?: string; body?: unknown; token?: string | undefined } = {}) {
@@ -65,6 +67,38 @@ describe("startServer (in-process, real HTTP)", () => {
       memory: { enforcedBy: expect.stringMatching(/^(cgroup|watchdog)$/), bytes: expect.any(Number) },
       shmBytes: 256 * 1024 ** 2,
     });
+  });
+
+  it("reports the sandbox limits set in the environment (total CPU, workspace size) in the health answer", async () => {
+    const fromEnv = configFromEnv(
+      parseServerEnv({ RAAS_SANDBOX_TOTAL_CPU_SEC: "120", RAAS_SANDBOX_WORKSPACE_BYTES: "1073741824" }),
+    );
+    const limited = await startServer({
+      port: 0,
+      logLevel: "silent",
+      agentHandlers: false,
+      ...(fromEnv.sandbox ? { sandbox: fromEnv.sandbox } : {}),
+    });
+    try {
+      const { status, body } = await json(`${limited.url}/api/v1/health`);
+      expect(status).toBe(200);
+      expect(body.sandboxLimits).toMatchObject({
+        runtime: "bubblewrap",
+        cpuTotal: { enforcedBy: "watchdog", seconds: 120 },
+        disk: { enforcedBy: "watchdog", bytes: 1_073_741_824 },
+        perProcess: { fileBytes: 1_073_741_824, cpuSec: expect.any(Number) },
+        // The runtime's other defaults stay in force.
+        memory: { bytes: expect.any(Number) },
+        processes: { max: expect.any(Number) },
+      });
+      const unset = await json(`${running.url}/api/v1/health`);
+      expect(unset.body.sandboxLimits).toMatchObject({
+        cpuTotal: { enforcedBy: "none", seconds: null },
+        disk: { enforcedBy: "none", bytes: null },
+      });
+    } finally {
+      await limited.close({ graceMs: 100 });
+    }
   });
 
   it("close() ends open long-polls and frees the port", async () => {
