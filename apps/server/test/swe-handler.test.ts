@@ -128,7 +128,8 @@ describe("swe specs file and image pattern from the environment", () => {
     const { jobs } = await running.engine.waitForJobs([job.id], { timeoutMs: 120_000 });
     // The sandbox started in the spec's image (the pattern has no file for it) and ran its setup.
     expect(jobs[0]?.status).toBe("failed");
-    expect(jobs[0]?.failure).toMatchObject({ stage: "init" });
+    // A setup command failing on the clean repository makes the instance ungradable: `eval`.
+    expect(jobs[0]?.failure).toMatchObject({ stage: "init", kind: "eval" });
     expect(jobs[0]?.failure?.message).toContain(
       "setup command `echo raas-spec-setup-ran; exit 7` exited with 7",
     );

@@ -9,7 +9,7 @@ import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/
 import { defineAgentHandler } from "../base/define-agent-handler";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
 import { submitToolSpec } from "../base/submit-tool";
-import { CHECKOUT_STEP, materializeRepository, runStep, SweStepError } from "./repo-materializer";
+import { materializeRepository, runStep, SweStepError } from "./repo-materializer";
 import { evaluateSwePatch } from "./swe-evaluator";
 import { selectSweImage } from "./swe-image";
 import { SWE_DEFAULTS, type SweEvalOptions } from "./swe-options";
@@ -89,9 +89,9 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
           signal,
         });
       } catch (error) {
-        if (error instanceof SweStepError && error.step === CHECKOUT_STEP) {
-          throw new StageFailure("eval", error.message, { cause: error });
-        }
+        // Nothing of the policy ran yet: a checkout or setup command that fails on the clean
+        // repository makes the instance ungradable (`eval`), never the sandbox's fault.
+        if (error instanceof SweStepError) throw new StageFailure("eval", error.message, { cause: error });
         throw error;
       }
       return { repoDir: repoPath(instance.repo) };

@@ -27,6 +27,8 @@ export interface PythonSessionOptions {
 }
 
 interface PendingCell {
+  /** The interpreter running the cell. */
+  child: ChildProcess;
   output: OutputBuffer;
   /** The cell's seal: chosen only once the driver says the cell is done (see python-driver.py). */
   nonce: string;
@@ -127,9 +129,12 @@ export class PythonSession {
           if (this.#text.length > 0) this.#onOutput("");
           return;
         }
-        this.#onOutput(chunk);
+        // A replaced interpreter's last words belong to no cell of the new one.
+        if (this.#child === child) this.#onOutput(chunk);
       });
-      child.stderr?.on("data", (chunk: string) => this.#onOutput(chunk));
+      child.stderr?.on("data", (chunk: string) => {
+        if (this.#child === child) this.#onOutput(chunk);
+      });
       const control = child.stdio[4] as NodeJS.ReadableStream;
       control.setEncoding("utf8");
       let controlText = "";
@@ -148,7 +153,7 @@ export class PythonSession {
           this.#ready = undefined;
         }
         if (!started) reject(new Error(`${pythonPath} exited during start (code ${code}, signal ${signal})`));
-        this.#pending?.finish(null);
+        if (this.#pending?.child === child) this.#pending.finish(null);
       });
     });
   }
@@ -190,6 +195,7 @@ export class PythonSession {
       );
       const nonce = createCommandNonce();
       this.#pending = {
+        child,
         output,
         nonce,
         marker: null,
