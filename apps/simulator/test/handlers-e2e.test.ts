@@ -145,7 +145,13 @@ describe("math, code and stem rollouts end to end", () => {
     expect(sandbox?.state).toBe("busy");
     const pids = (sandbox as unknown as { processIds(): number[] }).processIds();
     expect(pids.length).toBeGreaterThan(0);
-    for (const pid of pids) process.kill(pid, "SIGKILL");
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone (a short-lived process of the sandbox): nothing to kill.
+      }
+    }
     const {
       jobs: [done],
     } = await fixture.engine.waitForJobs([job.id], { timeoutMs: 120_000 });
