@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import type { ExecCommandRequest, ExecCommandResult } from "../protocol/exec-protocol.types";
 import { OutputBuffer } from "./output-buffer";
-import { killProcessGroup } from "./process-support";
+import { killProcessGroup, withUlimits } from "./process-support";
 import { type JailCommandOptions, jailArgv, type ToolJailConfig } from "./tool-jail";
 import { resolveInWorkspace } from "./workspace-path";
 
@@ -44,16 +44,7 @@ export class CommandRunner {
       throw Object.assign(new Error("exec needs a non-empty `argv` array of strings"), { code: "EINVAL" });
     }
     const cwd = resolveInWorkspace(options.workspaceRoot, request.cwd ?? ".");
-    const limited =
-      options.ulimitFlags.length > 0
-        ? [
-            "/bin/sh",
-            "-c",
-            `${options.ulimitFlags.map((flag) => `ulimit ${flag} && `).join("")}exec "$@"`,
-            "sh",
-          ]
-        : [];
-    const inner = [...limited, ...request.argv];
+    const inner = withUlimits(options.ulimitFlags, request.argv);
     const jailOptions: JailCommandOptions = {
       cwd,
       workspaceRoot: options.workspaceRoot,
@@ -76,7 +67,8 @@ export class CommandRunner {
       child.stderr.setEncoding("utf8");
       child.stdout.on("data", (chunk: string) => stdout.append(chunk));
       child.stderr.on("data", (chunk: string) => stderr.append(chunk));
-      child.stdin.on("error", () => undefined); // A command that exits without reading its input.
+      // A command that exits without reading its input (EPIPE) must not take the server down.
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream.on("error", () => undefined);
       child.stdin.end(request.stdinB64 ? Buffer.from(request.stdinB64, "base64") : undefined);
       let timedOut = false;
       let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;

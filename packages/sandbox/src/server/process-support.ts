@@ -68,3 +68,13 @@ export function jailedProgramPid(bwrapPid: number): number | undefined {
   const reaper = childPids(bwrapPid)[0];
   return reaper === undefined ? undefined : childPids(reaper)[0];
 }
+
+/**
+ * `argv` behind a `sh` that applies `ulimit` flags and execs it, so the rlimits bind the program
+ * (and what it starts), never this server. No flags: `argv` unchanged.
+ */
+export function withUlimits(flags: readonly string[], argv: readonly string[]): string[] {
+  if (flags.length === 0) return [...argv];
+  const limits = flags.map((flag) => `ulimit ${flag} && `).join("");
+  return ["/bin/sh", "-c", `${limits}exec "$@"`, "sh", ...argv];
+}

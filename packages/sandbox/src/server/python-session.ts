@@ -4,7 +4,7 @@ import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { errorResult } from "./error-result";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
-import { jailedProgramPid, killProcessGroup, partialPrefixLength } from "./process-support";
+import { jailedProgramPid, killProcessGroup, partialPrefixLength, withUlimits } from "./process-support";
 import { createCommandNonce } from "./prompt-marker";
 
 export interface PythonSessionOptions {
@@ -94,16 +94,9 @@ export class PythonSession {
 
   #spawn(): Promise<void> {
     const { pythonPath, driverPath, ulimitFlags } = this.#options;
-    const limits = ulimitFlags.map((flag) => `ulimit ${flag} && `).join("");
-    // A shell applies the rlimits (so they bind the interpreter, not this server) and execs python.
-    const argv = this.#options.wrapArgv([
-      "/bin/sh",
-      "-c",
-      `${limits}exec "$0" -u "$1" "$2"`,
-      pythonPath,
-      driverPath,
-      this.#nonce,
-    ]);
+    const argv = this.#options.wrapArgv(
+      withUlimits(ulimitFlags, [pythonPath, "-u", driverPath, this.#nonce]),
+    );
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: this.#options.cwd,
       env: this.#options.env,
@@ -112,6 +105,8 @@ export class PythonSession {
     });
     this.#child = child;
     this.#cellsSent = 0;
+    // Writes to an interpreter that just died (EPIPE) must not take the server down.
+    for (const stream of child.stdio) stream?.on("error", () => undefined);
     this.#text = "";
     child.stdout?.setEncoding("utf8");
     child.stderr?.setEncoding("utf8");

@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { BashSession } from "./bash-session";
@@ -38,8 +37,7 @@ export class ToolDispatch {
       config.fileSizeBytes === undefined ? [] : [`-f ${Math.ceil(config.fileSizeBytes / blockBytes)}`];
     const shUlimits = [...ulimits, ...fileSize(512)];
     const { jail } = config;
-    const toolsDir = join(config.scratchDir, TOOLS_SCRATCH_SUBDIR);
-    mkdirSync(toolsDir, { recursive: true, mode: 0o755 });
+    const toolsDir = join(config.scratchDir, TOOLS_SCRATCH_SUBDIR); // created by the server
     const session = jail
       ? {
           isJailed: true,
