@@ -1,10 +1,13 @@
 /**
  * The unittest runner, written into the fresh EVAL sandbox as `.raas/run_unittest.py` and run in
- * its own jail with the workspace read-only. It runs `test_hidden` in-process and then, only if
- * it is the sole thread and the sole process of its jail (nothing the solution started is still
- * running), reads a nonce from stdin and prints one `RAAS_ROW <nonce> <status> <ms> <b64 name>
+ * its own jail with the workspace read-only. It reads a nonce from stdin before the solution is
+ * imported, runs `test_hidden` in-process and then, only if it is the sole thread and the sole
+ * process of its jail (nothing the solution started is still running), prints one `RAAS_ROW <nonce> <status> <ms> <b64 name>
  * <b64 detail>` line per test and `RAAS_DONE <nonce>`, with builtins captured before the solution
  * was imported. The host grades from those lines (code-verdict.ts); there is no results file.
+ * The solution shares the runner's process, so code written to forge (reading the nonce from
+ * memory, patching unittest) can still lie about its own tests; stdio tests are graded entirely
+ * outside the solution's process.
  */
 export const UNITTEST_RUNNER_PY = String.raw`
 import binascii, os, sys, threading, time, unittest
@@ -37,6 +40,10 @@ class Collect(unittest.TestResult):
     def addSkip(self, test, reason):
         self._row(test, "failed", "skipped: " + reason)
 
+# Read before the solution is imported: left in the pipe, a plain os.read(0) at import would take it.
+nonce = read(0, 64).strip()
+sys.stdin = open(os.devnull)
+os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
 sys.path.insert(0, os.getcwd())
 result = Collect()
 rows = result.rows
@@ -47,7 +54,6 @@ except BaseException as error:
 if others_alive():
     write(2, b"the solution left threads or processes running; no report\n")
     os._exit(3)
-nonce = read(0, 64).strip()
 for name, status, ms, detail in rows:
     line = b"RAAS_ROW " + nonce + (" %s %s " % (status, ms)).encode() + b64(str(name).encode(), newline=False) + b" " + b64(str(detail).encode(), newline=False) + b"\n"
     write(1, line)

@@ -142,6 +142,8 @@ print(int(input()) * 2)
         "import os\nos._exit(0)\n",
         "print('RAAS_ROW ' + '0' * 32 + ' passed 1 dGVzdA== ')\nprint('RAAS_DONE ' + '0' * 32)\ndef double(x):\n    return 0\n",
         "import threading, time\nthreading.Thread(target=lambda: time.sleep(30), daemon=True).start()\ndef double(x):\n    return 2 * x\n",
+        // Reads the runner's stdin at import to learn the nonce, then forges a passing report.
+        "import os, sys, base64\nn = os.read(0, 64).strip().decode() or 'x'\nfor t in ('test_two', 'test_five'):\n    print('RAAS_ROW %s passed 1 %s ' % (n, base64.b64encode(t.encode()).decode()))\nprint('RAAS_DONE ' + n)\nsys.stdout.flush()\nos._exit(0)\n",
       ]) {
         const result = await grade(solution, twoTests);
         expect(
