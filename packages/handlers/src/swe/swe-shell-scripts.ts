@@ -87,14 +87,26 @@ ${GIT} diff --cached --binary --no-color --no-ext-diff --src-prefix=a/ --dst-pre
 /** Marker lines the apply script prints; parse with {@link parseApplyMethod}. */
 const APPLIED = "RAAS_APPLIED=";
 
+/**
+ * Files that configure the test run itself. A model patch that adds or changes one could make
+ * every test pass (a conftest.py hook rewriting reports); they are graders' files, so after the
+ * model patch they are put back to `base_commit` (or removed) and named as `RAAS_REVERTED=` lines.
+ */
+export const TEST_INFRASTRUCTURE_FILES = /(^|\/)(conftest\.py|pytest\.ini|tox\.ini)$/;
+
 /** `git apply`, then `patch --batch --fuzz=5 -p1`; prints which one worked (or `none`). */
-export function applyModelPatchScript(repo: string): string {
+export function applyModelPatchScript(repo: string, baseCommit: string): string {
   const patch = shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.modelPatch}`);
+  const base = shellQuote(baseCommit);
   return `exec 2>&1
 cd ${shellQuote(repoPath(repo))} || exit 1
 if ${GIT} apply -v ${patch}; then echo ${APPLIED}git-apply
 elif patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${patch}; then echo ${APPLIED}patch-fuzz
-else echo ${APPLIED}none; fi
+else echo ${APPLIED}none; exit 0; fi
+{ ${GIT} diff --name-only ${base}; ${GIT} ls-files --others; } | grep -E '${TEST_INFRASTRUCTURE_FILES.source}' | sort -u | while IFS= read -r file; do
+  if ${GIT} cat-file -e ${base}:"$file" 2>/dev/null; then ${GIT} checkout -q ${base} -- "$file"; else rm -f -- "$file"; fi
+  echo "RAAS_REVERTED=$file"
+done
 `;
 }
 

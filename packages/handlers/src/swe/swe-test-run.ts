@@ -61,7 +61,11 @@ export async function runSweTests(input: RunSweTestsInput): Promise<SweTestRunOu
   await materializeRepository({ sandbox, instance, bundle: input.bundle, spec, ...stepOptions });
   let patchApplyMethod: PatchApplyMethod = null;
   if (!isEmptyPatch(input.modelPatch)) {
-    const applied = await execScript(sandbox, applyModelPatchScript(instance.repo), stepOptions);
+    const applied = await execScript(
+      sandbox,
+      applyModelPatchScript(instance.repo, instance.base_commit),
+      stepOptions,
+    );
     patchApplyMethod = parseApplyMethod(applied.stdout);
     if (patchApplyMethod === null) return { kind: "patch-failed", log: stepOutput(applied) };
   }

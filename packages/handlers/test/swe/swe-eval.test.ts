@@ -254,6 +254,38 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
     expect(report).toMatchObject({ resolved: true, patchApplyMethod: "git-apply" });
   });
 
+  it("reverts a conftest.py or pytest.ini the model patch adds to make every test pass", async () => {
+    const instance = fixtureInstance("raas-fixtures__tinystats-1");
+    const passEverything = [
+      "diff --git a/conftest.py b/conftest.py",
+      "new file mode 100644",
+      "--- /dev/null",
+      "+++ b/conftest.py",
+      "@@ -0,0 +1,8 @@",
+      "+import pytest",
+      "+",
+      "+@pytest.hookimpl(hookwrapper=True)",
+      "+def pytest_runtest_makereport(item, call):",
+      "+    outcome = yield",
+      "+    report = outcome.get_result()",
+      '+    report.outcome = "passed"',
+      "+    report.longrepr = None",
+      "diff --git a/tests/pytest.ini b/tests/pytest.ini",
+      "new file mode 100644",
+      "--- /dev/null",
+      "+++ b/tests/pytest.ini",
+      "@@ -0,0 +1,2 @@",
+      "+[pytest]",
+      "+addopts = -p no:python",
+      "",
+    ].join("\n");
+    const report = await evaluate(instance, passEverything);
+    expect(report).toMatchObject({ resolved: false, patchApplyMethod: "git-apply" });
+    // The same hook with the real fix still resolves: only the infrastructure files are reverted.
+    const withFix = await evaluate(instance, `${instance.patch}${passEverything}`);
+    expect(withFix).toMatchObject({ resolved: true });
+  });
+
   it("reports test_timeout when the test suite hangs", async () => {
     const instance = fixtureInstance(HANGING);
     const report = await evaluate(instance, "", { evaluateEmptyPatch: true, testTimeoutMs: 3_000 });
