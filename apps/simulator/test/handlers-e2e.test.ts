@@ -13,6 +13,20 @@ policy.tasks[KILL_TASK] = {
   steps: [{ toolCalls: [{ name: "python", arguments: { code: "import time\ntime.sleep(60)" } }] }],
 };
 
+// The policy leaves something unreadable where its solution should be: its own fault, graded 0.
+const TRAPS: Record<string, string> = {
+  "trap-fifo": "rm -f solution.py; mkfifo solution.py",
+  "trap-huge": "python3 -c \"open('solution.py', 'w').write('#' * (17 * 1024 * 1024))\"",
+};
+for (const [taskId, command] of Object.entries(TRAPS)) {
+  policy.tasks[taskId] = {
+    steps: [
+      { toolCalls: [{ name: "bash", arguments: { command } }] },
+      { toolCalls: [{ name: "submit", arguments: {} }] },
+    ],
+  };
+}
+
 const jobs = [
   ...readTasks("math.jsonl").map((payload) => ({ kind: "math", payload })),
   ...readTasks("code.jsonl").map((payload) => ({ kind: "code", payload })),
@@ -161,5 +175,29 @@ describe("math, code and stem rollouts end to end", () => {
       reward: null,
       failure: { kind: "sandbox", stage: "run" },
     });
+  });
+  it("grades an unreadable, blocking or oversized solution as the policy's failure (reward 0), never infrastructure", async () => {
+    const submitted = await fixture.engine.submitJobs(
+      Object.keys(TRAPS).map((taskId) => ({
+        kind: "code",
+        payload: {
+          taskId,
+          prompt: "Print twice the input.",
+          tests: { kind: "stdio", cases: [{ input: "2\n", output: "4\n" }] },
+        },
+      })),
+    );
+    const { jobs: done } = await fixture.engine.waitForJobs(
+      submitted.map((s) => s.job.id),
+      { timeoutMs: 120_000 },
+    );
+    for (const job of done) {
+      expect(job, (job.payload as { taskId: string }).taskId).toMatchObject({
+        status: "completed",
+        reward: 0,
+        trainable: true,
+      });
+      expect((job.result as { solutionFound: boolean }).solutionFound).toBe(false);
+    }
   });
 });

@@ -60,6 +60,9 @@ function userMessage(payload: TCodePayload): string {
   return `Task id: ${payload.taskId}\n\n${payload.prompt}\n\nWrite your solution to ${payload.solutionPath}. ${io}`;
 }
 
+/** Largest solution file graded, in bytes (1 MiB); a bigger one counts as no solution. */
+const MAX_SOLUTION_BYTES = 1024 ** 2;
+
 /** Code: the model writes a solution file; EVAL runs hidden tests in a fresh sandbox. */
 export function createCodeHandlerFactory(config: CodeHandlerConfig = {}) {
   return defineAgentHandler<TCodePayload, undefined, { solution: string | null }>({
@@ -72,13 +75,15 @@ export function createCodeHandlerFactory(config: CodeHandlerConfig = {}) {
     systemPrompt: () => SYSTEM_PROMPT,
     userMessage,
     async collect({ sandbox, payload, signal }) {
-      const check = await sandbox.runTool(
-        "bash",
-        { command: `test -f '${payload.solutionPath}' && echo present || echo absent` },
-        { timeoutMs: 10_000, signal },
-      );
-      if (!check.output.includes("present")) return { solution: null };
-      return { solution: new TextDecoder().decode(await sandbox.readFile(payload.solutionPath)) };
+      // A command apart from the agent's shell (nothing it set up there can answer for it). A
+      // missing, unreadable, blocking (FIFO) or oversized solution is the policy's: no solution.
+      const read = await sandbox.exec(["cat", "--", payload.solutionPath], {
+        timeoutMs: 10_000,
+        maxOutputBytes: MAX_SOLUTION_BYTES,
+        signal,
+      });
+      const isUsable = read.exitCode === 0 && !read.timedOut && !read.truncated;
+      return { solution: isUsable ? read.stdout : null };
     },
     async evaluate({ payload, artifacts, openSandbox, signal }) {
       const rewardMode = payload.rewardMode ?? config.rewardMode ?? "all_pass";
