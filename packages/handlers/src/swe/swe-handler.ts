@@ -17,7 +17,7 @@ import { type TSwePayload, ZSwePayload } from "./swe-payload.schema";
 import { SWE_SYSTEM_PROMPT, sweUserMessage } from "./swe-prompt";
 import type { SweRepoSource } from "./swe-repo-source";
 import { resolveSweSpec } from "./swe-repo-spec";
-import { extractDiffScript, repoPath, SWE_FILES } from "./swe-shell-scripts";
+import { extractDiffScript, repoPath } from "./swe-shell-scripts";
 
 /** Configuration of the `swe` handler (from the composition root). */
 export interface SweHandlerConfig extends SweEvalOptions {
@@ -100,18 +100,27 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
     userMessage: sweUserMessage,
     async collect({ sandbox, payload, signal }) {
       const { instance } = payload;
+      let diff: Awaited<ReturnType<typeof runStep>>;
       try {
-        await runStep(sandbox, "taking the diff", extractDiffScript(instance.repo, instance.base_commit), {
-          timeoutMs: setupTimeoutMs,
-          signal,
-        });
+        // The diff comes back as the command's own stdout: no file a leftover process could swap.
+        diff = await runStep(
+          sandbox,
+          "taking the diff",
+          extractDiffScript(instance.repo, instance.base_commit),
+          {
+            timeoutMs: setupTimeoutMs,
+            signal,
+          },
+        );
       } catch (error) {
         // The agent broke its repository (e.g. removed .git): its own fault, graded as no patch.
         if (error instanceof SweStepError) return { modelPatch: null, diffError: error.message };
         throw error;
       }
-      const modelPatch = new TextDecoder().decode(await sandbox.readFile(SWE_FILES.modelPatch));
-      return { modelPatch, diffError: null };
+      if (diff.truncated) {
+        return { modelPatch: null, diffError: "the diff against base_commit is larger than 16 MiB" };
+      }
+      return { modelPatch: diff.stdout, diffError: null };
     },
     async evaluate({ payload, artifacts, openSandbox, signal }) {
       const report = await evaluateSwePatch({

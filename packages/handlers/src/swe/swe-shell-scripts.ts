@@ -75,12 +75,12 @@ export function setupScript(repo: string, command: string): string {
   return `cd ${shellQuote(repoPath(repo))} && ${command}`;
 }
 
-/** Writes the model's diff against `baseCommit` (new files included) to `SWE_FILES.modelPatch`. */
+/** Prints the model's diff against `baseCommit` (new files included) on stdout. */
 export function extractDiffScript(repo: string, baseCommit: string): string {
   return `set -e
 cd ${shellQuote(repoPath(repo))}
 ${GIT} add -A
-${GIT} diff --cached --binary --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ ${shellQuote(baseCommit)} > ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.modelPatch}`)}
+${GIT} diff --cached --binary --no-color --no-ext-diff --src-prefix=a/ --dst-prefix=b/ ${shellQuote(baseCommit)}
 `;
 }
 
