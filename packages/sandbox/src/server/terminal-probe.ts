@@ -161,5 +161,8 @@ function descendants(rootPid: number): number[] {
  * end-marker nonce) before the shell does.
  */
 export function terminalThieves(rootPid: number, shellPid: number): number[] {
-  return descendants(rootPid).filter((pid) => pid !== shellPid && isReadingTerminal(pid));
+  // The jail's own reaper (a direct child of the root) and the shell are never thieves; with no
+  // other process alive this costs a few /proc reads and no syscall probe.
+  const skip = new Set([shellPid, ...(rootPid === shellPid ? [] : childPids(rootPid))]);
+  return descendants(rootPid).filter((pid) => !skip.has(pid) && isReadingTerminal(pid));
 }
