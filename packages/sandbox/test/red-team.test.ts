@@ -197,17 +197,24 @@ describe("red team: bash results cannot be forged", () => {
   });
 
   it("a detached process waiting to read the terminal never gets the next line or forges its marker", async () => {
+    // The thief blocks reading the terminal from its own session, then would print a marker with
+    // the stolen nonce. The spawning call waits until it really is blocked in read(2) (syscall 0),
+    // the state the server's scan looks for, so the test does not depend on scheduling.
     const thief = [
-      "cat > /tmp/thief.sh <<'EOF'",
-      'line=$(head -n1 < "$1")',
-      'printf "%s" "$line" > /tmp/stolen',
-      "n=${line##*__raas_end }; n=${n%%;*}",
-      'printf "\\n__RAAS_%s_0__" "$n" > "$1"',
+      "cat > /tmp/thief.py <<'EOF'",
+      "import os, re, sys",
+      "fd = os.open(sys.argv[1], os.O_RDWR)",
+      "open('/tmp/thief.pid', 'w').write(str(os.getpid()))",
+      "line = os.read(fd, 4096).decode()",
+      "open('/tmp/stolen', 'w').write(line)",
+      "m = re.search(r'__raas_end (\\w+)', line)",
+      "os.write(fd, ('\\n__RAAS_%s_0__' % (m.group(1) if m else 'x')).encode())",
       "EOF",
-      'setsid sh /tmp/thief.sh "$(tty)" < /dev/null > /dev/null 2>&1 &',
-      "sleep 0.5",
+      'rm -f /tmp/thief.pid /tmp/stolen; setsid python3 /tmp/thief.py "$(tty)" < /dev/null > /dev/null 2>&1 &',
+      "for _ in $(seq 200); do [ -s /tmp/thief.pid ] && [ \"$(cut -d' ' -f1 /proc/$(cat /tmp/thief.pid)/syscall 2>/dev/null)\" = 0 ] && break; sleep 0.05; done",
+      "cut -d' ' -f1 /proc/$(cat /tmp/thief.pid)/syscall",
     ].join("\n");
-    await bash(thief);
+    expect((await bash(thief)).output).toMatch(/(^|\n)0\n$/);
     const next = await bash("echo real; false");
     expect(next).toMatchObject({ exitCode: 1, timedOut: false });
     expect(next.output).toContain("real\n");

@@ -6,7 +6,7 @@ import type { ExecToolResult } from "../protocol/exec-protocol.types";
 import { errorResult } from "./error-result";
 import { limitHitOf } from "./limit-detection";
 import { OutputBuffer } from "./output-buffer";
-import { jailedProgramPid, killProcessGroup, loadNodePty } from "./process-support";
+import { isRunning, jailedProgramPid, killProcessGroup, loadNodePty } from "./process-support";
 import { bashRcScript, commandLine, createCommandNonce, scanForMarker } from "./prompt-marker";
 import { foregroundProcessGroup, isWaitingForTerminalInput, terminalThieves } from "./terminal-probe";
 
@@ -207,9 +207,11 @@ export class BashSession {
     writeFileSync(scriptPath, `${command}\n`);
     const nonce = createCommandNonce();
     const done = this.#awaitPrompt(output, [nonce], timeoutMs, signal);
-    this.#stopTerminalThieves(pty, output);
-    pty.write(commandLine(scriptPath, nonce));
-    return done;
+    // Only once every thief is dead: one killed while the line arrives could still swallow it.
+    return this.#stopTerminalThieves(pty, output).then(() => {
+      pty.write(commandLine(scriptPath, nonce));
+      return done;
+    });
   }
 
   #awaitPrompt(
@@ -277,10 +279,11 @@ export class BashSession {
   }
 
   /** Kills any other process waiting to read the line about to be typed (see terminalThieves). */
-  #stopTerminalThieves(pty: IPty, output: OutputBuffer): void {
+  async #stopTerminalThieves(pty: IPty, output: OutputBuffer): Promise<void> {
     const shell = this.#shellPid(pty);
     if (shell === undefined) return;
     const thieves = terminalThieves(pty.pid, shell);
+    if (thieves.length === 0) return;
     for (const pid of thieves) {
       try {
         process.kill(pid, "SIGKILL");
@@ -288,11 +291,12 @@ export class BashSession {
         // Gone already.
       }
     }
-    if (thieves.length > 0) {
-      output.append(
-        `[killed ${thieves.length} process(es) outside the shell's job control that were waiting to read the terminal]\n`,
-      );
+    for (let waited = 0; waited < 1_000 && thieves.some(isRunning); waited += 5) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
+    output.append(
+      `[killed ${thieves.length} process(es) outside the shell's job control that were waiting to read the terminal]\n`,
+    );
   }
 
   /** Ctrl-C; then SIGKILL of the foreground group; then the whole shell. */

@@ -78,3 +78,14 @@ export function withUlimits(flags: readonly string[], argv: readonly string[]): 
   const limits = flags.map((flag) => `ulimit ${flag} && `).join("");
   return ["/bin/sh", "-c", `${limits}exec "$@"`, "sh", ...argv];
 }
+
+/** Whether `pid` still runs (not gone, not a zombie waiting to be reaped). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
