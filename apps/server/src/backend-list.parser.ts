@@ -1,3 +1,5 @@
+import { hasUrlUserinfo, redactUrlUserinfo, URL_USERINFO_MESSAGE } from "@raas/shared";
+
 /** Wire protocols `RAAS_BACKENDS` entries may name. */
 export const BACKEND_LIST_KINDS = ["vllm", "sglang", "nemo-rl"] as const;
 export type TBackendListKind = (typeof BACKEND_LIST_KINDS)[number];
@@ -15,7 +17,8 @@ export interface BackendSeed {
  * Parses `RAAS_BACKENDS`: comma-separated entries `[kind=]url[#model]`, e.g.
  * `vllm=http://gpu-1:8000,sglang=http://gpu-2:30000#Qwen/Qwen3-8B,http://gpu-3:8000`.
  * The kind defaults to `vllm` (also what the simulator speaks); the model after `#` defaults to
- * the server's default model. Returns the seeds, or the problems as sentences.
+ * the server's default model. A URL with `user:password@` is refused (backend URLs are shown to
+ * readers and logged). Returns the seeds, or the problems as sentences (credentials hidden).
  */
 export function parseBackendList(text: string): { seeds: BackendSeed[]; problems: string[] } {
   const seeds: BackendSeed[] = [];
@@ -37,6 +40,10 @@ export function parseBackendList(text: string): { seeds: BackendSeed[]; problems
     const modelText = hashAt === -1 ? "" : rest.slice(hashAt + 1).trim();
     if (!/^https?:\/\/[^/?#\s]+/i.test(urlText) || !URL.canParse(urlText) || /[?]/.test(urlText)) {
       problems.push(`"${entry}": expected [kind=]http(s)://host:port[#model], e.g. vllm=http://gpu-1:8000`);
+      continue;
+    }
+    if (hasUrlUserinfo(urlText)) {
+      problems.push(`"${redactUrlUserinfo(entry)}": ${URL_USERINFO_MESSAGE}`);
       continue;
     }
     if (hashAt !== -1 && modelText.length === 0) {

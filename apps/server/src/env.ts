@@ -201,7 +201,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): TSer
   }
   const lines = parsed.error.issues.map((issue) => {
     const key = String(issue.path[0] ?? "environment");
-    const secret = /TOKEN|DATABASE_URL/.test(key);
+    const secret = /TOKEN|DATABASE_URL|RAAS_BACKENDS/.test(key); // RAAS_BACKENDS problems name their entry
     const got =
       source[key] === undefined ? "" : secret ? " (value hidden)" : ` (got ${JSON.stringify(source[key])})`;
     return `  ${key}: ${issue.message.replace(/^Invalid input:\s*/, "")}${got}`;

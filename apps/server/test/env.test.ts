@@ -153,6 +153,11 @@ describe("server env", () => {
       'RAAS_BACKENDS: "gpu-3:8000": expected [kind=]http(s)://host:port[#model], e.g. vllm=http://gpu-1:8000',
     );
     expect(backends).toContain('"vllm=http://b:2#": the model name after # is empty');
+    const withPassword = messageOf({ RAAS_BACKENDS: "vllm=http://alice:hunter2@gpu-1:8000" });
+    expect(withPassword).toContain(
+      'RAAS_BACKENDS: "vllm=http://***@gpu-1:8000": the URL may not carry a user name or password',
+    );
+    expect(withPassword).not.toContain("hunter2");
     expect(messageOf({ RAAS_SANDBOX_RUNTIME: "docker" })).toContain("RAAS_SANDBOX_RUNTIME:");
     expect(messageOf({ RAAS_MODEL: "meta-llama/Llama-3-8B" })).toContain(
       "RAAS_CHAT_FORMAT: required because RAAS_MODEL",

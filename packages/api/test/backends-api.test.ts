@@ -51,6 +51,8 @@ describe("backends.* without an inference pool", () => {
       [{ baseUrl: "gpu-3:8000" }, "baseUrl: expected an http:// or https:// URL such as http://gpu-3:8000"],
       [{ baseUrl: "ftp://gpu-3" }, "baseUrl: expected an http:// or https:// URL such as http://gpu-3:8000"],
       [{ baseUrl: "http://gpu-3:8000/?x=1" }, "baseUrl: the base URL may not carry a query or fragment"],
+      [{ baseUrl: "http://u:pw@gpu-3:8000" }, "baseUrl: the URL may not carry a user name or password"],
+      [{ baseUrl: "https://token@gpu-3" }, "baseUrl: the URL may not carry a user name or password"],
       [{ baseUrl: 8000 }, "baseUrl: expected a URL string such as http://gpu-3:8000"],
       [{}, "baseUrl: expected a URL string such as http://gpu-3:8000"],
       [{ baseUrl: "http://gpu-3:8000", kind: "tgi" }, "kind: kind must be one of vllm, sglang, nemo-rl"],

@@ -6,3 +6,4 @@ export * from "./job-status";
 export * from "./stage";
 export * from "./stats.schema";
 export * from "./trajectory.schema";
+export * from "./url-userinfo";

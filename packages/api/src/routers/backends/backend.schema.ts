@@ -1,4 +1,5 @@
 import type { InferenceBackendKind } from "@raas/engine";
+import { hasUrlUserinfo, URL_USERINFO_MESSAGE } from "@raas/shared";
 import { z } from "zod";
 
 /** Wire protocols of inference backends (the engine's `InferenceBackendKind`). */
@@ -17,7 +18,7 @@ export const ZBackendId = z
 
 const URL_EXAMPLE = "expected an http:// or https:// URL such as http://gpu-3:8000";
 
-/** `http(s)://host[:port][/path]`, trailing slashes removed; one issue per bad URL. */
+/** `http(s)://host[:port][/path]` without `user:password@`, trailing slashes removed; one issue per bad URL. */
 export const ZBackendBaseUrl = z
   .string({ error: "expected a URL string such as http://gpu-3:8000" })
   .trim()
@@ -27,6 +28,8 @@ export const ZBackendBaseUrl = z
       ctx.addIssue({ code: "custom", message: URL_EXAMPLE });
     } else if (/[?#]/.test(url)) {
       ctx.addIssue({ code: "custom", message: "the base URL may not carry a query or fragment" });
+    } else if (hasUrlUserinfo(url)) {
+      ctx.addIssue({ code: "custom", message: URL_USERINFO_MESSAGE });
     }
   })
   .transform((url) => url.replace(/\/+$/, ""));
