@@ -8,11 +8,13 @@ import type { TFailureKind } from "@raas/shared";
  * is trainable and stored with the handler's `failureReward` (default 0) and this message as the
  * reason. Every other kind is infrastructure (sandbox creation, an unreachable backend, a host
  * error, a grader failing on a clean input, a sandbox dying while idle or during a handler's own
- * step): never trainable, reward null. See ARCHITECTURE.md, "Failure kinds".
+ * step): never trainable, reward null. `timeout` is for a handler's own step that ran out of its
+ * time limit before the policy ran (a checkout or setup command in INIT): like a stage budget
+ * running out, a slow host can cause it. See ARCHITECTURE.md, "Failure kinds".
  */
 export class StageFailure extends Error {
   override readonly name = "StageFailure";
-  readonly kind: Exclude<TFailureKind, "cancelled" | "timeout">;
+  readonly kind: Exclude<TFailureKind, "cancelled">;
 
   constructor(kind: StageFailure["kind"], message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

@@ -1,4 +1,4 @@
-import type { Sandbox, SandboxExecResult } from "@raas/engine";
+import { type Sandbox, type SandboxExecResult, StageFailure } from "@raas/engine";
 import type { TSweInstance } from "./swe-instance.schema";
 import type { TSweRepoSpec } from "./swe-repo-spec.schema";
 import { materializeScript, SWE_FILES, setupScript } from "./swe-shell-scripts";
@@ -17,6 +17,18 @@ export class SweStepError extends Error {
         : `exited with ${result.exitCode}`;
     super(`${step} ${how}: ${stepOutput(result).slice(-2_000).trim()}`);
   }
+}
+
+/**
+ * The failure of a checkout or setup step in INIT, before anything of the policy ran. Who caused
+ * it decides: a step that ran out of its time limit is `timeout` (a slow or overloaded host can
+ * cause it), one killed by a signal is `sandbox` (the kernel or the host ended it), and one that
+ * exited non-zero on the clean repository makes the instance ungradable (`eval`). None is trainable.
+ */
+export function initStepFailure(error: SweStepError): StageFailure {
+  const { result } = error;
+  const kind = result.timedOut ? "timeout" : result.exitCode === null ? "sandbox" : "eval";
+  return new StageFailure(kind, error.message, { cause: error });
 }
 
 /** stdout then stderr of a step, as one text for messages and logs. */

@@ -1,15 +1,9 @@
-import {
-  type AgentLoopLimits,
-  type EvalContext,
-  type RunContext,
-  StageFailure,
-  type TaskHandler,
-} from "@raas/engine";
+import type { AgentLoopLimits, EvalContext, RunContext, TaskHandler } from "@raas/engine";
 import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
 import { defineAgentHandler } from "../base/define-agent-handler";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
 import { submitToolSpec } from "../base/submit-tool";
-import { materializeRepository, runStep, SweStepError } from "./repo-materializer";
+import { initStepFailure, materializeRepository, runStep, SweStepError } from "./repo-materializer";
 import { evaluateSwePatch } from "./swe-evaluator";
 import { selectSweImage } from "./swe-image";
 import { SWE_DEFAULTS, type SweEvalOptions } from "./swe-options";
@@ -89,9 +83,9 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
           signal,
         });
       } catch (error) {
-        // Nothing of the policy ran yet: a checkout or setup command that fails on the clean
-        // repository makes the instance ungradable (`eval`), never the sandbox's fault.
-        if (error instanceof SweStepError) throw new StageFailure("eval", error.message, { cause: error });
+        // Nothing of the policy ran yet: a step that exits non-zero on the clean repository makes
+        // the instance ungradable (`eval`); one that times out is `timeout`, one killed `sandbox`.
+        if (error instanceof SweStepError) throw initStepFailure(error);
         throw error;
       }
       return { repoDir: repoPath(instance.repo) };
@@ -142,7 +136,7 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
     return {
       kind: agent.kind,
       ...(agent.description !== undefined && { description: agent.description }),
-      parsePayload: agent.parsePayload,
+      payloadSchema: agent.payloadSchema,
       async init(ctx) {
         // An instance without its prepared environment image cannot be run or graded: `eval`.
         await asStageFailure("eval", "no environment image", ctx.signal, async () => imageOf(ctx.payload));
