@@ -11,11 +11,14 @@ import {
   type TStage,
   type TSubmitJobRequest,
   type TToolCall,
+  type TTrajectoryExport,
+  type TTrajectoryExportPage,
   type TTurn,
   ZCancelRequest,
   ZJobListRequest,
 } from "@raas/shared";
 import type { EngineLogger, EngineOptions, JobEventListener, SubmitResult, WaitResult } from "./engine.types";
+import { TrajectoryExporter } from "./export/trajectory-exporter";
 import type { HandlerRegistry } from "./handler-registry";
 import { createJobRecord, parseSubmitRequest } from "./lifecycle/job-factory";
 import { applyTransition, type JobTransition } from "./lifecycle/job-state-machine";
@@ -71,6 +74,7 @@ export class RolloutEngine {
   readonly #recent = new RecentJobs(10_000);
   readonly #listeners = new Set<JobEventListener>();
   readonly #stageListeners = new Set<(event: StageFinishedEvent) => void>();
+  readonly #exporter: TrajectoryExporter;
   #started = false;
 
   constructor(options: EngineOptions) {
@@ -81,6 +85,12 @@ export class RolloutEngine {
     this.#logger = options.logger;
     this.#leaseMs = options.leaseMs ?? 60_000;
     this.#writer = new StoreWriter(options.store, options.writeBatch ?? {}, options.logger);
+    this.#exporter = new TrajectoryExporter({
+      store: options.store,
+      flush: () => this.#writer.flush(),
+      findJob: (id) => this.#find(id),
+      freshest: (job) => this.#freshest(job),
+    });
     this.#stats = new StatsTracker({
       windowMs: options.throughputWindowMs ?? 60_000,
       sampleEveryMs: options.sampleEveryMs ?? 2_000,
@@ -214,6 +224,19 @@ export class RolloutEngine {
       this.#store.listToolCalls(jobId),
     ]);
     return { turns, toolCalls };
+  }
+
+  /** A job's stored trajectory as a trainer's loss reads it (flat tokens, loss mask, logprobs); `NOT_FOUND` for an unknown job. */
+  exportTrajectory(jobId: string): Promise<TTrajectoryExport> {
+    return this.#exporter.exportJob(jobId);
+  }
+
+  /** One page of a batch's exported trajectories, newest job first; `NOT_FOUND` for a batch with no job. */
+  exportBatchTrajectories(
+    batchId: string,
+    page: { cursor?: string; limit: number },
+  ): Promise<TTrajectoryExportPage> {
+    return this.#exporter.exportBatch(batchId, page);
   }
 
   stats(): TEngineStats {

@@ -6,4 +6,5 @@ export * from "./job-status";
 export * from "./stage";
 export * from "./stats.schema";
 export * from "./trajectory.schema";
+export * from "./trajectory-export.schema";
 export * from "./url-userinfo";

@@ -13,6 +13,13 @@ export const ZEngineStats = z.object({
   completed: z.number().int(),
   cancelled: z.number().int(),
   failedByKind: z.record(ZFailureKind, z.number().int()),
+  tokenBreaks: z
+    .number()
+    .int()
+    .describe(
+      "Trajectories whose turns broke the token-in/token-out property as they were stored (a prompt not " +
+        "extending the previous prompt + response), since the server started. Should stay 0.",
+    ),
   /** Jobs reaching a terminal state per second, averaged over `throughputWindowMs`. */
   throughputPerSec: z.number(),
   throughputWindowMs: z.number(),

@@ -32,6 +32,7 @@ export class StatsTracker {
   #submitted = 0;
   #completed = 0;
   #cancelled = 0;
+  #tokenBreaks = 0;
   #sampleCompleted = 0;
   #sampleFailed = 0;
   #lastSampleAtMs: number;
@@ -56,6 +57,11 @@ export class StatsTracker {
       const key = kind as TFailureKind;
       this.#failedByKind.set(key, (this.#failedByKind.get(key) ?? 0) + count);
     }
+  }
+
+  /** One more trajectory whose stored turns broke the token-in/token-out property. */
+  tokenBreak(): void {
+    this.#tokenBreaks += 1;
   }
 
   submitted(count = 1): void {
@@ -98,6 +104,7 @@ export class StatsTracker {
       completed: this.#completed,
       cancelled: this.#cancelled,
       failedByKind: Object.fromEntries(this.#failedByKind) as Record<TFailureKind, number>,
+      tokenBreaks: this.#tokenBreaks,
       throughputPerSec: (this.#finishedAt.length * 1_000) / elapsedMs,
       throughputWindowMs: this.#windowMs,
       throughputSeries: [...this.#samples],

@@ -1,0 +1,155 @@
+import { type TJob, type TTurn, ZTrajectoryExport } from "@raas/shared";
+import { describe, expect, it } from "vitest";
+import { buildTrajectoryExport } from "./build-trajectory-export";
+
+const job: TJob = {
+  id: "job_1",
+  jobKey: null,
+  kind: "math",
+  status: "completed",
+  stage: "eval",
+  priority: 0,
+  groupId: "g1",
+  batchId: "b1",
+  payload: {},
+  metadata: { run: "r", step: 3 },
+  timeoutsMs: null,
+  failure: null,
+  reward: 1,
+  trainable: true,
+  result: null,
+  timings: { queueMs: 1, initMs: 2, runMs: 3, evalMs: 4 },
+  attempts: 0,
+  createdAtMs: 0,
+  updatedAtMs: 0,
+  finishedAtMs: 10,
+};
+
+function turn(index: number, promptIds: number[], responseIds: number[], logprobs?: number[]): TTurn {
+  return {
+    jobId: job.id,
+    index,
+    promptIds,
+    responseIds,
+    logprobs: logprobs ?? responseIds.map((id) => -id / 100),
+    backendId: `b${index}`,
+    weightVersion: `w${index}`,
+    cachedPromptTokens: index,
+    latencyMs: 5,
+    finishReason: "stop",
+    text: null,
+    createdAtMs: index,
+  };
+}
+
+// Prompt [1 2 3] → response [10 11]; observation [4 5]; response [12]; observation [6]; response [13 14].
+const exact = [
+  turn(0, [1, 2, 3], [10, 11]),
+  turn(1, [1, 2, 3, 10, 11, 4, 5], [12]),
+  turn(2, [1, 2, 3, 10, 11, 4, 5, 12, 6], [13, 14]),
+];
+
+describe("buildTrajectoryExport", () => {
+  it("flattens exact turns into one stream with a loss mask and aligned logprobs", () => {
+    const row = buildTrajectoryExport(job, [exact[2]!, exact[0]!, exact[1]!]);
+    expect(ZTrajectoryExport.parse(row)).toEqual(row);
+    expect(row.tokens).toEqual([1, 2, 3, 10, 11, 4, 5, 12, 6, 13, 14]);
+    expect(row.lossMask).toEqual([0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 1]);
+    expect(row.logprobs).toEqual([null, null, null, -0.1, -0.11, null, null, -0.12, null, -0.13, -0.14]);
+    expect(row).toMatchObject({
+      jobId: "job_1",
+      batchId: "b1",
+      groupId: "g1",
+      kind: "math",
+      status: "completed",
+      reward: 1,
+      trainable: true,
+      failureKind: null,
+      promptLength: 3,
+      turnCount: 3,
+      tokenExact: true,
+      tokenBreak: null,
+      logprobsComplete: true,
+      timings: job.timings,
+      metadata: { run: "r", step: 3 },
+    });
+    expect(row.turns.map((span) => [span.index, span.start, span.end, span.weightVersion])).toEqual([
+      [0, 3, 5, "w0"],
+      [1, 7, 8, "w1"],
+      [2, 9, 11, "w2"],
+    ]);
+    for (const span of row.turns) {
+      const stored = exact[span.index]!;
+      expect(row.tokens.slice(span.start, span.end)).toEqual(stored.responseIds);
+      expect(row.tokens.slice(0, span.start)).toEqual(stored.promptIds);
+    }
+  });
+
+  it("stops at a re-tokenized prompt and says where it breaks", () => {
+    const drifted = turn(2, [1, 2, 3, 10, 99, 4, 5, 12, 6], [13]);
+    const row = buildTrajectoryExport(job, [exact[0]!, exact[1]!, drifted]);
+    expect(row.tokenExact).toBe(false);
+    expect(row.tokenBreak).toMatchObject({
+      kind: "prefix-mismatch",
+      turnIndex: 2,
+      position: 4,
+      expectedId: 11,
+      actualId: 99,
+    });
+    expect(row.tokenBreak?.message).toMatch(/turn 2's prompt differs .* at token 4/);
+    expect(row.tokens).toEqual([1, 2, 3, 10, 11, 4, 5, 12]);
+    expect(row.turns.map((span) => span.index)).toEqual([0, 1]);
+    expect(row.turnCount).toBe(3);
+  });
+
+  it("flags a prompt shorter than the previous prompt + response, a gap, and a logprob miscount", () => {
+    const short = buildTrajectoryExport(job, [exact[0]!, turn(1, [1, 2, 3, 10], [12])]);
+    expect(short.tokenBreak).toMatchObject({
+      kind: "prefix-mismatch",
+      position: 4,
+      expectedId: 11,
+      actualId: null,
+    });
+    const gap = buildTrajectoryExport(job, [exact[0]!, exact[2]!]);
+    expect(gap.tokenBreak).toMatchObject({ kind: "missing-turn", turnIndex: 2, position: 5 });
+    expect(gap.tokens).toEqual([1, 2, 3, 10, 11]);
+    const noFirst = buildTrajectoryExport(job, [exact[1]!]);
+    expect(noFirst).toMatchObject({
+      tokenExact: false,
+      tokens: [],
+      tokenBreak: { kind: "missing-turn", turnIndex: 1 },
+    });
+    const miscount = buildTrajectoryExport(job, [exact[0]!, turn(1, exact[1]!.promptIds, [12, 13], [-1])]);
+    expect(miscount.tokenBreak).toMatchObject({ kind: "logprob-count", turnIndex: 1, position: 5 });
+  });
+
+  it("keeps a turn without logprobs exact, with null logprobs and logprobsComplete false", () => {
+    const row = buildTrajectoryExport(job, [exact[0]!, turn(1, exact[1]!.promptIds, [12], [])]);
+    expect(row.tokenExact).toBe(true);
+    expect(row.logprobsComplete).toBe(false);
+    expect(row.logprobs.slice(5)).toEqual([null, null, null]);
+    expect(row.lossMask.slice(5)).toEqual([0, 0, 1]);
+  });
+
+  it("exports a job without turns as an empty exact stream with its failure kind", () => {
+    const failed: TJob = {
+      ...job,
+      status: "failed",
+      reward: null,
+      trainable: false,
+      failure: { kind: "sandbox", stage: "init", message: "no bwrap" },
+    };
+    expect(buildTrajectoryExport(failed, [])).toMatchObject({
+      tokens: [],
+      lossMask: [],
+      logprobs: [],
+      promptLength: 0,
+      turns: [],
+      turnCount: 0,
+      tokenExact: true,
+      failureKind: "sandbox",
+      trainable: false,
+      reward: null,
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import type { TJob, TTokenBreak, TTrajectoryExport, TTurn, TTurnSpan } from "@raas/shared";
+import { findTokenBreak } from "./token-break";
+
+/**
+ * A job's stored turns as one flat token stream with a loss mask and aligned logprobs (pure).
+ *
+ * The stream is the first turn's prompt, then per turn its sampled ids (mask 1, logprob kept)
+ * followed by the ids the next prompt appended after them (observations and chat template: mask
+ * 0, logprob null). This is exact only because every prompt extends the previous prompt +
+ * response (token-in/token-out); each turn is checked, and at the first turn that breaks the
+ * property the stream stops (before that turn) and `tokenBreak` says where — a broken trajectory
+ * is never presented as exact.
+ */
+export function buildTrajectoryExport(job: TJob, storedTurns: readonly TTurn[]): TTrajectoryExport {
+  const turns = [...storedTurns].sort((a, b) => a.index - b.index);
+  const tokens: number[] = [];
+  const lossMask: (0 | 1)[] = [];
+  const logprobs: (number | null)[] = [];
+  const spans: TTurnSpan[] = [];
+  let logprobsComplete = true;
+  let tokenBreak: TTokenBreak | null = null;
+  let previous: TTurn | null = null;
+
+  for (const turn of turns) {
+    tokenBreak = findTokenBreak(previous, turn);
+    if (tokenBreak) break;
+    // The ids this prompt adds after what the stream already holds (all of it for the first turn).
+    for (let i = tokens.length; i < turn.promptIds.length; i += 1) {
+      tokens.push(turn.promptIds[i] as number);
+      lossMask.push(0);
+      logprobs.push(null);
+    }
+    const start = tokens.length;
+    const hasLogprobs = turn.logprobs.length === turn.responseIds.length;
+    if (!hasLogprobs && turn.responseIds.length > 0) logprobsComplete = false;
+    turn.responseIds.forEach((id, i) => {
+      tokens.push(id);
+      lossMask.push(1);
+      logprobs.push(hasLogprobs ? (turn.logprobs[i] as number) : null);
+    });
+    spans.push({
+      index: turn.index,
+      start,
+      end: tokens.length,
+      weightVersion: turn.weightVersion,
+      backendId: turn.backendId,
+      finishReason: turn.finishReason,
+      cachedPromptTokens: turn.cachedPromptTokens,
+      latencyMs: turn.latencyMs,
+    });
+    previous = turn;
+  }
+
+  return {
+    jobId: job.id,
+    batchId: job.batchId,
+    groupId: job.groupId,
+    kind: job.kind,
+    status: job.status,
+    reward: job.reward,
+    trainable: job.trainable,
+    failureKind: job.failure?.kind ?? null,
+    tokens,
+    lossMask,
+    logprobs,
+    logprobsComplete,
+    promptLength: turns[0]?.promptIds.length ?? 0,
+    turns: spans,
+    turnCount: turns.length,
+    tokenExact: tokenBreak === null,
+    tokenBreak,
+    timings: job.timings,
+    metadata: job.metadata,
+  };
+}

@@ -1,0 +1,64 @@
+import { RaasError, type TJob, type TTrajectoryExport, type TTrajectoryExportPage } from "@raas/shared";
+import type { JobStore } from "../ports/job-store.port";
+import { buildTrajectoryExport } from "./build-trajectory-export";
+
+/** Largest page of `exportBatch`: a page's turns are held in memory at once. */
+export const MAX_EXPORT_PAGE_SIZE = 100;
+
+export interface TrajectoryExporterOptions {
+  store: JobStore;
+  /** Writes buffered changes to the store before reading (the engine's group commit). */
+  flush(): Promise<void>;
+  /** Finds a job, preferring the engine's in-memory record when it is newer. */
+  findJob(id: string): Promise<TJob | null>;
+  /** The engine's newest record of a job the store returned. */
+  freshest(job: TJob): TJob;
+}
+
+/** Exports stored trajectories for training, one job or a batch page by page, from the store. */
+export class TrajectoryExporter {
+  readonly #options: TrajectoryExporterOptions;
+
+  constructor(options: TrajectoryExporterOptions) {
+    this.#options = options;
+  }
+
+  async exportJob(jobId: string): Promise<TTrajectoryExport> {
+    const job = await this.#options.findJob(jobId);
+    if (!job) throw new RaasError("NOT_FOUND", `no job with id "${jobId}"`, { details: { jobId } });
+    await this.#options.flush();
+    return buildTrajectoryExport(job, await this.#options.store.listTurns(jobId));
+  }
+
+  /**
+   * One page of a batch's jobs (newest first), each exported. `NOT_FOUND` when the batch has no
+   * job at all (checked on the first page: a later page may be empty after cancellations).
+   */
+  async exportBatch(
+    batchId: string,
+    page: { cursor?: string; limit: number },
+  ): Promise<TTrajectoryExportPage> {
+    if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_EXPORT_PAGE_SIZE) {
+      throw new RaasError(
+        "VALIDATION_FAILED",
+        `limit must be an integer from 1 to ${MAX_EXPORT_PAGE_SIZE}, got ${page.limit}`,
+      );
+    }
+    await this.#options.flush();
+    const { store } = this.#options;
+    const jobs = await store.listJobs({
+      batchId,
+      limit: page.limit,
+      ...(page.cursor !== undefined ? { cursor: page.cursor } : {}),
+    });
+    if (page.cursor === undefined && jobs.items.length === 0) {
+      throw new RaasError("NOT_FOUND", `no job in batch "${batchId}"`, { details: { batchId } });
+    }
+    const items = await Promise.all(
+      jobs.items.map(async (job) =>
+        buildTrajectoryExport(this.#options.freshest(job), await store.listTurns(job.id)),
+      ),
+    );
+    return { items, nextCursor: jobs.nextCursor };
+  }
+}
