@@ -17,7 +17,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createServerLogger(env.LOG_LEVEL);
+  const logger = createServerLogger(env.LOG_LEVEL, {
+    secrets: [env.RAAS_ADMIN_TOKEN, env.RAAS_TRAINER_TOKEN, env.RAAS_VIEWER_TOKEN],
+  });
   const running = await startServer({ ...configFromEnv(env, files), logger });
 
   const lines = [`RaaS control plane listening on ${running.url}`];

@@ -87,8 +87,12 @@ export interface RunningServer {
 
 /** Starts engine and HTTP server in this process. */
 export async function startServer(config: ServerConfig = {}): Promise<RunningServer> {
-  const logger = config.logger ?? createServerLogger(config.logLevel ?? "info");
   const { auth, isAdminTokenGenerated } = resolveAuth(config.auth);
+  const logger =
+    config.logger ??
+    createServerLogger(config.logLevel ?? "info", {
+      secrets: [auth.adminToken, auth.trainerToken, auth.viewerToken],
+    });
   const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));
   const sandboxRuntime = composeSandboxRuntime(config.sandbox ?? {}, logger.child({ component: "sandbox" }));
   const agentHandlers: ComposedAgentHandlers =

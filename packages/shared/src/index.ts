@@ -7,4 +7,5 @@ export * from "./stage";
 export * from "./stats.schema";
 export * from "./trajectory.schema";
 export * from "./trajectory-export.schema";
+export * from "./redact-secrets";
 export * from "./url-userinfo";

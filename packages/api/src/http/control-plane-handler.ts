@@ -9,6 +9,7 @@ import type { ControlPlaneContext } from "../context";
 import type { ControlPlaneEngine } from "../engine.port";
 import { toRaasError } from "../errors/to-raas-error";
 import { type ApiLogger, silentLogger } from "../logger.types";
+import { createRedactingLogger } from "../logging/redacting-logger";
 import { ControlPlaneMetrics } from "../metrics/control-plane-metrics";
 import { buildOpenApiDocument, type OpenApiDocumentOptions } from "../openapi/openapi-document";
 import { RouteMatcher } from "../rest/match-route";
@@ -68,7 +69,12 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   const backends = options.backends ?? null;
   const benchmarks = options.benchmarks ?? null;
   const sandboxes = options.sandboxes ?? null;
-  const logger = options.logger ?? silentLogger;
+  const { adminToken, trainerToken, viewerToken } = options.auth;
+  const logger = createRedactingLogger(options.logger ?? silentLogger, [
+    adminToken,
+    trainerToken,
+    viewerToken,
+  ]);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const tokens = new TokenResolver(options.auth);
   const metrics = new ControlPlaneMetrics({
@@ -96,7 +102,13 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     const original =
       mapped.original instanceof Error && mapped.original.cause ? mapped.original.cause : mapped.original;
     logger.error(
-      { err: original, reference: mapped.error.details?.reference, method: req.method, url: req.url },
+      // The path only: a query may carry a token (tRPC's SSE sends `connectionParams` there).
+      {
+        err: original,
+        reference: mapped.error.details?.reference,
+        method: req.method,
+        path: pathOf(req.url),
+      },
       "unexpected error while serving a request",
     );
   };
@@ -257,6 +269,13 @@ const FIXED_ROUTES: Record<string, "health" | "openapi" | "metrics" | undefined>
   "/openapi.json": "openapi",
   "/metrics": "metrics",
 };
+
+/** A request target without its query string. */
+function pathOf(url: string | undefined): string {
+  const target = url ?? "/";
+  const queryAt = target.indexOf("?");
+  return queryAt === -1 ? target : target.slice(0, queryAt);
+}
 
 function routeNotFound(req: IncomingMessage, path: string): RaasError {
   const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
