@@ -1,3 +1,4 @@
+export { formatIssues } from "@raas/shared";
 export type { ControlPlaneAuthOptions, Principal, TRole } from "./auth/auth.types";
 export { ROLES, roleSatisfies } from "./auth/auth.types";
 export type {
@@ -14,7 +15,6 @@ export type {
 } from "./benchmarks.port";
 export type { ControlPlaneContext } from "./context";
 export type { ApiJobEvent, ControlPlaneEngine, StageFinishedEvent } from "./engine.port";
-export { formatIssues } from "./errors/format-issues";
 export { toRaasError } from "./errors/to-raas-error";
 export {
   type ControlPlaneHandler,

@@ -1,5 +1,7 @@
 export * from "./assert-never";
 export * from "./errors";
+export * from "./format-issues";
+export * from "./id.schema";
 export * from "./ids";
 export * from "./job.schema";
 export * from "./job-status";

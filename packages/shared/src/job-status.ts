@@ -5,7 +5,11 @@ import { z } from "zod";
  * `completed`, `failed` and `cancelled` are terminal.
  */
 export const JOB_STATUSES = ["submitted", "queued", "active", "completed", "failed", "cancelled"] as const;
-export const ZJobStatus = z.enum(JOB_STATUSES);
+export const ZJobStatus = z.enum(JOB_STATUSES).meta({
+  id: "JobStatus",
+  description:
+    "Where a job is: submitted, queued or active (qualified by its stage), or terminal (completed, failed, cancelled).",
+});
 export type TJobStatus = z.infer<typeof ZJobStatus>;
 
 export const TERMINAL_STATUSES: readonly TJobStatus[] = ["completed", "failed", "cancelled"];
@@ -28,5 +32,9 @@ export function isTerminalStatus(status: TJobStatus): boolean {
  * - `cancelled`: a caller cancelled the job, its group or its batch.
  */
 export const FAILURE_KINDS = ["timeout", "sandbox", "inference", "eval", "agent", "cancelled"] as const;
-export const ZFailureKind = z.enum(FAILURE_KINDS);
+export const ZFailureKind = z.enum(FAILURE_KINDS).meta({
+  id: "FailureKind",
+  description:
+    "Why a job did not complete: timeout, sandbox, inference, eval (infrastructure, never trainable), agent (the policy's own fault, trainable) or cancelled.",
+});
 export type TFailureKind = z.infer<typeof ZFailureKind>;

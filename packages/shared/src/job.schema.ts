@@ -1,114 +1,178 @@
 import { z } from "zod";
+import { ZId, zFilterString, zIdString } from "./id.schema";
 import { ZFailureKind, ZJobStatus } from "./job-status";
 import { ZStage } from "./stage";
 
-const ZId = z.string().min(1).max(200);
+const ZStageBudgetMs = z.number().int().positive().max(86_400_000);
 
 /** Per-stage time budgets in milliseconds; time spent queued does not count. */
 export const ZStageTimeoutsMs = z
   .object({
-    init: z.number().int().positive().max(86_400_000).optional(),
-    run: z.number().int().positive().max(86_400_000).optional(),
-    eval: z.number().int().positive().max(86_400_000).optional(),
+    init: ZStageBudgetMs.optional().describe("INIT budget in ms (1 to 86_400_000). Default: the server's."),
+    run: ZStageBudgetMs.optional().describe("RUN budget in ms (1 to 86_400_000). Default: the server's."),
+    eval: ZStageBudgetMs.optional().describe("EVAL budget in ms (1 to 86_400_000). Default: the server's."),
   })
-  .strict();
+  .strict()
+  .meta({
+    id: "StageTimeoutsMs",
+    description: "Per-stage time budgets in ms; time spent queued does not count.",
+  });
 export type TStageTimeoutsMs = z.infer<typeof ZStageTimeoutsMs>;
+
+/** Fields of a submit request; compared field by field when a `jobKey` is reused. */
+export const SUBMIT_REQUEST_FIELDS = [
+  "kind",
+  "payload",
+  "priority",
+  "groupId",
+  "batchId",
+  "timeoutsMs",
+  "metadata",
+] as const;
 
 export const ZSubmitJobRequest = z
   .object({
-    /** Handler kind, e.g. `swe`, `math`, `sleep`. Must be registered on the server. */
-    kind: z.string().min(1).max(100),
-    /** The task instance, validated by the handler's own schema. */
-    payload: z.record(z.string(), z.unknown()).default({}),
-    /** Idempotency key: submitting the same key again returns the existing job. */
-    jobKey: z.string().min(1).max(300).optional(),
-    /** Higher runs first within a stage queue. */
-    priority: z.number().int().min(-1_000_000).max(1_000_000).default(0),
-    groupId: ZId.optional(),
-    batchId: ZId.optional(),
+    kind: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe("Handler kind (e.g. `math`, `code`, `swe`, `sleep`); must be registered on the server."),
+    payload: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("The task instance, validated by the handler of `kind` (see the per-kind payload schemas)."),
+    jobKey: zIdString(300)
+      .optional()
+      .describe(
+        "Idempotency key: the same key with the same request returns the existing job (200); with a different request it is a 409 naming the fields that differ.",
+      ),
+    priority: z
+      .number()
+      .int()
+      .min(-1_000_000)
+      .max(1_000_000)
+      .default(0)
+      .describe("Higher runs first within a stage queue. Default 0."),
+    groupId: ZId.optional().describe("The GRPO/DAPO group this trajectory belongs to (caller-chosen id)."),
+    batchId: ZId.optional().describe("The batch (trainer step) this job belongs to (caller-chosen id)."),
     timeoutsMs: ZStageTimeoutsMs.optional(),
-    /** Free-form labels for the caller (run name, step, …); stored, never interpreted. */
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("Free-form labels for the caller (run name, step, …); stored, never interpreted."),
   })
-  .strict();
+  .strict()
+  .meta({ description: "One rollout job to create." });
 export type TSubmitJobRequest = z.input<typeof ZSubmitJobRequest>;
 export type TSubmitJobParsed = z.output<typeof ZSubmitJobRequest>;
 
-export const ZFailure = z.object({
-  kind: ZFailureKind,
-  stage: ZStage,
-  message: z.string(),
-});
+export const ZFailure = z
+  .object({
+    kind: ZFailureKind,
+    stage: ZStage.describe("The stage the job failed in."),
+    message: z.string().describe("What went wrong, in one sentence."),
+  })
+  .meta({ id: "Failure", description: "Why a job did not complete; who caused it decides the kind." });
 export type TFailure = z.infer<typeof ZFailure>;
 
-export const ZStageTimings = z.object({
-  /** Total time spent waiting in stage queues. */
-  queueMs: z.number(),
-  initMs: z.number().nullable(),
-  runMs: z.number().nullable(),
-  evalMs: z.number().nullable(),
-});
+export const ZStageTimings = z
+  .object({
+    queueMs: z.number().describe("Total time spent waiting in stage queues, in ms."),
+    initMs: z.number().nullable().describe("Time inside INIT in ms; null until INIT ended."),
+    runMs: z.number().nullable().describe("Time inside RUN in ms; null until RUN ended."),
+    evalMs: z.number().nullable().describe("Time inside EVAL in ms; null until EVAL ended."),
+  })
+  .meta({ id: "StageTimings", description: "Where a job's time went, per stage." });
 export type TStageTimings = z.infer<typeof ZStageTimings>;
 
-export const ZJob = z.object({
-  id: z.string(),
-  jobKey: z.string().nullable(),
-  kind: z.string(),
-  status: ZJobStatus,
-  /** The stage the job is queued for or running in; the stage it stopped in when terminal. */
-  stage: ZStage.nullable(),
-  priority: z.number().int(),
-  groupId: z.string().nullable(),
-  batchId: z.string().nullable(),
-  payload: z.record(z.string(), z.unknown()),
-  metadata: z.record(z.string(), z.unknown()).nullable(),
-  timeoutsMs: ZStageTimeoutsMs.nullable(),
-  failure: ZFailure.nullable(),
-  /**
-   * The grader's reward of a completed job; the handler's failure reward (default 0) of an `agent`
-   * failure; null while running and for every infrastructure failure, timeout and cancel.
-   */
-  reward: z.number().nullable(),
-  /** True only for completed jobs and `agent` failures. Null while running. */
-  trainable: z.boolean().nullable(),
-  /** Handler-defined evaluation detail (e.g. FAIL_TO_PASS lists). */
-  result: z.unknown().nullable(),
-  timings: ZStageTimings,
-  attempts: z.number().int(),
-  createdAtMs: z.number(),
-  updatedAtMs: z.number(),
-  finishedAtMs: z.number().nullable(),
-});
+export const ZJob = z
+  .object({
+    id: z.string().describe("The job's id (`job_…`, time-sortable)."),
+    jobKey: z.string().nullable().describe("The idempotency key it was submitted with, or null."),
+    kind: z.string().describe("Handler kind."),
+    status: ZJobStatus,
+    stage: ZStage.nullable().describe(
+      "The stage the job is queued for or running in; the stage it stopped in when terminal; null before INIT is queued.",
+    ),
+    priority: z.number().int().describe("Higher runs first within a stage queue."),
+    groupId: z.string().nullable().describe("Its group id, or null."),
+    batchId: z.string().nullable().describe("Its batch id, or null."),
+    payload: z.record(z.string(), z.unknown()).describe("The task instance as submitted."),
+    metadata: z.record(z.string(), z.unknown()).nullable().describe("The caller's labels, or null."),
+    timeoutsMs: ZStageTimeoutsMs.nullable().describe(
+      "Per-stage budgets the job was submitted with, or null.",
+    ),
+    failure: ZFailure.nullable().describe("Why the job failed or was cancelled; null otherwise."),
+    reward: z
+      .number()
+      .nullable()
+      .describe(
+        "The grader's reward of a completed job; the handler's failure reward (default 0) of an `agent` failure; null while running and for every infrastructure failure, timeout and cancel.",
+      ),
+    trainable: z
+      .boolean()
+      .nullable()
+      .describe(
+        "True only for completed jobs and `agent` failures; false for other failures; null while running.",
+      ),
+    result: z
+      .unknown()
+      .nullable()
+      .describe(
+        "Handler-defined evaluation detail (see the per-kind result schemas); null until EVAL ended.",
+      ),
+    timings: ZStageTimings,
+    attempts: z.number().int().describe("How many times the job was started (1 unless it was retried)."),
+    createdAtMs: z.number().describe("Creation time, ms since the Unix epoch."),
+    updatedAtMs: z.number().describe("Last change, ms since the Unix epoch."),
+    finishedAtMs: z
+      .number()
+      .nullable()
+      .describe("When it became terminal (ms since the Unix epoch), or null."),
+  })
+  .meta({ id: "Job", description: "One rollout job (a trajectory): status, stage, reward and timings." });
 export type TJob = z.infer<typeof ZJob>;
 
 export const ZJobListRequest = z
   .object({
-    status: ZJobStatus.optional(),
-    stage: ZStage.optional(),
-    kind: z.string().max(100).optional(),
-    failureKind: ZFailureKind.optional(),
-    groupId: ZId.optional(),
-    batchId: ZId.optional(),
-    /** Substring match on job id or job key. */
-    search: z.string().max(300).optional(),
-    cursor: z.string().max(300).optional(),
-    limit: z.number().int().min(1).max(500).default(50),
+    status: ZJobStatus.optional().describe("Only jobs in this status."),
+    stage: ZStage.optional().describe("Only jobs in (or stopped in) this stage."),
+    kind: zFilterString(100).optional().describe("Only jobs of this handler kind."),
+    failureKind: ZFailureKind.optional().describe("Only failed jobs of this failure kind."),
+    groupId: ZId.optional().describe("Only jobs of this group."),
+    batchId: ZId.optional().describe("Only jobs of this batch."),
+    search: zFilterString(300).optional().describe("Substring match on job id or job key."),
+    cursor: zIdString(300)
+      .optional()
+      .describe("The `nextCursor` of the previous page; omit for the first page."),
+    limit: z.number().int().min(1).max(500).default(50).describe("Page size, 1 to 500. Default 50."),
   })
-  .strict();
+  .strict()
+  .meta({ description: "Filters and paging of a job list; every filter is optional." });
 export type TJobListRequest = z.input<typeof ZJobListRequest>;
 export type TJobListQuery = z.output<typeof ZJobListRequest>;
 
-export const ZJobListResponse = z.object({
-  items: z.array(ZJob),
-  nextCursor: z.string().nullable(),
-});
+export const ZJobListResponse = z
+  .object({
+    items: z.array(ZJob).describe("Jobs, newest first."),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe("Pass back as `cursor` for the next page; null on the last page."),
+  })
+  .meta({ description: "One page of jobs." });
 export type TJobListResponse = z.infer<typeof ZJobListResponse>;
 
 /** Cancel one job, every job of a group, or every job of a batch. Exactly one must be given. */
 export const ZCancelRequest = z
-  .object({ jobId: ZId.optional(), groupId: ZId.optional(), batchId: ZId.optional() })
+  .object({
+    jobId: ZId.optional().describe("Cancel this job."),
+    groupId: ZId.optional().describe("Cancel every unfinished job of this group."),
+    batchId: ZId.optional().describe("Cancel every unfinished job of this batch."),
+  })
   .strict()
   .refine((v) => [v.jobId, v.groupId, v.batchId].filter((x) => x !== undefined).length === 1, {
     message: "give exactly one of jobId, groupId or batchId",
-  });
+  })
+  .meta({ description: "What to cancel: exactly one of jobId, groupId or batchId." });
 export type TCancelRequest = z.infer<typeof ZCancelRequest>;

@@ -1,48 +1,75 @@
 import { z } from "zod";
 
 /** One model turn, kept as exact token ids (token-in/token-out). */
-export const ZTurn = z.object({
-  jobId: z.string(),
-  index: z.number().int().nonnegative(),
-  promptIds: z.array(z.number().int()),
-  responseIds: z.array(z.number().int()),
-  logprobs: z.array(z.number()),
-  backendId: z.string().nullable(),
-  weightVersion: z.string().nullable(),
-  cachedPromptTokens: z.number().int().nonnegative(),
-  latencyMs: z.number().nonnegative(),
-  finishReason: z.string().nullable(),
-  /** Decoded response text, for display. */
-  text: z.string().nullable(),
-  createdAtMs: z.number(),
-});
+export const ZTurn = z
+  .object({
+    jobId: z.string().describe("The job this turn belongs to."),
+    index: z.number().int().nonnegative().describe("Turn number, from 0."),
+    promptIds: z
+      .array(z.number().int())
+      .describe(
+        "The exact prompt token ids sent: the previous turn's prompt + response ids + the newly templated tokens (never a re-tokenization).",
+      ),
+    responseIds: z.array(z.number().int()).describe("The sampled token ids, as the backend returned them."),
+    logprobs: z
+      .array(z.number())
+      .describe("Log-probability of each response token, aligned with `responseIds`."),
+    backendId: z.string().nullable().describe("The inference backend that served the turn, or null."),
+    weightVersion: z.string().nullable().describe("The policy weight version the backend served, or null."),
+    cachedPromptTokens: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe("Prompt tokens the backend reported as served from its prefix cache."),
+    latencyMs: z.number().nonnegative().describe("Time from request to full response, in ms."),
+    finishReason: z
+      .string()
+      .nullable()
+      .describe("Why generation stopped (`stop`, `length`, …), or null when the backend did not say."),
+    text: z.string().nullable().describe("Decoded response text, for display."),
+    createdAtMs: z.number().describe("When the turn was recorded, ms since the Unix epoch."),
+  })
+  .meta({ id: "Turn", description: "One model turn, kept as exact token ids (token-in/token-out)." });
 export type TTurn = z.infer<typeof ZTurn>;
 
-export const ZToolCall = z.object({
-  jobId: z.string(),
-  turnIndex: z.number().int().nonnegative(),
-  index: z.number().int().nonnegative(),
-  name: z.string(),
-  arguments: z.unknown(),
-  output: z.string(),
-  exitCode: z.number().int().nullable(),
-  durationMs: z.number().nonnegative(),
-  isError: z.boolean(),
-  createdAtMs: z.number(),
-});
+export const ZToolCall = z
+  .object({
+    jobId: z.string().describe("The job this tool call belongs to."),
+    turnIndex: z.number().int().nonnegative().describe("The turn whose response made the call."),
+    index: z.number().int().nonnegative().describe("Position of the call within its turn, from 0."),
+    name: z
+      .string()
+      .describe(
+        "Tool name (`bash`, `python`, `editor`, `submit`, …); `(malformed)` for a call that did not parse.",
+      ),
+    // Typed `unknown` so stored rows of any JSON round-trip; the agent loop always records an object.
+    arguments: z.unknown().meta({
+      type: "object",
+      additionalProperties: true,
+      description:
+        'The call\'s JSON arguments as the model wrote them (e.g. `{ "command": "ls" }` for bash); `{ "raw": "…" }` holds the text of a malformed call.',
+    }),
+    output: z.string().describe("The observation fed back to the model (truncated in the middle when long)."),
+    exitCode: z.number().int().nullable().describe("Exit status of a command tool, or null."),
+    durationMs: z.number().nonnegative().describe("Time the tool took, in ms."),
+    isError: z.boolean().describe("True when the call failed (bad arguments, unknown tool, tool error)."),
+    createdAtMs: z.number().describe("When the call was recorded, ms since the Unix epoch."),
+  })
+  .meta({ id: "ToolCall", description: "One tool call of the agent and its observation." });
 export type TToolCall = z.infer<typeof ZToolCall>;
 
 export const SANDBOX_STATES = ["starting", "ready", "busy", "closing", "closed", "failed"] as const;
-export const ZSandboxState = z.enum(SANDBOX_STATES);
+export const ZSandboxState = z.enum(SANDBOX_STATES).describe("A sandbox's state.");
 export type TSandboxState = z.infer<typeof ZSandboxState>;
 
-export const ZSandboxEvent = z.object({
-  sandboxId: z.string(),
-  jobId: z.string().nullable(),
-  /** created | ready | limit_hit | crashed | closed | … */
-  type: z.string(),
-  state: ZSandboxState,
-  detail: z.record(z.string(), z.unknown()).nullable(),
-  atMs: z.number(),
-});
+export const ZSandboxEvent = z
+  .object({
+    sandboxId: z.string().describe("The sandbox's id."),
+    jobId: z.string().nullable().describe("The job the sandbox served, or null."),
+    type: z.string().describe("created | ready | limit_hit | crashed | closed | …"),
+    state: ZSandboxState,
+    detail: z.record(z.string(), z.unknown()).nullable().describe("Event-specific detail, or null."),
+    atMs: z.number().describe("When it happened, ms since the Unix epoch."),
+  })
+  .meta({ description: "A sandbox lifecycle event." });
 export type TSandboxEvent = z.infer<typeof ZSandboxEvent>;

@@ -1,7 +1,6 @@
-import { RaasError, type TErrorCode } from "@raas/shared";
+import { formatIssues, hasSchemaIssues, issuesAsDetails, RaasError, type TErrorCode } from "@raas/shared";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { formatIssues, hasSchemaIssues, issuesAsDetails } from "./format-issues";
 
 /** The one mapping from RaaS error codes to tRPC error codes (HTTP status follows from ERROR_CODES). */
 export const TRPC_CODE_OF: Record<TErrorCode, TRPC_ERROR_CODE_KEY> = {
