@@ -1,5 +1,12 @@
 import { existsSync } from "node:fs";
-import type { ChatFormat, EngineLogger, InferencePool, SandboxRuntime, TaskHandler } from "@raas/engine";
+import {
+  type AnyTaskHandler,
+  type ChatFormat,
+  defineHandler,
+  type EngineLogger,
+  type InferencePool,
+  type SandboxRuntime,
+} from "@raas/engine";
 import {
   createBundleDirRepoSource,
   createHandlers,
@@ -35,7 +42,7 @@ export interface AgentHandlersOptions {
 }
 
 export interface ComposedAgentHandlers {
-  handlers: TaskHandler[];
+  handlers: AnyTaskHandler[];
   /** Releases what the handlers hold on the host (the swe repositories' scratch directory). Idempotent. */
   close(): Promise<void>;
 }
@@ -67,7 +74,7 @@ export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAge
     const createSwe = createSweHandlerFactory({ ...evalOptions, repoSource });
     const agentDefaults = options.config?.agent;
     handlers.push(
-      createSwe({ ...deps, ...(agentDefaults ? { defaults: agentDefaults } : {}) }) as unknown as TaskHandler,
+      defineHandler(createSwe({ ...deps, ...(agentDefaults ? { defaults: agentDefaults } : {}) })),
     );
   }
   options.logger.info(

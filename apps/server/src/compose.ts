@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import {
+  type AnyTaskHandler,
   type BenchmarkRunStore,
   createSleepHandler,
   type EngineLogger,
@@ -11,7 +12,6 @@ import {
   MemoryJobQueue,
   MemoryJobStore,
   RolloutEngine,
-  type TaskHandler,
 } from "@raas/engine";
 
 /** Where jobs are stored. */
@@ -25,7 +25,7 @@ export interface ComposeOptions {
   /** Per-stage concurrency and timeouts; engine defaults where omitted. */
   pools?: EngineOptions["pools"];
   /** Extra task handlers besides the diagnostic `sleep` handler. */
-  handlers?: TaskHandler[];
+  handlers?: AnyTaskHandler[];
   logger: EngineLogger;
 }
 

@@ -3,11 +3,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ControlPlaneAuthOptions, createControlPlaneHandler } from "@raas/api";
 import type {
+  AnyTaskHandler,
   BenchmarkRunStore,
   EngineOptions,
   RolloutEngine,
   SandboxRuntime,
-  TaskHandler,
 } from "@raas/engine";
 import type { HandlersConfig } from "@raas/handlers";
 import type { RoutedInferencePool } from "@raas/inference";
@@ -39,7 +39,7 @@ export interface ServerConfig {
   auth?: Partial<ControlPlaneAuthOptions>;
   pools?: EngineOptions["pools"];
   /** Extra task handlers (tests, plug-ins), registered after the built-in ones. */
-  handlers?: TaskHandler[];
+  handlers?: AnyTaskHandler[];
   /** The routed inference pool: backends registered at start, default model, health checks. Default: no backends. */
   inference?: InferenceConfig;
   /** Sandbox runtime of the agent handlers. Default bubblewrap, looked up on the system PATH. */

@@ -63,7 +63,8 @@ describe("every bad request gets the right 4xx with a readable message", () => {
       token: TOKENS.trainer,
     });
     expectError(payload, 400, "VALIDATION_FAILED");
-    expect(payload.body.error.message).toContain('invalid payload for handler "sleep"');
+    expect(payload.body.error.message).toContain('invalid payload for handler "sleep": runMs: ');
+    expect(payload.body.error.details).toMatchObject({ kind: "sleep", issues: [{ path: "runMs" }] });
   });
 
   it("unknown handler kind → 400 listing the registered kinds", async () => {

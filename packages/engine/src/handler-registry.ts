@@ -1,11 +1,17 @@
 import { RaasError } from "@raas/shared";
-import type { TaskHandler } from "./ports/task-handler.port";
+import { defineHandler, isErasedHandler } from "./define-handler";
+import type { AnyTaskHandler, TaskHandler } from "./ports/task-handler.port";
 
-/** Handlers by kind. An unknown kind is a 4xx at submit time, never a failure later. */
+/**
+ * Handlers by kind. An unknown kind is a 4xx at submit time, never a failure later. Each is kept
+ * erased (`defineHandler`): payloads are parsed with the handler's own schema.
+ */
 export class HandlerRegistry {
-  readonly #handlers = new Map<string, TaskHandler>();
+  readonly #handlers = new Map<string, AnyTaskHandler>();
 
-  register<P, I, R>(handler: TaskHandler<P, I, R>): this {
+  /** Registers a typed handler, or one already erased with `defineHandler`. */
+  register<P, I, R>(input: TaskHandler<P, I, R> | AnyTaskHandler): this {
+    const handler = isErasedHandler(input) ? input : defineHandler(input);
     if (this.#handlers.has(handler.kind)) {
       throw new Error(`handler kind "${handler.kind}" is already registered`);
     }
@@ -14,7 +20,7 @@ export class HandlerRegistry {
         `handler "${handler.kind}" has failureReward ${handler.failureReward}; it must be a finite number`,
       );
     }
-    this.#handlers.set(handler.kind, handler as unknown as TaskHandler);
+    this.#handlers.set(handler.kind, handler);
     return this;
   }
 
@@ -27,7 +33,7 @@ export class HandlerRegistry {
   }
 
   /** The handler for `kind`; throws `UNKNOWN_HANDLER_KIND` naming the registered kinds. */
-  get(kind: string): TaskHandler {
+  get(kind: string): AnyTaskHandler {
     const handler = this.#handlers.get(kind);
     if (!handler) {
       const known = this.kinds();
@@ -40,16 +46,8 @@ export class HandlerRegistry {
     return handler;
   }
 
-  /** Validates a payload with the handler's parser; throws `VALIDATION_FAILED` with its message. */
+  /** Validates a payload with the handler's schema; throws `VALIDATION_FAILED` listing its issues. */
   parsePayload(kind: string, payload: unknown): unknown {
-    const handler = this.get(kind);
-    try {
-      return handler.parsePayload(payload);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new RaasError("VALIDATION_FAILED", `invalid payload for handler "${kind}": ${reason}`, {
-        details: { kind },
-      });
-    }
+    return this.get(kind).parsePayload(payload);
   }
 }

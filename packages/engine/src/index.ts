@@ -1,4 +1,5 @@
 export * from "./agent/index";
+export * from "./define-handler";
 export * from "./engine.types";
 export * from "./handler-registry";
 export * from "./handlers/sleep-handler";

@@ -1,4 +1,4 @@
-import type { TaskHandler } from "@raas/engine";
+import { type AnyTaskHandler, defineHandler } from "@raas/engine";
 import type { AgentDefaults, AgentHandlerDeps } from "./base/agent-handler.types";
 import { type CodeHandlerConfig, createCodeHandlerFactory } from "./code/code-handler";
 import { createMathHandler } from "./math/math-handler";
@@ -16,20 +16,19 @@ export interface CreateHandlersOptions extends Omit<AgentHandlerDeps, "defaults"
 }
 
 /**
- * The built-in agent handlers (`math`, `code`, `stem`) bound to their dependencies. Register each
- * with the engine's `HandlerRegistry`.
+ * The built-in agent handlers (`math`, `code`, `stem`) bound to their dependencies, erased with
+ * `defineHandler` so they share one list. Register each with the engine's `HandlerRegistry`.
  */
-export function createHandlers(options: CreateHandlersOptions): TaskHandler[] {
+export function createHandlers(options: CreateHandlersOptions): AnyTaskHandler[] {
   const deps: AgentHandlerDeps = {
     sandboxRuntime: options.sandboxRuntime,
     inference: options.inference,
     chatFormat: options.chatFormat,
     ...(options.config?.agent ? { defaults: options.config.agent } : {}),
   };
-  const handlers = [
-    createMathHandler(deps),
-    createCodeHandlerFactory(options.config?.code)(deps),
-    createStemHandler(deps),
+  return [
+    defineHandler(createMathHandler(deps)),
+    defineHandler(createCodeHandlerFactory(options.config?.code)(deps)),
+    defineHandler(createStemHandler(deps)),
   ];
-  return handlers as unknown as TaskHandler[];
 }

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  defineHandler,
   HandlerRegistry,
   MemoryJobQueue,
   MemoryJobStore,
@@ -97,12 +98,14 @@ export async function startRolloutFixture(options: {
   if (options.swe) {
     const defaults = options.config?.agent;
     handlers.push(
-      createSweHandlerFactory(options.swe)({
-        sandboxRuntime: runtime,
-        inference,
-        chatFormat,
-        ...(defaults ? { defaults } : {}),
-      }),
+      defineHandler(
+        createSweHandlerFactory(options.swe)({
+          sandboxRuntime: runtime,
+          inference,
+          chatFormat,
+          ...(defaults ? { defaults } : {}),
+        }),
+      ),
     );
   }
   for (const handler of handlers) registry.register(handler);

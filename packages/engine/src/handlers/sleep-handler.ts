@@ -29,6 +29,9 @@ export const ZSleepPayload = z
   .strict();
 export type TSleepPayload = z.infer<typeof ZSleepPayload>;
 
+/** Result of the `sleep` handler: the fake sandbox's name and the steps run. */
+export const ZSleepResult = z.object({ sandbox: z.string(), steps: z.number().int() });
+
 export interface SleepHandlerOptions {
   /** Random source in [0, 1); inject a seeded one for reproducible runs. Default Math.random. */
   random?: () => number;
@@ -70,15 +73,8 @@ export function createSleepHandler(
     kind: "sleep",
     description: "Diagnostic: sleeps per stage, optional jitter and injected failures.",
     failureReward: options.failureReward,
-    parsePayload: (payload) => {
-      const parsed = ZSleepPayload.safeParse(payload);
-      if (!parsed.success) {
-        throw new Error(
-          parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; "),
-        );
-      }
-      return parsed.data;
-    },
+    payloadSchema: ZSleepPayload,
+    resultSchema: ZSleepResult,
     async init(ctx) {
       await stage(ctx, "init");
       return { sandbox: `sleep-${ctx.job.id}` };

@@ -2,10 +2,10 @@ import { assertNever, type TStage } from "@raas/shared";
 import type { EngineLogger } from "../engine.types";
 import type { Clock } from "../ports/clock.port";
 import type {
+  AnyTaskHandler,
   Cleanup,
   EvalOutcome,
   StageContext,
-  TaskHandler,
   TrajectoryRecorder,
 } from "../ports/task-handler.port";
 import { EngineAbort, whenAborted } from "../util/abort";
@@ -20,7 +20,7 @@ export type StageOutcome =
 export interface StageRunInput {
   live: LiveJob;
   stage: TStage;
-  handler: TaskHandler;
+  handler: AnyTaskHandler;
   timeoutMs: number;
   clock: Clock;
   record: TrajectoryRecorder;
@@ -28,7 +28,7 @@ export interface StageRunInput {
 }
 
 function invoke(
-  handler: TaskHandler,
+  handler: AnyTaskHandler,
   stage: TStage,
   ctx: StageContext<unknown>,
   live: LiveJob,

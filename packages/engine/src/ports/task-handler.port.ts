@@ -1,4 +1,5 @@
 import type { TSandboxEvent, TStage, TToolCall, TTurn } from "@raas/shared";
+import type { z } from "zod";
 import type { JobRecord } from "./job-record.types";
 
 export type Cleanup = () => void | Promise<void>;
@@ -37,15 +38,14 @@ export interface EvalOutcome {
   result?: unknown;
 }
 
-/** Parses a raw payload; throws (any error) with a readable message when it is invalid. */
-export type PayloadParser<P> = (payload: unknown) => P;
-
 /**
- * A task-type plug-in. Throw `StageFailure` to fail with a specific kind (`agent` when the policy
- * caused it: trainable, with `failureReward`); any other error is classified by stage
- * (INIT → sandbox, RUN → sandbox, EVAL → eval) and is never trainable.
+ * A task-type plug-in, typed by its payload `P`, INIT output `I` and RUN output `R`. Throw
+ * `StageFailure` to fail with a specific kind (`agent` when the policy caused it: trainable, with
+ * `failureReward`); any other error is classified by stage (INIT → sandbox, RUN → sandbox,
+ * EVAL → eval) and is never trainable. Register it as it is (`HandlerRegistry.register`) or erase
+ * it with `defineHandler` to keep handlers of different kinds in one list.
  */
-export interface TaskHandler<P = unknown, I = unknown, R = unknown> {
+export interface TaskHandler<P, I, R> {
   readonly kind: string;
   readonly description?: string;
   /**
@@ -53,8 +53,31 @@ export interface TaskHandler<P = unknown, I = unknown, R = unknown> {
    * so it needs a reward). A finite number; default 0. Infrastructure failures never get one.
    */
   readonly failureReward?: number;
-  readonly parsePayload: PayloadParser<P>;
-  init(ctx: StageContext<P>): Promise<I>;
-  run(ctx: RunContext<P, I>): Promise<R>;
-  eval(ctx: EvalContext<P, I, R>): Promise<EvalOutcome>;
+  /** The payload a job of this kind carries; a payload it rejects is a 400 at submit time. */
+  readonly payloadSchema: z.ZodType<P>;
+  /** The shape of `EvalOutcome.result` (documentation; not enforced). Default: any JSON value. */
+  readonly resultSchema?: z.ZodType;
+  // Properties, not methods: a handler of one payload type is not silently a handler of another.
+  readonly init: (ctx: StageContext<P>) => Promise<I>;
+  readonly run: (ctx: RunContext<P, I>) => Promise<R>;
+  readonly eval: (ctx: EvalContext<P, I, R>) => Promise<EvalOutcome>;
+}
+
+/**
+ * A handler with its types erased (from `defineHandler`): what the registry keeps and the engine
+ * calls. It parses every payload with the handler's own `payloadSchema` and hands RUN and EVAL
+ * only the outputs its own INIT and RUN returned, so no value of the wrong type reaches the
+ * typed handler inside.
+ */
+export interface AnyTaskHandler {
+  readonly kind: string;
+  readonly description?: string;
+  readonly failureReward?: number;
+  readonly payloadSchema: z.ZodType;
+  readonly resultSchema?: z.ZodType;
+  /** The parsed payload; throws `VALIDATION_FAILED` listing the schema's issues. */
+  parsePayload(payload: unknown): unknown;
+  init(ctx: StageContext<unknown>): Promise<unknown>;
+  run(ctx: RunContext<unknown, unknown>): Promise<unknown>;
+  eval(ctx: EvalContext<unknown, unknown, unknown>): Promise<EvalOutcome>;
 }

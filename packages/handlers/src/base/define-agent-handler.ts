@@ -48,15 +48,7 @@ export function defineAgentHandler<P extends TAgentTaskBase, S = undefined, A = 
       kind: definition.kind,
       description: definition.description,
       failureReward: definition.failureReward,
-      parsePayload(payload) {
-        const parsed = definition.payloadSchema.safeParse(payload);
-        if (!parsed.success) {
-          throw new Error(
-            parsed.error.issues.map((i) => `${i.path.join(".") || "payload"}: ${i.message}`).join("; "),
-          );
-        }
-        return parsed.data;
-      },
+      payloadSchema: definition.payloadSchema,
 
       async init(ctx) {
         const spec = definition.sandbox?.(ctx.payload) ?? {};
