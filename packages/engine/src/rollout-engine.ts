@@ -416,7 +416,13 @@ export class RolloutEngine {
       handler,
       timeoutMs: live.record.timeoutsMs?.[stage] ?? (this.#timeouts.get(stage) as number),
       clock: this.#clock,
-      record: createRecorder(jobId, this.#writer, this.#clock),
+      record: createRecorder(jobId, this.#writer, this.#clock, (tokenBreak) => {
+        this.#stats.tokenBreak();
+        this.#logger?.warn(
+          { jobId, tokenBreak },
+          "stored trajectory is not token-exact; its export will say tokenExact: false",
+        );
+      }),
       ...(this.#logger ? { logger: this.#logger } : {}),
     });
     clearInterval(extender);

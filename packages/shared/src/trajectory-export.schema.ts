@@ -29,7 +29,10 @@ export const ZTurnSpan = z
       .number()
       .int()
       .nonnegative()
-      .describe("Prompt tokens the backend served from its prefix cache for this turn."),
+      .nullable()
+      .describe(
+        "Prompt tokens the backend served from its prefix cache for this turn; null when it did not say.",
+      ),
     latencyMs: z.number().nonnegative().describe("Wall time of the generation request in milliseconds."),
   })
   .meta({
