@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   type AnyTaskHandler,
@@ -75,7 +76,14 @@ async function createStore(
     return { store: new MemoryJobStore(), benchmarks: new MemoryBenchmarkRunStore(), storeKind: "memory" };
   }
   // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
-  const { createJobStore, PrismaBenchmarkRunStore } = await import("@raas/db");
+  const { createJobStore, PrismaBenchmarkRunStore, makePrivateDir, restrictTreeToOwner } = await import(
+    "@raas/db"
+  );
+  // The data directory holds the database and the admin token: owner-only, tightened at every start.
+  if (!config.databaseUrl || existsSync(config.dataDir)) {
+    await makePrivateDir(config.dataDir);
+    await restrictTreeToOwner(config.dataDir);
+  }
   const store = await createJobStore({
     ...(config.databaseUrl
       ? { databaseUrl: config.databaseUrl }

@@ -8,7 +8,8 @@ export interface DatabaseOptions {
    */
   databaseUrl?: string;
   /**
-   * PGlite data directory, created when missing; relative paths resolve against the process's
+   * PGlite data directory, created when missing, kept mode 0700 with its files owner-only
+   * (tightened at every open); relative paths resolve against the process's
    * working directory. `memory://` keeps everything in memory. Default `./.raas/pglite`.
    */
   dataDir?: string;

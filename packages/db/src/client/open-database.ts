@@ -1,4 +1,3 @@
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -15,6 +14,7 @@ import {
   DEFAULT_PGLITE_DATA_DIR,
 } from "./database-options.types";
 import { resolvePostgresConnection } from "./postgres-connection";
+import { makePrivateDir, restrictTreeToOwner } from "./private-dir";
 
 /** An opened database: a Prisma client, the driver under it, and what the migrator needs. */
 export interface OpenedDatabase {
@@ -66,8 +66,10 @@ async function openPglite(options: DatabaseOptions): Promise<OpenedDatabase> {
   const dataDir = options.dataDir ?? DEFAULT_PGLITE_DATA_DIR;
   const isMemory = dataDir.startsWith("memory://");
   const location = isMemory ? dataDir : path.resolve(dataDir);
-  if (!isMemory) await mkdir(location, { recursive: true });
+  if (!isMemory) await makePrivateDir(location);
   const pglite = await PGlite.create(location);
+  // After create: PGlite writes its files 0666; the 0700 directory already keeps others out.
+  if (!isMemory) await restrictTreeToOwner(location);
   // pglite-prisma-adapter 0.6.1 is typed against driver-adapter-utils 6.10; the runtime contract
   // is the same as 6.19's, only the nominal types differ.
   const adapter = new PrismaPGlite(pglite) as unknown as AdapterFactory;
