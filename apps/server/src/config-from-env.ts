@@ -70,6 +70,12 @@ export function configFromEnv(env: TServerEnv, files: ServerEnvFiles = {}): Serv
         : {}),
     },
     maxBodyBytes: env.RAAS_MAX_BODY_BYTES,
+    subscribers: {
+      ...(env.RAAS_MAX_SUBSCRIBERS !== undefined && { maxSubscribers: env.RAAS_MAX_SUBSCRIBERS }),
+      ...(env.RAAS_MAX_SUBSCRIBERS_PER_TOKEN !== undefined && {
+        maxSubscribersPerToken: env.RAAS_MAX_SUBSCRIBERS_PER_TOKEN,
+      }),
+    },
     shutdownGraceMs: env.RAAS_SHUTDOWN_GRACE_MS,
   };
 }

@@ -98,6 +98,10 @@ export const ZServerEnv = z.object({
   RAAS_EVAL_TIMEOUT_MS: ZPositiveInt(86_400_000).optional(),
   /** Largest request body in bytes. Default 1 MiB. */
   RAAS_MAX_BODY_BYTES: ZPositiveInt(1_073_741_824).default(1_048_576),
+  /** Most live subscriptions (SSE streams) in total; past it 503 with retry-after. Default 256. */
+  RAAS_MAX_SUBSCRIBERS: ZPositiveInt(1_000_000).optional(),
+  /** Most live subscriptions per token (tokenless readers: per client address). Default 32. */
+  RAAS_MAX_SUBSCRIBERS_PER_TOKEN: ZPositiveInt(1_000_000).optional(),
   /** Grace period for running stages on shutdown, in ms. Default 10_000. */
   RAAS_SHUTDOWN_GRACE_MS: z.coerce
     .number({ error: "expected a number" })

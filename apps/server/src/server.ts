@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ControlPlaneAuthOptions, createControlPlaneHandler } from "@raas/api";
+import {
+  type ControlPlaneAuthOptions,
+  type ControlPlaneHandlerOptions,
+  createControlPlaneHandler,
+} from "@raas/api";
 import type {
   AnyTaskHandler,
   BenchmarkRunStore,
@@ -54,6 +58,8 @@ export interface ServerConfig {
     | false;
   /** Largest request body in bytes. Default 1_048_576. */
   maxBodyBytes?: number;
+  /** Caps on live subscriptions (SSE), in total and per token. Default 256 / 32. */
+  subscribers?: ControlPlaneHandlerOptions["subscribers"];
   /** Running stages get this long to finish on close, in ms. Default 10_000. */
   shutdownGraceMs?: number;
   /** A pino logger; default JSON on stdout at `logLevel`. */
@@ -121,6 +127,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     sandboxes: sandboxRuntime,
     logger: logger.child({ component: "api" }),
     ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
+    ...(config.subscribers ? { subscribers: config.subscribers } : {}),
   });
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, handler);
   try {

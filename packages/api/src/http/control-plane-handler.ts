@@ -20,6 +20,7 @@ import type { ControlPlaneSandboxes } from "../sandbox.port";
 import { requireRole } from "../trpc";
 import { declaredLengthError, decodeUtf8, discardRest, readRaw } from "./read-json-body";
 import { sendJson, sendRestError } from "./send-json";
+import { SubscriberLimiter, type SubscriberLimits } from "./subscriber-limiter";
 import { connectionParamsToken, SUBSCRIPTION_PATHS, sendTrpcError, trpcRouteLabel } from "./trpc-http";
 
 /** Options of `createControlPlaneHandler`. */
@@ -46,6 +47,11 @@ export interface ControlPlaneHandlerOptions {
   maxBatchSize?: number;
   /** `info` and `servers` of `/openapi.json`. */
   openApi?: OpenApiDocumentOptions;
+  /**
+   * Caps on live subscriptions (SSE): in total (default 256) and per token (default 32; tokenless
+   * readers count per client address). Past a cap the request gets 503 with `retry-after`.
+   */
+  subscribers?: Partial<SubscriberLimits>;
   /** Export Node process metrics on `/metrics` too. Default true. */
   collectProcessMetrics?: boolean;
 }
@@ -82,6 +88,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     collectProcessMetrics: options.collectProcessMetrics ?? true,
     ...(backends ? { backends: backends.registry } : {}),
   });
+  const subscribers = new SubscriberLimiter(options.subscribers);
   const matcher = new RouteMatcher(REST_ROUTES);
   const openApiText = JSON.stringify(buildOpenApiDocument(REST_ROUTES, options.openApi));
 
@@ -187,7 +194,13 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
       }
       if (SUBSCRIPTION_PATHS.has(path)) {
         // SSE answers 200 before tRPC runs middlewares; check access first so a missing token is a real 401.
-        requireRole(contextFor(req, connectionParamsToken(query)), "viewer");
+        const ctx = contextFor(req, connectionParamsToken(query));
+        requireRole(ctx, "viewer");
+        const { principal } = ctx;
+        const release = principal.role
+          ? subscribers.acquire(`role:${principal.role}`, `the ${principal.role} token`)
+          : subscribers.acquire(`address:${req.socket.remoteAddress}`, "this client address (no token)");
+        res.once("close", release);
       }
       trpcHandler(req, res);
       return;
@@ -248,6 +261,8 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
       if (Array.isArray(allow)) headers.allow = allow.join(", ");
       if (error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
       if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="raas"';
+      const retryAfterSec = error.details?.retryAfterSec;
+      if (typeof retryAfterSec === "number") headers["retry-after"] = String(retryAfterSec);
       if (path === "/trpc" || path.startsWith("/trpc/")) sendTrpcError(res, error, headers);
       else sendRestError(res, error, headers);
     });
