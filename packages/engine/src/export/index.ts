@@ -1,0 +1,3 @@
+export * from "./build-trajectory-export";
+export * from "./token-break";
+export * from "./trajectory-exporter";
