@@ -87,7 +87,7 @@ describe("backends.* on the composed server with simulators", () => {
       lifecycle: "active",
       circuit: "closed",
       inFlight: 0,
-      stats: { requests: 0, promptTokens: 0, prefixCacheHitRate: 0 },
+      stats: { requests: 0, promptTokens: 0, prefixCacheHitRate: null },
     });
   });
 

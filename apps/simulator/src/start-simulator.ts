@@ -33,6 +33,10 @@ export interface RunningSimulator {
   setFault(fault: SimulatorFault | null): void;
   /** Live figures: counters, running/waiting requests, cache blocks. */
   snapshot(): SimulatorCounters & { running: number; waiting: number; cacheBlocks: number };
+  /** Goes down: stops listening and drops every connection, in-flight requests included. */
+  stopListening(): Promise<void>;
+  /** Comes back on the same port with a cold prefix cache (a restarted server); counters are kept. */
+  listenAgain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +62,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       waiting: model.slots.waitingCount,
       cacheBlocks: model.cache.size,
     }),
+    stopListening: server.stopListening,
+    listenAgain: server.listenAgain,
     close: server.close,
   };
 }

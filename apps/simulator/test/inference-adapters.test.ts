@@ -28,10 +28,11 @@ async function simulator(options: Parameters<typeof startSimulator>[0] = {}): Pr
   return sim;
 }
 
-function pool(openDurationMs = 60_000): RoutedInferencePool {
+function pool(openDurationMs = 60_000, outageBudgetMs?: number): RoutedInferencePool {
   const created = new RoutedInferencePool({
     router: new StickyRouter({ circuitBreaker: { failureThreshold: 2, openDurationMs } }),
     retryBackoffMs: 1,
+    ...(outageBudgetMs === undefined ? {} : { outageBudgetMs }),
   });
   cleanups.push(() => created.close());
   return created;
@@ -61,6 +62,7 @@ async function runConversation(target: RoutedInferencePool, jobId: string, turns
   for (let index = 0; index < turns; index += 1) {
     const promptIds = [...conversation.promptIds];
     const result = await target.generate({ jobId, promptIds, sampling });
+    expect(result.cachedPromptTokens).not.toBeNull();
     conversation.appendResponse(result.responseIds, result.logprobs);
     recorded.push({
       jobId,
@@ -70,7 +72,7 @@ async function runConversation(target: RoutedInferencePool, jobId: string, turns
       logprobs: result.logprobs,
       backendId: result.backendId,
       weightVersion: result.weightVersion,
-      cachedPromptTokens: result.cachedPromptTokens,
+      cachedPromptTokens: result.cachedPromptTokens ?? 0,
       latencyMs: result.latencyMs,
       finishReason: result.finishReason,
       text: null,
@@ -206,7 +208,7 @@ describe("RoutedInferencePool over HTTP", () => {
 
   it("health checks open the circuit of an unhealthy backend and close it after recovery", async () => {
     const sim = await simulator();
-    const target = pool(400);
+    const target = pool(400, 0);
     target.registerBackend({ id: "h", kind: "vllm", baseUrl: sim.url, modelName: "m" });
     sim.setFault({ kind: "unhealthy" });
     await target.checkHealth();

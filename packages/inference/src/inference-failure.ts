@@ -2,7 +2,7 @@ import { StageFailure } from "@raas/engine";
 
 /**
  * Why an inference call failed.
- * - `connection`: no connection, or it broke before a response arrived (no token produced). Retryable.
+ * - `connection`: no connection, or it broke before a response arrived (no token produced).
  * - `http-status`: the backend answered with a non-2xx status.
  * - `bad-response`: the body was not JSON or lacked a field we need (the message names it).
  * - `deadline`: the call's deadline passed.
@@ -35,9 +35,13 @@ export class InferenceFailure extends StageFailure {
     this.status = options.status ?? null;
   }
 
-  /** Only connection failures before any token are retried. */
+  /**
+   * An outage rather than an answer: the connection failed before any token, or the server said it
+   * cannot serve right now (502/503/504, e.g. while it restarts). Retried, elsewhere or later.
+   */
   get isRetryable(): boolean {
-    return this.reason === "connection";
+    if (this.reason === "connection") return true;
+    return this.reason === "http-status" && this.status !== null && [502, 503, 504].includes(this.status);
   }
 }
 

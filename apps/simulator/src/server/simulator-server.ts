@@ -33,6 +33,10 @@ export interface SimulatorServer {
   url: string;
   server: Server;
   setFault(fault: SimulatorFault | null): void;
+  /** Stops listening and drops every connection (in-flight requests die): a backend going down. */
+  stopListening(): Promise<void>;
+  /** Listens again on the same host and port with a cold prefix cache, like a restarted server. */
+  listenAgain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -145,10 +149,21 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
-  });
+  const listen = (port: number, host: string) =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      // Resolves also when the server was already stopped (the callback then carries an error).
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  await listen(options.port ?? 0, options.host ?? "127.0.0.1");
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
@@ -157,11 +172,12 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
     setFault(next) {
       fault = next ? { ...next, remaining: next.remaining ?? Number.POSITIVE_INFINITY } : null;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stopListening: stop,
+    listenAgain: () => {
+      model.cache.clear();
+      return listen(address.port, address.address);
+    },
+    close: stop,
   };
 }
 

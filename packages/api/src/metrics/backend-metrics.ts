@@ -17,7 +17,8 @@ export function registerBackendMetrics(
   const gauge = (
     name: string,
     help: string,
-    pick: (b: ReturnType<typeof backends.listBackends>[number]) => number,
+    /** Null leaves the backend's series out (the value is unknown). */
+    pick: (b: ReturnType<typeof backends.listBackends>[number]) => number | null,
   ) =>
     new Gauge<BackendLabels>({
       name,
@@ -26,7 +27,10 @@ export function registerBackendMetrics(
       registers,
       collect() {
         this.reset();
-        for (const b of backends.listBackends()) this.set({ backend: b.id, model: b.modelName }, pick(b));
+        for (const b of backends.listBackends()) {
+          const value = pick(b);
+          if (value !== null) this.set({ backend: b.id, model: b.modelName }, value);
+        }
       },
     });
   const counter = (
@@ -63,7 +67,7 @@ export function registerBackendMetrics(
   );
   gauge(
     "raas_backend_prefix_cache_hit_ratio",
-    "Cached prompt tokens / prompt tokens over a backend's successful requests (0..1).",
+    "Cached prompt tokens / prompt tokens over a backend's successful requests whose cached count it reported (0..1); absent while none did.",
     (b) => b.stats.prefixCacheHitRate,
   );
   counter(
@@ -85,6 +89,11 @@ export function registerBackendMetrics(
     "raas_backend_cached_prompt_tokens_total",
     "Prompt tokens a backend served from its prefix cache.",
     (b) => b.stats.cachedPromptTokens,
+  );
+  counter(
+    "raas_backend_unknown_cached_tokens_requests_total",
+    "Successful requests whose cached prompt tokens the backend did not report (left out of the hit ratio).",
+    (b) => b.stats.requestsWithUnknownCachedTokens,
   );
   counter("raas_backend_response_tokens_total", "Tokens a backend generated.", (b) => b.stats.responseTokens);
 }

@@ -261,7 +261,8 @@ function recordTurn(
     logprobs: [...generated.logprobs],
     backendId: generated.backendId,
     weightVersion: generated.weightVersion,
-    cachedPromptTokens: generated.cachedPromptTokens,
+    // The stored turn has no "unknown" yet (a NOT NULL column); the pool's statistics keep it apart.
+    cachedPromptTokens: generated.cachedPromptTokens ?? 0,
     latencyMs: generated.latencyMs,
     finishReason: generated.finishReason,
     text,

@@ -34,7 +34,8 @@ export interface GenerateResult {
   finishReason: string | null;
   backendId: string;
   weightVersion: string | null;
-  cachedPromptTokens: number;
+  /** Prompt tokens served from the backend's prefix cache; null when the backend does not say. */
+  cachedPromptTokens: number | null;
   latencyMs: number;
 }
 

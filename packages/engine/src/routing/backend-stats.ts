@@ -1,7 +1,27 @@
+/** A backend's own figures from its `/metrics`, per data-parallel engine (vLLM's `engine` label). */
+export interface BackendEngineCounters {
+  /** The `engine` label; `"0"` for a server without data parallelism or labels. */
+  engine: string;
+  /** Prefix-cache lookups / hits in tokens; null when this engine does not report them. */
+  prefixCacheQueries: number | null;
+  prefixCacheHits: number | null;
+  /** Fraction (0..1) of this engine's KV-cache blocks in use; null when not reported. */
+  kvCacheUsage: number | null;
+  /** Requests running / waiting on this engine; null when not reported. */
+  running: number | null;
+  waiting: number | null;
+}
+
 /** Counters the backend reports itself (e.g. vLLM's `vllm:prefix_cache_queries` / `_hits`, in tokens). */
 export interface BackendReportedCounters {
+  /** Prefix-cache lookups in tokens, summed over the backend's engines. */
   prefixCacheQueries: number;
+  /** Prefix-cache hits in tokens, summed over the backend's engines. */
   prefixCacheHits: number;
+  /** KV-cache usage over engines: each engine's fraction averaged, and the fullest one. Never a sum. */
+  kvCacheUsage?: { mean: number; max: number } | null;
+  /** The same figures per engine. */
+  engines?: BackendEngineCounters[];
 }
 
 /** Per-backend statistics as seen by the router. Token counts are totals since registration. */
@@ -12,10 +32,16 @@ export interface BackendStats {
   /** Requests aborted by the caller; not counted as errors. */
   aborted: number;
   promptTokens: number;
+  /** Prompt tokens served from the prefix cache, over the requests whose count the backend gave. */
   cachedPromptTokens: number;
   responseTokens: number;
-  /** cachedPromptTokens / promptTokens over successful requests; 0 before the first one. */
-  prefixCacheHitRate: number;
+  /**
+   * cachedPromptTokens / prompt tokens of the successful requests whose cached count is known;
+   * null while there is none (a backend that never says is not a 0 % hit rate).
+   */
+  prefixCacheHitRate: number | null;
+  /** Successful requests whose cached-token count the backend did not report. */
+  requestsWithUnknownCachedTokens: number;
   /** Response tokens per second over the stats window. */
   responseTokensPerSec: number;
   /** Mean latency of successful requests in ms; 0 before the first one. */
@@ -36,6 +62,8 @@ export class BackendStatsAccumulator {
   private aborted = 0;
   private promptTokens = 0;
   private cachedPromptTokens = 0;
+  private promptTokensWithKnownCache = 0;
+  private unknownCached = 0;
   private responseTokens = 0;
   private latencyTotalMs = 0;
   private successes = 0;
@@ -46,13 +74,22 @@ export class BackendStatsAccumulator {
   constructor(private readonly windowMs: number) {}
 
   recordSuccess(
-    usage: { promptTokens: number; cachedPromptTokens: number; responseTokens: number; latencyMs: number },
+    usage: {
+      promptTokens: number;
+      cachedPromptTokens: number | null;
+      responseTokens: number;
+      latencyMs: number;
+    },
     nowMs: number,
   ): void {
     this.requests += 1;
     this.successes += 1;
     this.promptTokens += usage.promptTokens;
-    this.cachedPromptTokens += Math.min(usage.cachedPromptTokens, usage.promptTokens);
+    if (usage.cachedPromptTokens === null) this.unknownCached += 1;
+    else {
+      this.cachedPromptTokens += Math.min(usage.cachedPromptTokens, usage.promptTokens);
+      this.promptTokensWithKnownCache += usage.promptTokens;
+    }
     this.responseTokens += usage.responseTokens;
     this.latencyTotalMs += usage.latencyMs;
     this.window.push({ atMs: nowMs, tokens: usage.responseTokens });
@@ -70,7 +107,7 @@ export class BackendStatsAccumulator {
   }
 
   recordReported(counters: BackendReportedCounters): void {
-    this.reported = { ...counters };
+    this.reported = { ...counters, engines: counters.engines?.map((engine) => ({ ...engine })) };
   }
 
   snapshot(nowMs: number): BackendStats {
@@ -84,7 +121,11 @@ export class BackendStatsAccumulator {
       promptTokens: this.promptTokens,
       cachedPromptTokens: this.cachedPromptTokens,
       responseTokens: this.responseTokens,
-      prefixCacheHitRate: this.promptTokens === 0 ? 0 : this.cachedPromptTokens / this.promptTokens,
+      prefixCacheHitRate:
+        this.promptTokensWithKnownCache === 0
+          ? null
+          : this.cachedPromptTokens / this.promptTokensWithKnownCache,
+      requestsWithUnknownCachedTokens: this.unknownCached,
       responseTokensPerSec: windowTokens / (this.windowMs / 1000),
       meanLatencyMs: this.successes === 0 ? 0 : this.latencyTotalMs / this.successes,
       reported:

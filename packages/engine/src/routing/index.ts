@@ -1,4 +1,4 @@
-export type { BackendReportedCounters, BackendStats } from "./backend-stats";
+export type { BackendEngineCounters, BackendReportedCounters, BackendStats } from "./backend-stats";
 export type { CircuitBreakerOptions, CircuitState, CircuitStatus } from "./circuit-breaker";
 export { DEFAULT_CIRCUIT_BREAKER_OPTIONS } from "./circuit-breaker";
 export type {

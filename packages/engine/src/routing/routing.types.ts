@@ -1,4 +1,4 @@
-import type { BackendReportedCounters, BackendStats } from "./backend-stats";
+import type { BackendEngineCounters, BackendReportedCounters, BackendStats } from "./backend-stats";
 import type { CircuitBreakerOptions, CircuitStatus } from "./circuit-breaker";
 
 /** What the router needs to know about a backend to route to it. */
@@ -53,7 +53,8 @@ export type RequestOutcome =
   | {
       type: "success";
       promptTokens: number;
-      cachedPromptTokens: number;
+      /** Null when the backend did not say (kept out of the hit rate, counted as unknown). */
+      cachedPromptTokens: number | null;
       responseTokens: number;
       latencyMs: number;
     }
@@ -77,4 +78,4 @@ export interface BackendSnapshot extends RoutableBackend {
   stats: BackendStats;
 }
 
-export type { BackendReportedCounters };
+export type { BackendEngineCounters, BackendReportedCounters };

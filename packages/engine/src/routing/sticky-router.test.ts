@@ -198,6 +198,29 @@ describe("StickyRouter", () => {
     expect(router.getBackend("a", 1_150)!.stats.responseTokensPerSec).toBeCloseTo(10);
   });
 
+  it("keeps unknown cached-token counts out of the hit rate and counts them", () => {
+    const router = routerWith(["a"]);
+    router.release(router.acquire("j", 0)!.backendId, { ...ok, cachedPromptTokens: null }, 100);
+    expect(router.getBackend("a", 100)!.stats).toMatchObject({
+      promptTokens: 100,
+      cachedPromptTokens: 0,
+      prefixCacheHitRate: null,
+      requestsWithUnknownCachedTokens: 1,
+    });
+    router.release(
+      router.acquire("j", 0)!.backendId,
+      { ...ok, promptTokens: 200, cachedPromptTokens: 150 },
+      200,
+    );
+    const { stats } = router.getBackend("a", 200)!;
+    expect(stats).toMatchObject({
+      promptTokens: 300,
+      cachedPromptTokens: 150,
+      requestsWithUnknownCachedTokens: 1,
+    });
+    expect(stats.prefixCacheHitRate).toBeCloseTo(0.75);
+  });
+
   it("updates weight version and registration in place", () => {
     const router = routerWith(["a"]);
     expect(router.setWeightVersion("a", "v2", 0).weightVersion).toBe("v2");

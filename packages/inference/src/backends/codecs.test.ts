@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { InferenceFailure } from "../inference-failure";
 import { nemoGenerateCodec } from "./nemo-generate.codec";
-import { readPrometheusMetric, readVllmPrefixCacheCounters } from "./prometheus-counters.parser";
+import { readPrometheusMetric } from "./prometheus-counters.parser";
 import { sglangGenerateCodec } from "./sglang-generate.codec";
 import { vllmCompletionsCodec } from "./vllm-completions.codec";
+import { readVllmMetrics } from "./vllm-metrics.parser";
 
 const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../../test/fixtures/${name}`, import.meta.url), "utf8"));
@@ -142,18 +143,57 @@ describe("NeMo-RL /generate codec", () => {
   });
 });
 
-describe("Prometheus counters", () => {
-  it("reads vLLM's prefix-cache counters with or without _total, summed over labels", () => {
-    const text = [
-      "# HELP vllm:prefix_cache_queries Prefix cache queries",
-      "# TYPE vllm:prefix_cache_queries counter",
-      'vllm:prefix_cache_queries_total{engine="0",model_name="Qwen/Qwen3-8B"} 1000.0',
-      'vllm:prefix_cache_queries_total{engine="1",model_name="Qwen/Qwen3-8B"} 500.0',
-      'vllm:prefix_cache_hits_total{engine="0",model_name="Qwen/Qwen3-8B"} 900.0',
-      "vllm:num_requests_running 3",
-    ].join("\n");
-    expect(readVllmPrefixCacheCounters(text)).toEqual({ prefixCacheQueries: 1_500, prefixCacheHits: 900 });
-    expect(readPrometheusMetric(text, "vllm:num_requests_running")).toBe(3);
-    expect(readVllmPrefixCacheCounters("sglang:cache_hit_rate 0.5")).toBeNull();
+const metricsText = (name: string): string =>
+  readFileSync(new URL(`../../test/fixtures/${name}`, import.meta.url), "utf8");
+
+describe("vLLM /metrics", () => {
+  it("reports each data-parallel engine and the totals; KV-cache usage as mean and max, never summed", () => {
+    expect(readVllmMetrics(metricsText("vllm-metrics-dp2.txt"))).toEqual({
+      prefixCacheQueries: 2_200_000,
+      prefixCacheHits: 1_783_040,
+      kvCacheUsage: { mean: 0.64, max: 0.82 },
+      engines: [
+        {
+          engine: "0",
+          prefixCacheQueries: 1_248_000,
+          prefixCacheHits: 1_081_600,
+          kvCacheUsage: 0.82,
+          running: 12,
+          waiting: 3,
+        },
+        {
+          engine: "1",
+          prefixCacheQueries: 952_000,
+          prefixCacheHits: 701_440,
+          kvCacheUsage: 0.46,
+          running: 9,
+          waiting: 0,
+        },
+      ],
+    });
+  });
+
+  it("falls back to the deprecated vllm:gpu_prefix_cache_* and vllm:gpu_cache_usage_perc names", () => {
+    expect(readVllmMetrics(metricsText("vllm-metrics-v0.8-deprecated.txt"))).toEqual({
+      prefixCacheQueries: 40_960,
+      prefixCacheHits: 30_720,
+      kvCacheUsage: { mean: 0.375, max: 0.375 },
+      engines: [
+        {
+          engine: "0",
+          prefixCacheQueries: 40_960,
+          prefixCacheHits: 30_720,
+          kvCacheUsage: 0.375,
+          running: 7,
+          waiting: 1,
+        },
+      ],
+    });
+  });
+
+  it("is null without prefix-cache counters; plain metrics are summed over label sets", () => {
+    expect(readVllmMetrics("sglang:cache_hit_rate 0.5\nvllm:num_requests_running 3")).toBeNull();
+    expect(readPrometheusMetric(metricsText("vllm-metrics-dp2.txt"), "vllm:num_requests_running")).toBe(21);
+    expect(readPrometheusMetric("vllm:num_requests_running 3", "vllm:num_requests_waiting")).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import type { BackendReportedCounters } from "@raas/engine";
 import type { JsonHttpClient } from "../http/json-http-client";
 import { InferenceFailure } from "../inference-failure";
 import type {
@@ -8,9 +9,9 @@ import type {
   InferenceBackend,
 } from "./inference-backend.types";
 import { nemoGenerateCodec } from "./nemo-generate.codec";
-import { readVllmPrefixCacheCounters } from "./prometheus-counters.parser";
 import { sglangGenerateCodec } from "./sglang-generate.codec";
 import { vllmCompletionsCodec } from "./vllm-completions.codec";
+import { readVllmMetrics } from "./vllm-metrics.parser";
 
 export const CODECS: Record<BackendKind, BackendCodec> = {
   vllm: vllmCompletionsCodec,
@@ -52,7 +53,7 @@ export class HttpInferenceBackend implements InferenceBackend {
       this.codec.buildRequest(request, this.options.model),
       { backendId: this.id, signal: request.signal, deadlineMs: request.deadlineMs },
     );
-    return this.codec.parseResponse(body, this.id);
+    return this.codec.parseResponse(body, this.id, request);
   }
 
   async checkHealth(timeoutMs: number): Promise<boolean> {
@@ -68,9 +69,7 @@ export class HttpInferenceBackend implements InferenceBackend {
     }
   }
 
-  async readPrefixCacheCounters(
-    timeoutMs: number,
-  ): Promise<{ prefixCacheQueries: number; prefixCacheHits: number } | null> {
+  async readReportedCounters(timeoutMs: number): Promise<BackendReportedCounters | null> {
     try {
       const text = await this.options.client.getText(
         `${this.baseUrl}${this.options.metricsPath ?? "/metrics"}`,
@@ -79,7 +78,7 @@ export class HttpInferenceBackend implements InferenceBackend {
           deadlineMs: Date.now() + timeoutMs,
         },
       );
-      return readVllmPrefixCacheCounters(text);
+      return readVllmMetrics(text);
     } catch (error) {
       if (error instanceof InferenceFailure) return null;
       throw error;

@@ -1,4 +1,4 @@
-import type { SamplingParams } from "@raas/engine";
+import type { BackendReportedCounters, SamplingParams } from "@raas/engine";
 
 export const BACKEND_KINDS = ["vllm", "sglang", "nemo-rl"] as const;
 /** Wire protocol of a backend: vLLM `/v1/completions`, SGLang `/generate`, NeMo-RL `/generate`. */
@@ -18,7 +18,7 @@ export interface BackendGeneration {
   /** One logprob per response token. */
   logprobs: number[];
   finishReason: string | null;
-  /** Prompt tokens served from the prefix cache; null when the backend does not say. */
+  /** Prompt tokens served from the prefix cache; null when the backend does not say (never 0 for unknown). */
   cachedPromptTokens: number | null;
 }
 
@@ -27,7 +27,8 @@ export interface BackendCodec {
   kind: BackendKind;
   path: string;
   buildRequest(request: BackendGenerateRequest, model: string): unknown;
-  parseResponse(body: unknown, backendId: string | null): BackendGeneration;
+  /** `request` is the call the body answers (what a wire format leaves out may follow from it). */
+  parseResponse(body: unknown, backendId: string | null, request?: BackendGenerateRequest): BackendGeneration;
 }
 
 /** One inference server speaking token ids. */
@@ -38,8 +39,9 @@ export interface InferenceBackend {
   generate(request: BackendGenerateRequest): Promise<BackendGeneration>;
   /** True when the server answers its health endpoint with 2xx within the timeout. */
   checkHealth(timeoutMs: number): Promise<boolean>;
-  /** Prefix-cache counters from the server's `/metrics`, or null when it exposes none. */
-  readPrefixCacheCounters(
-    timeoutMs: number,
-  ): Promise<{ prefixCacheQueries: number; prefixCacheHits: number } | null>;
+  /**
+   * The server's own figures from its `/metrics` (prefix-cache counters, KV-cache usage, per
+   * data-parallel engine), or null when it exposes no prefix-cache counters.
+   */
+  readReportedCounters(timeoutMs: number): Promise<BackendReportedCounters | null>;
 }

@@ -1,4 +1,4 @@
-import type { BackendCodec } from "./inference-backend.types";
+import type { BackendCodec, BackendGenerateRequest } from "./inference-backend.types";
 import { ResponseReader } from "./response-fields";
 
 /** NeMo-RL's `/generate` as ProRL Agent calls it: `prompt_ids` → `response_ids` + `logprobs`. */
@@ -17,7 +17,7 @@ export const nemoGenerateCodec: BackendCodec = {
       ...(sampling.stopTokenIds === undefined ? {} : { stop_token_ids: sampling.stopTokenIds }),
     };
   },
-  parseResponse(body, backendId) {
+  parseResponse(body, backendId, request) {
     const read = new ResponseReader("NeMo-RL /generate", backendId);
     const root = read.object(body, "body");
     const responseIds = read.tokenIds(root.response_ids, "response_ids");
@@ -28,8 +28,22 @@ export const nemoGenerateCodec: BackendCodec = {
     return {
       responseIds,
       logprobs,
-      finishReason: typeof root.finish_reason === "string" ? root.finish_reason : null,
+      finishReason:
+        typeof root.finish_reason === "string" ? root.finish_reason : inferFinishReason(responseIds, request),
       cachedPromptTokens: read.optionalCount(root.cached_tokens, "cached_tokens"),
     };
   },
 };
+
+/**
+ * NeMo-RL's response carries no finish reason; it follows from the request: ending on one of the
+ * request's stop tokens (the chat format's end-of-turn) is `stop`, reaching `maxTokens` is
+ * `length`. Anything else (no request known, a stop the request did not name) stays unknown.
+ */
+function inferFinishReason(responseIds: readonly number[], request: BackendGenerateRequest | undefined) {
+  if (!request) return null;
+  const last = responseIds.at(-1);
+  if (last !== undefined && request.sampling.stopTokenIds?.includes(last)) return "stop";
+  if (responseIds.length >= request.sampling.maxTokens) return "length";
+  return null;
+}

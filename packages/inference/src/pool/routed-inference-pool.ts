@@ -13,6 +13,7 @@ import { HttpInferenceBackend } from "../backends/http-inference-backend";
 import { BACKEND_KINDS, type InferenceBackend } from "../backends/inference-backend.types";
 import { JsonHttpClient } from "../http/json-http-client";
 import { InferenceFailure } from "../inference-failure";
+import { DEFAULT_OUTAGE_BUDGET_MS, outageExhausted, outageWaitMs, waitOutOutage } from "./outage-wait";
 
 export interface RoutedInferencePoolOptions {
   /** The engine's routing policy (its `StickyRouter`); the pool only executes its decisions. */
@@ -21,9 +22,14 @@ export interface RoutedInferencePoolOptions {
   client?: JsonHttpClient;
   /** Builds the backend for a registration; default an HTTP backend with the kind's codec. */
   createBackend?: (registration: Required<BackendRegistration>, client: JsonHttpClient) => InferenceBackend;
-  /** Attempts per generation when connections fail before any token. Default 3. */
-  maxAttempts?: number;
-  /** Wait before attempt n+1 is n × this, in ms. Default 50. */
+  /**
+   * How long one turn rides out an outage (connection failures, 502/503/504) of every backend it
+   * could use — failing over at once when another can take it, else waiting for one to come back —
+   * before it fails as `inference`, in ms. Default `DEFAULT_OUTAGE_BUDGET_MS` (60 s); 0 fails at
+   * the first outage no other backend can absorb.
+   */
+  outageBudgetMs?: number;
+  /** First wait while no backend can take a turn, doubling up to 1 s, in ms. Default 100. */
   retryBackoffMs?: number;
   /** Deadline for requests that carry none, in ms from the call. Default 600_000. */
   defaultTimeoutMs?: number;
@@ -34,8 +40,9 @@ export interface RoutedInferencePoolOptions {
 
 /**
  * The `InferencePool` over registered backends: asks the engine's `StickyRouter` where each turn
- * goes, calls the backend, reports the outcome back (in-flight always decremented), retries
- * connection failures on another backend, and turns everything else into an `InferenceFailure`.
+ * goes, calls the backend, reports the outcome back (in-flight always decremented), rides out
+ * outages (another backend at once, else waits within the outage budget; cancellation ends the
+ * wait at once), and turns everything else into an `InferenceFailure`.
  */
 export class RoutedInferencePool implements InferencePool, InferenceBackendRegistry {
   private readonly router: InferenceRouter;
@@ -55,17 +62,34 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
   }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
-    const maxAttempts = this.options.maxAttempts ?? 3;
     const deadlineMs = request.deadlineMs ?? this.now() + (this.options.defaultTimeoutMs ?? 600_000);
+    const budgetMs = this.options.outageBudgetMs ?? DEFAULT_OUTAGE_BUDGET_MS;
+    const wait = { jobId: request.jobId, signal: request.signal, deadlineMs, now: this.now };
+    // Backends that just failed this turn: tried again only when no other one can take it.
     const excluded = new Set<string>();
+    let outageSinceMs: number | null = null;
     let lastFailure: InferenceFailure | null = null;
-    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+    for (let waits = 0; ; ) {
       if (request.signal?.aborted)
         throw new InferenceFailure("aborted", `generation for job ${request.jobId} aborted`);
-      const decision =
-        this.router.acquire(request.jobId, this.now(), { excludeIds: excluded }) ??
-        (excluded.size > 0 ? this.router.acquire(request.jobId, this.now()) : null);
-      if (!decision) throw lastFailure ?? this.noBackendFailure();
+      const decision = this.router.acquire(request.jobId, this.now(), { excludeIds: excluded });
+      if (!decision) {
+        if (excluded.size === 0 && !this.hasRecoverableBackend())
+          throw lastFailure ?? this.noBackendFailure();
+        outageSinceMs ??= this.now();
+        const outageMs = this.now() - outageSinceMs;
+        if (outageMs >= budgetMs) {
+          const failure = lastFailure ?? this.noBackendFailure();
+          throw outageExhausted(failure, outageMs, budgetMs);
+        }
+        await waitOutOutage(
+          Math.min(outageWaitMs(this.options.retryBackoffMs ?? 100, waits), budgetMs - outageMs),
+          wait,
+        );
+        waits += 1;
+        excluded.clear();
+        continue;
+      }
       const entry = this.backends.get(decision.backendId);
       if (!entry) {
         this.router.release(decision.backendId, { type: "aborted" }, this.now());
@@ -83,13 +107,12 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
           deadlineMs,
         });
         const latencyMs = this.now() - startedAt;
-        const cachedPromptTokens = generation.cachedPromptTokens ?? 0;
         this.router.release(
           entry.backend.id,
           {
             type: "success",
             promptTokens: request.promptIds.length,
-            cachedPromptTokens,
+            cachedPromptTokens: generation.cachedPromptTokens,
             responseTokens: generation.responseIds.length,
             latencyMs,
           },
@@ -101,7 +124,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
           finishReason: generation.finishReason,
           backendId: entry.backend.id,
           weightVersion: entry.registration.weightVersion,
-          cachedPromptTokens,
+          cachedPromptTokens: generation.cachedPromptTokens,
           latencyMs,
         };
       } catch (error) {
@@ -113,13 +136,14 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
                 cause: error,
               });
         this.router.release(entry.backend.id, { type: outcomeTypeOf(failure) }, this.now());
-        if (!failure.isRetryable || attempt === maxAttempts) throw failure;
+        if (!failure.isRetryable) throw failure;
         lastFailure = failure;
+        outageSinceMs ??= startedAt;
+        const outageMs = this.now() - outageSinceMs;
+        if (outageMs >= budgetMs) throw outageExhausted(failure, outageMs, budgetMs);
         excluded.add(entry.backend.id);
-        await new Promise((resolve) => setTimeout(resolve, (this.options.retryBackoffMs ?? 50) * attempt));
       }
     }
-    throw lastFailure ?? this.noBackendFailure();
   }
 
   releaseJob(jobId: string): void {
@@ -193,7 +217,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
         const isHealthy = await backend.checkHealth(timeoutMs);
         this.router.recordHealth(backend.id, isHealthy, this.now());
         if (!isHealthy) return;
-        const counters = await backend.readPrefixCacheCounters(timeoutMs);
+        const counters = await backend.readReportedCounters(timeoutMs);
         if (counters) this.router.recordBackendCounters(backend.id, counters);
       }),
     );
@@ -206,6 +230,13 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
   private viewOf(snapshot: BackendSnapshot): BackendView {
     const registration = this.backends.get(snapshot.id)?.registration;
     return { ...snapshot, kind: registration?.kind ?? "vllm", baseUrl: registration?.baseUrl ?? "" };
+  }
+
+  /** An active backend whose circuit is open or half-open: it may take traffic again soon. */
+  private hasRecoverableBackend(): boolean {
+    return this.router
+      .listBackends(this.now())
+      .some((b) => b.lifecycle === "active" && b.circuit !== "closed" && this.backends.has(b.id));
   }
 
   private noBackendFailure(): InferenceFailure {

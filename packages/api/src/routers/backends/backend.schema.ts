@@ -44,13 +44,39 @@ const ZBackendStats = z.object({
   promptTokens: z.number(),
   cachedPromptTokens: z.number(),
   responseTokens: z.number(),
-  /** cachedPromptTokens / promptTokens over successful requests, 0..1. */
-  prefixCacheHitRate: z.number(),
+  /**
+   * cachedPromptTokens / prompt tokens over successful requests whose cached count the backend
+   * reported, 0..1; null while none did.
+   */
+  prefixCacheHitRate: z.number().nullable(),
+  /** Successful requests whose cached-token count the backend did not report. */
+  requestsWithUnknownCachedTokens: z.number().int(),
   responseTokensPerSec: z.number(),
   meanLatencyMs: z.number(),
-  /** The backend's own prefix-cache counters (vLLM `/metrics`), when it exposes them. */
+  /**
+   * The backend's own figures (vLLM `/metrics`), when it exposes them: prefix-cache counters
+   * summed over its data-parallel engines, KV-cache usage as mean and max over engines, and the
+   * same per engine.
+   */
   reported: z
-    .object({ prefixCacheQueries: z.number(), prefixCacheHits: z.number(), hitRate: z.number() })
+    .object({
+      prefixCacheQueries: z.number(),
+      prefixCacheHits: z.number(),
+      hitRate: z.number(),
+      kvCacheUsage: z.object({ mean: z.number(), max: z.number() }).nullable().optional(),
+      engines: z
+        .array(
+          z.object({
+            engine: z.string(),
+            prefixCacheQueries: z.number().nullable(),
+            prefixCacheHits: z.number().nullable(),
+            kvCacheUsage: z.number().nullable(),
+            running: z.number().nullable(),
+            waiting: z.number().nullable(),
+          }),
+        )
+        .optional(),
+    })
     .nullable(),
 });
 
