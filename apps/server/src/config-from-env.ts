@@ -69,6 +69,7 @@ export function configFromEnv(env: TServerEnv, files: ServerEnvFiles = {}): Serv
           }
         : {}),
     },
+    allowedHosts: env.RAAS_ALLOWED_HOSTS,
     maxBodyBytes: env.RAAS_MAX_BODY_BYTES,
     subscribers: {
       ...(env.RAAS_MAX_SUBSCRIBERS !== undefined && { maxSubscribers: env.RAAS_MAX_SUBSCRIBERS }),

@@ -1,5 +1,6 @@
 import { isAbsolute } from "node:path";
 import { expandImagePattern, parseSweInstance } from "@raas/handlers";
+import { parseAllowedHosts } from "@raas/shared";
 import { z } from "zod";
 import { type BackendSeed, parseBackendList } from "./backend-list.parser";
 
@@ -77,6 +78,19 @@ export const ZServerEnv = z.object({
   PORT: z.coerce.number({ error: "expected a number" }).int().min(0).max(65_535).default(8080),
   /** Interface to bind. Default 127.0.0.1 (local only); 0.0.0.0 for every interface. */
   HOST: z.string().trim().min(1).default("127.0.0.1"),
+  /**
+   * Host names the server answers for besides localhost, 127.0.0.1, [::1], IP addresses and —
+   * when HOST is 0.0.0.0 or :: — the machine's host name; comma-separated, `.domain` for
+   * subdomains, `*` for any. Other `Host` headers get 403 (DNS rebinding). Default none.
+   */
+  RAAS_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((text, ctx): string[] => {
+      const { hosts, problems } = parseAllowedHosts(text ?? "");
+      for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
+      return hosts;
+    }),
   /** PostgreSQL URL; when unset, the embedded PGlite store under RAAS_DATA_DIR is used. */
   DATABASE_URL: ZOptionalText.pipe(
     z.url({ protocol: /^postgres(ql)?$/, error: "expected a postgres:// or postgresql:// URL" }).optional(),

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
 import {
   type ControlPlaneAuthOptions,
   type ControlPlaneHandlerOptions,
@@ -15,6 +16,7 @@ import type {
 } from "@raas/engine";
 import type { HandlersConfig } from "@raas/handlers";
 import type { RoutedInferencePool } from "@raas/inference";
+import { defaultAllowedHosts } from "@raas/shared";
 import type { Logger } from "pino";
 import { composeEngine, type StoreConfig } from "./compose";
 import {
@@ -56,6 +58,11 @@ export interface ServerConfig {
   agentHandlers?:
     | { chatFormat?: ChatFormatName; config?: HandlersConfig; swe?: AgentHandlersOptions["swe"] }
     | false;
+  /**
+   * Host names served besides the defaults (localhost, 127.0.0.1, [::1], IP addresses, and the
+   * machine's name when bound to every interface); `*` serves any `Host`. Default none.
+   */
+  allowedHosts?: string[];
   /** Largest request body in bytes. Default 1_048_576. */
   maxBodyBytes?: number;
   /** Caps on live subscriptions (SSE), in total and per token. Default 256 / 32. */
@@ -128,6 +135,10 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     logger: logger.child({ component: "api" }),
     ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
     ...(config.subscribers ? { subscribers: config.subscribers } : {}),
+    allowedHosts: [
+      ...defaultAllowedHosts(config.host ?? "127.0.0.1", hostname()),
+      ...(config.allowedHosts ?? []),
+    ],
   });
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, handler);
   try {

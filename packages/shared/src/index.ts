@@ -2,6 +2,7 @@ export * from "./assert-never";
 export * from "./errors";
 export * from "./format-issues";
 export * from "./id.schema";
+export * from "./host-allow-list";
 export * from "./ids";
 export * from "./job.schema";
 export * from "./job-status";

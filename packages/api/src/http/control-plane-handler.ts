@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { RaasError } from "@raas/shared";
+import { hostRefusedMessage, isHostAllowed, LOOPBACK_HOSTS, RaasError } from "@raas/shared";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { ControlPlaneAuthOptions } from "../auth/auth.types";
 import { TokenResolver } from "../auth/resolve-principal";
@@ -52,6 +52,12 @@ export interface ControlPlaneHandlerOptions {
    * readers count per client address). Past a cap the request gets 503 with `retry-after`.
    */
   subscribers?: Partial<SubscriberLimits>;
+  /**
+   * Host names this server answers for (`Host` header, port ignored; `.domain` for subdomains,
+   * `*` for any); IP addresses and `localhost` are always accepted. Other hosts get 403, which
+   * stops DNS rebinding. Default `LOOPBACK_HOSTS` (localhost, 127.0.0.1, [::1]).
+   */
+  allowedHosts?: readonly string[];
   /** Export Node process metrics on `/metrics` too. Default true. */
   collectProcessMetrics?: boolean;
 }
@@ -89,6 +95,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     ...(backends ? { backends: backends.registry } : {}),
   });
   const subscribers = new SubscriberLimiter(options.subscribers);
+  const allowedHosts = options.allowedHosts ?? LOOPBACK_HOSTS;
   const matcher = new RouteMatcher(REST_ROUTES);
   const openApiText = JSON.stringify(buildOpenApiDocument(REST_ROUTES, options.openApi));
 
@@ -177,6 +184,9 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     label: RouteLabel,
   ) => {
     const method = req.method ?? "GET";
+    if (!isHostAllowed(req.headers.host, allowedHosts)) {
+      throw new RaasError("FORBIDDEN", hostRefusedMessage(req.headers.host, allowedHosts));
+    }
     if (path === "/trpc" || path.startsWith("/trpc/")) {
       label.route = trpcRouteLabel(path);
       const tooLarge = declaredLengthError(req, maxBodyBytes);
