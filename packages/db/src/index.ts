@@ -13,6 +13,7 @@ export type { DbLogger } from "./db-logger.types";
 export { DEFAULT_MIGRATIONS_DIR, type MigrationFile, readMigrationFiles } from "./migrate/migration-files";
 export type { MigrationSession, MigrationTarget } from "./migrate/migration-target.types";
 export { type MigrateOptions, type MigrateResult, migrate } from "./migrate/migrator";
+export { PrismaSandboxEventStore } from "./sandbox/prisma-sandbox-event-store";
 export type { SqlExecutor } from "./sql/sql-executor";
 export { type CreateJobStoreOptions, createJobStore } from "./store/create-job-store";
 export { PrismaJobStore, type PrismaJobStoreOptions } from "./store/prisma-job-store";

@@ -15,6 +15,7 @@ export * from "./ports/index";
 export type { StageFinishedEvent } from "./rollout-engine";
 export { RolloutEngine } from "./rollout-engine";
 export * from "./routing/index";
+export * from "./sandbox-events/index";
 export * from "./stage-failure";
 export * from "./util/abort";
 export * from "./util/binary-heap";

@@ -1,0 +1,3 @@
+export * from "./memory-sandbox-event-store";
+export * from "./sandbox-event-recorder";
+export * from "./sandbox-record-fold";
