@@ -1,6 +1,7 @@
 // End-to-end rollouts of the math, code and stem handlers: RolloutEngine → real bubblewrap
 // sandboxes → agent loop → routed pool → in-process simulator (scripted, per task) → graders.
-import type { TJob } from "@raas/shared";
+import { createQwen3ChatFormat } from "@raas/inference";
+import type { TJob, TTrajectoryExport } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TPolicyConfigInput } from "../src/index";
 import { type RolloutFixture, readDataJson, readTasks, startRolloutFixture } from "./support/rollout-fixture";
@@ -9,6 +10,7 @@ type Tasks = Record<string, { steps: unknown[] }>;
 const policy = readDataJson<{ kind: "scripted"; tasks: Tasks }>("simulator/math-code-stem.policy.json");
 const expected = readDataJson<Record<string, number>>("simulator/expected-rewards.json");
 const KILL_TASK = "kill-001";
+const qwen3 = createQwen3ChatFormat();
 policy.tasks[KILL_TASK] = {
   steps: [{ toolCalls: [{ name: "python", arguments: { code: "import time\ntime.sleep(60)" } }] }],
 };
@@ -27,10 +29,11 @@ for (const [taskId, command] of Object.entries(TRAPS)) {
   };
 }
 
+const BATCH = "e2e-batch";
 const jobs = [
-  ...readTasks("math.jsonl").map((payload) => ({ kind: "math", payload })),
-  ...readTasks("code.jsonl").map((payload) => ({ kind: "code", payload })),
-  ...readTasks("stem.jsonl").map((payload) => ({ kind: "stem", payload })),
+  ...readTasks("math.jsonl").map((payload) => ({ kind: "math", payload, batchId: BATCH })),
+  ...readTasks("code.jsonl").map((payload) => ({ kind: "code", payload, batchId: BATCH })),
+  ...readTasks("stem.jsonl").map((payload) => ({ kind: "stem", payload, batchId: BATCH })),
 ];
 
 describe("math, code and stem rollouts end to end", () => {
@@ -107,6 +110,54 @@ describe("math, code and stem rollouts end to end", () => {
       const result = job.result as { tokenDrift: { isConsistent: boolean }; agent: { toolCalls: number } };
       expect(result.tokenDrift.isConsistent).toBe(true);
       expect(toolCalls).toHaveLength(result.agent.toolCalls); // the scripts make no tool-call mistakes
+    }
+  });
+
+  it("exports every trajectory for training: the exact flat stream, loss mask and logprobs of the stored turns", async () => {
+    const rows: TTrajectoryExport[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await fixture.engine.exportBatchTrajectories(BATCH, {
+        limit: 7,
+        ...(cursor ? { cursor } : {}),
+      });
+      rows.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(rows.map((row) => row.jobId).sort()).toEqual(finished.map((job) => job.id).sort());
+    expect(fixture.engine.stats().tokenBreaks).toBe(0);
+    for (const row of rows) {
+      const { turns } = await fixture.engine.getTrajectory(row.jobId);
+      const last = turns.at(-1)!;
+      expect(row).toMatchObject({
+        tokenExact: true,
+        tokenBreak: null,
+        logprobsComplete: true,
+        trainable: true,
+      });
+      expect(row.tokens).toEqual([...last.promptIds, ...last.responseIds]);
+      expect(row.lossMask).toHaveLength(row.tokens.length);
+      expect(row.logprobs).toHaveLength(row.tokens.length);
+      expect(row.promptLength).toBe(turns[0]!.promptIds.length);
+      for (const [i, turn] of turns.entries()) {
+        const span = row.turns[i]!;
+        expect(span).toMatchObject({
+          index: i,
+          start: turn.promptIds.length,
+          weightVersion: "w-1",
+          backendId: "sim-0",
+        });
+        expect(row.tokens.slice(0, span.start)).toEqual(turn.promptIds);
+        expect(row.tokens.slice(span.start, span.end)).toEqual(turn.responseIds);
+        expect(row.logprobs.slice(span.start, span.end)).toEqual(turn.logprobs);
+      }
+      // What the mask leaves out is the prompt, the tool observations and the chat template.
+      const unmasked = qwen3.decode(row.tokens.filter((_, i) => row.lossMask[i] === 0));
+      expect(unmasked.startsWith("<|im_start|>system")).toBe(true);
+      if (turns.length > 1) expect(unmasked).toContain("<tool_response>");
+      expect(row.lossMask.filter((m) => m === 1)).toHaveLength(
+        turns.reduce((sum, turn) => sum + turn.responseIds.length, 0),
+      );
     }
   });
 
