@@ -12,7 +12,9 @@ import {
   MemoryBenchmarkRunStore,
   MemoryJobQueue,
   MemoryJobStore,
+  MemorySandboxEventStore,
   RolloutEngine,
+  type SandboxEventStore,
 } from "@raas/engine";
 
 /** Where jobs are stored. */
@@ -28,6 +30,8 @@ export interface ComposeOptions {
   /** Extra task handlers besides the diagnostic `sleep` handler. */
   handlers?: AnyTaskHandler[];
   logger: EngineLogger;
+  /** The inference pool: told when a job ends, so that its sticky backend is released. */
+  inference?: EngineOptions["inference"];
 }
 
 export interface ComposedEngine {
@@ -36,6 +40,8 @@ export interface ComposedEngine {
   queue: JobQueue;
   /** Benchmark runs and their per-instance results, in the same store as the jobs. */
   benchmarks: BenchmarkRunStore;
+  /** Sandbox lifecycle events and one row per sandbox, in the same store as the jobs. */
+  sandboxEvents: SandboxEventStore;
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
   /** Closes queue and store; stop the engine first. */
@@ -44,7 +50,7 @@ export interface ComposedEngine {
 
 /** Composition root of the engine: picks adapters and hands them to `RolloutEngine`. */
 export async function composeEngine(options: ComposeOptions): Promise<ComposedEngine> {
-  const { store, benchmarks, storeKind } = await createStore(options.store, options.logger);
+  const { store, benchmarks, sandboxEvents, storeKind } = await createStore(options.store, options.logger);
   const queue = new MemoryJobQueue();
   const handlers = new HandlerRegistry().register(createSleepHandler());
   for (const handler of options.handlers ?? []) handlers.register(handler);
@@ -53,6 +59,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     queue,
     handlers,
     logger: options.logger,
+    ...(options.inference ? { inference: options.inference } : {}),
     ...(options.pools ? { pools: options.pools } : {}),
   });
   return {
@@ -60,6 +67,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     store,
     queue,
     benchmarks,
+    sandboxEvents,
     storeKind,
     async close() {
       await queue.close();
@@ -71,14 +79,23 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
 async function createStore(
   config: StoreConfig,
   logger: EngineLogger,
-): Promise<Pick<ComposedEngine, "store" | "benchmarks" | "storeKind">> {
+): Promise<Pick<ComposedEngine, "store" | "benchmarks" | "sandboxEvents" | "storeKind">> {
   if (config.kind === "memory") {
-    return { store: new MemoryJobStore(), benchmarks: new MemoryBenchmarkRunStore(), storeKind: "memory" };
+    return {
+      store: new MemoryJobStore(),
+      benchmarks: new MemoryBenchmarkRunStore(),
+      sandboxEvents: new MemorySandboxEventStore(),
+      storeKind: "memory",
+    };
   }
   // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
-  const { createJobStore, PrismaBenchmarkRunStore, makePrivateDir, restrictTreeToOwner } = await import(
-    "@raas/db"
-  );
+  const {
+    createJobStore,
+    PrismaBenchmarkRunStore,
+    PrismaSandboxEventStore,
+    makePrivateDir,
+    restrictTreeToOwner,
+  } = await import("@raas/db");
   // The data directory holds the database and the admin token: owner-only, tightened at every start.
   if (!config.databaseUrl || existsSync(config.dataDir)) {
     await makePrivateDir(config.dataDir);
@@ -94,6 +111,7 @@ async function createStore(
     store,
     // Shares the job store's client (and so its connection pool); closing it is the job store's job.
     benchmarks: new PrismaBenchmarkRunStore(store.prisma),
+    sandboxEvents: new PrismaSandboxEventStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
   };
 }

@@ -27,6 +27,7 @@ import {
 } from "./compose-handlers";
 import { composeInference, type InferenceConfig } from "./compose-inference";
 import { composeSandboxRuntime, type SandboxConfig } from "./compose-sandbox";
+import { defaultSandboxHostId, recordSandboxEvents } from "./compose-sandbox-events";
 import { createServerLogger } from "./logger";
 
 /** Everything `startServer` needs; `main.ts` builds it from the environment. */
@@ -69,6 +70,8 @@ export interface ServerConfig {
   subscribers?: ControlPlaneHandlerOptions["subscribers"];
   /** Running stages get this long to finish on close, in ms. Default 10_000. */
   shutdownGraceMs?: number;
+  /** Worker/host id stored with each sandbox event. Default `<hostname>:<pid>`. */
+  hostId?: string;
   /** A pino logger; default JSON on stdout at `logLevel`. */
   logger?: Logger;
   /** Used when no logger is given. Default "info". */
@@ -125,13 +128,21 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     ...(config.pools ? { pools: config.pools } : {}),
     handlers: [...agentHandlers.handlers, ...(config.handlers ?? [])],
   });
+  const sandboxEvents = recordSandboxEvents(sandboxRuntime, composed.sandboxEvents, {
+    hostId: config.hostId ?? defaultSandboxHostId(),
+    logger: logger.child({ component: "sandbox-events" }),
+  });
   await composed.engine.start();
   const handler = createControlPlaneHandler({
     engine: composed.engine,
     auth,
     backends: { registry: inference.pool, defaultModelName: inference.defaultModelName },
     benchmarks: composed.benchmarks,
-    sandboxes: sandboxRuntime,
+    sandboxes: {
+      name: sandboxRuntime.name,
+      ...(sandboxRuntime.limitsInForce && { limitsInForce: () => sandboxRuntime.limitsInForce!() }),
+      events: composed.sandboxEvents,
+    },
     logger: logger.child({ component: "api" }),
     ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
     ...(config.subscribers ? { subscribers: config.subscribers } : {}),
@@ -154,6 +165,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     handler.close();
     await composed.engine.stop({ graceMs: 0 });
     await Promise.all([sandboxRuntime.closeAll(), inference.close(), agentHandlers.close()]);
+    await sandboxEvents.close();
     await composed.close();
     throw error;
   }
@@ -182,6 +194,8 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       server.closeAllConnections();
       await closed;
       await sandboxRuntime.closeAll();
+      // Every sandbox is closed: its last events are buffered, write them before the store closes.
+      await sandboxEvents.close();
       // After the engine stopped: no stage can still be cutting a bundle from the scratch directory.
       await agentHandlers.close();
       await inference.close();

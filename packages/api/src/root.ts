@@ -1,6 +1,7 @@
 import { backendsRouter } from "./routers/backends/backends.router";
 import { benchmarksRouter } from "./routers/benchmarks/benchmarks.router";
 import { jobsRouter } from "./routers/jobs/jobs.router";
+import { sandboxesRouter } from "./routers/sandboxes/sandboxes.router";
 import { systemRouter } from "./routers/system/system.router";
 import { createCallerFactory, router } from "./trpc";
 
@@ -9,6 +10,7 @@ export const appRouter = router({
   system: systemRouter,
   backends: backendsRouter,
   benchmarks: benchmarksRouter,
+  sandboxes: sandboxesRouter,
 });
 
 /** The router's type, for `@trpc/client`: `createTRPCClient<AppRouter>(…)`. */

@@ -1,9 +1,13 @@
-import type { SandboxLimitsInForce, SandboxRuntime } from "@raas/engine";
+import type { SandboxEventStore, SandboxLimitsInForce, SandboxRuntime } from "@raas/engine";
 
-export type { SandboxLimitsInForce };
+export type { SandboxEventStore, SandboxLimitsInForce };
 
 /**
- * The sandbox runtime as the control plane sees it: only what `system.health` reports. Type-only:
- * the API depends on the engine's `SandboxRuntime` port, never on a sandbox adapter.
+ * The agent sandboxes as the control plane sees them: the runtime's name and limits (what
+ * `system.health` reports) and the store of their lifecycle events (what `sandboxes.*` reads).
+ * Type-only: the API depends on the engine's ports, never on a sandbox or database adapter.
  */
-export type ControlPlaneSandboxes = Pick<SandboxRuntime, "name" | "limitsInForce">;
+export type ControlPlaneSandboxes = Pick<SandboxRuntime, "name" | "limitsInForce"> & {
+  /** Stored lifecycle events; without it `sandboxes.*` answer 503. */
+  events?: SandboxEventStore;
+};

@@ -1,0 +1,69 @@
+import { SANDBOX_STATES, ZId, zIdString } from "@raas/shared";
+import { z } from "zod";
+
+const ZMs = z.number().describe("Milliseconds since the epoch.");
+
+/** One stored sandbox lifecycle event. */
+export const ZSandboxEventView = z.object({
+  sandboxId: z.string(),
+  jobId: z.string().nullable().describe("The job the sandbox ran for; null before it was assigned."),
+  hostId: z.string().nullable().describe("Worker or host that ran the sandbox, e.g. `node-3:4711`."),
+  type: z.string().describe("created | ready | assigned | limit_hit | crashed | start_failed | closed"),
+  state: z.enum(SANDBOX_STATES),
+  detail: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe(
+      "Per type: readyMs (ready), limit and tool (limit_hit), exitCode, signal, stderrTail (crashed), reason (closed).",
+    ),
+  atMs: ZMs,
+});
+
+/** One sandbox as its events describe it. */
+export const ZSandboxView = z.object({
+  id: z.string(),
+  jobId: z.string().nullable(),
+  hostId: z.string().nullable(),
+  runtime: z.string().describe("bubblewrap | apptainer | local"),
+  state: z.enum(SANDBOX_STATES).describe("Last known state."),
+  createdAtMs: ZMs,
+  readyMs: z.number().nullable().describe("created → ready, in ms; null when it never became ready."),
+  closedAtMs: z.number().nullable(),
+  lifetimeMs: z.number().nullable().describe("created → closed, in ms."),
+  closeReason: z
+    .string()
+    .nullable()
+    .describe("closed | crashed | start_failed | wall_time | cpu_total | memory_total | workspace_size"),
+  limitKind: z.string().nullable().describe("The first limit the sandbox hit."),
+  limitHits: z.number().int(),
+  exitCode: z.number().int().nullable(),
+  exitSignal: z.string().nullable().describe("Signal that ended the sandbox when it crashed, e.g. SIGKILL."),
+  stderrTail: z
+    .string()
+    .nullable()
+    .describe("Last KiB of the launcher's stderr when it crashed or failed to start."),
+  error: z.string().nullable().describe("Why it crashed or failed to start."),
+  updatedAtMs: ZMs,
+});
+
+export const ZSandboxSummary = z.object({
+  sandboxes: z.number().int().describe("Sandboxes seen."),
+  byState: z.record(z.string(), z.number().int()).describe("Sandboxes by last known state."),
+  byCloseReason: z.record(z.string(), z.number().int()).describe("Closed sandboxes by close reason."),
+  limitHits: z.record(z.string(), z.number().int()).describe("limit_hit events by limit kind."),
+  crashed: z.number().int(),
+  startFailed: z.number().int(),
+  meanReadyMs: z
+    .number()
+    .nullable()
+    .describe("Mean created → ready ms over the sandboxes that became ready."),
+  meanLifetimeMs: z.number().nullable().describe("Mean lifetime in ms over the closed sandboxes."),
+});
+
+/** Filters shared by `sandboxes.events` and `sandboxes.summary`. */
+export const ZSandboxHostId = zIdString(300).describe("Only sandboxes of this worker or host.");
+export const ZSandboxSinceMs = z
+  .number({ error: "expected milliseconds since the epoch (a number)" })
+  .min(0)
+  .describe("Only events (summary: sandboxes created) at or after this time.");
+export const ZSandboxId = ZId.describe("A sandbox id, e.g. `raas-sb-mabc12-0f3a9c1e`.");
