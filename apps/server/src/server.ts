@@ -127,6 +127,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     logger: logger.child({ component: "engine" }),
     ...(config.pools ? { pools: config.pools } : {}),
     handlers: [...agentHandlers.handlers, ...(config.handlers ?? [])],
+    inference: inference.pool,
   });
   const sandboxEvents = recordSandboxEvents(sandboxRuntime, composed.sandboxEvents, {
     hostId: config.hostId ?? defaultSandboxHostId(),

@@ -128,6 +128,11 @@ describe("rollouts through the running server", () => {
     expect(finished.every((job) => job.trainable === true)).toBe(true);
   });
 
+  it("releases every job's sticky backend once the job ended", () => {
+    expect(finished.length).toBeGreaterThan(0);
+    expect(server.inference.listBackends().map((backend) => backend.stickyJobs)).toEqual([0]);
+  });
+
   it("stores token-in/token-out turns with one logprob per response token, from the simulator backend", () => {
     const backend = new URL(simulator.url).host;
     for (const job of finished) {

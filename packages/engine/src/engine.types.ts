@@ -1,6 +1,7 @@
 import type { TEngineStats, TJob, TStage } from "@raas/shared";
 import type { HandlerRegistry } from "./handler-registry";
 import type { Clock } from "./ports/clock.port";
+import type { InferencePool } from "./ports/inference-pool.port";
 import type { JobQueue } from "./ports/job-queue.port";
 import type { JobStore } from "./ports/job-store.port";
 
@@ -25,6 +26,11 @@ export interface EngineOptions {
   handlers: HandlerRegistry;
   clock?: Clock;
   logger?: EngineLogger;
+  /**
+   * The inference pool the handlers generate through: told when a job ends (any terminal state —
+   * completed, failed, cancelled) so that the job's sticky backend is released. Default none.
+   */
+  inference?: Pick<InferencePool, "releaseJob">;
   /** Defaults: INIT 64 / 300 s, RUN 64 / 3600 s, EVAL 64 / 1800 s. */
   pools?: Partial<Record<TStage, Partial<StagePoolOptions>>>;
   /** Queue lease length in ms; leases are extended while a stage runs. Default 60_000. */

@@ -61,6 +61,7 @@ export class RolloutEngine {
   readonly #handlers: HandlerRegistry;
   readonly #clock: Clock;
   readonly #logger: EngineLogger | undefined;
+  readonly #inference: EngineOptions["inference"];
   readonly #writer: StoreWriter;
   readonly #stats: StatsTracker;
   readonly #pools = new Map<TStage, StagePool>();
@@ -83,6 +84,7 @@ export class RolloutEngine {
     this.#handlers = options.handlers;
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger;
+    this.#inference = options.inference;
     this.#leaseMs = options.leaseMs ?? 60_000;
     this.#writer = new StoreWriter(options.store, options.writeBatch ?? {}, options.logger);
     this.#exporter = new TrajectoryExporter({
@@ -357,6 +359,11 @@ export class RolloutEngine {
     this.#live.delete(live.record.id);
     this.#recent.add(live.record);
     if (live.record.jobKey !== null) this.#keyed.forget(live.record.jobKey);
+    try {
+      this.#inference?.releaseJob(live.record.id);
+    } catch (error) {
+      this.#logger?.warn({ jobId: live.record.id, err: String(error) }, "releasing the job's backend failed");
+    }
     for (const error of await runCleanups(live.jobCleanups)) {
       this.#logger?.warn({ jobId: live.record.id, err: String(error) }, "job cleanup failed");
     }

@@ -1,4 +1,5 @@
 import type { TStage } from "@raas/shared";
+import type { EngineOptions } from "../src/engine.types";
 import { HandlerRegistry } from "../src/handler-registry";
 import { createSleepHandler, type SleepHandlerOptions } from "../src/handlers/sleep-handler";
 import { MemoryJobQueue } from "../src/memory/memory-job-queue";
@@ -20,13 +21,17 @@ export async function startTestEngine(
     timeoutsMs?: Partial<Record<TStage, number>>;
     store?: JobStore;
     sleep?: SleepHandlerOptions;
+    inference?: EngineOptions["inference"];
   } = {},
 ) {
   const events: StageEvent[] = [];
   const handlers = new HandlerRegistry().register(
     createSleepHandler({
       ...options.sleep,
-      onStage: (event) => events.push({ ...event, atMs: performance.now() }),
+      onStage: (event) => {
+        events.push({ ...event, atMs: performance.now() });
+        options.sleep?.onStage?.(event);
+      },
     }),
   );
   const store = options.store ?? new MemoryJobStore();
@@ -40,6 +45,7 @@ export async function startTestEngine(
     queue,
     handlers,
     pools: { init: pool("init"), run: pool("run"), eval: pool("eval") },
+    ...(options.inference ? { inference: options.inference } : {}),
   });
   await engine.start();
   return {

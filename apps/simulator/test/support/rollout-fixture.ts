@@ -116,6 +116,7 @@ export async function startRolloutFixture(options: {
     store,
     queue,
     handlers: registry,
+    inference,
     pools: {
       init: { concurrency, timeoutMs: 120_000 },
       run: { concurrency, timeoutMs: 300_000 },
