@@ -15,6 +15,8 @@ export interface InferenceConfig {
   healthCheckTimeoutMs?: number;
   /** Routing policy knobs (overload margin, circuit breaker). Default the router's defaults. */
   router?: StickyRouterOptions;
+  /** Outage budget of a turn, in ms (`RAAS_INFERENCE_OUTAGE_BUDGET_MS`). Default the pool's (60_000). */
+  outageBudgetMs?: number;
 }
 
 export const DEFAULT_MODEL_NAME = "Qwen/Qwen3-8B";
@@ -33,7 +35,10 @@ export interface ComposedInference {
  */
 export function composeInference(config: InferenceConfig, logger: EngineLogger): ComposedInference {
   const defaultModelName = config.defaultModelName ?? DEFAULT_MODEL_NAME;
-  const pool = new RoutedInferencePool({ router: new StickyRouter(config.router ?? {}) });
+  const pool = new RoutedInferencePool({
+    router: new StickyRouter(config.router ?? {}),
+    ...(config.outageBudgetMs !== undefined && { outageBudgetMs: config.outageBudgetMs }),
+  });
   for (const seed of config.backends ?? []) {
     const { backend } = pool.registerBackend({
       id: defaultBackendId(seed.baseUrl),

@@ -43,6 +43,9 @@ export function configFromEnv(env: TServerEnv, files: ServerEnvFiles = {}): Serv
       backends: env.RAAS_BACKENDS,
       defaultModelName: env.RAAS_MODEL,
       healthCheckIntervalMs: env.RAAS_BACKEND_HEALTH_INTERVAL_MS,
+      ...(env.RAAS_INFERENCE_OUTAGE_BUDGET_MS !== undefined && {
+        outageBudgetMs: env.RAAS_INFERENCE_OUTAGE_BUDGET_MS,
+      }),
     },
     sandbox: {
       runtime: env.RAAS_SANDBOX_RUNTIME,

@@ -136,6 +136,17 @@ export const ZServerEnv = z.object({
    * (a Qwen3 model name gives `qwen3`); required for a model name it cannot tell.
    */
   RAAS_CHAT_FORMAT: z.enum(["qwen3"], { error: "expected qwen3 (the only chat format so far)" }).optional(),
+  /**
+   * How long a turn rides out an outage of every backend it could use (connection refused, 502/503/504
+   * while a server restarts) before it fails as `inference`, in ms; 0 fails at once. Default the
+   * pool's `DEFAULT_OUTAGE_BUDGET_MS` (60_000).
+   */
+  RAAS_INFERENCE_OUTAGE_BUDGET_MS: z.coerce
+    .number({ error: "expected a number" })
+    .int({ error: "expected a whole number" })
+    .min(0, { error: "expected at least 0" })
+    .max(3_600_000, { error: "expected at most 3600000" })
+    .optional(),
   /** Time between backend health checks (health endpoint + prefix-cache counters), in ms. Default 5_000. */
   RAAS_BACKEND_HEALTH_INTERVAL_MS: z.coerce
     .number({ error: "expected a number" })

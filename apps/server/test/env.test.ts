@@ -117,6 +117,21 @@ describe("server env", () => {
     expect(config.sandbox).toEqual({ runtime: "local", searchPath: "/opt/bin:/usr/bin" });
   });
 
+  it("passes RAAS_INFERENCE_OUTAGE_BUDGET_MS to the pool; unset keeps the pool's default", () => {
+    expect(configFromEnv(parseServerEnv({})).inference).not.toHaveProperty("outageBudgetMs");
+    const config = configFromEnv(parseServerEnv({ RAAS_INFERENCE_OUTAGE_BUDGET_MS: "5000" }));
+    expect(config.inference).toMatchObject({ outageBudgetMs: 5_000 });
+    expect(configFromEnv(parseServerEnv({ RAAS_INFERENCE_OUTAGE_BUDGET_MS: "0" })).inference).toMatchObject({
+      outageBudgetMs: 0,
+    });
+    expect(() => parseServerEnv({ RAAS_INFERENCE_OUTAGE_BUDGET_MS: "-1" })).toThrow(
+      /RAAS_INFERENCE_OUTAGE_BUDGET_MS: expected at least 0/,
+    );
+    expect(() => parseServerEnv({ RAAS_INFERENCE_OUTAGE_BUDGET_MS: "a minute" })).toThrow(
+      /RAAS_INFERENCE_OUTAGE_BUDGET_MS: expected a number/,
+    );
+  });
+
   it("passes RAAS_SWE_TEST_TIMEOUT_MS to the swe handler; unset keeps the handler's default", () => {
     const withTimeout = configFromEnv(
       parseServerEnv({ RAAS_SWE_REPOS_DIR: "/data/repos", RAAS_SWE_TEST_TIMEOUT_MS: "20000" }),
