@@ -19,6 +19,7 @@ export type ControlPlaneEngine = Pick<
   | "stats"
   | "setConcurrency"
   | "handlerKinds"
+  | "handlers"
   | "subscribe"
   | "onStageFinished"
 >;

@@ -5,6 +5,7 @@ import { roleSatisfies, type TRole } from "./auth/auth.types";
 import type { ControlPlaneContext } from "./context";
 import { TRPC_CODE_OF, toRaasError } from "./errors/to-raas-error";
 import { assertInputDepth } from "./input-depth";
+import type { ProcedureMeta } from "./openapi/openapi-meta.types";
 
 /** What every error looks like on the wire (tRPC envelope `error` and REST `error` alike). */
 export interface ControlPlaneErrorData {
@@ -15,33 +16,37 @@ export interface ControlPlaneErrorData {
   details: Record<string, unknown> | undefined;
 }
 
-const t = initTRPC.context<ControlPlaneContext>().create({
-  isDev: false,
-  sse: {
-    ping: { enabled: true, intervalMs: 15_000 },
-    client: { reconnectAfterInactivityMs: 30_000 },
-  },
-  errorFormatter({ shape, error }) {
-    const { error: mapped } = toRaasError(error);
-    const data: ControlPlaneErrorData = {
-      code: mapped.code,
-      httpStatus: mapped.httpStatus,
-      path: shape.data.path,
-      details: mapped.details,
-    };
-    return { message: mapped.message, code: TRPC_ERROR_CODES_BY_KEY[TRPC_CODE_OF[mapped.code]], data };
-  },
-});
+const t = initTRPC
+  .context<ControlPlaneContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    isDev: false,
+    sse: {
+      ping: { enabled: true, intervalMs: 15_000 },
+      client: { reconnectAfterInactivityMs: 30_000 },
+    },
+    errorFormatter({ shape, error }) {
+      const { error: mapped } = toRaasError(error);
+      const data: ControlPlaneErrorData = {
+        code: mapped.code,
+        httpStatus: mapped.httpStatus,
+        path: shape.data.path,
+        details: mapped.details,
+      };
+      return { message: mapped.message, code: TRPC_ERROR_CODES_BY_KEY[TRPC_CODE_OF[mapped.code]], data };
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
  * One middleware per access level (each extra tRPC middleware costs per call): checks the role
- * first, then rejects pathological nesting before any schema or engine code walks the input.
+ * first, then rejects pathological nesting before any schema or engine code walks the input. The
+ * role is also the procedure's `meta.role`, which the REST routes and the OpenAPI document read.
  */
 function procedureFor(needed: TRole | "public") {
-  return t.procedure.use(async (opts) => {
+  return t.procedure.meta({ role: needed }).use(async (opts) => {
     if (needed !== "public") requireRole(opts.ctx, needed);
     assertInputDepth(await opts.getRawInput());
     return opts.next();

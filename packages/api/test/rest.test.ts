@@ -98,6 +98,8 @@ describe("REST routes against a running server", () => {
         "GET /api/v1/jobs listJobs",
         "GET /api/v1/jobs/{id} getJob",
         "GET /api/v1/jobs/{jobId}/trajectory getTrajectory",
+        "GET /api/v1/jobs/{jobId}/export exportTrajectory",
+        "GET /api/v1/batches/{batchId}/trajectories exportBatchTrajectories",
         "GET /api/v1/stats getStats",
         "POST /api/v1/jobs submitJob",
         "POST /api/v1/jobs/batch submitJobs",
@@ -131,8 +133,12 @@ describe("REST routes against a running server", () => {
         expect(Object.keys(op.responses).some((code) => code.startsWith("2"))).toBe(true);
       }
     }
-    const submit = doc.components.schemas.SubmitJobRequest;
+    // One variant per registered handler kind, discriminated by `kind`.
+    expect(doc.components.schemas.SubmitJobRequest.discriminator.propertyName).toBe("kind");
+    const submit = doc.components.schemas.SubmitSleepJobRequest;
     expect(submit.required).toEqual(["kind"]);
+    expect(submit.properties.kind.const).toBe("sleep");
+    expect(submit.properties.payload.$ref).toBe("#/components/schemas/SleepPayload");
     expect(submit.properties.priority.type).toBe("integer");
     const list = doc.paths["/api/v1/jobs"].get.parameters.map(
       (p: { name: string; in: string }) => `${p.in}:${p.name}`,

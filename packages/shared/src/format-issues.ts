@@ -14,8 +14,8 @@ export interface FormatIssuesOptions {
   maxListed?: number;
 }
 
-/** Zod's category prefixes ("Invalid input: ", "Too big: ") say nothing the rest does not. */
-const CATEGORY_PREFIX = /^(invalid (input|option|string|element|key|union|type|value)|too (big|small)):\s*/i;
+/** Zod's "Invalid input: " style prefixes say nothing the rest of the message does not. */
+const CATEGORY_PREFIX = /^invalid (input|option|string|element|key|union|type|value):\s*/i;
 
 /** True when `value` carries an `issues` array (a ZodError or a Standard Schema failure). */
 export function hasSchemaIssues(value: unknown): value is { issues: SchemaIssue[] } {
@@ -36,11 +36,10 @@ export function formatIssuePath(path: SchemaIssue["path"], root = "input"): stri
   return out;
 }
 
-/** The issue's message without zod's category prefix, starting lower-case. */
+/** The issue's message without zod's category prefix. */
 export function issueMessage(issue: SchemaIssue): string {
   const message = issue.message.replace(CATEGORY_PREFIX, "").trim();
-  if (message.length === 0) return "invalid value";
-  return message.charAt(0).toLowerCase() + message.slice(1);
+  return message.length === 0 ? "invalid value" : message;
 }
 
 /** `jobs[3].payload.prompt: expected string, received number`. */

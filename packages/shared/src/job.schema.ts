@@ -62,7 +62,7 @@ export const ZSubmitJobRequest = z
       .describe("Free-form labels for the caller (run name, step, …); stored, never interpreted."),
   })
   .strict()
-  .meta({ description: "One rollout job to create." });
+  .meta({ id: "SubmitJobRequest", description: "One rollout job to create." });
 export type TSubmitJobRequest = z.input<typeof ZSubmitJobRequest>;
 export type TSubmitJobParsed = z.output<typeof ZSubmitJobRequest>;
 

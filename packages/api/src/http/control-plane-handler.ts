@@ -97,7 +97,17 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   const subscribers = new SubscriberLimiter(options.subscribers);
   const allowedHosts = options.allowedHosts ?? LOOPBACK_HOSTS;
   const matcher = new RouteMatcher(REST_ROUTES);
-  const openApiText = JSON.stringify(buildOpenApiDocument(REST_ROUTES, options.openApi));
+  // Built on first request: the handlers' schemas are converted once, not at every start-up.
+  let openApiText: string | undefined;
+  const openApiDocument = () => {
+    openApiText ??= JSON.stringify(
+      buildOpenApiDocument(REST_ROUTES, {
+        handlers: engine.handlerKinds().map((kind) => engine.handlers.get(kind)),
+        ...options.openApi,
+      }),
+    );
+    return openApiText;
+  };
 
   const contextFor = (req: IncomingMessage, paramToken?: string | null): ControlPlaneContext => ({
     engine,
@@ -157,7 +167,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     }
     label.route = match.route.path;
     let signal: AbortSignal | undefined;
-    if (match.route.usesAbortSignal) {
+    if (match.route.abortsOnDisconnect) {
       const abort = new AbortController();
       res.once("close", () => {
         if (!res.writableFinished) abort.abort();
@@ -234,7 +244,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
           "content-type": "application/json; charset=utf-8",
           "cache-control": "no-cache",
         });
-        res.end(openApiText);
+        res.end(openApiDocument());
         return;
       case "metrics": {
         requireRole(contextFor(req), "viewer"); // the same read rule as every other read

@@ -1,6 +1,10 @@
 import { ERROR_CODES } from "@raas/shared";
 import { z } from "zod";
 import type { RestRoute } from "../rest/rest-route.types";
+import { errorResponses } from "./error-responses";
+import { addHandlerKindUnions, type OpenApiHandlerSchemas } from "./handler-kind-schemas";
+import { componentRef, type JsonSchema, SchemaComponents } from "./schema-components";
+import { securitySchemeText } from "./security-text";
 
 /** Options of the generated OpenAPI document. */
 export interface OpenApiDocumentOptions {
@@ -8,137 +12,143 @@ export interface OpenApiDocumentOptions {
   title?: string;
   /** `info.version`. Default "0.1.0". */
   version?: string;
-  /** Server URLs listed in the document (e.g. the public base URL). Default none (same origin). */
+  /** Server URLs listed in the document (e.g. the public base URL). Default `/` (the serving origin). */
   serverUrls?: string[];
+  /** The registered handlers: per-kind payload and result schemas. Default none (generic payloads). */
+  handlers?: readonly OpenApiHandlerSchemas[];
 }
 
-type JsonSchema = Record<string, unknown>;
+const ZErrorBody = z
+  .object({
+    error: z
+      .object({
+        code: z
+          .enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]])
+          .describe("RaaS error code; each maps to one HTTP status (see the response descriptions)."),
+        message: z.string().describe("One sentence a human understands: what was wrong and how to fix it."),
+        details: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe(
+            "Structured detail when there is some: `issues` (path + message per invalid field), `fields` (what differs on a 409), `allow` (methods on a 405), `reference` (of a 500, also in the server log).",
+          ),
+      })
+      .describe("The error."),
+  })
+  .meta({ id: "Error", description: "Every error: `{ error: { code, message, details? } }`." });
 
-const ZErrorBody = z.object({
-  error: z.object({
-    code: z.enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]]),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()).optional(),
-  }),
-});
-
-function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
-  delete json.$schema;
-  return json;
-}
+const TAG_TEXT: Record<string, string> = {
+  jobs: "Submit, inspect, wait for, cancel and export rollout jobs.",
+  system: "Health, statistics, pool sizes and the caller's role.",
+  backends:
+    "Inference backends: register, list with load and cache statistics, drain, resume, remove, weight versions.",
+  benchmarks:
+    "Benchmark runs (e.g. SWE-bench evaluations of a model on a dataset) and their per-instance results.",
+};
 
 function pascal(operationId: string): string {
   return operationId.charAt(0).toUpperCase() + operationId.slice(1);
 }
 
 /**
- * OpenAPI 3.1 document of the REST routes, generated from the same zod schemas the procedures
- * validate with (JSON Schema 2020-12, which OpenAPI 3.1 uses as is).
+ * OpenAPI 3.1 document of the REST routes, generated from the procedures' own zod schemas (JSON
+ * Schema 2020-12, which OpenAPI 3.1 uses as is) and their `meta.openapi`.
  */
 export function buildOpenApiDocument(
   routes: readonly RestRoute[],
   options: OpenApiDocumentOptions = {},
 ): JsonSchema {
-  const schemas: Record<string, JsonSchema> = { Error: toSchema(ZErrorBody, "output") };
+  const components = new SchemaComponents();
+  components.add("Error", ZErrorBody, "output");
   const paths: Record<string, Record<string, unknown>> = {};
 
   for (const route of routes) {
-    const requestName = `${pascal(route.operationId)}Request`;
-    const responseName = `${pascal(route.operationId)}Response`;
-    schemas[responseName] = toSchema(route.response, "output");
-    const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-    const parameters: JsonSchema[] = pathParams.map((name) => ({
-      name,
-      in: "path",
-      required: true,
-      schema: { type: "string" },
-    }));
+    const input = route.request ? components.resolve(components.convert(route.request, "input")) : {};
+    const inputProperties = (input.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((input.required ?? []) as string[]);
+    const parameter = (name: string, where: "path" | "query") => {
+      const { description, ...schema } = inputProperties[name] ?? { type: "string" };
+      return { name, in: where, required: where === "path" || required.has(name), description, schema };
+    };
+    const parameters = route.pathParams.map((name) => parameter(name, "path"));
+    if (route.inputFrom === "query") {
+      for (const name of Object.keys(inputProperties)) {
+        if (!route.pathParams.includes(name)) parameters.push(parameter(name, "query"));
+      }
+    }
     const operation: JsonSchema = {
       operationId: route.operationId,
       summary: route.summary,
+      description: `${route.description}\n\nRole: ${route.access === "public" ? "none (no token needed)" : `${route.access} or higher`}.`,
       tags: [route.tag],
       ...(route.access === "public" ? { security: [] } : {}),
       "x-raas-role": route.access,
     };
-    if (route.request && route.inputFrom === "query") {
-      const json = toSchema(route.request, "input");
-      const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
-      const required = new Set((json.required ?? []) as string[]);
-      for (const [name, schema] of Object.entries(properties)) {
-        parameters.push({ name, in: "query", required: required.has(name), schema });
-      }
-    }
+    if (parameters.length > 0) operation.parameters = parameters;
     if (route.request && route.inputFrom === "body") {
-      schemas[requestName] = toSchema(route.request, "input");
+      const name = `${pascal(route.operationId)}Request`;
+      let schema: JsonSchema;
+      if (route.pathParams.length === 0) schema = components.add(name, route.request, "input");
+      else {
+        // Path parameters travel in the path; the body holds the other fields.
+        const { pathParams } = route;
+        const fields = Array.isArray(input.required) ? (input.required as string[]) : [];
+        components.put(name, {
+          ...input,
+          properties: omit(inputProperties, pathParams),
+          required: fields.filter((field) => !pathParams.includes(field)),
+        });
+        schema = componentRef(name);
+      }
       operation.requestBody = {
         required: true,
-        content: { "application/json": { schema: { $ref: `#/components/schemas/${requestName}` } } },
+        description: String(input.description ?? "The request."),
+        content: { "application/json": { schema, ...(route.example ? { example: route.example } : {}) } },
       };
     }
-    if (parameters.length > 0) operation.parameters = parameters;
     const ok = {
-      description: "Success",
-      content: { "application/json": { schema: { $ref: `#/components/schemas/${responseName}` } } },
+      description: route.successStatus === 201 ? "Created" : "Success",
+      content: {
+        "application/json": {
+          schema: components.add(`${pascal(route.operationId)}Response`, route.response, "output"),
+        },
+      },
     };
     const responses: Record<string, unknown> = {};
-    if (typeof route.successStatus === "number") responses[String(route.successStatus)] = ok;
-    else {
-      responses["200"] = ok;
+    if (route.successStatus === "created") {
+      responses["200"] = { ...ok, description: "Existed already: the stored one is returned" };
       responses["201"] = { ...ok, description: "Created" };
-    }
-    const errorResponse = (description: string) => ({
-      description,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-    });
-    responses["400"] = errorResponse("Invalid request (bad JSON, wrong types, unknown handler kind)");
-    if (route.access !== "public") {
-      responses["401"] = errorResponse("Missing or invalid bearer token");
-      responses["403"] = errorResponse("The token's role may not do this");
-    }
-    if (pathParams.length > 0) responses["404"] = errorResponse("Not found");
-    if (route.mayConflict)
-      responses["409"] = errorResponse("Conflicts with stored state (e.g. the id is taken)");
-    if (route.mayBeUnavailable) responses["503"] = errorResponse("The server runs without what this needs");
-    if (route.inputFrom === "body") {
-      responses["413"] = errorResponse("Body larger than the server's limit");
-      responses["415"] = errorResponse("Body is not JSON");
-    }
-    responses["500"] = errorResponse("A bug in RaaS (never a caller's mistake)");
-    operation.responses = responses;
+    } else responses[String(route.successStatus ?? 200)] = ok;
+    operation.responses = { ...responses, ...errorResponses(route) };
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
   }
+  addHandlerKindUnions(components, options.handlers ?? []);
 
+  const tags = [...new Set(routes.map((route) => route.tag))];
   return {
     openapi: "3.1.0",
     info: {
       title: options.title ?? "RaaS control plane",
       version: options.version ?? "0.1.0",
       description:
-        "Rollout-as-a-Service: submit rollout jobs, wait for them, read trajectories. Errors are `{ error: { code, message, details? } }`.",
+        "Rollout-as-a-Service: submit rollout jobs (INIT → RUN → EVAL in sandboxes against inference backends), wait for them, read and export their trajectories (token ids, logprobs, rewards). The same procedures are served over tRPC at `/trpc`. Errors are `{ error: { code, message, details? } }`.",
     },
-    ...(options.serverUrls ? { servers: options.serverUrls.map((url) => ({ url })) } : {}),
+    servers: (options.serverUrls ?? ["/"]).map((url) => ({
+      url,
+      description: url === "/" ? "The server that serves this document." : "RaaS control plane.",
+    })),
     security: [{ bearerAuth: [] }],
-    tags: [
-      { name: "jobs", description: "Submit, inspect, wait for and cancel rollout jobs." },
-      { name: "system", description: "Health, statistics, pool sizes and the caller's role." },
-      {
-        name: "backends",
-        description:
-          "Inference backends: register, list with load and cache statistics, drain, resume, remove, weight versions.",
-      },
-      {
-        name: "benchmarks",
-        description:
-          "Benchmark runs (e.g. SWE-bench evaluations of a model on a dataset) and their per-instance results.",
-      },
-    ],
+    tags: tags.map((name) => ({ name, description: TAG_TEXT[name] ?? `The ${name} procedures.` })),
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "Role token: admin, trainer or viewer." },
+        bearerAuth: { type: "http", scheme: "bearer", description: securitySchemeText(routes) },
       },
-      schemas,
+      schemas: components.schemas,
     },
   };
+}
+
+function omit(properties: Record<string, JsonSchema>, keys: readonly string[]): Record<string, JsonSchema> {
+  return Object.fromEntries(Object.entries(properties).filter(([key]) => !keys.includes(key)));
 }

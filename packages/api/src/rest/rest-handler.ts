@@ -26,10 +26,23 @@ export async function handleRestCall(options: RestCallOptions): Promise<void> {
   const { res, route, ctx } = options;
   const input = await buildInput(options);
   const caller = createCaller(ctx, options.signal ? { signal: options.signal } : {});
-  const output = await route.call(caller, input);
-  const status =
-    typeof route.successStatus === "function" ? route.successStatus(output) : route.successStatus;
-  sendJson(res, status, output);
+  const output = await callProcedure(caller, route.procedurePath, input);
+  sendJson(res, successStatusOf(route, output), output);
+}
+
+/** Calls `jobs.submit` etc. on a server-side caller (a proxy keyed by the procedure path). */
+function callProcedure(caller: object, procedurePath: string, input: unknown): Promise<unknown> {
+  let target: unknown = caller;
+  for (const key of procedurePath.split(".")) target = (target as Record<string, unknown>)[key];
+  if (typeof target !== "function") throw new Error(`no procedure ${procedurePath} behind a REST route`);
+  return (target as (input: unknown) => Promise<unknown>)(input);
+}
+
+function successStatusOf(route: RestRoute, output: unknown): number {
+  const declared = route.successStatus ?? 200;
+  if (declared !== "created") return declared;
+  const created = typeof output === "object" && output !== null && "created" in output && output.created;
+  return created === true ? 201 : 200;
 }
 
 async function buildInput(options: RestCallOptions): Promise<unknown> {

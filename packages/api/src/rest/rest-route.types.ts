@@ -1,41 +1,23 @@
 import type { z } from "zod";
 import type { TRole } from "../auth/auth.types";
-import type { createCaller } from "../root";
+import type { OpenApiRouteMeta } from "../openapi/openapi-meta.types";
 
-export type ControlPlaneCaller = ReturnType<typeof createCaller>;
-
-/** One REST operation, served by calling a tRPC procedure through `createCaller`. */
-export interface RestRoute {
-  method: "GET" | "POST" | "DELETE";
-  /** Path template; `{name}` segments become input fields of the same name. */
-  path: string;
-  operationId: string;
-  summary: string;
-  tag: "jobs" | "system" | "backends" | "benchmarks";
-  /** Least role that may call it; `public` needs no token. Documentation only: procedures enforce it. */
-  access: "public" | TRole;
-  /** Where the rest of the input comes from: the JSON body, the query string, or nowhere. */
+/** One REST operation, derived from a procedure and its `meta.openapi` (see `collectRestRoutes`). */
+export interface RestRoute extends OpenApiRouteMeta {
+  /** The tRPC procedure it calls, e.g. `jobs.submit`. */
+  procedurePath: string;
+  /** The procedure's router (`jobs`, `system`, …): the OpenAPI tag. */
+  tag: string;
+  /** Least role that may call it, from the procedure builder. */
+  access: TRole | "public";
+  /** Where the input fields that are not path parameters come from. */
   inputFrom: "body" | "query" | "none";
-  /** The procedure's input schema (documents body/query/path parameters). */
+  /** Names of the `{param}` segments of `path`. */
+  pathParams: string[];
+  /** The procedure's input schema, or null when it takes none. */
   request: z.ZodType | null;
+  /** The procedure's output schema. */
   response: z.ZodType;
-  /** HTTP status of a success; a function can pick it from the output (e.g. 201 for created). */
-  successStatus: number | ((output: unknown) => number);
-  /** True for long-polls that should stop when the client disconnects. Default false. */
-  usesAbortSignal?: boolean;
-  /** True when the server may lack what the route needs (e.g. an inference pool): documents a 503. */
-  mayBeUnavailable?: boolean;
-  /** True when the request can contradict stored state (e.g. a taken id): documents a 409. */
-  mayConflict?: boolean;
-  call(caller: ControlPlaneCaller, input: unknown): Promise<unknown>;
-}
-
-/** Declares a route with the input typed by its schema (no casts at the call sites). */
-export function defineRoute<S extends z.ZodType | null>(
-  route: Omit<RestRoute, "request" | "call"> & {
-    request: S;
-    call(caller: ControlPlaneCaller, input: S extends z.ZodType ? z.input<S> : undefined): Promise<unknown>;
-  },
-): RestRoute {
-  return route as RestRoute;
+  /** True for queries: they stop (their signal aborts) when the client goes away. */
+  abortsOnDisconnect: boolean;
 }

@@ -7,6 +7,17 @@ export const ZDrainBackendResponse = ZBackendResponse;
 
 /** The backend finishes its in-flight turns and gets no new jobs; its jobs move on their next turn. Admin only. */
 export const drain = adminProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/backends/{id}/drain",
+      operationId: "drainBackend",
+      summary: "Drain a backend: in-flight turns finish, no new jobs go to it (admin).",
+      description:
+        "The backend finishes its in-flight turns and takes no new jobs; jobs that stuck to it move to another backend on their next turn. Undo with resume. 404 for an unknown id; 503 without an inference pool.",
+      errors: ["UNAVAILABLE"],
+    },
+  })
   .input(ZDrainBackendRequest)
   .output(ZDrainBackendResponse)
   .mutation(({ ctx, input }) => {

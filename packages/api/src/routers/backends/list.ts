@@ -4,13 +4,29 @@ import { ZBackendView } from "./backend.schema";
 import { requireBackends } from "./require-backends";
 
 export const ZListBackendsRequest = z.void();
-export const ZListBackendsResponse = z.object({
-  /** Every registered backend with in-flight load, health and statistics, in registration order. */
-  backends: z.array(ZBackendView),
-});
+export const ZListBackendsResponse = z
+  .object({
+    backends: z
+      .array(ZBackendView)
+      .describe(
+        "Every registered backend with in-flight load, health and statistics, in registration order.",
+      ),
+  })
+  .meta({ description: "The registered backends." });
 
 /** The registered inference backends with their load, health and prefix-cache statistics. */
 export const list = viewerProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/v1/backends",
+      operationId: "listBackends",
+      summary: "The registered inference backends with in-flight load, health and prefix-cache statistics.",
+      description:
+        "Every registered backend in registration order, with its lifecycle, circuit state, in-flight requests, sticky jobs and request/token/cache statistics. 503 without an inference pool.",
+      errors: ["UNAVAILABLE"],
+    },
+  })
   .input(ZListBackendsRequest)
   .output(ZListBackendsResponse)
   .query(({ ctx }) => ({ backends: requireBackends(ctx).registry.listBackends() }));

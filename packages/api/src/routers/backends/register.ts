@@ -6,28 +6,61 @@ import { requireBackends } from "./require-backends";
 
 export const ZRegisterBackendRequest = z
   .object({
-    /** Unique id; registering a known id updates that backend. Default: the URL's `host:port`. */
-    id: ZBackendId.optional(),
-    /** Wire protocol. Default `vllm` (OpenAI-compatible `/v1/completions`, also the simulator). */
+    id: ZBackendId.optional().describe(
+      "Unique id; registering a known id updates that backend. Default: the URL's `host:port`.",
+    ),
     kind: ZBackendKind.default("vllm"),
-    /** Base URL, e.g. `http://gpu-3:8000`. */
-    baseUrl: ZBackendBaseUrl,
-    /** Served model name (sent as `model`). Default: the server's default model. */
-    modelName: z.string().trim().min(1).max(200).optional(),
-    /** Version of the weights it serves. Default null (unknown). */
-    weightVersion: ZWeightVersion.optional(),
-    /** Requests the backend runs at once. Default 64. */
-    maxConcurrency: z.number().int().min(1).max(100_000).optional(),
+    baseUrl: ZBackendBaseUrl.describe(
+      "Base URL such as `http://gpu-3:8000` (http or https, no `user:password@`, no query).",
+    ),
+    modelName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Served model name (sent as `model`). Default: the server's default model."),
+    weightVersion: ZWeightVersion.optional().describe(
+      "Version of the weights it serves. Default null (unknown).",
+    ),
+    maxConcurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .describe("Requests the backend runs at once (1 to 100_000). Default 64."),
   })
-  .strict();
-export const ZRegisterBackendResponse = z.object({
-  backend: ZBackendView,
-  /** False when the id was known and the registration updated it. */
-  created: z.boolean(),
-});
+  .strict()
+  .meta({ description: "An inference backend to add (or update, when its id is known)." });
+export const ZRegisterBackendResponse = z
+  .object({
+    backend: ZBackendView,
+    created: z.boolean().describe("False when the id was known and the registration updated it."),
+  })
+  .meta({ description: "The registered backend." });
 
 /** Adds an inference backend at run time, or updates a known one. Admin only. */
 export const register = adminProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/backends",
+      operationId: "registerBackend",
+      summary:
+        "Register an inference backend (vllm, sglang, nemo-rl) at run time: 201 when created, 200 when the id existed and was updated (admin).",
+      description:
+        "Adds a backend to the routing pool; new jobs may go to it at once. Registering a known id updates its URL, model, weight version and concurrency. 503 when the server runs without an inference pool.",
+      successStatus: "created",
+      errors: ["UNAVAILABLE"],
+      example: {
+        kind: "vllm",
+        baseUrl: "http://gpu-3:8000",
+        modelName: "Qwen/Qwen3-8B",
+        weightVersion: "step-120",
+      },
+    },
+  })
   .input(ZRegisterBackendRequest)
   .output(ZRegisterBackendResponse)
   .mutation(({ ctx, input }) => {

@@ -7,6 +7,17 @@ export const ZResumeBackendResponse = ZBackendResponse;
 
 /** Undoes a drain: the backend takes new jobs again. Admin only. */
 export const resume = adminProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/backends/{id}/resume",
+      operationId: "resumeBackend",
+      summary: "Undo a drain: the backend takes new jobs again (admin).",
+      description:
+        "A drained or draining backend takes new jobs again. 404 for an unknown id; 503 without an inference pool.",
+      errors: ["UNAVAILABLE"],
+    },
+  })
   .input(ZResumeBackendRequest)
   .output(ZResumeBackendResponse)
   .mutation(({ ctx, input }) => {

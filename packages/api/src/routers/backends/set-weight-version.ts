@@ -6,10 +6,12 @@ import { requireBackends } from "./require-backends";
 export const ZSetWeightVersionRequest = z
   .object({
     id: ZBackendId,
-    /** The weight version the backend serves from now on (e.g. `step-120`); null when unknown. */
-    weightVersion: ZWeightVersion,
+    weightVersion: ZWeightVersion.describe(
+      "The weight version the backend serves from now on (e.g. `step-120`); null when unknown.",
+    ),
   })
-  .strict();
+  .strict()
+  .meta({ description: "The backend and the weight version it now serves." });
 export const ZSetWeightVersionResponse = ZBackendResponse;
 
 /**
@@ -17,6 +19,18 @@ export const ZSetWeightVersionResponse = ZBackendResponse;
  * Turns generated from now on carry it. Admin only.
  */
 export const setWeightVersion = adminProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/backends/{id}/weight-version",
+      operationId: "setBackendWeightVersion",
+      summary: "Record the weight version a backend serves from now on (admin).",
+      description:
+        "Call after the trainer pushed new weights to the backend: turns generated from now on carry this version. 404 for an unknown id; 503 without an inference pool.",
+      errors: ["UNAVAILABLE"],
+      example: { weightVersion: "step-121" },
+    },
+  })
   .input(ZSetWeightVersionRequest)
   .output(ZSetWeightVersionResponse)
   .mutation(({ ctx, input }) => {

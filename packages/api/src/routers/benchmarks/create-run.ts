@@ -13,22 +13,25 @@ import { requireBenchmarks } from "./require-benchmarks";
 
 export const ZCreateBenchmarkRunRequest = z
   .object({
-    /** Unique run id, e.g. `swe-verified-qwen3-8b-2026-05-01`. */
-    id: ZBenchmarkRunId,
-    /** The evaluated model, e.g. `Qwen/Qwen3-8B`. */
-    model: ZBenchmarkLabel("a model name"),
-    /** The dataset, e.g. `swe-bench-verified`. */
-    dataset: ZBenchmarkLabel("a dataset name"),
-    /** The dataset's split, e.g. `test`. Default null. */
-    split: ZBenchmarkLabel("a split name").nullable().default(null),
-    /** Default `running`. */
+    id: ZBenchmarkRunId.describe("Unique run id, e.g. `swe-verified-qwen3-8b-2026-05-01`."),
+    model: ZBenchmarkLabel("a model name").describe("The evaluated model, e.g. `Qwen/Qwen3-8B`."),
+    dataset: ZBenchmarkLabel("a dataset name").describe("The dataset, e.g. `swe-bench-verified`."),
+    split: ZBenchmarkLabel("a split name")
+      .nullable()
+      .default(null)
+      .describe("The dataset's split, e.g. `test`. Default null."),
     status: ZBenchmarkRunStatus.default("running"),
-    /** Evaluation settings worth keeping with the run (backend, concurrency, turns). Default null. */
-    config: z.record(z.string(), z.unknown()).nullable().default(null),
-    /** Default: now, by the server's clock. */
-    createdAtMs: ZEpochMs.optional(),
+    config: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .default(null)
+      .describe(
+        "Evaluation settings worth keeping with the run (backend, concurrency, turns). Default null.",
+      ),
+    createdAtMs: ZEpochMs.optional().describe("Creation time. Default: now, by the server's clock."),
   })
-  .strict();
+  .strict()
+  .meta({ description: "A new benchmark run." });
 export const ZCreateBenchmarkRunResponse = ZBenchmarkRunResponse;
 
 function conflict(existing: BenchmarkRunRecord): RaasError {
@@ -41,6 +44,26 @@ function conflict(existing: BenchmarkRunRecord): RaasError {
 
 /** Stores a new benchmark run with no results yet; 409 when the id is taken. Trainer or admin. */
 export const createRun = trainerProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/benchmarks",
+      operationId: "createBenchmarkRun",
+      summary:
+        "Create a benchmark run (model, dataset, split, config) with no results yet: 201, or 409 when the id is taken (trainer).",
+      description:
+        "Stores a new run; add per-instance results with recordBenchmarkResults and end it with finishBenchmarkRun. 409 when a run with this id exists; 503 when the server has no benchmark store.",
+      errors: ["CONFLICT", "UNAVAILABLE"],
+      successStatus: 201,
+      example: {
+        id: "swe-verified-qwen3-8b-2026-05-01",
+        model: "Qwen/Qwen3-8B",
+        dataset: "swe-bench-verified",
+        split: "test",
+        config: { maxTurns: 50 },
+      },
+    },
+  })
   .input(ZCreateBenchmarkRunRequest)
   .output(ZCreateBenchmarkRunResponse)
   .mutation(async ({ ctx, input }) => {

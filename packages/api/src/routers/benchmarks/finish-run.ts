@@ -7,10 +7,10 @@ export const ZFinishBenchmarkRunRequest = z
   .object({
     runId: ZBenchmarkRunId,
     status: ZFinishedRunStatus,
-    /** Default: now, by the server's clock. */
-    finishedAtMs: ZEpochMs.optional(),
+    finishedAtMs: ZEpochMs.optional().describe("Finish time. Default: now, by the server's clock."),
   })
-  .strict();
+  .strict()
+  .meta({ description: "The run to finish and how it ended." });
 export const ZFinishBenchmarkRunResponse = ZBenchmarkRunResponse;
 
 /**
@@ -18,6 +18,18 @@ export const ZFinishBenchmarkRunResponse = ZBenchmarkRunResponse;
  * evaluation) overwrites its status and finish time. Trainer or admin.
  */
 export const finishRun = trainerProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/benchmarks/{runId}/finish",
+      operationId: "finishBenchmarkRun",
+      summary: "Mark a run completed, failed or cancelled (trainer).",
+      description:
+        "Sets the run's final status and finish time; finishing a finished run again (a resumed evaluation) overwrites both. 404 for an unknown run; 503 when the server has no benchmark store.",
+      errors: ["UNAVAILABLE"],
+      example: { status: "completed" },
+    },
+  })
   .input(ZFinishBenchmarkRunRequest)
   .output(ZFinishBenchmarkRunResponse)
   .mutation(async ({ ctx, input }) => {

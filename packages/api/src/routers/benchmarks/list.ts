@@ -5,21 +5,39 @@ import { requireBenchmarks } from "./require-benchmarks";
 
 export const ZListBenchmarkRunsRequest = z
   .object({
-    /** Only runs of this model, e.g. `Qwen/Qwen3-8B`. */
-    model: ZBenchmarkLabel("a model name").optional(),
-    /** Only runs on this dataset, e.g. `swe-bench-verified`. */
-    dataset: ZBenchmarkLabel("a dataset name").optional(),
-    /** Most runs returned, newest first. Default 100. */
-    limit: z.number({ error: "expected a number" }).int().min(1).max(1_000).default(100),
+    model: ZBenchmarkLabel("a model name")
+      .optional()
+      .describe("Only runs of this model, e.g. `Qwen/Qwen3-8B`."),
+    dataset: ZBenchmarkLabel("a dataset name")
+      .optional()
+      .describe("Only runs on this dataset, e.g. `swe-bench-verified`."),
+    limit: z
+      .number({ error: "expected a number" })
+      .int()
+      .min(1)
+      .max(1_000)
+      .default(100)
+      .describe("Most runs returned, newest first (1 to 1000). Default 100."),
   })
-  .strict();
-export const ZListBenchmarkRunsResponse = z.object({
-  /** Newest first. */
-  runs: z.array(ZBenchmarkRunView),
-});
+  .strict()
+  .meta({ description: "Filters of the run list." });
+export const ZListBenchmarkRunsResponse = z
+  .object({ runs: z.array(ZBenchmarkRunView).describe("Runs, newest first.") })
+  .meta({ description: "Benchmark runs." });
 
 /** Benchmark runs newest first, optionally of one model and/or dataset. */
 export const list = viewerProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/v1/benchmarks",
+      operationId: "listBenchmarkRuns",
+      summary: "Benchmark runs newest first, optionally of one model and/or dataset.",
+      description:
+        "Runs with their total and resolved counts, newest first, at most `limit`. 503 when the server has no benchmark store.",
+      errors: ["UNAVAILABLE"],
+    },
+  })
   .input(ZListBenchmarkRunsRequest)
   .output(ZListBenchmarkRunsResponse)
   .query(async ({ ctx, input }) => {

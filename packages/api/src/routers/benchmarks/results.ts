@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { RaasError, zIdString } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 import { ZBenchmarkResultView, ZBenchmarkRunId } from "./benchmark.schema";
@@ -7,23 +7,47 @@ import { requireBenchmarks, requireRun } from "./require-benchmarks";
 export const ZBenchmarkResultsRequest = z
   .object({
     runId: ZBenchmarkRunId,
-    /** Only resolved (true) or unresolved (false) instances. Default both. */
-    resolved: z.boolean({ error: "expected true or false" }).optional(),
-    /** The `nextCursor` of the previous page (an instance id); results after it. */
-    cursor: z.string().max(300).optional(),
-    /** Results per page. Default 100. */
-    limit: z.number({ error: "expected a number" }).int().min(1).max(1_000).default(100),
+    resolved: z
+      .boolean({ error: "expected true or false" })
+      .optional()
+      .describe("Only resolved (true) or unresolved (false) instances. Default both."),
+    cursor: zIdString(300)
+      .optional()
+      .describe("The `nextCursor` of the previous page (an instance id); results after it."),
+    limit: z
+      .number({ error: "expected a number" })
+      .int()
+      .min(1)
+      .max(1_000)
+      .default(100)
+      .describe("Results per page (1 to 1000). Default 100."),
   })
-  .strict();
-export const ZBenchmarkResultsResponse = z.object({
-  /** Ordered by instance id. */
-  items: z.array(ZBenchmarkResultView),
-  /** Pass back as `cursor` for the next page; null on the last page. */
-  nextCursor: z.string().nullable(),
-});
+  .strict()
+  .meta({ description: "The run and the page of results to read." });
+export const ZBenchmarkResultsResponse = z
+  .object({
+    items: z.array(ZBenchmarkResultView).describe("Results ordered by instance id."),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe("Pass back as `cursor` for the next page; null on the last page."),
+  })
+  .meta({ description: "One page of results." });
 
 /** Per-instance results of a run, by instance id, a page at a time; 404 for an unknown run. */
 export const results = viewerProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/v1/benchmarks/{runId}/results",
+      operationId: "listBenchmarkResults",
+      summary:
+        "Per-instance results of a run by instance id; pass nextCursor back as cursor for the next page.",
+      description:
+        "Ordered by instance id, optionally only resolved or unresolved ones. 404 for an unknown run; 503 when the server has no benchmark store.",
+      errors: ["UNAVAILABLE"],
+    },
+  })
   .input(ZBenchmarkResultsRequest)
   .output(ZBenchmarkResultsResponse)
   .query(async ({ ctx, input }) => {

@@ -1,4 +1,4 @@
-import { RaasError, ZJob } from "@raas/shared";
+import { RaasError, ZId, ZJob } from "@raas/shared";
 import { z } from "zod";
 import type { ApiJobEvent } from "../../engine.port";
 import { viewerProcedure } from "../../trpc";
@@ -11,9 +11,9 @@ const MAX_BUFFERED_EVENTS = 10_000;
 export const ZEventsRequest = z
   .object({
     /** Only events of these jobs; their current state is sent first. */
-    jobIds: z.array(z.string().min(1).max(200)).min(1).max(1_000).optional(),
-    groupId: z.string().min(1).max(200).optional(),
-    batchId: z.string().min(1).max(200).optional(),
+    jobIds: z.array(ZId).min(1).max(1_000).optional(),
+    groupId: ZId.optional(),
+    batchId: ZId.optional(),
   })
   .strict()
   .optional();

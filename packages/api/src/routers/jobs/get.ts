@@ -1,12 +1,25 @@
-import { ZJob } from "@raas/shared";
+import { ZId, ZJob } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 
-export const ZGetRequest = z.object({ id: z.string().min(1).max(200) }).strict();
+export const ZGetRequest = z
+  .object({ id: ZId.describe("The job's id.") })
+  .strict()
+  .meta({ description: "The job to read." });
 export const ZGetResponse = ZJob;
 
 /** One job by id; `NOT_FOUND` when there is none. */
 export const get = viewerProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/v1/jobs/{id}",
+      operationId: "getJob",
+      summary: "Get one job by id.",
+      description:
+        "The job's status, stage, failure, reward, result and timings. 404 when no job has this id.",
+    },
+  })
   .input(ZGetRequest)
   .output(ZGetResponse)
   .query(({ ctx, input }) => ctx.engine.getJob(input.id));

@@ -7,12 +7,46 @@ import { ZSubmitResponse } from "./submit";
 export const MAX_JOBS_PER_SUBMIT = 1_000;
 
 export const ZSubmitManyRequest = z
-  .object({ jobs: z.array(ZSubmitJobRequest).min(1).max(MAX_JOBS_PER_SUBMIT) })
-  .strict();
-export const ZSubmitManyResponse = z.object({ results: z.array(ZSubmitResponse) });
+  .object({
+    jobs: z
+      .array(ZSubmitJobRequest)
+      .min(1)
+      .max(MAX_JOBS_PER_SUBMIT)
+      .describe(`The jobs to submit, 1 to ${MAX_JOBS_PER_SUBMIT}; all are validated before any is created.`),
+  })
+  .strict()
+  .meta({ description: "Jobs to submit together." });
+export const ZSubmitManyResponse = z
+  .object({
+    results: z.array(ZSubmitResponse).describe("One result per submitted job, in request order."),
+  })
+  .meta({ description: "The jobs, new or existing, in request order." });
 
 /** Submits many jobs at once; if any job is invalid, none is submitted. */
 export const submitMany = trainerProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/jobs/batch",
+      operationId: "submitJobs",
+      summary: "Submit many jobs at once; if one is invalid, none is submitted.",
+      description:
+        "Validates every job first; a 400 names the index of the bad one (`jobs[3].payload.question: …`) and nothing is created. Each job is idempotent by its `jobKey` as in `submitJob`; a reused key with a different request is a 409 naming the index and the fields that differ.",
+      errors: ["CONFLICT"],
+      example: {
+        jobs: [
+          {
+            kind: "math",
+            jobKey: "run-7/step-3/q-42/0",
+            groupId: "run-7/step-3/q-42",
+            batchId: "run-7/step-3",
+            payload: { taskId: "q-42", question: "What is 6 * 7?", answer: "42" },
+            metadata: { run: "run-7", step: 3 },
+          },
+        ],
+      },
+    },
+  })
   .input(ZSubmitManyRequest)
   .output(ZSubmitManyResponse)
   .mutation(async ({ ctx, input }) => {

@@ -3,14 +3,35 @@ import { z } from "zod";
 import { trainerProcedure } from "../../trpc";
 
 export const ZSubmitRequest = ZSubmitJobRequest;
-export const ZSubmitResponse = z.object({
-  job: ZJob,
-  /** False when `jobKey` already existed and the existing job was returned. */
-  created: z.boolean(),
-});
+export const ZSubmitResponse = z
+  .object({
+    job: ZJob,
+    created: z.boolean().describe("False when `jobKey` already existed and the existing job was returned."),
+  })
+  .meta({ description: "The job, new or existing." });
 
 /** Submits one job. Idempotent by `jobKey`. */
 export const submit = trainerProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/jobs",
+      operationId: "submitJob",
+      summary: "Submit one job (idempotent by jobKey): 201 when created, 200 when the key existed.",
+      description:
+        "Creates a rollout job of a registered handler kind; it moves through INIT, RUN and EVAL on its own. The payload is validated by the kind's schema (a 400 lists each issue and the accepted keys). With a `jobKey`, submitting the same request again returns the existing job (200); the same key with a different request is a 409 naming the fields that differ.",
+      successStatus: "created",
+      errors: ["CONFLICT"],
+      example: {
+        kind: "math",
+        jobKey: "run-7/step-3/q-42/0",
+        groupId: "run-7/step-3/q-42",
+        batchId: "run-7/step-3",
+        payload: { taskId: "q-42", question: "What is 6 * 7?", answer: "42" },
+        metadata: { run: "run-7", step: 3 },
+      },
+    },
+  })
   .input(ZSubmitRequest)
   .output(ZSubmitResponse)
   .mutation(async ({ ctx, input }) => {

@@ -5,14 +5,35 @@ import { adminProcedure } from "../../trpc";
 export const ZSetConcurrencyRequest = z
   .object({
     stage: ZStage,
-    /** Jobs of this stage allowed to run at once; 0 pauses the stage. */
-    concurrency: z.number().int().min(0).max(100_000),
+    concurrency: z
+      .number()
+      .int()
+      .min(0)
+      .max(100_000)
+      .describe("Jobs of this stage allowed to run at once (0 to 100_000); 0 pauses the stage."),
   })
-  .strict();
-export const ZSetConcurrencyResponse = z.object({ stage: ZStage, concurrency: z.number().int() });
+  .strict()
+  .meta({ description: "The stage pool to resize and its new size." });
+export const ZSetConcurrencyResponse = z
+  .object({
+    stage: ZStage,
+    concurrency: z.number().int().describe("The pool's size now."),
+  })
+  .meta({ description: "The resized stage pool." });
 
 /** Resizes one stage pool at run time. Admin only. */
 export const setConcurrency = adminProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/stages/concurrency",
+      operationId: "setConcurrency",
+      summary: "Resize one stage pool at run time (admin).",
+      description:
+        "Sets how many jobs of one stage (init, run, eval) run at once. Running jobs are never interrupted: a smaller pool shrinks as jobs finish; 0 pauses the stage.",
+      example: { stage: "run", concurrency: 32 },
+    },
+  })
   .input(ZSetConcurrencyRequest)
   .output(ZSetConcurrencyResponse)
   .mutation(({ ctx, input }) => {
