@@ -8,7 +8,8 @@ export default defineConfig({
       "apps/*/src/**/*.test.ts",
       "apps/*/test/**/*.test.ts",
     ],
-    exclude: ["**/node_modules/**", "apps/web/**"],
+    // The dashboard's server-side code (proxy, host check) is tested here; its pages by e2e/.
+    exclude: ["**/node_modules/**", "apps/web/.next/**"],
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,3 +1,4 @@
+import { parseAllowedHosts } from "@raas/shared";
 import { z } from "zod";
 
 /**
@@ -14,6 +15,24 @@ const ZWebEnv = z.object({
     .default("http://127.0.0.1:8080"),
   /** Time in ms the proxy waits for the server's response headers. Default 65_000 (longest `jobs.wait` + 5 s). */
   RAAS_PROXY_TIMEOUT_MS: z.coerce.number().int().positive().default(65_000),
+  /**
+   * Largest request body the proxy forwards, in bytes; larger ones get 413 before they are read.
+   * The same variable and default (1 MiB) as the server's limit, so `npm start` keeps them equal.
+   */
+  RAAS_MAX_BODY_BYTES: z.coerce.number().int().positive().max(1_073_741_824).default(1_048_576),
+  /**
+   * Host names the dashboard answers for besides localhost, 127.0.0.1, [::1], IP addresses and
+   * the machine's host name; comma-separated, `.domain` for subdomains, `*` for any. Other `Host`
+   * headers get 403 (DNS rebinding). Default none.
+   */
+  RAAS_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((text, ctx): string[] => {
+      const { hosts, problems } = parseAllowedHosts(text ?? "");
+      for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
+      return hosts;
+    }),
 });
 export type TWebEnv = z.infer<typeof ZWebEnv>;
 

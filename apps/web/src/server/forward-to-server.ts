@@ -1,3 +1,4 @@
+import { BodyTooLargeError, limitBody } from "./limit-body";
 import { proxyErrorResponse } from "./proxy-error";
 
 /** Request headers the control plane needs; everything else (cookies, host) stays here. */
@@ -15,11 +16,14 @@ export interface ForwardOptions {
   serverUrl: string;
   /** Longest wait for the server's response headers, in ms; the body (SSE) may stream longer. */
   headersTimeoutMs: number;
+  /** Largest request body forwarded, in bytes (the server's limit); larger ones get 413. */
+  maxBodyBytes: number;
 }
 
 /**
  * Forwards one tRPC call (query, mutation or SSE subscription) from `/api/trpc/<path>` to
- * `<serverUrl>/trpc/<path>`, streaming the response body through unchanged.
+ * `<serverUrl>/trpc/<path>`, streaming the request body (up to `maxBodyBytes`) and the response
+ * body through unchanged.
  */
 export async function forwardToServer(
   request: Request,
@@ -33,7 +37,12 @@ export async function forwardToServer(
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
-  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== null;
+  const declaredLength = Number(request.headers.get("content-length") ?? 0);
+  if (hasBody && declaredLength > options.maxBodyBytes) {
+    // Answer before reading any of it: the body is dropped with the connection.
+    return tooLargeResponse(options.maxBodyBytes);
+  }
   const upstreamAbort = new AbortController();
   const onClientGone = () => upstreamAbort.abort();
   request.signal.addEventListener("abort", onClientGone, { once: true });
@@ -43,13 +52,16 @@ export async function forwardToServer(
     upstream = await fetch(target, {
       method: request.method,
       headers,
-      body: hasBody ? await request.arrayBuffer() : undefined,
+      body: hasBody && request.body ? limitBody(request.body, options.maxBodyBytes) : null,
+      // A streamed request body needs half duplex (undici); not yet in TypeScript's RequestInit.
+      ...({ duplex: "half" } as object),
       signal: upstreamAbort.signal,
       cache: "no-store",
       redirect: "manual",
     });
-  } catch {
+  } catch (error) {
     request.signal.removeEventListener("abort", onClientGone);
+    if (isBodyTooLarge(error)) return tooLargeResponse(options.maxBodyBytes);
     return proxyErrorResponse(
       502,
       "UNAVAILABLE",
@@ -68,4 +80,19 @@ export async function forwardToServer(
     responseHeaders.set("x-accel-buffering", "no");
   }
   return new Response(upstream.body, { status: upstream.status, headers: responseHeaders });
+}
+
+function isBodyTooLarge(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof BodyTooLargeError) return true;
+  }
+  return false;
+}
+
+function tooLargeResponse(maxBodyBytes: number): Response {
+  return proxyErrorResponse(
+    413,
+    "PAYLOAD_TOO_LARGE",
+    `the request body is larger than the limit of ${maxBodyBytes} bytes`,
+  );
 }

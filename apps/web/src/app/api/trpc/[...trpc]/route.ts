@@ -22,6 +22,7 @@ async function handle(request: Request, context: RouteContext): Promise<Response
   return forwardToServer(request, path, {
     serverUrl: env.RAAS_SERVER_URL,
     headersTimeoutMs: env.RAAS_PROXY_TIMEOUT_MS,
+    maxBodyBytes: env.RAAS_MAX_BODY_BYTES,
   });
 }
 
