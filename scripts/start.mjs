@@ -12,20 +12,25 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tsImport } from "tsx/esm/api";
 import { ensureWebBuild, hasWebBuild, nextBin } from "./web-build.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 const tsx = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
 const withWeb = !process.argv.includes("--no-web") && existsSync(join(root, "apps/web/next.config.ts"));
-const serverPort = process.env.PORT ?? "8080";
+// The defaults the apps use, from the one place that owns them (a TypeScript module, hence tsx).
+const { DEFAULT_DATA_DIR, DEFAULT_SERVER_PORT, SIMULATED_MODEL_NAME } = await tsImport(
+  "@raas/shared/defaults",
+  import.meta.url,
+);
+const serverPort = process.env.PORT ?? String(DEFAULT_SERVER_PORT);
 const webPort = process.env.WEB_PORT ?? "3000";
-const dataDir = resolve(root, process.env.RAAS_DATA_DIR ?? ".raas");
+const dataDir = resolve(root, process.env.RAAS_DATA_DIR ?? DEFAULT_DATA_DIR);
 const configuredBackends = (process.env.RAAS_BACKENDS ?? "").trim();
 const simulatorPolicyFile = join(root, "packages/handlers/data/simulator/math-code-stem.policy.json");
 const sweDataset = join(root, "packages/handlers/data/swe/instances.jsonl");
 const sweBundles = join(root, "packages/handlers/data/swe/bundles");
-const SIMULATED_MODEL = "Qwen/Qwen3-8B (simulated)";
 const children = [];
 
 function adminToken() {
@@ -110,7 +115,7 @@ async function launchSimulator() {
   const policyFile = writeSimulatorPolicy();
   const policy = policyFile ? ["--policy-file", policyFile] : ["--policy", "success-probability"];
   const args = [tsx, "apps/simulator/src/main.ts", "--host", "127.0.0.1", "--port", String(port)];
-  launch("simulator", process.execPath, [...args, ...policy, "--model-name", SIMULATED_MODEL], {});
+  launch("simulator", process.execPath, [...args, ...policy, "--model-name", SIMULATED_MODEL_NAME], {});
   return `http://127.0.0.1:${port}`;
 }
 
@@ -154,7 +159,7 @@ launch("server", process.execPath, [tsx, "apps/server/src/main.ts"], {
   PORT: serverPort,
   RAAS_ADMIN_TOKEN: token,
   RAAS_DATA_DIR: dataDir,
-  ...(simulatorUrl ? { RAAS_BACKENDS: `vllm=${simulatorUrl}#${SIMULATED_MODEL}` } : {}),
+  ...(simulatorUrl ? { RAAS_BACKENDS: `vllm=${simulatorUrl}#${SIMULATED_MODEL_NAME}` } : {}),
   // The swe handler over the shipped fixture repositories unless the caller names others.
   ...(!process.env.RAAS_SWE_REPOS_DIR && existsSync(sweBundles) ? { RAAS_SWE_REPOS_DIR: sweBundles } : {}),
   // The fixtures' test suites finish in about a second: fail a hung one fast (default 15 min).
@@ -196,7 +201,7 @@ const inferenceLines = simulatorUrl
     ]
   : [`  inference      RAAS_BACKENDS=${configuredBackends}   (list: GET ${serverUrl}/api/v1/backends)`];
 const sweBackend = simulatorUrl
-  ? `${simulatorUrl} --model "${SIMULATED_MODEL}"`
+  ? `${simulatorUrl} --model "${SIMULATED_MODEL_NAME}"`
   : "<backend URL> --model <name>";
 const tryLines = [
   ...(examples ? [`Real rollouts:  npm run raas -- submit ${examples} --wait`] : []),

@@ -1,5 +1,6 @@
 import { type EngineLogger, StickyRouter, type StickyRouterOptions } from "@raas/engine";
 import { RoutedInferencePool, startHealthMonitor } from "@raas/inference";
+import { DEFAULT_MODEL_NAME } from "@raas/shared";
 import { watchBackendHealth } from "./backend-health.watcher";
 import { type BackendSeed, defaultBackendId } from "./backend-list.parser";
 
@@ -7,19 +8,17 @@ import { type BackendSeed, defaultBackendId } from "./backend-list.parser";
 export interface InferenceConfig {
   /** Backends registered at start (`RAAS_BACKENDS`). Default none: register them at run time. */
   backends?: BackendSeed[];
-  /** Model name of backends that name none. Default `Qwen/Qwen3-8B`. */
+  /** Model name of backends that name none. Default `DEFAULT_MODEL_NAME` of `@raas/shared`. */
   defaultModelName?: string;
-  /** Time between health-check rounds, in ms. Default 5_000. */
+  /** Time between health-check rounds, in ms. Default the health monitor's (5_000). */
   healthCheckIntervalMs?: number;
-  /** Timeout of one health / metrics call, in ms. Default 2_000. */
+  /** Timeout of one health / metrics call, in ms. Default the health monitor's (2_000). */
   healthCheckTimeoutMs?: number;
   /** Routing policy knobs (overload margin, circuit breaker). Default the router's defaults. */
   router?: StickyRouterOptions;
   /** Outage budget of a turn, in ms (`RAAS_INFERENCE_OUTAGE_BUDGET_MS`). Default the pool's (60_000). */
   outageBudgetMs?: number;
 }
-
-export const DEFAULT_MODEL_NAME = "Qwen/Qwen3-8B";
 
 export interface ComposedInference {
   /** Routes generations (the engine's `InferencePool`) and manages backends (`InferenceBackendRegistry`). */
@@ -52,8 +51,8 @@ export function composeInference(config: InferenceConfig, logger: EngineLogger):
     );
   }
   const monitor = startHealthMonitor(pool, {
-    intervalMs: config.healthCheckIntervalMs ?? 5_000,
-    timeoutMs: config.healthCheckTimeoutMs ?? 2_000,
+    ...(config.healthCheckIntervalMs !== undefined && { intervalMs: config.healthCheckIntervalMs }),
+    ...(config.healthCheckTimeoutMs !== undefined && { timeoutMs: config.healthCheckTimeoutMs }),
     onError: (error) => logger.warn({ err: error }, "backend health-check round failed"),
   });
   const watcher = watchBackendHealth(() => pool.listBackends(), logger);

@@ -1,6 +1,15 @@
 import { isAbsolute } from "node:path";
+import { DEFAULT_MAX_BODY_BYTES } from "@raas/api";
+import { DEFAULT_STOP_GRACE_MS } from "@raas/engine";
 import { expandImagePattern, parseSweInstance } from "@raas/handlers";
-import { parseAllowedHosts } from "@raas/shared";
+import { DEFAULT_HEALTH_CHECK_INTERVAL_MS } from "@raas/inference";
+import {
+  DEFAULT_DATA_DIR,
+  DEFAULT_MODEL_NAME,
+  DEFAULT_SERVER_HOST,
+  DEFAULT_SERVER_PORT,
+  parseAllowedHosts,
+} from "@raas/shared";
 import { z } from "zod";
 import { type BackendSeed, parseBackendList } from "./backend-list.parser";
 
@@ -74,10 +83,10 @@ const ZImagePatterns = z
  * Every environment variable the server reads. This is the only place that reads `process.env`.
  */
 export const ZServerEnv = z.object({
-  /** TCP port; 0 picks a free one. Default 8080. */
-  PORT: z.coerce.number({ error: "expected a number" }).int().min(0).max(65_535).default(8080),
+  /** TCP port; 0 picks a free one. Default 8080 (`DEFAULT_SERVER_PORT`). */
+  PORT: z.coerce.number({ error: "expected a number" }).int().min(0).max(65_535).default(DEFAULT_SERVER_PORT),
   /** Interface to bind. Default 127.0.0.1 (local only); 0.0.0.0 for every interface. */
-  HOST: z.string().trim().min(1).default("127.0.0.1"),
+  HOST: z.string().trim().min(1).default(DEFAULT_SERVER_HOST),
   /**
    * Host names the server answers for besides localhost, 127.0.0.1, [::1], IP addresses and —
    * when HOST is 0.0.0.0 or :: — the machine's host name; comma-separated, `.domain` for
@@ -96,7 +105,7 @@ export const ZServerEnv = z.object({
     z.url({ protocol: /^postgres(ql)?$/, error: "expected a postgres:// or postgresql:// URL" }).optional(),
   ),
   /** Directory of embedded data (PGlite). Default ./.raas */
-  RAAS_DATA_DIR: z.string().trim().min(1).default("./.raas"),
+  RAAS_DATA_DIR: z.string().trim().min(1).default(DEFAULT_DATA_DIR),
   /** `db` (PGlite or PostgreSQL) or `memory` (nothing survives a restart). Default db. */
   RAAS_STORE: z.enum(["memory", "db"]).default("db"),
   RAAS_ADMIN_TOKEN: ZOptionalText,
@@ -111,18 +120,18 @@ export const ZServerEnv = z.object({
   RAAS_RUN_TIMEOUT_MS: ZPositiveInt(86_400_000).optional(),
   RAAS_EVAL_TIMEOUT_MS: ZPositiveInt(86_400_000).optional(),
   /** Largest request body in bytes. Default 1 MiB. */
-  RAAS_MAX_BODY_BYTES: ZPositiveInt(1_073_741_824).default(1_048_576),
+  RAAS_MAX_BODY_BYTES: ZPositiveInt(1_073_741_824).default(DEFAULT_MAX_BODY_BYTES),
   /** Most live subscriptions (SSE streams) in total; past it 503 with retry-after. Default 256. */
   RAAS_MAX_SUBSCRIBERS: ZPositiveInt(1_000_000).optional(),
   /** Most live subscriptions per token (tokenless readers: per client address). Default 32. */
   RAAS_MAX_SUBSCRIBERS_PER_TOKEN: ZPositiveInt(1_000_000).optional(),
-  /** Grace period for running stages on shutdown, in ms. Default 10_000. */
+  /** Grace period for running stages on shutdown, in ms. Default 10_000 (`DEFAULT_STOP_GRACE_MS`). */
   RAAS_SHUTDOWN_GRACE_MS: z.coerce
     .number({ error: "expected a number" })
     .int()
     .min(0)
     .max(600_000)
-    .default(10_000),
+    .default(DEFAULT_STOP_GRACE_MS),
   /**
    * Inference backends registered at start: comma-separated `[kind=]url[#model]` with kind
    * `vllm` (default), `sglang` or `nemo-rl`, e.g. `vllm=http://gpu-1:8000,http://gpu-2:8000`.
@@ -130,7 +139,7 @@ export const ZServerEnv = z.object({
    */
   RAAS_BACKENDS: ZBackendList,
   /** Model name of backends that name none, e.g. `Qwen/Qwen3-8B`. Default `Qwen/Qwen3-8B`. */
-  RAAS_MODEL: z.string().trim().min(1).max(200).default("Qwen/Qwen3-8B"),
+  RAAS_MODEL: z.string().trim().min(1).max(200).default(DEFAULT_MODEL_NAME),
   /**
    * Chat template and tool-call format of the policy model. Default: derived from RAAS_MODEL
    * (a Qwen3 model name gives `qwen3`); required for a model name it cannot tell.
@@ -153,7 +162,7 @@ export const ZServerEnv = z.object({
     .int()
     .min(100)
     .max(3_600_000)
-    .default(5_000),
+    .default(DEFAULT_HEALTH_CHECK_INTERVAL_MS),
   /**
    * Directory of SWE repositories (`<owner>__<name>.bundle` or git mirrors) for the `swe` handler;
    * unset: no `swe` handler. `npm start` points it at the shipped fixture bundles.

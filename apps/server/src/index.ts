@@ -6,12 +6,7 @@ export {
   type ComposedAgentHandlers,
   composeAgentHandlers,
 } from "./compose-handlers";
-export {
-  type ComposedInference,
-  composeInference,
-  DEFAULT_MODEL_NAME,
-  type InferenceConfig,
-} from "./compose-inference";
+export { type ComposedInference, composeInference, type InferenceConfig } from "./compose-inference";
 export { composeSandboxRuntime, type SandboxConfig } from "./compose-sandbox";
 export { configFromEnv } from "./config-from-env";
 export { EnvError, parseServerEnv, type TServerEnv, ZServerEnv } from "./env";

@@ -16,7 +16,7 @@ import type {
 } from "@raas/engine";
 import type { HandlersConfig } from "@raas/handlers";
 import type { RoutedInferencePool } from "@raas/inference";
-import { defaultAllowedHosts } from "@raas/shared";
+import { DEFAULT_SERVER_HOST, DEFAULT_SERVER_PORT, defaultAllowedHosts } from "@raas/shared";
 import type { Logger } from "pino";
 import { composeEngine, type StoreConfig } from "./compose";
 import {
@@ -32,9 +32,9 @@ import { createServerLogger } from "./logger";
 
 /** Everything `startServer` needs; `main.ts` builds it from the environment. */
 export interface ServerConfig {
-  /** TCP port; 0 picks a free one (tests). Default 8080. */
+  /** TCP port; 0 picks a free one (tests). Default `DEFAULT_SERVER_PORT` (8080). */
   port?: number;
-  /** Interface to bind. Default 127.0.0.1. */
+  /** Interface to bind. Default `DEFAULT_SERVER_HOST` (127.0.0.1). */
   host?: string;
   /** Default `{ kind: "memory" }`. */
   store?: StoreConfig;
@@ -68,7 +68,7 @@ export interface ServerConfig {
   maxBodyBytes?: number;
   /** Caps on live subscriptions (SSE), in total and per token. Default 256 / 32. */
   subscribers?: ControlPlaneHandlerOptions["subscribers"];
-  /** Running stages get this long to finish on close, in ms. Default 10_000. */
+  /** Running stages get this long to finish on close, in ms. Default the engine's `DEFAULT_STOP_GRACE_MS`. */
   shutdownGraceMs?: number;
   /** Worker/host id stored with each sandbox event. Default `<hostname>:<pid>`. */
   hostId?: string;
@@ -156,7 +156,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(config.port ?? 8080, config.host ?? "127.0.0.1", () => {
+      server.listen(config.port ?? DEFAULT_SERVER_PORT, config.host ?? DEFAULT_SERVER_HOST, () => {
         server.off("error", reject);
         resolve();
       });
@@ -190,7 +190,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       handler.close();
-      await composed.engine.stop({ graceMs: options.graceMs ?? config.shutdownGraceMs ?? 10_000 });
+      await composed.engine.stop({ graceMs: options.graceMs ?? config.shutdownGraceMs });
       // Long-polls and SSE streams would hold the server open; the engine is stopped, so end them.
       server.closeAllConnections();
       await closed;

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { SIMULATED_MODEL_NAME } from "@raas/shared";
 import { z } from "zod";
 import { ZPolicyConfig } from "./policies/policy-config.schema";
 import type { SimulatorOptions } from "./start-simulator";
@@ -10,7 +11,7 @@ const ZSimulatorEnv = z.object({
   policy: z.enum(["scripted", "success-probability", "malformed"]).default("scripted"),
   policyFile: z.string().optional(),
   seed: z.coerce.number().int().default(0),
-  modelName: z.string().min(1).default("Qwen/Qwen3-8B (simulated)"),
+  modelName: z.string().min(1).default(SIMULATED_MODEL_NAME),
   maxConcurrency: z.coerce.number().int().positive().default(32),
   cacheBlocks: z.coerce.number().int().positive().default(65_536),
   prefillMsPerToken: z.coerce.number().nonnegative().default(0.01),

@@ -1,4 +1,5 @@
 import { createQwen3ModelFamily, type ModelFamilyAdapter } from "@raas/inference";
+import { SIMULATED_MODEL_NAME } from "@raas/shared";
 import type { BlockPrefixCacheOptions } from "./cache/block-prefix-cache";
 import type { LatencyModelOptions } from "./engine/latency-model";
 import { SimulatedModel, type SimulatorCounters } from "./engine/simulated-model";
@@ -12,7 +13,7 @@ export interface SimulatorOptions {
   port?: number;
   /** Bind address; default 127.0.0.1. */
   host?: string;
-  /** Model name reported in responses and metrics. Default `Qwen/Qwen3-8B (simulated)`. */
+  /** Model name reported in responses and metrics. Default `SIMULATED_MODEL_NAME` of `@raas/shared`. */
   modelName?: string;
   /** Policy config; default `{ kind: "scripted" }` (think, then call bash, every turn). */
   policy?: TPolicyConfigInput;
@@ -42,7 +43,7 @@ export interface RunningSimulator {
 
 /** Starts the simulator in this process (for tests and benchmarks). */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const modelName = options.modelName ?? "Qwen/Qwen3-8B (simulated)";
+  const modelName = options.modelName ?? SIMULATED_MODEL_NAME;
   const model = new SimulatedModel({
     family: options.family ?? createQwen3ModelFamily(),
     policy: createPolicy(options.policy ?? { kind: "scripted" }),

@@ -1,6 +1,7 @@
 export * from "./agent/index";
 export * from "./define-handler";
 export * from "./engine.types";
+export * from "./engine-defaults";
 export * from "./export/index";
 export * from "./handler-registry";
 export * from "./handlers/sleep-handler";

@@ -18,6 +18,7 @@ import {
   ZJobListRequest,
 } from "@raas/shared";
 import type { EngineLogger, EngineOptions, JobEventListener, SubmitResult, WaitResult } from "./engine.types";
+import { DEFAULT_STOP_GRACE_MS } from "./engine-defaults";
 import { TrajectoryExporter } from "./export/trajectory-exporter";
 import type { HandlerRegistry } from "./handler-registry";
 import { createJobRecord, parseSubmitRequest } from "./lifecycle/job-factory";
@@ -125,14 +126,17 @@ export class RolloutEngine {
   }
 
   /**
-   * Stops taking work, lets running stages finish for up to `graceMs` (default 10_000), then
-   * aborts the rest; their jobs stay unfinished in the store and are re-run by the next start.
+   * Stops taking work, lets running stages finish for up to `graceMs` (default
+   * `DEFAULT_STOP_GRACE_MS`), then aborts the rest; their jobs stay unfinished in the store and
+   * are re-run by the next start.
    */
   async stop(options: { graceMs?: number } = {}): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
     const stopped = Promise.all([...this.#pools.values()].map((pool) => pool.stop()));
-    const grace = new Promise<void>((resolve) => this.#clock.setTimer(resolve, options.graceMs ?? 10_000));
+    const grace = new Promise<void>((resolve) =>
+      this.#clock.setTimer(resolve, options.graceMs ?? DEFAULT_STOP_GRACE_MS),
+    );
     await Promise.race([stopped, grace]);
     for (const live of this.#live.values()) {
       live.controller?.abort(new EngineAbort("shutdown", "the engine is stopping"));
