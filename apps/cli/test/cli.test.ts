@@ -40,8 +40,13 @@ describe("raas CLI against a running server", () => {
     const submitted = raas(["submit", file, "--kind", "sleep", "--wait", "--json"]);
     expect(submitted.stderr).toBe("");
     expect(submitted.code).toBe(0);
-    const rows = JSON.parse(submitted.stdout) as Array<{ id: string; created: boolean; jobKey: string }>;
+    const lines = submitted.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; id: string; created: boolean; jobKey: string });
+    const rows = lines.filter((line) => line.type === "submitted");
     expect(rows).toHaveLength(3);
+    expect(lines.at(-1)).toMatchObject({ type: "summary", jobs: 2, completed: 2, meanReward: 1 });
     expect(rows[0]?.id).toBe(rows[2]?.id);
     const listed = raas(["jobs", "list", "--status", "completed", "--json"]);
     const page = JSON.parse(listed.stdout) as { items: Array<{ id: string; reward: number }> };
@@ -54,7 +59,7 @@ describe("raas CLI against a running server", () => {
   it("cancels a job and shows it", () => {
     const file = join(dir, "slow.json");
     writeFileSync(file, JSON.stringify({ kind: "sleep", payload: { initMs: 60_000 } }));
-    const [row] = JSON.parse(raas(["submit", file, "--json"]).stdout) as Array<{ id: string }>;
+    const row = JSON.parse(raas(["submit", file, "--json"]).stdout) as { id: string };
     expect(raas(["jobs", "cancel", row!.id]).stdout).toContain("cancelled 1 job(s)");
     const job = JSON.parse(raas(["jobs", "get", row!.id, "--json"]).stdout) as {
       status: string;

@@ -1,12 +1,22 @@
 import { parseArgs } from "node:util";
 import type { TSubmitJobRequest } from "@raas/shared";
 import type { RaasClient } from "../client";
-import { bar, printJson } from "../output";
+import { bar } from "../output";
+import { withJobKeys } from "./job-keys";
 import { readRequests } from "./read-requests";
+import { type FinishedJob, formatSummary, INFRASTRUCTURE_EXIT_CODE, summarizeJobs } from "./submit-summary";
 
 const CHUNK = 500;
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
-export const SUBMIT_HELP = `raas submit <file.json|file.jsonl|-> [--kind K] [--wait] [--json]
+export const SUBMIT_HELP = `raas submit <file.json|file.jsonl|-> [--kind K] [--wait] [--json] [--key-salt S]
+                                each request without a jobKey gets one from the file's content and
+                                its line, so submitting the file again never runs a job twice;
+                                --key-salt S submits the same file again as new jobs
+                                --wait ends with a summary; exit status ${INFRASTRUCTURE_EXIT_CODE} when a job failed for
+                                infrastructure reasons (timeout, sandbox, inference, eval)
+                                --json prints JSON lines: one per job as the server acknowledges it,
+                                then (with --wait) one per finished job and a summary
 raas submit --demo N            submit N diagnostic 'sleep' jobs (watch the queues move)`;
 
 function demoRequests(count: number): TSubmitJobRequest[] {
@@ -24,6 +34,10 @@ function demoRequests(count: number): TSubmitJobRequest[] {
   }));
 }
 
+function printLine(value: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
 export async function submitCommand(client: RaasClient, argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -33,6 +47,7 @@ export async function submitCommand(client: RaasClient, argv: string[]): Promise
       demo: { type: "string" },
       wait: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
+      "key-salt": { type: "string" },
     },
   });
   let requests: TSubmitJobRequest[];
@@ -44,44 +59,68 @@ export async function submitCommand(client: RaasClient, argv: string[]): Promise
   } else {
     const [file] = positionals;
     if (!file) throw new Error(`missing input file\nusage: ${SUBMIT_HELP}`);
-    requests = readRequests(file, values.kind === undefined ? {} : { kind: values.kind });
+    const read = readRequests(file, values.kind === undefined ? {} : { kind: values.kind });
+    requests = withJobKeys(read.requests, read.positions, read.text, values["key-salt"]);
   }
   const results = [];
   for (let offset = 0; offset < requests.length; offset += CHUNK) {
     const chunk = requests.slice(offset, offset + CHUNK);
     const response = await client.jobs.submitMany.mutate({ jobs: chunk });
+    for (const [index, r] of response.results.entries()) {
+      if (values.json)
+        printLine({
+          type: "submitted",
+          index: offset + index,
+          id: r.job.id,
+          jobKey: r.job.jobKey,
+          created: r.created,
+          status: r.job.status,
+        });
+    }
     results.push(...response.results);
     if (!values.json)
       process.stderr.write(
         `\rsubmitted ${bar(results.length, requests.length)} ${results.length}/${requests.length}`,
       );
   }
-  if (!values.json) process.stderr.write("\n");
   const ids = results.map((r) => r.job.id);
-  if (values.wait) await waitAll(client, ids, values.json);
-  if (values.json) {
-    printJson(
-      results.map((r) => ({ id: r.job.id, jobKey: r.job.jobKey, created: r.created, status: r.job.status })),
-    );
-  } else {
+  if (!values.json) {
+    process.stderr.write("\n");
     const reused = results.filter((r) => !r.created).length;
     console.log(`${results.length - reused} new job(s), ${reused} existing (same jobKey)`);
     for (const id of ids.slice(0, 10)) console.log(`  ${id}`);
     if (ids.length > 10) console.log(`  … and ${ids.length - 10} more (use --json for all ids)`);
   }
-  return 0;
+  if (!values.wait) return 0;
+  const finished = await waitAll(client, ids, values.json);
+  const summary = summarizeJobs(finished);
+  if (values.json) printLine({ type: "summary", ...summary });
+  else console.log(formatSummary(summary));
+  return summary.infrastructureFailures > 0 ? INFRASTRUCTURE_EXIT_CODE : 0;
 }
 
-async function waitAll(client: RaasClient, allIds: string[], quiet: boolean): Promise<void> {
+/** Waits until every job is terminal; returns each job once, as it ended. */
+async function waitAll(client: RaasClient, allIds: string[], json: boolean): Promise<FinishedJob[]> {
   const ids = [...new Set(allIds)];
-  const finished = new Set<string>();
+  const finished = new Map<string, FinishedJob>();
   while (finished.size < ids.length) {
     const pending = ids.filter((id) => !finished.has(id)).slice(0, 1_000);
     const { jobs } = await client.jobs.wait.query({ ids: pending, timeoutMs: 5_000 });
-    for (const job of jobs)
-      if (["completed", "failed", "cancelled"].includes(job.status)) finished.add(job.id);
-    if (!quiet)
+    for (const job of jobs) {
+      if (!TERMINAL.has(job.status) || finished.has(job.id)) continue;
+      finished.set(job.id, job);
+      if (json)
+        printLine({
+          type: "finished",
+          id: job.id,
+          status: job.status,
+          failureKind: job.failure?.kind ?? null,
+          reward: job.reward,
+        });
+    }
+    if (!json)
       process.stderr.write(`\rfinished  ${bar(finished.size, ids.length)} ${finished.size}/${ids.length}`);
   }
-  if (!quiet) process.stderr.write("\n");
+  if (!json) process.stderr.write("\n");
+  return ids.map((id) => finished.get(id)!);
 }
