@@ -2,6 +2,9 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SIMULATED_MODEL_NAME } from "@raas/shared";
 import { z } from "zod";
+import { DEFAULT_CACHE_BLOCKS } from "./cache/block-prefix-cache";
+import { DEFAULT_DECODE_MS_PER_TOKEN, DEFAULT_PREFILL_MS_PER_TOKEN } from "./engine/latency-model";
+import { DEFAULT_MAX_CONCURRENCY } from "./engine/simulated-model";
 import { ZPolicyConfig } from "./policies/policy-config.schema";
 import type { SimulatorOptions } from "./start-simulator";
 
@@ -12,10 +15,10 @@ const ZSimulatorEnv = z.object({
   policyFile: z.string().optional(),
   seed: z.coerce.number().int().default(0),
   modelName: z.string().min(1).default(SIMULATED_MODEL_NAME),
-  maxConcurrency: z.coerce.number().int().positive().default(32),
-  cacheBlocks: z.coerce.number().int().positive().default(65_536),
-  prefillMsPerToken: z.coerce.number().nonnegative().default(0.01),
-  decodeMsPerToken: z.coerce.number().nonnegative().default(0.2),
+  maxConcurrency: z.coerce.number().int().positive().default(DEFAULT_MAX_CONCURRENCY),
+  cacheBlocks: z.coerce.number().int().positive().default(DEFAULT_CACHE_BLOCKS),
+  prefillMsPerToken: z.coerce.number().nonnegative().default(DEFAULT_PREFILL_MS_PER_TOKEN),
+  decodeMsPerToken: z.coerce.number().nonnegative().default(DEFAULT_DECODE_MS_PER_TOKEN),
 });
 
 export const SIMULATOR_USAGE = `usage: npm run simulator -- [options]
@@ -24,11 +27,11 @@ export const SIMULATOR_USAGE = `usage: npm run simulator -- [options]
   --policy <kind>              scripted | success-probability | malformed (default scripted)
   --policy-file <path>         JSON policy config (its "kind" wins over --policy)
   --seed <n>                   seed of all random draws (default 0)
-  --model-name <name>          reported model name
-  --max-concurrency <n>        batch slots (default 32)
-  --cache-blocks <n>           prefix-cache capacity in 16-token blocks (default 65536)
-  --prefill-ms-per-token <ms>  prefill time per uncached prompt token (default 0.01)
-  --decode-ms-per-token <ms>   decode time per generated token (default 0.2)`;
+  --model-name <name>          reported model name (default ${SIMULATED_MODEL_NAME})
+  --max-concurrency <n>        batch slots (default ${DEFAULT_MAX_CONCURRENCY})
+  --cache-blocks <n>           prefix-cache capacity in 16-token blocks (default ${DEFAULT_CACHE_BLOCKS})
+  --prefill-ms-per-token <ms>  prefill time per uncached prompt token (default ${DEFAULT_PREFILL_MS_PER_TOKEN})
+  --decode-ms-per-token <ms>   decode time per generated token (default ${DEFAULT_DECODE_MS_PER_TOKEN})`;
 
 /**
  * Reads the simulator's configuration once: CLI flags first, then `SIMULATOR_*` environment

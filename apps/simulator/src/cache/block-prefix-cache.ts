@@ -1,3 +1,6 @@
+/** Blocks the simulated prefix cache holds by default. */
+export const DEFAULT_CACHE_BLOCKS = 65_536;
+
 /** Options of the simulated prefix cache. */
 export interface BlockPrefixCacheOptions {
   /** Tokens per cache block. Default 16 (vLLM's default block size). */
@@ -21,7 +24,7 @@ export class BlockPrefixCache {
 
   constructor(options: BlockPrefixCacheOptions = {}) {
     this.blockSize = options.blockSize ?? 16;
-    this.capacityBlocks = options.capacityBlocks ?? 65_536;
+    this.capacityBlocks = options.capacityBlocks ?? DEFAULT_CACHE_BLOCKS;
   }
 
   get size(): number {

@@ -1,3 +1,7 @@
+/** Defaults of the latency model, in ms (prefill per uncached prompt token, decode per token). */
+export const DEFAULT_PREFILL_MS_PER_TOKEN = 0.01;
+export const DEFAULT_DECODE_MS_PER_TOKEN = 0.2;
+
 /** Simulated GPU timing. All times in ms. */
 export interface LatencyModelOptions {
   /** Time per prompt token not served from the prefix cache. Default 0.01 ms. */
@@ -14,8 +18,8 @@ export interface LatencyModel {
 }
 
 export function createLatencyModel(options: LatencyModelOptions = {}): LatencyModel {
-  const prefill = options.prefillMsPerToken ?? 0.01;
-  const decode = options.decodeMsPerToken ?? 0.2;
+  const prefill = options.prefillMsPerToken ?? DEFAULT_PREFILL_MS_PER_TOKEN;
+  const decode = options.decodeMsPerToken ?? DEFAULT_DECODE_MS_PER_TOKEN;
   const overhead = options.overheadMs ?? 0;
   return {
     prefillMs: (uncachedTokens) => overhead + prefill * uncachedTokens,

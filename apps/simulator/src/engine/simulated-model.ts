@@ -9,6 +9,9 @@ import { createLatencyModel, type LatencyModel, type LatencyModelOptions } from 
 import { createPromptInspector, type PromptFacts } from "./prompt-inspector";
 import { fillerWords, hashSeed, seededRandom } from "./seeded-random";
 
+/** Batch slots of the simulated model by default. */
+export const DEFAULT_MAX_CONCURRENCY = 32;
+
 export interface SimulatedModelOptions {
   family: ModelFamilyAdapter;
   policy: SimulatorPolicy;
@@ -69,7 +72,7 @@ export class SimulatedModel {
 
   constructor(private readonly options: SimulatedModelOptions) {
     this.cache = new BlockPrefixCache(options.cache);
-    this.slots = new BatchSlots(options.maxConcurrency ?? 32);
+    this.slots = new BatchSlots(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
     this.latency = createLatencyModel(options.latency);
     this.inspect = createPromptInspector(options.family);
     this.seed = options.seed ?? 0;
