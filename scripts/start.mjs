@@ -35,7 +35,7 @@ const children = [];
 
 function adminToken() {
   if (process.env.RAAS_ADMIN_TOKEN) return process.env.RAAS_ADMIN_TOKEN;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // owner-only: it holds the admin token and the database
   const file = join(dataDir, "admin-token");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   const token = `raas_admin_${randomBytes(18).toString("base64url")}`;
@@ -100,7 +100,7 @@ function writeSimulatorPolicy() {
     else
       console.error("[start] could not build the simulator's SWE scripts; swe tasks get its default script");
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // owner-only: it holds the admin token and the database
   const path = join(dataDir, "simulator-policy.json");
   writeFileSync(path, `${JSON.stringify(policy)}\n`);
   return path;
@@ -133,7 +133,7 @@ function writeExampleRollouts() {
     }
   }
   if (lines.length === 0) return null;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // owner-only: it holds the admin token and the database
   const path = join(dataDir, "example-rollouts.jsonl");
   writeFileSync(path, `${lines.join("\n")}\n`);
   return path;
