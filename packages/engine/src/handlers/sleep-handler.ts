@@ -5,32 +5,72 @@ import { sleep } from "../util/abort";
 
 const ZFailSpec = z
   .object({
-    /** Probability (0..1) that this stage fails. */
-    rate: z.number().min(0).max(1),
-    kind: z.enum(["sandbox", "inference", "eval", "agent"]).default("sandbox"),
+    rate: z.number().min(0).max(1).describe("Probability (0..1) that this stage fails."),
+    kind: z
+      .enum(["sandbox", "inference", "eval", "agent"])
+      .default("sandbox")
+      .describe("The failure kind injected. Default `sandbox`."),
   })
   .strict();
+
+const ZStageMs = (stage: string, defaultMs: number) =>
+  z
+    .number()
+    .min(0)
+    .max(3_600_000)
+    .default(defaultMs)
+    .describe(`How long ${stage} sleeps, in ms (0 to 3_600_000). Default ${defaultMs}.`);
 
 /** Payload of the diagnostic `sleep` handler: stage durations in ms, jitter, failure injection. */
 export const ZSleepPayload = z
   .object({
-    initMs: z.number().min(0).max(3_600_000).default(50),
-    runMs: z.number().min(0).max(3_600_000).default(200),
-    evalMs: z.number().min(0).max(3_600_000).default(100),
-    /** Each duration is scaled by a random factor in [1 - jitter, 1 + jitter]. */
-    jitter: z.number().min(0).max(1).default(0),
-    fail: z.object({ init: ZFailSpec, run: ZFailSpec, eval: ZFailSpec }).partial().strict().default({}),
-    /** Reward reported on success; default: 1 with probability `successRate`, else 0. */
-    reward: z.number().optional(),
-    successRate: z.number().min(0).max(1).default(1),
-    /** Ignore the abort signal (to test that the engine does not wait for a stuck handler). */
-    ignoreAbort: z.boolean().default(false),
+    initMs: ZStageMs("INIT", 50),
+    runMs: ZStageMs("RUN", 200),
+    evalMs: ZStageMs("EVAL", 100),
+    jitter: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0)
+      .describe("Each duration is scaled by a random factor in [1 - jitter, 1 + jitter]. Default 0."),
+    fail: z
+      .object({
+        init: ZFailSpec.describe("Failure injected in INIT."),
+        run: ZFailSpec.describe("Failure injected in RUN."),
+        eval: ZFailSpec.describe("Failure injected in EVAL."),
+      })
+      .partial()
+      .strict()
+      .default({})
+      .describe("Failures to inject per stage. Default none."),
+    reward: z
+      .number()
+      .optional()
+      .describe("Reward reported on success; default: 1 with probability `successRate`, else 0."),
+    successRate: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(1)
+      .describe("Probability of reward 1 when `reward` is not given. Default 1."),
+    ignoreAbort: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Ignore the abort signal (tests that the engine does not wait for a stuck handler). Default false.",
+      ),
   })
-  .strict();
+  .strict()
+  .meta({ description: "Diagnostic job: sleeps per stage, optional jitter and injected failures." });
 export type TSleepPayload = z.infer<typeof ZSleepPayload>;
 
 /** Result of the `sleep` handler: the fake sandbox's name and the steps run. */
-export const ZSleepResult = z.object({ sandbox: z.string(), steps: z.number().int() });
+export const ZSleepResult = z
+  .object({
+    sandbox: z.string().describe("The name of the (pretend) sandbox INIT made."),
+    steps: z.number().int().describe("Steps RUN took (always 1)."),
+  })
+  .meta({ description: "Result of a `sleep` job." });
 
 export interface SleepHandlerOptions {
   /** Random source in [0, 1); inject a seeded one for reproducible runs. Default Math.random. */

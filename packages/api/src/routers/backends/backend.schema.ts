@@ -51,46 +51,57 @@ export const ZWeightVersion = z
   .describe("A weight version label (e.g. the training step `step-120`); null when unknown.");
 
 const ZBackendStats = z.object({
-  requests: z.number(),
-  errors: z.number(),
-  aborted: z.number(),
-  promptTokens: z.number(),
-  cachedPromptTokens: z.number(),
-  responseTokens: z.number(),
-  /**
-   * cachedPromptTokens / prompt tokens over successful requests whose cached count the backend
-   * reported, 0..1; null while none did.
-   */
-  prefixCacheHitRate: z.number().nullable(),
-  /** Successful requests whose cached-token count the backend did not report. */
-  requestsWithUnknownCachedTokens: z.number().int(),
-  responseTokensPerSec: z.number(),
-  meanLatencyMs: z.number(),
-  /**
-   * The backend's own figures (vLLM `/metrics`), when it exposes them: prefix-cache counters
-   * summed over its data-parallel engines, KV-cache usage as mean and max over engines, and the
-   * same per engine.
-   */
+  requests: z.number().describe("Generation requests sent since registration."),
+  errors: z.number().describe("Requests that failed."),
+  aborted: z.number().describe("Requests aborted (job cancelled or timed out)."),
+  promptTokens: z.number().describe("Prompt tokens sent in successful requests."),
+  cachedPromptTokens: z
+    .number()
+    .describe("Of those, tokens the backend reported as served from its prefix cache."),
+  responseTokens: z.number().describe("Tokens generated in successful requests."),
+  prefixCacheHitRate: z
+    .number()
+    .nullable()
+    .describe(
+      "cachedPromptTokens / prompt tokens over successful requests whose cached count the backend reported, 0..1; null while none did.",
+    ),
+  requestsWithUnknownCachedTokens: z
+    .number()
+    .int()
+    .describe("Successful requests whose cached-token count the backend did not report."),
+  responseTokensPerSec: z.number().describe("Recent generation throughput, tokens per second."),
+  meanLatencyMs: z.number().describe("Mean request latency in ms."),
   reported: z
     .object({
-      prefixCacheQueries: z.number(),
-      prefixCacheHits: z.number(),
-      hitRate: z.number(),
-      kvCacheUsage: z.object({ mean: z.number(), max: z.number() }).nullable().optional(),
+      prefixCacheQueries: z.number().describe("Prefix-cache lookups (tokens), summed over engines."),
+      prefixCacheHits: z.number().describe("Prefix-cache hits (tokens), summed over engines."),
+      hitRate: z.number().describe("prefixCacheHits / prefixCacheQueries, 0..1."),
+      kvCacheUsage: z
+        .object({
+          mean: z.number().describe("Mean KV-cache usage over engines, 0..1."),
+          max: z.number().describe("Highest KV-cache usage of any engine, 0..1."),
+        })
+        .nullable()
+        .optional()
+        .describe("KV-cache usage as a fraction per engine, averaged and maxed; null when not reported."),
       engines: z
         .array(
           z.object({
-            engine: z.string(),
-            prefixCacheQueries: z.number().nullable(),
-            prefixCacheHits: z.number().nullable(),
-            kvCacheUsage: z.number().nullable(),
-            running: z.number().nullable(),
-            waiting: z.number().nullable(),
+            engine: z.string().describe("The data-parallel engine's label (`engine` in `/metrics`)."),
+            prefixCacheQueries: z.number().nullable().describe("Its prefix-cache lookups, or null."),
+            prefixCacheHits: z.number().nullable().describe("Its prefix-cache hits, or null."),
+            kvCacheUsage: z.number().nullable().describe("Its KV-cache usage, 0..1, or null."),
+            running: z.number().nullable().describe("Requests it runs now, or null."),
+            waiting: z.number().nullable().describe("Requests waiting in it, or null."),
           }),
         )
-        .optional(),
+        .optional()
+        .describe("The same figures per data-parallel engine."),
     })
-    .nullable(),
+    .nullable()
+    .describe(
+      "The backend's own figures (vLLM `/metrics`) when it exposes them: prefix-cache counters summed over its data-parallel engines, KV-cache usage as mean and max over engines, and the same per engine; else null.",
+    ),
 });
 
 /** One registered backend with its routing state and statistics. */
