@@ -1,4 +1,4 @@
-import { parseAllowedHosts } from "@raas/shared";
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SERVER_URL, MAX_JOB_WAIT_MS, parseAllowedHosts } from "@raas/shared";
 import { z } from "zod";
 
 /**
@@ -10,16 +10,20 @@ const ZWebEnv = z.object({
   RAAS_SERVER_URL: z
     .url({
       protocol: /^https?$/,
-      error: "RAAS_SERVER_URL must be an http(s) URL, e.g. http://127.0.0.1:8080",
+      error: `RAAS_SERVER_URL must be an http(s) URL, e.g. ${DEFAULT_SERVER_URL}`,
     })
-    .default("http://127.0.0.1:8080"),
+    .default(DEFAULT_SERVER_URL),
   /** Time in ms the proxy waits for the server's response headers. Default 65_000 (longest `jobs.wait` + 5 s). */
-  RAAS_PROXY_TIMEOUT_MS: z.coerce.number().int().positive().default(65_000),
+  RAAS_PROXY_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(MAX_JOB_WAIT_MS + 5_000),
   /**
    * Largest request body the proxy forwards, in bytes; larger ones get 413 before they are read.
    * The same variable and default (1 MiB) as the server's limit, so `npm start` keeps them equal.
    */
-  RAAS_MAX_BODY_BYTES: z.coerce.number().int().positive().max(1_073_741_824).default(1_048_576),
+  RAAS_MAX_BODY_BYTES: z.coerce.number().int().positive().max(1_073_741_824).default(DEFAULT_MAX_BODY_BYTES),
   /**
    * Host names the dashboard answers for besides localhost, 127.0.0.1, [::1], IP addresses and
    * the machine's host name; comma-separated, `.domain` for subdomains, `*` for any. Other `Host`

@@ -1,8 +1,8 @@
-import { DEFAULT_MAX_BODY_BYTES } from "@raas/api";
 import { DEFAULT_STOP_GRACE_MS } from "@raas/engine";
 import { DEFAULT_HEALTH_CHECK_INTERVAL_MS } from "@raas/inference";
 import {
   DEFAULT_DATA_DIR,
+  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MODEL_NAME,
   DEFAULT_SERVER_HOST,
   DEFAULT_SERVER_PORT,

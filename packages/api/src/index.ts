@@ -20,7 +20,6 @@ export {
   type ControlPlaneHandler,
   type ControlPlaneHandlerOptions,
   createControlPlaneHandler,
-  DEFAULT_MAX_BODY_BYTES,
 } from "./http/control-plane-handler";
 export type { ApiLogger } from "./logger.types";
 export { ControlPlaneMetrics } from "./metrics/control-plane-metrics";

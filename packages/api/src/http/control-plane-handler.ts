@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { hostRefusedMessage, isHostAllowed, LOOPBACK_HOSTS, RaasError } from "@raas/shared";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  hostRefusedMessage,
+  isHostAllowed,
+  LOOPBACK_HOSTS,
+  RaasError,
+} from "@raas/shared";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { ControlPlaneAuthOptions } from "../auth/auth.types";
 import { TokenResolver } from "../auth/resolve-principal";
@@ -68,8 +74,6 @@ export interface ControlPlaneHandler {
   readonly metrics: ControlPlaneMetrics;
   close(): void;
 }
-
-export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
 /**
  * Serves the control plane: `/trpc/*` (tRPC, SSE subscriptions), `/api/v1/*` (REST),

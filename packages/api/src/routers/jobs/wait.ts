@@ -1,9 +1,6 @@
-import { ZId, ZJob } from "@raas/shared";
+import { MAX_JOB_WAIT_MS, ZId, ZJob } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
-
-/** Longest a single wait may block, in ms. */
-export const MAX_WAIT_MS = 60_000;
 
 export const ZWaitRequest = z
   .object({
@@ -12,7 +9,7 @@ export const ZWaitRequest = z
       .number()
       .int()
       .min(0)
-      .max(MAX_WAIT_MS)
+      .max(MAX_JOB_WAIT_MS)
       .default(30_000)
       .describe("How long to block at most, in ms (0 returns at once). Default 30_000, at most 60_000."),
   })
