@@ -1,5 +1,6 @@
 import { createClient, describeError } from "./client";
 import { EVAL_SWE_HELP, evalCommand } from "./commands/eval-swe.command";
+import { EXPORT_HELP, exportCommand } from "./commands/export.command";
 import { JOBS_HELP, jobsCommand } from "./commands/jobs.command";
 import { SERVE_HELP, serveCommand } from "./commands/serve.command";
 import { STATUS_HELP, statusCommand } from "./commands/status.command";
@@ -12,6 +13,7 @@ ${SERVE_HELP}
 ${SUBMIT_HELP}
 ${STATUS_HELP}
 ${JOBS_HELP}
+${EXPORT_HELP}
 ${EVAL_SWE_HELP}
 
 global options: --url URL (env RAAS_URL, default http://127.0.0.1:8080)
@@ -46,6 +48,8 @@ async function main(argv: string[]): Promise<number> {
         return await statusCommand(client, rest);
       case "jobs":
         return await jobsCommand(client, rest);
+      case "export":
+        return await exportCommand(client, rest);
       case "eval":
         return await evalCommand(client, rest);
       default:

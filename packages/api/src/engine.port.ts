@@ -16,6 +16,8 @@ export type ControlPlaneEngine = Pick<
   | "cancel"
   | "waitForJobs"
   | "getTrajectory"
+  | "exportTrajectory"
+  | "exportBatchTrajectories"
   | "stats"
   | "setConcurrency"
   | "handlerKinds"

@@ -63,8 +63,15 @@ describe("every bad request gets the right 4xx with a readable message", () => {
       token: TOKENS.trainer,
     });
     expectError(payload, 400, "VALIDATION_FAILED");
-    expect(payload.body.error.message).toContain('invalid payload for handler "sleep": runMs: ');
-    expect(payload.body.error.details).toMatchObject({ kind: "sleep", issues: [{ path: "runMs" }] });
+    expect(payload.body.error.message).toContain('invalid payload for handler "sleep": payload.runMs: ');
+    // The accepted keys, so a caller sees what the handler wants; no zod "Invalid input:" prefix.
+    expect(payload.body.error.message).toContain("a sleep payload accepts: initMs, runMs, evalMs");
+    expect(payload.body.error.message).not.toContain("Invalid input");
+    expect(payload.body.error.details).toMatchObject({
+      kind: "sleep",
+      issues: [{ path: "payload.runMs" }],
+      acceptedKeys: expect.arrayContaining(["initMs", "runMs", "evalMs", "jitter"]),
+    });
   });
 
   it("unknown handler kind → 400 listing the registered kinds", async () => {

@@ -75,13 +75,15 @@ describe("defineHandler", () => {
     }
     expect(thrown).toBeInstanceOf(RaasError);
     expect((thrown as RaasError).code).toBe("VALIDATION_FAILED");
-    expect((thrown as RaasError).message).toMatch(/^invalid payload for handler "count": count: .*number/);
+    expect((thrown as RaasError).message).toMatch(
+      /^invalid payload for handler "count": payload\.count: .*number.*; a count payload accepts: count, label$/,
+    );
     expect((thrown as RaasError).details?.issues).toEqual(
-      expect.arrayContaining([expect.objectContaining({ path: "count" })]),
+      expect.arrayContaining([expect.objectContaining({ path: "payload.count" })]),
     );
     // A payload that did not come from the handler's own parse is parsed before a stage sees it.
     await expect(erased.init(stageContext({ count: "three" }))).rejects.toThrow(
-      /invalid payload for handler "count": count: /,
+      /invalid payload for handler "count": payload\.count: /,
     );
     await expect(erased.init(stageContext({ count: 0 }))).rejects.toThrow(/count: .*>=1/);
     expect(seen.init).toEqual([]);
@@ -115,7 +117,7 @@ describe("HandlerRegistry with erased handlers", () => {
     const registry = new HandlerRegistry().register(erased);
     expect(registry.get("count")).toBe(erased);
     expect(() => registry.parsePayload("count", { count: 1.5 })).toThrow(
-      /invalid payload for handler "count": count: .*expected int/,
+      /invalid payload for handler "count": payload\.count: .*expected int/,
     );
     expect(registry.parsePayload("count", { count: 4, label: "x" })).toEqual({ count: 4, label: "x" });
   });

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { payloadValidationError } from "./payload-error";
 import type { AnyTaskHandler, TaskHandler } from "./ports/task-handler.port";
 
 /** A value remembered for the object the engine hands back (a box, so `undefined` is a value too). */
@@ -22,19 +22,10 @@ export function defineHandler<P, I, R>(handler: TaskHandler<P, I, R>): AnyTaskHa
   const inits: Remembered<I> = new WeakMap();
   const runs: Remembered<R> = new WeakMap();
 
-  const parse = (raw: unknown): P => {
+  const parse = (raw: unknown, at: readonly PropertyKey[] = []): P => {
     const result = handler.payloadSchema.safeParse(raw);
-    if (!result.success) {
-      const issues = result.error.issues.map((issue) => ({
-        path: issue.path.map(String).join("."),
-        message: issue.message,
-      }));
-      throw new RaasError(
-        "VALIDATION_FAILED",
-        `invalid payload for handler "${handler.kind}": ${issues.map((i) => `${i.path || "payload"}: ${i.message}`).join("; ")}`,
-        { details: { kind: handler.kind, issues } },
-      );
-    }
+    if (!result.success)
+      throw payloadValidationError(handler.kind, handler.payloadSchema, result.error.issues, at);
     if (isObject(result.data)) payloads.set(result.data, { value: result.data });
     return result.data;
   };

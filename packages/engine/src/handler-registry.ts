@@ -47,7 +47,7 @@ export class HandlerRegistry {
   }
 
   /** Validates a payload with the handler's schema; throws `VALIDATION_FAILED` listing its issues. */
-  parsePayload(kind: string, payload: unknown): unknown {
-    return this.get(kind).parsePayload(payload);
+  parsePayload(kind: string, payload: unknown, at: readonly PropertyKey[] = []): unknown {
+    return this.get(kind).parsePayload(payload, at);
   }
 }

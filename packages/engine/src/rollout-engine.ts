@@ -1,4 +1,5 @@
 import {
+  formatIssues,
   isTerminalStatus,
   RaasError,
   STAGES,
@@ -21,6 +22,7 @@ import type { EngineLogger, EngineOptions, JobEventListener, SubmitResult, WaitR
 import { DEFAULT_STOP_GRACE_MS } from "./engine-defaults";
 import { TrajectoryExporter } from "./export/trajectory-exporter";
 import type { HandlerRegistry } from "./handler-registry";
+import { atIndex, atIndexAsync } from "./lifecycle/batch-index";
 import { createJobRecord, parseSubmitRequest } from "./lifecycle/job-factory";
 import { applyTransition, type JobTransition } from "./lifecycle/job-state-machine";
 import { KeyedSubmissions } from "./lifecycle/keyed-submissions";
@@ -154,22 +156,31 @@ export class RolloutEngine {
   }
 
   async submitJob(request: TSubmitJobRequest): Promise<SubmitResult> {
-    const [result] = await this.submitJobs([request]);
+    const [result] = await this.#submit([request], false);
     return result as SubmitResult;
   }
 
-  /** Validates every request first (all or nothing), then creates the jobs not seen before. */
-  async submitJobs(requests: readonly TSubmitJobRequest[]): Promise<SubmitResult[]> {
+  /**
+   * Validates every request first (all or nothing), then creates the jobs not seen before. Errors
+   * name the request's index (`jobs[3].payload.question: …`).
+   */
+  submitJobs(requests: readonly TSubmitJobRequest[]): Promise<SubmitResult[]> {
+    return this.#submit(requests, true);
+  }
+
+  async #submit(requests: readonly TSubmitJobRequest[], isBatch: boolean): Promise<SubmitResult[]> {
     if (!this.#started) throw new RaasError("UNAVAILABLE", "the engine is not running; try again shortly");
-    const parsed = requests.map((request, index) =>
-      parseSubmitRequest(request, requests.length > 1 ? index : undefined),
+    const at = (index: number): PropertyKey[] => (isBatch ? ["jobs", index] : []);
+    const parsed = requests.map((request, index) => parseSubmitRequest(request, at(index)));
+    const payloads = parsed.map((request, index) =>
+      atIndex(() => this.#handlers.parsePayload(request.kind, request.payload, at(index)), isBatch, index),
     );
-    const payloads = parsed.map((request) => this.#handlers.parsePayload(request.kind, request.payload));
     return Promise.all(
-      parsed.map((request, index) => {
+      parsed.map(async (request, index) => {
         const create = () => this.#create(request, payloads[index]);
-        if (request.jobKey === undefined) return create();
-        return this.#keyed.submit(request.jobKey, request.kind, create);
+        const { jobKey } = request;
+        if (jobKey === undefined) return create();
+        return atIndexAsync(() => this.#keyed.submit({ ...request, jobKey }, create), isBatch, index);
       }),
     );
   }
@@ -182,8 +193,7 @@ export class RolloutEngine {
 
   async listJobs(request: TJobListRequest): Promise<TJobListResponse> {
     const parsed = ZJobListRequest.safeParse(request);
-    if (!parsed.success)
-      throw new RaasError("VALIDATION_FAILED", parsed.error.issues.map((i) => i.message).join("; "));
+    if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
     await this.#writer.flush();
     const page = await this.#store.listJobs(parsed.data);
     return { items: page.items.map((job) => this.#freshest(job)), nextCursor: page.nextCursor };
@@ -192,8 +202,7 @@ export class RolloutEngine {
   /** Cancels a job, a group or a batch; returns the ids that were cancelled (terminal ones are skipped). */
   async cancel(request: TCancelRequest): Promise<{ cancelled: string[] }> {
     const parsed = ZCancelRequest.safeParse(request);
-    if (!parsed.success)
-      throw new RaasError("VALIDATION_FAILED", parsed.error.issues.map((i) => i.message).join("; "));
+    if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
     const { jobId, groupId, batchId } = parsed.data;
     let ids: string[];
     if (jobId !== undefined) {

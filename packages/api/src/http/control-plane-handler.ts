@@ -24,6 +24,7 @@ import { REST_ROUTES } from "../rest/rest-routes";
 import { appRouter, createCaller } from "../root";
 import type { ControlPlaneSandboxes } from "../sandbox.port";
 import { requireRole } from "../trpc";
+import { BATCH_JSONL_PATH, matchBatchJsonlPath, serveBatchJsonl } from "./batch-jsonl";
 import { declaredLengthError, decodeUtf8, discardRest, readRaw } from "./read-json-body";
 import { sendJson, sendRestError } from "./send-json";
 import { SubscriberLimiter, type SubscriberLimits } from "./subscriber-limiter";
@@ -227,6 +228,12 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
         res.once("close", release);
       }
       trpcHandler(req, res);
+      return;
+    }
+    const encodedBatchId = matchBatchJsonlPath(path);
+    if (encodedBatchId !== null) {
+      label.route = BATCH_JSONL_PATH;
+      await serveBatchJsonl({ req, res, encodedBatchId, query, ctx: contextFor(req) });
       return;
     }
     if (path.startsWith("/api/")) {

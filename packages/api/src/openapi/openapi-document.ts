@@ -1,6 +1,7 @@
 import { ERROR_CODES } from "@raas/shared";
 import { z } from "zod";
 import type { RestRoute } from "../rest/rest-route.types";
+import { BATCH_JSONL_PATH, batchJsonlOperation } from "./batch-jsonl-operation";
 import { errorResponses } from "./error-responses";
 import { addHandlerKindUnions, type OpenApiHandlerSchemas } from "./handler-kind-schemas";
 import { componentRef, type JsonSchema, SchemaComponents } from "./schema-components";
@@ -122,6 +123,7 @@ export function buildOpenApiDocument(
     operation.responses = { ...responses, ...errorResponses(route) };
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
   }
+  paths[BATCH_JSONL_PATH] = { get: batchJsonlOperation(components) };
   addHandlerKindUnions(components, options.handlers ?? []);
 
   const tags = [...new Set(routes.map((route) => route.tag))];

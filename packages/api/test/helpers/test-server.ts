@@ -4,6 +4,7 @@ import {
   createSleepHandler,
   type EngineOptions,
   HandlerRegistry,
+  type JobStore,
   MemoryJobQueue,
   MemoryJobStore,
   RolloutEngine,
@@ -38,10 +39,12 @@ export async function startTestServer(
     backends?: ControlPlaneBackends;
     benchmarks?: BenchmarkRunStore;
     sandboxes?: ControlPlaneSandboxes;
+    /** The engine's store (default a fresh MemoryJobStore), e.g. to add turns a test reads back. */
+    store?: JobStore;
   } = {},
 ): Promise<TestServer> {
   const engine = new RolloutEngine({
-    store: new MemoryJobStore(),
+    store: options.store ?? new MemoryJobStore(),
     queue: new MemoryJobQueue(),
     handlers: new HandlerRegistry().register(createSleepHandler()),
     ...(options.pools ? { pools: options.pools } : {}),

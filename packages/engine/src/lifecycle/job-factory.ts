@@ -1,15 +1,24 @@
-import { newId, RaasError, type TSubmitJobParsed, ZSubmitJobRequest } from "@raas/shared";
+import {
+  formatIssues,
+  issuesAsDetails,
+  newId,
+  RaasError,
+  type TSubmitJobParsed,
+  ZSubmitJobRequest,
+} from "@raas/shared";
 import type { JobRecord } from "../ports/job-record.types";
 
-/** Parses a submit request with the shared schema; throws `VALIDATION_FAILED` with a readable sentence. */
-export function parseSubmitRequest(request: unknown, index?: number): TSubmitJobParsed {
+/**
+ * Parses a submit request with the shared schema; throws `VALIDATION_FAILED` listing each issue
+ * with its path under `at` (e.g. `["jobs", 3]` → `jobs[3].priority: …`).
+ */
+export function parseSubmitRequest(request: unknown, at: readonly PropertyKey[] = []): TSubmitJobParsed {
   const parsed = ZSubmitJobRequest.safeParse(request);
   if (parsed.success) return parsed.data;
-  const where = index === undefined ? "" : `jobs[${index}].`;
-  const message = parsed.error.issues
-    .map((issue) => `${where}${issue.path.join(".") || "(root)"}: ${issue.message}`)
-    .join("; ");
-  throw new RaasError("VALIDATION_FAILED", message);
+  const { issues } = parsed.error;
+  throw new RaasError("VALIDATION_FAILED", formatIssues(issues, { prefix: at }), {
+    details: { issues: issuesAsDetails(issues, { prefix: at }) },
+  });
 }
 
 /** A new job record in status `submitted`. */

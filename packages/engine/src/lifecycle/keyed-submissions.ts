@@ -1,10 +1,12 @@
-import { RaasError, type TJob } from "@raas/shared";
+import { RaasError, type TJob, type TSubmitJobParsed } from "@raas/shared";
 import type { SubmitResult } from "../engine.types";
+import { differingSubmitFields } from "./submission-diff";
 
 /**
  * Idempotent submit by job key: one creation per key at a time in this process, and a store
- * lookup for keys created earlier (by this or another process). Reusing a key for a different
- * handler kind is a CONFLICT.
+ * lookup for keys created earlier (by this or another process). The same key with the same
+ * request returns the existing job; with a different request (any field) it is a CONFLICT naming
+ * the fields that differ.
  */
 export class KeyedSubmissions {
   readonly #inFlight = new Map<string, Promise<SubmitResult>>();
@@ -14,7 +16,11 @@ export class KeyedSubmissions {
     this.#lookup = lookup;
   }
 
-  submit(jobKey: string, kind: string, create: () => Promise<SubmitResult>): Promise<SubmitResult> {
+  submit(
+    request: TSubmitJobParsed & { jobKey: string },
+    create: () => Promise<SubmitResult>,
+  ): Promise<SubmitResult> {
+    const { jobKey } = request;
     const inFlight = this.#inFlight.get(jobKey);
     let result: Promise<SubmitResult>;
     if (inFlight) {
@@ -28,10 +34,12 @@ export class KeyedSubmissions {
       result.catch(() => this.#inFlight.delete(jobKey));
     }
     return result.then((r) => {
-      if (r.job.kind !== kind) {
+      const fields = differingSubmitFields(r.job, request);
+      if (fields.length > 0) {
         throw new RaasError(
           "CONFLICT",
-          `job key "${jobKey}" already belongs to job ${r.job.id} of kind "${r.job.kind}", not "${kind}"`,
+          `job key "${jobKey}" already belongs to job ${r.job.id}, submitted with a different ${fields.join(", ")}; send the same request to get that job, or use a new jobKey`,
+          { details: { jobKey, jobId: r.job.id, fields } },
         );
       }
       return r;

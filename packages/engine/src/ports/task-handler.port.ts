@@ -75,8 +75,11 @@ export interface AnyTaskHandler {
   readonly failureReward?: number;
   readonly payloadSchema: z.ZodType;
   readonly resultSchema?: z.ZodType;
-  /** The parsed payload; throws `VALIDATION_FAILED` listing the schema's issues. */
-  parsePayload(payload: unknown): unknown;
+  /**
+   * The parsed payload; throws `VALIDATION_FAILED` listing the schema's issues (paths under `at`,
+   * e.g. `["jobs", 3]` → `jobs[3].payload.question`) and the keys the payload accepts.
+   */
+  parsePayload(payload: unknown, at?: readonly PropertyKey[]): unknown;
   init(ctx: StageContext<unknown>): Promise<unknown>;
   run(ctx: RunContext<unknown, unknown>): Promise<unknown>;
   eval(ctx: EvalContext<unknown, unknown, unknown>): Promise<EvalOutcome>;

@@ -1,6 +1,8 @@
 import { router } from "../../trpc";
 import { cancel } from "./cancel";
 import { events } from "./events";
+import { exportJob } from "./export";
+import { exportBatch } from "./export-batch";
 import { get } from "./get";
 import { list } from "./list";
 import { submit } from "./submit";
@@ -8,4 +10,15 @@ import { submitMany } from "./submit-many";
 import { trajectory } from "./trajectory";
 import { wait } from "./wait";
 
-export const jobsRouter = router({ submit, submitMany, get, list, cancel, wait, trajectory, events });
+export const jobsRouter = router({
+  submit,
+  submitMany,
+  get,
+  list,
+  cancel,
+  wait,
+  trajectory,
+  export: exportJob,
+  exportBatch,
+  events,
+});

@@ -1,0 +1,32 @@
+import { RaasError } from "@raas/shared";
+
+/** Errors whose message does not already carry the request's path get `jobs[i]` put in front. */
+const NEEDS_INDEX = new Set(["UNKNOWN_HANDLER_KIND", "CONFLICT"]);
+
+/** The error of request `index` of a batch, naming that index (`jobs[3].kind: unknown handler kind …`). */
+export function withBatchIndex(error: unknown, index: number): unknown {
+  if (!(error instanceof RaasError) || !NEEDS_INDEX.has(error.code)) return error;
+  const field = error.code === "CONFLICT" ? "jobKey" : "kind";
+  return new RaasError(error.code, `jobs[${index}].${field}: ${error.message}`, {
+    details: { ...error.details, index },
+    cause: error,
+  });
+}
+
+/** Runs `fn`; in a batch, an error it throws names request `index`. */
+export function atIndex<T>(fn: () => T, isBatch: boolean, index: number): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw isBatch ? withBatchIndex(error, index) : error;
+  }
+}
+
+/** `atIndex` for promises. */
+export async function atIndexAsync<T>(fn: () => Promise<T>, isBatch: boolean, index: number): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw isBatch ? withBatchIndex(error, index) : error;
+  }
+}
