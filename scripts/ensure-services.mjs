@@ -1,8 +1,15 @@
 // Makes sure the services the tests use are up: PostgreSQL (127.0.0.1:5432) and Redis
-// (127.0.0.1:6379). Starts them when installed but stopped; says what to install when missing.
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+// (127.0.0.1:6379). Starts them when installed but stopped; when missing, installs them as root
+// with apt or says what to install (scripts/system-packages.mjs, shared with start and test).
+import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import net from "node:net";
+import {
+  ensureSystemPackages,
+  findExecutable,
+  hasPostgresInstalled,
+  SYSTEM_PATH,
+} from "./system-packages.mjs";
 
 function reachable(port, host = "127.0.0.1", timeoutMs = 1_000) {
   return new Promise((resolve) => {
@@ -17,8 +24,11 @@ function reachable(port, host = "127.0.0.1", timeoutMs = 1_000) {
   });
 }
 
-function has(bin) {
-  return spawnSync("sh", ["-c", `command -v ${bin}`]).status === 0;
+/** Installs a missing service package (root + apt) or stops with the command to run. */
+function requirePackage(apt, label, present) {
+  if (!ensureSystemPackages([{ apt, label, present }], { label: "services" })) {
+    throw new Error(`${label} is needed; install it as shown above`);
+  }
 }
 
 async function waitFor(port, timeoutMs) {
@@ -32,29 +42,26 @@ async function waitFor(port, timeoutMs) {
 
 async function ensurePostgres() {
   if (await reachable(5432)) return;
-  if (!has("pg_ctlcluster") || !existsSync("/etc/postgresql")) {
-    throw new Error(
-      "PostgreSQL is not running on 127.0.0.1:5432 and is not installed: apt-get install -y postgresql",
-    );
-  }
+  requirePackage("postgresql", "PostgreSQL (not running on 127.0.0.1:5432)", hasPostgresInstalled);
   const version = readdirSync("/etc/postgresql")[0];
   console.log(`[services] starting PostgreSQL ${version}`);
-  execFileSync("pg_ctlcluster", ["--skip-systemctl-redirect", version, "main", "start"], {
-    stdio: "inherit",
-  });
+  execFileSync(
+    findExecutable("pg_ctlcluster", SYSTEM_PATH),
+    ["--skip-systemctl-redirect", version, "main", "start"],
+    {
+      stdio: "inherit",
+    },
+  );
   if (!(await waitFor(5432, 15_000))) throw new Error("PostgreSQL did not come up on 127.0.0.1:5432");
 }
 
 async function ensureRedis() {
   if (await reachable(6379)) return;
-  if (!has("redis-server")) {
-    throw new Error(
-      "Redis is not running on 127.0.0.1:6379 and is not installed: apt-get install -y redis-server",
-    );
-  }
+  const redisServer = () => findExecutable("redis-server", SYSTEM_PATH);
+  requirePackage("redis-server", "Redis (not running on 127.0.0.1:6379)", () => redisServer() !== null);
   console.log("[services] starting Redis");
   execFileSync(
-    "redis-server",
+    redisServer(),
     ["--daemonize", "yes", "--bind", "127.0.0.1", "--port", "6379", "--save", "", "--appendonly", "no"],
     { stdio: "inherit" },
   );

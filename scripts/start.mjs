@@ -3,8 +3,11 @@
 // inference backend is configured — the inference simulator (the labelled test double for a GPU
 // model), supervised together.
 // Options: --no-web. Environment: PORT (server, default 8080), WEB_PORT (default 3000),
-// RAAS_BACKENDS (real backends, e.g. vllm=http://gpu-1:8000; when set no simulator starts), plus
-// everything apps/server/src/env.ts documents.
+// SIMULATOR_PORT (default a free port), RAAS_BACKENDS (real backends, e.g.
+// vllm=http://gpu-1:8000; when set no simulator starts), RAAS_NO_APT=1 (never install system
+// packages), plus everything apps/server/src/env.ts documents.
+// Before anything starts, the system packages rollouts need (bubblewrap, python3, python3-pytest,
+// git) are checked: installed when running as root with apt, else it stops with the command.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,7 +16,27 @@ import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
+import { ensureSystemPackages, rolloutRequirements } from "./system-packages.mjs";
 import { ensureWebBuild, hasWebBuild, nextBin } from "./web-build.mjs";
+
+// Never accept work that cannot run: without its sandbox runtime every rollout would fail.
+if (
+  !ensureSystemPackages(rolloutRequirements({ runtime: process.env.RAAS_SANDBOX_RUNTIME ?? "bubblewrap" }), {
+    label: "start",
+  })
+) {
+  process.exit(1);
+}
+const simulatorPort = parsePort("SIMULATOR_PORT", process.env.SIMULATOR_PORT);
+
+/** A TCP port from an environment variable (1–65535), undefined when unset; stops when invalid. */
+function parsePort(name, value) {
+  if (value === undefined || value.trim() === "") return undefined;
+  const port = Number(value);
+  if (Number.isInteger(port) && port >= 1 && port <= 65_535) return port;
+  console.error(`[start] ${name}: expected a TCP port from 1 to 65535, got ${JSON.stringify(value)}`);
+  process.exit(2);
+}
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -107,11 +130,11 @@ function writeSimulatorPolicy() {
 }
 
 /**
- * Starts the simulator on a free port with scripts for the shipped tasks (a success-probability
- * policy when they are missing). Returns its URL.
+ * Starts the simulator on SIMULATOR_PORT (else a free port) with scripts for the shipped tasks (a
+ * success-probability policy when they are missing). Returns its URL.
  */
 async function launchSimulator() {
-  const port = await freePort();
+  const port = simulatorPort ?? (await freePort());
   const policyFile = writeSimulatorPolicy();
   const policy = policyFile ? ["--policy-file", policyFile] : ["--policy", "success-probability"];
   const args = [tsx, "apps/simulator/src/main.ts", "--host", "127.0.0.1", "--port", String(port)];
@@ -173,22 +196,7 @@ try {
 } catch (error) {
   console.error(`[start] ${error.message}`);
   stop(1);
-}
-
-let webUrl = null;
-if (withWeb) {
-  if (!ensureWebBuild(root, { log: (line) => console.error(`[start] ${line}`) })) {
-    console.error(
-      "[start] dashboard build failed; the API keeps running. Retry with: npm run build -w @raas/web",
-    );
-  }
-  if (hasWebBuild(root)) {
-    launch("web", process.execPath, [nextBin(root), "start", "apps/web", "-p", webPort, "-H", "127.0.0.1"], {
-      RAAS_SERVER_URL: serverUrl,
-    });
-    webUrl = `http://127.0.0.1:${webPort}`;
-    await waitForHttp(webUrl, 60_000).catch((error) => console.error(`[start] ${error.message}`));
-  }
+  await new Promise(() => {}); // stop() exits the process
 }
 
 const examples = writeExampleRollouts();
@@ -210,11 +218,33 @@ const tryLines = [
     : []),
   "Queues only:    npm run raas -- submit --demo 50   then   npm run raas -- status --watch",
 ];
+// The API, the examples and how to use them first: the dashboard build below can take minutes.
 console.log(`
 RaaS is running (embedded defaults: PGlite store in ${dataDir}, in-memory queue, bubblewrap sandboxes)
   control plane  ${serverUrl}   (REST ${serverUrl}/api/v1, OpenAPI ${serverUrl}/openapi.json, metrics ${serverUrl}/metrics)
-  dashboard      ${webUrl ?? "(not started)"}
 ${inferenceLines.join("\n")}
   admin token    ${token}   (saved in ${join(dataDir, "admin-token")}; the CLI uses it automatically)
-${tryLines.join("\n")}
-Stop with Ctrl-C.`);
+${tryLines.join("\n")}`);
+
+let webUrl = null;
+if (!withWeb) console.log("  dashboard      (not started: --no-web)");
+else {
+  console.log(
+    "[start] dashboard: starting (a build runs first when its sources changed; the API above is usable meanwhile)",
+  );
+  if (!ensureWebBuild(root, { log: (line) => console.error(`[start] ${line}`) })) {
+    console.error(
+      "[start] dashboard build failed; the API keeps running. Retry with: npm run build -w @raas/web",
+    );
+  }
+  if (hasWebBuild(root)) {
+    launch("web", process.execPath, [nextBin(root), "start", "apps/web", "-p", webPort, "-H", "127.0.0.1"], {
+      RAAS_SERVER_URL: serverUrl,
+    });
+    webUrl = `http://127.0.0.1:${webPort}`;
+    await waitForHttp(webUrl, 60_000).catch((error) => console.error(`[start] ${error.message}`));
+  }
+}
+
+if (withWeb) console.log(`  dashboard      ${webUrl ?? "(not started)"}`);
+console.log("Stop with Ctrl-C.");
