@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { defaultAllowedHosts, hostNameOf, isHostAllowed, parseAllowedHosts } from "./host-allow-list";
+import {
+  defaultAllowedHosts,
+  hostNameOf,
+  isHostAllowed,
+  parseAllowedHosts,
+  ZAllowedHostsVariable,
+} from "./host-allow-list";
 
 describe("Host allow-list", () => {
   it("defaults to the loopback names, plus the machine's name when bound to every interface", () => {
@@ -43,5 +49,16 @@ describe("Host allow-list", () => {
       '"http://x:80": expected a host name without port or scheme (e.g. raas.example.org), .domain, or *',
     ]);
     expect(hostNameOf("Example.ORG.:443")).toBe("example.org");
+  });
+
+  it("reads RAAS_ALLOWED_HOSTS as an env field: unset is none, each bad entry an issue", () => {
+    expect(ZAllowedHostsVariable.parse(undefined)).toEqual([]);
+    expect(ZAllowedHostsVariable.parse("raas.example.org,*")).toEqual(["raas.example.org", "*"]);
+    const bad = ZAllowedHostsVariable.safeParse("ok.example, http://x:80, y:1");
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues.map((issue) => issue.message)).toEqual([
+      '"http://x:80": expected a host name without port or scheme (e.g. raas.example.org), .domain, or *',
+      '"y:1": expected a host name without port or scheme (e.g. raas.example.org), .domain, or *',
+    ]);
   });
 });

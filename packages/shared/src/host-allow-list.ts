@@ -5,6 +5,8 @@
  * browser send one), as are `localhost` and `*.localhost` (they never leave the machine).
  */
 
+import { z } from "zod";
+
 /** Names every server accepts whatever is configured. */
 export const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"] as const;
 
@@ -52,6 +54,19 @@ export function parseAllowedHosts(text: string): { hosts: string[]; problems: st
   }
   return { hosts, problems };
 }
+
+/**
+ * `RAAS_ALLOWED_HOSTS` as an env.ts field (server and dashboard alike): the parsed list, each
+ * bad entry a validation issue. Unset or empty: no extra names.
+ */
+export const ZAllowedHostsVariable = z
+  .string()
+  .optional()
+  .transform((text, ctx): string[] => {
+    const { hosts, problems } = parseAllowedHosts(text ?? "");
+    for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
+    return hosts;
+  });
 
 /** The host name of a `Host` header, lower-cased, without the port (`[::1]:80` → `[::1]`). */
 export function hostNameOf(hostHeader: string): string {
