@@ -1,3 +1,4 @@
+import { DEFAULT_DATA_DIR, DEFAULT_SERVER_URL } from "@raas/shared";
 import { createClient, describeError } from "./client";
 import { EVAL_SWE_HELP, evalCommand } from "./commands/eval-swe.command";
 import { EXPORT_HELP, exportCommand } from "./commands/export.command";
@@ -16,8 +17,8 @@ ${JOBS_HELP}
 ${EXPORT_HELP}
 ${EVAL_SWE_HELP}
 
-global options: --url URL (env RAAS_URL, default http://127.0.0.1:8080)
-                --token TOKEN (env RAAS_TOKEN, default: the admin token \`npm start\` saved in .raas/)`;
+global options: --url URL (env RAAS_URL, default ${DEFAULT_SERVER_URL})
+                --token TOKEN (env RAAS_TOKEN, default: the admin token \`npm start\` saved in ${DEFAULT_DATA_DIR}/)`;
 
 /** Pulls `--url` and `--token` out of argv wherever they appear. */
 function takeGlobal(argv: string[], name: string): string | undefined {
