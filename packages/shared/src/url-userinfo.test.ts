@@ -15,5 +15,8 @@ describe("URL userinfo", () => {
     expect(redactUrlUserinfo('"vllm=http://u:s3cret@gpu-1:8000#m", http://gpu-2:1/a@b')).toBe(
       '"vllm=http://***@gpu-1:8000#m", http://gpu-2:1/a@b',
     );
+    // In a JSON log line an "@" in a later string is not the URL's.
+    const line = '{"url":"http://gpu-1:8000","owner":"a@b"}';
+    expect(redactUrlUserinfo(line)).toBe(line);
   });
 });

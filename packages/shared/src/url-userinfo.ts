@@ -16,7 +16,8 @@ export function hasUrlUserinfo(url: string): boolean {
 
 /** The text with every URL's `user:password@` replaced by `***@`, for messages and logs. */
 export function redactUrlUserinfo(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#\s@]*@/gi, "$1***@");
+  // Quotes end the search: in a JSON log line the next string may hold an unrelated "@".
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#\s@"']*@/gi, "$1***@");
 }
 
 /** The sentence a caller sees when a backend URL carries credentials (never the URL itself). */
