@@ -1,5 +1,5 @@
 import { type ChildProcess, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TTrajectoryExport } from "@raas/shared";
@@ -33,18 +33,25 @@ afterAll(() => {
 describe("raas export against a running server", () => {
   let ids: string[] = [];
 
-  beforeAll(() => {
-    const file = join(dir, "batch.jsonl");
-    const line = (i: number) =>
-      JSON.stringify({
-        payload: { initMs: 1, runMs: 1, evalMs: 1, reward: 1 },
-        batchId: "cli-b",
-        metadata: { i },
+  beforeAll(async () => {
+    // Submitted over REST, so this test depends only on the export command's own output.
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${url}/api/v1${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
       });
-    writeFileSync(file, `${[0, 1, 2, 3, 4].map(line).join("\n")}\n`);
-    const submitted = raas(["submit", file, "--kind", "sleep", "--wait", "--json"]);
-    expect(submitted.code).toBe(0);
-    ids = (JSON.parse(submitted.stdout) as Array<{ id: string }>).map((row) => row.id);
+      expect(response.status).toBeLessThan(300);
+      return (await response.json()) as { results: Array<{ job: { id: string } }>; done: boolean };
+    };
+    const jobs = [0, 1, 2, 3, 4].map((i) => ({
+      kind: "sleep",
+      payload: { initMs: 1, runMs: 1, evalMs: 1, reward: 1 },
+      batchId: "cli-b",
+      metadata: { i },
+    }));
+    ids = (await post("/jobs/batch", { jobs })).results.map((result) => result.job.id);
+    expect((await post("/jobs/wait", { ids, timeoutMs: 30_000 })).done).toBe(true);
   }, 60_000);
 
   it("writes a batch as JSON Lines to a file, page by page, with progress and a summary on stderr", () => {
