@@ -10,7 +10,8 @@ const TASKS = ["lint", "lint:root", "typecheck", "typecheck:root"];
 
 const result = spawnSync(
   join(root, "node_modules/.bin/turbo"),
-  ["run", ...TASKS, "--output-logs=hash-only", "--ui=stream"],
+  // Extra arguments (e.g. `--filter=@raas/shared`) narrow the run, for checking one package by hand.
+  ["run", ...TASKS, "--output-logs=hash-only", "--ui=stream", ...process.argv.slice(2)],
   { cwd: root, encoding: "utf8", env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", NO_COLOR: "1" } },
 );
 const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
