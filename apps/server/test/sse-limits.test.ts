@@ -99,6 +99,8 @@ describe("SSE subscriptions: capped globally and per token, slots released on di
     // Ordinary reads are not subscriptions and still answer.
     const health = await fetch(`${running.url}/health`);
     expect(health.status).toBe(200);
+    const metrics = await fetch(`${running.url}/metrics`).then((response) => response.text());
+    expect(metrics).toMatch(/^raas_live_subscriptions 5$/m);
   });
 
   it("refuses a wrong token with 401 before it takes a slot", async () => {

@@ -94,12 +94,13 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   ]);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const tokens = new TokenResolver(options.auth);
+  const subscribers = new SubscriberLimiter(options.subscribers);
   const metrics = new ControlPlaneMetrics({
     engine,
     collectProcessMetrics: options.collectProcessMetrics ?? true,
     ...(backends ? { backends: backends.registry } : {}),
+    liveSubscriptions: () => subscribers.size,
   });
-  const subscribers = new SubscriberLimiter(options.subscribers);
   const allowedHosts = options.allowedHosts ?? LOOPBACK_HOSTS;
   const matcher = new RouteMatcher(REST_ROUTES);
   // Built on first request: the handlers' schemas are converted once, not at every start-up.

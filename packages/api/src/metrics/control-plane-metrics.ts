@@ -17,6 +17,8 @@ export interface ControlPlaneMetricsOptions {
   collectProcessMetrics?: boolean;
   /** Inference backends to export per-backend series for. Default none. */
   backends?: Pick<InferenceBackendRegistry, "listBackends">;
+  /** How many live subscriptions (SSE streams) are open, read at each scrape. Default: not exported. */
+  liveSubscriptions?: () => number;
 }
 
 /**
@@ -35,6 +37,17 @@ export class ControlPlaneMetrics {
     const registers = [this.registry];
     if (options.collectProcessMetrics ?? true) collectDefaultMetrics({ register: this.registry });
     if (options.backends) registerBackendMetrics(this.registry, options.backends);
+    const { liveSubscriptions } = options;
+    if (liveSubscriptions) {
+      new Gauge({
+        name: "raas_live_subscriptions",
+        help: "Open live subscriptions (SSE streams), capped by maxSubscribers.",
+        registers,
+        collect() {
+          this.set(liveSubscriptions());
+        },
+      });
+    }
 
     const stageGauge = (
       name: string,
