@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { configFromEnv, createServerLogger, parseServerEnv, startServer } from "@raas/server";
-import type { TJob } from "@raas/shared";
+import { DEFAULT_MODEL_NAME, type TJob } from "@raas/shared";
 import {
   buildSwePolicyConfig,
   type SweScriptInstance,
@@ -118,7 +118,7 @@ const bench: Bench = {
       RAAS_STORE: values.store === "memory" ? "memory" : "db",
       RAAS_DATA_DIR: dataDir,
       RAAS_ADMIN_TOKEN: token,
-      RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B`,
+      RAAS_BACKENDS: `vllm=${simulator.url}#${DEFAULT_MODEL_NAME}`,
       RAAS_SWE_REPOS_DIR: data("swe/bundles"),
       RAAS_INIT_CONCURRENCY: concurrency,
       RAAS_RUN_CONCURRENCY: concurrency,
