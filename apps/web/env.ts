@@ -1,4 +1,10 @@
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_SERVER_URL, MAX_JOB_WAIT_MS, parseAllowedHosts } from "@raas/shared";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_SERVER_URL,
+  formatIssues,
+  MAX_JOB_WAIT_MS,
+  parseAllowedHosts,
+} from "@raas/shared";
 import { z } from "zod";
 
 /**
@@ -47,8 +53,8 @@ export function webEnv(): TWebEnv {
   if (cached) return cached;
   const parsed = ZWebEnv.safeParse(process.env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`invalid environment for apps/web — ${problems.join("; ")}`);
+    const problems = formatIssues(parsed.error.issues, { root: "environment", maxListed: 20 });
+    throw new Error(`invalid environment for apps/web — ${problems}`);
   }
   cached = parsed.data;
   return cached;

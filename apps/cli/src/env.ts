@@ -1,4 +1,4 @@
-import { DEFAULT_DATA_DIR, DEFAULT_SERVER_URL } from "@raas/shared";
+import { DEFAULT_DATA_DIR, DEFAULT_SERVER_URL, formatIssueList } from "@raas/shared";
 import { z } from "zod";
 
 /** Every environment variable the CLI reads. The only place that reads `process.env`. */
@@ -19,6 +19,6 @@ export function loadCliEnv(source: Record<string, string | undefined> = process.
     Object.fromEntries(Object.keys(ZCliEnv.shape).map((key) => [key, source[key] || undefined])),
   );
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => `  ${String(issue.path[0])}: ${issue.message}`);
+  const lines = formatIssueList(parsed.error.issues, { root: "environment" }).map((line) => `  ${line}`);
   throw new Error(`invalid environment:\n${lines.join("\n")}`);
 }

@@ -8,6 +8,7 @@ import {
   DEFAULT_MODEL_NAME,
   DEFAULT_SERVER_HOST,
   DEFAULT_SERVER_PORT,
+  formatIssue,
   parseAllowedHosts,
 } from "@raas/shared";
 import { z } from "zod";
@@ -242,7 +243,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): TSer
     const secret = /TOKEN|DATABASE_URL|RAAS_BACKENDS/.test(key); // RAAS_BACKENDS problems name their entry
     const got =
       source[key] === undefined ? "" : secret ? " (value hidden)" : ` (got ${JSON.stringify(source[key])})`;
-    return `  ${key}: ${issue.message.replace(/^Invalid input:\s*/, "")}${got}`;
+    return `  ${formatIssue(issue, { root: "environment" })}${got}`;
   });
   throw new EnvError(`invalid environment:\n${lines.join("\n")}`);
 }

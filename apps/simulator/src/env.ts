@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { SIMULATED_MODEL_NAME } from "@raas/shared";
+import { formatIssueList, SIMULATED_MODEL_NAME } from "@raas/shared";
 import { z } from "zod";
 import { DEFAULT_CACHE_BLOCKS } from "./cache/block-prefix-cache";
 import { DEFAULT_DECODE_MS_PER_TOKEN, DEFAULT_PREFILL_MS_PER_TOKEN } from "./engine/latency-model";
@@ -67,7 +67,9 @@ export function readSimulatorConfig(argv: readonly string[], env: NodeJS.Process
     decodeMsPerToken: values["decode-ms-per-token"] ?? env.SIMULATOR_DECODE_MS_PER_TOKEN,
   });
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  --${issue.path.join(".")}: ${issue.message}`);
+    const problems = formatIssueList(parsed.error.issues, { root: "configuration" }).map(
+      (line) => `  --${line}`,
+    );
     throw new Error(`invalid simulator configuration:\n${problems.join("\n")}`);
   }
   const config = parsed.data;

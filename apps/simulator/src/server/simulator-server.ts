@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { formatIssues } from "@raas/shared";
 import { ZodError } from "zod";
 import type { SimulatedModel } from "../engine/simulated-model";
 import { renderPrometheusMetrics } from "./prometheus-metrics";
@@ -137,9 +138,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent || res.destroyed) return;
       if (error instanceof ZodError) {
-        const detail = error.issues
-          .map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)
-          .join("; ");
+        const detail = formatIssues(error.issues, { root: "body" });
         sendJson(res, 400, { error: { message: `invalid request: ${detail}`, type: "BadRequestError" } });
       } else if (error instanceof HttpError) {
         sendJson(res, error.status, { error: { message: error.message } });

@@ -1,3 +1,4 @@
+import { formatIssues } from "@raas/shared";
 import { z } from "zod";
 
 /** One line of a SWE-bench predictions file. */
@@ -46,9 +47,7 @@ export function parsePredictions(text: string, source = "predictions"): TSwePred
   const predictions = records.map(({ value, where }) => {
     const parsed = ZSwePrediction.safeParse(value);
     if (!parsed.success) {
-      throw new Error(
-        `${where}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "prediction"}: ${issue.message}`).join("; ")}`,
-      );
+      throw new Error(`${where}: ${formatIssues(parsed.error.issues, { root: "prediction" })}`);
     }
     if (seen.has(parsed.data.instance_id))
       throw new Error(`${where}: instance ${parsed.data.instance_id} is listed twice`);

@@ -1,3 +1,4 @@
+import { formatIssues } from "@raas/shared";
 import { z } from "zod";
 
 /** A test list that may arrive as an array or as a JSON-encoded string (SWE-bench's published form). */
@@ -49,9 +50,7 @@ export type TSweInstanceInput = z.input<typeof ZSweInstance>;
 export function parseSweInstance(value: unknown): TSweInstance {
   const parsed = ZSweInstance.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new Error(
-    parsed.error.issues.map((issue) => `${issue.path.join(".") || "instance"}: ${issue.message}`).join("; "),
-  );
+  throw new Error(formatIssues(parsed.error.issues, { root: "instance" }));
 }
 
 /** Parses SWE-bench JSONL (one instance per line, blank lines skipped); errors name the line. */

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { formatIssues } from "@raas/shared";
 import { z } from "zod";
 
 const ZEnv = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected a variable name"), z.string());
@@ -51,9 +52,7 @@ export const ZSweRepoSpecs = z.record(z.string(), ZSweRepoSpec).superRefine((spe
 export function parseSweRepoSpecs(value: unknown, source = "specs"): Record<string, TSweRepoSpec> {
   const parsed = ZSweRepoSpecs.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new Error(
-    `${source}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "specs"}: ${issue.message}`).join("; ")}`,
-  );
+  throw new Error(`${source}: ${formatIssues(parsed.error.issues, { root: "specs" })}`);
 }
 
 /** Reads and validates a JSON specs file. */
