@@ -170,6 +170,11 @@ describe("trajectory export over the API", () => {
     expect(row.properties.logprobs.description).toMatch(/null where it is 0/);
   });
 
+  it("exports the store-time token-break count to Prometheus", async () => {
+    const { text } = await http(`${server.url}/metrics`);
+    expect(text).toMatch(/^raas_trajectory_token_breaks 0$/m);
+  });
+
   it("needs a reader's token where reads need one", async () => {
     const guarded = await startTestServer({ auth: { requireViewerToken: true } });
     try {

@@ -80,6 +80,15 @@ export class ControlPlaneMetrics {
       },
     });
 
+    new Gauge({
+      name: "raas_trajectory_token_breaks",
+      help: "Trajectories whose turns broke the token-in/token-out property as they were stored, since the server started (should stay 0).",
+      registers,
+      collect() {
+        this.set(engine.stats().tokenBreaks);
+      },
+    });
+
     const completed = new Counter({
       name: "raas_jobs_completed_total",
       help: "Jobs that completed (reward assigned), by handler kind.",
