@@ -70,6 +70,16 @@ describe("raas submit", () => {
     const again = jsonLines(raas(["submit", file, "--json", "--key-salt", "step-2"]).stdout);
     expect(again.map((line) => line.created)).toEqual([true, true, false]);
     expect(again[0]?.id).not.toBe(first[0]?.id);
+
+    // The request as sent is part of the key: the same kind-less file under another --kind is new work.
+    const kindless = join(dir, "kindless.jsonl");
+    writeFileSync(kindless, `${JSON.stringify({ payload: { initMs: 1, runMs: 1, evalMs: 1 } })}\n`);
+    const asSleep = jsonLines(raas(["submit", kindless, "--kind", "sleep", "--json"]).stdout);
+    expect(jsonLines(raas(["submit", kindless, "--kind", "sleep", "--json"]).stdout)[0]?.id).toBe(
+      asSleep[0]?.id,
+    );
+    const other = raas(["submit", kindless, "--kind", "nope", "--json"]);
+    expect(other.stderr).toMatch(/unknown handler kind "nope"/);
   });
 
   it("ends --wait with completed, failed by kind and mean reward; exit 0 without infrastructure failures", () => {
