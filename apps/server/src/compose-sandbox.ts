@@ -27,19 +27,35 @@ const BINARIES: Record<NonNullable<SandboxConfig["runtime"]>, { names: string[];
   local: null,
 };
 
+/** The sandbox runtime's binary is missing while handlers that need sandboxes are registered. */
+export class SandboxUnavailableError extends Error {
+  override readonly name = "SandboxUnavailableError";
+}
+
 /**
- * Builds the sandbox runtime. Creating one starts no sandbox; a missing binary is a warning at
- * start (jobs that need a sandbox then fail as `sandbox`), so servers that only run diagnostic
- * jobs still start on machines without bubblewrap.
+ * Builds the sandbox runtime. Creating one starts no sandbox. A missing binary stops the server
+ * (`SandboxUnavailableError`, with the install command) when `requireInstalled` — handlers that
+ * need sandboxes are registered, and every job of theirs would fail in INIT; a server without
+ * them (diagnostic jobs only) starts with a warning.
  */
-export function composeSandboxRuntime(config: SandboxConfig, logger: EngineLogger): SandboxRuntime {
+export function composeSandboxRuntime(
+  config: SandboxConfig,
+  logger: EngineLogger,
+  options: { requireInstalled?: boolean } = {},
+): SandboxRuntime {
   const kind = config.runtime ?? "bubblewrap";
   const searchPath = config.searchPath ?? SYSTEM_PATH;
   const needed = BINARIES[kind];
   if (needed && !needed.names.some((name) => findExecutable(name, searchPath))) {
+    const missing = `sandbox runtime ${kind} is not installed (no ${needed.names.join(" or ")} on PATH=${searchPath}): ${needed.hint}`;
+    if (options.requireInstalled) {
+      throw new SandboxUnavailableError(
+        `${missing}; without it every rollout would fail in INIT, so the server does not start (RAAS_SANDBOX_RUNTIME=local runs without isolation, for development only)`,
+      );
+    }
     logger.warn(
       { runtime: kind, looked: needed.names, searchPath },
-      `sandbox runtime ${kind} is not installed (${needed.hint}); jobs that need a sandbox will fail until it is, or set RAAS_SANDBOX_RUNTIME=local for development`,
+      `${missing}; only jobs that need no sandbox can run`,
     );
   }
   if (config.workspaceSizeBytes !== undefined && kind !== "bubblewrap") {

@@ -7,7 +7,7 @@ export {
   composeAgentHandlers,
 } from "./compose-handlers";
 export { type ComposedInference, composeInference, type InferenceConfig } from "./compose-inference";
-export { composeSandboxRuntime, type SandboxConfig } from "./compose-sandbox";
+export { composeSandboxRuntime, type SandboxConfig, SandboxUnavailableError } from "./compose-sandbox";
 export { configFromEnv } from "./config-from-env";
 export { EnvError, parseServerEnv, type TServerEnv, ZServerEnv } from "./env";
 export { loadServerEnvFiles, type ServerEnvFiles } from "./env-files";

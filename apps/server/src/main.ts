@@ -1,3 +1,4 @@
+import { SandboxUnavailableError } from "./compose-sandbox";
 import { configFromEnv } from "./config-from-env";
 import { EnvError, loadServerEnv, type TServerEnv } from "./env";
 import { loadServerEnvFiles, type ServerEnvFiles } from "./env-files";
@@ -20,7 +21,11 @@ async function main(): Promise<void> {
   const logger = createServerLogger(env.LOG_LEVEL, {
     secrets: [env.RAAS_ADMIN_TOKEN, env.RAAS_TRAINER_TOKEN, env.RAAS_VIEWER_TOKEN],
   });
-  const running = await startServer({ ...configFromEnv(env, files), logger });
+  const running = await startServer({ ...configFromEnv(env, files), logger }).catch((error: unknown) => {
+    if (!(error instanceof SandboxUnavailableError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  });
 
   const lines = [`RaaS control plane listening on ${running.url}`];
   lines.push(

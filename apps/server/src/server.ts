@@ -110,7 +110,10 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       secrets: [auth.adminToken, auth.trainerToken, auth.viewerToken],
     });
   const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));
-  const sandboxRuntime = composeSandboxRuntime(config.sandbox ?? {}, logger.child({ component: "sandbox" }));
+  // Agent handlers need sandboxes: without the runtime's binary the server refuses to start.
+  const sandboxRuntime = composeSandboxRuntime(config.sandbox ?? {}, logger.child({ component: "sandbox" }), {
+    requireInstalled: config.agentHandlers !== false,
+  });
   const agentHandlers: ComposedAgentHandlers =
     config.agentHandlers === false
       ? { handlers: [], close: async () => {} }

@@ -11,10 +11,13 @@ import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { SandboxUnavailableError } from "../src/compose-sandbox";
+import { startServer } from "../src/server";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const START = join(ROOT, "scripts/start.mjs");
 const TEST = join(ROOT, "scripts/test.mjs");
+const TSX = join(ROOT, "node_modules/tsx/dist/cli.mjs");
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
@@ -182,5 +185,41 @@ describe("npm start --no-web", () => {
     expect(result.stderr.trim()).toBe(
       '[start] SIMULATOR_PORT: expected a TCP port from 1 to 65535, got "eighty"',
     );
+  });
+});
+
+describe("the server itself on a machine without bubblewrap", () => {
+  it("refuses to start while handlers need sandboxes: one line with the install command, no port", async () => {
+    const bin = scratch("raas-first-run-bin-");
+    const port = await freePort();
+    const result = spawnSync(process.execPath, [TSX, join(ROOT, "apps/server/src/main.ts")], {
+      cwd: ROOT,
+      env: { ...process.env, PATH: bin, PORT: String(port), RAAS_STORE: "memory", LOG_LEVEL: "silent" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toContain(`sandbox runtime bubblewrap is not installed (no bwrap on PATH=${bin})`);
+    expect(result.stderr).toContain("apt-get install -y bubblewrap");
+    expect(await isListening(port)).toBe(false);
+  });
+
+  it("starts for diagnostic jobs only when no handler needs a sandbox", async () => {
+    const bin = scratch("raas-first-run-bin-");
+    await expect(startServer({ port: 0, logLevel: "silent", sandbox: { searchPath: bin } })).rejects.toThrow(
+      SandboxUnavailableError,
+    );
+    const running = await startServer({
+      port: 0,
+      logLevel: "silent",
+      agentHandlers: false,
+      sandbox: { searchPath: bin },
+    });
+    try {
+      expect(running.engine.handlerKinds()).toEqual(["sleep"]);
+    } finally {
+      await running.close({ graceMs: 0 });
+    }
   });
 });
