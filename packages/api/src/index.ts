@@ -23,7 +23,9 @@ export {
 } from "./http/control-plane-handler";
 export type { ApiLogger } from "./logger.types";
 export { ControlPlaneMetrics } from "./metrics/control-plane-metrics";
+export { findDocumentGaps } from "./openapi/find-document-gaps";
 export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./openapi/openapi-document";
+export type { OpenApiRouteMeta, ProcedureMeta } from "./openapi/openapi-meta.types";
 export { REST_ROUTES } from "./rest/rest-routes";
 export { type AppRouter, appRouter, createCaller } from "./root";
 export { BACKEND_KINDS, type TBackendView, ZBackendView } from "./routers/backends/backend.schema";

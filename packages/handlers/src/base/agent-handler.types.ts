@@ -99,6 +99,11 @@ export interface AgentHandlerDefinition<P extends TAgentTaskBase, S = undefined,
   description: string;
   /** Validates the job payload; extend `ZAgentTaskBase`. */
   payloadSchema: z.ZodType<P>;
+  /**
+   * The shape of the handler's own part of the job result (what `evaluate` returns as `result`);
+   * `agent` and `tokenDrift` are added to it. Documents the result in the OpenAPI document.
+   */
+  resultSchema?: z.ZodObject;
   /** Sandbox tools offered to the model, by name (from the runtime's `toolSpecs`). */
   tools: readonly string[];
   /** The finish tool offered to the model; null offers none. Default `SUBMIT_TOOL_SPEC`. */

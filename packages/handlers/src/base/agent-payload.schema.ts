@@ -3,26 +3,76 @@ import { z } from "zod";
 /** Per-job overrides of the agent loop and sampling; every field optional. */
 export const ZAgentOverrides = z
   .object({
-    maxTurns: z.number().int().min(1).max(1_000).optional(),
-    maxContextTokens: z.number().int().min(256).max(1_048_576).optional(),
-    maxTokensPerTurn: z.number().int().min(1).max(262_144).optional(),
-    /** Wall-time budget of the agent loop in ms. */
-    timeBudgetMs: z.number().int().min(1).max(86_400_000).optional(),
-    /** Time limit of one tool call in ms. */
-    toolTimeoutMs: z.number().int().min(1).max(3_600_000).optional(),
-    temperature: z.number().min(0).max(10).optional(),
-    topP: z.number().gt(0).max(1).optional(),
-    topK: z.number().int().min(-1).optional(),
-    seed: z.number().int().optional(),
-    enableThinking: z.boolean().optional(),
+    maxTurns: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000)
+      .optional()
+      .describe("Model turns at most. Default: the handler's."),
+    maxContextTokens: z
+      .number()
+      .int()
+      .min(256)
+      .max(1_048_576)
+      .optional()
+      .describe("Prompt + response tokens at most. Default 32_768."),
+    maxTokensPerTurn: z
+      .number()
+      .int()
+      .min(1)
+      .max(262_144)
+      .optional()
+      .describe("Response tokens per turn at most (the backend's max_tokens). Default 4_096."),
+    timeBudgetMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(86_400_000)
+      .optional()
+      .describe("Wall-time budget of the agent loop in ms."),
+    toolTimeoutMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(3_600_000)
+      .optional()
+      .describe("Time limit of one tool call in ms."),
+    temperature: z
+      .number()
+      .min(0)
+      .max(10)
+      .optional()
+      .describe("Sampling temperature. Default: the backend's."),
+    topP: z
+      .number()
+      .gt(0)
+      .max(1)
+      .optional()
+      .describe("Nucleus sampling mass, (0, 1]. Default: the backend's."),
+    topK: z
+      .number()
+      .int()
+      .min(-1)
+      .optional()
+      .describe("Top-k sampling; -1 disables. Default: the backend's."),
+    seed: z.number().int().optional().describe("Sampling seed. Default: none."),
+    enableThinking: z.boolean().optional().describe("Qwen3 thinking block on or off. Default true."),
   })
-  .strict();
+  .strict()
+  .meta({
+    id: "AgentOverrides",
+    description: "Per-job overrides of the agent loop and sampling; every field optional.",
+  });
 export type TAgentOverrides = z.infer<typeof ZAgentOverrides>;
 
 /** Fields every agent-task payload has; handler payload schemas extend this object. */
 export const ZAgentTaskBase = z.object({
-  /** The task instance's id (also shown to the model as `Task id: …`). */
-  taskId: z.string().min(1).max(200),
+  taskId: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe("The task instance's id (also shown to the model as `Task id: …`)."),
   agent: ZAgentOverrides.optional(),
 });
 export type TAgentTaskBase = z.infer<typeof ZAgentTaskBase>;

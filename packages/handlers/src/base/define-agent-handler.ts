@@ -10,6 +10,7 @@ import {
   type ToolSpec,
 } from "@raas/engine";
 import { checkTokenDrift } from "@raas/inference";
+import { z } from "zod";
 import type {
   AgentDefaults,
   AgentHandlerDefinition,
@@ -20,6 +21,7 @@ import type {
   TokenDriftSummary,
 } from "./agent-handler.types";
 import type { TAgentTaskBase } from "./agent-payload.schema";
+import { agentResultSchema } from "./agent-result.schema";
 import { asStageFailure, guardSandbox } from "./infrastructure-guard";
 import { createSandboxToolbox } from "./sandbox-toolbox";
 import { SUBMIT_TOOL_SPEC } from "./submit-tool";
@@ -49,6 +51,7 @@ export function defineAgentHandler<P extends TAgentTaskBase, S = undefined, A = 
       description: definition.description,
       failureReward: definition.failureReward,
       payloadSchema: definition.payloadSchema,
+      resultSchema: agentResultSchema(definition.resultSchema ?? z.object({})),
 
       async init(ctx) {
         const spec = definition.sandbox?.(ctx.payload) ?? {};

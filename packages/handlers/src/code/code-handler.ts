@@ -6,40 +6,92 @@ import { runHiddenTests } from "./hidden-tests";
 
 const ZStdioTests = z
   .object({
-    kind: z.literal("stdio"),
+    kind: z.literal("stdio").describe("Cases fed on stdin, compared on stdout."),
     cases: z
-      .array(z.object({ input: z.string(), output: z.string() }).strict())
+      .array(
+        z
+          .object({
+            input: z.string().describe("What the program reads on stdin."),
+            output: z.string().describe("What it must write on stdout (trailing whitespace ignored)."),
+          })
+          .strict(),
+      )
       .min(1)
-      .max(1_000),
-    /** Time limit of each case in ms. Default 2_000. */
-    timeLimitMs: z.number().int().min(1).max(600_000).default(2_000),
+      .max(1_000)
+      .describe("The cases, 1 to 1000."),
+    timeLimitMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(600_000)
+      .default(2_000)
+      .describe("CPU-time limit of each case in ms. Default 2_000."),
   })
-  .strict();
+  .strict()
+  .describe("Hidden stdin/stdout cases.");
 
 const ZUnittestTests = z
   .object({
-    kind: z.literal("unittest"),
-    /** A Python unittest module (saved as `test_hidden.py`) that imports the solution module. */
-    code: z.string().min(1).max(1_000_000),
-    /** Time limit of the whole suite in ms. Default 10_000. */
-    timeLimitMs: z.number().int().min(1).max(3_600_000).default(10_000),
+    kind: z.literal("unittest").describe("A Python unittest module run against the solution."),
+    code: z
+      .string()
+      .min(1)
+      .max(1_000_000)
+      .describe("A Python unittest module (saved as `test_hidden.py`) that imports the solution module."),
+    timeLimitMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(3_600_000)
+      .default(10_000)
+      .describe("Time limit of the whole suite in ms. Default 10_000."),
   })
-  .strict();
+  .strict()
+  .describe("A hidden unittest module.");
 
 export const ZCodePayload = ZAgentTaskBase.extend({
-  /** The problem statement. */
-  prompt: z.string().min(1).max(100_000),
-  /** Where the model writes its solution, relative to the workspace. Default `solution.py`. */
+  prompt: z.string().min(1).max(100_000).describe("The problem statement."),
   solutionPath: z
     .string()
     .regex(/^[\w][\w./-]*\.py$/, "a relative .py path")
     .refine((p) => !p.includes(".."), "must stay inside the workspace")
-    .default("solution.py"),
-  /** Hidden tests, never shown to the model: stdin/stdout cases or a unittest module. */
-  tests: z.discriminatedUnion("kind", [ZStdioTests, ZUnittestTests]),
-  /** `fraction` of passed tests, or `all_pass` (1 only when every test passes). Default: the handler config. */
-  rewardMode: z.enum(["fraction", "all_pass"]).optional(),
-}).strict();
+    .default("solution.py")
+    .describe("Where the model writes its solution, relative to the workspace. Default `solution.py`."),
+  tests: z
+    .discriminatedUnion("kind", [ZStdioTests, ZUnittestTests])
+    .describe("Hidden tests, never shown to the model: stdin/stdout cases or a unittest module."),
+  rewardMode: z
+    .enum(["fraction", "all_pass"])
+    .optional()
+    .describe(
+      "`fraction` of passed tests, or `all_pass` (1 only when every test passes). Default: the server's.",
+    ),
+})
+  .strict()
+  .meta({ description: "A programming problem with hidden tests." });
+
+/** The code handler's part of the job result. */
+export const ZCodeResult = z.object({
+  rewardMode: z.enum(["fraction", "all_pass"]).describe("How the reward was computed."),
+  solutionFound: z.boolean().describe("False when no usable solution file was written (reward 0)."),
+  passed: z.number().int().describe("Cases (or tests) passed."),
+  total: z.number().int().describe("Cases (or tests) run."),
+  pythonVersion: z.string().nullable().optional().describe("Python version of the grading sandbox."),
+  cases: z
+    .array(
+      z.object({
+        name: z.string().describe("The case's or test's name."),
+        status: z
+          .string()
+          .describe(
+            "stdio: passed | wrong_answer | runtime_error | timeout; unittest: passed | failed | error | timeout.",
+          ),
+        durationMs: z.number().describe("Time the case took, in ms."),
+        detail: z.string().describe("What went wrong (empty when passed)."),
+      }),
+    )
+    .describe("Each graded case."),
+});
 export type TCodePayload = z.infer<typeof ZCodePayload>;
 
 export interface CodeHandlerConfig {
@@ -69,6 +121,7 @@ export function createCodeHandlerFactory(config: CodeHandlerConfig = {}) {
     kind: "code",
     description: "Programming problems: write a solution file, graded by hidden tests in a fresh sandbox.",
     payloadSchema: ZCodePayload,
+    resultSchema: ZCodeResult,
     tools: ["bash", "python", "editor"],
     submitTool: submitToolSpec("Call when your solution file is complete; ends the task."),
     limits: { maxTurns: 20 },

@@ -6,11 +6,23 @@ import { submitToolSpec } from "../base/submit-tool";
 import { gradeMathAnswer } from "./math-answer.grader";
 
 export const ZMathPayload = ZAgentTaskBase.extend({
-  /** The problem statement (LaTeX allowed). */
-  problem: z.string().min(1).max(100_000),
-  /** The gold final answer, e.g. `\frac{3}{4}`, `12`, `50\%`. */
-  answer: z.string().min(1).max(1_000),
-}).strict();
+  problem: z.string().min(1).max(100_000).describe("The problem statement (LaTeX allowed)."),
+  answer: z.string().min(1).max(1_000).describe("The gold final answer, e.g. `\\frac{3}{4}`, `12`, `50\\%`."),
+})
+  .strict()
+  .meta({ description: "A math problem with its gold final answer." });
+
+/** The math handler's part of the job result. */
+export const ZMathResult = z.object({
+  extracted: z
+    .string()
+    .nullable()
+    .describe("The answer taken from the trajectory (boxed, else the submitted answer); null when none."),
+  source: z.enum(["boxed", "submission", "none"]).describe("Where the answer was found."),
+  isCorrect: z.boolean().describe("Whether it equals the gold answer (normalized or numerically)."),
+  gold: z.string().describe("The gold answer."),
+  pythonVersion: z.string().nullable().describe("Python version of the sandbox, or null when unknown."),
+});
 export type TMathPayload = z.infer<typeof ZMathPayload>;
 
 const SYSTEM_PROMPT =
@@ -23,6 +35,7 @@ export const createMathHandler = defineAgentHandler<TMathPayload, { pythonVersio
   kind: "math",
   description: "Math word problems: final answer in \\boxed{}, python tool for computation.",
   payloadSchema: ZMathPayload,
+  resultSchema: ZMathResult,
   tools: ["python"],
   submitTool: submitToolSpec(
     "Submit your final answer and end the task.",

@@ -1,5 +1,6 @@
 import type { AgentLoopLimits, EvalContext, RunContext, TaskHandler } from "@raas/engine";
 import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
+import { ZAgentRunSummary, ZTokenDriftSummary } from "../base/agent-result.schema";
 import { defineAgentHandler } from "../base/define-agent-handler";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
 import { submitToolSpec } from "../base/submit-tool";
@@ -7,7 +8,7 @@ import { initStepFailure, materializeRepository, runStep, SweStepError } from ".
 import { evaluateSwePatch } from "./swe-evaluator";
 import { selectSweImage } from "./swe-image";
 import { SWE_DEFAULTS, type SweEvalOptions } from "./swe-options";
-import { type TSwePayload, ZSwePayload } from "./swe-payload.schema";
+import { type TSwePayload, ZSwePayload, ZSweResult } from "./swe-payload.schema";
 import { SWE_SYSTEM_PROMPT, sweUserMessage } from "./swe-prompt";
 import type { SweRepoSource } from "./swe-repo-source";
 import { resolveSweSpec } from "./swe-repo-spec";
@@ -137,6 +138,15 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
       kind: agent.kind,
       ...(agent.description !== undefined && { description: agent.description }),
       payloadSchema: agent.payloadSchema,
+      // A rollout's result has `agent` and `tokenDrift`; grading a given modelPatch runs no agent.
+      resultSchema: ZSweResult.extend({
+        agent: ZAgentRunSummary.optional().describe(
+          "The agent loop's summary; absent when a modelPatch was graded.",
+        ),
+        tokenDrift: ZTokenDriftSummary.optional().describe(
+          "The token-in/token-out check; absent when a modelPatch was graded.",
+        ),
+      }),
       async init(ctx) {
         // An instance without its prepared environment image cannot be run or graded: `eval`.
         await asStageFailure("eval", "no environment image", ctx.signal, async () => imageOf(ctx.payload));

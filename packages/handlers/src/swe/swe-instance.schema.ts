@@ -16,33 +16,45 @@ const ZTestList = z.preprocess(
   z.array(z.string().min(1)),
 );
 
+const testList = (description: string) => ZTestList.describe(description);
+
 /**
  * One SWE-bench / SWE-Gym task instance. Unknown fields are kept (datasets add their own), the
  * test lists are normalized to arrays.
  */
-export const ZSweInstance = z.looseObject({
-  instance_id: z.string().min(1).max(300),
-  /** `owner/name`; also the key of the repository's bundle or mirror. */
-  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "expected owner/name"),
-  /** Full 40-hex commit the repository is checked out at. */
-  base_commit: z.string().regex(/^[0-9a-f]{40}$/, "expected a full 40-character commit hash"),
-  /** Gold patch (not shown to the agent). */
-  patch: z.string().default(""),
-  test_patch: z.string().default(""),
-  problem_statement: z.string().min(1),
-  hints_text: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ""),
-  created_at: z.string().nullish(),
-  version: z
-    .union([z.string(), z.number()])
-    .nullish()
-    .transform((value) => (value == null ? null : String(value))),
-  FAIL_TO_PASS: ZTestList,
-  PASS_TO_PASS: ZTestList,
-  environment_setup_commit: z.string().nullish(),
-});
+export const ZSweInstance = z
+  .looseObject({
+    instance_id: z.string().min(1).max(300).describe("The instance id, e.g. `astropy__astropy-12907`."),
+    repo: z
+      .string()
+      .regex(/^[\w.-]+\/[\w.-]+$/, "expected owner/name")
+      .describe("`owner/name`; also the key of the repository's bundle or mirror."),
+    base_commit: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/, "expected a full 40-character commit hash")
+      .describe("Full 40-hex commit the repository is checked out at."),
+    patch: z.string().default("").describe("Gold patch (never shown to the agent)."),
+    test_patch: z.string().default("").describe("Patch adding the tests, applied before grading."),
+    problem_statement: z.string().min(1).describe("The issue text shown to the agent."),
+    hints_text: z
+      .string()
+      .nullish()
+      .transform((value) => value ?? "")
+      .describe("Hints from the issue discussion (not shown by default)."),
+    created_at: z.string().nullish().describe("When the instance was created (dataset metadata)."),
+    version: z
+      .union([z.string(), z.number()])
+      .nullish()
+      .transform((value) => (value == null ? null : String(value)))
+      .describe("The repository version, selects `owner/name@version` specs."),
+    FAIL_TO_PASS: testList("Tests that must go from failing to passing (a list or a JSON-encoded list)."),
+    PASS_TO_PASS: testList("Tests that must keep passing (a list or a JSON-encoded list)."),
+    environment_setup_commit: z
+      .string()
+      .nullish()
+      .describe("Commit the environment was built from (metadata)."),
+  })
+  .describe("A SWE-bench / SWE-Gym instance as published (a JSONL line); unknown fields are kept.");
 export type TSweInstance = z.output<typeof ZSweInstance>;
 export type TSweInstanceInput = z.input<typeof ZSweInstance>;
 

@@ -3,6 +3,7 @@ import { formatIssues } from "@raas/shared";
 import { z } from "zod";
 
 const ZEnv = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected a variable name"), z.string());
+const env = (description: string) => ZEnv.optional().describe(description);
 
 /**
  * How to set up and test one repository (or one version of it), like SWE-bench's per-repo specs.
@@ -10,26 +11,36 @@ const ZEnv = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected a v
  */
 export const ZSweRepoSpec = z
   .object({
-    /** Test framework; default: guessed from the test names (`a.py::b` pytest, `t (m.C)` unittest). */
-    framework: z.enum(["pytest", "unittest"]).optional(),
-    /**
-     * Test command before the test directives. The instance's own `test_cmd` wins over it. Default
-     * `python3 -m pytest -rA -v --color=no -p no:cacheprovider` / `python3 -m unittest -v`.
-     */
-    testCommand: z.string().min(1).optional(),
-    /**
-     * Test directives appended to the test command. Default: the files (pytest) or modules
-     * (unittest) of the FAIL_TO_PASS / PASS_TO_PASS tests; `[]` appends nothing.
-     */
-    testDirectives: z.array(z.string().min(1)).optional(),
-    /** Shell commands run in the repository after checkout (INIT and EVAL), each must exit 0. */
-    setupCommands: z.array(z.string().min(1)).optional(),
-    /** Environment of setup commands, tests and the agent's sandbox (e.g. `PYTHONPATH=src`). */
-    env: ZEnv.optional(),
-    /** Extra environment of the test run only (over `env` and the deterministic defaults). */
-    testEnv: ZEnv.optional(),
-    /** Image (rootfs directory or SIF) of the sandboxes; wins over `imagePattern`. */
-    image: z.string().min(1).optional(),
+    framework: z
+      .enum(["pytest", "unittest"])
+      .optional()
+      .describe(
+        "Test framework; default: guessed from the test names (`a.py::b` pytest, `t (m.C)` unittest).",
+      ),
+    testCommand: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "Test command before the test directives; the instance's own `test_cmd` wins over it. Default `python3 -m pytest -rA -v --color=no -p no:cacheprovider` / `python3 -m unittest -v`.",
+      ),
+    testDirectives: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        "Test directives appended to the test command. Default: the files (pytest) or modules (unittest) of the listed tests; `[]` appends nothing.",
+      ),
+    setupCommands: z
+      .array(z.string().min(1))
+      .optional()
+      .describe("Shell commands run in the repository after checkout (INIT and EVAL); each must exit 0."),
+    env: env("Environment of setup commands, tests and the agent's sandbox (e.g. `PYTHONPATH=src`)."),
+    testEnv: env("Extra environment of the test run only (over `env` and the deterministic defaults)."),
+    image: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Image (rootfs directory or SIF) of the sandboxes; wins over the server's image pattern."),
   })
   .strict();
 export type TSweRepoSpec = z.infer<typeof ZSweRepoSpec>;

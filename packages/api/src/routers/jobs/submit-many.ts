@@ -31,7 +31,7 @@ export const submitMany = trainerProcedure
       operationId: "submitJobs",
       summary: "Submit many jobs at once; if one is invalid, none is submitted.",
       description:
-        "Validates every job first; a 400 names the index of the bad one (`jobs[3].payload.question: …`) and nothing is created. Each job is idempotent by its `jobKey` as in `submitJob`; a reused key with a different request is a 409 naming the index and the fields that differ.",
+        "Validates every job first; a 400 names the index of the bad one (`jobs[3].payload.problem: …`) and nothing is created. Each job is idempotent by its `jobKey` as in `submitJob`; a reused key with a different request is a 409 naming the index and the fields that differ.",
       errors: ["CONFLICT"],
       example: {
         jobs: [
@@ -40,7 +40,7 @@ export const submitMany = trainerProcedure
             jobKey: "run-7/step-3/q-42/0",
             groupId: "run-7/step-3/q-42",
             batchId: "run-7/step-3",
-            payload: { taskId: "q-42", question: "What is 6 * 7?", answer: "42" },
+            payload: { taskId: "q-42", problem: "What is 6 * 7?", answer: "42" },
             metadata: { run: "run-7", step: 3 },
           },
         ],

@@ -27,7 +27,7 @@ export const submit = trainerProcedure
         jobKey: "run-7/step-3/q-42/0",
         groupId: "run-7/step-3/q-42",
         batchId: "run-7/step-3",
-        payload: { taskId: "q-42", question: "What is 6 * 7?", answer: "42" },
+        payload: { taskId: "q-42", problem: "What is 6 * 7?", answer: "42" },
         metadata: { run: "run-7", step: 3 },
       },
     },

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { findDocumentGaps } from "@raas/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configFromEnv } from "../src/config-from-env";
+import { parseServerEnv } from "../src/env";
+import { type RunningServer, startServer } from "../src/server";
+
+const SWE_DATA = fileURLToPath(new URL("../../../packages/handlers/data/swe/", import.meta.url));
+
+/** The document a Python trainer generates its client from, with every handler the server composes. */
+describe("/openapi.json of the composed server", () => {
+  let running: RunningServer;
+  let scratchDir: string;
+
+  beforeAll(async () => {
+    scratchDir = mkdtempSync(join(tmpdir(), "raas-openapi-swe-scratch-"));
+    const fromEnv = configFromEnv(parseServerEnv({ RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles") }));
+    const swe = fromEnv.agentHandlers?.swe;
+    running = await startServer({
+      port: 0,
+      logLevel: "silent",
+      agentHandlers: { ...fromEnv.agentHandlers, ...(swe && { swe: { ...swe, scratchDir } }) },
+    });
+  });
+  afterAll(async () => {
+    await running?.close({ graceMs: 50 });
+    rmSync(scratchDir, { recursive: true, force: true });
+  });
+
+  it("types every registered kind's payload and result, with no undocumented field", async () => {
+    const doc = await fetch(`${running.url}/openapi.json`).then((response) => response.json());
+    const kinds = Object.keys(doc.components.schemas.SubmitJobRequest.discriminator.mapping).sort();
+    expect(kinds).toEqual(["code", "math", "sleep", "stem", "swe"]);
+    expect(findDocumentGaps(doc)).toEqual([]);
+    const { schemas } = doc.components;
+    expect(schemas.MathPayload.required).toEqual(expect.arrayContaining(["taskId", "problem", "answer"]));
+    expect(schemas.MathResult.properties.isCorrect.type).toBe("boolean");
+    expect(schemas.MathResult.properties.agent).toEqual({ $ref: "#/components/schemas/AgentRunSummary" });
+    expect(schemas.CodePayload.properties.tests.oneOf).toHaveLength(2);
+    expect(schemas.CodeResult.properties.cases.items.properties.status.type).toBe("string");
+    expect(schemas.SwePayload.properties.instance.properties.base_commit.pattern).toBe("^[0-9a-f]{40}$");
+    expect(schemas.SweResult.properties.resolved.type).toBe("boolean");
+    expect(schemas.SweResult.required).not.toContain("agent");
+    // The submit example is a valid math job: every required key present, no unknown key.
+    const example = doc.paths["/api/v1/jobs"].post.requestBody.content["application/json"].example;
+    expect(example.kind).toBe("math");
+    expect(Object.keys(schemas.MathPayload.properties)).toEqual(
+      expect.arrayContaining(Object.keys(example.payload)),
+    );
+    expect(Object.keys(example.payload)).toEqual(expect.arrayContaining(schemas.MathPayload.required));
+    expect(schemas.StemResult.properties.source.enum).toEqual(["boxed", "submission", "text", "none"]);
+  });
+});
