@@ -59,6 +59,17 @@ export function circuitAfterDispatch(state: CircuitState): CircuitState {
   return state.status === "half-open" ? { ...state, isProbeInFlight: true } : state;
 }
 
+/**
+ * A passed health check: evidence the backend is back, but not yet that it serves. An open circuit
+ * lets one probe request through at once (half-open) instead of waiting out `openDurationMs`;
+ * otherwise it counts as a success.
+ */
+export function circuitAfterPassedCheck(state: CircuitState): CircuitState {
+  return state.status === "open"
+    ? { status: "half-open", consecutiveFailures: state.consecutiveFailures, isProbeInFlight: false }
+    : circuitAfterSuccess(state);
+}
+
 export function circuitAfterSuccess(_state: CircuitState): CircuitState {
   return CLOSED_CIRCUIT;
 }

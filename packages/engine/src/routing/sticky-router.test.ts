@@ -149,18 +149,51 @@ describe("StickyRouter", () => {
     expect(router.acquire("j", 10)?.backendId).toBe("a");
   });
 
-  it("health checks feed the breaker: failures open it, a passing check after the wait closes it", () => {
-    const router = routerWith(["a"], { circuitBreaker: { failureThreshold: 2, openDurationMs: 1_000 } });
+  it("health checks feed the breaker: failures open it, a passing check lets one probe through at once", () => {
+    const router = routerWith(["a"], { circuitBreaker: { failureThreshold: 2, openDurationMs: 60_000 } });
     router.recordHealth("a", false, 0);
     router.recordHealth("a", false, 10);
     expect(router.getBackend("a", 10)).toMatchObject({
       circuit: "open",
       lastHealthCheck: { atMs: 10, isHealthy: false },
     });
+    expect(router.acquire("j", 20)).toBeNull();
+    // Back long before openDurationMs: the passing check makes the circuit half-open.
     router.recordHealth("a", true, 500);
-    expect(router.getBackend("a", 500)?.circuit).toBe("open");
+    expect(router.getBackend("a", 500)?.circuit).toBe("half-open");
+    const probe = router.acquire("j", 500)!;
+    expect(router.acquire("k", 500)).toBeNull();
+    router.release(probe.backendId, ok, 510);
+    expect(router.getBackend("a", 510)?.circuit).toBe("closed");
     router.recordHealth("a", true, 1_010);
-    expect(router.getBackend("a", 1_010)?.circuit).toBe("closed");
+    expect(router.getBackend("a", 1_010)).toMatchObject({ circuit: "closed", consecutiveFailures: 0 });
+  });
+
+  it("gives a half-speed backend about half the new jobs of a full-speed one", () => {
+    const router = routerWith(["fast", "slow"], { overloadMargin: 100 });
+    router.registerBackend({ id: "fast", modelName: "m", weightVersion: null, maxConcurrency: 100 }, 0);
+    router.registerBackend({ id: "slow", modelName: "m", weightVersion: null, maxConcurrency: 100 }, 0);
+    // One measured request each: 2 ms per token on fast, 4 ms per token on slow.
+    router.release(router.acquire("m1", 0)!.backendId, { ...ok, responseTokens: 100, latencyMs: 200 }, 0);
+    router.release(router.acquire("m2", 0)!.backendId, { ...ok, responseTokens: 100, latencyMs: 400 }, 0);
+    expect(router.listBackends(0).map((b) => b.stats.requests)).toEqual([1, 1]);
+    for (let job = 0; job < 60; job += 1) router.acquire(`j${job}`, 0);
+    expect(inFlightOf(router)).toEqual({ fast: 40, slow: 20 });
+  });
+
+  it("moves a sticky job off a slow backend once its speed-weighted load exceeds the margin", () => {
+    const router = routerWith(["fast", "slow"], { overloadMargin: 4 });
+    router.release(router.acquire("m1", 0)!.backendId, { ...ok, responseTokens: 100, latencyMs: 100 }, 0);
+    router.release(router.acquire("m2", 0)!.backendId, { ...ok, responseTokens: 100, latencyMs: 300 }, 0);
+    router.drainBackend("fast", 0);
+    for (const job of ["x1", "x2", "x3"]) router.acquire(job, 0);
+    router.resumeBackend("fast", 0);
+    // slow: (3 + 1) × 3 = 12 weighted requests against fast's (0 + 1) × 1: moved.
+    expect(router.acquire("x1", 0)).toEqual({
+      backendId: "fast",
+      reason: "moved-overloaded",
+      previousBackendId: "slow",
+    });
   });
 
   it("balances many concurrent jobs evenly", () => {

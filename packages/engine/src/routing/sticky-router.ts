@@ -1,5 +1,6 @@
 import { RaasError } from "@raas/shared";
 import type { InferenceRouter } from "../ports/inference-pool.port";
+import { BackendSpeed, slownessFactors } from "./backend-speed";
 import { BackendStatsAccumulator } from "./backend-stats";
 import {
   advanceCircuit,
@@ -10,6 +11,7 @@ import {
   circuitAfterAbort,
   circuitAfterDispatch,
   circuitAfterFailure,
+  circuitAfterPassedCheck,
   circuitAfterSuccess,
   DEFAULT_CIRCUIT_BREAKER_OPTIONS,
 } from "./circuit-breaker";
@@ -34,6 +36,7 @@ interface BackendEntry {
   registeredAtMs: number;
   lastHealthCheck: { atMs: number; isHealthy: boolean } | null;
   readonly stats: BackendStatsAccumulator;
+  readonly speed: BackendSpeed;
 }
 
 /** Options for one `acquire` call. */
@@ -45,18 +48,32 @@ export interface AcquireOptions {
 /** Least in-flight first; then fewer sticky jobs; then the one picked longest ago. */
 function lessLoaded(a: BackendEntry, b: BackendEntry): boolean {
   if (a.inFlight !== b.inFlight) return a.inFlight < b.inFlight;
+  return isOlderPick(a, b);
+}
+
+function isOlderPick(a: BackendEntry, b: BackendEntry): boolean {
   if (a.stickyJobs !== b.stickyJobs) return a.stickyJobs < b.stickyJobs;
   return a.lastPickSeq < b.lastPickSeq;
+}
+
+/**
+ * A backend's load for one more request, in requests of the fastest backend: (in-flight + 1) ×
+ * how many times slower it is. Equal speeds make this plain least in-flight.
+ */
+function weightedLoad(entry: BackendEntry, factors: ReadonlyMap<string, number>): number {
+  return (entry.inFlight + 1) * (factors.get(entry.id) ?? 1);
 }
 
 /**
  * Load-aware sticky routing over inference backends. Pure decision logic: no I/O, time passed in.
  *
  * A min-heap holds the backends that can take traffic, keyed by in-flight requests (incremented in
- * `acquire`, decremented in `release` whatever the outcome). A job sticks to its backend for every
- * turn so the backend's prefix cache is reused; it moves only when that backend is draining,
- * removed, has an open circuit, or has more than `overloadMargin` in-flight requests above the
- * least-loaded backend.
+ * `acquire`, decremented in `release` whatever the outcome). Load is weighed by speed: each
+ * backend's in-flight count (+1 for the request being placed) times how many times slower than the
+ * fastest it has been (a moving average of ms per generated token), so a half-speed backend takes
+ * about half the work. A job sticks to its backend for every turn so the backend's prefix cache is
+ * reused; it moves only when that backend is draining, removed, has an open circuit, or carries
+ * more than `overloadMargin` weighted requests above the least-loaded backend.
  */
 export class StickyRouter implements InferenceRouter {
   private readonly backends = new Map<string, BackendEntry>();
@@ -98,6 +115,7 @@ export class StickyRouter implements InferenceRouter {
       registeredAtMs: nowMs,
       lastHealthCheck: null,
       stats: new BackendStatsAccumulator(this.statsWindowMs),
+      speed: new BackendSpeed(),
     };
     this.backends.set(entry.id, entry);
     this.refresh(entry);
@@ -144,14 +162,17 @@ export class StickyRouter implements InferenceRouter {
     const excluded = options.excludeIds;
     const stickyId = this.jobs.get(jobId) ?? null;
     const sticky = stickyId === null ? undefined : this.backends.get(stickyId);
-    const least = this.leastLoaded(excluded);
+    const factors = slownessFactors(this.heap.values());
+    const least = this.leastLoaded(excluded, factors);
     let chosen: BackendEntry | undefined;
     let reason: RouteDecision["reason"];
     if (sticky && excluded?.has(sticky.id)) {
       chosen = least;
       reason = "moved-excluded";
     } else if (sticky && this.heap.has(sticky.id)) {
-      const isOverloaded = least !== undefined && sticky.inFlight - least.inFlight > this.overloadMargin;
+      const isOverloaded =
+        least !== undefined &&
+        weightedLoad(sticky, factors) - weightedLoad(least, factors) > this.overloadMargin;
       chosen = isOverloaded ? least : sticky;
       reason = isOverloaded ? "moved-overloaded" : "sticky";
     } else {
@@ -172,6 +193,7 @@ export class StickyRouter implements InferenceRouter {
       case "success":
         entry.circuit = circuitAfterSuccess(entry.circuit);
         entry.stats.recordSuccess(outcome, nowMs);
+        entry.speed.record(outcome.latencyMs, outcome.responseTokens);
         break;
       case "failure":
         entry.circuit = circuitAfterFailure(entry.circuit, this.breaker, nowMs);
@@ -203,14 +225,16 @@ export class StickyRouter implements InferenceRouter {
 
   /**
    * Feeds a health-check result to the circuit breaker. A failed check counts as a failure; a
-   * passed check closes a half-open circuit (it is the probe) and resets the failure count.
+   * passed check closes a closed or half-open circuit's count (it is the probe) and turns an open
+   * circuit half-open, so that a restarted backend takes a probe request without waiting out
+   * `openDurationMs`.
    */
   recordHealth(backendId: string, isHealthy: boolean, nowMs: number): void {
     const entry = this.backends.get(backendId);
     if (!entry) return;
     entry.lastHealthCheck = { atMs: nowMs, isHealthy };
     const circuit = advanceCircuit(entry.circuit, this.breaker, nowMs);
-    if (isHealthy) entry.circuit = circuit.status === "open" ? circuit : circuitAfterSuccess(circuit);
+    if (isHealthy) entry.circuit = circuitAfterPassedCheck(circuit);
     else entry.circuit = circuitAfterFailure(circuit, this.breaker, nowMs);
     this.refresh(entry);
   }
@@ -253,20 +277,21 @@ export class StickyRouter implements InferenceRouter {
     this.refresh(entry);
   }
 
-  /** Least-loaded routable backend, preferring ones below their max concurrency. */
-  private leastLoaded(excluded: ReadonlySet<string> | undefined): BackendEntry | undefined {
-    const top = this.heap.peek();
-    const hasExclusions = excluded !== undefined && excluded.size > 0;
-    if (top && !hasExclusions && top.inFlight < top.config.maxConcurrency) return top;
+  /** Least speed-weighted load among routable backends, preferring ones below their max concurrency. */
+  private leastLoaded(
+    excluded: ReadonlySet<string> | undefined,
+    factors: ReadonlyMap<string, number>,
+  ): BackendEntry | undefined {
+    const isLess = (a: BackendEntry, b: BackendEntry) => {
+      const [loadA, loadB] = [weightedLoad(a, factors), weightedLoad(b, factors)];
+      return loadA !== loadB ? loadA < loadB : isOlderPick(a, b);
+    };
     let best: BackendEntry | undefined;
     let bestWithRoom: BackendEntry | undefined;
     for (const entry of this.heap.values()) {
       if (excluded?.has(entry.id)) continue;
-      if (!best || lessLoaded(entry, best)) best = entry;
-      if (
-        entry.inFlight < entry.config.maxConcurrency &&
-        (!bestWithRoom || lessLoaded(entry, bestWithRoom))
-      ) {
+      if (!best || isLess(entry, best)) best = entry;
+      if (entry.inFlight < entry.config.maxConcurrency && (!bestWithRoom || isLess(entry, bestWithRoom))) {
         bestWithRoom = entry;
       }
     }
