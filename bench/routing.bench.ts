@@ -1,109 +1,25 @@
-// `npm run bench -- routing [--jobs 128] [--seed 1]`: four routing policies over N in-process
-// simulators (the labelled GPU test double), same skewed multi-turn workload for each.
+// `npm run bench -- routing [--jobs 96] [--uneven-jobs 256] [--seed 1] [--only <policy>|uneven]`: four routing policies
+// over N identical in-process simulators (the labelled GPU test double), same skewed multi-turn
+// workload for each; then uneven backends (one at half speed, one restarting mid-run), ProRL vs ours.
 
-import type { GenerateRequest, GenerateResult } from "@raas/engine";
-// Relative until the engine index exports the routing module.
 import { StickyRouter } from "@raas/engine";
-import {
-  createQwen3ModelFamily,
-  HttpInferenceBackend,
-  JsonHttpClient,
-  RoutedInferencePool,
-  TokenConversation,
-} from "@raas/inference";
+import { HttpInferenceBackend, JsonHttpClient, RoutedInferencePool } from "@raas/inference";
 import { BlockPrefixCache, type RunningSimulator, startSimulator } from "@raas/simulator";
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
+import { runUnevenScenario, unevenReport } from "./routing-uneven";
+import {
+  buildWorkload,
+  FAMILIES,
+  type Generate,
+  type Job,
+  LATENCY,
+  POLICY,
+  runJob,
+} from "./routing-workload";
 
 const BACKENDS = 4;
 const SLOTS_PER_BACKEND = 8;
 const CLIENT_CONCURRENCY = 64;
-const GROUP_SIZE = 4;
-const LATENCY = { prefillMsPerToken: 0.0075, decodeMsPerToken: 1.5 };
-/** Every turn: ~150–250 tokens of thinking, then a bash call (simulated time dominates CPU cost). */
-const POLICY = {
-  kind: "scripted" as const,
-  default: {
-    steps: [
-      {
-        thinkingWords: [120, 200] as [number, number],
-        toolCalls: [{ name: "bash", arguments: { command: "ls" } }],
-      },
-    ],
-    repeatLast: true,
-  },
-};
-const family = createQwen3ModelFamily();
-const tools = [
-  { name: "bash", description: "Run a shell command in the repository.", parameters: { type: "object" } },
-];
-
-interface Job {
-  id: string;
-  index: number;
-  family: string;
-  taskId: string;
-  turns: number;
-  seed: number;
-}
-
-/** Task families, submitted in dataset order (families in blocks): the skew static splits suffer from. */
-const FAMILIES = [
-  { name: "swe", share: 0.25, systemWords: 1_800, turns: [20, 40] },
-  { name: "code", share: 0.25, systemWords: 1_000, turns: [6, 14] },
-  { name: "math", share: 0.5, systemWords: 600, turns: [2, 4] },
-] as const;
-
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
-    return ((state ^ (state >>> 13)) >>> 0) / 4_294_967_296;
-  };
-}
-
-function words(random: () => number, count: number): string {
-  const pool = [
-    "repo",
-    "test",
-    "module",
-    "config",
-    "error",
-    "trace",
-    "value",
-    "line",
-    "patch",
-    "build",
-    "path",
-  ];
-  return Array.from({ length: count }, () => pool[Math.floor(random() * pool.length)]).join(" ");
-}
-
-function buildWorkload(jobCount: number, seed: number): Job[] {
-  const random = rng(seed);
-  const jobs: Job[] = [];
-  for (const fam of FAMILIES) {
-    const groups = Math.round((jobCount * fam.share) / GROUP_SIZE);
-    for (let g = 0; g < groups; g += 1) {
-      for (let m = 0; m < GROUP_SIZE; m += 1) {
-        const [min, max] = fam.turns;
-        const turns = min + Math.floor(random() * (max - min + 1));
-        jobs.push({
-          id: `${fam.name}-${g}-${m}`,
-          index: jobs.length,
-          family: fam.name,
-          taskId: `${fam.name}-${g}`,
-          turns,
-          seed: jobs.length,
-        });
-      }
-    }
-  }
-  return jobs;
-}
-
-const systemPrompts = new Map<string, string>(
-  FAMILIES.map((fam, i) => [fam.name, `You are a ${fam.name} agent. ${words(rng(99 + i), fam.systemWords)}`]),
-);
 
 const OURS = "RaaS sticky least-loaded";
 const STRATEGY_NAMES = [
@@ -112,8 +28,6 @@ const STRATEGY_NAMES = [
   "equal static split",
   OURS,
 ];
-
-type Generate = (request: GenerateRequest, job: Job) => Promise<GenerateResult>;
 
 interface Strategy {
   name: string;
@@ -145,29 +59,6 @@ class IdealTrace {
       }
     }
     return hits / queries;
-  }
-}
-
-async function runJob(job: Job, generate: Generate, ideal: IdealTrace | null): Promise<void> {
-  const conversation = TokenConversation.start(
-    family,
-    [
-      { role: "system", content: systemPrompts.get(job.family) ?? "" },
-      { role: "user", content: `task_id: ${job.taskId}\nSolve the task.` },
-    ],
-    { tools },
-  );
-  const random = rng(job.seed * 7 + 1);
-  for (let turn = 0; turn < job.turns; turn += 1) {
-    const promptIds = conversation.promptIds;
-    ideal?.record(promptIds, promptIds.length, true);
-    const result = await generate(
-      { jobId: job.id, promptIds, sampling: { maxTokens: 512, seed: job.seed } },
-      job,
-    );
-    ideal?.record(promptIds, promptIds.length + result.responseIds.length, false);
-    conversation.appendResponse(result.responseIds, result.logprobs);
-    conversation.appendMessages([{ role: "tool", content: words(random, 80 + Math.floor(random() * 170)) }]);
   }
 }
 
@@ -283,12 +174,39 @@ async function measure(strategy: Strategy, sims: RunningSimulator[], jobs: Job[]
   };
 }
 
+/** sim-1 (full speed) goes down 4 s into the run and comes back on the same port 3 s later. */
+const UNEVEN_OUTAGE = { backend: 1, atMs: 4_000, downMs: 3_000 };
+
+function evenSummary(
+  results: Record<string, Awaited<ReturnType<typeof measure>>>,
+  ideal: IdealTrace,
+): Record<string, number | boolean> {
+  const ours = results[OURS];
+  if (!ours) return {};
+  const staticSplit = results["equal static split"] ?? ours;
+  const idealRate = ideal.hitRate();
+  const speedup = ours.throughput / staticSplit.throughput;
+  const hitRatio = ours.hitRate / idealRate;
+  return {
+    "single-backend ideal hit rate": Number(idealRate.toFixed(3)),
+    "ours / static split throughput": Number(speedup.toFixed(2)),
+    "ours hit rate / ideal": Number(hitRatio.toFixed(3)),
+    "ours imbalance": Number(ours.imbalance.toFixed(2)),
+    "target throughput >= 1.5x": speedup >= 1.5,
+    "target hit rate >= 0.95 of ideal": hitRatio >= 0.95,
+    "target imbalance <= 1.2": ours.imbalance <= 1.2,
+  };
+}
+
 const bench: Bench = {
   name: "routing",
   description:
     `${BACKENDS} simulators × ${SLOTS_PER_BACKEND} slots, ${CLIENT_CONCURRENCY} concurrent trajectories, 2–40 turns, ` +
     "long shared system prompts; jobs in dataset order (task families in blocks); static split = contiguous " +
-    "equal shards; imbalance = max/mean of time-averaged per-backend in-flight while jobs remain queued",
+    "equal shards; imbalance = max/mean of time-averaged per-backend in-flight while jobs remain queued. " +
+    "Uneven (--only uneven; --uneven-jobs, default 256, so that steady state outweighs the longest trajectory): " +
+    "one backend at half speed, another down 3 s mid-run, ProRL's policy vs ours; " +
+    "throughput counts completed trajectories only",
   async run(args: string[]): Promise<BenchReport> {
     const flag = (name: string, fallback: number) => {
       const at = args.indexOf(`--${name}`);
@@ -301,7 +219,11 @@ const bench: Bench = {
     const ideal = new IdealTrace();
     const onlyAt = args.indexOf("--only");
     const only = onlyAt === -1 ? null : (args[onlyAt + 1] ?? "");
-    for (const name of STRATEGY_NAMES.filter((n) => only === null || n.includes(only) || n === OURS)) {
+    const isUnevenOnly = only === "uneven";
+    const evenNames = isUnevenOnly
+      ? []
+      : STRATEGY_NAMES.filter((n) => only === null || n.includes(only) || n === OURS);
+    for (const name of evenNames) {
       const sims = await Promise.all(
         Array.from({ length: BACKENDS }, () =>
           startSimulator({ latency: LATENCY, maxConcurrency: SLOTS_PER_BACKEND, seed: 5, policy: POLICY }),
@@ -325,24 +247,23 @@ const bench: Bench = {
       await client.close();
       await Promise.all(sims.map((sim) => sim.close()));
     }
-    const ours = results[OURS]!;
-    const staticSplit = results["equal static split"] ?? ours;
-    const idealRate = ideal.hitRate();
-    const speedup = ours.throughput / staticSplit.throughput;
-    const hitRatio = ours.hitRate / idealRate;
+    const uneven =
+      only === null || isUnevenOnly
+        ? unevenReport(
+            await runUnevenScenario(buildWorkload(flag("uneven-jobs", 256), flag("seed", 1)), {
+              backends: BACKENDS,
+              slotsPerBackend: SLOTS_PER_BACKEND,
+              clients: CLIENT_CONCURRENCY,
+              outage: UNEVEN_OUTAGE,
+            }),
+          )
+        : { rows: [], summary: {} };
+    rows.push(...uneven.rows);
     return {
       bench: "routing",
       description: bench.description,
       rows,
-      summary: {
-        "single-backend ideal hit rate": Number(idealRate.toFixed(3)),
-        "ours / static split throughput": Number(speedup.toFixed(2)),
-        "ours hit rate / ideal": Number(hitRatio.toFixed(3)),
-        "ours imbalance": Number(ours.imbalance.toFixed(2)),
-        "target throughput >= 1.5x": speedup >= 1.5,
-        "target hit rate >= 0.95 of ideal": hitRatio >= 0.95,
-        "target imbalance <= 1.2": ours.imbalance <= 1.2,
-      },
+      summary: { ...evenSummary(results, ideal), ...uneven.summary },
       config: {
         backends: BACKENDS,
         slotsPerBackend: SLOTS_PER_BACKEND,
@@ -350,6 +271,7 @@ const bench: Bench = {
         jobs: jobs.length,
         latency: LATENCY,
         families: FAMILIES,
+        uneven: { halfSpeedBackend: BACKENDS - 1, outage: UNEVEN_OUTAGE },
       },
     };
   },
