@@ -3,7 +3,7 @@ import {
   DEFAULT_SERVER_URL,
   formatIssues,
   MAX_JOB_WAIT_MS,
-  parseAllowedHosts,
+  ZAllowedHostsVariable,
 } from "@raas/shared";
 import { z } from "zod";
 
@@ -35,14 +35,7 @@ const ZWebEnv = z.object({
    * the machine's host name; comma-separated, `.domain` for subdomains, `*` for any. Other `Host`
    * headers get 403 (DNS rebinding). Default none.
    */
-  RAAS_ALLOWED_HOSTS: z
-    .string()
-    .optional()
-    .transform((text, ctx): string[] => {
-      const { hosts, problems } = parseAllowedHosts(text ?? "");
-      for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
-      return hosts;
-    }),
+  RAAS_ALLOWED_HOSTS: ZAllowedHostsVariable,
 });
 export type TWebEnv = z.infer<typeof ZWebEnv>;
 

@@ -9,7 +9,7 @@ import {
   DEFAULT_SERVER_HOST,
   DEFAULT_SERVER_PORT,
   formatIssue,
-  parseAllowedHosts,
+  ZAllowedHostsVariable,
 } from "@raas/shared";
 import { z } from "zod";
 import { type BackendSeed, parseBackendList } from "./backend-list.parser";
@@ -93,14 +93,7 @@ export const ZServerEnv = z.object({
    * when HOST is 0.0.0.0 or :: — the machine's host name; comma-separated, `.domain` for
    * subdomains, `*` for any. Other `Host` headers get 403 (DNS rebinding). Default none.
    */
-  RAAS_ALLOWED_HOSTS: z
-    .string()
-    .optional()
-    .transform((text, ctx): string[] => {
-      const { hosts, problems } = parseAllowedHosts(text ?? "");
-      for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
-      return hosts;
-    }),
+  RAAS_ALLOWED_HOSTS: ZAllowedHostsVariable,
   /** PostgreSQL URL; when unset, the embedded PGlite store under RAAS_DATA_DIR is used. */
   DATABASE_URL: ZOptionalText.pipe(
     z.url({ protocol: /^postgres(ql)?$/, error: "expected a postgres:// or postgresql:// URL" }).optional(),
