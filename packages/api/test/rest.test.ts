@@ -100,6 +100,7 @@ describe("REST routes against a running server", () => {
         "GET /api/v1/jobs/{jobId}/trajectory getTrajectory",
         "GET /api/v1/jobs/{jobId}/export exportTrajectory",
         "GET /api/v1/batches/{batchId}/trajectories exportBatchTrajectories",
+        "GET /api/v1/batches/{batchId}/trajectories.jsonl streamBatchTrajectories",
         "GET /api/v1/stats getStats",
         "POST /api/v1/jobs submitJob",
         "POST /api/v1/jobs/batch submitJobs",

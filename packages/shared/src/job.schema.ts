@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZId, zFilterString, zIdString } from "./id.schema";
+import { ZId, zFilterString, zIdString, zJsonObjectWithoutNul } from "./id.schema";
 import { ZFailureKind, ZJobStatus } from "./job-status";
 import { ZStage } from "./stage";
 
@@ -37,8 +37,7 @@ export const ZSubmitJobRequest = z
       .min(1)
       .max(100)
       .describe("Handler kind (e.g. `math`, `code`, `swe`, `sleep`); must be registered on the server."),
-    payload: z
-      .record(z.string(), z.unknown())
+    payload: zJsonObjectWithoutNul()
       .default({})
       .describe("The task instance, validated by the handler of `kind` (see the per-kind payload schemas)."),
     jobKey: zIdString(300)
@@ -56,8 +55,7 @@ export const ZSubmitJobRequest = z
     groupId: ZId.optional().describe("The GRPO/DAPO group this trajectory belongs to (caller-chosen id)."),
     batchId: ZId.optional().describe("The batch (trainer step) this job belongs to (caller-chosen id)."),
     timeoutsMs: ZStageTimeoutsMs.optional(),
-    metadata: z
-      .record(z.string(), z.unknown())
+    metadata: zJsonObjectWithoutNul()
       .optional()
       .describe("Free-form labels for the caller (run name, step, …); stored, never interpreted."),
   })

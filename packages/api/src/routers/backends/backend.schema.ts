@@ -1,5 +1,5 @@
 import type { InferenceBackendKind } from "@raas/engine";
-import { hasUrlUserinfo, URL_USERINFO_MESSAGE } from "@raas/shared";
+import { hasControlCharacter, hasUrlUserinfo, URL_USERINFO_MESSAGE } from "@raas/shared";
 import { z } from "zod";
 
 /** Wire protocols of inference backends (the engine's `InferenceBackendKind`). */
@@ -47,6 +47,7 @@ export const ZWeightVersion = z
   .trim()
   .min(1)
   .max(200)
+  .refine((value) => !hasControlCharacter(value), { error: "must not contain control characters" })
   .nullable()
   .describe("A weight version label (e.g. the training step `step-120`); null when unknown.");
 

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { hasControlCharacter, RaasError } from "@raas/shared";
 import { z } from "zod";
 import { adminProcedure } from "../../trpc";
 import { ZBackendBaseUrl, ZBackendId, ZBackendKind, ZBackendView, ZWeightVersion } from "./backend.schema";
@@ -18,6 +18,7 @@ export const ZRegisterBackendRequest = z
       .trim()
       .min(1)
       .max(200)
+      .refine((value) => !hasControlCharacter(value), { error: "must not contain control characters" })
       .optional()
       .describe("Served model name (sent as `model`). Default: the server's default model."),
     weightVersion: ZWeightVersion.optional().describe(

@@ -1,5 +1,5 @@
 import type { BenchmarkRunStatus } from "@raas/engine";
-import { hasControlCharacter } from "@raas/shared";
+import { findNulCharacter, hasControlCharacter } from "@raas/shared";
 import { z } from "zod";
 
 /** Statuses of a benchmark run (the engine's `BenchmarkRunStatus`). */
@@ -47,6 +47,10 @@ export const ZEpochMs = z
 /** Test → outcome (`PASSED`, `FAILED`, …), e.g. `{ "tests/test_x.py::test_y": "PASSED" }`. */
 export const ZTestOutcomes = z
   .record(z.string().max(2_000), z.string().max(100))
+  .superRefine((value, ctx) => {
+    const path = findNulCharacter(value);
+    if (path) ctx.addIssue({ code: "custom", path, message: "must not contain the NUL character (\\u0000)" });
+  })
   .describe('Test id → outcome (`PASSED`, `FAILED`, …), e.g. `{ "tests/test_x.py::test_y": "PASSED" }`.');
 
 const ZJsonObject = z.record(z.string(), z.unknown());

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { RaasError, zJsonObjectWithoutNul } from "@raas/shared";
 import { z } from "zod";
 import type { BenchmarkRunRecord } from "../../benchmarks.port";
 import { trainerProcedure } from "../../trpc";
@@ -21,8 +21,7 @@ export const ZCreateBenchmarkRunRequest = z
       .default(null)
       .describe("The dataset's split, e.g. `test`. Default null."),
     status: ZBenchmarkRunStatus.default("running"),
-    config: z
-      .record(z.string(), z.unknown())
+    config: zJsonObjectWithoutNul()
       .nullable()
       .default(null)
       .describe(

@@ -1,4 +1,4 @@
-import { hasControlCharacter, ZId } from "@raas/shared";
+import { hasControlCharacter, ZId, zJsonObjectWithoutNul } from "@raas/shared";
 import { z } from "zod";
 import { trainerProcedure } from "../../trpc";
 import { ZBenchmarkRunId, ZBenchmarkRunResponse, ZEpochMs, ZTestOutcomes } from "./benchmark.schema";
@@ -24,8 +24,7 @@ const ZBenchmarkResultInput = z
     passToPass: ZTestOutcomes.nullable()
       .default(null)
       .describe("Outcome of each PASS_TO_PASS test. Default null (not graded)."),
-    detail: z
-      .record(z.string(), z.unknown())
+    detail: zJsonObjectWithoutNul()
       .nullable()
       .default(null)
       .describe("Evaluator detail (empty patch, patch failed, timeout, error). Default null."),
