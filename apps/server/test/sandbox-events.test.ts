@@ -113,6 +113,19 @@ describe("sandbox events stored by the server", () => {
       hostId: HOST_ID,
       detail: { signal: "SIGKILL" },
     });
+
+    // The same over REST, declared once beside each procedure.
+    const rest = (path: string) => fetch(`${running.url}/api/v1/sandboxes${path}`);
+    const restCrash = await rest(`/${encodeURIComponent(crashedId)}`);
+    expect(restCrash.status).toBe(200);
+    expect(((await restCrash.json()) as { sandbox: { exitSignal: string } }).sandbox.exitSignal).toBe(
+      "SIGKILL",
+    );
+    const restEvents = (await (await rest("/events?type=limit_hit&limit=5")).json()) as {
+      events: Array<{ detail: { limit: string } }>;
+    };
+    expect(restEvents.events.map((event) => event.detail.limit)).toEqual(["wallTime"]);
+    expect(((await (await rest("/summary")).json()) as { sandboxes: number }).sandboxes).toBe(3);
   });
 
   it("answers bad input with 400 and an unknown sandbox with 404", async () => {
@@ -120,6 +133,8 @@ describe("sandbox events stored by the server", () => {
     expect((await trpc("sandboxes.events", { limit: 5_000 })).status).toBe(400);
     expect((await trpc("sandboxes.events", { hostId: "a\u0000b" })).status).toBe(400);
     expect((await trpc("sandboxes.get", { id: "raas-sb-nope" })).status).toBe(404);
+    expect((await fetch(`${running.url}/api/v1/sandboxes/events?limit=zero`)).status).toBe(400);
+    expect((await fetch(`${running.url}/api/v1/sandboxes/raas-sb-nope`)).status).toBe(404);
   });
 
   it("writes the last events before the store closes", async () => {

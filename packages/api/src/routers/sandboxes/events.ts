@@ -23,14 +23,24 @@ export const ZSandboxEventsRequest = z
       .describe("Most events returned (the newest). Default 100, at most 1000."),
   })
   .strict()
-  .default({ limit: 100 });
-export const ZSandboxEventsResponse = z.object({
-  /** Newest first. */
-  events: z.array(ZSandboxEventView),
-});
+  .meta({ description: "Filters of the sandbox event list." });
+export const ZSandboxEventsResponse = z
+  .object({ events: z.array(ZSandboxEventView).describe("Matching events, newest first.") })
+  .meta({ description: "Stored sandbox events." });
 
 /** Stored sandbox lifecycle events, newest first, filtered by job, sandbox, host, type and time. */
 export const events = viewerProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/v1/sandboxes/events",
+      operationId: "listSandboxEvents",
+      summary: "Stored sandbox lifecycle events, newest first.",
+      description:
+        "Events of the agent sandboxes (created, ready, assigned, limit_hit, crashed with exit signal and stderr tail, start_failed, closed) with job, host and time; filter by job, sandbox, host, type and time. 503 when the server records no sandbox events.",
+      errors: ["UNAVAILABLE"],
+    },
+  })
   .input(ZSandboxEventsRequest)
   .output(ZSandboxEventsResponse)
   .query(async ({ ctx, input }) => ({ events: await requireSandboxEvents(ctx).listEvents(input) }));

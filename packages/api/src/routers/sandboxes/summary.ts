@@ -6,11 +6,24 @@ import { ZSandboxHostId, ZSandboxSinceMs, ZSandboxSummary } from "./sandbox.sche
 export const ZSandboxSummaryRequest = z
   .object({ hostId: ZSandboxHostId.optional(), sinceMs: ZSandboxSinceMs.optional() })
   .strict()
-  .default({});
-export const ZSandboxSummaryResponse = ZSandboxSummary;
+  .meta({ description: "Filters of the sandbox summary." });
+export const ZSandboxSummaryResponse = ZSandboxSummary.meta({
+  description: "Sandbox health over the sandboxes that match the filters.",
+});
 
 /** Sandbox health: counts by state, close reason and limit kind, mean ready time and lifetime. */
 export const summary = viewerProcedure
+  .meta({
+    openapi: {
+      method: "GET",
+      path: "/api/v1/sandboxes/summary",
+      operationId: "getSandboxSummary",
+      summary: "Sandbox health: counts by state, close reason and limit kind.",
+      description:
+        "How many sandboxes there were, by last state and close reason, limit hits by kind, crashes, failed starts, mean created-to-ready time and mean lifetime; of one host and/or since a time. 503 when the server records no sandbox events.",
+      errors: ["UNAVAILABLE"],
+    },
+  })
   .input(ZSandboxSummaryRequest)
   .output(ZSandboxSummaryResponse)
   .query(({ ctx, input }) => requireSandboxEvents(ctx).summarize(input));
