@@ -18,7 +18,7 @@ describe("/openapi.json of the composed server", () => {
   beforeAll(async () => {
     scratchDir = mkdtempSync(join(tmpdir(), "raas-openapi-swe-scratch-"));
     const fromEnv = configFromEnv(parseServerEnv({ RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles") }));
-    const swe = fromEnv.agentHandlers?.swe;
+    const swe = fromEnv.agentHandlers ? fromEnv.agentHandlers.swe : undefined;
     running = await startServer({
       port: 0,
       logLevel: "silent",
@@ -31,7 +31,8 @@ describe("/openapi.json of the composed server", () => {
   });
 
   it("types every registered kind's payload and result, with no undocumented field", async () => {
-    const doc = await fetch(`${running.url}/openapi.json`).then((response) => response.json());
+    // biome-ignore lint/suspicious/noExplicitAny: the test reads the document's JSON freely
+    const doc: any = await fetch(`${running.url}/openapi.json`).then((response) => response.json());
     const kinds = Object.keys(doc.components.schemas.SubmitJobRequest.discriminator.mapping).sort();
     expect(kinds).toEqual(["code", "math", "sleep", "stem", "swe"]);
     expect(findDocumentGaps(doc)).toEqual([]);

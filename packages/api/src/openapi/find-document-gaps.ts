@@ -31,7 +31,7 @@ export function findDocumentGaps(doc: Node): string[] {
   const walk = (schema: unknown, where: string, isComponentRoot: boolean) => {
     if (typeof schema !== "object" || schema === null) return;
     if (Array.isArray(schema)) {
-      schema.forEach((item, index) => walk(item, `${where}[${index}]`, false));
+      for (const [index, item] of schema.entries()) walk(item, `${where}[${index}]`, false);
       return;
     }
     const node = schema as Node;
