@@ -43,13 +43,27 @@ describe("startServer with the embedded PGlite store", () => {
       };
       expect(job.status).toBe("completed");
       expect(job.reward).toBe(1);
+      // The same request under the same key finds the stored job after the restart...
       const again = await fetch(`${second.url}/api/v1/jobs`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          kind: "sleep",
+          jobKey: "durable-1",
+          payload: { initMs: 1, runMs: 1, evalMs: 1 },
+        }),
+      });
+      expect(again.status).toBe(200);
+      expect(((await again.json()) as { job: { id: string } }).job.id).toBe(submitted.job.id);
+      // ...and another request under that key is a conflict naming what differs.
+      const other = await fetch(`${second.url}/api/v1/jobs`, {
         method: "POST",
         headers,
         body: JSON.stringify({ kind: "sleep", jobKey: "durable-1" }),
       });
-      expect(again.status).toBe(200);
-      expect(((await again.json()) as { job: { id: string } }).job.id).toBe(submitted.job.id);
+      expect(other.status).toBe(409);
+      const conflict = (await other.json()) as { error: { details: { fields: string[] } } };
+      expect(conflict.error.details.fields).toEqual(["payload"]);
     } finally {
       await second.close({ graceMs: 100 });
     }
