@@ -9,6 +9,7 @@ export * from "./lifecycle/failure-classifier";
 export * from "./lifecycle/job-state-machine";
 export * from "./memory/job-filter";
 export * from "./memory/memory-benchmark-run-store";
+export * from "./memory/memory-event-bus";
 export * from "./memory/memory-job-queue";
 export * from "./memory/memory-job-store";
 export * from "./policy-fault";

@@ -59,4 +59,29 @@ describe("MemoryJobQueue", () => {
     expect(await queue.remove("x", "run")).toBe(false);
     await queue.close();
   });
+
+  it("gives an addressed item only to its worker, by priority among the shared ones, and hands it back for recovery", async () => {
+    const queue = new MemoryJobQueue();
+    await queue.enqueue({ jobId: "shared", stage: "run", priority: 0 });
+    await queue.enqueue({ jobId: "for-w1", stage: "run", priority: 5, workerId: "w1" });
+    await queue.enqueue({ jobId: "for-w2", stage: "run", priority: 9, workerId: "w2" });
+    const other = await queue.reserve("run", 1_000, never(), { workerId: "w3" });
+    expect(other?.item.jobId).toBe("shared");
+    const first = await queue.reserve("run", 1_000, never(), { workerId: "w1" });
+    expect(first?.item.jobId).toBe("for-w1");
+    const anonymous = queue.reserve("run", 1_000, AbortSignal.timeout(50));
+    expect(await anonymous).toBeNull();
+    expect(await queue.depth("run")).toBe(1);
+    // A worker waiting is woken only by its own items.
+    const waitingW1 = queue.reserve("run", 1_000, never(), { workerId: "w1" });
+    await queue.enqueue({ jobId: "for-w2-b", stage: "run", priority: 0, workerId: "w2" });
+    await queue.enqueue({ jobId: "for-w1-b", stage: "run", priority: 0, workerId: "w1" });
+    expect((await waitingW1)?.item.jobId).toBe("for-w1-b");
+    const leasedByW2 = await queue.reserve("run", 1_000, never(), { workerId: "w2" });
+    expect(leasedByW2?.item.jobId).toBe("for-w2");
+    const taken = await queue.takeAddressedTo("w2");
+    expect(taken.map((item) => item.jobId).sort()).toEqual(["for-w2", "for-w2-b"]);
+    expect(await queue.depth("run")).toBe(0);
+    await queue.close();
+  });
 });

@@ -1,7 +1,7 @@
 import { STAGES, type TStage } from "@raas/shared";
 import type { Clock } from "../ports/clock.port";
 import { systemClock } from "../ports/clock.port";
-import type { JobQueue, Lease, QueueItem } from "../ports/job-queue.port";
+import type { JobQueue, Lease, QueueItem, ReserveOptions } from "../ports/job-queue.port";
 import { BinaryHeap } from "../util/binary-heap";
 
 interface Entry {
@@ -13,6 +13,8 @@ interface Entry {
 interface Waiter {
   resolve: (lease: Lease | null) => void;
   leaseMs: number;
+  /** The reserving worker; it also takes items addressed to it. */
+  workerId: string | undefined;
   cleanup: () => void;
 }
 
@@ -22,14 +24,19 @@ interface HeldLease {
   cancelTimer: () => void;
 }
 
+const addressKey = (stage: TStage, workerId: string) => `${stage} ${workerId}`;
+
 const byPriorityThenSeq = (a: Entry, b: Entry) => b.item.priority - a.item.priority || a.seq - b.seq;
 
 /**
- * In-process priority queues, one per stage, with leases: an item whose lease expires without
- * `ack` is delivered again, as a distributed queue would after a worker dies.
+ * In-process priority queues, one per stage (plus one per stage and addressed worker), with
+ * leases: an item whose lease expires without `ack` is delivered again, as a distributed queue
+ * would after a worker dies.
  */
 export class MemoryJobQueue implements JobQueue {
   readonly #heaps = new Map<TStage, BinaryHeap<Entry>>();
+  /** Items addressed to one worker, by `${stage} ${workerId}`. */
+  readonly #addressed = new Map<string, BinaryHeap<Entry>>();
   readonly #waiters = new Map<TStage, Waiter[]>();
   readonly #leases = new Map<string, HeldLease>();
   readonly #clock: Clock;
@@ -49,9 +56,14 @@ export class MemoryJobQueue implements JobQueue {
     this.#push({ item: { ...item }, seq: this.#seq++, deliveries: 0 });
   }
 
-  reserve(stage: TStage, leaseMs: number, signal: AbortSignal): Promise<Lease | null> {
+  reserve(
+    stage: TStage,
+    leaseMs: number,
+    signal: AbortSignal,
+    options: ReserveOptions = {},
+  ): Promise<Lease | null> {
     if (this.#closed || signal.aborted) return Promise.resolve(null);
-    const entry = this.#heap(stage).pop();
+    const entry = this.#popFor(stage, options.workerId);
     if (entry) return Promise.resolve(this.#lease(entry, leaseMs));
     return new Promise((resolve) => {
       const waiters = this.#waiters.get(stage) as Waiter[];
@@ -63,6 +75,7 @@ export class MemoryJobQueue implements JobQueue {
       const waiter: Waiter = {
         resolve,
         leaseMs,
+        workerId: options.workerId,
         cleanup: () => signal.removeEventListener("abort", onAbort),
       };
       signal.addEventListener("abort", onAbort, { once: true });
@@ -92,11 +105,34 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   async remove(jobId: string, stage: TStage): Promise<boolean> {
-    return this.#heap(stage).remove((entry) => entry.item.jobId === jobId) !== undefined;
+    const matches = (entry: Entry) => entry.item.jobId === jobId;
+    if (this.#heap(stage).remove(matches) !== undefined) return true;
+    for (const [key, heap] of this.#addressed) {
+      if (key.startsWith(`${stage} `) && heap.remove(matches) !== undefined) return true;
+    }
+    return false;
+  }
+
+  async takeAddressedTo(workerId: string): Promise<QueueItem[]> {
+    const taken: QueueItem[] = [];
+    for (const stage of STAGES) {
+      const heap = this.#addressed.get(addressKey(stage, workerId));
+      for (let entry = heap?.pop(); entry; entry = heap?.pop()) taken.push(entry.item);
+      this.#addressed.delete(addressKey(stage, workerId));
+    }
+    for (const [leaseId, held] of this.#leases) {
+      if (held.entry.item.workerId !== workerId) continue;
+      held.cancelTimer();
+      this.#leases.delete(leaseId);
+      taken.push(held.entry.item);
+    }
+    return taken;
   }
 
   async depth(stage: TStage): Promise<number> {
-    return this.#heap(stage).size;
+    let size = this.#heap(stage).size;
+    for (const [key, heap] of this.#addressed) if (key.startsWith(`${stage} `)) size += heap.size;
+    return size;
   }
 
   async close(): Promise<void> {
@@ -115,15 +151,38 @@ export class MemoryJobQueue implements JobQueue {
     return this.#heaps.get(stage) as BinaryHeap<Entry>;
   }
 
+  /** The best item for a worker: its own addressed items compete with the shared ones by priority. */
+  #popFor(stage: TStage, workerId: string | undefined): Entry | undefined {
+    const shared = this.#heap(stage);
+    const own = workerId === undefined ? undefined : this.#addressed.get(addressKey(stage, workerId));
+    const a = shared.peek();
+    const b = own?.peek();
+    if (b && (!a || byPriorityThenSeq(b, a) < 0)) return own?.pop();
+    return shared.pop();
+  }
+
   #push(entry: Entry): void {
     if (this.#closed) return;
-    const waiter = (this.#waiters.get(entry.item.stage) as Waiter[]).shift();
+    const { stage, workerId } = entry.item;
+    const waiters = this.#waiters.get(stage) as Waiter[];
+    const index = workerId ? waiters.findIndex((w) => w.workerId === workerId) : 0;
+    const waiter = index >= 0 ? waiters.splice(index, 1)[0] : undefined;
     if (waiter) {
       waiter.cleanup();
       waiter.resolve(this.#lease(entry, waiter.leaseMs));
       return;
     }
-    this.#heap(entry.item.stage).push(entry);
+    if (!workerId) {
+      this.#heap(stage).push(entry);
+      return;
+    }
+    const key = addressKey(stage, workerId);
+    let heap = this.#addressed.get(key);
+    if (!heap) {
+      heap = new BinaryHeap(byPriorityThenSeq);
+      this.#addressed.set(key, heap);
+    }
+    heap.push(entry);
   }
 
   #lease(entry: Entry, leaseMs: number): Lease {

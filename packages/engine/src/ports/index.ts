@@ -1,6 +1,7 @@
 export * from "./benchmark-run-store.port";
 export * from "./chat-format.port";
 export * from "./clock.port";
+export * from "./event-bus.port";
 export * from "./inference-pool.port";
 export * from "./job-queue.port";
 export * from "./job-record.types";
@@ -8,3 +9,4 @@ export * from "./job-store.port";
 export * from "./sandbox-event-store.port";
 export * from "./sandbox-runtime.port";
 export * from "./task-handler.port";
+export * from "./worker-store.port";

@@ -5,6 +5,19 @@ export interface QueueItem {
   stage: TStage;
   /** Higher first; ties in enqueue order. */
   priority: number;
+  /**
+   * The worker that must run this item because its job's sandbox lives there (RUN and EVAL after
+   * an INIT on that worker). Absent or null: any worker may take it.
+   */
+  workerId?: string | null;
+}
+
+export interface ReserveOptions {
+  /**
+   * The reserving worker: it gets the stage's shared items and the items addressed to it, never
+   * items addressed to another worker.
+   */
+  workerId?: string;
 }
 
 /** A reserved item. The holder must `ack` or `nack` it before `leaseUntilMs`, or `extend`. */
@@ -26,14 +39,24 @@ export interface JobQueue {
    * Waits for the highest-priority item of `stage` and leases it for `leaseMs`.
    * Resolves `null` when `signal` aborts.
    */
-  reserve(stage: TStage, leaseMs: number, signal: AbortSignal): Promise<Lease | null>;
+  reserve(
+    stage: TStage,
+    leaseMs: number,
+    signal: AbortSignal,
+    options?: ReserveOptions,
+  ): Promise<Lease | null>;
   ack(lease: Lease): Promise<void>;
   /** Gives the item back (re-delivered after `delayMs`). */
   nack(lease: Lease, delayMs?: number): Promise<void>;
   extend(lease: Lease, leaseMs: number): Promise<Lease>;
   /** Removes a queued (not leased) item; true if it was queued. */
   remove(jobId: string, stage: TStage): Promise<boolean>;
-  /** Items waiting (not leased) per stage. */
+  /**
+   * Removes and returns every item addressed to `workerId` (waiting, or leased by it), so that the
+   * recovery of a dead worker can restart their jobs elsewhere.
+   */
+  takeAddressedTo(workerId: string): Promise<QueueItem[]>;
+  /** Items waiting (not leased) per stage, shared and addressed alike. */
   depth(stage: TStage): Promise<number>;
   close(): Promise<void>;
 }
