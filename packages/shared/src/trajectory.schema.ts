@@ -20,7 +20,10 @@ export const ZTurn = z
       .number()
       .int()
       .nonnegative()
-      .describe("Prompt tokens the backend reported as served from its prefix cache."),
+      .nullable()
+      .describe(
+        "Prompt tokens the backend reported as served from its prefix cache; null when it did not say (e.g. NeMo-RL `/generate`), never guessed as 0.",
+      ),
     latencyMs: z.number().nonnegative().describe("Time from request to full response, in ms."),
     finishReason: z
       .string()

@@ -256,11 +256,11 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect(await store.listUnfinishedJobs()).toHaveLength(2_500);
     });
 
-    it("round-trips turns with exact token ids and float32 logprobs", async () => {
+    it("round-trips turns with exact token ids, float32 logprobs and an unknown cached count as null", async () => {
       const job = makeJob();
       await store.insertJobs([job]);
       const turns = [
-        makeTurn(job.id, 1, { text: null, finishReason: null, backendId: null }),
+        makeTurn(job.id, 1, { text: null, finishReason: null, backendId: null, cachedPromptTokens: null }),
         makeTurn(job.id, 0),
       ];
       const empty = makeTurn(job.id, 2, {
@@ -268,6 +268,7 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
         responseIds: [],
         logprobs: [],
         weightVersion: null,
+        cachedPromptTokens: 0,
       });
       await store.appendTurns(turns);
       await store.appendTurns([empty]);
@@ -277,6 +278,7 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
         const logprobs = harness.logprobsAsFloat32 ? original.logprobs.map(Math.fround) : original.logprobs;
         expect(stored[i]).toEqual({ ...original, logprobs });
       }
+      expect(stored.map((turn) => turn.cachedPromptTokens)).toEqual([4, null, 0]);
       expect(stored[0]?.promptIds).toContain(151_644);
       expect(await store.listTurns("job_other")).toEqual([]);
     });

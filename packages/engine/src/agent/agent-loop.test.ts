@@ -21,7 +21,11 @@ const fakeFormat: ChatFormat = {
   decode,
 };
 
-type Step = Partial<ParsedChatResponse> & { finishReason?: string; fail?: Error };
+type Step = Partial<ParsedChatResponse> & {
+  finishReason?: string;
+  fail?: Error;
+  cachedPromptTokens?: number | null;
+};
 
 function fakeInference(steps: Step[]): InferencePool & { requests: GenerateRequest[] } {
   const requests: GenerateRequest[] = [];
@@ -45,7 +49,7 @@ function fakeInference(steps: Step[]): InferencePool & { requests: GenerateReque
         finishReason: step.finishReason ?? "stop",
         backendId: "fake-0",
         weightVersion: "v1",
-        cachedPromptTokens: 3,
+        cachedPromptTokens: step.cachedPromptTokens === undefined ? 3 : step.cachedPromptTokens,
         latencyMs: 1,
       };
     },
@@ -147,6 +151,16 @@ describe("runAgentLoop", () => {
       expect.objectContaining({ turnIndex: 0, index: 0, name: "bash", output: "ran ls", exitCode: 0 }),
       expect.objectContaining({ turnIndex: 1, index: 0, name: "bash", output: "ran cat a" }),
     ]);
+  });
+
+  it("records an unknown cached-token count as null, not as 0", async () => {
+    const rec = recorder();
+    const opts = options([{ toolCalls: [bash("ls")], cachedPromptTokens: null }, { content: "done" }], {
+      recorder: rec.record,
+    });
+    const result = await runAgentLoop(opts);
+    expect(rec.turns.map((t) => t.cachedPromptTokens)).toEqual([null, 3]);
+    expect(result.turns.map((t) => t.cachedPromptTokens)).toEqual([null, 3]);
   });
 
   it("feeds malformed calls, unknown tools and bad arguments back as error observations", async () => {

@@ -261,8 +261,8 @@ function recordTurn(
     logprobs: [...generated.logprobs],
     backendId: generated.backendId,
     weightVersion: generated.weightVersion,
-    // The stored turn has no "unknown" yet (a NOT NULL column); the pool's statistics keep it apart.
-    cachedPromptTokens: generated.cachedPromptTokens ?? 0,
+    // null = the backend did not say; kept unknown, never recorded as a 0 % cache hit.
+    cachedPromptTokens: generated.cachedPromptTokens,
     latencyMs: generated.latencyMs,
     finishReason: generated.finishReason,
     text,

@@ -116,7 +116,8 @@ export interface AgentTurn {
   logprobs: number[];
   backendId: string;
   weightVersion: string | null;
-  cachedPromptTokens: number;
+  /** Prompt tokens served from the backend's prefix cache; null when the backend did not say. */
+  cachedPromptTokens: number | null;
   latencyMs: number;
   finishReason: string | null;
   text: string;
