@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Dashboard components render in tests through react-dom/server; its tsconfig keeps JSX for Next.
+  oxc: { jsx: { runtime: "automatic" } },
   test: {
     include: [
       "packages/*/src/**/*.test.ts",

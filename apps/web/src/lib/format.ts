@@ -19,3 +19,8 @@ export function formatNumber(value: number | null, digits = 2): string {
   if (value === null) return "—";
   return String(Number(value.toFixed(digits)));
 }
+
+/** A turn's prompt-cache count: `1152 cached`; null (the backend did not say) → `unknown cached`, never 0. */
+export function formatCachedTokens(cachedPromptTokens: number | null): string {
+  return cachedPromptTokens === null ? "unknown cached" : `${cachedPromptTokens} cached`;
+}

@@ -1,4 +1,4 @@
-import { formatDurationMs } from "../../lib/format";
+import { formatCachedTokens, formatDurationMs } from "../../lib/format";
 import type { TToolCallView, TTurnView } from "../../trpc/router-types";
 import { ToolCallItem } from "./tool-call-item";
 
@@ -7,9 +7,10 @@ export function TurnItem({ turn, toolCalls }: { turn: TTurnView; toolCalls: TToo
   return (
     <li className="turn" data-testid="turn">
       <p className="turn-meta">
-        <strong>turn {turn.index}</strong> · {turn.promptIds.length} prompt tokens ({turn.cachedPromptTokens}{" "}
-        cached) · {turn.responseIds.length} response tokens · {formatDurationMs(turn.latencyMs)} · backend{" "}
-        {turn.backendId ?? "—"} · weights {turn.weightVersion ?? "—"} · finish {turn.finishReason ?? "—"}
+        <strong>turn {turn.index}</strong> · {turn.promptIds.length} prompt tokens (
+        {formatCachedTokens(turn.cachedPromptTokens)}) · {turn.responseIds.length} response tokens ·{" "}
+        {formatDurationMs(turn.latencyMs)} · backend {turn.backendId ?? "—"} · weights{" "}
+        {turn.weightVersion ?? "—"} · finish {turn.finishReason ?? "—"}
       </p>
       {turn.text !== null ? <pre className="turn-text">{turn.text}</pre> : null}
       {toolCalls.length > 0 ? (
