@@ -17,3 +17,4 @@ export { PrismaSandboxEventStore } from "./sandbox/prisma-sandbox-event-store";
 export type { SqlExecutor } from "./sql/sql-executor";
 export { type CreateJobStoreOptions, createJobStore } from "./store/create-job-store";
 export { PrismaJobStore, type PrismaJobStoreOptions } from "./store/prisma-job-store";
+export { PrismaWorkerStore } from "./worker/prisma-worker-store";

@@ -12,6 +12,7 @@ export * from "./memory/memory-benchmark-run-store";
 export * from "./memory/memory-event-bus";
 export * from "./memory/memory-job-queue";
 export * from "./memory/memory-job-store";
+export * from "./memory/memory-worker-store";
 export * from "./policy-fault";
 export * from "./ports/index";
 export type { StageFinishedEvent } from "./rollout-engine";

@@ -1,0 +1,121 @@
+import type { WorkerHeartbeat, WorkerPoolOccupancy, WorkerRecord, WorkerStore } from "@raas/engine";
+import type { TStage } from "@raas/shared";
+import type { Prisma, PrismaClient, Worker as WorkerRow } from "../generated/client";
+
+type Pools = Partial<Record<TStage, WorkerPoolOccupancy>>;
+
+/** Statuses of a worker that is expected to heartbeat. */
+const LIVE_STATUSES = ["active", "draining"];
+
+/** The columns of `workers` as `markLost`'s `RETURNING` hands them back (no Prisma mapping). */
+interface RawWorkerRow {
+  id: string;
+  hostname: string;
+  pid: number;
+  labels: string[] | null;
+  pools: unknown;
+  sandboxes: number;
+  status: string;
+  started_at_ms: number;
+  heartbeat_at_ms: number;
+  stopped_at_ms: number | null;
+}
+
+function fromRow(row: WorkerRow): WorkerRecord {
+  return {
+    ...row,
+    labels: row.labels ?? [],
+    pools: (row.pools ?? {}) as Pools,
+    status: row.status as WorkerRecord["status"],
+  };
+}
+
+function fromRawRow(row: RawWorkerRow): WorkerRecord {
+  return fromRow({
+    id: row.id,
+    hostname: row.hostname,
+    pid: Number(row.pid),
+    labels: row.labels ?? [],
+    pools: (typeof row.pools === "string" ? JSON.parse(row.pools) : row.pools) as Prisma.JsonValue,
+    sandboxes: Number(row.sandboxes),
+    status: row.status,
+    startedAtMs: Number(row.started_at_ms),
+    heartbeatAtMs: Number(row.heartbeat_at_ms),
+    stoppedAtMs: row.stopped_at_ms === null ? null : Number(row.stopped_at_ms),
+  });
+}
+
+/**
+ * The `WorkerStore` of PGlite and PostgreSQL (table `workers`). Shares the job store's client:
+ * `new PrismaWorkerStore(jobStore.prisma)`; closing is the job store's business. Status changes are
+ * conditional updates, so a heartbeat never revives a worker already marked lost or stopped, and
+ * `markLost` is one `UPDATE … WHERE status IN (active, draining) … RETURNING`: PostgreSQL locks each
+ * row it changes and re-checks the condition after waiting, so of several servers racing, exactly
+ * one gets each lost worker.
+ */
+export class PrismaWorkerStore implements WorkerStore {
+  readonly #prisma: PrismaClient;
+
+  constructor(prisma: PrismaClient) {
+    this.#prisma = prisma;
+  }
+
+  async register(worker: Omit<WorkerRecord, "status" | "stoppedAtMs">): Promise<void> {
+    const data = {
+      ...worker,
+      labels: [...worker.labels],
+      pools: worker.pools as Prisma.InputJsonObject,
+      status: "active",
+      stoppedAtMs: null,
+    };
+    await this.#prisma.worker.upsert({ where: { id: worker.id }, create: data, update: data });
+  }
+
+  async heartbeat(workerId: string, beat: WorkerHeartbeat): Promise<WorkerRecord | null> {
+    await this.#prisma.worker.updateMany({
+      where: { id: workerId, status: { in: LIVE_STATUSES } },
+      data: {
+        pools: beat.pools as Prisma.InputJsonObject,
+        sandboxes: beat.sandboxes,
+        heartbeatAtMs: beat.atMs,
+      },
+    });
+    return this.get(workerId);
+  }
+
+  async setDraining(workerId: string, draining: boolean): Promise<WorkerRecord | null> {
+    await this.#prisma.worker.updateMany({
+      where: { id: workerId, status: { in: LIVE_STATUSES } },
+      data: { status: draining ? "draining" : "active" },
+    });
+    return this.get(workerId);
+  }
+
+  async markStopped(workerId: string, atMs: number): Promise<void> {
+    await this.#prisma.worker.updateMany({
+      where: { id: workerId },
+      data: { status: "stopped", stoppedAtMs: atMs },
+    });
+  }
+
+  async markLost(beforeMs: number): Promise<WorkerRecord[]> {
+    const rows = await this.#prisma.$queryRaw<RawWorkerRow[]>`
+      UPDATE "workers" SET "status" = 'lost'
+      WHERE "status" IN ('active', 'draining') AND "heartbeat_at_ms" < ${beforeMs}
+      RETURNING *`;
+    return rows.map(fromRawRow);
+  }
+
+  async get(workerId: string): Promise<WorkerRecord | null> {
+    const row = await this.#prisma.worker.findUnique({ where: { id: workerId } });
+    return row ? fromRow(row) : null;
+  }
+
+  async list(options: { includeStopped?: boolean } = {}): Promise<WorkerRecord[]> {
+    const rows = await this.#prisma.worker.findMany({
+      where: options.includeStopped ? {} : { status: { not: "stopped" } },
+      orderBy: [{ startedAtMs: "asc" }, { id: "asc" }],
+    });
+    return rows.map(fromRow);
+  }
+}

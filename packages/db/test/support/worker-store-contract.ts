@@ -1,0 +1,146 @@
+import type { WorkerRecord, WorkerStore } from "@raas/engine";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+export interface WorkerStoreHarness {
+  /**
+   * Opens the stores once for the suite: the first is the one under test, the others reach the
+   * same data through their own connections (several servers), for the `markLost` race.
+   */
+  open(): Promise<WorkerStore[]>;
+  /** Empties the stored workers before each test. */
+  reset(stores: WorkerStore[]): Promise<WorkerStore[]>;
+  close(stores: WorkerStore[]): Promise<void>;
+}
+
+function worker(
+  id: string,
+  overrides: Partial<WorkerRecord> = {},
+): Omit<WorkerRecord, "status" | "stoppedAtMs"> {
+  return {
+    id,
+    hostname: "node-3",
+    pid: 4711,
+    labels: ["apptainer", "node-3"],
+    pools: { init: { concurrency: 4, active: 0 }, run: { concurrency: 8, active: 0 } },
+    sandboxes: 0,
+    startedAtMs: 1_000,
+    heartbeatAtMs: 1_000,
+    ...overrides,
+  };
+}
+
+/** What every `WorkerStore` adapter must do: registry, heartbeats, drain, stop and lost exactly once. */
+export function describeWorkerStoreContract(name: string, harness: WorkerStoreHarness): void {
+  describe(`WorkerStore contract: ${name}`, () => {
+    let stores: WorkerStore[] = [];
+    let store: WorkerStore;
+    beforeAll(async () => {
+      stores = await harness.open();
+    });
+    beforeEach(async () => {
+      stores = await harness.reset(stores);
+      store = stores[0] as WorkerStore;
+    });
+    afterAll(() => harness.close(stores));
+
+    it("registers a worker as active and reads it back whole", async () => {
+      await store.register(worker("w1", { startedAtMs: 1_000.5, heartbeatAtMs: 1_000.5 }));
+      const expected: WorkerRecord = {
+        ...worker("w1", { startedAtMs: 1_000.5, heartbeatAtMs: 1_000.5 }),
+        status: "active",
+        stoppedAtMs: null,
+      };
+      expect(await store.get("w1")).toEqual(expected);
+      expect(await store.list()).toEqual([expected]);
+      expect(await store.get("nope")).toBeNull();
+    });
+
+    it("records heartbeats with occupancy and sandbox count; unknown workers get null", async () => {
+      await store.register(worker("w1"));
+      const beat = await store.heartbeat("w1", {
+        pools: { init: { concurrency: 4, active: 3 }, run: { concurrency: 8, active: 8 } },
+        sandboxes: 11,
+        atMs: 4_000,
+      });
+      expect(beat).toMatchObject({
+        id: "w1",
+        status: "active",
+        pools: { init: { concurrency: 4, active: 3 }, run: { concurrency: 8, active: 8 } },
+        sandboxes: 11,
+        heartbeatAtMs: 4_000,
+      });
+      expect(await store.get("w1")).toEqual(beat);
+      expect(await store.heartbeat("nope", { pools: {}, sandboxes: 0, atMs: 4_000 })).toBeNull();
+    });
+
+    it("drains and resumes; the heartbeat's answer carries draining", async () => {
+      await store.register(worker("w1"));
+      expect((await store.setDraining("w1", true))?.status).toBe("draining");
+      expect((await store.heartbeat("w1", { pools: {}, sandboxes: 0, atMs: 2_000 }))?.status).toBe(
+        "draining",
+      );
+      expect((await store.setDraining("w1", false))?.status).toBe("active");
+      expect(await store.setDraining("nope", true)).toBeNull();
+    });
+
+    it("a stopped worker leaves the list unless asked for, and cannot be drained back to life", async () => {
+      await store.register(worker("w1", { startedAtMs: 1_000 }));
+      await store.register(worker("w2", { startedAtMs: 2_000 }));
+      await store.markStopped("w1", 5_000);
+      expect((await store.list()).map((w) => w.id)).toEqual(["w2"]);
+      const all = await store.list({ includeStopped: true });
+      expect(all.map((w) => [w.id, w.status, w.stoppedAtMs])).toEqual([
+        ["w1", "stopped", 5_000],
+        ["w2", "active", null],
+      ]);
+      expect((await store.setDraining("w1", false))?.status).toBe("stopped");
+    });
+
+    it("marks silent active and draining workers lost once; a late heartbeat does not revive them", async () => {
+      await store.register(worker("silent", { heartbeatAtMs: 1_000 }));
+      await store.register(worker("silent-draining", { heartbeatAtMs: 1_500 }));
+      await store.register(worker("fresh", { heartbeatAtMs: 9_000 }));
+      await store.register(worker("stopped", { heartbeatAtMs: 1_000 }));
+      await store.setDraining("silent-draining", true);
+      await store.markStopped("stopped", 2_000);
+
+      const lost = await store.markLost(5_000);
+      expect(lost.map((w) => [w.id, w.status]).sort()).toEqual([
+        ["silent", "lost"],
+        ["silent-draining", "lost"],
+      ]);
+      expect(lost.find((w) => w.id === "silent")).toEqual({
+        ...worker("silent", { heartbeatAtMs: 1_000 }),
+        status: "lost",
+        stoppedAtMs: null,
+      });
+      expect(await store.markLost(5_000)).toEqual([]);
+
+      const late = await store.heartbeat("silent", { pools: {}, sandboxes: 3, atMs: 6_000 });
+      expect(late).toMatchObject({ status: "lost", heartbeatAtMs: 1_000, sandboxes: 0 });
+      expect((await store.setDraining("silent", false))?.status).toBe("lost");
+      expect((await store.get("fresh"))?.status).toBe("active");
+      expect((await store.get("stopped"))?.status).toBe("stopped");
+    });
+
+    it("registering the same id again makes a lost worker active", async () => {
+      await store.register(worker("w1", { heartbeatAtMs: 1_000 }));
+      await store.markLost(5_000);
+      await store.register(worker("w1", { startedAtMs: 6_000, heartbeatAtMs: 6_000, labels: [] }));
+      expect(await store.get("w1")).toMatchObject({ status: "active", startedAtMs: 6_000, labels: [] });
+    });
+
+    it("hands each lost worker to exactly one of several racing callers", async () => {
+      const ids = Array.from({ length: 24 }, (_, index) => `stale-${index}`);
+      for (const id of ids) await store.register(worker(id, { heartbeatAtMs: 1_000 }));
+      await store.register(worker("fresh", { heartbeatAtMs: 9_000 }));
+      const rounds = await Promise.all(
+        Array.from({ length: 3 }, () => stores.map((racer) => racer.markLost(5_000))).flat(),
+      );
+      const claimed = rounds.flat().map((w) => w.id);
+      expect(claimed.sort()).toEqual([...ids].sort());
+      expect((await store.list()).filter((w) => w.status === "lost")).toHaveLength(ids.length);
+      expect((await store.get("fresh"))?.status).toBe("active");
+    });
+  });
+}

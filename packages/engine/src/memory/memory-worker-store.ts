@@ -1,0 +1,67 @@
+import type { WorkerHeartbeat, WorkerRecord, WorkerStore } from "../ports/worker-store.port";
+
+function copy(worker: WorkerRecord): WorkerRecord {
+  return { ...worker, labels: [...worker.labels], pools: structuredClone(worker.pools) };
+}
+
+/**
+ * The embedded default's worker registry: one process, so `markLost` is atomic by construction
+ * (it runs without awaiting between reading and writing a record).
+ */
+export class MemoryWorkerStore implements WorkerStore {
+  readonly #workers = new Map<string, WorkerRecord>();
+
+  async register(worker: Omit<WorkerRecord, "status" | "stoppedAtMs">): Promise<void> {
+    this.#workers.set(worker.id, copy({ ...worker, status: "active", stoppedAtMs: null }));
+  }
+
+  async heartbeat(workerId: string, beat: WorkerHeartbeat): Promise<WorkerRecord | null> {
+    const worker = this.#workers.get(workerId);
+    if (!worker) return null;
+    if (worker.status === "active" || worker.status === "draining") {
+      worker.pools = structuredClone(beat.pools);
+      worker.sandboxes = beat.sandboxes;
+      worker.heartbeatAtMs = beat.atMs;
+    }
+    return copy(worker);
+  }
+
+  async setDraining(workerId: string, draining: boolean): Promise<WorkerRecord | null> {
+    const worker = this.#workers.get(workerId);
+    if (!worker) return null;
+    if (worker.status === "active" || worker.status === "draining") {
+      worker.status = draining ? "draining" : "active";
+    }
+    return copy(worker);
+  }
+
+  async markStopped(workerId: string, atMs: number): Promise<void> {
+    const worker = this.#workers.get(workerId);
+    if (!worker) return;
+    worker.status = "stopped";
+    worker.stoppedAtMs = atMs;
+  }
+
+  async markLost(beforeMs: number): Promise<WorkerRecord[]> {
+    const lost: WorkerRecord[] = [];
+    for (const worker of this.#workers.values()) {
+      if ((worker.status === "active" || worker.status === "draining") && worker.heartbeatAtMs < beforeMs) {
+        worker.status = "lost";
+        lost.push(copy(worker));
+      }
+    }
+    return lost;
+  }
+
+  async get(workerId: string): Promise<WorkerRecord | null> {
+    const worker = this.#workers.get(workerId);
+    return worker ? copy(worker) : null;
+  }
+
+  async list(options: { includeStopped?: boolean } = {}): Promise<WorkerRecord[]> {
+    return [...this.#workers.values()]
+      .filter((worker) => options.includeStopped || worker.status !== "stopped")
+      .sort((a, b) => a.startedAtMs - b.startedAtMs || a.id.localeCompare(b.id))
+      .map(copy);
+  }
+}
