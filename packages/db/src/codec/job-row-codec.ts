@@ -1,4 +1,4 @@
-import type { JobRecord } from "@raas/engine";
+import type { JobHandoff, JobRecord, StoredJob } from "@raas/engine";
 import type { TFailureKind, TJobStatus, TStage, TStageTimeoutsMs } from "@raas/shared";
 import type { Job as JobRow } from "../generated/client";
 
@@ -32,5 +32,14 @@ export function fromJobRow(row: JobRow): JobRecord {
     createdAtMs: row.createdAtMs,
     updatedAtMs: row.updatedAtMs,
     finishedAtMs: row.finishedAtMs,
+  };
+}
+
+/** A stored row with its compare-and-set version and handoff. */
+export function fromStoredJobRow(row: JobRow): StoredJob {
+  return {
+    record: fromJobRow(row),
+    version: row.version,
+    handoff: (row.handoff ?? null) as JobHandoff | null,
   };
 }

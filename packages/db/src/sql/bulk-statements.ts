@@ -126,3 +126,29 @@ export function buildUnnestUpdate(
     params,
   };
 }
+
+/**
+ * A batched compare-and-set: `UPDATE table AS t SET … FROM unnest(…) AS v WHERE t.key = v.key AND
+ * t.guard = v.expected RETURNING t.key`. Columns: the key, then the guard's expected value (read
+ * into no column), then the columns to set. The rows it returns are the winners.
+ */
+export function buildUnnestCompareAndSet(
+  table: string,
+  columns: readonly ColumnSpec[],
+  rows: readonly (readonly unknown[])[],
+  guard: string,
+): Statement {
+  const [key, expected, ...set] = columns;
+  if (!key || !expected || set.length === 0) {
+    throw new Error("buildUnnestCompareAndSet needs a key, an expected value and a column to set");
+  }
+  const params: unknown[] = [];
+  const source = unnestSource(columns, rows, params);
+  const assignments = set
+    .map((column) => `"${column.name}" = v."${column.name}"${column.type === "jsonb" ? "::jsonb" : ""}`)
+    .join(", ");
+  return {
+    sql: `UPDATE "${table}" AS t SET ${assignments} FROM ${source} WHERE t."${key.name}" = v."${key.name}" AND t."${guard}" = v."${expected.name}" RETURNING t."${key.name}" AS "key"`,
+    params,
+  };
+}

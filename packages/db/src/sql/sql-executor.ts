@@ -9,6 +9,8 @@ import type pg from "pg";
 export interface SqlExecutor {
   /** Runs one statement with `$1…` parameters; resolves to the number of rows it touched. */
   execute(sql: string, params: readonly unknown[]): Promise<number>;
+  /** Runs one statement and resolves to the rows it returned (a SELECT, or `… RETURNING`). */
+  query<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
 }
@@ -20,6 +22,10 @@ export function pgPoolExecutor(pool: pg.Pool): SqlExecutor {
       const result = await pool.query(sql, [...params]);
       return result.rowCount ?? 0;
     },
+    async query<T>(sql: string, params: readonly unknown[]) {
+      const result = await pool.query(sql, [...params]);
+      return result.rows as T[];
+    },
     async transaction(fn) {
       const client = await pool.connect();
       let broken = false;
@@ -29,6 +35,10 @@ export function pgPoolExecutor(pool: pg.Pool): SqlExecutor {
           async execute(sql, params) {
             const result = await client.query(sql, [...params]);
             return result.rowCount ?? 0;
+          },
+          async query<T>(sql: string, params: readonly unknown[]) {
+            const result = await client.query(sql, [...params]);
+            return result.rows as T[];
           },
           transaction: (inner) => inner(tx),
         };
@@ -53,10 +63,13 @@ export function pgPoolExecutor(pool: pg.Pool): SqlExecutor {
 export function pgliteExecutor(db: PGlite): SqlExecutor {
   return {
     execute: (sql, params) => pgliteExecute(db, sql, params),
+    query: async <T>(sql: string, params: readonly unknown[]) => (await db.query<T>(sql, [...params])).rows,
     transaction: (fn) =>
       db.transaction(async (raw) => {
         const tx: SqlExecutor = {
           execute: (sql, params) => pgliteExecute(raw, sql, params),
+          query: async <T>(sql: string, params: readonly unknown[]) =>
+            (await raw.query<T>(sql, [...params])).rows,
           transaction: (inner) => inner(tx),
         };
         return fn(tx);

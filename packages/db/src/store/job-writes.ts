@@ -1,5 +1,11 @@
-import type { JobPatch, JobRecord } from "@raas/engine";
-import { buildUnnestInsert, buildUnnestUpdate } from "../sql/bulk-statements";
+import type { JobPatch, JobRecord, JobTransitionWrite } from "@raas/engine";
+import {
+  buildUnnestCompareAndSet,
+  buildUnnestInsert,
+  buildUnnestUpdate,
+  type ColumnSpec,
+  jsonParam,
+} from "../sql/bulk-statements";
 import type { SqlExecutor } from "../sql/sql-executor";
 import { JOB_COLUMNS, JOB_ID_COLUMN, jobPatchAssignments, jobRowValues } from "./job-columns";
 
@@ -41,6 +47,58 @@ export async function updateJobRows(sql: SqlExecutor, patches: readonly JobPatch
   await sql.transaction(async (tx) => {
     for (const statement of statements) await tx.execute(statement.sql, statement.params);
   });
+}
+
+const EXPECTED_VERSION: ColumnSpec = { name: "expected_version", type: "int4" };
+const VERSION: ColumnSpec = { name: "version", type: "int4" };
+const HANDOFF: ColumnSpec = { name: "handoff", type: "jsonb" };
+
+/**
+ * Compare-and-set transitions: writes that set the same columns share one `UPDATE … FROM unnest(…)
+ * WHERE id = v.id AND version = v.expected_version RETURNING id`, all in one transaction; the ids
+ * not returned lost. Several writes of one job in one call are applied in order, in rounds.
+ */
+export async function transitionJobRows(
+  sql: SqlExecutor,
+  writes: readonly JobTransitionWrite[],
+): Promise<string[]> {
+  if (writes.length === 0) return [];
+  const rounds: JobTransitionWrite[][] = [];
+  const roundOf = new Map<string, number>();
+  for (const write of writes) {
+    const round = (roundOf.get(write.patch.id) ?? -1) + 1;
+    roundOf.set(write.patch.id, round);
+    (rounds[round] ??= []).push(write);
+  }
+  const statements = rounds.flatMap((round) => compareAndSetStatements(round));
+  const run = async (tx: SqlExecutor) => {
+    const lost = new Set<string>();
+    for (const { statement, ids } of statements) {
+      const won = new Set(
+        (await tx.query<{ key: string }>(statement.sql, statement.params)).map((row) => row.key),
+      );
+      for (const id of ids) if (!won.has(id)) lost.add(id);
+    }
+    return [...lost];
+  };
+  return statements.length === 1 ? run(sql) : sql.transaction(run);
+}
+
+function compareAndSetStatements(writes: readonly JobTransitionWrite[]) {
+  const byShape = new Map<string, { columns: ColumnSpec[]; rows: unknown[][] }>();
+  for (const { patch, expectedVersion, version, handoff } of writes) {
+    const assignments = jobPatchAssignments(patch);
+    if (handoff !== undefined) assignments.push([HANDOFF, jsonParam(handoff)]);
+    const columns = [JOB_ID_COLUMN, EXPECTED_VERSION, VERSION, ...assignments.map(([column]) => column)];
+    const shape = columns.map((column) => column.name).join(",");
+    const entry = byShape.get(shape) ?? { columns, rows: [] };
+    entry.rows.push([patch.id, expectedVersion, version, ...assignments.map(([, value]) => value)]);
+    byShape.set(shape, entry);
+  }
+  return [...byShape.values()].map(({ columns, rows }) => ({
+    statement: buildUnnestCompareAndSet("jobs", columns, rows, "version"),
+    ids: rows.map((row) => row[0] as string),
+  }));
 }
 
 /** Merges the patches of each job in order; one merged patch per job. */

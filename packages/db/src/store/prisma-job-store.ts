@@ -1,11 +1,19 @@
-import type { JobListPage, JobPatch, JobRecord, JobStore, JobTotals } from "@raas/engine";
+import type {
+  JobListPage,
+  JobPatch,
+  JobRecord,
+  JobStore,
+  JobTotals,
+  JobTransitionWrite,
+  StoredJob,
+} from "@raas/engine";
 import type { TJobListQuery, TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
-import { fromJobRow } from "../codec/job-row-codec";
+import { fromJobRow, fromStoredJobRow } from "../codec/job-row-codec";
 import { fromSandboxEventRow, fromToolCallRow, fromTurnRow } from "../codec/trajectory-codec";
 import type { Prisma, PrismaClient } from "../generated/client";
 import type { SqlExecutor } from "../sql/sql-executor";
 import { jobListWhere, UNFINISHED } from "./job-list-where";
-import { insertJobRows, updateJobRows } from "./job-writes";
+import { insertJobRows, transitionJobRows, updateJobRows } from "./job-writes";
 import { insertSandboxEventRows, upsertToolCallRows, upsertTurnRows } from "./trajectory-writes";
 
 const DEFAULT_LIST_LIMIT = 50;
@@ -52,6 +60,24 @@ export class PrismaJobStore implements JobStore {
   /** Patches apply in order; several patches of one job are merged first. One transaction. */
   updateJobs(patches: readonly JobPatch[]): Promise<void> {
     return updateJobRows(this.#sql, patches);
+  }
+
+  /** Compare-and-set on `version`: one statement per set of patched columns, one transaction. */
+  transitionJobs(writes: readonly JobTransitionWrite[]): Promise<string[]> {
+    return transitionJobRows(this.#sql, writes);
+  }
+
+  async readJob(id: string): Promise<StoredJob | null> {
+    const row = await this.#prisma.job.findUnique({ where: { id } });
+    return row ? fromStoredJobRow(row) : null;
+  }
+
+  async listJobsHeldBy(workerId: string): Promise<StoredJob[]> {
+    const rows = await this.#prisma.job.findMany({
+      where: { ...UNFINISHED, handoff: { path: ["workerId"], equals: workerId } },
+      orderBy: { id: "asc" },
+    });
+    return rows.map(fromStoredJobRow);
   }
 
   async getJob(id: string): Promise<JobRecord | null> {

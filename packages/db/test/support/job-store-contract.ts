@@ -2,6 +2,7 @@ import type { JobRecord, JobStore } from "@raas/engine";
 import { ZJobListRequest } from "@raas/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeFinishedJob, makeJob, makeSandboxEvent, makeToolCall, makeTurn } from "./job-fixtures";
+import { compareAndSetContract } from "./job-store-cas-contract";
 
 /** How the contract gets a store: opened once per file, emptied before each test. */
 export interface StoreHarness {
@@ -322,5 +323,7 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect(await store.listSandboxEvents({ jobId: "job_a", limit: 2 })).toEqual([events[1], events[3]]);
       expect(await store.listSandboxEvents({})).toEqual(events);
     });
+
+    compareAndSetContract(() => store);
   });
 }

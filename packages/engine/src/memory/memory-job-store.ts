@@ -5,7 +5,13 @@ import {
   type TToolCall,
   type TTurn,
 } from "@raas/shared";
-import type { JobPatch, JobRecord } from "../ports/job-record.types";
+import type {
+  JobHandoff,
+  JobPatch,
+  JobRecord,
+  JobTransitionWrite,
+  StoredJob,
+} from "../ports/job-record.types";
 import type { JobListPage, JobStore, JobTotals } from "../ports/job-store.port";
 import { matchesJobFilter } from "./job-filter";
 
@@ -17,6 +23,7 @@ import { matchesJobFilter } from "./job-filter";
 export class MemoryJobStore implements JobStore {
   readonly #jobs = new Map<string, JobRecord>();
   readonly #byKey = new Map<string, string>();
+  readonly #versions = new Map<string, { version: number; handoff: JobHandoff | null }>();
   readonly #turns = new Map<string, TTurn[]>();
   readonly #toolCalls = new Map<string, TToolCall[]>();
   readonly #sandboxEvents: TSandboxEvent[] = [];
@@ -26,6 +33,7 @@ export class MemoryJobStore implements JobStore {
       if (this.#jobs.has(job.id)) continue;
       if (job.jobKey !== null && this.#byKey.has(job.jobKey)) continue;
       this.#jobs.set(job.id, { ...job });
+      this.#versions.set(job.id, { version: 0, handoff: null });
       if (job.jobKey !== null) this.#byKey.set(job.jobKey, job.id);
     }
   }
@@ -35,6 +43,41 @@ export class MemoryJobStore implements JobStore {
       const current = this.#jobs.get(patch.id);
       if (current) this.#jobs.set(patch.id, { ...current, ...patch });
     }
+  }
+
+  async transitionJobs(writes: readonly JobTransitionWrite[]): Promise<string[]> {
+    const lost = new Set<string>();
+    for (const { patch, expectedVersion, version, handoff } of writes) {
+      const current = this.#jobs.get(patch.id);
+      const meta = this.#versions.get(patch.id);
+      if (!current || !meta || meta.version !== expectedVersion) {
+        lost.add(patch.id);
+        continue;
+      }
+      this.#jobs.set(patch.id, { ...current, ...definedFields(patch) });
+      this.#versions.set(patch.id, {
+        version,
+        handoff: handoff === undefined ? meta.handoff : handoff && { ...handoff },
+      });
+    }
+    return [...lost];
+  }
+
+  async readJob(id: string): Promise<StoredJob | null> {
+    const job = this.#jobs.get(id);
+    const meta = this.#versions.get(id);
+    if (!job || !meta) return null;
+    return { record: { ...job }, version: meta.version, handoff: meta.handoff && { ...meta.handoff } };
+  }
+
+  async listJobsHeldBy(workerId: string): Promise<StoredJob[]> {
+    const held: StoredJob[] = [];
+    for (const [id, meta] of this.#versions) {
+      const job = this.#jobs.get(id);
+      if (!job || isTerminalStatus(job.status) || meta.handoff?.workerId !== workerId) continue;
+      held.push({ record: { ...job }, version: meta.version, handoff: { ...meta.handoff } });
+    }
+    return held.sort((a, b) => (a.record.id < b.record.id ? -1 : 1));
   }
 
   async getJob(id: string): Promise<JobRecord | null> {
@@ -123,6 +166,13 @@ export class MemoryJobStore implements JobStore {
   }
 
   async close(): Promise<void> {}
+}
+
+/** The fields a patch sets (an `undefined` field leaves the stored value, as in the SQL stores). */
+function definedFields(patch: JobPatch): JobPatch {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(patch)) if (value !== undefined) out[field] = value;
+  return out as JobPatch;
 }
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {

@@ -1,5 +1,5 @@
 import type { TJobListQuery, TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
-import type { JobPatch, JobRecord } from "./job-record.types";
+import type { JobPatch, JobRecord, JobTransitionWrite, StoredJob } from "./job-record.types";
 
 export interface JobListPage {
   items: JobRecord[];
@@ -23,7 +23,17 @@ export interface JobStore {
   insertJobs(jobs: readonly JobRecord[]): Promise<void>;
   /** Applies patches in order; several patches of one job may appear in one call. */
   updateJobs(patches: readonly JobPatch[]): Promise<void>;
+  /**
+   * Compare-and-set transitions, many jobs in one call (the engine's group commit): each write is
+   * applied only if its job's stored version equals `expectedVersion`. Resolves to the ids whose
+   * write lost (version moved on, or no such job); the others were applied atomically.
+   */
+  transitionJobs(writes: readonly JobTransitionWrite[]): Promise<string[]>;
   getJob(id: string): Promise<JobRecord | null>;
+  /** A job with its version and handoff, for a process about to move it. */
+  readJob(id: string): Promise<StoredJob | null>;
+  /** Non-terminal jobs whose handoff names `workerId` (for the recovery of a lost worker). */
+  listJobsHeldBy(workerId: string): Promise<StoredJob[]>;
   findJobByKey(jobKey: string): Promise<JobRecord | null>;
   /** Newest first; `cursor` is the id of the last item of the previous page. */
   listJobs(query: TJobListQuery): Promise<JobListPage>;

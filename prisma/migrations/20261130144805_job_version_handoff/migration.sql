@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "jobs" ADD COLUMN     "handoff" JSONB,
+ADD COLUMN     "version" INTEGER NOT NULL DEFAULT 0;
