@@ -68,7 +68,8 @@ export async function transitionJobRows(
   for (const write of writes) {
     const round = (roundOf.get(write.patch.id) ?? -1) + 1;
     roundOf.set(write.patch.id, round);
-    (rounds[round] ??= []).push(write);
+    if (round === rounds.length) rounds.push([]);
+    rounds[round]?.push(write);
   }
   const statements = rounds.flatMap((round) => compareAndSetStatements(round));
   const run = async (tx: SqlExecutor) => {
