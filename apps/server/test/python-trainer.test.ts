@@ -1,0 +1,107 @@
+// A Python trainer written only from /openapi.json (test/python/openapi_trainer.py, standard
+// library only) against the real running server: real bubblewrap sandboxes, the simulator (the
+// labelled test double for the model) as backend. It submits a batch of math jobs, waits, streams
+// the batch's JSON Lines and checks every row; this test asserts its exit status and summary.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configFromEnv } from "../src/config-from-env";
+import { parseServerEnv } from "../src/env";
+import { type RunningServer, startServer } from "../src/server";
+
+const DATA = fileURLToPath(new URL("../../../packages/handlers/data/", import.meta.url));
+const TRAINER_SCRIPT = fileURLToPath(new URL("./python/openapi_trainer.py", import.meta.url));
+const TRAINER = "python-trainer";
+// The scripted policy solves math-001 and answers math-016 wrongly.
+const TASK_IDS = ["math-001", "math-016"];
+
+function requirePython(): void {
+  const probe = spawnSync("python3", ["--version"], { encoding: "utf8" });
+  if (probe.error || probe.status !== 0) {
+    throw new Error("python3 is missing; install it with: apt-get install -y python3");
+  }
+}
+
+function runPython(args: string[], env: Record<string, string>) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn("python3", args, {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe("a Python trainer generated from /openapi.json", () => {
+  let server: RunningServer;
+  let simulator: RunningSimulator;
+  let sandboxDir: string;
+  let scratch: string;
+
+  beforeAll(async () => {
+    requirePython();
+    const policy = JSON.parse(readFileSync(join(DATA, "simulator/math-code-stem.policy.json"), "utf8"));
+    simulator = await startSimulator({ policy: policy as TPolicyConfigInput, seed: 11 });
+    sandboxDir = mkdtempSync(join(tmpdir(), "raas-python-trainer-"));
+    scratch = mkdtempSync(join(tmpdir(), "raas-python-trainer-tasks-"));
+    const fromEnv = configFromEnv(parseServerEnv({ RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` }));
+    server = await startServer({
+      port: 0,
+      logLevel: "silent",
+      auth: { trainerToken: TRAINER },
+      ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
+      sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close({ graceMs: 100 });
+    await simulator?.close();
+    for (const dir of [sandboxDir, scratch]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("submits, waits and exports a batch whose rows are aligned and token-exact", async () => {
+    const tasks = readFileSync(join(DATA, "math.jsonl"), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as { taskId: string })
+      .filter((task) => TASK_IDS.includes(task.taskId));
+    const tasksFile = join(scratch, "tasks.json");
+    writeFileSync(tasksFile, JSON.stringify(tasks));
+
+    const run = await runPython([TRAINER_SCRIPT, server.url, tasksFile], { RAAS_TOKEN: TRAINER });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).not.toContain("FAIL");
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout.trim()) as {
+      ok: boolean;
+      rows: number;
+      sampledTokens: number;
+      rewards: number[];
+    };
+    expect(summary).toMatchObject({ ok: true, rows: 4, rewards: [0, 0, 1, 1] });
+    expect(summary.sampledTokens).toBeGreaterThan(0);
+  });
+
+  it("reports a refused request as a FAIL line and exit status 1, not a crash", async () => {
+    // Without a token the trainer's submit is refused with the document's 401.
+    const run = await runPython([TRAINER_SCRIPT, server.url, join(scratch, "tasks.json")], {
+      RAAS_TOKEN: "",
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^FAIL: submitJobs: HTTP 401/);
+  });
+});
