@@ -9,6 +9,8 @@ export default defineConfig({
       "packages/*/test/**/*.test.ts",
       "apps/*/src/**/*.test.ts",
       "apps/*/test/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "bench/**/*.test.ts",
     ],
     // The dashboard's server-side code (proxy, host check) is tested here; its pages by e2e/.
     exclude: ["**/node_modules/**", "apps/web/.next/**"],
