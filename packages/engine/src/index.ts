@@ -22,3 +22,4 @@ export * from "./sandbox-events/index";
 export * from "./stage-failure";
 export * from "./util/abort";
 export * from "./util/binary-heap";
+export * from "./workers/index";

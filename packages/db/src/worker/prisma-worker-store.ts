@@ -1,4 +1,4 @@
-import type { WorkerHeartbeat, WorkerPoolOccupancy, WorkerRecord, WorkerStore } from "@raas/engine";
+import type { WorkerBeat, WorkerPoolOccupancy, WorkerRecord, WorkerStore } from "@raas/engine";
 import type { TStage } from "@raas/shared";
 import type { Prisma, PrismaClient, Worker as WorkerRow } from "../generated/client";
 
@@ -71,7 +71,7 @@ export class PrismaWorkerStore implements WorkerStore {
     await this.#prisma.worker.upsert({ where: { id: worker.id }, create: data, update: data });
   }
 
-  async heartbeat(workerId: string, beat: WorkerHeartbeat): Promise<WorkerRecord | null> {
+  async heartbeat(workerId: string, beat: WorkerBeat): Promise<WorkerRecord | null> {
     await this.#prisma.worker.updateMany({
       where: { id: workerId, status: { in: LIVE_STATUSES } },
       data: {

@@ -1,4 +1,4 @@
-import type { WorkerHeartbeat, WorkerRecord, WorkerStore } from "../ports/worker-store.port";
+import type { WorkerBeat, WorkerRecord, WorkerStore } from "../ports/worker-store.port";
 
 function copy(worker: WorkerRecord): WorkerRecord {
   return { ...worker, labels: [...worker.labels], pools: structuredClone(worker.pools) };
@@ -15,7 +15,7 @@ export class MemoryWorkerStore implements WorkerStore {
     this.#workers.set(worker.id, copy({ ...worker, status: "active", stoppedAtMs: null }));
   }
 
-  async heartbeat(workerId: string, beat: WorkerHeartbeat): Promise<WorkerRecord | null> {
+  async heartbeat(workerId: string, beat: WorkerBeat): Promise<WorkerRecord | null> {
     const worker = this.#workers.get(workerId);
     if (!worker) return null;
     if (worker.status === "active" || worker.status === "draining") {

@@ -25,7 +25,8 @@ export interface WorkerRecord {
   stoppedAtMs: number | null;
 }
 
-export interface WorkerHeartbeat {
+/** What one heartbeat reports (the `WorkerHeartbeat` loop in `src/workers/` sends it). */
+export interface WorkerBeat {
   pools: Partial<Record<TStage, WorkerPoolOccupancy>>;
   sandboxes: number;
   atMs: number;
@@ -38,7 +39,7 @@ export interface WorkerHeartbeat {
 export interface WorkerStore {
   register(worker: Omit<WorkerRecord, "status" | "stoppedAtMs">): Promise<void>;
   /** Records a heartbeat; returns the stored record (its `status` tells a worker it was drained). */
-  heartbeat(workerId: string, beat: WorkerHeartbeat): Promise<WorkerRecord | null>;
+  heartbeat(workerId: string, beat: WorkerBeat): Promise<WorkerRecord | null>;
   /** Sets `draining` (true) or back to `active` (false); null when unknown. */
   setDraining(workerId: string, draining: boolean): Promise<WorkerRecord | null>;
   markStopped(workerId: string, atMs: number): Promise<void>;

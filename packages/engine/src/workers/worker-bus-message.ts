@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+export const WORKER_BUS_EVENTS = ["registered", "draining", "resumed", "stopped", "lost"] as const;
+
+/** What goes on `BUS_CHANNELS.workers`: one worker's lifecycle change. */
+export const ZWorkerBusMessage = z.object({
+  type: z.enum(WORKER_BUS_EVENTS),
+  workerId: z.string(),
+  atMs: z.number(),
+});
+export type TWorkerBusMessage = z.infer<typeof ZWorkerBusMessage>;
+
+/** The message, or null when it is not one (the bus carries strings from other processes). */
+export function parseWorkerBusMessage(message: string): TWorkerBusMessage | null {
+  try {
+    const parsed = ZWorkerBusMessage.safeParse(JSON.parse(message));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,182 @@
+import type { TStage } from "@raas/shared";
+import type { EngineLogger } from "../engine.types";
+import { type Clock, systemClock } from "../ports/clock.port";
+import { BUS_CHANNELS, type EventBus } from "../ports/event-bus.port";
+import type {
+  TWorkerStatus,
+  WorkerPoolOccupancy,
+  WorkerRecord,
+  WorkerStore,
+} from "../ports/worker-store.port";
+import type { TWorkerBusMessage } from "./worker-bus-message";
+import { DEFAULT_HEARTBEAT_INTERVAL_MS } from "./worker-defaults";
+
+export interface WorkerHeartbeatOptions {
+  store: WorkerStore;
+  /** Unique per process start, e.g. `<hostname>:<pid>`. */
+  workerId: string;
+  hostname: string;
+  pid: number;
+  /** Node labels a job can require (e.g. `apptainer`). Default none. */
+  labels?: readonly string[];
+  /** Occupancy of the stage pools this worker runs, read at registration and at every beat. */
+  pools: () => Partial<Record<TStage, WorkerPoolOccupancy>>;
+  /** Live sandboxes, read at every beat. Default 0. */
+  sandboxes?: () => number;
+  /** Time between beats in ms. Default `DEFAULT_HEARTBEAT_INTERVAL_MS` (3_000). */
+  intervalMs?: number;
+  clock?: Clock;
+  /** Where `registered` and `stopped` are announced (`BUS_CHANNELS.workers`). Default none. */
+  bus?: EventBus;
+  logger?: EngineLogger;
+  /** The stored record turned `draining` (an admin drained this worker): finish current work, take none. */
+  onDrain?: () => void | Promise<void>;
+  /** A draining worker was resumed: take work again. */
+  onResume?: () => void | Promise<void>;
+  /**
+   * The store says this worker was marked lost (it was silent too long; its jobs were handed
+   * elsewhere). Called once; a lost record is never revived by a heartbeat.
+   */
+  onLost?: (worker: WorkerRecord) => void | Promise<void>;
+}
+
+/**
+ * Registers this process as a worker and heartbeats with its pools' occupancy and sandbox count,
+ * one beat at a time (the next is scheduled when the last one finished). Each beat reads the
+ * stored record back: that is how a worker learns it was drained, resumed or given up as lost.
+ */
+export class WorkerHeartbeat {
+  readonly #options: WorkerHeartbeatOptions;
+  readonly #clock: Clock;
+  readonly #intervalMs: number;
+  #status: TWorkerStatus | null = null;
+  #cancelTimer: (() => void) | null = null;
+  #beating: Promise<WorkerRecord | null> | null = null;
+  #isStopped = false;
+
+  constructor(options: WorkerHeartbeatOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#intervalMs = options.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+  }
+
+  get workerId(): string {
+    return this.#options.workerId;
+  }
+
+  /** The status of the stored record at the last beat; null before `start()`. */
+  get status(): TWorkerStatus | null {
+    return this.#status;
+  }
+
+  /** Registers the worker (as `active`) and starts beating every `intervalMs`. */
+  async start(): Promise<void> {
+    await this.#register();
+    await this.#publish("registered");
+    this.#schedule();
+  }
+
+  /** Beats now (or joins the beat in flight); resolves to the stored record. Throws when the store fails. */
+  beat(): Promise<WorkerRecord | null> {
+    this.#beating ??= this.#beatOnce().finally(() => {
+      this.#beating = null;
+    });
+    return this.#beating;
+  }
+
+  /** Stops beating and marks the worker `stopped`. Idempotent. */
+  async stop(): Promise<void> {
+    if (this.#isStopped) return;
+    this.#isStopped = true;
+    this.#cancelTimer?.();
+    this.#cancelTimer = null;
+    await this.#beating?.catch(() => undefined);
+    await this.#options.store.markStopped(this.workerId, this.#clock.now());
+    this.#status = "stopped";
+    await this.#publish("stopped");
+  }
+
+  async #register(): Promise<void> {
+    const now = this.#clock.now();
+    const { workerId, hostname, pid, labels = [], store } = this.#options;
+    await store.register({
+      id: workerId,
+      hostname,
+      pid,
+      labels: [...labels],
+      pools: this.#options.pools(),
+      sandboxes: this.#options.sandboxes?.() ?? 0,
+      startedAtMs: now,
+      heartbeatAtMs: now,
+    });
+    this.#status = "active";
+  }
+
+  async #beatOnce(): Promise<WorkerRecord | null> {
+    const record = await this.#options.store.heartbeat(this.workerId, {
+      pools: this.#options.pools(),
+      sandboxes: this.#options.sandboxes?.() ?? 0,
+      atMs: this.#clock.now(),
+    });
+    if (this.#isStopped) return record;
+    if (record === null) {
+      // The record is gone (a wiped store): this process is alive, so it registers again.
+      this.#options.logger?.warn({ workerId: this.workerId }, "worker record missing; registering again");
+      await this.#register();
+      return this.#options.store.get(this.workerId);
+    }
+    await this.#follow(record);
+    return record;
+  }
+
+  /** Acts on a status change an admin or the server's monitor made to the stored record. */
+  async #follow(record: WorkerRecord): Promise<void> {
+    const previous = this.#status;
+    this.#status = record.status;
+    if (record.status === previous) return;
+    if (record.status === "draining") await this.#call("onDrain", () => this.#options.onDrain?.());
+    else if (record.status === "active" && previous === "draining") {
+      await this.#call("onResume", () => this.#options.onResume?.());
+    } else if (record.status === "lost") {
+      this.#options.logger?.error(
+        { workerId: this.workerId, heartbeatAtMs: record.heartbeatAtMs },
+        "this worker was marked lost (its heartbeats stopped reaching the store); its jobs were handed elsewhere",
+      );
+      await this.#call("onLost", () => this.#options.onLost?.(record));
+    }
+  }
+
+  async #call(name: string, fn: () => void | Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch (error) {
+      this.#options.logger?.error({ workerId: this.workerId, err: error }, `worker ${name} callback failed`);
+    }
+  }
+
+  #schedule(): void {
+    if (this.#isStopped) return;
+    this.#cancelTimer = this.#clock.setTimer(() => {
+      this.#cancelTimer = null;
+      this.beat()
+        .catch((error: unknown) =>
+          this.#options.logger?.warn(
+            { workerId: this.workerId, err: error },
+            "worker heartbeat failed; trying again next interval",
+          ),
+        )
+        .finally(() => this.#schedule());
+    }, this.#intervalMs);
+  }
+
+  async #publish(type: TWorkerBusMessage["type"]): Promise<void> {
+    const { bus } = this.#options;
+    if (!bus) return;
+    const message: TWorkerBusMessage = { type, workerId: this.workerId, atMs: this.#clock.now() };
+    await bus
+      .publish(BUS_CHANNELS.workers, JSON.stringify(message))
+      .catch((error: unknown) =>
+        this.#options.logger?.warn({ workerId: this.workerId, err: error }, "worker event not published"),
+      );
+  }
+}

@@ -1,0 +1,120 @@
+import type { EngineLogger } from "../engine.types";
+import { type Clock, systemClock } from "../ports/clock.port";
+import { BUS_CHANNELS, type EventBus } from "../ports/event-bus.port";
+import type { WorkerRecord, WorkerStore } from "../ports/worker-store.port";
+import type { TWorkerBusMessage } from "./worker-bus-message";
+import { DEFAULT_MISSED_AFTER_MS, DEFAULT_MONITOR_INTERVAL_MS } from "./worker-defaults";
+
+export interface WorkerMonitorOptions {
+  store: WorkerStore;
+  /** Time between sweeps in ms. Default `DEFAULT_MONITOR_INTERVAL_MS` (3_000). */
+  intervalMs?: number;
+  /** A worker silent for longer than this is lost, in ms. Default `DEFAULT_MISSED_AFTER_MS` (9_000, three beats). */
+  missedAfterMs?: number;
+  clock?: Clock;
+  /** Where each lost worker is announced (`BUS_CHANNELS.workers`, type `lost`). Default none. */
+  bus?: EventBus;
+  logger?: EngineLogger;
+  /**
+   * Called once per lost worker, by the one server whose sweep marked it (e.g. to re-deliver the
+   * worker's jobs). Awaited, one worker after another.
+   */
+  onLost?: (worker: WorkerRecord) => void | Promise<void>;
+  /**
+   * Run before each sweep — typically this process's own heartbeat, so that a stalled event loop
+   * (which delays the beat and the sweep alike) never gets the server's own worker marked lost.
+   */
+  beforeSweep?: () => Promise<unknown>;
+}
+
+/**
+ * The server's loop over the worker registry: every `intervalMs` it marks workers whose last
+ * heartbeat is older than `missedAfterMs` as lost (`WorkerStore.markLost`, which hands each lost
+ * worker to exactly one caller even with several servers), announces them and calls `onLost`.
+ */
+export class WorkerMonitor {
+  readonly #options: WorkerMonitorOptions;
+  readonly #clock: Clock;
+  readonly #intervalMs: number;
+  readonly #missedAfterMs: number;
+  #cancelTimer: (() => void) | null = null;
+  #sweeping: Promise<WorkerRecord[]> | null = null;
+  #isRunning = false;
+
+  constructor(options: WorkerMonitorOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#intervalMs = options.intervalMs ?? DEFAULT_MONITOR_INTERVAL_MS;
+    this.#missedAfterMs = options.missedAfterMs ?? DEFAULT_MISSED_AFTER_MS;
+  }
+
+  start(): void {
+    if (this.#isRunning) return;
+    this.#isRunning = true;
+    this.#schedule();
+  }
+
+  /** Stops sweeping; waits for a sweep in flight. */
+  async stop(): Promise<void> {
+    this.#isRunning = false;
+    this.#cancelTimer?.();
+    this.#cancelTimer = null;
+    await this.#sweeping?.catch(() => undefined);
+  }
+
+  /** Sweeps now (or joins the sweep in flight): the workers this call marked lost. Throws when the store fails. */
+  sweep(): Promise<WorkerRecord[]> {
+    this.#sweeping ??= this.#sweepOnce().finally(() => {
+      this.#sweeping = null;
+    });
+    return this.#sweeping;
+  }
+
+  async #sweepOnce(): Promise<WorkerRecord[]> {
+    const { beforeSweep, logger } = this.#options;
+    if (beforeSweep) {
+      await beforeSweep().catch((error: unknown) =>
+        logger?.warn({ err: error }, "the step before the worker sweep failed; sweeping anyway"),
+      );
+    }
+    const lost = await this.#options.store.markLost(this.#clock.now() - this.#missedAfterMs);
+    for (const worker of lost) {
+      logger?.warn(
+        {
+          workerId: worker.id,
+          hostname: worker.hostname,
+          pid: worker.pid,
+          silentForMs: this.#clock.now() - worker.heartbeatAtMs,
+        },
+        "worker lost: no heartbeat",
+      );
+      await this.#publish({ type: "lost", workerId: worker.id, atMs: this.#clock.now() });
+      try {
+        await this.#options.onLost?.(worker);
+      } catch (error) {
+        logger?.error({ workerId: worker.id, err: error }, "handling a lost worker failed");
+      }
+    }
+    return lost;
+  }
+
+  #schedule(): void {
+    if (!this.#isRunning) return;
+    this.#cancelTimer = this.#clock.setTimer(() => {
+      this.#cancelTimer = null;
+      this.sweep()
+        .catch((error: unknown) =>
+          this.#options.logger?.warn({ err: error }, "worker sweep failed; trying again next interval"),
+        )
+        .finally(() => this.#schedule());
+    }, this.#intervalMs);
+  }
+
+  async #publish(message: TWorkerBusMessage): Promise<void> {
+    await this.#options.bus
+      ?.publish(BUS_CHANNELS.workers, JSON.stringify(message))
+      .catch((error: unknown) =>
+        this.#options.logger?.warn({ workerId: message.workerId, err: error }, "worker event not published"),
+      );
+  }
+}
