@@ -1,0 +1,249 @@
+import type { JobQueue, Lease, QueueItem, ReserveOptions } from "@raas/engine";
+import { STAGES, type TStage } from "@raas/shared";
+import { Redis } from "ioredis";
+import { BullQueueHandle, REMOVABLE_STATES, type TBullJob } from "./bull-queue-handle";
+import { isLostLeaseError } from "./lost-lease-error";
+import { type TQueueEntry, ZQueueEntry } from "./queue-entry.schema";
+import { addressedQueueName, sharedQueueName, toBullJobId } from "./queue-names";
+import {
+  type RedisJobQueueOptions,
+  type TResolvedQueueOptions,
+  withQueueDefaults,
+} from "./redis-queue-options";
+import { ReserveLoop, type Taken } from "./reserve-loop";
+
+interface HeldLease {
+  job: TBullJob;
+  handle: BullQueueHandle;
+  token: string;
+}
+
+/** Reads back what BullMQ stored; a malformed entry is reported and failed, never handed out. */
+async function parseTaken(
+  taken: Taken,
+  onError: TResolvedQueueOptions["onError"],
+): Promise<TQueueEntry | null> {
+  const { job, token, handle } = taken;
+  const parsed = ZQueueEntry.safeParse(job.data);
+  const reason =
+    job.deferredFailure ?? (parsed.success ? undefined : `malformed entry: ${parsed.error.message}`);
+  if (reason === undefined && parsed.success) return parsed.data;
+  onError(`dropped job ${job.id} of queue ${handle.name}: ${reason}`);
+  await job.moveToFailed(new Error(reason), token, false).catch((error: unknown) => {
+    onError(`could not fail job ${job.id} of queue ${handle.name}`, error);
+  });
+  return null;
+}
+
+/**
+ * `JobQueue` on BullMQ: one queue per stage plus one per stage and addressed worker, so a worker
+ * reserving sees the stage's shared items and its own. Leases are BullMQ job locks (`extend`
+ * renews them); a lease that expires (its holder died) is found by BullMQ's stalled check and the
+ * item delivered again with `deliveries` + 1, up to `maxLeaseExpiries` times.
+ */
+export class RedisJobQueue implements JobQueue {
+  readonly #options: TResolvedQueueOptions;
+  readonly #redis: Redis;
+  readonly #blocking: Redis[] = [];
+  readonly #handles = new Map<string, BullQueueHandle>();
+  readonly #loops = new Map<string, ReserveLoop<Lease>>();
+  readonly #held = new Map<string, HeldLease>();
+  #tokenSeq = 0;
+  #closed = false;
+
+  constructor(options: RedisJobQueueOptions) {
+    this.#options = withQueueDefaults(options);
+    // BullMQ's blocking and script calls must not give up while Redis is away.
+    this.#redis = new Redis(this.#options.url, {
+      maxRetriesPerRequest: null,
+      connectionName: `${this.#options.prefix}:raas-queue`,
+    });
+    this.#redis.on("error", (error) => this.#options.onError(`redis: ${error.message}`, error));
+  }
+
+  async enqueue(item: QueueItem): Promise<void> {
+    const workerId = item.workerId ?? null;
+    const seq = await this.#redis.incr(this.#key("seq"));
+    const entry: TQueueEntry = {
+      jobId: item.jobId,
+      stage: item.stage,
+      priority: item.priority,
+      workerId,
+      seq,
+    };
+    if (workerId === null) return this.#handle(sharedQueueName(item.stage)).add(entry);
+    await this.#redis.sadd(this.#key(`addressed:${item.stage}`), workerId);
+    await this.#handle(addressedQueueName(item.stage, workerId)).add(entry);
+  }
+
+  reserve(
+    stage: TStage,
+    leaseMs: number,
+    signal: AbortSignal,
+    options: ReserveOptions = {},
+  ): Promise<Lease | null> {
+    if (this.#closed || signal.aborted) return Promise.resolve(null);
+    const loop = this.#loop(stage, options.workerId);
+    return new Promise((resolve) => {
+      let gone = false;
+      const leave = () => {
+        gone = true;
+        signal.removeEventListener("abort", leave);
+        remove();
+        resolve(null);
+      };
+      const remove = loop.add({
+        leaseMs,
+        isGone: () => gone || this.#closed,
+        cancel: leave,
+        resolve: (lease) => {
+          signal.removeEventListener("abort", leave);
+          resolve(lease);
+        },
+      });
+      signal.addEventListener("abort", leave, { once: true });
+    });
+  }
+
+  async ack(lease: Lease): Promise<void> {
+    await this.#settle(lease, (held) => held.job.moveToCompleted(null, held.token, false));
+  }
+
+  async nack(lease: Lease, delayMs = 0): Promise<void> {
+    await this.#settle(lease, (held) =>
+      delayMs > 0
+        ? held.job.moveToDelayed(Date.now() + delayMs, held.token)
+        : held.job.moveToWait(held.token),
+    );
+  }
+
+  async extend(lease: Lease, leaseMs: number): Promise<Lease> {
+    const held = this.#held.get(lease.leaseId);
+    const extended = held ? await held.job.extendLock(held.token, leaseMs).catch(() => 0) : 0;
+    if (!held || !extended) {
+      this.#held.delete(lease.leaseId);
+      throw new Error(`lease ${lease.leaseId} of job ${lease.item.jobId} is no longer held`);
+    }
+    return { ...lease, leaseUntilMs: Date.now() + leaseMs };
+  }
+
+  async remove(jobId: string, stage: TStage): Promise<boolean> {
+    for (const handle of await this.#stageHandles(stage)) {
+      const job = await handle.getJob(toBullJobId(jobId));
+      if (!job || !REMOVABLE_STATES.has(await job.getState())) continue;
+      const removed = await job.remove().then(
+        () => true,
+        () => false, // taken (locked) in the meantime
+      );
+      if (removed) return true;
+    }
+    return false;
+  }
+
+  async takeAddressedTo(workerId: string): Promise<QueueItem[]> {
+    const taken: QueueItem[] = [];
+    for (const stage of STAGES) {
+      const handle = this.#handle(addressedQueueName(stage, workerId));
+      const jobs = await handle.queue.getJobs(["wait", "prioritized", "delayed", "active"]);
+      // Force: the dead worker's leased items go too; their locks die with the queue.
+      await handle.queue.obliterate({ force: true });
+      await this.#redis.srem(this.#key(`addressed:${stage}`), workerId);
+      for (const job of jobs) {
+        const parsed = ZQueueEntry.safeParse(job.data);
+        if (!parsed.success) {
+          this.#options.onError(
+            `dropped malformed job ${job.id} of queue ${handle.name}: ${parsed.error.message}`,
+          );
+          continue;
+        }
+        const { jobId, priority } = parsed.data;
+        taken.push({ jobId, stage, priority, workerId });
+      }
+      for (const [leaseId, held] of this.#held) if (held.handle === handle) this.#held.delete(leaseId);
+    }
+    return taken;
+  }
+
+  async depth(stage: TStage): Promise<number> {
+    const counts = await Promise.all(
+      (await this.#stageHandles(stage)).map((handle) => handle.waitingCount()),
+    );
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const loop of this.#loops.values()) loop.close();
+    // Ends the BZPOPMIN calls at once; the loops see `closed` and stop.
+    for (const connection of this.#blocking) connection.disconnect();
+    await Promise.all([...this.#handles.values()].map((handle) => handle.close()));
+    this.#held.clear();
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  #key(name: string): string {
+    return `${this.#options.prefix}:raas:${name}`;
+  }
+
+  #handle(name: string): BullQueueHandle {
+    let handle = this.#handles.get(name);
+    if (!handle) {
+      handle = new BullQueueHandle(name, this.#redis, this.#options);
+      this.#handles.set(name, handle);
+    }
+    return handle;
+  }
+
+  async #stageHandles(stage: TStage): Promise<BullQueueHandle[]> {
+    const workers = await this.#redis.smembers(this.#key(`addressed:${stage}`));
+    return [sharedQueueName(stage), ...workers.map((w) => addressedQueueName(stage, w))].map((name) =>
+      this.#handle(name),
+    );
+  }
+
+  #loop(stage: TStage, workerId: string | undefined): ReserveLoop<Lease> {
+    const key = `${stage} ${workerId ?? ""}`;
+    let loop = this.#loops.get(key);
+    if (loop) return loop;
+    const sources = [this.#handle(sharedQueueName(stage))];
+    if (workerId !== undefined) sources.push(this.#handle(addressedQueueName(stage, workerId)));
+    const blocking = this.#redis.duplicate();
+    blocking.on("error", (error) => this.#options.onError(`redis (blocking): ${error.message}`, error));
+    this.#blocking.push(blocking);
+    loop = new ReserveLoop<Lease>(sources, {
+      blocking,
+      maxBlockMs: this.#options.maxBlockMs,
+      nextToken: () => `${process.pid}-${Date.now().toString(36)}-${++this.#tokenSeq}`,
+      onError: this.#options.onError,
+      toLease: (taken, leaseMs) => this.#toLease(taken, leaseMs),
+    });
+    this.#loops.set(key, loop);
+    return loop;
+  }
+
+  async #toLease(taken: Taken, leaseMs: number): Promise<Lease | null> {
+    const entry = await parseTaken(taken, this.#options.onError);
+    if (!entry) return null;
+    if (leaseMs !== taken.lockMs) await taken.job.extendLock(taken.token, leaseMs);
+    const { jobId, stage, priority, workerId } = entry;
+    const leaseId = `${taken.handle.name}|${taken.job.id}|${taken.token}`;
+    this.#held.set(leaseId, { job: taken.job, handle: taken.handle, token: taken.token });
+    return {
+      item: { jobId, stage, priority, workerId },
+      leaseId,
+      deliveries: taken.job.attemptsStarted,
+      leaseUntilMs: Date.now() + leaseMs,
+    };
+  }
+
+  /** Acks or nacks a lease; a lease lost meanwhile (expired, taken back) is a no-op as in memory. */
+  async #settle(lease: Lease, settle: (held: HeldLease) => Promise<unknown>): Promise<void> {
+    const held = this.#held.get(lease.leaseId);
+    if (!held) return;
+    this.#held.delete(lease.leaseId);
+    await settle(held).catch((error: unknown) => {
+      if (!isLostLeaseError(error)) throw error;
+    });
+  }
+}
