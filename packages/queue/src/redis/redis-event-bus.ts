@@ -1,5 +1,6 @@
 import type { EventBus, TBusChannel } from "@raas/engine";
 import { Redis } from "ioredis";
+import { watchConnection } from "./watch-connection";
 
 export interface RedisEventBusOptions {
   /** `redis://host:port/db`. */
@@ -34,7 +35,7 @@ export class RedisEventBus implements EventBus {
         autoResubscribe: true,
         connectionName: `${this.#prefix}:raas-bus-${role}`,
       });
-      connection.on("error", (error) => onError(`redis ${role}: ${error.message}`, error));
+      watchConnection(connection, role, onError);
       return connection;
     };
     this.#publisher = connect("publisher");

@@ -11,6 +11,7 @@ import {
   withQueueDefaults,
 } from "./redis-queue-options";
 import { ReserveLoop, type Taken } from "./reserve-loop";
+import { watchConnection } from "./watch-connection";
 
 interface HeldLease {
   job: TBullJob;
@@ -58,7 +59,7 @@ export class RedisJobQueue implements JobQueue {
       maxRetriesPerRequest: null,
       connectionName: `${this.#options.prefix}:raas-queue`,
     });
-    this.#redis.on("error", (error) => this.#options.onError(`redis: ${error.message}`, error));
+    watchConnection(this.#redis, "queue", this.#options.onError);
   }
 
   async enqueue(item: QueueItem): Promise<void> {
@@ -209,7 +210,7 @@ export class RedisJobQueue implements JobQueue {
     const sources = [this.#handle(sharedQueueName(stage))];
     if (workerId !== undefined) sources.push(this.#handle(addressedQueueName(stage, workerId)));
     const blocking = this.#redis.duplicate();
-    blocking.on("error", (error) => this.#options.onError(`redis (blocking): ${error.message}`, error));
+    watchConnection(blocking, `queue ${key} (blocking)`, this.#options.onError);
     this.#blocking.push(blocking);
     loop = new ReserveLoop<Lease>(sources, {
       blocking,

@@ -79,7 +79,8 @@ export class ReserveLoop<L> {
         } catch (error) {
           if (this.#closed) break;
           failures += 1;
-          this.deps.onError(`reserve failed (${failures} in a row), retrying`, error);
+          // One line per outage: the connection watcher reports when Redis is back.
+          if (failures === 1) this.deps.onError("reserve failed, retrying until Redis answers", error);
           await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 50 * 2 ** failures)));
         }
       }
