@@ -1,5 +1,6 @@
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
+import { MemorySandboxEventStore } from "@raas/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiLogger } from "../src/index";
 import { createRandom, type FuzzRequest, randomRequest } from "./helpers/fuzz-cases";
@@ -145,7 +146,8 @@ describe("fuzz: malformed requests never produce a 5xx", () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ maxBodyBytes: MAX_BODY, logger });
+    const sandboxes = { name: "bubblewrap", events: new MemorySandboxEventStore() };
+    server = await startTestServer({ maxBodyBytes: MAX_BODY, logger, sandboxes });
   });
   afterAll(() => server.close());
 
@@ -196,7 +198,7 @@ describe("fuzz: malformed requests never produce a 5xx", () => {
 
     // The fuzzer reached the interesting error classes, not just one.
     const statuses = new Set(outcomes.map((o) => o.status));
-    for (const status of [400, 401, 404, 405, 413, 415])
+    for (const status of [400, 401, 404, 405, 409, 413, 415])
       expect(statuses, `status ${status} seen`).toContain(status);
     expect(outcomes.length).toBeGreaterThanOrEqual(1_000);
 

@@ -123,6 +123,11 @@ describe.each(targets)("SandboxEventStore on %s", (_name, open) => {
         meanReadyMs: null,
       });
       expect((await store.summarize({ sinceMs: 2_500 })).sandboxes).toBe(1);
+      // Times past 2^53 (the latest Date, 8.64e15 ms, is below it; 1e16 is not) are still numbers.
+      for (const sinceMs of [8_640_000_000_000_000, 1e16, 1e300]) {
+        expect(await store.summarize({ sinceMs })).toMatchObject({ sandboxes: 0, limitHits: {} });
+        expect(await store.listEvents({ sinceMs })).toEqual([]);
+      }
     } finally {
       await close();
     }

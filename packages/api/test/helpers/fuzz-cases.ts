@@ -104,6 +104,11 @@ function mutatedSubmit(random: Random): unknown {
     kind: "sleep",
     payload: { initMs: random.int(20), runMs: random.int(20), evalMs: random.int(20) },
     priority: random.int(10),
+    // A few shared keys and one batch, so resubmissions collide (409) and batch exports find jobs.
+    ...(random.next() < 0.4 && {
+      jobKey: random.pick(["fuzz-a", "fuzz-b", "fuzz-c"]),
+      batchId: "fuzz-batch",
+    }),
   };
   const field = random.pick([
     "kind",
@@ -200,10 +205,46 @@ function encodeBytes(text: string): string {
   return [...Buffer.from(text, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
 }
 
+/** A query string of the export and sandbox routes: known keys with odd values, and unknown keys. */
+function randomQuery(random: Random): string {
+  const keys = ["cursor", "limit", "jobId", "sandboxId", "hostId", "type", "sinceMs", "batchId", "bogus"];
+  const values = () =>
+    random.pick([
+      encodeBytes(randomString(random, 12)),
+      "%00",
+      "",
+      "0",
+      "-1",
+      "1.5",
+      "1e16",
+      "1e400",
+      "9007199254740993",
+      "NaN",
+      "crashed",
+      "fuzz-batch",
+      "x".repeat(400),
+    ]);
+  const pairs = Array.from({ length: random.int(4) }, () => `${random.pick(keys)}=${values()}`);
+  return pairs.length > 0 ? `?${pairs.join("&")}` : "";
+}
+
 function randomPath(random: Random): string {
   const input = () =>
     encodeBytes(random.next() < 0.8 ? JSON.stringify(randomValue(random)) : randomString(random, 30));
+  const id = () =>
+    random.pick([encodeBytes(randomString(random, 12)), "fuzz-batch", "%00", "%E0%A4%A", "%ff"]);
   return random.pick([
+    `/api/v1/jobs/${id()}/export${randomQuery(random)}`,
+    `/api/v1/batches/${id()}/trajectories${randomQuery(random)}`,
+    `/api/v1/batches/${id()}/trajectories.jsonl${randomQuery(random)}`,
+    `/api/v1/sandboxes/events${randomQuery(random)}`,
+    `/api/v1/sandboxes/summary${randomQuery(random)}`,
+    `/api/v1/sandboxes/${id()}${randomQuery(random)}`,
+    `/trpc/jobs.export?input=${input()}`,
+    `/trpc/jobs.exportBatch?input=${input()}`,
+    `/trpc/sandboxes.events?input=${input()}`,
+    `/trpc/sandboxes.summary?input=${input()}`,
+    `/trpc/sandboxes.get?input=${input()}`,
     "/api/v1/jobs",
     "/api/v1/jobs",
     "/api/v1/jobs/batch",
@@ -245,6 +286,23 @@ function randomPath(random: Random): string {
   ]);
 }
 
+/** A valid sleep job under a shared key with a varying payload: concurrent resubmissions, many a 409. */
+function resubmission(random: Random, trainerToken: string): FuzzRequest {
+  const job = () => ({
+    kind: "sleep",
+    jobKey: random.pick(["fuzz-a", "fuzz-b"]),
+    batchId: "fuzz-batch",
+    payload: { initMs: 0, runMs: random.int(3), evalMs: 0 },
+  });
+  const isBatch = random.next() < 0.3;
+  return {
+    method: "POST",
+    path: isBatch ? "/api/v1/jobs/batch" : "/api/v1/jobs",
+    headers: { authorization: `Bearer ${trainerToken}`, "content-type": "application/json" },
+    body: Buffer.from(JSON.stringify(isBatch ? { jobs: [job(), job()] } : job())),
+  };
+}
+
 /** One random malformed (or occasionally valid) request. */
 export function randomRequest(
   random: Random,
@@ -267,6 +325,7 @@ export function randomRequest(
     "",
   ]);
   if (auth) headers.authorization = auth;
+  if (random.next() < 0.06) return resubmission(random, tokens.trainer);
   if (random.next() < 0.15)
     headers.accept = random.pick(["text/event-stream", "application/jsonl", "*/*", "nonsense"]);
   if (random.next() < 0.1) headers["trpc-accept"] = "application/jsonl";

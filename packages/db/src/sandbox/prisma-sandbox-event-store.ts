@@ -122,7 +122,8 @@ export class PrismaSandboxEventStore implements SandboxEventStore {
             AND ($1::double precision IS NULL OR s."created_at_ms" >= $1::double precision)
             AND ($2::text IS NULL OR s."host_id" = $2::text)
           GROUP BY 1`,
-        filter.sinceMs ?? null,
+        // As text: Prisma refuses to serialize a whole number past 2^53 (e.g. 1e16) as a raw parameter.
+        filter.sinceMs === undefined ? null : String(filter.sinceMs),
         filter.hostId ?? null,
       ),
     ]);

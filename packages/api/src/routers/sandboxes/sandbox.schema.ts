@@ -72,5 +72,6 @@ export const ZSandboxHostId = zIdString(300).describe("Only sandboxes of this wo
 export const ZSandboxSinceMs = z
   .number({ error: "expected milliseconds since the epoch (a number)" })
   .min(0)
+  .max(8_640_000_000_000_000, { error: "at most 8640000000000000 (the latest date a timestamp can hold)" })
   .describe("Only events (summary: sandboxes created) at or after this time.");
 export const ZSandboxId = ZId.describe("A sandbox id, e.g. `raas-sb-mabc12-0f3a9c1e`.");
