@@ -1,6 +1,7 @@
 import type { TEngineStats, TJob, TStage } from "@raas/shared";
 import type { HandlerRegistry } from "./handler-registry";
 import type { Clock } from "./ports/clock.port";
+import type { EventBus } from "./ports/event-bus.port";
 import type { InferencePool } from "./ports/inference-pool.port";
 import type { JobQueue } from "./ports/job-queue.port";
 import type { JobStore } from "./ports/job-store.port";
@@ -37,6 +38,26 @@ export interface EngineOptions {
   leaseMs?: number;
   /** Group commit of store writes: flush after this many writes or this delay. Defaults 500 / 5 ms. */
   writeBatch?: { maxWrites?: number; maxDelayMs?: number };
+  /**
+   * This process's worker id: RUN and EVAL of the jobs whose INIT ran here are queued addressed
+   * to it, and a lost worker's jobs are found by it (`recoverWorker`). Unique per process start.
+   * Default: generated once per engine (`wrk_…`); apps pass their registered worker id.
+   */
+  workerId?: string;
+  /**
+   * The bus shared by every process of a deployment (Redis in distributed mode): cancels reach
+   * the process running a job, and job events from every process reach `subscribe` listeners.
+   * Default: a private in-process bus (one process, as the embedded default).
+   */
+  bus?: EventBus;
+  /** Starts of a job (INIT attempts) before a lost sandbox fails it as `sandbox`. Default 3. */
+  maxAttempts?: number;
+  /**
+   * Which unfinished jobs `start()` re-queues: `all` (default; this process is the only one on its
+   * store) or `unheld` (jobs no worker holds yet and those held under this `workerId`; the others
+   * are recovered by `recoverWorker` when their worker is found lost).
+   */
+  recoverAtStart?: "all" | "unheld";
   /** Window of the throughput figure in `stats()`. Default 60_000 ms. */
   throughputWindowMs?: number;
   /** Interval of throughput-series samples. Default 2_000 ms; 120 samples kept. */

@@ -1,11 +1,10 @@
 import {
   formatIssues,
-  isTerminalStatus,
+  newId,
   RaasError,
   STAGES,
   type TCancelRequest,
   type TEngineStats,
-  type TFailureKind,
   type TJob,
   type TJobListRequest,
   type TJobListResponse,
@@ -18,27 +17,29 @@ import {
   ZCancelRequest,
   ZJobListRequest,
 } from "@raas/shared";
-import type { EngineLogger, EngineOptions, JobEventListener, SubmitResult, WaitResult } from "./engine.types";
+import type { EngineContext } from "./engine/engine-context";
+import { CancellationSystem } from "./engine/systems/cancellation-system";
+import { EventSystem, type StageFinishedEvent } from "./engine/systems/event-system";
+import { ExecutionSystem } from "./engine/systems/execution-system";
+import { RecoverySystem, type WorkerRecovery } from "./engine/systems/recovery-system";
+import { SubmissionSystem } from "./engine/systems/submission-system";
+import { TransitionSystem } from "./engine/systems/transition-system";
+import type { EngineOptions, JobEventListener, SubmitResult, WaitResult } from "./engine.types";
 import { DEFAULT_STOP_GRACE_MS } from "./engine-defaults";
 import { TrajectoryExporter } from "./export/trajectory-exporter";
 import type { HandlerRegistry } from "./handler-registry";
-import { atIndex, atIndexAsync } from "./lifecycle/batch-index";
-import { createJobRecord, parseSubmitRequest } from "./lifecycle/job-factory";
-import { applyTransition, type JobTransition } from "./lifecycle/job-state-machine";
-import { KeyedSubmissions } from "./lifecycle/keyed-submissions";
-import { type LiveJob, newLiveJob, runCleanups } from "./lifecycle/live-job";
-import { RecentJobs } from "./lifecycle/recent-jobs";
-import { runStage } from "./lifecycle/stage-executor";
+import { JobTable } from "./lifecycle/job-table";
+import { runCleanups } from "./lifecycle/live-job";
+import { SandboxRegistry } from "./lifecycle/sandbox-registry";
 import { StagePool } from "./lifecycle/stage-pool";
 import { StatsTracker } from "./lifecycle/stats-tracker";
 import { StoreWriter } from "./lifecycle/store-writer";
-import { createRecorder } from "./lifecycle/trajectory-recorder";
 import { waitForJobs } from "./lifecycle/wait-for-jobs";
-import { type Clock, systemClock } from "./ports/clock.port";
-import type { JobQueue, Lease } from "./ports/job-queue.port";
-import type { JobStore } from "./ports/job-store.port";
-import type { EvalOutcome } from "./ports/task-handler.port";
+import { MemoryEventBus } from "./memory/memory-event-bus";
+import { systemClock } from "./ports/clock.port";
 import { EngineAbort } from "./util/abort";
+
+export type { StageFinishedEvent, WorkerRecovery };
 
 const DEFAULT_POOLS: Record<TStage, { concurrency: number; timeoutMs: number }> = {
   init: { concurrency: 64, timeoutMs: 300_000 },
@@ -46,113 +47,143 @@ const DEFAULT_POOLS: Record<TStage, { concurrency: number; timeoutMs: number }> 
   eval: { concurrency: 64, timeoutMs: 1_800_000 },
 };
 
-export interface StageFinishedEvent {
-  jobId: string;
-  stage: TStage;
-  durationMs: number;
-  outcome: "ok" | TFailureKind;
-}
-
 /**
  * The headless rollout engine: accepts jobs, moves each through INIT → RUN → EVAL on three
- * independent stage pools, persists every transition through the `JobStore` (group commit),
- * and reports events and stats. All I/O goes through the ports it is given.
+ * independent stage pools, stores every transition as a compare-and-set (group commit), and
+ * reports events and stats. A thin façade over its systems (`engine/systems/`): submission,
+ * execution, cancellation, recovery, events, each over the shared `EngineContext`.
  */
 export class RolloutEngine {
-  readonly #store: JobStore;
-  readonly #queue: JobQueue;
-  readonly #handlers: HandlerRegistry;
-  readonly #clock: Clock;
-  readonly #logger: EngineLogger | undefined;
-  readonly #inference: EngineOptions["inference"];
-  readonly #writer: StoreWriter;
-  readonly #stats: StatsTracker;
+  readonly #ctx: EngineContext;
+  readonly #ownsBus: boolean;
   readonly #pools = new Map<TStage, StagePool>();
-  readonly #timeouts = new Map<TStage, number>();
-  readonly #leaseMs: number;
-  readonly #live = new Map<string, LiveJob>();
-  readonly #keyed = new KeyedSubmissions(async (jobKey) => {
-    const existing = await this.#store.findJobByKey(jobKey);
-    return existing ? this.#freshest(existing) : null;
-  });
-  readonly #recent = new RecentJobs(10_000);
-  readonly #listeners = new Set<JobEventListener>();
-  readonly #stageListeners = new Set<(event: StageFinishedEvent) => void>();
+  readonly #events: EventSystem;
+  readonly #submission: SubmissionSystem;
+  readonly #cancellation: CancellationSystem;
+  readonly #recovery: RecoverySystem;
   readonly #exporter: TrajectoryExporter;
+  readonly #recoverAtStart: "all" | "unheld";
   #started = false;
 
   constructor(options: EngineOptions) {
-    this.#store = options.store;
-    this.#queue = options.queue;
-    this.#handlers = options.handlers;
-    this.#clock = options.clock ?? systemClock;
-    this.#logger = options.logger;
-    this.#inference = options.inference;
-    this.#leaseMs = options.leaseMs ?? 60_000;
-    this.#writer = new StoreWriter(options.store, options.writeBatch ?? {}, options.logger);
+    const clock = options.clock ?? systemClock;
+    const timeouts = new Map<TStage, number>();
+    const pools = STAGES.map((stage) => ({ stage, ...DEFAULT_POOLS[stage], ...options.pools?.[stage] }));
+    for (const pool of pools) timeouts.set(pool.stage, pool.timeoutMs);
+    this.#ownsBus = options.bus === undefined;
+    this.#recoverAtStart = options.recoverAtStart ?? "all";
+    this.#ctx = {
+      workerId: options.workerId ?? newId("wrk"),
+      store: options.store,
+      queue: options.queue,
+      bus: options.bus ?? new MemoryEventBus(),
+      isBusShared: options.bus !== undefined,
+      writer: new StoreWriter(options.store, options.writeBatch ?? {}, options.logger),
+      handlers: options.handlers,
+      clock,
+      logger: options.logger,
+      inference: options.inference,
+      stats: new StatsTracker({
+        windowMs: options.throughputWindowMs ?? 60_000,
+        sampleEveryMs: options.sampleEveryMs ?? 2_000,
+        nowMs: clock.now(),
+      }),
+      jobs: new JobTable(10_000),
+      sandboxes: new SandboxRegistry(),
+      leaseMs: options.leaseMs ?? 60_000,
+      timeouts,
+      maxAttempts: options.maxAttempts ?? 3,
+    };
+    const ctx = this.#ctx;
+    this.#events = new EventSystem(ctx, (job) => {
+      // Another process moved a job this engine holds a copy of but is not running: drop the copy.
+      const live = ctx.jobs.live.get(job.id);
+      if (live && !live.controller) moves.supersede(live, `job ${job.id} moved on another worker`);
+    });
+    const moves: TransitionSystem = new TransitionSystem(ctx, this.#events, (live) => {
+      if (live.record.jobKey !== null) this.#submission.forgetKey(live.record.jobKey);
+    });
+    this.#submission = new SubmissionSystem(ctx, moves, (job) => this.#freshest(job));
+    this.#cancellation = new CancellationSystem(ctx, moves);
+    this.#recovery = new RecoverySystem(ctx, moves);
+    const execution = new ExecutionSystem(ctx, moves, this.#events, this.#recovery);
     this.#exporter = new TrajectoryExporter({
       store: options.store,
-      flush: () => this.#writer.flush(),
+      flush: () => ctx.writer.flush(),
       findJob: (id) => this.#find(id),
       freshest: (job) => this.#freshest(job),
     });
-    this.#stats = new StatsTracker({
-      windowMs: options.throughputWindowMs ?? 60_000,
-      sampleEveryMs: options.sampleEveryMs ?? 2_000,
-      nowMs: this.#clock.now(),
-    });
-    for (const stage of STAGES) {
-      const pool = { ...DEFAULT_POOLS[stage], ...options.pools?.[stage] };
-      this.#timeouts.set(stage, pool.timeoutMs);
+    for (const { stage, concurrency } of pools) {
       this.#pools.set(
         stage,
         new StagePool({
           stage,
-          queue: this.#queue,
-          concurrency: pool.concurrency,
-          leaseMs: this.#leaseMs,
-          execute: (lease) => this.#execute(lease),
-          ...(this.#logger ? { logger: this.#logger } : {}),
+          queue: options.queue,
+          concurrency,
+          leaseMs: ctx.leaseMs,
+          workerId: ctx.workerId,
+          execute: (lease) => execution.execute(lease),
+          ...(options.logger ? { logger: options.logger } : {}),
         }),
       );
     }
   }
 
-  /** Seeds counters from the store, re-queues jobs a previous process left unfinished, starts the pools. */
+  /** This process's worker id (RUN and EVAL of the jobs it initialised are addressed to it). */
+  get workerId(): string {
+    return this.#ctx.workerId;
+  }
+
+  /** Sandboxes (stage outputs) this engine holds for jobs between their stages. */
+  get heldSandboxes(): number {
+    return this.#ctx.sandboxes.size;
+  }
+
+  /** Seeds counters from the store, re-queues unfinished jobs (`recoverAtStart`), starts the pools. */
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
-    this.#stats.seed(await this.#store.totals());
-    for (const record of await this.#store.listUnfinishedJobs()) await this.#recover(record);
+    this.#ctx.stats.seed(await this.#ctx.store.totals());
+    await this.#events.start();
+    await this.#cancellation.start();
+    await this.#recovery.recoverAtStart(this.#recoverAtStart);
     for (const pool of this.#pools.values()) pool.start();
   }
 
   /**
    * Stops taking work, lets running stages finish for up to `graceMs` (default
    * `DEFAULT_STOP_GRACE_MS`), then aborts the rest; their jobs stay unfinished in the store and
-   * are re-run by the next start.
+   * are re-run by the next start (or `recoverWorker`). Sandboxes held between stages are closed.
    */
   async stop(options: { graceMs?: number } = {}): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
+    const { clock, jobs, writer, sandboxes, logger, bus } = this.#ctx;
     const stopped = Promise.all([...this.#pools.values()].map((pool) => pool.stop()));
     const grace = new Promise<void>((resolve) =>
-      this.#clock.setTimer(resolve, options.graceMs ?? DEFAULT_STOP_GRACE_MS),
+      clock.setTimer(resolve, options.graceMs ?? DEFAULT_STOP_GRACE_MS),
     );
     await Promise.race([stopped, grace]);
-    for (const live of this.#live.values()) {
+    for (const live of jobs.live.values())
       live.controller?.abort(new EngineAbort("shutdown", "the engine is stopping"));
-    }
     await stopped;
-    await this.#writer.flush();
+    await writer.flush();
+    await this.#cancellation.stop();
+    await this.#events.stop();
+    for (const held of sandboxes.takeAll()) {
+      for (const error of await runCleanups(held.jobCleanups)) {
+        logger?.warn({ jobId: held.jobId, err: String(error) }, "closing a held sandbox failed");
+      }
+    }
+    if (this.#ownsBus) await bus.close();
   }
 
   handlerKinds(): string[] {
-    return this.#handlers.kinds();
+    return this.#ctx.handlers.kinds();
   }
 
   get handlers(): HandlerRegistry {
-    return this.#handlers;
+    return this.#ctx.handlers;
   }
 
   async submitJob(request: TSubmitJobRequest): Promise<SubmitResult> {
@@ -170,19 +201,7 @@ export class RolloutEngine {
 
   async #submit(requests: readonly TSubmitJobRequest[], isBatch: boolean): Promise<SubmitResult[]> {
     if (!this.#started) throw new RaasError("UNAVAILABLE", "the engine is not running; try again shortly");
-    const at = (index: number): PropertyKey[] => (isBatch ? ["jobs", index] : []);
-    const parsed = requests.map((request, index) => parseSubmitRequest(request, at(index)));
-    const payloads = parsed.map((request, index) =>
-      atIndex(() => this.#handlers.parsePayload(request.kind, request.payload, at(index)), isBatch, index),
-    );
-    return Promise.all(
-      parsed.map(async (request, index) => {
-        const create = () => this.#create(request, payloads[index]);
-        const { jobKey } = request;
-        if (jobKey === undefined) return create();
-        return atIndexAsync(() => this.#keyed.submit({ ...request, jobKey }, create), isBatch, index);
-      }),
-    );
+    return this.#submission.submit(requests, isBatch);
   }
 
   async getJob(id: string): Promise<TJob> {
@@ -194,12 +213,16 @@ export class RolloutEngine {
   async listJobs(request: TJobListRequest): Promise<TJobListResponse> {
     const parsed = ZJobListRequest.safeParse(request);
     if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
-    await this.#writer.flush();
-    const page = await this.#store.listJobs(parsed.data);
+    await this.#ctx.writer.flush();
+    const page = await this.#ctx.store.listJobs(parsed.data);
     return { items: page.items.map((job) => this.#freshest(job)), nextCursor: page.nextCursor };
   }
 
-  /** Cancels a job, a group or a batch; returns the ids that were cancelled (terminal ones are skipped). */
+  /**
+   * Cancels a job, a group or a batch; returns the ids that were cancelled (terminal ones are
+   * skipped). A job running on another process is cancelled in the store and aborted there
+   * through the bus.
+   */
   async cancel(request: TCancelRequest): Promise<{ cancelled: string[] }> {
     const parsed = ZCancelRequest.safeParse(request);
     if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
@@ -209,14 +232,26 @@ export class RolloutEngine {
       await this.getJob(jobId);
       ids = [jobId];
     } else {
-      await this.#writer.flush();
-      ids = await this.#store.listJobIds(
+      await this.#ctx.writer.flush();
+      ids = await this.#ctx.store.listJobIds(
         groupId !== undefined ? { groupId } : { batchId: batchId as string },
       );
     }
     const cancelled: string[] = [];
-    for (const id of ids) if (await this.#cancelOne(id)) cancelled.push(id);
+    for (const id of ids) if (await this.#cancellation.cancelOne(id)) cancelled.push(id);
     return { cancelled };
+  }
+
+  /**
+   * Restarts from INIT, on any worker, every unfinished job a lost worker held (its addressed
+   * queue items are taken, its jobs restarted by compare-and-set so each restarts once; after
+   * `maxAttempts` starts a job fails as `sandbox`).
+   */
+  recoverWorker(workerId: string): Promise<WorkerRecovery> {
+    if (workerId === this.#ctx.workerId) {
+      throw new RaasError("VALIDATION_FAILED", `worker ${workerId} is this engine itself; it is not lost`);
+    }
+    return this.#recovery.recoverWorker(workerId);
   }
 
   /** Long-polls until every job is terminal, `timeoutMs` passes, or `signal` aborts. */
@@ -227,16 +262,16 @@ export class RolloutEngine {
     return waitForJobs(ids, options, {
       getJob: (id) => this.getJob(id),
       subscribe: (listener) => this.subscribe(listener),
-      clock: this.#clock,
+      clock: this.#ctx.clock,
     });
   }
 
   async getTrajectory(jobId: string): Promise<{ turns: TTurn[]; toolCalls: TToolCall[] }> {
     await this.getJob(jobId);
-    await this.#writer.flush();
+    await this.#ctx.writer.flush();
     const [turns, toolCalls] = await Promise.all([
-      this.#store.listTurns(jobId),
-      this.#store.listToolCalls(jobId),
+      this.#ctx.store.listTurns(jobId),
+      this.#ctx.store.listToolCalls(jobId),
     ]);
     return { turns, toolCalls };
   }
@@ -259,7 +294,7 @@ export class RolloutEngine {
       TStage,
       number
     >;
-    return this.#stats.snapshot(this.#clock.now(), concurrency);
+    return this.#ctx.stats.snapshot(this.#ctx.clock.now(), concurrency);
   }
 
   setConcurrency(stage: TStage, concurrency: number): void {
@@ -272,205 +307,33 @@ export class RolloutEngine {
     this.#pool(stage).setConcurrency(concurrency);
   }
 
+  /** Job events: this engine's, and with a shared `bus` those of every other process too. */
   subscribe(listener: JobEventListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#events.subscribe(listener);
   }
 
   onStageFinished(listener: (event: StageFinishedEvent) => void): () => void {
-    this.#stageListeners.add(listener);
-    return () => this.#stageListeners.delete(listener);
+    return this.#events.onStageFinished(listener);
   }
 
   /** Writes everything buffered to the store now. */
   flush(): Promise<void> {
-    return this.#writer.flush();
+    return this.#ctx.writer.flush();
   }
 
   #pool(stage: TStage): StagePool {
     return this.#pools.get(stage) as StagePool;
   }
 
-  async #create(request: ReturnType<typeof parseSubmitRequest>, payload: unknown): Promise<SubmitResult> {
-    const nowMs = this.#clock.now();
-    const record = createJobRecord(request, nowMs);
-    const live = newLiveJob(record, payload, nowMs);
-    this.#live.set(record.id, live);
-    try {
-      await this.#writer.insert(record);
-    } catch (error) {
-      this.#live.delete(record.id);
-      throw new RaasError("UNAVAILABLE", "the job store is unavailable; the job was not accepted, retry", {
-        cause: error,
-      });
-    }
-    this.#stats.submitted();
-    this.#stats.moved(null, { status: "submitted", stage: null, failureKind: null }, nowMs);
-    if (live.record.status === "submitted") await this.#enqueue(live, { type: "enqueue" });
-    return { job: live.record, created: true };
-  }
-
-  async #recover(record: TJob): Promise<void> {
-    const nowMs = this.#clock.now();
-    let payload: unknown;
-    try {
-      payload = this.#handlers.parsePayload(record.kind, record.payload);
-    } catch (error) {
-      this.#logger?.error(
-        { jobId: record.id, err: String(error) },
-        "cannot recover job: handler or payload invalid",
-      );
-      return;
-    }
-    const live = newLiveJob(record, payload, nowMs);
-    this.#live.set(record.id, live);
-    this.#stats.moved(null, { status: record.status, stage: record.stage, failureKind: null }, nowMs);
-    const fresh = record.status === "submitted" || (record.status === "queued" && record.stage === "init");
-    if (record.status === "submitted") await this.#enqueue(live, { type: "enqueue" });
-    else if (fresh) await this.#queue.enqueue({ jobId: record.id, stage: "init", priority: record.priority });
-    else {
-      // The previous attempt's turns would mix with the new attempt's (same indexes): drop them.
-      await this.#store.deleteTrajectory(record.id);
-      await this.#enqueue(live, { type: "restart" });
-    }
-    this.#logger?.info(
-      { jobId: record.id, status: record.status, stage: record.stage },
-      "recovered unfinished job",
-    );
-  }
-
-  async #enqueue(live: LiveJob, transition: JobTransition): Promise<void> {
-    this.#transition(live, transition);
-    const { id, stage, priority } = live.record;
-    await this.#queue.enqueue({ jobId: id, stage: stage as TStage, priority });
-  }
-
-  #transition(live: LiveJob, transition: JobTransition): void {
-    const before = live.record;
-    const nowMs = this.#clock.now();
-    const after = applyTransition(before, transition, { nowMs, stateSinceMs: live.stateSinceMs });
-    live.record = after;
-    live.stateSinceMs = nowMs;
-    this.#stats.moved(
-      before,
-      { status: after.status, stage: after.stage, failureKind: after.failure?.kind ?? null },
-      nowMs,
-    );
-    const { id, createdAtMs: _createdAtMs, ...rest } = after;
-    this.#writer.update({ id, ...rest });
-    if (isTerminalStatus(after.status)) void this.#finalize(live);
-    for (const listener of this.#listeners) {
-      try {
-        listener({ type: "job.updated", job: after });
-      } catch (error) {
-        this.#logger?.warn({ err: String(error) }, "job event listener threw");
-      }
-    }
-  }
-
-  async #finalize(live: LiveJob): Promise<void> {
-    this.#live.delete(live.record.id);
-    this.#recent.add(live.record);
-    if (live.record.jobKey !== null) this.#keyed.forget(live.record.jobKey);
-    try {
-      this.#inference?.releaseJob(live.record.id);
-    } catch (error) {
-      this.#logger?.warn({ jobId: live.record.id, err: String(error) }, "releasing the job's backend failed");
-    }
-    for (const error of await runCleanups(live.jobCleanups)) {
-      this.#logger?.warn({ jobId: live.record.id, err: String(error) }, "job cleanup failed");
-    }
-  }
-
   /** The in-memory record when this engine holds a newer one than the store returned. */
   #freshest(job: TJob): TJob {
-    return this.#live.get(job.id)?.record ?? this.#recent.get(job.id) ?? job;
+    return this.#ctx.jobs.get(job.id) ?? job;
   }
 
   async #find(id: string): Promise<TJob | null> {
-    const live = this.#live.get(id)?.record ?? this.#recent.get(id);
-    if (live) return live;
-    await this.#writer.flush();
-    return this.#store.getJob(id);
-  }
-
-  async #cancelOne(id: string): Promise<boolean> {
-    const live = this.#live.get(id);
-    if (!live || isTerminalStatus(live.record.status)) return false;
-    const { status, stage } = live.record;
-    if (status === "active" && live.controller) {
-      live.controller.abort(new EngineAbort("cancelled", "cancelled by request"));
-      return true;
-    }
-    if (status === "queued" && stage !== null) await this.#queue.remove(id, stage);
-    this.#transition(live, {
-      type: "cancel",
-      message: `cancelled while ${status}${stage ? ` (${stage})` : ""}`,
-    });
-    return true;
-  }
-
-  async #execute(lease: Lease): Promise<void> {
-    const { jobId, stage } = lease.item;
-    const live = this.#live.get(jobId);
-    if (live?.record.status !== "queued" || live.record.stage !== stage) {
-      await this.#queue.ack(lease);
-      return;
-    }
-    const startedAtMs = this.#clock.now();
-    this.#transition(live, { type: "activate" });
-    let currentLease = lease;
-    const extender = setInterval(() => {
-      this.#queue.extend(currentLease, this.#leaseMs).then(
-        (renewed) => {
-          currentLease = renewed;
-        },
-        (error: unknown) => this.#logger?.warn({ jobId, err: String(error) }, "lease extension failed"),
-      );
-    }, this.#leaseMs / 2);
-    extender.unref();
-    const handler = this.#handlers.get(live.record.kind);
-    const outcome = await runStage({
-      live,
-      stage,
-      handler,
-      timeoutMs: live.record.timeoutsMs?.[stage] ?? (this.#timeouts.get(stage) as number),
-      clock: this.#clock,
-      record: createRecorder(jobId, this.#writer, this.#clock, (tokenBreak) => {
-        this.#stats.tokenBreak();
-        this.#logger?.warn(
-          { jobId, tokenBreak },
-          "stored trajectory is not token-exact; its export will say tokenExact: false",
-        );
-      }),
-      ...(this.#logger ? { logger: this.#logger } : {}),
-    });
-    clearInterval(extender);
-    const durationMs = this.#clock.now() - startedAtMs;
-    if (outcome.type === "shutdown") {
-      await this.#queue.ack(currentLease);
-      return;
-    }
-    if (outcome.type === "ok") {
-      if (stage === "eval") {
-        const { reward, result } = outcome.value as EvalOutcome;
-        this.#transition(live, { type: "complete", reward, result });
-      } else {
-        live.outputs[stage] = outcome.value;
-        await this.#enqueue(live, { type: "enqueue" });
-      }
-    } else if (outcome.failure.kind === "cancelled") {
-      this.#transition(live, { type: "cancel", message: outcome.failure.message });
-    } else {
-      this.#transition(live, {
-        type: "fail",
-        kind: outcome.failure.kind,
-        message: outcome.failure.message,
-        failureReward: handler.failureReward,
-      });
-    }
-    await this.#queue.ack(currentLease);
-    const result = outcome.type === "ok" ? "ok" : outcome.failure.kind;
-    for (const listener of this.#stageListeners) listener({ jobId, stage, durationMs, outcome: result });
+    const known = this.#ctx.jobs.get(id);
+    if (known) return known;
+    await this.#ctx.writer.flush();
+    return this.#ctx.store.getJob(id);
   }
 }

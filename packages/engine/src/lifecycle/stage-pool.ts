@@ -7,6 +7,8 @@ export interface StagePoolOptions {
   queue: JobQueue;
   concurrency: number;
   leaseMs: number;
+  /** This process's worker id: the pool also takes the items addressed to it. */
+  workerId: string;
   /** Runs one leased item to its end; must ack or nack the lease itself. Never rejects. */
   execute: (lease: Lease) => Promise<void>;
   logger?: EngineLogger;
@@ -89,7 +91,14 @@ export class StagePool {
       while (this.#running && !this.#retired.has(id) && this.#loops <= this.#concurrency) {
         const controller = new AbortController();
         this.#idle.set(id, controller);
-        const lease = await this.#options.queue.reserve(this.stage, this.#options.leaseMs, controller.signal);
+        const lease = await this.#options.queue.reserve(
+          this.stage,
+          this.#options.leaseMs,
+          controller.signal,
+          {
+            workerId: this.#options.workerId,
+          },
+        );
         this.#idle.delete(id);
         if (!lease) break;
         this.#active += 1;

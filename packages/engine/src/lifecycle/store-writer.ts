@@ -1,6 +1,6 @@
 import type { TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
 import type { EngineLogger } from "../engine.types";
-import type { JobPatch, JobRecord } from "../ports/job-record.types";
+import type { JobHandoff, JobPatch, JobRecord, JobTransitionWrite } from "../ports/job-record.types";
 import type { JobStore } from "../ports/job-store.port";
 
 export interface StoreWriterOptions {
@@ -10,6 +10,12 @@ export interface StoreWriterOptions {
   maxDelayMs?: number;
   /** Wait between retries of a failed update flush, in ms. Default 500. */
   retryDelayMs?: number;
+}
+
+/** One job's transitions of this batch, coalesced into one compare-and-set write. */
+interface PendingTransition {
+  write: JobTransitionWrite;
+  settles: Array<(won: boolean) => void>;
 }
 
 interface PendingInsert {
@@ -32,6 +38,7 @@ export class StoreWriter {
   readonly #retryDelayMs: number;
   #inserts = new Map<string, PendingInsert>();
   #updates = new Map<string, JobPatch>();
+  #transitions = new Map<string, PendingTransition>();
   #turns: TTurn[] = [];
   #toolCalls: TToolCall[] = [];
   #sandboxEvents: TSandboxEvent[] = [];
@@ -64,6 +71,31 @@ export class StoreWriter {
       this.#updates.set(patch.id, { ...previous, ...patch });
     }
     this.#touch();
+  }
+
+  /**
+   * A compare-and-set transition from `expectedVersion` to `expectedVersion + 1`. Transitions of
+   * one job in one batch are coalesced (the first one's expected version, the last one's version);
+   * resolves true when the store applied it, false when the job had moved on (another process
+   * won) — then every later transition of that job in the batch lost too.
+   */
+  transition(patch: JobPatch, expectedVersion: number, handoff?: JobHandoff | null): Promise<boolean> {
+    return new Promise((resolve) => {
+      const pending = this.#transitions.get(patch.id);
+      if (pending && pending.write.version === expectedVersion) {
+        const write = pending.write;
+        write.patch = { ...write.patch, ...patch };
+        write.version = expectedVersion + 1;
+        if (handoff !== undefined) write.handoff = handoff;
+        pending.settles.push(resolve);
+      } else {
+        if (pending) this.#settle(pending, false); // a transition from a version we never wrote
+        const write: JobTransitionWrite = { patch, expectedVersion, version: expectedVersion + 1 };
+        if (handoff !== undefined) write.handoff = handoff;
+        this.#transitions.set(patch.id, { write, settles: [resolve] });
+      }
+      this.#touch();
+    });
   }
 
   turn(turn: TTurn): void {
@@ -113,11 +145,13 @@ export class StoreWriter {
     }
     const inserts = this.#inserts;
     const updates = this.#updates;
+    const transitions = this.#transitions;
     const turns = this.#turns;
     const toolCalls = this.#toolCalls;
     const sandboxEvents = this.#sandboxEvents;
     this.#inserts = new Map();
     this.#updates = new Map();
+    this.#transitions = new Map();
     this.#turns = [];
     this.#toolCalls = [];
     this.#sandboxEvents = [];
@@ -132,6 +166,18 @@ export class StoreWriter {
         for (const pending of inserts.values()) pending.settle.reject(error);
       }
     }
+    if (transitions.size > 0) {
+      let lost: string[] = [];
+      await this.#retrying(
+        "job transitions",
+        async () => {
+          lost = await this.#store.transitionJobs([...transitions.values()].map((pending) => pending.write));
+        },
+        transitions.size,
+      );
+      const losers = new Set(lost);
+      for (const [id, pending] of transitions) this.#settle(pending, !losers.has(id));
+    }
     await this.#retrying("job updates", () => this.#store.updateJobs([...updates.values()]), updates.size);
     await this.#retrying("turns", () => this.#store.appendTurns(turns), turns.length);
     await this.#retrying("tool calls", () => this.#store.appendToolCalls(toolCalls), toolCalls.length);
@@ -140,6 +186,10 @@ export class StoreWriter {
       () => this.#store.appendSandboxEvents(sandboxEvents),
       sandboxEvents.length,
     );
+  }
+
+  #settle(pending: PendingTransition, won: boolean): void {
+    for (const settle of pending.settles.splice(0)) settle(won);
   }
 
   async #retrying(what: string, write: () => Promise<void>, count: number): Promise<void> {

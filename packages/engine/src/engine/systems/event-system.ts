@@ -1,0 +1,98 @@
+import type { TFailureKind, TStage } from "@raas/shared";
+import { isTerminalStatus, ZJob } from "@raas/shared";
+import { z } from "zod";
+import type { JobEventListener } from "../../engine.types";
+import { BUS_CHANNELS } from "../../ports/event-bus.port";
+import type { JobRecord } from "../../ports/job-record.types";
+import type { EngineContext } from "../engine-context";
+
+export interface StageFinishedEvent {
+  jobId: string;
+  stage: TStage;
+  durationMs: number;
+  outcome: "ok" | TFailureKind;
+}
+
+const ZJobEventMessage = z.object({ origin: z.string(), version: z.number().int(), job: ZJob });
+
+/**
+ * Job events: delivered to this engine's listeners once a change is stored, and — with a shared
+ * bus — published to every other process and received from them (a process never hears its own
+ * messages twice: those from its own worker id are dropped).
+ */
+export class EventSystem {
+  readonly #ctx: EngineContext;
+  readonly #listeners = new Set<JobEventListener>();
+  readonly #stageListeners = new Set<(event: StageFinishedEvent) => void>();
+  /** Called for a change another process made to a job (before listeners hear of it). */
+  readonly #onRemoteChange: (job: JobRecord, version: number) => void;
+  #unsubscribe: (() => Promise<void>) | null = null;
+
+  constructor(ctx: EngineContext, onRemoteChange: (job: JobRecord, version: number) => void) {
+    this.#ctx = ctx;
+    this.#onRemoteChange = onRemoteChange;
+  }
+
+  async start(): Promise<void> {
+    if (!this.#ctx.isBusShared || this.#unsubscribe) return;
+    this.#unsubscribe = await this.#ctx.bus.subscribe(BUS_CHANNELS.jobEvents, (message) =>
+      this.#receive(message),
+    );
+  }
+
+  async stop(): Promise<void> {
+    const unsubscribe = this.#unsubscribe;
+    this.#unsubscribe = null;
+    await unsubscribe?.();
+  }
+
+  subscribe(listener: JobEventListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  onStageFinished(listener: (event: StageFinishedEvent) => void): () => void {
+    this.#stageListeners.add(listener);
+    return () => this.#stageListeners.delete(listener);
+  }
+
+  stageFinished(event: StageFinishedEvent): void {
+    for (const listener of this.#stageListeners) listener(event);
+  }
+
+  /** A change this engine stored (its compare-and-set won). */
+  committed(job: JobRecord, version: number): void {
+    if (isTerminalStatus(job.status)) this.#ctx.jobs.remember(job, version);
+    this.#deliver(job);
+    if (!this.#ctx.isBusShared) return;
+    const message = JSON.stringify({ origin: this.#ctx.workerId, version, job });
+    this.#ctx.bus.publish(BUS_CHANNELS.jobEvents, message).catch((error: unknown) => {
+      this.#ctx.logger?.warn({ jobId: job.id, err: String(error) }, "publishing a job event failed");
+    });
+  }
+
+  #receive(message: string): void {
+    let parsed: z.infer<typeof ZJobEventMessage>;
+    try {
+      parsed = ZJobEventMessage.parse(JSON.parse(message));
+    } catch (error) {
+      this.#ctx.logger?.warn({ err: String(error) }, "ignored a malformed job event from the bus");
+      return;
+    }
+    if (parsed.origin === this.#ctx.workerId) return;
+    const job = parsed.job as JobRecord;
+    this.#ctx.jobs.remember(job, parsed.version);
+    this.#onRemoteChange(job, parsed.version);
+    this.#deliver(job);
+  }
+
+  #deliver(job: JobRecord): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener({ type: "job.updated", job });
+      } catch (error) {
+        this.#ctx.logger?.warn({ err: String(error) }, "job event listener threw");
+      }
+    }
+  }
+}

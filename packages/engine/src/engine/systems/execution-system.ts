@@ -1,0 +1,180 @@
+import type { TStage } from "@raas/shared";
+import { type LiveJob, newLiveJob } from "../../lifecycle/live-job";
+import { runStage, type StageOutcome } from "../../lifecycle/stage-executor";
+import { createRecorder } from "../../lifecycle/trajectory-recorder";
+import type { Lease } from "../../ports/job-queue.port";
+import type { EvalOutcome } from "../../ports/task-handler.port";
+import type { EngineContext } from "../engine-context";
+import type { EventSystem } from "./event-system";
+import type { RecoverySystem } from "./recovery-system";
+import type { TransitionSystem } from "./transition-system";
+
+/**
+ * Runs leased stages. The job is this engine's live copy when it moved it last, else it is read
+ * from the store; RUN and EVAL need the sandbox the handoff names to be held here (their queue
+ * items are addressed to this worker), or the job restarts from INIT. Each stage's outcome is
+ * one transition; the next stage is queued once that transition is stored.
+ */
+export class ExecutionSystem {
+  readonly #ctx: EngineContext;
+  readonly #moves: TransitionSystem;
+  readonly #events: EventSystem;
+  readonly #recovery: RecoverySystem;
+
+  constructor(ctx: EngineContext, moves: TransitionSystem, events: EventSystem, recovery: RecoverySystem) {
+    this.#ctx = ctx;
+    this.#moves = moves;
+    this.#events = events;
+    this.#recovery = recovery;
+  }
+
+  async execute(lease: Lease): Promise<void> {
+    const { queue, workerId, clock } = this.#ctx;
+    const { jobId, stage } = lease.item;
+    const live = await this.#take(jobId, stage);
+    if (!live) {
+      await queue.ack(lease);
+      return;
+    }
+    if (stage !== "init" && !this.#attachSandbox(live)) {
+      await queue.ack(lease);
+      const where = live.handoff
+        ? `sandbox ${live.handoff.sandboxId} on worker ${live.handoff.workerId}`
+        : "no sandbox";
+      await this.#recovery.restart(
+        live,
+        `${stage} was handed ${where}, which worker ${workerId} does not hold`,
+      );
+      return;
+    }
+    const startedAtMs = clock.now();
+    void this.#moves.move(
+      live,
+      { type: "activate" },
+      stage === "init" ? { workerId, sandboxId: null } : undefined,
+    );
+    const { outcome, lease: lastLease } = await this.#run(live, stage, lease);
+    const durationMs = clock.now() - startedAtMs;
+    if (live.superseded) {
+      // Another process moved the job while it ran here: let the queue re-deliver the item to be
+      // judged on the stored state (usually dropped there).
+      await queue.nack(lastLease, 0);
+      return;
+    }
+    if (outcome.type === "shutdown") {
+      await queue.ack(lastLease);
+      return;
+    }
+    this.#settle(live, stage, outcome);
+    await queue.ack(lastLease);
+    const result = outcome.type === "ok" ? "ok" : outcome.failure.kind;
+    this.#events.stageFinished({ jobId, stage, durationMs, outcome: result });
+  }
+
+  /** The job to run, if it is still queued for `stage`: the live copy, else the stored one. */
+  async #take(jobId: string, stage: TStage): Promise<LiveJob | null> {
+    const { jobs, store, handlers, clock, logger } = this.#ctx;
+    const known = jobs.live.get(jobId);
+    if (known) return known.record.status === "queued" && known.record.stage === stage ? known : null;
+    if (jobs.isFinished(jobId)) return null;
+    const stored = await store.readJob(jobId);
+    if (stored?.record.status !== "queued" || stored.record.stage !== stage) return null;
+    let payload: unknown;
+    try {
+      payload = handlers.parsePayload(stored.record.kind, stored.record.payload);
+    } catch (error) {
+      logger?.error({ jobId, err: String(error) }, "cannot run job: handler or payload invalid");
+      return null;
+    }
+    const live = newLiveJob(stored.record, payload, clock.now(), stored);
+    jobs.live.set(jobId, live);
+    return live;
+  }
+
+  /** Hands the job the outputs of its earlier stages, when this worker holds its sandbox. */
+  #attachSandbox(live: LiveJob): boolean {
+    const { handoff } = live;
+    if (handoff?.workerId !== this.#ctx.workerId) return false;
+    const held = this.#ctx.sandboxes.get(handoff.sandboxId);
+    if (held?.jobId !== live.record.id) return false;
+    live.outputs = held.outputs;
+    live.jobCleanups = held.jobCleanups;
+    return true;
+  }
+
+  async #run(live: LiveJob, stage: TStage, lease: Lease): Promise<{ outcome: StageOutcome; lease: Lease }> {
+    const { queue, leaseMs, logger, handlers, timeouts, clock, writer, stats } = this.#ctx;
+    const jobId = live.record.id;
+    let current = lease;
+    const extender = setInterval(() => {
+      queue.extend(current, leaseMs).then(
+        (renewed) => {
+          current = renewed;
+        },
+        (error: unknown) => logger?.warn({ jobId, err: String(error) }, "lease extension failed"),
+      );
+    }, leaseMs / 2);
+    extender.unref();
+    const outcome = await runStage({
+      live,
+      stage,
+      handler: handlers.get(live.record.kind),
+      timeoutMs: live.record.timeoutsMs?.[stage] ?? (timeouts.get(stage) as number),
+      clock,
+      record: createRecorder(jobId, writer, clock, (tokenBreak) => {
+        stats.tokenBreak();
+        logger?.warn(
+          { jobId, tokenBreak },
+          "stored trajectory is not token-exact; its export will say tokenExact: false",
+        );
+      }),
+      ...(logger ? { logger } : {}),
+    });
+    clearInterval(extender);
+    return { outcome, lease: current };
+  }
+
+  /** The stage's outcome as a transition; the next stage is queued (to this worker) once stored. */
+  #settle(live: LiveJob, stage: TStage, outcome: Exclude<StageOutcome, { type: "shutdown" }>): void {
+    const { workerId, sandboxes, queue, logger } = this.#ctx;
+    if (outcome.type === "failed") {
+      const { kind, message } = outcome.failure;
+      if (kind === "cancelled") void this.#moves.move(live, { type: "cancel", message });
+      else {
+        const { failureReward } = this.#ctx.handlers.get(live.record.kind);
+        void this.#moves.move(live, {
+          type: "fail",
+          kind,
+          message,
+          ...(failureReward !== undefined ? { failureReward } : {}),
+        });
+      }
+      return;
+    }
+    if (stage === "eval") {
+      const { reward, result } = outcome.value as EvalOutcome;
+      void this.#moves.move(live, { type: "complete", reward, result });
+      return;
+    }
+    live.outputs[stage] = outcome.value;
+    let handoff = live.handoff;
+    if (stage === "init") {
+      const sandboxId = `${workerId}/${live.record.id}/${live.record.attempts}`;
+      sandboxes.hold(sandboxId, {
+        jobId: live.record.id,
+        outputs: live.outputs,
+        jobCleanups: live.jobCleanups,
+      });
+      handoff = { workerId, sandboxId };
+    }
+    const { id, priority } = live.record;
+    this.#moves
+      .move(live, { type: "enqueue" }, stage === "init" ? handoff : undefined)
+      .then((won) => {
+        if (won) return queue.enqueue({ jobId: id, stage: live.record.stage as TStage, priority, workerId });
+      })
+      .catch((error: unknown) =>
+        logger?.error({ jobId: id, err: String(error) }, "queueing the next stage failed"),
+      );
+  }
+}

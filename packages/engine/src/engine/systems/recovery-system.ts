@@ -1,0 +1,121 @@
+import { isTerminalStatus } from "@raas/shared";
+import { type LiveJob, newLiveJob } from "../../lifecycle/live-job";
+import type { StoredJob } from "../../ports/job-record.types";
+import type { EngineContext } from "../engine-context";
+import type { TransitionSystem } from "./transition-system";
+
+export type RestartOutcome = "restarted" | "failed" | "lost";
+
+/** What `recoverWorker` did with the jobs a lost worker held. */
+export interface WorkerRecovery {
+  /** Jobs queued for INIT again (attempts + 1), to run on any worker. */
+  restarted: string[];
+  /** Jobs that had used up `maxAttempts`: failed as `sandbox`. */
+  failed: string[];
+}
+
+/**
+ * Jobs whose sandbox is gone start again from INIT, elsewhere: after a restart of this process,
+ * when a lease names a sandbox this process does not hold, and when a worker is lost
+ * (`recoverWorker`). Each restart is a compare-and-set, so a job is restarted once however many
+ * processes try; after `maxAttempts` starts it fails as an infrastructure (`sandbox`) failure.
+ */
+export class RecoverySystem {
+  readonly #ctx: EngineContext;
+  readonly #moves: TransitionSystem;
+
+  constructor(ctx: EngineContext, moves: TransitionSystem) {
+    this.#ctx = ctx;
+    this.#moves = moves;
+  }
+
+  /**
+   * At start: re-queues unfinished jobs. `all` (one process owns the store) takes every one;
+   * `unheld` only those no worker holds yet and those held under this engine's own worker id.
+   */
+  async recoverAtStart(scope: "all" | "unheld"): Promise<void> {
+    const { store, handlers, clock, jobs, stats, logger, workerId } = this.#ctx;
+    for (const record of await store.listUnfinishedJobs()) {
+      const stored = await store.readJob(record.id);
+      if (!stored || isTerminalStatus(stored.record.status)) continue;
+      const holder = stored.handoff?.workerId;
+      if (scope === "unheld" && holder !== undefined && holder !== workerId) continue;
+      let payload: unknown;
+      try {
+        payload = handlers.parsePayload(record.kind, record.payload);
+      } catch (error) {
+        logger?.error(
+          { jobId: record.id, err: String(error) },
+          "cannot recover job: handler or payload invalid",
+        );
+        continue;
+      }
+      const live = newLiveJob(stored.record, payload, clock.now(), stored);
+      jobs.live.set(record.id, live);
+      stats.moved(null, { status: record.status, stage: record.stage, failureKind: null }, clock.now());
+      await this.#requeue(live);
+      logger?.info(
+        { jobId: record.id, status: record.status, stage: record.stage },
+        "recovered unfinished job",
+      );
+    }
+  }
+
+  /**
+   * Restarts elsewhere every job a lost worker held: takes the queue items addressed to it and its
+   * unfinished jobs from the store, and queues each for INIT (or fails it after `maxAttempts`).
+   */
+  async recoverWorker(lostWorkerId: string): Promise<WorkerRecovery> {
+    const { queue, store, writer, clock, logger } = this.#ctx;
+    const items = await queue.takeAddressedTo(lostWorkerId);
+    await writer.flush();
+    const held: StoredJob[] = await store.listJobsHeldBy(lostWorkerId);
+    const recovery: WorkerRecovery = { restarted: [], failed: [] };
+    for (const stored of held) {
+      const live = newLiveJob(stored.record, null, clock.now(), stored);
+      const outcome = await this.restart(live, `its sandbox was lost with worker ${lostWorkerId}`);
+      if (outcome === "restarted") recovery.restarted.push(stored.record.id);
+      if (outcome === "failed") recovery.failed.push(stored.record.id);
+    }
+    logger?.info(
+      { workerId: lostWorkerId, queueItems: items.length, ...recovery },
+      "recovered the jobs of a lost worker",
+    );
+    return recovery;
+  }
+
+  /** Queues a job for INIT again (attempts + 1), or fails it as `sandbox` after `maxAttempts`. */
+  async restart(live: LiveJob, reason: string): Promise<RestartOutcome> {
+    const { maxAttempts, store, queue } = this.#ctx;
+    const { id, attempts, priority } = live.record;
+    if (attempts >= maxAttempts) {
+      if (live.record.status !== "active") void this.#moves.move(live, { type: "activate" });
+      const failed = await this.#moves.move(live, {
+        type: "fail",
+        kind: "sandbox",
+        message: `${reason}; not restarted again after ${attempts} attempt(s) (maxAttempts ${maxAttempts})`,
+      });
+      return failed ? "failed" : "lost";
+    }
+    live.outputs = {};
+    live.jobCleanups = [];
+    if (!(await this.#moves.move(live, { type: "restart" }, null))) return "lost";
+    // The earlier attempt's turns would mix with the new attempt's (same indexes): drop them.
+    await store.deleteTrajectory(id);
+    await queue.enqueue({ jobId: id, stage: "init", priority });
+    return "restarted";
+  }
+
+  async #requeue(live: LiveJob): Promise<void> {
+    const { status, stage, id, priority } = live.record;
+    if (status === "submitted") {
+      if (await this.#moves.move(live, { type: "enqueue" })) {
+        await this.#ctx.queue.enqueue({ jobId: id, stage: "init", priority });
+      }
+    } else if (status === "queued" && stage === "init") {
+      await this.#ctx.queue.enqueue({ jobId: id, stage: "init", priority });
+    } else {
+      await this.restart(live, "the process that ran it stopped");
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import { isTerminalStatus } from "@raas/shared";
+import { applyTransition, type JobTransition } from "../../lifecycle/job-state-machine";
+import { type LiveJob, runCleanups } from "../../lifecycle/live-job";
+import type { JobHandoff } from "../../ports/job-record.types";
+import { EngineAbort } from "../../util/abort";
+import type { EngineContext } from "../engine-context";
+import type { EventSystem } from "./event-system";
+
+/**
+ * Moves jobs: every transition is applied to the in-memory copy at once (so this engine reads its
+ * own writes) and stored as a compare-and-set through the group commit. Listeners hear of it only
+ * once it is stored. When the store says another process moved the job first, this engine's copy
+ * is superseded: its stage is aborted, its sandbox released, and it is forgotten.
+ */
+export class TransitionSystem {
+  readonly #ctx: EngineContext;
+  readonly #events: EventSystem;
+  readonly #onJobEnd: (live: LiveJob) => void;
+
+  constructor(ctx: EngineContext, events: EventSystem, onJobEnd: (live: LiveJob) => void) {
+    this.#ctx = ctx;
+    this.#events = events;
+    this.#onJobEnd = onJobEnd;
+  }
+
+  /** Resolves true once stored, false when another process had moved the job (nothing stored). */
+  move(live: LiveJob, transition: JobTransition, handoff?: JobHandoff | null): Promise<boolean> {
+    const { clock, stats, writer } = this.#ctx;
+    const before = live.record;
+    const nowMs = clock.now();
+    const after = applyTransition(before, transition, { nowMs, stateSinceMs: live.stateSinceMs });
+    const expectedVersion = live.version;
+    live.record = after;
+    live.stateSinceMs = nowMs;
+    live.version = expectedVersion + 1;
+    if (handoff !== undefined) live.handoff = handoff;
+    const version = live.version;
+    stats.moved(
+      before,
+      { status: after.status, stage: after.stage, failureKind: after.failure?.kind ?? null },
+      nowMs,
+    );
+    const { id, createdAtMs: _createdAtMs, ...rest } = after;
+    return writer.transition({ id, ...rest }, expectedVersion, handoff).then((won) => {
+      if (!won) {
+        this.supersede(live, `job ${id} was moved by another process`);
+        return false;
+      }
+      this.#events.committed(after, version);
+      if (isTerminalStatus(after.status)) void this.#finish(live);
+      return true;
+    });
+  }
+
+  /** Drops this engine's stale copy of a job another process moved: aborts, releases, forgets. */
+  supersede(live: LiveJob, reason: string): void {
+    if (live.superseded) return;
+    live.superseded = true;
+    this.#ctx.logger?.info({ jobId: live.record.id }, reason);
+    live.controller?.abort(new EngineAbort("shutdown", reason));
+    void this.#finish(live);
+  }
+
+  async #finish(live: LiveJob): Promise<void> {
+    const { jobs, sandboxes, inference, logger } = this.#ctx;
+    const id = live.record.id;
+    if (jobs.live.get(id) === live) jobs.live.delete(id);
+    if (live.handoff?.workerId === this.#ctx.workerId) sandboxes.release(live.handoff.sandboxId);
+    this.#onJobEnd(live);
+    try {
+      inference?.releaseJob(id);
+    } catch (error) {
+      logger?.warn({ jobId: id, err: String(error) }, "releasing the job's backend failed");
+    }
+    for (const error of await runCleanups(live.jobCleanups)) {
+      logger?.warn({ jobId: id, err: String(error) }, "job cleanup failed");
+    }
+  }
+}
