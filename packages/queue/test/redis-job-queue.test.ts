@@ -56,6 +56,9 @@ describe("RedisJobQueue (what only Redis has)", () => {
     expect(errors.some((m) => m.includes("poison") && m.includes("stalled more than allowable limit"))).toBe(
       true,
     );
+    // Nothing of it stays behind: the engine may enqueue the job again (a fresh attempt).
+    await queue.enqueue({ jobId: "poison", stage: "init", priority: 0 });
+    expect((await queue.reserve("init", 10_000, AbortSignal.timeout(5_000)))?.deliveries).toBe(1);
     await queue.close();
   });
 

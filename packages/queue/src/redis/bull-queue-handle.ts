@@ -45,9 +45,10 @@ export class BullQueueHandle {
       jobId: toBullJobId(entry.jobId),
       priority: toBullPriority(entry.priority),
       attempts: 1,
+      // Nothing stays behind under the item's id: a later enqueue of the same job (a retry, a
+      // recovery) would otherwise be taken for a duplicate. Failures are reported via onError.
       removeOnComplete: true,
-      // Items failed by BullMQ (too many lease expiries, malformed) stay inspectable for a while.
-      removeOnFail: { count: 1_000 },
+      removeOnFail: true,
     });
   }
 
