@@ -4,6 +4,7 @@ import type { BenchmarkRunStore } from "./benchmarks.port";
 import type { ControlPlaneEngine } from "./engine.port";
 import type { ApiLogger } from "./logger.types";
 import type { ControlPlaneSandboxes } from "./sandbox.port";
+import type { WorkerStore } from "./workers.port";
 
 /** Per-request context of every procedure. */
 export interface ControlPlaneContext {
@@ -20,4 +21,6 @@ export interface ControlPlaneContext {
   benchmarks: BenchmarkRunStore | null;
   /** The agent sandboxes' runtime, for `system.health`; null when the server runs without one. */
   sandboxes: ControlPlaneSandboxes | null;
+  /** The worker registry; null when the server runs without one (`workers.*` answer 503). */
+  workers: WorkerStore | null;
 }

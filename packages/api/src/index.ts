@@ -38,5 +38,7 @@ export {
 } from "./routers/benchmarks/benchmark.schema";
 export { MAX_RESULTS_PER_CALL } from "./routers/benchmarks/record-results";
 export { type TSandboxLimitsInForce, ZSandboxLimitsInForce } from "./routers/system/sandbox-limits.schema";
+export { type TWorkerView, WORKER_STATUSES, ZWorkerView } from "./routers/workers/worker.schema";
 export type { ControlPlaneSandboxes, SandboxLimitsInForce } from "./sandbox.port";
 export type { ControlPlaneErrorData } from "./trpc";
+export type { WorkerRecord, WorkerStore } from "./workers.port";

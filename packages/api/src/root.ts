@@ -3,6 +3,7 @@ import { benchmarksRouter } from "./routers/benchmarks/benchmarks.router";
 import { jobsRouter } from "./routers/jobs/jobs.router";
 import { sandboxesRouter } from "./routers/sandboxes/sandboxes.router";
 import { systemRouter } from "./routers/system/system.router";
+import { workersRouter } from "./routers/workers/workers.router";
 import { createCallerFactory, router } from "./trpc";
 
 export const appRouter = router({
@@ -11,6 +12,7 @@ export const appRouter = router({
   backends: backendsRouter,
   benchmarks: benchmarksRouter,
   sandboxes: sandboxesRouter,
+  workers: workersRouter,
 });
 
 /** The router's type, for `@trpc/client`: `createTRPCClient<AppRouter>(…)`. */

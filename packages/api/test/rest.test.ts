@@ -123,6 +123,9 @@ describe("REST routes against a running server", () => {
         "POST /api/v1/benchmarks/{runId}/results recordBenchmarkResults",
         "GET /api/v1/benchmarks/{runId}/results listBenchmarkResults",
         "POST /api/v1/benchmarks/{runId}/finish finishBenchmarkRun",
+        "GET /api/v1/workers listWorkers",
+        "POST /api/v1/workers/{id}/drain drainWorker",
+        "POST /api/v1/workers/{id}/resume resumeWorker",
       ].sort(),
     );
     // Every $ref resolves, every operation documents a success and an error response.

@@ -24,6 +24,7 @@ import { REST_ROUTES } from "../rest/rest-routes";
 import { appRouter, createCaller } from "../root";
 import type { ControlPlaneSandboxes } from "../sandbox.port";
 import { requireRole } from "../trpc";
+import type { WorkerStore } from "../workers.port";
 import { BATCH_JSONL_PATH, matchBatchJsonlPath, serveBatchJsonl } from "./batch-jsonl";
 import { declaredLengthError, decodeUtf8, discardRest, readRaw } from "./read-json-body";
 import { sendJson, sendRestError } from "./send-json";
@@ -46,6 +47,11 @@ export interface ControlPlaneHandlerOptions {
   benchmarks?: BenchmarkRunStore;
   /** The agent sandboxes' runtime, whose limits `system.health` reports. Default none (reported as null). */
   sandboxes?: ControlPlaneSandboxes;
+  /**
+   * The worker registry the `workers.*` procedures list, drain and resume. Default none: those
+   * procedures then answer 503 with a sentence saying so.
+   */
+  workers?: WorkerStore;
   /** Structured logger (pino-compatible). Default: silent. */
   logger?: ApiLogger;
   /** Largest accepted request body in bytes, for tRPC and REST alike. Default 1_048_576 (1 MiB). */
@@ -86,6 +92,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   const backends = options.backends ?? null;
   const benchmarks = options.benchmarks ?? null;
   const sandboxes = options.sandboxes ?? null;
+  const workers = options.workers ?? null;
   const { adminToken, trainerToken, viewerToken } = options.auth;
   const logger = createRedactingLogger(options.logger ?? silentLogger, [
     adminToken,
@@ -124,6 +131,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     backends,
     benchmarks,
     sandboxes,
+    workers,
   });
 
   const logUnexpected = (thrown: unknown, req: IncomingMessage) => {

@@ -45,6 +45,8 @@ const TAG_TEXT: Record<string, string> = {
     "Inference backends: register, list with load and cache statistics, drain, resume, remove, weight versions.",
   benchmarks:
     "Benchmark runs (e.g. SWE-bench evaluations of a model on a dataset) and their per-instance results.",
+  workers:
+    "Worker processes (the server itself in the embedded default): list with pool occupancy and heartbeat age, drain, resume.",
 };
 
 function pascal(operationId: string): string {

@@ -18,6 +18,7 @@ import {
   type ControlPlaneBackends,
   type ControlPlaneSandboxes,
   createControlPlaneHandler,
+  type WorkerStore,
 } from "../../src/index";
 
 export const TOKENS = { admin: "admin-secret", trainer: "trainer-secret", viewer: "viewer-secret" } as const;
@@ -39,6 +40,7 @@ export async function startTestServer(
     backends?: ControlPlaneBackends;
     benchmarks?: BenchmarkRunStore;
     sandboxes?: ControlPlaneSandboxes;
+    workers?: WorkerStore;
     /** The engine's store (default a fresh MemoryJobStore), e.g. to add turns a test reads back. */
     store?: JobStore;
   } = {},
@@ -65,6 +67,7 @@ export async function startTestServer(
     ...(options.backends ? { backends: options.backends } : {}),
     ...(options.benchmarks ? { benchmarks: options.benchmarks } : {}),
     ...(options.sandboxes ? { sandboxes: options.sandboxes } : {}),
+    ...(options.workers ? { workers: options.workers } : {}),
   });
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
