@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const infra = join(root, "infra");
+const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -22,8 +23,8 @@ const scripts = all.filter((file) => /\.(sbatch|sh)$/.test(file));
 const units = all.filter((file) => file.endsWith(".service"));
 
 /** Runs a tool; a missing binary throws with the install command instead of a bare ENOENT. */
-function runTool(command: string, args: string[], install: string) {
-  const result = spawnSync(command, args, { cwd: root, encoding: "utf8" });
+function runTool(command: string, args: string[], install: string, env?: Record<string, string>) {
+  const result = spawnSync(command, args, { cwd: root, encoding: "utf8", env: { ...process.env, ...env } });
   if ((result.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT")
     throw new Error(`${command} is not installed; install it with: ${install}`);
   return { status: result.status, output: `${result.stdout}${result.stderr}`.trim() };
@@ -32,7 +33,10 @@ function runTool(command: string, args: string[], install: string) {
 /** Parses a YAML file with PyYAML and returns it as JSON data. */
 function parseYaml(file: string): unknown {
   const program = "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))";
-  const result = runTool("python3", ["-c", program, file], "apt-get install -y python3 python3-yaml");
+  // The system python3 (where apt installs PyYAML), not one a version manager put first on PATH.
+  const result = runTool("python3", ["-c", program, file], "apt-get install -y python3 python3-yaml", {
+    PATH: SYSTEM_PATH,
+  });
   if (result.output.includes("No module named 'yaml'"))
     throw new Error("PyYAML is missing; install it with: apt-get install -y python3-yaml");
   expect(result.status, result.output).toBe(0);

@@ -59,6 +59,31 @@ export function rolloutRequirements({
   return requirements;
 }
 
+function hasPyYaml() {
+  const python = findExecutable("python3", SYSTEM_PATH);
+  return python !== null && spawnSync(python, ["-c", "import yaml"], { stdio: "ignore" }).status === 0;
+}
+
+/**
+ * What the tests of the deployment files in infra/ run (scripts/infra-files.test.ts): shellcheck,
+ * systemd-analyze and PyYAML for the system python3.
+ */
+export function infraTestRequirements(searchPath = process.env.PATH ?? SYSTEM_PATH) {
+  return [
+    {
+      apt: "shellcheck",
+      label: "shellcheck",
+      present: () => findExecutable("shellcheck", searchPath) !== null,
+    },
+    {
+      apt: "systemd",
+      label: "systemd-analyze",
+      present: () => findExecutable("systemd-analyze", searchPath) !== null,
+    },
+    { apt: "python3-yaml", label: "PyYAML for the system python3", present: hasPyYaml },
+  ];
+}
+
 /** The command that installs Debian packages, as the current user would type it. */
 export function aptInstallCommand(packages) {
   const sudo = process.getuid?.() === 0 ? "" : "sudo ";

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureSystemPackages, rolloutRequirements } from "./system-packages.mjs";
+import { ensureSystemPackages, infraTestRequirements, rolloutRequirements } from "./system-packages.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const run = (label, command, args) => {
@@ -17,9 +17,11 @@ const run = (label, command, args) => {
   }
 };
 
-// The sandbox and grader tests need bubblewrap, python3 + pytest and git: install them (root +
-// apt) or stop now with the command, rather than fail hundreds of tests one by one.
-if (!ensureSystemPackages(rolloutRequirements(), { label: "test" })) process.exit(1);
+// The sandbox and grader tests need bubblewrap, python3 + pytest and git, the infra/ tests
+// shellcheck, systemd-analyze and PyYAML: install them (root + apt) or stop now with the
+// command, rather than fail hundreds of tests one by one.
+if (!ensureSystemPackages([...rolloutRequirements(), ...infraTestRequirements()], { label: "test" }))
+  process.exit(1);
 run("services", process.execPath, [join(root, "scripts/ensure-services.mjs")]);
 run("vitest", "npx", ["vitest", "run", ...process.argv.slice(2)]);
 if (process.argv.length <= 2 && existsSync(join(root, "e2e/playwright.config.ts"))) {
