@@ -28,6 +28,9 @@ export interface ReserveLoopDeps<L> {
   onError: (message: string, error?: unknown) => void;
 }
 
+/** Takes in flight at once for one loop's reservers. */
+const MAX_PARALLEL_TAKES = 16;
+
 const before = (a: QueueHead, b: QueueHead) => a.rank < b.rank || (a.rank === b.rank && a.seq < b.seq);
 
 /**
@@ -67,13 +70,17 @@ export class ReserveLoop<L> {
     try {
       while (this.#waiters.length > 0 && !this.#closed) {
         try {
-          const waiter = this.#waiters[0] as Waiter<L>;
-          const taken = await this.#takeBest(waiter.leaseMs);
+          // One take per waiting reserver, in parallel (each is one atomic BullMQ script).
+          const wanted = this.#waiters.slice(0, MAX_PARALLEL_TAKES);
+          const taken = await Promise.all(wanted.map((waiter) => this.#takeBest(waiter.leaseMs)));
           failures = 0;
-          if (taken) {
-            await this.#hand(taken);
-            continue;
+          let handed = 0;
+          for (const item of taken) {
+            if (!item) continue;
+            await this.#hand(item);
+            handed += 1;
           }
+          if (handed > 0) continue;
           if (this.#closed) break;
           nextDueMs = await this.#block(nextDueMs);
         } catch (error) {
