@@ -117,7 +117,7 @@ export function describeJobQueueContract(name: string, open: () => Promise<Queue
       const { queue } = await fresh();
       await queue.enqueue({ jobId: "x", stage: "eval", priority: 0 });
       const lease = await mustReserve(queue, "eval", 10_000, never());
-      await queue.nack(lease, 1_500);
+      await queue.nack(lease, 3_000);
       expect(await queue.depth("eval")).toBe(0);
       await queue.enqueue({ jobId: "y", stage: "eval", priority: -5 });
       // The lower-priority item comes first: the nacked one is still held back.
