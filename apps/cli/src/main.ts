@@ -6,6 +6,7 @@ import { JOBS_HELP, jobsCommand } from "./commands/jobs.command";
 import { SERVE_HELP, serveCommand } from "./commands/serve.command";
 import { STATUS_HELP, statusCommand } from "./commands/status.command";
 import { SUBMIT_HELP, submitCommand } from "./commands/submit.command";
+import { WORKERS_HELP, workersCommand } from "./commands/workers.command";
 import { loadCliEnv } from "./env";
 
 const HELP = `raas — Rollout-as-a-Service command line
@@ -16,6 +17,7 @@ ${STATUS_HELP}
 ${JOBS_HELP}
 ${EXPORT_HELP}
 ${EVAL_SWE_HELP}
+${WORKERS_HELP}
 
 global options: --url URL (env RAAS_URL, default ${DEFAULT_SERVER_URL})
                 --token TOKEN (env RAAS_TOKEN, default: the admin token \`npm start\` saved in ${DEFAULT_DATA_DIR}/)`;
@@ -53,6 +55,8 @@ async function main(argv: string[]): Promise<number> {
         return await exportCommand(client, rest);
       case "eval":
         return await evalCommand(client, rest);
+      case "workers":
+        return await workersCommand(client, rest);
       default:
         console.error(`unknown command "${command}"\n\n${HELP}`);
         return 2;

@@ -13,8 +13,10 @@ import {
   MemoryJobQueue,
   MemoryJobStore,
   MemorySandboxEventStore,
+  MemoryWorkerStore,
   RolloutEngine,
   type SandboxEventStore,
+  type WorkerStore,
 } from "@raas/engine";
 
 /** Where jobs are stored. */
@@ -32,6 +34,8 @@ export interface ComposeOptions {
   logger: EngineLogger;
   /** The inference pool: told when a job ends, so that its sticky backend is released. */
   inference?: EngineOptions["inference"];
+  /** This process's worker id (jobs' stage handoffs name it; `recoverWorker` finds a lost one's). */
+  workerId?: string;
 }
 
 export interface ComposedEngine {
@@ -42,6 +46,8 @@ export interface ComposedEngine {
   benchmarks: BenchmarkRunStore;
   /** Sandbox lifecycle events and one row per sandbox, in the same store as the jobs. */
   sandboxEvents: SandboxEventStore;
+  /** The worker registry (heartbeats, drain, lost), in the same store as the jobs. */
+  workers: WorkerStore;
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
   /** Closes queue and store; stop the engine first. */
@@ -50,7 +56,10 @@ export interface ComposedEngine {
 
 /** Composition root of the engine: picks adapters and hands them to `RolloutEngine`. */
 export async function composeEngine(options: ComposeOptions): Promise<ComposedEngine> {
-  const { store, benchmarks, sandboxEvents, storeKind } = await createStore(options.store, options.logger);
+  const { store, benchmarks, sandboxEvents, workers, storeKind } = await createStore(
+    options.store,
+    options.logger,
+  );
   const queue = new MemoryJobQueue();
   const handlers = new HandlerRegistry().register(createSleepHandler());
   for (const handler of options.handlers ?? []) handlers.register(handler);
@@ -60,6 +69,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     handlers,
     logger: options.logger,
     ...(options.inference ? { inference: options.inference } : {}),
+    ...(options.workerId !== undefined && { workerId: options.workerId }),
     ...(options.pools ? { pools: options.pools } : {}),
   });
   return {
@@ -68,6 +78,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     queue,
     benchmarks,
     sandboxEvents,
+    workers,
     storeKind,
     async close() {
       await queue.close();
@@ -79,12 +90,13 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
 async function createStore(
   config: StoreConfig,
   logger: EngineLogger,
-): Promise<Pick<ComposedEngine, "store" | "benchmarks" | "sandboxEvents" | "storeKind">> {
+): Promise<Pick<ComposedEngine, "store" | "benchmarks" | "sandboxEvents" | "workers" | "storeKind">> {
   if (config.kind === "memory") {
     return {
       store: new MemoryJobStore(),
       benchmarks: new MemoryBenchmarkRunStore(),
       sandboxEvents: new MemorySandboxEventStore(),
+      workers: new MemoryWorkerStore(),
       storeKind: "memory",
     };
   }
@@ -93,6 +105,7 @@ async function createStore(
     createJobStore,
     PrismaBenchmarkRunStore,
     PrismaSandboxEventStore,
+    PrismaWorkerStore,
     makePrivateDir,
     restrictTreeToOwner,
   } = await import("@raas/db");
@@ -112,6 +125,7 @@ async function createStore(
     // Shares the job store's client (and so its connection pool); closing it is the job store's job.
     benchmarks: new PrismaBenchmarkRunStore(store.prisma),
     sandboxEvents: new PrismaSandboxEventStore(store.prisma),
+    workers: new PrismaWorkerStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
   };
 }

@@ -13,6 +13,7 @@ import type {
   EngineOptions,
   RolloutEngine,
   SandboxRuntime,
+  WorkerStore,
 } from "@raas/engine";
 import type { HandlersConfig } from "@raas/handlers";
 import type { RoutedInferencePool } from "@raas/inference";
@@ -28,6 +29,7 @@ import {
 import { composeInference, type InferenceConfig } from "./compose-inference";
 import { composeSandboxRuntime, type SandboxConfig } from "./compose-sandbox";
 import { defaultSandboxHostId, recordSandboxEvents } from "./compose-sandbox-events";
+import { type ComposedWorkers, composeWorkers, type WorkersConfig } from "./compose-workers";
 import { createServerLogger } from "./logger";
 
 /** Everything `startServer` needs; `main.ts` builds it from the environment. */
@@ -70,8 +72,10 @@ export interface ServerConfig {
   subscribers?: ControlPlaneHandlerOptions["subscribers"];
   /** Running stages get this long to finish on close, in ms. Default the engine's `DEFAULT_STOP_GRACE_MS`. */
   shutdownGraceMs?: number;
-  /** Worker/host id stored with each sandbox event. Default `<hostname>:<pid>`. */
+  /** Worker/host id stored with each sandbox event; also this process's worker id. Default `<hostname>:<pid>`. */
   hostId?: string;
+  /** This process as a worker (labels, heartbeat) and the monitor of every worker. Engine defaults. */
+  workers?: WorkersConfig;
   /** A pino logger; default JSON on stdout at `logLevel`. */
   logger?: Logger;
   /** Used when no logger is given. Default "info". */
@@ -94,6 +98,8 @@ export interface RunningServer {
   sandboxRuntime: SandboxRuntime;
   /** Benchmark runs (what `benchmarks.*` serves), in the same store as the jobs. */
   benchmarks: BenchmarkRunStore;
+  /** The worker registry (what `workers.*` serves), this process's worker and the monitor. */
+  workers: ComposedWorkers & { store: WorkerStore };
   storeKind: "memory" | "pglite" | "postgres";
   server: Server;
   logger: Logger;
@@ -125,23 +131,36 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
           ...(config.agentHandlers?.swe ? { swe: config.agentHandlers.swe } : {}),
           logger: logger.child({ component: "handlers" }),
         });
+  const hostId = config.hostId ?? defaultSandboxHostId();
   const composed = await composeEngine({
     store: config.store ?? { kind: "memory" },
     logger: logger.child({ component: "engine" }),
     ...(config.pools ? { pools: config.pools } : {}),
     handlers: [...agentHandlers.handlers, ...(config.handlers ?? [])],
     inference: inference.pool,
+    workerId: hostId,
   });
   const sandboxEvents = recordSandboxEvents(sandboxRuntime, composed.sandboxEvents, {
-    hostId: config.hostId ?? defaultSandboxHostId(),
+    hostId,
     logger: logger.child({ component: "sandbox-events" }),
   });
   await composed.engine.start();
+  // The embedded default is one worker, "<hostname>:<pid>"; the monitor marks silent workers lost
+  // and the engine restarts the unfinished jobs they held.
+  const workers = await composeWorkers({
+    ...config.workers,
+    store: composed.workers,
+    engine: composed.engine,
+    sandboxRuntime,
+    workerId: hostId,
+    logger: logger.child({ component: "workers" }),
+  });
   const handler = createControlPlaneHandler({
     engine: composed.engine,
     auth,
     backends: { registry: inference.pool, defaultModelName: inference.defaultModelName },
     benchmarks: composed.benchmarks,
+    workers: composed.workers,
     sandboxes: {
       name: sandboxRuntime.name,
       ...(sandboxRuntime.limitsInForce && { limitsInForce: () => sandboxRuntime.limitsInForce!() }),
@@ -167,6 +186,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   } catch (error) {
     // E.g. the port is taken: release what was built so an in-process caller can retry.
     handler.close();
+    await workers.close();
     await composed.engine.stop({ graceMs: 0 });
     await Promise.all([sandboxRuntime.closeAll(), inference.close(), agentHandlers.close()]);
     await sandboxEvents.close();
@@ -194,6 +214,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       server.closeIdleConnections();
       handler.close();
       await composed.engine.stop({ graceMs: options.graceMs ?? config.shutdownGraceMs });
+      await workers.close();
       // Long-polls and SSE streams would hold the server open; the engine is stopped, so end them.
       server.closeAllConnections();
       await closed;
@@ -219,6 +240,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     defaultModelName: inference.defaultModelName,
     sandboxRuntime,
     benchmarks: composed.benchmarks,
+    workers: { ...workers, store: composed.workers },
     storeKind: composed.storeKind,
     server,
     logger,

@@ -1,0 +1,150 @@
+import { hostname } from "node:os";
+import {
+  type EngineLogger,
+  type EventBus,
+  type RolloutEngine,
+  type SandboxRuntime,
+  WorkerHeartbeat,
+  WorkerMonitor,
+  type WorkerPoolOccupancy,
+  type WorkerRecord,
+  type WorkerStore,
+} from "@raas/engine";
+import { STAGES, type TStage } from "@raas/shared";
+
+/** The server as a worker, and its watch over every worker. */
+export interface WorkersConfig {
+  /** Node labels of this process's worker. Default none. */
+  labels?: string[];
+  /** Heartbeat interval of this process's worker in ms. Default the engine's (3_000). */
+  heartbeatIntervalMs?: number;
+  /** How often silent workers are looked for, in ms. Default the engine's (3_000). */
+  monitorIntervalMs?: number;
+  /** A worker silent this long is lost, in ms. Default the engine's (9_000, three beats). */
+  missedAfterMs?: number;
+}
+
+export interface ComposedWorkers {
+  /** This process's worker id; null when it runs no pools (and so is no worker). */
+  workerId: string | null;
+  heartbeat: WorkerHeartbeat | null;
+  monitor: WorkerMonitor;
+  /** Stops the monitor and marks this process's worker stopped. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface ComposeWorkersOptions extends WorkersConfig {
+  store: WorkerStore;
+  engine: RolloutEngine;
+  sandboxRuntime: SandboxRuntime;
+  /** This process's worker id (`<hostname>:<pid>`, the same as its sandbox host id). */
+  workerId: string;
+  bus?: EventBus;
+  /** What to do with a worker the monitor found lost. Default: the engine restarts the jobs it held (`recoverWorker`). */
+  onLost?: (worker: WorkerRecord) => void | Promise<void>;
+  logger: EngineLogger;
+}
+
+/**
+ * Registers this process as a worker when it runs pools (heartbeating with the engine's pool
+ * occupancy and its live sandboxes; draining sets every pool to 0 until resumed) and starts the
+ * monitor that marks silent workers lost.
+ */
+export async function composeWorkers(options: ComposeWorkersOptions): Promise<ComposedWorkers> {
+  const { engine, logger } = options;
+  const liveSandboxes = countLiveSandboxes(options.sandboxRuntime);
+  const runsPools = Object.values(engine.stats().stages).some((stage) => stage.concurrency > 0);
+  let heartbeat: WorkerHeartbeat | null = null;
+  if (runsPools) {
+    const sizesBeforeDrain = new Map<TStage, number>();
+    heartbeat = new WorkerHeartbeat({
+      store: options.store,
+      workerId: options.workerId,
+      hostname: hostname(),
+      pid: process.pid,
+      labels: options.labels ?? [],
+      pools: () => poolsOf(engine),
+      sandboxes: liveSandboxes.count,
+      ...(options.heartbeatIntervalMs !== undefined && { intervalMs: options.heartbeatIntervalMs }),
+      ...(options.bus && { bus: options.bus }),
+      logger,
+      onDrain: () => {
+        for (const stage of STAGES) {
+          sizesBeforeDrain.set(stage, engine.stats().stages[stage].concurrency);
+          engine.setConcurrency(stage, 0);
+        }
+        logger.info({ workerId: options.workerId }, "worker drained: running jobs finish, no new ones start");
+      },
+      onResume: () => {
+        for (const [stage, size] of sizesBeforeDrain) engine.setConcurrency(stage, size);
+        sizesBeforeDrain.clear();
+        logger.info({ workerId: options.workerId }, "worker resumed");
+      },
+    });
+    await heartbeat.start();
+  }
+  const own = heartbeat;
+  const monitor = new WorkerMonitor({
+    store: options.store,
+    ...(options.monitorIntervalMs !== undefined && { intervalMs: options.monitorIntervalMs }),
+    ...(options.missedAfterMs !== undefined && { missedAfterMs: options.missedAfterMs }),
+    ...(options.bus && { bus: options.bus }),
+    logger,
+    ...(own && { beforeSweep: () => own.beat() }),
+    onLost: options.onLost ?? ((worker) => recoverLostWorker(engine, worker.id, logger)),
+  });
+  monitor.start();
+  let closing: Promise<void> | null = null;
+  return {
+    workerId: heartbeat ? options.workerId : null,
+    heartbeat,
+    monitor,
+    close() {
+      closing ??= (async () => {
+        await monitor.stop();
+        liveSandboxes.close();
+        await own
+          ?.stop()
+          .catch((error: unknown) =>
+            logger.warn({ err: error, workerId: options.workerId }, "could not mark this worker stopped"),
+          );
+      })();
+      return closing;
+    },
+  };
+}
+
+function poolsOf(engine: RolloutEngine): Partial<Record<TStage, WorkerPoolOccupancy>> {
+  const { stages } = engine.stats();
+  const pools: Partial<Record<TStage, WorkerPoolOccupancy>> = {};
+  for (const stage of STAGES) {
+    pools[stage] = { concurrency: stages[stage].concurrency, active: stages[stage].active };
+  }
+  return pools;
+}
+
+const ENDED_STATES = new Set(["closed", "failed"]);
+
+/** Sandboxes of the runtime that started and have not ended, from its lifecycle events. */
+function countLiveSandboxes(runtime: SandboxRuntime): { count: () => number; close: () => void } {
+  const live = new Set<string>();
+  const unsubscribe = runtime.onEvent((event) => {
+    if (ENDED_STATES.has(event.state)) live.delete(event.sandboxId);
+    else live.add(event.sandboxId);
+  });
+  return { count: () => live.size, close: unsubscribe };
+}
+
+/** Restarts the jobs a lost worker held — never this process's own: it sweeps, so it is alive. */
+async function recoverLostWorker(
+  engine: RolloutEngine,
+  workerId: string,
+  logger: EngineLogger,
+): Promise<void> {
+  if (workerId === engine.workerId) return;
+  const { restarted, failed } = await engine.recoverWorker(workerId);
+  logger.warn(
+    { workerId, restarted: restarted.length, failed: failed.length },
+    "lost worker's jobs recovered",
+  );
+}
