@@ -81,5 +81,6 @@ export function configFromEnv(env: TServerEnv, files: ServerEnvFiles = {}): Serv
       }),
     },
     shutdownGraceMs: env.RAAS_SHUTDOWN_GRACE_MS,
+    workers: { labels: env.RAAS_WORKER_LABELS },
   };
 }

@@ -10,6 +10,7 @@ import {
   DEFAULT_SERVER_PORT,
   formatIssue,
   ZAllowedHostsVariable,
+  ZWorkerLabelsVariable,
 } from "@raas/shared";
 import { z } from "zod";
 import { type BackendSeed, parseBackendList } from "./backend-list.parser";
@@ -126,6 +127,8 @@ export const ZServerEnv = z.object({
     .min(0)
     .max(600_000)
     .default(DEFAULT_STOP_GRACE_MS),
+  /** Node labels of this process's worker, comma-separated (e.g. `apptainer,gpu-a100`). Default none. */
+  RAAS_WORKER_LABELS: ZWorkerLabelsVariable,
   /**
    * Inference backends registered at start: comma-separated `[kind=]url[#model]` with kind
    * `vllm` (default), `sglang` or `nemo-rl`, e.g. `vllm=http://gpu-1:8000,http://gpu-2:8000`.

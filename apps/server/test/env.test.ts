@@ -132,6 +132,14 @@ describe("server env", () => {
     );
   });
 
+  it("passes RAAS_WORKER_LABELS to this process's worker and names a bad label", async () => {
+    expect(configFromEnv(parseServerEnv({})).workers).toEqual({ labels: [] });
+    const config = configFromEnv(parseServerEnv({ RAAS_WORKER_LABELS: "apptainer, gpu-a100" }));
+    expect(config.workers).toEqual({ labels: ["apptainer", "gpu-a100"] });
+    const message = await envErrorOf(() => parseServerEnv({ RAAS_WORKER_LABELS: "ok,bad label" }));
+    expect(message).toContain('RAAS_WORKER_LABELS: "bad label" is not a label');
+  });
+
   it("passes RAAS_SWE_TEST_TIMEOUT_MS to the swe handler; unset keeps the handler's default", () => {
     const withTimeout = configFromEnv(
       parseServerEnv({ RAAS_SWE_REPOS_DIR: "/data/repos", RAAS_SWE_TEST_TIMEOUT_MS: "20000" }),

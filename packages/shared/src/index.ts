@@ -13,3 +13,4 @@ export * from "./stats.schema";
 export * from "./trajectory.schema";
 export * from "./trajectory-export.schema";
 export * from "./url-userinfo";
+export * from "./worker-labels";
