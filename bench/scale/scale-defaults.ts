@@ -26,8 +26,13 @@ export function defaultScaleSimConfig(
     profile,
     store: { latencyMs: 1, opsPerSec: 5_000 },
     redis: { latencyMs: 0.3, opsPerSec: 20_000 },
-    heartbeatIntervalMs: 5_000,
-    leaseRenewIntervalMs: 15_000,
+    // As the engine and queue do: WorkerHeartbeat every 3 s, leases of 60 s extended at half,
+    // BullMQ's stalled check every 5 s, a blocking reserve of at most 1 s.
+    heartbeatIntervalMs: 3_000,
+    leaseRenewIntervalMs: 30_000,
+    stalledCheckIntervalMs: 5_000,
+    queuesPerWorker: 5,
+    idleReserveIntervalMs: 1_000,
     affinity: true,
     // Enough that every INIT slot finds work: the pools' total plus a quarter.
     outstandingPerNode: Math.ceil(1.25 * (pools.init + pools.run + pools.eval)),

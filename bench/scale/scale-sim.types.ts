@@ -29,6 +29,12 @@ export interface TScaleSimConfig {
   heartbeatIntervalMs: number;
   /** Each active lease is renewed this often (one Redis op per lease), in ms. */
   leaseRenewIntervalMs: number;
+  /** Each of a worker's queues runs BullMQ's stalled-lease check this often (one op), in ms. */
+  stalledCheckIntervalMs: number;
+  /** Queues each worker consumes: a shared one per stage plus its addressed RUN and EVAL. */
+  queuesPerWorker: number;
+  /** A reserve with nothing to take re-blocks on Redis this often (one op per idle stage), in ms. */
+  idleReserveIntervalMs: number;
   /** RUN/EVAL go to the worker holding the job's sandbox (addressed queues); false: shared queues. */
   affinity: boolean;
   /** Jobs the trainer keeps outstanding per node (a closed loop: each completion submits one). */

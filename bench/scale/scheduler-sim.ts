@@ -10,7 +10,12 @@ import { type SimWorker, STAGES, WorkerPool } from "./worker-pool";
 
 type SimEvent =
   | { kind: "inserted" | "queued"; job: SimJob }
-  | { kind: "leased" | "finished" | "stored" | "handed-off"; job: SimJob; worker: SimWorker; stage: TStage }
+  | {
+      kind: "leased" | "job-read" | "finished" | "stored" | "handed-off";
+      job: SimJob;
+      worker: SimWorker;
+      stage: TStage;
+    }
   | { kind: "turn"; job: SimJob; worker: SimWorker; turnsLeft: number }
   | { kind: "tick"; worker: SimWorker; tick: number }
   | { kind: "monitor" | "measure" };
@@ -22,6 +27,8 @@ export function simulateScheduler(config: TScaleSimConfig): TScaleSimResult {
   const redis = new CentralService(config.redis);
   const endMs = config.warmupMs + config.windowMs;
   const { profile } = config;
+  // Worker upkeep (idle reserves, heartbeats, stalled checks, lease renewals) runs on this beat.
+  const tickMs = config.idleReserveIntervalMs;
   let measuring = false;
   let completed = 0;
   let initWaitSumMs = 0;
@@ -55,7 +62,12 @@ export function simulateScheduler(config: TScaleSimConfig): TScaleSimResult {
       case "queued":
         pool.enqueue(event.job, "init", null, nowMs);
         return;
-      case "leased": {
+      case "leased":
+        // A worker holds a job it ran a stage of; one it never saw (INIT) is read from the store.
+        if (event.stage === "init") events.push(store.read(nowMs), { ...event, kind: "job-read" });
+        else handle(nowMs, { ...event, kind: "job-read" });
+        return;
+      case "job-read": {
         const startedMs = store.request(nowMs);
         const { job, worker, stage } = event;
         if (stage === "run")
@@ -99,16 +111,23 @@ export function simulateScheduler(config: TScaleSimConfig): TScaleSimResult {
         return;
       }
       case "tick": {
-        store.request(nowMs);
-        redis.request(nowMs);
-        const renewEvery = Math.max(1, Math.round(config.leaseRenewIntervalMs / config.heartbeatIntervalMs));
-        const leases = event.worker.active.init + event.worker.active.run + event.worker.active.eval;
-        if (event.tick % renewEvery === 0 && leases > 0) redis.request(nowMs, leases);
-        events.push(nowMs + config.heartbeatIntervalMs, { ...event, tick: event.tick + 1 });
+        const { worker, tick } = event;
+        const due = (intervalMs: number) => tick % Math.max(1, Math.round(intervalMs / tickMs)) === 0;
+        const idle = pool.idleStages(worker);
+        if (idle > 0) redis.request(nowMs, idle);
+        if (due(config.heartbeatIntervalMs)) {
+          store.request(nowMs);
+          redis.request(nowMs);
+        }
+        if (due(config.stalledCheckIntervalMs)) redis.request(nowMs, config.queuesPerWorker);
+        const leases = worker.active.init + worker.active.run + worker.active.eval;
+        if (due(config.leaseRenewIntervalMs) && leases > 0) redis.request(nowMs, leases);
+        events.push(nowMs + tickMs, { ...event, tick: tick + 1 });
         return;
       }
       case "monitor":
-        store.read(nowMs);
+        // The server's sweep for missed heartbeats: one conditional update.
+        store.request(nowMs);
         events.push(nowMs + config.heartbeatIntervalMs, event);
         return;
       case "measure":
@@ -127,7 +146,7 @@ export function simulateScheduler(config: TScaleSimConfig): TScaleSimResult {
   else for (let i = 0; i < config.nodes * config.outstandingPerNode; i++) submit(0);
   pool.workers.forEach((worker, index) => {
     pool.dispatch(worker, 0);
-    const offsetMs = (index / config.nodes) * config.heartbeatIntervalMs;
+    const offsetMs = (index / config.nodes) * tickMs;
     events.push(offsetMs, { kind: "tick", worker, tick: 1 });
   });
   events.push(0, { kind: "monitor" });

@@ -90,6 +90,16 @@ export class WorkerPool {
     }
   }
 
+  /** Stages where `worker` has a free slot and nothing to take: its reserves wait on Redis. */
+  idleStages(worker: SimWorker): number {
+    let idle = 0;
+    for (const stage of STAGES) {
+      const source = stage !== "init" && this.#affinity ? worker.addressed[stage] : this.#shared[stage];
+      if (source.length === 0 && this.#canTake(worker, stage)) idle += 1;
+    }
+    return idle;
+  }
+
   #canTake(worker: SimWorker, stage: TStage): boolean {
     if (worker.active[stage] >= this.#pools[stage]) return false;
     return stage !== "init" || worker.sandboxes < this.#maxSandboxes;
