@@ -51,7 +51,7 @@ describe("raas workers", () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^id\s+status\s+pools\s+sandboxes\s+heartbeat\s+labels/);
     expect(listed.stdout).toContain(workerId);
-    expect(listed.stdout).toMatch(/active\s+init 0\/\d+, run 0\/\d+, eval 0\/\d+\s+0\s+\d+ms ago/);
+    expect(listed.stdout).toMatch(/active\s+init 0\/\d+, run 0\/\d+, eval 0\/\d+\s+0\s+(\d+ms|\d+\.\ds) ago/);
 
     const refused = raas(["workers", "drain", workerId], { RAAS_TOKEN: VIEWER });
     expect(refused.code).toBe(1);
