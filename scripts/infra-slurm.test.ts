@@ -52,7 +52,14 @@ async function until(condition: () => boolean, what: string, child: ChildProcess
 }
 
 let dir = "";
-afterEach(() => {
+let running: ChildProcess | undefined;
+afterEach(async () => {
+  // A failed run still shuts down what it started (the script's own SIGTERM path).
+  if (running && running.exitCode === null && running.signalCode === null) {
+    const exited = new Promise((done) => running?.once("exit", done));
+    running.kill("SIGTERM");
+    await exited;
+  }
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -94,6 +101,7 @@ describe("infra/slurm/raas-cluster.sbatch", () => {
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    running = child;
     let output = "";
     child.stdout?.on("data", (chunk) => (output += chunk));
     child.stderr?.on("data", (chunk) => (output += chunk));
