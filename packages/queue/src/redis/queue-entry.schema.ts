@@ -7,7 +7,7 @@ export const ZQueueEntry = z.object({
   stage: ZStage,
   priority: z.number(),
   workerId: z.string().min(1).nullable(),
-  /** Deployment-wide enqueue order (Redis INCR): FIFO within a priority across queues. */
+  /** Enqueue order (ms × 1,000 + a process counter): FIFO within a priority across queues. */
   seq: z.number().int().nonnegative(),
 });
 export type TQueueEntry = z.infer<typeof ZQueueEntry>;

@@ -50,6 +50,7 @@ export class RedisJobQueue implements JobQueue {
   readonly #loops = new Map<string, ReserveLoop<Lease>>();
   readonly #held = new Map<string, HeldLease>();
   #tokenSeq = 0;
+  #enqueueSeq = 0;
   #closed = false;
 
   constructor(options: RedisJobQueueOptions) {
@@ -64,7 +65,9 @@ export class RedisJobQueue implements JobQueue {
 
   async enqueue(item: QueueItem): Promise<void> {
     const workerId = item.workerId ?? null;
-    const seq = await this.#redis.incr(this.#key("seq"));
+    // Enqueue order for ties between the shared and a worker's queue: microsecond-ish wall time
+    // (ms × 1,000 + a per-process counter) — no round trip, and clock skew only reorders ties.
+    const seq = Date.now() * 1_000 + (this.#enqueueSeq++ % 1_000);
     const entry: TQueueEntry = {
       jobId: item.jobId,
       stage: item.stage,
