@@ -103,7 +103,7 @@ export class RolloutEngine {
     const moves: TransitionSystem = new TransitionSystem(ctx, this.#events, (live) => {
       if (live.record.jobKey !== null) this.#submission.forgetKey(live.record.jobKey);
     });
-    this.#submission = new SubmissionSystem(ctx, moves, (job) => this.#freshest(job));
+    this.#submission = new SubmissionSystem(ctx, this.#events, (job) => this.#freshest(job));
     this.#cancellation = new CancellationSystem(ctx, moves);
     this.#recovery = new RecoverySystem(ctx, moves);
     const execution = new ExecutionSystem(ctx, moves, this.#events, this.#recovery);

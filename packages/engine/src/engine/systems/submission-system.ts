@@ -2,23 +2,25 @@ import { RaasError, type TJob, type TSubmitJobRequest } from "@raas/shared";
 import type { SubmitResult } from "../../engine.types";
 import { atIndex, atIndexAsync } from "../../lifecycle/batch-index";
 import { createJobRecord, parseSubmitRequest } from "../../lifecycle/job-factory";
+import { applyTransition } from "../../lifecycle/job-state-machine";
 import { KeyedSubmissions } from "../../lifecycle/keyed-submissions";
 import { newLiveJob } from "../../lifecycle/live-job";
 import type { EngineContext } from "../engine-context";
-import type { TransitionSystem } from "./transition-system";
+import type { EventSystem } from "./event-system";
 
 /**
  * New jobs: validated all or nothing, deduplicated by job key, inserted through the group commit
- * (a submit is acknowledged once durable) and queued for INIT once that transition is stored.
+ * already queued for INIT at version 0 (one write per job; a submit is acknowledged once durable),
+ * then put on the INIT queue.
  */
 export class SubmissionSystem {
   readonly #ctx: EngineContext;
-  readonly #moves: TransitionSystem;
+  readonly #events: EventSystem;
   readonly #keyed: KeyedSubmissions;
 
-  constructor(ctx: EngineContext, moves: TransitionSystem, freshest: (job: TJob) => TJob) {
+  constructor(ctx: EngineContext, events: EventSystem, freshest: (job: TJob) => TJob) {
     this.#ctx = ctx;
-    this.#moves = moves;
+    this.#events = events;
     this.#keyed = new KeyedSubmissions(async (jobKey) => {
       const existing = await ctx.store.findJobByKey(jobKey);
       return existing ? freshest(existing) : null;
@@ -51,31 +53,24 @@ export class SubmissionSystem {
   }
 
   async #create(request: ReturnType<typeof parseSubmitRequest>, payload: unknown): Promise<SubmitResult> {
-    const { clock, jobs, writer, stats, queue, logger } = this.#ctx;
+    const { clock, jobs, writer, stats, queue } = this.#ctx;
     const nowMs = clock.now();
-    const record = createJobRecord(request, nowMs);
+    const at = { nowMs, stateSinceMs: nowMs };
+    const record = applyTransition(createJobRecord(request, nowMs), { type: "enqueue" }, at);
     const live = newLiveJob(record, payload, nowMs);
     jobs.live.set(record.id, live);
-    const inserted = writer.insert(record);
-    stats.submitted();
-    stats.moved(null, { status: "submitted", stage: null, failureKind: null }, nowMs);
-    // Queued in the same batch as the insert: one flush makes the job durable and queued.
-    const queued = this.#moves.move(live, { type: "enqueue" });
     try {
-      await inserted;
+      await writer.insert(record);
     } catch (error) {
       jobs.live.delete(record.id);
       throw new RaasError("UNAVAILABLE", "the job store is unavailable; the job was not accepted, retry", {
         cause: error,
       });
     }
-    queued
-      .then((won) => {
-        if (won) return queue.enqueue({ jobId: record.id, stage: "init", priority: record.priority });
-      })
-      .catch((error: unknown) =>
-        logger?.error({ jobId: record.id, err: String(error) }, "queueing a new job failed"),
-      );
+    stats.submitted();
+    stats.moved(null, { status: "queued", stage: "init", failureKind: null }, nowMs);
+    this.#events.committed(record, 0);
+    await queue.enqueue({ jobId: record.id, stage: "init", priority: record.priority });
     return { job: live.record, created: true };
   }
 }
