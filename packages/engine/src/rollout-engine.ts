@@ -1,6 +1,5 @@
 import {
   formatIssues,
-  newId,
   RaasError,
   STAGES,
   type TCancelRequest,
@@ -17,7 +16,7 @@ import {
   ZCancelRequest,
   ZJobListRequest,
 } from "@raas/shared";
-import type { EngineContext } from "./engine/engine-context";
+import { createEngineContext, type EngineContext, poolSettings } from "./engine/engine-context";
 import { CancellationSystem } from "./engine/systems/cancellation-system";
 import { EventSystem, type StageFinishedEvent } from "./engine/systems/event-system";
 import { ExecutionSystem } from "./engine/systems/execution-system";
@@ -28,24 +27,12 @@ import type { EngineOptions, JobEventListener, SubmitResult, WaitResult } from "
 import { DEFAULT_STOP_GRACE_MS } from "./engine-defaults";
 import { TrajectoryExporter } from "./export/trajectory-exporter";
 import type { HandlerRegistry } from "./handler-registry";
-import { JobTable } from "./lifecycle/job-table";
 import { runCleanups } from "./lifecycle/live-job";
-import { SandboxRegistry } from "./lifecycle/sandbox-registry";
 import { StagePool } from "./lifecycle/stage-pool";
-import { StatsTracker } from "./lifecycle/stats-tracker";
-import { StoreWriter } from "./lifecycle/store-writer";
 import { waitForJobs } from "./lifecycle/wait-for-jobs";
-import { MemoryEventBus } from "./memory/memory-event-bus";
-import { systemClock } from "./ports/clock.port";
 import { EngineAbort } from "./util/abort";
 
 export type { StageFinishedEvent, WorkerRecovery };
-
-const DEFAULT_POOLS: Record<TStage, { concurrency: number; timeoutMs: number }> = {
-  init: { concurrency: 64, timeoutMs: 300_000 },
-  run: { concurrency: 64, timeoutMs: 3_600_000 },
-  eval: { concurrency: 64, timeoutMs: 1_800_000 },
-};
 
 /**
  * The headless rollout engine: accepts jobs, moves each through INIT → RUN → EVAL on three
@@ -66,34 +53,9 @@ export class RolloutEngine {
   #started = false;
 
   constructor(options: EngineOptions) {
-    const clock = options.clock ?? systemClock;
-    const timeouts = new Map<TStage, number>();
-    const pools = STAGES.map((stage) => ({ stage, ...DEFAULT_POOLS[stage], ...options.pools?.[stage] }));
-    for (const pool of pools) timeouts.set(pool.stage, pool.timeoutMs);
     this.#ownsBus = options.bus === undefined;
     this.#recoverAtStart = options.recoverAtStart ?? "all";
-    this.#ctx = {
-      workerId: options.workerId ?? newId("wrk"),
-      store: options.store,
-      queue: options.queue,
-      bus: options.bus ?? new MemoryEventBus(),
-      isBusShared: options.bus !== undefined,
-      writer: new StoreWriter(options.store, options.writeBatch ?? {}, options.logger),
-      handlers: options.handlers,
-      clock,
-      logger: options.logger,
-      inference: options.inference,
-      stats: new StatsTracker({
-        windowMs: options.throughputWindowMs ?? 60_000,
-        sampleEveryMs: options.sampleEveryMs ?? 2_000,
-        nowMs: clock.now(),
-      }),
-      jobs: new JobTable(10_000),
-      sandboxes: new SandboxRegistry(),
-      leaseMs: options.leaseMs ?? 60_000,
-      timeouts,
-      maxAttempts: options.maxAttempts ?? 3,
-    };
+    this.#ctx = createEngineContext(options);
     const ctx = this.#ctx;
     this.#events = new EventSystem(ctx, (job) => {
       // Another process moved a job this engine holds a copy of but is not running: drop the copy.
@@ -113,7 +75,7 @@ export class RolloutEngine {
       findJob: (id) => this.#find(id),
       freshest: (job) => this.#freshest(job),
     });
-    for (const { stage, concurrency } of pools) {
+    for (const { stage, concurrency } of poolSettings(options)) {
       this.#pools.set(
         stage,
         new StagePool({

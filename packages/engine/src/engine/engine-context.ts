@@ -1,11 +1,12 @@
-import type { TStage } from "@raas/shared";
+import { newId, STAGES, type TStage } from "@raas/shared";
 import type { EngineLogger, EngineOptions } from "../engine.types";
 import type { HandlerRegistry } from "../handler-registry";
-import type { JobTable } from "../lifecycle/job-table";
-import type { SandboxRegistry } from "../lifecycle/sandbox-registry";
-import type { StatsTracker } from "../lifecycle/stats-tracker";
-import type { StoreWriter } from "../lifecycle/store-writer";
-import type { Clock } from "../ports/clock.port";
+import { JobTable } from "../lifecycle/job-table";
+import { SandboxRegistry } from "../lifecycle/sandbox-registry";
+import { StatsTracker } from "../lifecycle/stats-tracker";
+import { StoreWriter } from "../lifecycle/store-writer";
+import { MemoryEventBus } from "../memory/memory-event-bus";
+import { type Clock, systemClock } from "../ports/clock.port";
 import type { EventBus } from "../ports/event-bus.port";
 import type { JobQueue } from "../ports/job-queue.port";
 import type { JobStore } from "../ports/job-store.port";
@@ -31,4 +32,44 @@ export interface EngineContext {
   readonly timeouts: ReadonlyMap<TStage, number>;
   /** Starts of a job (INIT attempts) before a lost sandbox fails it as `sandbox`. */
   readonly maxAttempts: number;
+}
+
+const DEFAULT_POOLS: Record<TStage, { concurrency: number; timeoutMs: number }> = {
+  init: { concurrency: 64, timeoutMs: 300_000 },
+  run: { concurrency: 64, timeoutMs: 3_600_000 },
+  eval: { concurrency: 64, timeoutMs: 1_800_000 },
+};
+
+/** Stage pool settings with the defaults applied (INIT 64 / 300 s, RUN 64 / 3600 s, EVAL 64 / 1800 s). */
+export function poolSettings(
+  options: EngineOptions,
+): Array<{ stage: TStage; concurrency: number; timeoutMs: number }> {
+  return STAGES.map((stage) => ({ stage, ...DEFAULT_POOLS[stage], ...options.pools?.[stage] }));
+}
+
+/** The shared resources of one engine, every option defaulted here and nowhere else. */
+export function createEngineContext(options: EngineOptions): EngineContext {
+  const clock = options.clock ?? systemClock;
+  return {
+    workerId: options.workerId ?? newId("wrk"),
+    store: options.store,
+    queue: options.queue,
+    bus: options.bus ?? new MemoryEventBus(),
+    isBusShared: options.bus !== undefined,
+    writer: new StoreWriter(options.store, options.writeBatch ?? {}, options.logger),
+    handlers: options.handlers,
+    clock,
+    logger: options.logger,
+    inference: options.inference,
+    stats: new StatsTracker({
+      windowMs: options.throughputWindowMs ?? 60_000,
+      sampleEveryMs: options.sampleEveryMs ?? 2_000,
+      nowMs: clock.now(),
+    }),
+    jobs: new JobTable(10_000),
+    sandboxes: new SandboxRegistry(),
+    leaseMs: options.leaseMs ?? 60_000,
+    timeouts: new Map(poolSettings(options).map(({ stage, timeoutMs }) => [stage, timeoutMs])),
+    maxAttempts: options.maxAttempts ?? 3,
+  };
 }

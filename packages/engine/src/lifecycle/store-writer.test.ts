@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { MemoryJobStore } from "../memory/memory-job-store";
+import type { JobRecord } from "../ports/job-record.types";
+import { StoreWriter } from "./store-writer";
+
+const job = (id: string): JobRecord => ({
+  id,
+  jobKey: null,
+  kind: "sleep",
+  status: "queued",
+  stage: "init",
+  priority: 0,
+  groupId: null,
+  batchId: null,
+  payload: {},
+  metadata: null,
+  timeoutsMs: null,
+  failure: null,
+  reward: null,
+  trainable: null,
+  result: null,
+  timings: { queueMs: 0, initMs: null, runMs: null, evalMs: null },
+  attempts: 1,
+  createdAtMs: 1,
+  updatedAtMs: 1,
+  finishedAtMs: null,
+});
+
+describe("StoreWriter compare-and-set transitions", () => {
+  it("coalesces a job's transitions of one batch into one write and reports each won", async () => {
+    const store = new MemoryJobStore();
+    const writer = new StoreWriter(store, { maxDelayMs: 1 });
+    const inserted = writer.insert(job("job_a"));
+    const handoff = { workerId: "w1", sandboxId: null };
+    const results = Promise.all([
+      writer.transition({ id: "job_a", status: "active" }, 0, handoff),
+      writer.transition({ id: "job_a", status: "queued", stage: "run" }, 1),
+    ]);
+    await inserted;
+    expect(await results).toEqual([true, true]);
+    expect(await store.readJob("job_a")).toMatchObject({ version: 2, handoff, record: { stage: "run" } });
+  });
+
+  it("settles false for a job another writer moved first, and for its later transitions", async () => {
+    const store = new MemoryJobStore();
+    await store.insertJobs([job("job_b"), job("job_c")]);
+    const ours = new StoreWriter(store, { maxDelayMs: 1 });
+    const theirs = new StoreWriter(store, { maxDelayMs: 1 });
+    await theirs.transition({ id: "job_b", status: "cancelled" }, 0);
+    const results = await Promise.all([
+      ours.transition({ id: "job_b", status: "active" }, 0),
+      ours.transition({ id: "job_b", status: "completed" }, 1),
+      ours.transition({ id: "job_c", status: "active" }, 0),
+    ]);
+    expect(results).toEqual([false, false, true]);
+    expect((await store.getJob("job_b"))?.status).toBe("cancelled");
+    expect(await store.readJob("job_c")).toMatchObject({ version: 1, record: { status: "active" } });
+  });
+});
