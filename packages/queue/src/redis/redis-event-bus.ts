@@ -57,6 +57,7 @@ export class RedisEventBus implements EventBus {
   }
 
   async subscribe(channel: TBusChannel, listener: Listener): Promise<() => Promise<void>> {
+    if (this.#closed) return async () => {}; // a closed bus delivers nothing
     const name = this.#channel(channel);
     let listeners = this.#listeners.get(name);
     if (!listeners) {

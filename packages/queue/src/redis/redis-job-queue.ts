@@ -64,6 +64,7 @@ export class RedisJobQueue implements JobQueue {
   }
 
   async enqueue(item: QueueItem): Promise<void> {
+    if (this.#closed) return; // as the memory queue: a closed queue takes nothing
     const workerId = item.workerId ?? null;
     // Enqueue order for ties between the shared and a worker's queue: microsecond-ish wall time
     // (ms × 1,000 + a per-process counter) — no round trip, and clock skew only reorders ties.
@@ -244,7 +245,7 @@ export class RedisJobQueue implements JobQueue {
   /** Acks or nacks a lease; a lease lost meanwhile (expired, taken back) is a no-op as in memory. */
   async #settle(lease: Lease, settle: (held: HeldLease) => Promise<unknown>): Promise<void> {
     const held = this.#held.get(lease.leaseId);
-    if (!held) return;
+    if (!held || this.#closed) return;
     this.#held.delete(lease.leaseId);
     await settle(held).catch((error: unknown) => {
       if (!isLostLeaseError(error)) throw error;

@@ -72,6 +72,9 @@ export function describeEventBusContract(name: string, open: () => Promise<BusFi
       await bus.subscribe(BUS_CHANNELS.cancel, (m) => seen.push(m));
       await bus.close();
       await expect(bus.publish(BUS_CHANNELS.cancel, "late")).resolves.toBeUndefined();
+      const unsubscribe = await bus.subscribe(BUS_CHANNELS.cancel, (m) => seen.push(m));
+      await expect(unsubscribe()).resolves.toBeUndefined();
+      await expect(bus.close()).resolves.toBeUndefined();
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(seen).toEqual([]);
     });

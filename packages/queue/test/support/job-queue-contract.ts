@@ -224,6 +224,9 @@ export function describeJobQueueContract(name: string, open: () => Promise<Queue
       await queue.close();
       expect(await waiting).toBeNull();
       expect(await queue.reserve("init", 1_000, never())).toBeNull();
+      // A closed queue takes nothing and does not throw.
+      await expect(queue.enqueue({ jobId: "late", stage: "init", priority: 0 })).resolves.toBeUndefined();
+      await expect(queue.close()).resolves.toBeUndefined();
     });
   });
 }
