@@ -59,15 +59,22 @@ function probeHandler(worker: string, runs: StageRun[], closed: string[]) {
   });
 }
 
+/** What each of the two engines is given: its own store pool, queue and bus over shared services. */
+export interface EnginePorts {
+  store: JobStore;
+  queue: JobQueue;
+  bus: EventBus;
+}
+
 /** Two engines (w1, w2) over one store, queue and bus, each with its own probe handler. */
-export function twoEngines(shared: { stores: [JobStore, JobStore]; queue: JobQueue; bus: EventBus }) {
+export function twoEngines(ports: [EnginePorts, EnginePorts]) {
   const runs: StageRun[] = [];
   const closed: string[] = [];
-  const make = (workerId: string, store: JobStore) =>
+  const make = (workerId: string, { store, queue, bus }: EnginePorts) =>
     new RolloutEngine({
       store,
-      queue: shared.queue,
-      bus: shared.bus,
+      queue,
+      bus,
       workerId,
       recoverAtStart: "unheld",
       handlers: new HandlerRegistry().register(probeHandler(workerId, runs, closed)),
@@ -77,8 +84,8 @@ export function twoEngines(shared: { stores: [JobStore, JobStore]; queue: JobQue
         eval: { concurrency: 3, timeoutMs: 60_000 },
       },
     });
-  const a = make("w1", shared.stores[0]);
-  const b = make("w2", shared.stores[1]);
+  const a = make("w1", ports[0]);
+  const b = make("w2", ports[1]);
   /** Terminal events A's listeners heard, per job (from either engine). */
   const terminalSeenByA = new Map<string, TJob[]>();
   const seenByA: TJob[] = [];

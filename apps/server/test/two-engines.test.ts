@@ -1,13 +1,14 @@
+import { randomUUID } from "node:crypto";
+import { createJobStore } from "@raas/db";
 import { type JobStore, MemoryEventBus, MemoryJobQueue } from "@raas/engine";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createJobStore } from "../src/index";
-import {
-  dropSchema,
-  freshSchemaName,
-  requirePostgres,
-  TEST_DATABASE_URL,
-} from "./support/postgres-test-database";
-import { probeJob, twoEngines } from "./support/two-engines";
+import { RedisEventBus, RedisJobQueue } from "@raas/queue";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+import { type EnginePorts, probeJob, twoEngines } from "./two-engines.fixture";
+
+const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /** Polls until `predicate` holds; the bound only stops a broken run from hanging. */
 async function until(
@@ -22,127 +23,183 @@ async function until(
   }
 }
 
-// Two RolloutEngine instances stand for two processes: each has its own store connection pool on
-// one PostgreSQL schema; one MemoryJobQueue and one MemoryEventBus stand in for Redis.
-describe("two engines over one PostgreSQL store, one queue and one bus", () => {
-  let schema = "";
-  let setup: ReturnType<typeof twoEngines> | null = null;
-  let stores: JobStore[] = [];
-  let queue: MemoryJobQueue;
-  let bus: MemoryEventBus;
-
-  beforeAll(async () => {
-    await requirePostgres();
-  });
-
-  async function start() {
-    schema = freshSchemaName();
-    const first = await createJobStore({ databaseUrl: TEST_DATABASE_URL, schema });
-    const second = await createJobStore({ databaseUrl: TEST_DATABASE_URL, schema });
-    stores = [first, second];
-    queue = new MemoryJobQueue();
-    bus = new MemoryEventBus();
-    setup = twoEngines({ stores: [first, second], queue, bus });
-    await setup.a.start();
-    await setup.b.start();
-    return setup;
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
   }
+}
 
-  afterEach(async () => {
-    await setup?.a.stop({ graceMs: 0 });
-    await setup?.b.stop({ graceMs: 0 });
-    setup = null;
-    await queue.close();
-    await bus.close();
-    for (const store of stores) await store.close();
-    await dropSchema(schema);
-  });
+async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
+  try {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    await redis.quit();
+  }
+}
 
-  it("runs jobs submitted to one engine on both, each job's RUN and EVAL where its INIT ran; B's events reach A", async () => {
-    const { a, runs, terminalSeenByA } = await start();
-    const submitted = await a.submitJobs(
-      Array.from({ length: 24 }, () => probeJob({ initMs: 30, runMs: 30, evalMs: 5 })),
-    );
-    const ids = submitted.map((s) => s.job.id);
-    const { done, jobs } = await a.waitForJobs(ids, { timeoutMs: 30_000 });
-    expect(done).toBe(true);
-    expect(jobs.map((job) => job.status)).toEqual(ids.map(() => "completed"));
-    const workerOf = (id: string, stage: string) =>
-      runs.find((r) => r.jobId === id && r.stage === stage)?.worker;
-    for (const id of ids) {
-      expect(runs.filter((r) => r.jobId === id).map((r) => r.stage)).toEqual(["init", "run", "eval"]);
-      expect(workerOf(id, "run")).toBe(workerOf(id, "init"));
-      expect(workerOf(id, "eval")).toBe(workerOf(id, "init"));
-    }
-    const onB = ids.filter((id) => workerOf(id, "init") === "w2");
-    expect(onB.length).toBeGreaterThan(0);
-    expect(onB.length).toBeLessThan(ids.length);
-    // A heard the completion of every job, those B completed included (through the bus), once each.
-    await until(() => ids.every((id) => terminalSeenByA.has(id)), "A to hear every completion");
-    for (const id of ids) expect(terminalSeenByA.get(id)?.map((job) => job.status)).toEqual(["completed"]);
-    const stored = await stores[0]!.listJobs({ limit: 100 });
-    expect(stored.items.filter((job) => job.status === "completed")).toHaveLength(24);
-  });
+interface Mode {
+  name: string;
+  /** Queue and bus of each engine (the same objects, or one connection each to one Redis). */
+  open(): {
+    queues: [EnginePorts["queue"], EnginePorts["queue"]];
+    buses: [EnginePorts["bus"], EnginePorts["bus"]];
+  };
+  cleanup(): Promise<void>;
+}
 
-  it("a cancel sent to A aborts the job running on B and closes its sandbox there", async () => {
-    const { a, b, runs, closed } = await start();
-    const submitted = await a.submitJobs(
-      Array.from({ length: 8 }, () => probeJob({ initMs: 5, runMs: 60_000, evalMs: 5 })),
-    );
-    const ids = submitted.map((s) => s.job.id);
-    let target = "";
-    await until(async () => {
-      for (const id of ids) {
-        const job = await b.getJob(id);
-        if (
-          job.status === "active" &&
-          job.stage === "run" &&
-          runs.some((r) => r.jobId === id && r.worker === "w2")
-        ) {
-          target = id;
-          return true;
-        }
-      }
-      return false;
-    }, "a job running on B");
-    expect(await a.cancel({ jobId: target })).toEqual({ cancelled: [target] });
-    await until(
-      () => runs.some((r) => r.jobId === target && r.stage === "run" && r.end === "aborted"),
-      "B to abort RUN",
-    );
-    await until(() => closed.includes(`w2:${target}`), "B to close the sandbox");
-    const cancelled = await a.getJob(target);
-    expect(cancelled).toMatchObject({ status: "cancelled", failure: { kind: "cancelled", stage: "run" } });
-    expect(runs.some((r) => r.jobId === target && r.stage === "run" && r.end === "ok")).toBe(false);
-    expect((await stores[1]!.getJob(target))?.status).toBe("cancelled");
-  });
-
-  it("a worker stopped without draining is recovered by another: all its jobs complete there, none twice", async () => {
-    const { a, b, runs, terminalSeenByA } = await start();
-    const submitted = await a.submitJobs(
-      Array.from({ length: 16 }, () => probeJob({ initMs: 20, runMs: 400, evalMs: 5 })),
-    );
-    const ids = submitted.map((s) => s.job.id);
-    await until(
-      () => runs.filter((r) => r.worker === "w2" && r.stage === "init").length >= 3,
-      "B to initialise jobs",
-    );
-    await b.stop({ graceMs: 0 });
-    const recovery = await a.recoverWorker("w2");
-    expect(recovery.failed).toEqual([]);
-    expect(recovery.restarted.length).toBeGreaterThan(0);
-    // Recovering again finds nothing: each job was restarted once.
-    expect(await a.recoverWorker("w2")).toEqual({ restarted: [], failed: [] });
-    const { done, jobs } = await a.waitForJobs(ids, { timeoutMs: 60_000 });
-    expect(done).toBe(true);
-    expect(jobs.map((job) => job.status)).toEqual(ids.map(() => "completed"));
-    for (const id of recovery.restarted) {
-      expect((await a.getJob(id)).attempts).toBe(2);
-      const last = runs.filter((r) => r.jobId === id && r.end === "ok").slice(-3);
-      expect(last.map((r) => `${r.stage}@${r.worker}`)).toEqual(["init@w1", "run@w1", "eval@w1"]);
-    }
-    await until(() => ids.every((id) => terminalSeenByA.has(id)), "A to hear every completion");
-    for (const id of ids) expect(terminalSeenByA.get(id)).toHaveLength(1);
-    expect((await stores[0]!.listJobsHeldBy("w2")).length).toBe(0);
-  });
+const memoryMode = (): Mode => ({
+  name: "one MemoryJobQueue and one MemoryEventBus",
+  open() {
+    const queue = new MemoryJobQueue();
+    const bus = new MemoryEventBus();
+    return { queues: [queue, queue], buses: [bus, bus] };
+  },
+  cleanup: async () => {},
 });
+
+const redisMode = (): Mode => {
+  let prefix = "";
+  return {
+    name: "a RedisJobQueue and a RedisEventBus each, on one Redis",
+    open() {
+      prefix = `raas-test-${randomUUID().slice(0, 8)}`;
+      const queue = () => new RedisJobQueue({ url: REDIS_URL, prefix, stalledIntervalMs: 1_000 });
+      const bus = () => new RedisEventBus({ url: REDIS_URL, prefix });
+      return { queues: [queue(), queue()], buses: [bus(), bus()] };
+    },
+    cleanup: () => deleteKeys(prefix),
+  };
+};
+
+// Two RolloutEngine instances stand for two processes: each has its own store connection pool on
+// one PostgreSQL schema, and its own queue and bus (or shared in-process ones).
+for (const mode of [memoryMode(), redisMode()]) {
+  describe(`two engines over one PostgreSQL store, ${mode.name}`, () => {
+    let schema = "";
+    let setup: ReturnType<typeof twoEngines> | null = null;
+    let stores: JobStore[] = [];
+    let opened: ReturnType<Mode["open"]> | null = null;
+
+    async function start() {
+      schema = `raas_test_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+      const first = await createJobStore({ databaseUrl: DATABASE_URL, schema });
+      const second = await createJobStore({ databaseUrl: DATABASE_URL, schema });
+      stores = [first, second];
+      opened = mode.open();
+      const { queues, buses } = opened;
+      setup = twoEngines([
+        { store: first, queue: queues[0], bus: buses[0] },
+        { store: second, queue: queues[1], bus: buses[1] },
+      ]);
+      await setup.a.start();
+      await setup.b.start();
+      return setup;
+    }
+
+    afterEach(async () => {
+      await setup?.a.stop({ graceMs: 0 });
+      await setup?.b.stop({ graceMs: 0 });
+      setup = null;
+      for (const queue of new Set(opened?.queues)) await queue.close();
+      for (const bus of new Set(opened?.buses)) await bus.close();
+      opened = null;
+      await mode.cleanup();
+      for (const store of stores) await store.close();
+      await dropSchema(schema);
+    });
+
+    it("runs jobs submitted to one engine on both, each job's RUN and EVAL where its INIT ran; B's events reach A", async () => {
+      const { a, runs, terminalSeenByA } = await start();
+      const submitted = await a.submitJobs(
+        Array.from({ length: 24 }, () => probeJob({ initMs: 30, runMs: 30, evalMs: 5 })),
+      );
+      const ids = submitted.map((s) => s.job.id);
+      const { done, jobs } = await a.waitForJobs(ids, { timeoutMs: 30_000 });
+      expect(done).toBe(true);
+      expect(jobs.map((job) => job.status)).toEqual(ids.map(() => "completed"));
+      const workerOf = (id: string, stage: string) =>
+        runs.find((r) => r.jobId === id && r.stage === stage)?.worker;
+      for (const id of ids) {
+        expect(runs.filter((r) => r.jobId === id).map((r) => r.stage)).toEqual(["init", "run", "eval"]);
+        expect(workerOf(id, "run")).toBe(workerOf(id, "init"));
+        expect(workerOf(id, "eval")).toBe(workerOf(id, "init"));
+      }
+      const onB = ids.filter((id) => workerOf(id, "init") === "w2");
+      expect(onB.length).toBeGreaterThan(0);
+      expect(onB.length).toBeLessThan(ids.length);
+      // A heard the completion of every job, those B completed included (through the bus), once each.
+      await until(() => ids.every((id) => terminalSeenByA.has(id)), "A to hear every completion");
+      for (const id of ids) expect(terminalSeenByA.get(id)?.map((job) => job.status)).toEqual(["completed"]);
+      const stored = await stores[0]!.listJobs({ limit: 100 });
+      expect(stored.items.filter((job) => job.status === "completed")).toHaveLength(24);
+    });
+
+    it("a cancel sent to A aborts the job running on B and closes its sandbox there", async () => {
+      const { a, b, runs, closed } = await start();
+      const submitted = await a.submitJobs(
+        Array.from({ length: 8 }, () => probeJob({ initMs: 5, runMs: 60_000, evalMs: 5 })),
+      );
+      const ids = submitted.map((s) => s.job.id);
+      let target = "";
+      await until(async () => {
+        for (const id of ids) {
+          const job = await b.getJob(id);
+          if (
+            job.status === "active" &&
+            job.stage === "run" &&
+            runs.some((r) => r.jobId === id && r.worker === "w2")
+          ) {
+            target = id;
+            return true;
+          }
+        }
+        return false;
+      }, "a job running on B");
+      expect(await a.cancel({ jobId: target })).toEqual({ cancelled: [target] });
+      await until(
+        () => runs.some((r) => r.jobId === target && r.stage === "run" && r.end === "aborted"),
+        "B to abort RUN",
+      );
+      await until(() => closed.includes(`w2:${target}`), "B to close the sandbox");
+      const cancelled = await a.getJob(target);
+      expect(cancelled).toMatchObject({ status: "cancelled", failure: { kind: "cancelled", stage: "run" } });
+      expect(runs.some((r) => r.jobId === target && r.stage === "run" && r.end === "ok")).toBe(false);
+      expect((await stores[1]!.getJob(target))?.status).toBe("cancelled");
+    });
+
+    it("a worker stopped without draining is recovered by another: all its jobs complete there, none twice", async () => {
+      const { a, b, runs, terminalSeenByA } = await start();
+      const submitted = await a.submitJobs(
+        Array.from({ length: 16 }, () => probeJob({ initMs: 20, runMs: 400, evalMs: 5 })),
+      );
+      const ids = submitted.map((s) => s.job.id);
+      await until(
+        () => runs.filter((r) => r.worker === "w2" && r.stage === "init").length >= 3,
+        "B to initialise jobs",
+      );
+      await b.stop({ graceMs: 0 });
+      const recovery = await a.recoverWorker("w2");
+      expect(recovery.failed).toEqual([]);
+      expect(recovery.restarted.length).toBeGreaterThan(0);
+      // Recovering again finds nothing: each job was restarted once.
+      expect(await a.recoverWorker("w2")).toEqual({ restarted: [], failed: [] });
+      const { done, jobs } = await a.waitForJobs(ids, { timeoutMs: 60_000 });
+      expect(done).toBe(true);
+      expect(jobs.map((job) => job.status)).toEqual(ids.map(() => "completed"));
+      for (const id of recovery.restarted) {
+        expect((await a.getJob(id)).attempts).toBe(2);
+        const last = runs.filter((r) => r.jobId === id && r.end === "ok").slice(-3);
+        expect(last.map((r) => `${r.stage}@${r.worker}`)).toEqual(["init@w1", "run@w1", "eval@w1"]);
+      }
+      await until(() => ids.every((id) => terminalSeenByA.has(id)), "A to hear every completion");
+      for (const id of ids) expect(terminalSeenByA.get(id)).toHaveLength(1);
+      expect((await stores[0]!.listJobsHeldBy("w2")).length).toBe(0);
+    });
+  });
+}
