@@ -15,7 +15,7 @@ export * from "./memory/memory-job-store";
 export * from "./memory/memory-worker-store";
 export * from "./policy-fault";
 export * from "./ports/index";
-export type { StageFinishedEvent } from "./rollout-engine";
+export type { StageFinishedEvent, WorkerRecovery } from "./rollout-engine";
 export { RolloutEngine } from "./rollout-engine";
 export * from "./routing/index";
 export * from "./sandbox-events/index";
