@@ -47,8 +47,9 @@ export interface ComposeWorkersOptions extends WorkersConfig {
 
 /**
  * Registers this process as a worker when it runs pools (heartbeating with the engine's pool
- * occupancy and its live sandboxes; draining sets every pool to 0 until resumed) and starts the
- * monitor that marks silent workers lost.
+ * occupancy and its live sandboxes) and starts the monitor that marks silent workers lost. Drained,
+ * it sets its INIT pool to 0 until resumed: no new job starts here, while the jobs already started
+ * go on through RUN and EVAL (queued addressed to this worker, they could run nowhere else).
  */
 export async function composeWorkers(options: ComposeWorkersOptions): Promise<ComposedWorkers> {
   const { engine, logger } = options;
@@ -56,7 +57,7 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
   const runsPools = Object.values(engine.stats().stages).some((stage) => stage.concurrency > 0);
   let heartbeat: WorkerHeartbeat | null = null;
   if (runsPools) {
-    const sizesBeforeDrain = new Map<TStage, number>();
+    let initSizeBeforeDrain: number | null = null;
     heartbeat = new WorkerHeartbeat({
       store: options.store,
       workerId: options.workerId,
@@ -69,15 +70,13 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
       ...(options.bus && { bus: options.bus }),
       logger,
       onDrain: () => {
-        for (const stage of STAGES) {
-          sizesBeforeDrain.set(stage, engine.stats().stages[stage].concurrency);
-          engine.setConcurrency(stage, 0);
-        }
-        logger.info({ workerId: options.workerId }, "worker drained: running jobs finish, no new ones start");
+        initSizeBeforeDrain ??= engine.stats().stages.init.concurrency;
+        engine.setConcurrency("init", 0);
+        logger.info({ workerId: options.workerId }, "worker drained: started jobs finish, no new ones start");
       },
       onResume: () => {
-        for (const [stage, size] of sizesBeforeDrain) engine.setConcurrency(stage, size);
-        sizesBeforeDrain.clear();
+        if (initSizeBeforeDrain !== null) engine.setConcurrency("init", initSizeBeforeDrain);
+        initSizeBeforeDrain = null;
         logger.info({ workerId: options.workerId }, "worker resumed");
       },
     });

@@ -69,7 +69,19 @@ describe("workers.* served by the composed server on PGlite", () => {
       const ids = submitted.body.results.map((result: { job: { id: string } }) => result.job.id);
       await call(`${api}/jobs/cancel`, { body: { jobIds: ids }, token: TOKENS.trainer });
 
-      // Drain: the trainer token is refused; the admin drains; the pools go to 0 and new work waits.
+      // A job that has started before the drain: it goes on through RUN and EVAL while drained.
+      const started = (
+        await call(`${api}/jobs`, {
+          body: { kind: "sleep", payload: { initMs: 1, runMs: 3_000, evalMs: 1 } },
+          token: TOKENS.trainer,
+        })
+      ).body.job;
+      await vi.waitFor(async () => {
+        const { stage, status } = (await call(`${api}/jobs/${started.id}`)).body;
+        expect(stage !== "init" || status === "completed").toBe(true);
+      }, WAIT);
+
+      // Drain: the trainer token is refused; the admin drains; INIT goes to 0 and new work waits.
       const refused = await call(`${api}/workers/${encodeURIComponent(ownId)}/drain`, {
         method: "POST",
         token: TOKENS.trainer,
@@ -84,8 +96,16 @@ describe("workers.* served by the composed server on PGlite", () => {
       await vi.waitFor(() => expect(running.engine.stats().stages.init.concurrency).toBe(0), WAIT);
       const quick = { kind: "sleep", payload: { initMs: 1, runMs: 1, evalMs: 1 } };
       const waiting = (await call(`${api}/jobs`, { body: quick, token: TOKENS.trainer })).body.job;
+      await vi.waitFor(
+        async () => expect((await call(`${api}/jobs/${started.id}`)).body.status).toBe("completed"),
+        WAIT,
+      );
       const stillQueued = await call(`${api}/jobs/${waiting.id}`);
       expect(stillQueued.body).toMatchObject({ status: "queued", stage: "init" });
+      expect(running.engine.stats().stages).toMatchObject({
+        run: { concurrency: 3 },
+        eval: { concurrency: 1 },
+      });
 
       const resumed = await call(`${api}/workers/${encodeURIComponent(ownId)}/resume`, {
         method: "POST",
@@ -96,7 +116,8 @@ describe("workers.* served by the composed server on PGlite", () => {
         async () => expect((await call(`${api}/jobs/${waiting.id}`)).body.status).toBe("completed"),
         WAIT,
       );
-      expect((await own()).pools.init.concurrency).toBe(2);
+      // The beat after the one that saw the resume carries the restored size.
+      await vi.waitFor(async () => expect((await own()).pools.init.concurrency).toBe(2), WAIT);
       expect(
         (await call(`${api}/workers/nope:1/drain`, { method: "POST", token: TOKENS.admin })).status,
       ).toBe(404);
