@@ -1,7 +1,8 @@
 // The server as a worker and as the watcher of workers, composed for real: on the embedded
 // PGlite store (the Prisma adapter) its own worker "<hostname>:<pid>" is listed with live pool
 // occupancy; drain/resume need the admin token and really stop/restart its pools; a worker that
-// registered and went silent is marked lost and reported. On the memory store, closing the server
+// registered and went silent is marked lost and reported. On the memory store, its beats count live
+// bubblewrap sandboxes, and closing the server
 // marks its worker stopped. Real timers with short intervals; outcomes are awaited, never timed.
 import { mkdtempSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
@@ -157,6 +158,32 @@ describe("workers.* served by the composed server on PGlite", () => {
 });
 
 describe("the server's worker on the memory store", () => {
+  it("reports its live sandboxes (real bubblewrap sandboxes) at its heartbeats", async () => {
+    const baseDir = mkdtempSync(join(tmpdir(), "raas-workers-sb-"));
+    const running = await startServer({
+      port: 0,
+      logLevel: "silent",
+      agentHandlers: false,
+      sandbox: { runtime: "bubblewrap", baseDir },
+      hostId: "box-2:78",
+      workers: WORKERS,
+    });
+    const sandboxesOf = async () => (await running.workers.store.get("box-2:78"))?.sandboxes;
+    try {
+      expect(await sandboxesOf()).toBe(0);
+      const first = await running.sandboxRuntime.create({ jobId: "job_a" });
+      const second = await running.sandboxRuntime.create({ jobId: "job_b" });
+      await vi.waitFor(async () => expect(await sandboxesOf()).toBe(2), WAIT);
+      await first.close();
+      await vi.waitFor(async () => expect(await sandboxesOf()).toBe(1), WAIT);
+      await second.close();
+      await vi.waitFor(async () => expect(await sandboxesOf()).toBe(0), WAIT);
+    } finally {
+      await running.close({ graceMs: 0 });
+      rmSync(baseDir, { recursive: true, force: true });
+    }
+  });
+
   it("is registered under the configured host id and marked stopped when the server closes", async () => {
     const running = await startServer({
       port: 0,
