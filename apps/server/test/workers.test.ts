@@ -1,9 +1,9 @@
 // The server as a worker and as the watcher of workers, composed for real: on the embedded
 // PGlite store (the Prisma adapter) its own worker "<hostname>:<pid>" is listed with live pool
-// occupancy; drain/resume need the admin token and really stop/restart its pools; a worker that
-// registered and went silent is marked lost and reported. On the memory store, its beats count live
-// bubblewrap sandboxes, and closing the server
-// marks its worker stopped. Real timers with short intervals; outcomes are awaited, never timed.
+// occupancy; drain/resume need the admin token and really pause/restart new work; a worker that
+// registered and went silent is marked lost and reported. On the memory store, its beats count
+// live bubblewrap sandboxes, and closing the server marks its worker stopped. Real timers with
+// short intervals; outcomes are awaited, never timed.
 import { mkdtempSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
