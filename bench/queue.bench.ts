@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { type JobQueue, MemoryJobQueue } from "@raas/engine";
 import { RedisJobQueue } from "@raas/queue";
+import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { Bench, BenchRow } from "./bench.types";
 import { median, percentile } from "./stats";
@@ -46,6 +47,50 @@ async function drain(queue: JobQueue, items: number, concurrency: number): Promi
   });
   await Promise.all([...producers, ...consumers]);
   return items / ((performance.now() - started) / 1_000);
+}
+
+/**
+ * Reference: BullMQ on its own (a Worker with `concurrency` and a no-op processor, whose
+ * completion fetches the next job in the same script) — what the port's separate reserve and ack
+ * cost on top.
+ */
+async function bullmqReference(
+  url: string,
+  prefix: string,
+  items: number,
+  concurrency: number,
+): Promise<number> {
+  const connection = { url, maxRetriesPerRequest: null };
+  const queue = new Queue("reference", { connection, prefix });
+  let completed = 0;
+  let finish: () => void = () => {};
+  const allDone = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const worker = new Worker("reference", async () => null, {
+    connection,
+    prefix,
+    concurrency,
+    autorun: false,
+  });
+  worker.on("completed", () => {
+    completed += 1;
+    if (completed === items) finish();
+  });
+  await queue.waitUntilReady();
+  const started = performance.now();
+  void worker.run();
+  let next = 0;
+  const producers = Array.from({ length: concurrency }, async () => {
+    for (let i = next++; i < items; i = next++) {
+      await queue.add("item", { i }, { priority: 1 + (i % 5), removeOnComplete: true });
+    }
+  });
+  await Promise.all([...producers, allDone]);
+  const itemsPerSec = items / ((performance.now() - started) / 1_000);
+  await worker.close();
+  await queue.close();
+  return itemsPerSec;
 }
 
 async function deleteKeys(url: string, prefix: string): Promise<void> {
@@ -97,6 +142,12 @@ const bench: Bench = {
           [`itemsPerSec(${items}, c=${concurrency})`]: itemsPerSec,
         });
       }
+      rows.push({
+        name: "BullMQ Worker alone (reference)",
+        roundTripMedianMs: null,
+        roundTripP99Ms: null,
+        [`itemsPerSec(${items}, c=${concurrency})`]: await bullmqReference(url, prefix, items, concurrency),
+      });
     } finally {
       await deleteKeys(url, prefix);
     }
@@ -112,6 +163,7 @@ const bench: Bench = {
         memoryItemsPerSec: Math.round(rate(memory)),
         redisItemsPerSec: Math.round(rate(redis)),
         redisThroughputVsMemory: Number((rate(redis) / rate(memory)).toFixed(4)),
+        redisThroughputVsBullmqAlone: Number((rate(redis) / rate(rows[2])).toFixed(4)),
       },
       config: { items, concurrency, roundTrips: trips, redis: url },
     };

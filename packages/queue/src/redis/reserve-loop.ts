@@ -41,6 +41,9 @@ const before = (a: QueueHead, b: QueueHead) => a.rank < b.rank || (a.rank === b.
 export class ReserveLoop<L> {
   readonly #waiters: Waiter<L>[] = [];
   #running = false;
+  #blocked = false;
+  /** Takes started and not yet handed: never more than reservers waiting, or items would go back. */
+  #takesInFlight = 0;
   #closed = false;
 
   constructor(
@@ -52,6 +55,9 @@ export class ReserveLoop<L> {
   add(waiter: Waiter<L>): () => void {
     this.#waiters.push(waiter);
     if (!this.#running) void this.#run();
+    // While the loop is busy taking for others, this reserver's take starts now rather than
+    // after their round; when the loop is blocked, the next marker wakes it for everyone.
+    else if (!this.#blocked && this.#waiters.length > this.#takesInFlight) void this.#takeFor(waiter);
     return () => {
       const index = this.#waiters.indexOf(waiter);
       if (index >= 0) this.#waiters.splice(index, 1);
@@ -71,18 +77,20 @@ export class ReserveLoop<L> {
       while (this.#waiters.length > 0 && !this.#closed) {
         try {
           // One take per waiting reserver, in parallel (each is one atomic BullMQ script).
-          const wanted = this.#waiters.slice(0, MAX_PARALLEL_TAKES);
-          const taken = await Promise.all(wanted.map((waiter) => this.#takeBest(waiter.leaseMs)));
+          const count = Math.min(MAX_PARALLEL_TAKES, this.#waiters.length - this.#takesInFlight);
+          // Every waiter has a take in flight: those restart the loop when they end.
+          if (count <= 0) break;
+          const wanted = this.#waiters.slice(0, count);
+          const handed = await Promise.all(wanted.map((waiter) => this.#takeFor(waiter, true)));
           failures = 0;
-          let handed = 0;
-          for (const item of taken) {
-            if (!item) continue;
-            await this.#hand(item);
-            handed += 1;
-          }
-          if (handed > 0) continue;
+          if (handed.some(Boolean)) continue;
           if (this.#closed) break;
-          nextDueMs = await this.#block(nextDueMs);
+          this.#blocked = true;
+          try {
+            nextDueMs = await this.#block(nextDueMs);
+          } finally {
+            this.#blocked = false;
+          }
         } catch (error) {
           if (this.#closed) break;
           failures += 1;
@@ -96,20 +104,46 @@ export class ReserveLoop<L> {
     }
   }
 
+  /** One take for a reserver; true if an item was taken. Errors go to the loop when it asks. */
+  async #takeFor(waiter: Waiter<L>, rethrow = false): Promise<boolean> {
+    this.#takesInFlight += 1;
+    try {
+      const taken = await this.#takeBest(waiter.leaseMs);
+      if (taken) await this.#hand(taken);
+      return taken !== undefined;
+    } catch (error) {
+      if (rethrow) throw error;
+      return false; // the loop retries (and reports) on its next round
+    } finally {
+      this.#takesInFlight -= 1;
+      if (!this.#running && !this.#closed && this.#waiters.length > 0) void this.#run();
+    }
+  }
+
+  /** Gives a taken item to the first reserver still waiting (claimed at once), else back. */
   async #hand(taken: Taken): Promise<void> {
-    const waiter = this.#waiters.find((candidate) => !candidate.isGone());
-    if (!waiter || this.#closed) {
+    const index = this.#waiters.findIndex((candidate) => !candidate.isGone());
+    const waiter = index >= 0 && !this.#closed ? this.#waiters.splice(index, 1)[0] : undefined;
+    if (!waiter) {
       await this.#giveBack(taken);
       return;
     }
     const lease = await this.deps.toLease(taken, waiter.leaseMs);
-    if (lease === null) return;
+    if (lease === null) {
+      // Malformed and dropped: the reserver waits on for the next item.
+      if (!waiter.isGone() && !this.#closed) this.#requeue(waiter);
+      return;
+    }
     if (waiter.isGone() || this.#closed) {
       await this.#giveBack(taken);
       return;
     }
-    this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
     waiter.resolve(lease);
+  }
+
+  #requeue(waiter: Waiter<L>): void {
+    this.#waiters.unshift(waiter);
+    if (!this.#running) void this.#run();
   }
 
   /** The item that comes first across the sources (the shared queue wins ties it did not lose by seq). */
