@@ -167,6 +167,11 @@ export function describeJobQueueContract(name: string, open: () => Promise<Queue
       expect((await waitingW1)?.item.jobId).toBe("for-w1-b");
       const w2 = await mustReserve(peer, "run", 10_000, never(), { workerId: "w2:host" });
       expect(w2.item.jobId).toBe("for-w2");
+      // A waiting worker is woken by shared items too.
+      const waitingW1Again = queue.reserve("run", 10_000, never(), { workerId: "w1" });
+      await sleep(30);
+      await peer.enqueue({ jobId: "shared-late", stage: "run", priority: 0 });
+      expect((await waitingW1Again)?.item.jobId).toBe("shared-late");
     });
 
     it("hands a worker's waiting and leased items back for recovery", async () => {
