@@ -136,6 +136,15 @@ for (const mode of [memoryMode(), redisMode()]) {
       // A heard the completion of every job, those B completed included (through the bus), once each.
       await until(() => ids.every((id) => terminalSeenByA.has(id)), "A to hear every completion");
       for (const id of ids) expect(terminalSeenByA.get(id)?.map((job) => job.status)).toEqual(["completed"]);
+      // Each engine's queued/active gauges count only what it holds: all back to 0.
+      for (const engine of [a, setup!.b]) {
+        await until(
+          () =>
+            Object.values(engine.stats().stages).every((stage) => stage.queued === 0 && stage.active === 0),
+          `${engine.workerId}'s queued/active gauges to return to 0`,
+          5_000,
+        );
+      }
       const stored = await stores[0]!.listJobs({ limit: 100 });
       expect(stored.items.filter((job) => job.status === "completed")).toHaveLength(24);
     });

@@ -20,6 +20,11 @@ export interface LiveJob {
   jobCleanups: Cleanup[];
   /** Set when another process moved the job: this engine's copy is stale and is dropped. */
   superseded: boolean;
+  /**
+   * Counted in this engine's queued/active gauges. False for a copy read from the store only to
+   * move it once (a cancel or recovery of a job another process held).
+   */
+  tracked: boolean;
 }
 
 export interface StageOutputs {
@@ -33,6 +38,7 @@ export function newLiveJob(
   payload: unknown,
   nowMs: number,
   stored: { version: number; handoff: JobHandoff | null } = { version: 0, handoff: null },
+  tracked = true,
 ): LiveJob {
   return {
     record,
@@ -44,6 +50,7 @@ export function newLiveJob(
     outputs: {},
     jobCleanups: [],
     superseded: false,
+    tracked,
   };
 }
 

@@ -88,6 +88,11 @@ export class StatsTracker {
     }
   }
 
+  /** A job this engine stops tracking while it is queued or active (another process moved it). */
+  left(job: { status: TJobStatus; stage: TStage | null }): void {
+    this.#bump(job.status, job.stage, -1);
+  }
+
   snapshot(nowMs: number, concurrency: Record<TStage, number>): TEngineStats {
     this.#roll(nowMs);
     const windowStart = nowMs - this.#windowMs;

@@ -63,7 +63,7 @@ export class CancellationSystem {
     for (let tries = 0; tries < MAX_CANCEL_TRIES; tries += 1) {
       const stored = await store.readJob(id);
       if (!stored || isTerminalStatus(stored.record.status)) return false;
-      const live = newLiveJob(stored.record, null, clock.now(), stored);
+      const live = newLiveJob(stored.record, null, clock.now(), stored, false);
       const { status, stage } = stored.record;
       if (status === "queued" && stage !== null) await queue.remove(id, stage);
       const message = cancelMessage(live);

@@ -73,7 +73,7 @@ export class ExecutionSystem {
 
   /** The job to run, if it is still queued for `stage`: the live copy, else the stored one. */
   async #take(jobId: string, stage: TStage): Promise<LiveJob | null> {
-    const { jobs, store, handlers, clock, logger } = this.#ctx;
+    const { jobs, store, handlers, clock, logger, stats } = this.#ctx;
     const known = jobs.live.get(jobId);
     if (known) return known.record.status === "queued" && known.record.stage === stage ? known : null;
     if (jobs.isFinished(jobId)) return null;
@@ -88,6 +88,7 @@ export class ExecutionSystem {
     }
     const live = newLiveJob(stored.record, payload, clock.now(), stored);
     jobs.live.set(jobId, live);
+    stats.moved(null, { status: "queued", stage, failureKind: null }, clock.now());
     return live;
   }
 

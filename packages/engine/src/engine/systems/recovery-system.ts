@@ -72,7 +72,7 @@ export class RecoverySystem {
     const held: StoredJob[] = await store.listJobsHeldBy(lostWorkerId);
     const recovery: WorkerRecovery = { restarted: [], failed: [] };
     for (const stored of held) {
-      const live = newLiveJob(stored.record, null, clock.now(), stored);
+      const live = newLiveJob(stored.record, null, clock.now(), stored, false);
       const outcome = await this.restart(live, `its sandbox was lost with worker ${lostWorkerId}`);
       if (outcome === "restarted") recovery.restarted.push(stored.record.id);
       if (outcome === "failed") recovery.failed.push(stored.record.id);

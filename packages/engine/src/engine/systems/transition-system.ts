@@ -35,11 +35,9 @@ export class TransitionSystem {
     live.version = expectedVersion + 1;
     if (handoff !== undefined) live.handoff = handoff;
     const version = live.version;
-    stats.moved(
-      before,
-      { status: after.status, stage: after.stage, failureKind: after.failure?.kind ?? null },
-      nowMs,
-    );
+    const to = { status: after.status, stage: after.stage, failureKind: after.failure?.kind ?? null };
+    if (live.tracked) stats.moved(before, to, nowMs);
+    else if (isTerminalStatus(after.status)) stats.moved(null, to, nowMs);
     const { id, createdAtMs: _createdAtMs, ...rest } = after;
     return writer.transition({ id, ...rest }, expectedVersion, handoff).then((won) => {
       if (!won) {
@@ -56,6 +54,7 @@ export class TransitionSystem {
   supersede(live: LiveJob, reason: string): void {
     if (live.superseded) return;
     live.superseded = true;
+    if (live.tracked) this.#ctx.stats.left(live.record);
     this.#ctx.logger?.info({ jobId: live.record.id }, reason);
     live.controller?.abort(new EngineAbort("shutdown", reason));
     void this.#finish(live);
