@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryJobStore } from "../memory/memory-job-store";
-import type { JobRecord } from "../ports/job-record.types";
+import type { JobRecord, JobTransitionWrite } from "../ports/job-record.types";
 import { StoreWriter } from "./store-writer";
 
 const job = (id: string): JobRecord => ({
@@ -55,5 +55,31 @@ describe("StoreWriter compare-and-set transitions", () => {
     expect(results).toEqual([false, false, true]);
     expect((await store.getJob("job_b"))?.status).toBe("cancelled");
     expect(await store.readJob("job_c")).toMatchObject({ version: 1, record: { status: "active" } });
+  });
+
+  it("counts a write that committed before its call failed (then retried) as won", async () => {
+    // A real store whose first transition call commits and then throws, as when the connection
+    // drops after COMMIT: the retry finds the version already moved — by this very write.
+    class CommitThenFail extends MemoryJobStore {
+      failures = 0;
+      override async transitionJobs(writes: readonly JobTransitionWrite[]): Promise<string[]> {
+        const lost = await super.transitionJobs(writes);
+        if (this.failures-- > 0) throw new Error("connection lost after COMMIT");
+        return lost;
+      }
+    }
+    const store = new CommitThenFail();
+    await store.insertJobs([job("job_d"), job("job_e")]);
+    await store.transitionJobs([
+      { patch: { id: "job_e", status: "cancelled", updatedAtMs: 9 }, expectedVersion: 0, version: 1 },
+    ]);
+    store.failures = 1;
+    const writer = new StoreWriter(store, { maxDelayMs: 1, retryDelayMs: 1 });
+    const results = await Promise.all([
+      writer.transition({ id: "job_d", status: "active", stage: "init", updatedAtMs: 5 }, 0),
+      writer.transition({ id: "job_e", status: "active", stage: "init", updatedAtMs: 5 }, 0),
+    ]);
+    expect(results).toEqual([true, false]);
+    expect(await store.readJob("job_d")).toMatchObject({ version: 1, record: { status: "active" } });
   });
 });

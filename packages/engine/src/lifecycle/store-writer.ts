@@ -166,18 +166,7 @@ export class StoreWriter {
         for (const pending of inserts.values()) pending.settle.reject(error);
       }
     }
-    if (transitions.size > 0) {
-      let lost: string[] = [];
-      await this.#retrying(
-        "job transitions",
-        async () => {
-          lost = await this.#store.transitionJobs([...transitions.values()].map((pending) => pending.write));
-        },
-        transitions.size,
-      );
-      const losers = new Set(lost);
-      for (const [id, pending] of transitions) this.#settle(pending, !losers.has(id));
-    }
+    if (transitions.size > 0) await this.#commitTransitions(transitions);
     await this.#retrying("job updates", () => this.#store.updateJobs([...updates.values()]), updates.size);
     await this.#retrying("turns", () => this.#store.appendTurns(turns), turns.length);
     await this.#retrying("tool calls", () => this.#store.appendToolCalls(toolCalls), toolCalls.length);
@@ -185,6 +174,38 @@ export class StoreWriter {
       "sandbox events",
       () => this.#store.appendSandboxEvents(sandboxEvents),
       sandboxEvents.length,
+    );
+  }
+
+  async #commitTransitions(transitions: Map<string, PendingTransition>): Promise<void> {
+    const writes = [...transitions.values()].map((pending) => pending.write);
+    let lost: string[] = [];
+    let attempts = 0;
+    await this.#retrying(
+      "job transitions",
+      async () => {
+        attempts += 1;
+        lost = await this.#store.transitionJobs(writes);
+      },
+      transitions.size,
+    );
+    const losers = new Set(lost);
+    // A failed attempt may have committed before it failed (a connection lost after COMMIT): then
+    // the retry finds our own write stored. Such a job is at our version with our exact change.
+    if (attempts > 1)
+      for (const id of lost) if (await this.#isStored(transitions.get(id)?.write)) losers.delete(id);
+    for (const [id, pending] of transitions) this.#settle(pending, !losers.has(id));
+  }
+
+  async #isStored(write: JobTransitionWrite | undefined): Promise<boolean> {
+    if (!write) return false;
+    const stored = await this.#store.readJob(write.patch.id).catch(() => null);
+    const { patch } = write;
+    return (
+      stored?.version === write.version &&
+      stored.record.status === patch.status &&
+      stored.record.stage === patch.stage &&
+      stored.record.updatedAtMs === patch.updatedAtMs
     );
   }
 
