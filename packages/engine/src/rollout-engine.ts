@@ -216,6 +216,17 @@ export class RolloutEngine {
     return this.#recovery.recoverWorker(workerId);
   }
 
+  /**
+   * Queues again every job the store says is waiting in a queue — after the queue lost its items
+   * (a Redis restarted without persistence). Idempotent on the Redis queue (one item per job and
+   * stage); a stale item is dropped when taken. Returns how many items were queued.
+   */
+  async requeueQueuedJobs(): Promise<number> {
+    const requeued = await this.#recovery.requeueQueued();
+    this.#ctx.logger?.warn({ requeued }, "re-queued the items of every job stored as queued");
+    return requeued;
+  }
+
   /** Long-polls until every job is terminal, `timeoutMs` passes, or `signal` aborts. */
   waitForJobs(
     ids: readonly string[],

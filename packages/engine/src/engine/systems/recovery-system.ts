@@ -84,6 +84,32 @@ export class RecoverySystem {
     return recovery;
   }
 
+  /**
+   * Queues again the item of every job stored as waiting in a queue (`queued`): INIT shared,
+   * RUN/EVAL addressed to the worker its handoff names. For a queue that lost its items (Redis
+   * restarted without persistence, a failed enqueue): the Redis adapter keeps one item per job and
+   * stage (an item still there is not doubled), and a stale delivery is dropped (a stage runs only
+   * for a job stored queued for it; activating it is a compare-and-set). Returns the items queued.
+   */
+  async requeueQueued(): Promise<number> {
+    const { store, queue, writer } = this.#ctx;
+    await writer.flush();
+    let requeued = 0;
+    for (const record of await store.listUnfinishedJobs()) {
+      const { id, status, stage, priority } = record;
+      if (status !== "queued" || stage === null) continue;
+      let workerId: string | null = null;
+      if (stage !== "init") {
+        const stored = await store.readJob(id);
+        if (stored?.record.status !== "queued" || stored.record.stage !== stage) continue;
+        workerId = stored.handoff?.workerId ?? null;
+      }
+      await queue.enqueue({ jobId: id, stage, priority, workerId });
+      requeued += 1;
+    }
+    return requeued;
+  }
+
   /** Queues a job for INIT again (attempts + 1), or fails it as `sandbox` after `maxAttempts`. */
   async restart(live: LiveJob, reason: string): Promise<RestartOutcome> {
     const { maxAttempts, store, queue } = this.#ctx;
