@@ -60,7 +60,7 @@ export class RedisJobQueue implements JobQueue {
       maxRetriesPerRequest: null,
       connectionName: `${this.#options.prefix}:raas-queue`,
     });
-    watchConnection(this.#redis, "queue", this.#options.onError);
+    watchConnection(this.#redis, "queue", this.#options.onError, () => this.#options.onRestored());
   }
 
   async enqueue(item: QueueItem): Promise<void> {

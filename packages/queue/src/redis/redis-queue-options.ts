@@ -24,6 +24,12 @@ export interface RedisJobQueueOptions {
   maxBlockMs?: number;
   /** Called for what the queue drops or cannot do in the background (malformed entries, errors). */
   onError?: (message: string, error?: unknown) => void;
+  /**
+   * Called when the connection comes back after a loss. Redis may have restarted without its data
+   * (no persistence): the composition root re-queues from the store (`engine.requeueQueuedJobs()`).
+   * Default: nothing.
+   */
+  onRestored?: () => void;
 }
 
 export type TResolvedQueueOptions = Required<RedisJobQueueOptions>;
@@ -35,6 +41,7 @@ export function withQueueDefaults(options: RedisJobQueueOptions): TResolvedQueue
     maxLeaseExpiries: 10,
     maxBlockMs: 1_000,
     onError: (message, error) => console.error(`[raas/queue] ${message}`, error ?? ""),
+    onRestored: () => {},
     ...stripUndefined(options),
   };
 }
