@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { configFromEnv, createServerLogger, parseServerEnv, startServer } from "@raas/server";
+import { createRaasLogger } from "@raas/compose";
+import { configFromEnv, parseServerEnv, startServer } from "@raas/server";
 import { DEFAULT_MODEL_NAME, type TJob } from "@raas/shared";
 import {
   buildSwePolicyConfig,
@@ -130,7 +131,7 @@ const bench: Bench = {
     // The shipped hanging suite would otherwise hold a job for SWE-bench's 900 s default.
     const swe = config.agentHandlers ? config.agentHandlers.swe : undefined;
     if (swe) swe.testTimeoutMs = 20_000;
-    const server = await startServer({ ...config, logger: createServerLogger("warn") });
+    const server = await startServer({ ...config, logger: createRaasLogger("warn") });
     try {
       const jobs = mixedJobs(count);
       const startedAt = performance.now();

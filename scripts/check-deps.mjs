@@ -1,5 +1,6 @@
 // Dependency-direction check (part of `npm run check`):
-//   shared ← engine ← adapters (db, sandbox, inference, handlers, queue) ← api ← apps
+//   shared ← engine ← adapters (db, sandbox, inference, handlers, queue) ← api, compose ← apps
+//   (compose: the composition pieces the server and the worker share; it may not use api)
 // - a workspace may depend only on @raas/* workspaces of a lower layer (adapters may use adapters);
 // - no cycles; no deep imports into another package's files; every @raas import is declared;
 // - the engine imports no adapter technology (Prisma, pg, Redis, node-pty, Next, HTTP clients);
@@ -8,7 +9,17 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
-const LAYERS = { shared: 0, engine: 1, db: 2, sandbox: 2, inference: 2, handlers: 2, queue: 2, api: 3 };
+const LAYERS = {
+  shared: 0,
+  engine: 1,
+  db: 2,
+  sandbox: 2,
+  inference: 2,
+  handlers: 2,
+  queue: 2,
+  api: 3,
+  compose: 3,
+};
 const ENGINE_FORBIDDEN = [
   /^@prisma\//,
   /^prisma$/,

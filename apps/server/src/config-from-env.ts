@@ -1,21 +1,24 @@
-import { chatFormatOfModel, type TServerEnv } from "./env";
-import type { ServerEnvFiles } from "./env-files";
+import { type HostEnvFiles, rolloutHostConfigFromEnv } from "@raas/compose";
+import type { TStage } from "@raas/shared";
+import type { TServerEnv } from "./env";
 import type { ServerConfig } from "./server";
 
 /**
  * Maps the validated environment, and the files it names (`loadServerEnvFiles`), onto the
  * server's config.
  */
-export function configFromEnv(env: TServerEnv, files: ServerEnvFiles = {}): ServerConfig {
-  if (env.RAAS_SWE_SPECS_FILE !== undefined && files.sweRepoSpecs === undefined) {
-    // Ignoring the variable would run every instance without its setup; fail the caller instead.
-    throw new Error(
-      "RAAS_SWE_SPECS_FILE is set: pass the result of loadServerEnvFiles(env) to configFromEnv",
-    );
-  }
-  const pool = (concurrency: number | undefined, timeoutMs: number | undefined) => ({
-    ...(concurrency !== undefined ? { concurrency } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+export function configFromEnv(env: TServerEnv, files: HostEnvFiles = {}): ServerConfig {
+  // Throws when RAAS_SWE_SPECS_FILE is set but its file was not read: ignoring it would run every
+  // instance without its setup.
+  const host = rolloutHostConfigFromEnv(env, files);
+  const concurrency: Record<TStage, number | undefined> = env.RAAS_SERVER_POOLS ?? {
+    init: env.RAAS_INIT_CONCURRENCY,
+    run: env.RAAS_RUN_CONCURRENCY,
+    eval: env.RAAS_EVAL_CONCURRENCY,
+  };
+  const pool = (stage: TStage) => ({
+    ...(concurrency[stage] !== undefined && { concurrency: concurrency[stage] }),
+    ...(host.timeoutsMs[stage] !== undefined && { timeoutMs: host.timeoutsMs[stage] }),
   });
   return {
     port: env.PORT,
@@ -28,50 +31,17 @@ export function configFromEnv(env: TServerEnv, files: ServerEnvFiles = {}): Serv
             dataDir: env.RAAS_DATA_DIR,
             ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
           },
+    queue: host.queue,
     auth: {
       ...(env.RAAS_ADMIN_TOKEN ? { adminToken: env.RAAS_ADMIN_TOKEN } : {}),
       ...(env.RAAS_TRAINER_TOKEN ? { trainerToken: env.RAAS_TRAINER_TOKEN } : {}),
       ...(env.RAAS_VIEWER_TOKEN ? { viewerToken: env.RAAS_VIEWER_TOKEN } : {}),
       requireViewerToken: env.RAAS_REQUIRE_VIEWER_TOKEN,
     },
-    pools: {
-      init: pool(env.RAAS_INIT_CONCURRENCY, env.RAAS_INIT_TIMEOUT_MS),
-      run: pool(env.RAAS_RUN_CONCURRENCY, env.RAAS_RUN_TIMEOUT_MS),
-      eval: pool(env.RAAS_EVAL_CONCURRENCY, env.RAAS_EVAL_TIMEOUT_MS),
-    },
-    inference: {
-      backends: env.RAAS_BACKENDS,
-      defaultModelName: env.RAAS_MODEL,
-      healthCheckIntervalMs: env.RAAS_BACKEND_HEALTH_INTERVAL_MS,
-      ...(env.RAAS_INFERENCE_OUTAGE_BUDGET_MS !== undefined && {
-        outageBudgetMs: env.RAAS_INFERENCE_OUTAGE_BUDGET_MS,
-      }),
-    },
-    sandbox: {
-      runtime: env.RAAS_SANDBOX_RUNTIME,
-      searchPath: env.PATH,
-      ...(env.RAAS_SANDBOX_TOTAL_CPU_SEC !== undefined && {
-        defaultLimits: { totalCpuSec: env.RAAS_SANDBOX_TOTAL_CPU_SEC },
-      }),
-      ...(env.RAAS_SANDBOX_WORKSPACE_BYTES !== undefined && {
-        workspaceSizeBytes: env.RAAS_SANDBOX_WORKSPACE_BYTES,
-      }),
-    },
-    agentHandlers: {
-      chatFormat: env.RAAS_CHAT_FORMAT ?? chatFormatOfModel(env.RAAS_MODEL) ?? "qwen3",
-      ...(env.RAAS_SWE_REPOS_DIR
-        ? {
-            swe: {
-              reposDir: env.RAAS_SWE_REPOS_DIR,
-              ...(env.RAAS_SWE_TEST_TIMEOUT_MS !== undefined && {
-                testTimeoutMs: env.RAAS_SWE_TEST_TIMEOUT_MS,
-              }),
-              ...(files.sweRepoSpecs !== undefined && { repoSpecs: files.sweRepoSpecs }),
-              ...(env.RAAS_SWE_IMAGE_PATTERN !== undefined && { imagePattern: env.RAAS_SWE_IMAGE_PATTERN }),
-            },
-          }
-        : {}),
-    },
+    pools: { init: pool("init"), run: pool("run"), eval: pool("eval") },
+    inference: host.inference,
+    sandbox: host.sandbox,
+    agentHandlers: host.agentHandlers,
     allowedHosts: env.RAAS_ALLOWED_HOSTS,
     maxBodyBytes: env.RAAS_MAX_BODY_BYTES,
     subscribers: {
@@ -81,6 +51,6 @@ export function configFromEnv(env: TServerEnv, files: ServerEnvFiles = {}): Serv
       }),
     },
     shutdownGraceMs: env.RAAS_SHUTDOWN_GRACE_MS,
-    workers: { labels: env.RAAS_WORKER_LABELS },
+    workers: { labels: host.labels },
   };
 }

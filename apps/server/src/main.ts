@@ -1,8 +1,7 @@
-import { SandboxUnavailableError } from "./compose-sandbox";
+import { createRaasLogger, DistributedStoreError, SandboxUnavailableError } from "@raas/compose";
 import { configFromEnv } from "./config-from-env";
 import { EnvError, loadServerEnv, type TServerEnv } from "./env";
 import { loadServerEnvFiles, type ServerEnvFiles } from "./env-files";
-import { createServerLogger } from "./logger";
 import { startServer } from "./server";
 
 async function main(): Promise<void> {
@@ -18,11 +17,11 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = createServerLogger(env.LOG_LEVEL, {
+  const logger = createRaasLogger(env.LOG_LEVEL, {
     secrets: [env.RAAS_ADMIN_TOKEN, env.RAAS_TRAINER_TOKEN, env.RAAS_VIEWER_TOKEN],
   });
   const running = await startServer({ ...configFromEnv(env, files), logger }).catch((error: unknown) => {
-    if (!(error instanceof SandboxUnavailableError)) throw error;
+    if (!(error instanceof SandboxUnavailableError || error instanceof DistributedStoreError)) throw error;
     console.error(error.message);
     process.exit(2);
   });
@@ -32,7 +31,7 @@ async function main(): Promise<void> {
     `  REST: ${running.url}/api/v1   OpenAPI: ${running.url}/openapi.json   tRPC: ${running.url}/trpc`,
   );
   lines.push(
-    `  metrics: ${running.url}/metrics   health: ${running.url}/health   store: ${running.storeKind}`,
+    `  metrics: ${running.url}/metrics   health: ${running.url}/health   store: ${running.storeKind}   queue: ${running.queueKind}`,
   );
   const backends = running.inference.listBackends();
   lines.push(

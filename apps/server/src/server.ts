@@ -7,6 +7,25 @@ import {
   type ControlPlaneHandlerOptions,
   createControlPlaneHandler,
 } from "@raas/api";
+import {
+  type AgentHandlersOptions,
+  type ChatFormatName,
+  type ComposedAgentHandlers,
+  type ComposedWorkers,
+  composeAgentHandlers,
+  composeEngine,
+  composeInference,
+  composeSandboxRuntime,
+  composeWorkers,
+  createRaasLogger,
+  defaultSandboxHostId,
+  type InferenceConfig,
+  type QueueConfig,
+  recordSandboxEvents,
+  type SandboxConfig,
+  type StoreConfig,
+  type WorkersConfig,
+} from "@raas/compose";
 import type {
   AnyTaskHandler,
   BenchmarkRunStore,
@@ -19,18 +38,6 @@ import type { HandlersConfig } from "@raas/handlers";
 import type { RoutedInferencePool } from "@raas/inference";
 import { DEFAULT_SERVER_HOST, DEFAULT_SERVER_PORT, defaultAllowedHosts } from "@raas/shared";
 import type { Logger } from "pino";
-import { composeEngine, type StoreConfig } from "./compose";
-import {
-  type AgentHandlersOptions,
-  type ChatFormatName,
-  type ComposedAgentHandlers,
-  composeAgentHandlers,
-} from "./compose-handlers";
-import { composeInference, type InferenceConfig } from "./compose-inference";
-import { composeSandboxRuntime, type SandboxConfig } from "./compose-sandbox";
-import { defaultSandboxHostId, recordSandboxEvents } from "./compose-sandbox-events";
-import { type ComposedWorkers, composeWorkers, type WorkersConfig } from "./compose-workers";
-import { createServerLogger } from "./logger";
 
 /** Everything `startServer` needs; `main.ts` builds it from the environment. */
 export interface ServerConfig {
@@ -40,6 +47,13 @@ export interface ServerConfig {
   host?: string;
   /** Default `{ kind: "memory" }`. */
   store?: StoreConfig;
+  /**
+   * Default `{ kind: "memory" }`, the embedded mode. `redis` is distributed mode: the stage queues
+   * and event bus are shared with `apps/worker` processes through Redis (needs a PostgreSQL store),
+   * the engine recovers at start only the jobs no live worker holds, and the workers monitor
+   * recovers a lost worker's.
+   */
+  queue?: QueueConfig;
   /**
    * Bearer tokens. When neither an admin nor a trainer token is given, the server generates a
    * random admin token at start (returned as `auth.adminToken`, printed by `main.ts`), so an
@@ -101,6 +115,8 @@ export interface RunningServer {
   /** The worker registry (what `workers.*` serves), this process's worker and the monitor. */
   workers: ComposedWorkers & { store: WorkerStore };
   storeKind: "memory" | "pglite" | "postgres";
+  /** `memory` (embedded) or `redis` (distributed mode). */
+  queueKind: QueueConfig["kind"];
   server: Server;
   logger: Logger;
   /** Stops accepting requests, ends open streams, stops the engine, closes the store. Idempotent. */
@@ -112,7 +128,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   const { auth, isAdminTokenGenerated } = resolveAuth(config.auth);
   const logger =
     config.logger ??
-    createServerLogger(config.logLevel ?? "info", {
+    createRaasLogger(config.logLevel ?? "info", {
       secrets: [auth.adminToken, auth.trainerToken, auth.viewerToken],
     });
   const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));
@@ -134,6 +150,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   const hostId = config.hostId ?? defaultSandboxHostId();
   const composed = await composeEngine({
     store: config.store ?? { kind: "memory" },
+    ...(config.queue && { queue: config.queue }),
     logger: logger.child({ component: "engine" }),
     ...(config.pools ? { pools: config.pools } : {}),
     handlers: [...agentHandlers.handlers, ...(config.handlers ?? [])],
@@ -153,6 +170,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     engine: composed.engine,
     sandboxRuntime,
     workerId: hostId,
+    ...(composed.bus && { bus: composed.bus }),
     logger: logger.child({ component: "workers" }),
   });
   const handler = createControlPlaneHandler({
@@ -200,6 +218,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     {
       url,
       store: composed.storeKind,
+      queue: config.queue?.kind ?? "memory",
       handlerKinds: composed.engine.handlerKinds(),
       backends: inference.pool.listBackends().map((backend) => backend.id),
       sandboxRuntime: sandboxRuntime.name,
@@ -242,6 +261,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     benchmarks: composed.benchmarks,
     workers: { ...workers, store: composed.workers },
     storeKind: composed.storeKind,
+    queueKind: config.queue?.kind ?? "memory",
     server,
     logger,
     close,

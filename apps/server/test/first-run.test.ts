@@ -10,8 +10,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { SandboxUnavailableError } from "@raas/compose";
 import { afterAll, describe, expect, it } from "vitest";
-import { SandboxUnavailableError } from "../src/compose-sandbox";
 import { startServer } from "../src/server";
 
 const ROOT = resolve(import.meta.dirname, "../../..");

@@ -1,5 +1,5 @@
+import { createRaasLogger as createServerLogger } from "@raas/compose";
 import { describe, expect, it } from "vitest";
-import { createServerLogger } from "../src/logger";
 import { startServer } from "../src/server";
 
 const TOKENS = { admin: "log-admin-token-42", viewer: "log-viewer-token-42" };

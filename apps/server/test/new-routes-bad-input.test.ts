@@ -5,9 +5,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { StoreConfig } from "@raas/compose";
 import { createJobStore } from "@raas/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StoreConfig } from "../src/compose";
 import { type RunningServer, startServer } from "../src/server";
 
 const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";

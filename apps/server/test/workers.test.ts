@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRaasLogger as createServerLogger } from "@raas/compose";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createServerLogger } from "../src/logger";
 import { startServer } from "../src/server";
 
 const TOKENS = { admin: "workers-admin", trainer: "workers-trainer" };

@@ -14,3 +14,4 @@ export * from "./trajectory.schema";
 export * from "./trajectory-export.schema";
 export * from "./url-userinfo";
 export * from "./worker-labels";
+export * from "./worker-pools";

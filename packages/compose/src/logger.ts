@@ -1,7 +1,9 @@
 import { createSecretRedactor } from "@raas/shared";
 import { type DestinationStream, type Logger, pino } from "pino";
 
-export interface ServerLoggerOptions {
+export interface RaasLoggerOptions {
+  /** The `service` field of every line. Default `raas-server`. */
+  service?: string;
   /** Token values to hide wherever they appear in a line (configured role tokens). Default none. */
   secrets?: ReadonlyArray<string | undefined>;
   /** Where lines go. Default stdout. */
@@ -14,12 +16,12 @@ export interface ServerLoggerOptions {
  * is scrubbed of the configured tokens, bearer values, `token=`/`connectionParams=` values and
  * URL passwords, whichever component logged it.
  */
-export function createServerLogger(level: string, options: ServerLoggerOptions = {}): Logger {
+export function createRaasLogger(level: string, options: RaasLoggerOptions = {}): Logger {
   const redact = createSecretRedactor(options.secrets ?? []);
   return pino(
     {
       level,
-      base: { service: "raas-server", pid: process.pid },
+      base: { service: options.service ?? "raas-server", pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: {
         paths: [

@@ -6,6 +6,7 @@ import {
   createSleepHandler,
   type EngineLogger,
   type EngineOptions,
+  type EventBus,
   HandlerRegistry,
   type JobQueue,
   type JobStore,
@@ -25,8 +26,20 @@ export type StoreConfig =
   /** PostgreSQL when `databaseUrl` is set, else embedded PGlite under `<dataDir>/pglite`. */
   | { kind: "db"; databaseUrl?: string; dataDir: string };
 
+/**
+ * Where stage work is queued. `memory`: in this process (the embedded default). `redis`: the
+ * shared Redis stage queues and event bus of distributed mode, where every process (server and
+ * workers) takes work; it needs a PostgreSQL store all of them share.
+ */
+export type QueueConfig =
+  | { kind: "memory" }
+  /** `url` is `redis://[:password@]host:port[/db]`; `prefix` keeps deployments on one Redis apart (default `raas`). */
+  | { kind: "redis"; url: string; prefix?: string };
+
 export interface ComposeOptions {
   store: StoreConfig;
+  /** Default `{ kind: "memory" }`. */
+  queue?: QueueConfig;
   /** Per-stage concurrency and timeouts; engine defaults where omitted. */
   pools?: EngineOptions["pools"];
   /** Extra task handlers besides the diagnostic `sleep` handler. */
@@ -42,6 +55,8 @@ export interface ComposedEngine {
   engine: RolloutEngine;
   store: JobStore;
   queue: JobQueue;
+  /** The bus shared with the other processes (distributed mode); null for the embedded default. */
+  bus: EventBus | null;
   /** Benchmark runs and their per-instance results, in the same store as the jobs. */
   benchmarks: BenchmarkRunStore;
   /** Sandbox lifecycle events and one row per sandbox, in the same store as the jobs. */
@@ -50,17 +65,23 @@ export interface ComposedEngine {
   workers: WorkerStore;
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
-  /** Closes queue and store; stop the engine first. */
+  /** Closes queue, bus and store; stop the engine first. */
   close(): Promise<void>;
 }
 
 /** Composition root of the engine: picks adapters and hands them to `RolloutEngine`. */
 export async function composeEngine(options: ComposeOptions): Promise<ComposedEngine> {
+  const queueConfig = options.queue ?? { kind: "memory" };
+  if (queueConfig.kind === "redis" && (options.store.kind !== "db" || !options.store.databaseUrl)) {
+    throw new DistributedStoreError(
+      "distributed mode (a Redis queue) needs a PostgreSQL store shared by every process: set DATABASE_URL=postgres://… (the embedded PGlite and the memory store live inside one process)",
+    );
+  }
   const { store, benchmarks, sandboxEvents, workers, storeKind } = await createStore(
     options.store,
     options.logger,
   );
-  const queue = new MemoryJobQueue();
+  const { queue, bus } = await createQueue(queueConfig, options.logger);
   const handlers = new HandlerRegistry().register(createSleepHandler());
   for (const handler of options.handlers ?? []) handlers.register(handler);
   const engine = new RolloutEngine({
@@ -68,6 +89,9 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     queue,
     handlers,
     logger: options.logger,
+    // Other processes hold jobs too: recover only those no live worker holds (the monitor
+    // recovers a lost worker's).
+    ...(bus && { bus, recoverAtStart: "unheld" as const }),
     ...(options.inference ? { inference: options.inference } : {}),
     ...(options.workerId !== undefined && { workerId: options.workerId }),
     ...(options.pools ? { pools: options.pools } : {}),
@@ -76,14 +100,37 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     engine,
     store,
     queue,
+    bus,
     benchmarks,
     sandboxEvents,
     workers,
     storeKind,
     async close() {
       await queue.close();
+      await bus?.close();
       await store.close();
     },
+  };
+}
+
+/** Distributed mode was asked for without a store every process can share. */
+export class DistributedStoreError extends Error {
+  override readonly name = "DistributedStoreError";
+}
+
+async function createQueue(
+  config: QueueConfig,
+  logger: EngineLogger,
+): Promise<{ queue: JobQueue; bus: EventBus | null }> {
+  if (config.kind === "memory") return { queue: new MemoryJobQueue(), bus: null };
+  // Loaded only when used: the embedded default never pays for BullMQ and ioredis.
+  const { RedisEventBus, RedisJobQueue } = await import("@raas/queue");
+  const onError = (component: string) => (message: string, error?: unknown) =>
+    logger.warn({ component, err: error === undefined ? undefined : String(error) }, message);
+  const common = { url: config.url, ...(config.prefix !== undefined && { prefix: config.prefix }) };
+  return {
+    queue: new RedisJobQueue({ ...common, onError: onError("queue") }),
+    bus: new RedisEventBus({ ...common, onError: onError("bus") }),
   };
 }
 

@@ -22,13 +22,19 @@ export interface WorkersConfig {
   monitorIntervalMs?: number;
   /** A worker silent this long is lost, in ms. Default the engine's (9_000, three beats). */
   missedAfterMs?: number;
+  /**
+   * Whether this process watches every worker (marks silent ones lost, recovers their jobs). The
+   * server does; a worker process leaves it to the server. Default true.
+   */
+  monitor?: boolean;
 }
 
 export interface ComposedWorkers {
   /** This process's worker id; null when it runs no pools (and so is no worker). */
   workerId: string | null;
   heartbeat: WorkerHeartbeat | null;
-  monitor: WorkerMonitor;
+  /** Null when `monitor` is false. */
+  monitor: WorkerMonitor | null;
   /** Stops the monitor and marks this process's worker stopped. Idempotent. */
   close(): Promise<void>;
 }
@@ -83,16 +89,19 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
     await heartbeat.start();
   }
   const own = heartbeat;
-  const monitor = new WorkerMonitor({
-    store: options.store,
-    ...(options.monitorIntervalMs !== undefined && { intervalMs: options.monitorIntervalMs }),
-    ...(options.missedAfterMs !== undefined && { missedAfterMs: options.missedAfterMs }),
-    ...(options.bus && { bus: options.bus }),
-    logger,
-    ...(own && { beforeSweep: () => own.beat() }),
-    onLost: options.onLost ?? ((worker) => recoverLostWorker(engine, worker.id, logger)),
-  });
-  monitor.start();
+  const monitor =
+    options.monitor === false
+      ? null
+      : new WorkerMonitor({
+          store: options.store,
+          ...(options.monitorIntervalMs !== undefined && { intervalMs: options.monitorIntervalMs }),
+          ...(options.missedAfterMs !== undefined && { missedAfterMs: options.missedAfterMs }),
+          ...(options.bus && { bus: options.bus }),
+          logger,
+          ...(own && { beforeSweep: () => own.beat() }),
+          onLost: options.onLost ?? ((worker) => recoverLostWorker(engine, worker.id, logger)),
+        });
+  monitor?.start();
   let closing: Promise<void> | null = null;
   return {
     workerId: heartbeat ? options.workerId : null,
@@ -100,7 +109,7 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
     monitor,
     close() {
       closing ??= (async () => {
-        await monitor.stop();
+        await monitor?.stop();
         liveSandboxes.close();
         await own
           ?.stop()

@@ -1,0 +1,81 @@
+import { isAbsolute } from "node:path";
+import { expandImagePattern, parseSweInstance } from "@raas/handlers";
+import { z } from "zod";
+import { type BackendSeed, parseBackendList } from "../backend-list.parser";
+
+/** `true/false/1/0/yes/no`, case-insensitive. */
+export const ZBooleanFlag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(["true", "false", "1", "0", "yes", "no"], { error: "expected true or false" }))
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+/** Trimmed text; empty means unset. */
+export const ZOptionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value.length === 0 ? undefined : value))
+  .optional();
+
+/** A whole number from 1 to `max`; each way to miss says which. */
+export const ZPositiveInt = (max: number) =>
+  z.coerce
+    .number({ error: "expected a number" })
+    .int({ error: "expected a whole number" })
+    .min(1, { error: "expected at least 1" })
+    .max(max, { error: `expected at most ${max}` });
+
+/** `RAAS_BACKENDS`: `[kind=]url[#model]`, comma-separated; empty means none. */
+export const ZBackendList = z
+  .string()
+  .optional()
+  .transform((text, ctx): BackendSeed[] => {
+    const { seeds, problems } = parseBackendList(text ?? "");
+    for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
+    return seeds;
+  });
+
+/** An instance with every placeholder filled, to try image patterns on at start. */
+const PROBE_INSTANCE = parseSweInstance({
+  instance_id: "owner__name-1",
+  repo: "owner/name",
+  base_commit: "0".repeat(40),
+  problem_statement: "probe",
+  version: "1.0",
+});
+
+/**
+ * `RAAS_SWE_IMAGE_PATTERN`: absolute paths with placeholders, `:`-separated like PATH; unset or
+ * empty means none. One pattern stays a string, several become the list tried in order.
+ */
+export const ZImagePatterns = z
+  .string()
+  .optional()
+  .transform((text, ctx): string | string[] | undefined => {
+    const patterns = (text ?? "")
+      .split(":")
+      .map((pattern) => pattern.trim())
+      .filter((pattern) => pattern.length > 0);
+    for (const pattern of patterns) {
+      if (!isAbsolute(pattern))
+        ctx.addIssue({ code: "custom", message: `"${pattern}": expected an absolute path` });
+      try {
+        expandImagePattern(pattern, PROBE_INSTANCE);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    }
+    if (patterns.length === 0) return undefined;
+    return patterns.length === 1 ? patterns[0] : patterns;
+  });
+
+/** `RAAS_QUEUE`: the Redis of distributed mode, `redis://[:password@]host:port[/db]` (or `rediss://`). */
+export const ZRedisUrl = ZOptionalText.pipe(
+  z.url({ protocol: /^rediss?$/, error: "expected a redis:// or rediss:// URL" }).optional(),
+);
+
+/** `DATABASE_URL`: a PostgreSQL URL. */
+export const ZPostgresUrl = ZOptionalText.pipe(
+  z.url({ protocol: /^postgres(ql)?$/, error: "expected a postgres:// or postgresql:// URL" }).optional(),
+);

@@ -1,0 +1,155 @@
+import { DEFAULT_STOP_GRACE_MS } from "@raas/engine";
+import { DEFAULT_HEALTH_CHECK_INTERVAL_MS } from "@raas/inference";
+import { DEFAULT_MODEL_NAME, ZWorkerLabelsVariable } from "@raas/shared";
+import { z } from "zod";
+import {
+  ZBackendList,
+  ZImagePatterns,
+  ZOptionalText,
+  ZPositiveInt,
+  ZPostgresUrl,
+  ZRedisUrl,
+} from "./env-fields";
+
+/**
+ * The variables of every process that runs rollouts — the server and `apps/worker` alike: the
+ * store and queue they share, stage timeouts, inference backends, model, sandboxes, the swe
+ * handler, labels and logging. Each app's `env.ts` spreads this shape into its own schema.
+ */
+export const ROLLOUT_HOST_ENV_SHAPE = {
+  /** PostgreSQL URL; the server without it uses the embedded PGlite store under RAAS_DATA_DIR. */
+  DATABASE_URL: ZPostgresUrl,
+  /**
+   * Distributed mode: the Redis of the stage queues and the event bus shared by the server and
+   * every worker, `redis://[:password@]host:port[/db]`. Needs DATABASE_URL. Default none: the
+   * embedded mode's in-process queue.
+   */
+  RAAS_QUEUE: ZRedisUrl,
+  /** Prefix of every Redis key and channel, so deployments sharing a Redis stay apart. Default `raas`. */
+  RAAS_QUEUE_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][\w.-]{0,63}$/, { error: "expected 1-64 letters, digits or _ . -" })
+    .optional(),
+  RAAS_INIT_TIMEOUT_MS: ZPositiveInt(86_400_000).optional(),
+  RAAS_RUN_TIMEOUT_MS: ZPositiveInt(86_400_000).optional(),
+  RAAS_EVAL_TIMEOUT_MS: ZPositiveInt(86_400_000).optional(),
+  /** Grace period for running stages on shutdown, in ms. Default 10_000 (`DEFAULT_STOP_GRACE_MS`). */
+  RAAS_SHUTDOWN_GRACE_MS: z.coerce
+    .number({ error: "expected a number" })
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(DEFAULT_STOP_GRACE_MS),
+  /** Node labels of this process's worker, comma-separated (e.g. `apptainer,gpu-a100`). Default none. */
+  RAAS_WORKER_LABELS: ZWorkerLabelsVariable,
+  /**
+   * Inference backends registered at start: comma-separated `[kind=]url[#model]` with kind
+   * `vllm` (default), `sglang` or `nemo-rl`, e.g. `vllm=http://gpu-1:8000,http://gpu-2:8000`.
+   * More can be registered at run time on the server (`backends.register`, that process only).
+   * Default none.
+   */
+  RAAS_BACKENDS: ZBackendList,
+  /** Model name of backends that name none, e.g. `Qwen/Qwen3-8B`. Default `Qwen/Qwen3-8B`. */
+  RAAS_MODEL: z.string().trim().min(1).max(200).default(DEFAULT_MODEL_NAME),
+  /**
+   * Chat template and tool-call format of the policy model. Default: derived from RAAS_MODEL
+   * (a Qwen3 model name gives `qwen3`); required for a model name it cannot tell.
+   */
+  RAAS_CHAT_FORMAT: z.enum(["qwen3"], { error: "expected qwen3 (the only chat format so far)" }).optional(),
+  /**
+   * How long a turn rides out an outage of every backend it could use (connection refused, 502/503/504
+   * while a server restarts) before it fails as `inference`, in ms; 0 fails at once. Default the
+   * pool's `DEFAULT_OUTAGE_BUDGET_MS` (60_000).
+   */
+  RAAS_INFERENCE_OUTAGE_BUDGET_MS: z.coerce
+    .number({ error: "expected a number" })
+    .int({ error: "expected a whole number" })
+    .min(0, { error: "expected at least 0" })
+    .max(3_600_000, { error: "expected at most 3600000" })
+    .optional(),
+  /** Time between backend health checks (health endpoint + prefix-cache counters), in ms. Default 5_000. */
+  RAAS_BACKEND_HEALTH_INTERVAL_MS: z.coerce
+    .number({ error: "expected a number" })
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(DEFAULT_HEALTH_CHECK_INTERVAL_MS),
+  /**
+   * Directory of SWE repositories (`<owner>__<name>.bundle` or git mirrors) for the `swe` handler;
+   * unset: no `swe` handler. `npm start` points it at the shipped fixture bundles.
+   */
+  RAAS_SWE_REPOS_DIR: ZOptionalText,
+  /**
+   * Time budget of one SWE evaluation's test run in ms; past it the run is killed and reported as
+   * `test_timeout`. Default: the swe handler's (900_000). `npm start` sets 20_000 for the fixtures.
+   */
+  RAAS_SWE_TEST_TIMEOUT_MS: ZPositiveInt(86_400_000).optional(),
+  /**
+   * JSON file of per-repository specs for the `swe` handler (setup commands, env, test command,
+   * image; keys `owner/name` or `owner/name@version`; format in `packages/handlers/src/swe/README.md`).
+   * Read once at start; a missing or invalid file stops the process. Needs RAAS_SWE_REPOS_DIR.
+   * Default none.
+   */
+  RAAS_SWE_SPECS_FILE: ZOptionalText,
+  /**
+   * Per-instance environment image of the `swe` handler's sandboxes: an absolute path with
+   * `{instance_id}`, `{repo}` (`owner__name`), `{owner}`, `{name}`, `{version}`, e.g.
+   * `/images/swe/{repo}__{version}.sif`; several `:`-separated are tried in order. An instance
+   * whose image does not exist fails as `eval`; a spec's `image` wins. Needs RAAS_SWE_REPOS_DIR.
+   * Default none (the runtime's image).
+   */
+  RAAS_SWE_IMAGE_PATTERN: ZImagePatterns,
+  /** Sandbox runtime of the agent handlers: `bubblewrap` (default), `apptainer`, or `local` (no isolation, development only). */
+  RAAS_SANDBOX_RUNTIME: z.enum(["bubblewrap", "apptainer", "local"]).default("bubblewrap"),
+  /**
+   * CPU seconds one sandbox may use in total (all its processes, measured by the host about every
+   * 500 ms); over it the sandbox is closed as the policy's doing. Default none (each process is
+   * still bound by the runtime's per-process CPU limit). Shown in `system.health` as `cpuTotal`.
+   */
+  RAAS_SANDBOX_TOTAL_CPU_SEC: ZPositiveInt(31_536_000).optional(),
+  /**
+   * Bytes one sandbox's workspace may occupy (a polled walk; also each tool process's
+   * RLIMIT_FSIZE), e.g. 10737418240 for 10 GiB. Only the bubblewrap runtime enforces it. Default
+   * none. Shown in `system.health` as `disk`.
+   */
+  RAAS_SANDBOX_WORKSPACE_BYTES: ZPositiveInt(2 ** 50).optional(),
+  /** Where the sandbox runtime looks for bwrap/apptainer/prlimit. Default the usual system directories. */
+  PATH: z.string().default("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+};
+
+const ZRolloutHostEnv = z.object(ROLLOUT_HOST_ENV_SHAPE);
+export type TRolloutHostEnv = z.infer<typeof ZRolloutHostEnv>;
+
+/** The chat format of a model name, or null when the name does not tell. */
+export function chatFormatOfModel(modelName: string): "qwen3" | null {
+  return /qwen-?3/i.test(modelName) ? "qwen3" : null;
+}
+
+/** Host variables that are valid alone but not together with the rest; one line each. */
+export function rolloutHostConflicts(env: TRolloutHostEnv): string[] {
+  const conflicts: string[] = [];
+  if (env.RAAS_SWE_REPOS_DIR === undefined) {
+    for (const key of ["RAAS_SWE_SPECS_FILE", "RAAS_SWE_IMAGE_PATTERN"] as const) {
+      if (env[key] !== undefined)
+        conflicts.push(`${key}: needs RAAS_SWE_REPOS_DIR (without it there is no swe handler to configure)`);
+    }
+  }
+  if (env.RAAS_SANDBOX_WORKSPACE_BYTES !== undefined && env.RAAS_SANDBOX_RUNTIME !== "bubblewrap") {
+    conflicts.push(
+      `RAAS_SANDBOX_WORKSPACE_BYTES: only the bubblewrap runtime bounds the workspace (RAAS_SANDBOX_RUNTIME is ${env.RAAS_SANDBOX_RUNTIME})`,
+    );
+  }
+  if (env.RAAS_QUEUE !== undefined && env.DATABASE_URL === undefined) {
+    conflicts.push(
+      "RAAS_QUEUE: distributed mode needs DATABASE_URL=postgres://… — the server and every worker must share one PostgreSQL database (the embedded PGlite lives inside one process)",
+    );
+  }
+  if (env.RAAS_CHAT_FORMAT === undefined && chatFormatOfModel(env.RAAS_MODEL) === null) {
+    conflicts.push(
+      `RAAS_CHAT_FORMAT: required because RAAS_MODEL (got ${JSON.stringify(env.RAAS_MODEL)}) does not name a known model family; set RAAS_CHAT_FORMAT=qwen3 if the model speaks Qwen3's template`,
+    );
+  }
+  return conflicts;
+}

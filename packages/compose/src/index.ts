@@ -1,0 +1,40 @@
+export { watchBackendHealth } from "./backend-health.watcher";
+export { type BackendSeed, defaultBackendId, parseBackendList } from "./backend-list.parser";
+export {
+  type ComposedEngine,
+  type ComposeOptions,
+  composeEngine,
+  DistributedStoreError,
+  type QueueConfig,
+  type StoreConfig,
+} from "./compose-engine";
+export {
+  type AgentHandlersOptions,
+  type ChatFormatName,
+  type ComposedAgentHandlers,
+  composeAgentHandlers,
+} from "./compose-handlers";
+export { type ComposedInference, composeInference, type InferenceConfig } from "./compose-inference";
+export { composeSandboxRuntime, type SandboxConfig, SandboxUnavailableError } from "./compose-sandbox";
+export {
+  defaultSandboxHostId,
+  recordSandboxEvents,
+  type SandboxEventRecording,
+} from "./compose-sandbox-events";
+export {
+  type ComposedWorkers,
+  type ComposeWorkersOptions,
+  composeWorkers,
+  type WorkersConfig,
+} from "./compose-workers";
+export { ZBooleanFlag, ZOptionalText, ZPositiveInt } from "./env/env-fields";
+export { type RolloutHostConfig, rolloutHostConfigFromEnv } from "./env/host-config-from-env";
+export {
+  chatFormatOfModel,
+  ROLLOUT_HOST_ENV_SHAPE,
+  rolloutHostConflicts,
+  type TRolloutHostEnv,
+} from "./env/host-env";
+export { type HostEnvFiles, loadHostEnvFiles } from "./env/host-env-files";
+export { EnvError, parseEnvWith } from "./env/parse-env";
+export { createRaasLogger, type RaasLoggerOptions } from "./logger";
