@@ -81,7 +81,9 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     options.store,
     options.logger,
   );
-  const { queue, bus } = await createQueue(queueConfig, options.logger);
+  // A Redis back from an outage may have lost every item (no persistence): re-queue from the store.
+  let onQueueRestored = () => {};
+  const { queue, bus } = await createQueue(queueConfig, options.logger, () => onQueueRestored());
   const handlers = new HandlerRegistry().register(createSleepHandler());
   for (const handler of options.handlers ?? []) handlers.register(handler);
   const engine = new RolloutEngine({
@@ -96,6 +98,11 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     ...(options.workerId !== undefined && { workerId: options.workerId }),
     ...(options.pools ? { pools: options.pools } : {}),
   });
+  onQueueRestored = () => {
+    engine.requeueQueuedJobs().catch((error: unknown) => {
+      options.logger.error({ err: String(error) }, "re-queueing the queued jobs after a Redis outage failed");
+    });
+  };
   return {
     engine,
     store,
@@ -121,6 +128,7 @@ export class DistributedStoreError extends Error {
 async function createQueue(
   config: QueueConfig,
   logger: EngineLogger,
+  onRestored: () => void,
 ): Promise<{ queue: JobQueue; bus: EventBus | null }> {
   if (config.kind === "memory") return { queue: new MemoryJobQueue(), bus: null };
   // Loaded only when used: the embedded default never pays for BullMQ and ioredis.
@@ -129,7 +137,7 @@ async function createQueue(
     logger.warn({ component, err: error === undefined ? undefined : String(error) }, message);
   const common = { url: config.url, ...(config.prefix !== undefined && { prefix: config.prefix }) };
   return {
-    queue: new RedisJobQueue({ ...common, onError: onError("queue") }),
+    queue: new RedisJobQueue({ ...common, onError: onError("queue"), onRestored }),
     bus: new RedisEventBus({ ...common, onError: onError("bus") }),
   };
 }
