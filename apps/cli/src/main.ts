@@ -6,12 +6,14 @@ import { JOBS_HELP, jobsCommand } from "./commands/jobs.command";
 import { SERVE_HELP, serveCommand } from "./commands/serve.command";
 import { STATUS_HELP, statusCommand } from "./commands/status.command";
 import { SUBMIT_HELP, submitCommand } from "./commands/submit.command";
+import { WORKER_HELP, workerCommand } from "./commands/worker.command";
 import { WORKERS_HELP, workersCommand } from "./commands/workers.command";
 import { loadCliEnv } from "./env";
 
 const HELP = `raas — Rollout-as-a-Service command line
 
 ${SERVE_HELP}
+${WORKER_HELP}
 ${SUBMIT_HELP}
 ${STATUS_HELP}
 ${JOBS_HELP}
@@ -42,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === "serve") return serveCommand(rest);
+  if (command === "worker") return workerCommand(rest);
   const client = createClient({ url, token, dataDir: env.RAAS_DATA_DIR });
   try {
     switch (command) {

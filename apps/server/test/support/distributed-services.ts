@@ -1,0 +1,45 @@
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import pg from "pg";
+
+/** The real services of this machine (override with RAAS_TEST_DATABASE_URL / REDIS_URL). */
+export const TEST_DATABASE_URL =
+  process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+export const TEST_REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/**
+ * A fresh PostgreSQL schema and Redis key prefix for one distributed-mode test: `databaseUrl`
+ * selects the schema (every process migrates it at start), `prefix` keeps the queues and bus
+ * apart. `remove()` drops the schema and deletes the keys.
+ */
+export function freshDistributedServices(): {
+  databaseUrl: string;
+  redisUrl: string;
+  prefix: string;
+  remove(): Promise<void>;
+} {
+  const id = randomBytes(6).toString("hex");
+  const schema = `raas_test_${id}`;
+  const prefix = `raas-test-${id}`;
+  return {
+    databaseUrl: `${TEST_DATABASE_URL}?schema=${schema}`,
+    redisUrl: TEST_REDIS_URL,
+    prefix,
+    async remove() {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await client.end();
+      }
+      const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 2 });
+      try {
+        const keys = await redis.keys(`${prefix}:*`);
+        if (keys.length > 0) await redis.del(...keys);
+      } finally {
+        await redis.quit();
+      }
+    },
+  };
+}

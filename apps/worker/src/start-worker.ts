@@ -1,0 +1,148 @@
+import {
+  type ComposedWorkers,
+  composeAgentHandlers,
+  composeEngine,
+  composeInference,
+  composeSandboxRuntime,
+  composeWorkers,
+  createRaasLogger,
+  defaultSandboxHostId,
+  recordSandboxEvents,
+} from "@raas/compose";
+import type { RolloutEngine } from "@raas/engine";
+import type { Logger } from "pino";
+import { waitUntilIdle } from "./idle";
+import type { WorkerConfig } from "./worker-config";
+import { startWorkerHttp, type WorkerHttp } from "./worker-http";
+
+export type WorkerState = "running" | "draining" | "stopping" | "stopped";
+
+export interface RunningWorker {
+  /** This worker's id in the store (`workers.list`), `<hostname>:<pid>` by default. */
+  id: string;
+  engine: RolloutEngine;
+  workers: ComposedWorkers;
+  /** Base URL of `/health` and `/metrics`. */
+  httpUrl: string;
+  state(): WorkerState;
+  /**
+   * Drains (no new job starts here; the stored record says draining), waits up to `graceMs`
+   * (default the config's `stopGraceMs`) for the jobs this worker holds to finish, then closes.
+   * Idempotent; `close()` during the wait stops at once.
+   */
+  drainAndStop(options?: { graceMs?: number }): Promise<void>;
+  /** Stops now: running stages get the abort grace, then everything is closed. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Composes a worker — the engine on the shared PostgreSQL store and the Redis stage queues and
+ * bus, the sandbox runtime, the agent handlers, the inference pool — registers it, and serves
+ * `/health` and `/metrics`. The same compose functions as the server's (`@raas/compose`).
+ */
+export async function startWorker(config: WorkerConfig, given?: Logger): Promise<RunningWorker> {
+  const logger = given ?? createRaasLogger("info", { service: "raas-worker" });
+  const workerId = config.workerId ?? defaultSandboxHostId();
+  const inference = composeInference(config.inference, logger.child({ component: "inference" }));
+  const sandboxRuntime = composeSandboxRuntime(config.sandbox, logger.child({ component: "sandbox" }), {
+    requireInstalled: true,
+  });
+  const agentHandlers = composeAgentHandlers({
+    sandboxRuntime,
+    inference: inference.pool,
+    chatFormat: config.agentHandlers.chatFormat,
+    ...(config.agentHandlers.swe && { swe: config.agentHandlers.swe }),
+    logger: logger.child({ component: "handlers" }),
+  });
+  const composed = await composeEngine({
+    store: { kind: "db", databaseUrl: config.databaseUrl, dataDir: "" },
+    queue: { kind: "redis", ...config.queue },
+    pools: config.pools,
+    handlers: agentHandlers.handlers,
+    inference: inference.pool,
+    workerId,
+    logger: logger.child({ component: "engine" }),
+  });
+  const sandboxEvents = recordSandboxEvents(sandboxRuntime, composed.sandboxEvents, {
+    hostId: workerId,
+    logger: logger.child({ component: "sandbox-events" }),
+  });
+  await composed.engine.start();
+  const workers = await composeWorkers({
+    store: composed.workers,
+    engine: composed.engine,
+    sandboxRuntime,
+    workerId,
+    labels: config.labels,
+    ...(config.heartbeatIntervalMs !== undefined && { heartbeatIntervalMs: config.heartbeatIntervalMs }),
+    ...(composed.bus && { bus: composed.bus }),
+    // The server watches every worker; a worker only reports on itself.
+    monitor: false,
+    logger: logger.child({ component: "workers" }),
+  });
+  let state: WorkerState = "running";
+  const http: WorkerHttp = await startWorkerHttp({
+    ...config.http,
+    engine: composed.engine,
+    inference: inference.pool,
+    workerId,
+    state: () => (state === "running" && workers.heartbeat?.status === "draining" ? "draining" : state),
+  });
+  logger.info(
+    {
+      workerId,
+      pools: config.pools,
+      labels: config.labels,
+      http: http.url,
+      handlers: composed.engine.handlerKinds(),
+    },
+    "worker started",
+  );
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      state = "stopping";
+      await composed.engine.stop({ graceMs: config.abortGraceMs });
+      await workers.close();
+      await sandboxRuntime.closeAll();
+      await sandboxEvents.close();
+      await agentHandlers.close();
+      await inference.close();
+      await composed.close();
+      await http.close();
+      state = "stopped";
+      logger.info({ workerId }, "worker stopped");
+    })();
+    return closing;
+  };
+  let draining: Promise<void> | null = null;
+  const drainAndStop = (options: { graceMs?: number } = {}) => {
+    draining ??= (async () => {
+      if (closing) return closing;
+      state = "draining";
+      composed.engine.setConcurrency("init", 0);
+      await composed.workers
+        .setDraining(workerId, true)
+        .catch((error: unknown) =>
+          logger.warn({ err: error, workerId }, "could not mark this worker draining"),
+        );
+      const graceMs = options.graceMs ?? config.stopGraceMs;
+      logger.info({ workerId, graceMs }, "draining: no new jobs; waiting for the jobs held here");
+      const idle = await waitUntilIdle(composed.engine, graceMs, () => closing !== null);
+      if (!idle) logger.warn({ workerId, graceMs }, "grace period over: stopping the jobs still held here");
+      await close();
+    })();
+    return draining;
+  };
+
+  return {
+    id: workerId,
+    engine: composed.engine,
+    workers,
+    httpUrl: http.url,
+    state: () => state,
+    drainAndStop,
+    close,
+  };
+}
