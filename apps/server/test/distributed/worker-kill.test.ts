@@ -1,0 +1,68 @@
+import type { TStage } from "@raas/shared";
+import { isTerminalStatus } from "@raas/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Deployment, type ServerHandle, submitSleepJobs, until } from "./support/deployment";
+import { WorkerProcesses } from "./support/worker-processes";
+
+// kill -9 of a worker process (by its pid) while jobs run on it, in each stage: the server's
+// monitor finds it lost and its jobs restart elsewhere from INIT. None is lost (every job reaches
+// a final state), none is reported twice (one terminal event each on the bus), and a job ends
+// either completed or — after the retry limit — as an infrastructure failure, never anything else.
+describe("kill -9 of a worker in distributed mode", () => {
+  let deployment: Deployment;
+  let server: ServerHandle;
+  let workers: WorkerProcesses;
+  beforeAll(async () => {
+    deployment = await Deployment.start();
+    server = await deployment.startServer();
+    workers = new WorkerProcesses(deployment);
+  });
+  afterAll(async () => {
+    await workers?.stopAll();
+    await deployment?.dispose();
+  });
+
+  const slowIn = (stage: TStage) => ({
+    initMs: stage === "init" ? 4_000 : 100,
+    runMs: stage === "run" ? 4_000 : 100,
+    evalMs: stage === "eval" ? 4_000 : 100,
+  });
+
+  for (const stage of ["init", "run", "eval"] as const) {
+    it(`during ${stage.toUpperCase()}: each job completes on another worker once, or fails as infrastructure`, async () => {
+      await workers.start(2, "init=2,run=2,eval=2");
+      const ids = await submitSleepJobs(server, 4, slowIn(stage));
+      const { ledger } = deployment;
+      // The phase from the bus: a job's activation in `stage` is published once stored.
+      let victim = "";
+      await until(() => {
+        victim =
+          ids.find((id) => ledger.latest(id)?.status === "active" && ledger.latest(id)?.stage === stage) ??
+          "";
+        return victim !== "";
+      }, `a job active in ${stage}`);
+      const store = await deployment.store();
+      const holderId = (await store.readJob(victim))?.handoff?.workerId;
+      const holder = holderId ? workers.byId(holderId) : undefined;
+      expect(holder, `the worker holding ${victim}`).toBeDefined();
+      await holder?.kill();
+
+      await until(
+        async () => (await deployment.storedJobs(ids)).every((job) => isTerminalStatus(job.status)),
+        "every job in a final state",
+        240_000,
+      );
+      for (const job of await deployment.storedJobs(ids)) {
+        if (job.status === "completed") continue;
+        expect(job).toMatchObject({ status: "failed", failure: { kind: "sandbox" } });
+      }
+      const victimJob = (await store.readJob(victim))!;
+      expect(victimJob.record.status).toBe("completed");
+      expect(victimJob.record.attempts).toBeGreaterThanOrEqual(2);
+      expect(victimJob.handoff?.workerId).not.toBe(holderId);
+      await until(() => ids.every((id) => ledger.terminalEvents(id).length > 0), "every terminal event");
+      for (const id of ids) expect(ledger.terminalEvents(id), id).toHaveLength(1);
+      await server.rest("/api/v1/workers?includeStopped=true");
+    }, 300_000);
+  }
+});
