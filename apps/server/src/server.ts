@@ -156,6 +156,10 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     handlers: [...agentHandlers.handlers, ...(config.handlers ?? [])],
     inference: inference.pool,
     workerId: hostId,
+  }).catch(async (error: unknown) => {
+    // E.g. a Redis queue without PostgreSQL: release what was built before saying why.
+    await Promise.all([inference.close(), agentHandlers.close()]);
+    throw error;
   });
   const sandboxEvents = recordSandboxEvents(sandboxRuntime, composed.sandboxEvents, {
     hostId,

@@ -149,4 +149,32 @@ describe("distributed mode: an API-only server and a worker process", () => {
     expect(await listed(worker.id, true)).toMatchObject({ status: "stopped" });
     expect(await job(waiting.id)).toMatchObject({ status: "queued", stage: "init" });
   }, 180_000);
+
+  it("SIGTERM while a job runs: the worker takes no new job, finishes the one it holds, exits 0 stopped", async () => {
+    const second = await spawnWorker({
+      DATABASE_URL: services.databaseUrl,
+      RAAS_QUEUE: services.redisUrl,
+      RAAS_QUEUE_PREFIX: services.prefix,
+      RAAS_WORKER_POOLS: "init=1,run=1,eval=1",
+      RAAS_WORKER_HEARTBEAT_MS: "300",
+      RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B`,
+    });
+    try {
+      const long = (
+        await call("/jobs", { body: { kind: "sleep", payload: { initMs: 1, runMs: 3_000, evalMs: 1 } } })
+      ).body.job as TJob;
+      await vi.waitFor(async () => expect((await job(long.id)).stage).toBe("run"), WAIT);
+      const exited = second.stop();
+      await vi.waitFor(async () => expect((await listed(second.id)).status).toBe("draining"), WAIT);
+      const late = (
+        await call("/jobs", { body: { kind: "sleep", payload: { initMs: 1, runMs: 1, evalMs: 1 } } })
+      ).body.job as TJob;
+      expect(await exited).toBe(0);
+      expect(await job(long.id)).toMatchObject({ status: "completed", attempts: 1 });
+      expect(await job(late.id)).toMatchObject({ status: "queued", stage: "init" });
+      expect(await listed(second.id, true)).toMatchObject({ status: "stopped" });
+    } finally {
+      await second.kill();
+    }
+  }, 180_000);
 });
