@@ -13,10 +13,11 @@ export { EnvError };
 /** Default port of the worker's `/health` and `/metrics` (Prometheus' conventional exporter port). */
 export const DEFAULT_WORKER_METRICS_PORT = 9464;
 /**
- * Default time a stopping worker gives its current jobs, in ms: under systemd's
- * `TimeoutStopSec=300` of `infra/systemd/raas-worker@.service`, so it ends before being killed.
+ * Default time a stopping worker gives its current jobs, in ms: with the engine's abort grace
+ * (RAAS_SHUTDOWN_GRACE_MS, 10 s) it ends before the Slurm script's 240 s drain timeout and
+ * systemd's `TimeoutStopSec=300` (`infra/`) kill it.
  */
-export const DEFAULT_WORKER_STOP_GRACE_MS = 240_000;
+export const DEFAULT_WORKER_STOP_GRACE_MS = 225_000;
 
 /**
  * Every environment variable a worker reads: its own, and those of every process that runs
@@ -40,7 +41,7 @@ export const ZWorkerEnv = z.object({
   RAAS_WORKER_METRICS_HOST: z.string().trim().min(1).default("0.0.0.0"),
   /**
    * On SIGTERM (or a drain then stop) the worker takes no new job and gives the ones it holds
-   * this long to finish, in ms; the rest are stopped and re-run elsewhere. Default 240_000.
+   * this long to finish, in ms; the rest are stopped and re-run elsewhere. Default 225_000.
    */
   RAAS_WORKER_STOP_GRACE_MS: z.coerce
     .number({ error: "expected a number" })

@@ -35,7 +35,7 @@ describe("the worker's environment", () => {
       },
       labels: ["apptainer", "node-7"],
       http: { port: 9464, host: "0.0.0.0" },
-      stopGraceMs: 240_000,
+      stopGraceMs: 225_000,
     });
     expect(config.inference.backends).toEqual([
       { kind: "vllm", baseUrl: "http://gpu-1:8000", modelName: null },
