@@ -22,11 +22,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createRaasLogger(logLevel, { service: "raas-worker" });
-  const worker = await startWorker(config, logger).catch((error: unknown) => {
-    if (!(error instanceof SandboxUnavailableError || error instanceof DistributedStoreError)) throw error;
-    console.error(error.message);
-    process.exit(2);
-  });
+  // Marked lost, it has stopped: exit non-zero so systemd/Slurm see a failure (and restart it).
+  const worker = await startWorker(config, logger, { onStoppedAsLost: () => process.exit(1) }).catch(
+    (error: unknown) => {
+      if (!(error instanceof SandboxUnavailableError || error instanceof DistributedStoreError)) throw error;
+      console.error(error.message);
+      process.exit(2);
+    },
+  );
   const pools = Object.entries(worker.engine.stats().stages)
     .filter(([, stage]) => stage.concurrency > 0)
     .map(([name, stage]) => `${name}=${stage.concurrency}`);

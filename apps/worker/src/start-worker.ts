@@ -40,7 +40,11 @@ export interface RunningWorker {
  * bus, the sandbox runtime, the agent handlers, the inference pool — registers it, and serves
  * `/health` and `/metrics`. The same compose functions as the server's (`@raas/compose`).
  */
-export async function startWorker(config: WorkerConfig, given?: Logger): Promise<RunningWorker> {
+export async function startWorker(
+  config: WorkerConfig,
+  given?: Logger,
+  hooks: { onStoppedAsLost?: () => void } = {},
+): Promise<RunningWorker> {
   const logger = given ?? createRaasLogger("info", { service: "raas-worker" });
   const workerId = config.workerId ?? defaultSandboxHostId();
   const inference = composeInference(config.inference, logger.child({ component: "inference" }));
@@ -78,6 +82,13 @@ export async function startWorker(config: WorkerConfig, given?: Logger): Promise
     ...(composed.bus && { bus: composed.bus }),
     // The server watches every worker; a worker only reports on itself.
     monitor: false,
+    onSelfLost: () => {
+      // Its jobs were restarted elsewhere and the monitor never recovers an id twice: a worker
+      // that went on would hold jobs nobody recovers if it died later. Stop; a supervisor starts a
+      // new worker (a new id).
+      logger.error({ workerId }, "this worker was marked lost (silent too long): stopping");
+      void close().then(() => hooks.onStoppedAsLost?.());
+    },
     logger: logger.child({ component: "workers" }),
   });
   let state: WorkerState = "running";

@@ -46,6 +46,12 @@ export interface ComposeWorkersOptions extends WorkersConfig {
   /** This process's worker id (`<hostname>:<pid>`, the same as its sandbox host id). */
   workerId: string;
   bus?: EventBus;
+  /**
+   * This process's own record was marked lost (it was silent too long, e.g. paused or cut off;
+   * its jobs were restarted elsewhere). A stale worker must not go on taking work under an id the
+   * monitor will never recover again: the worker app stops. Default: logged only.
+   */
+  onSelfLost?: (worker: WorkerRecord) => void | Promise<void>;
   /** What to do with a worker the monitor found lost. Default: the engine restarts the jobs it held (`recoverWorker`). */
   onLost?: (worker: WorkerRecord) => void | Promise<void>;
   logger: EngineLogger;
@@ -80,6 +86,7 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
         engine.setConcurrency("init", 0);
         logger.info({ workerId: options.workerId }, "worker drained: started jobs finish, no new ones start");
       },
+      ...(options.onSelfLost && { onLost: options.onSelfLost }),
       onResume: () => {
         if (initSizeBeforeDrain !== null) engine.setConcurrency("init", initSizeBeforeDrain);
         initSizeBeforeDrain = null;
