@@ -122,6 +122,13 @@ describe("distributed mode: an API-only server and a worker process", () => {
     });
     const trajectory = (await call(`/jobs/${encodeURIComponent(ids[0]!)}/trajectory`)).body;
     expect(trajectory.turns.length).toBeGreaterThan(0);
+    // Job counters: the server's (every process's events reach it); the worker exports none, so
+    // a sum over all scrape targets counts each job once. Its stage durations are its own.
+    const serverMetrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(serverMetrics).toContain('raas_jobs_completed_total{handler="math"} 2');
+    const workerMetrics = await (await fetch(`${worker.httpUrl}/metrics`)).text();
+    expect(workerMetrics).not.toContain("raas_jobs_completed_total");
+    expect(workerMetrics).toMatch(/raas_stage_duration_seconds_count\{stage="run",outcome="ok"\} [1-9]/);
   });
 
   it("shows occupancy, and a drain from the API lets the started job finish while a new one waits", async () => {

@@ -27,7 +27,8 @@ export interface WorkerHttp {
  */
 export async function startWorkerHttp(options: WorkerHttpOptions): Promise<WorkerHttp> {
   const { engine, state } = options;
-  const metrics = new ControlPlaneMetrics({ engine, backends: options.inference });
+  // Job counters are the server's: this worker hears every process's job events through the bus.
+  const metrics = new ControlPlaneMetrics({ engine, backends: options.inference, countJobs: false });
   new Gauge({
     name: "raas_worker_draining",
     help: "1 while this worker drains (takes no new job), else 0.",

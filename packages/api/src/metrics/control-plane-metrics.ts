@@ -17,6 +17,12 @@ export interface ControlPlaneMetricsOptions {
   collectProcessMetrics?: boolean;
   /** Inference backends to export per-backend series for. Default none. */
   backends?: Pick<InferenceBackendRegistry, "listBackends">;
+  /**
+   * Count jobs reaching a terminal state (`raas_jobs_{completed,failed,cancelled}_total`) from the
+   * engine's job events. Default true. A distributed-mode worker passes false: it hears every
+   * process's job events through the bus, so its counts would repeat the server's.
+   */
+  countJobs?: boolean;
   /** How many live subscriptions (SSE streams) are open, read at each scrape. Default: not exported. */
   liveSubscriptions?: () => number;
 }
@@ -89,23 +95,25 @@ export class ControlPlaneMetrics {
       },
     });
 
+    const countJobs = options.countJobs ?? true;
+    const jobRegisters = countJobs ? registers : [];
     const completed = new Counter({
       name: "raas_jobs_completed_total",
       help: "Jobs that completed (reward assigned), by handler kind.",
       labelNames: ["handler"] as const,
-      registers,
+      registers: jobRegisters,
     });
     const failed = new Counter({
       name: "raas_jobs_failed_total",
       help: "Jobs that failed, by failure kind, the stage they failed in, and handler kind.",
       labelNames: ["failure_kind", "stage", "handler"] as const,
-      registers,
+      registers: jobRegisters,
     });
     const cancelled = new Counter({
       name: "raas_jobs_cancelled_total",
       help: "Jobs cancelled by a caller, by the stage they were in.",
       labelNames: ["stage", "handler"] as const,
-      registers,
+      registers: jobRegisters,
     });
     const stageDuration = new Histogram({
       name: "raas_stage_duration_seconds",
@@ -128,14 +136,18 @@ export class ControlPlaneMetrics {
       registers,
     });
 
+    if (countJobs) {
+      this.#unsubscribers.push(
+        engine.subscribe(({ job }) => {
+          if (!this.#isFirstTerminal(job)) return;
+          const stage = job.failure?.stage ?? job.stage ?? "none";
+          if (job.status === "completed") completed.inc({ handler: job.kind });
+          else if (job.status === "cancelled") cancelled.inc({ stage, handler: job.kind });
+          else failed.inc({ failure_kind: job.failure?.kind ?? "unknown", stage, handler: job.kind });
+        }),
+      );
+    }
     this.#unsubscribers.push(
-      engine.subscribe(({ job }) => {
-        if (!this.#isFirstTerminal(job)) return;
-        const stage = job.failure?.stage ?? job.stage ?? "none";
-        if (job.status === "completed") completed.inc({ handler: job.kind });
-        else if (job.status === "cancelled") cancelled.inc({ stage, handler: job.kind });
-        else failed.inc({ failure_kind: job.failure?.kind ?? "unknown", stage, handler: job.kind });
-      }),
       engine.onStageFinished((event) => {
         stageDuration.observe({ stage: event.stage, outcome: event.outcome }, event.durationMs / 1_000);
       }),
