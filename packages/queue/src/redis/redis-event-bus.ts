@@ -33,6 +33,9 @@ export class RedisEventBus implements EventBus {
       const connection = new Redis(options.url, {
         maxRetriesPerRequest: null,
         autoResubscribe: true,
+        // A group commit stores many transitions at once and publishes an event for each: sent
+        // in one write per tick rather than one per message.
+        enableAutoPipelining: role === "publisher",
         connectionName: `${this.#prefix}:raas-bus-${role}`,
       });
       watchConnection(connection, role, onError);

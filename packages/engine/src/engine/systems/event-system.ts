@@ -27,9 +27,12 @@ export class EventSystem {
   /** Called for a change another process made to a job (before listeners hear of it). */
   readonly #onRemoteChange: (job: JobRecord, version: number) => void;
   #unsubscribe: (() => Promise<void>) | null = null;
+  /** How this process's own messages begin (`committed` writes `origin` first). */
+  readonly #ownPrefix: string;
 
   constructor(ctx: EngineContext, onRemoteChange: (job: JobRecord, version: number) => void) {
     this.#ctx = ctx;
+    this.#ownPrefix = `{"origin":${JSON.stringify(ctx.workerId)},`;
     this.#onRemoteChange = onRemoteChange;
   }
 
@@ -72,6 +75,9 @@ export class EventSystem {
   }
 
   #receive(message: string): void {
+    // Redis delivers this process's own messages back: drop them before parsing (every process
+    // hears every job event of the deployment, so parsing is per message times processes).
+    if (message.startsWith(this.#ownPrefix)) return;
     let parsed: z.infer<typeof ZJobEventMessage>;
     try {
       parsed = ZJobEventMessage.parse(JSON.parse(message));
