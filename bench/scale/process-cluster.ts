@@ -4,6 +4,7 @@
 import type { TJob } from "@raas/shared";
 import { Deployment } from "../../apps/server/test/distributed/support/deployment";
 import { WorkerProcesses } from "../../apps/server/test/distributed/support/worker-processes";
+import { machineCpuSec, processCpuSec } from "./cpu-meter";
 
 export interface ProcessRunConfig {
   workers: number;
@@ -23,6 +24,11 @@ export interface ProcessRunResult {
   elapsedS: number;
   /** Jobs whose three stages did not all run on one worker (a restart or a handoff miss). */
   attemptsAboveOne: number;
+  /** CPU ms per job of the server process and of all worker processes together, during the run. */
+  serverCpuMsPerJob: number;
+  workerCpuMsPerJob: number;
+  /** Share of the machine's CPU (every core, every process — other users' too) busy during the run. */
+  machineBusy: number;
 }
 
 const SUBMIT_CHUNK = 1_000;
@@ -33,8 +39,14 @@ export async function runProcessCluster(config: ProcessRunConfig): Promise<Proce
   const workers = new WorkerProcesses(deployment);
   try {
     const server = await deployment.startServer({ LOG_LEVEL: "warn" });
-    await workers.start(config.workers, config.pools, { LOG_LEVEL: "warn" });
+    const spawned = await workers.start(config.workers, config.pools, { LOG_LEVEL: "warn" });
     const payload = { ...config.stageMs, jitter: config.jitter };
+    const workersCpu = () => spawned.reduce((sum, worker) => sum + processCpuSec(worker.pid), 0);
+    const before = {
+      server: processCpuSec(server.proc.pid),
+      workers: workersCpu(),
+      machine: machineCpuSec(),
+    };
     const started = Date.now();
     const ids: string[] = [];
     for (let offset = 0; offset < config.jobs; offset += SUBMIT_CHUNK) {
@@ -60,6 +72,8 @@ export async function runProcessCluster(config: ProcessRunConfig): Promise<Proce
       }
     }
     const elapsedS = (Date.now() - started) / 1_000;
+    const machine = machineCpuSec();
+    const perJobMs = (sec: number) => Number(((sec * 1_000) / config.jobs).toFixed(2));
     const completed = finished.filter((job) => job.status === "completed");
     return {
       workers: config.workers,
@@ -68,6 +82,11 @@ export async function runProcessCluster(config: ProcessRunConfig): Promise<Proce
       jobsPerSec: steadyRate(completed.map((job) => (job.finishedAtMs ?? 0) - started)),
       elapsedS,
       attemptsAboveOne: finished.filter((job) => job.attempts > 1).length,
+      serverCpuMsPerJob: perJobMs(processCpuSec(server.proc.pid) - before.server),
+      workerCpuMsPerJob: perJobMs(workersCpu() - before.workers),
+      machineBusy: Number(
+        ((machine.busy - before.machine.busy) / (machine.total - before.machine.total)).toFixed(3),
+      ),
     };
   } finally {
     await workers.stopAll();
