@@ -22,6 +22,8 @@ interface HeldLease {
   entry: Entry;
   lease: Lease;
   cancelTimer: () => void;
+  /** The worker that reserved it (`ReserveOptions.workerId`). */
+  holder: string | undefined;
 }
 
 const addressKey = (stage: TStage, workerId: string) => `${stage} ${workerId}`;
@@ -64,7 +66,7 @@ export class MemoryJobQueue implements JobQueue {
   ): Promise<Lease | null> {
     if (this.#closed || signal.aborted) return Promise.resolve(null);
     const entry = this.#popFor(stage, options.workerId);
-    if (entry) return Promise.resolve(this.#lease(entry, leaseMs));
+    if (entry) return Promise.resolve(this.#lease(entry, leaseMs, options.workerId));
     return new Promise((resolve) => {
       const waiters = this.#waiters.get(stage) as Waiter[];
       const onAbort = () => {
@@ -121,10 +123,15 @@ export class MemoryJobQueue implements JobQueue {
       this.#addressed.delete(addressKey(stage, workerId));
     }
     for (const [leaseId, held] of this.#leases) {
-      if (held.entry.item.workerId !== workerId) continue;
-      held.cancelTimer();
-      this.#leases.delete(leaseId);
-      taken.push(held.entry.item);
+      if (held.entry.item.workerId === workerId) {
+        held.cancelTimer();
+        this.#leases.delete(leaseId);
+        taken.push(held.entry.item);
+      } else if (!held.entry.item.workerId && held.holder === workerId) {
+        // A shared item the dead worker had leased goes back now, not when its lease runs out.
+        held.cancelTimer();
+        this.#expire(leaseId);
+      }
     }
     return taken;
   }
@@ -169,7 +176,7 @@ export class MemoryJobQueue implements JobQueue {
     const waiter = index >= 0 ? waiters.splice(index, 1)[0] : undefined;
     if (waiter) {
       waiter.cleanup();
-      waiter.resolve(this.#lease(entry, waiter.leaseMs));
+      waiter.resolve(this.#lease(entry, waiter.leaseMs, waiter.workerId));
       return;
     }
     if (!workerId) {
@@ -185,7 +192,7 @@ export class MemoryJobQueue implements JobQueue {
     heap.push(entry);
   }
 
-  #lease(entry: Entry, leaseMs: number): Lease {
+  #lease(entry: Entry, leaseMs: number, holder: string | undefined): Lease {
     entry.deliveries += 1;
     const leaseId = `lease_${++this.#leaseSeq}`;
     const lease: Lease = {
@@ -195,7 +202,7 @@ export class MemoryJobQueue implements JobQueue {
       leaseUntilMs: this.#clock.now() + leaseMs,
     };
     const cancelTimer = this.#clock.setTimer(() => this.#expire(leaseId), leaseMs);
-    this.#leases.set(leaseId, { entry, lease, cancelTimer });
+    this.#leases.set(leaseId, { entry, lease, cancelTimer, holder });
     return lease;
   }
 

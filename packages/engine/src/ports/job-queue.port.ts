@@ -53,7 +53,8 @@ export interface JobQueue {
   remove(jobId: string, stage: TStage): Promise<boolean>;
   /**
    * Removes and returns every item addressed to `workerId` (waiting, or leased by it), so that the
-   * recovery of a dead worker can restart their jobs elsewhere.
+   * recovery of a dead worker can restart their jobs elsewhere. Shared items it had leased go back
+   * to their queue at once (delivered again, as when a lease expires) and are not returned.
    */
   takeAddressedTo(workerId: string): Promise<QueueItem[]>;
   /** Items waiting (not leased) per stage, shared and addressed alike. */

@@ -13,6 +13,9 @@ import {
 import { ReserveLoop, type Taken } from "./reserve-loop";
 import { watchConnection } from "./watch-connection";
 
+/** How the lock tokens of a worker's reserves begin. */
+const lockOwner = (workerId: string | undefined) => `${encodeURIComponent(workerId ?? "")}|`;
+
 interface HeldLease {
   job: TBullJob;
   handle: BullQueueHandle;
@@ -165,8 +168,21 @@ export class RedisJobQueue implements JobQueue {
         taken.push({ jobId, stage, priority, workerId });
       }
       for (const [leaseId, held] of this.#held) if (held.handle === handle) this.#held.delete(leaseId);
+      await this.#giveBackLeasedBy(this.#handle(sharedQueueName(stage)), workerId);
     }
     return taken;
+  }
+
+  /** Shared items whose lock `workerId` holds go back to waiting (delivered again at once). */
+  async #giveBackLeasedBy(handle: BullQueueHandle, workerId: string): Promise<void> {
+    const owner = lockOwner(workerId);
+    for (const job of await handle.queue.getJobs(["active"])) {
+      const token = await this.#redis.get(`${handle.queue.keys[""]}${job.id}:lock`);
+      if (!token?.startsWith(owner)) continue;
+      await job.moveToWait(token).catch((error: unknown) => {
+        if (!isLostLeaseError(error)) throw error;
+      });
+    }
   }
 
   async depth(stage: TStage): Promise<number> {
@@ -219,7 +235,8 @@ export class RedisJobQueue implements JobQueue {
     loop = new ReserveLoop<Lease>(sources, {
       blocking,
       maxBlockMs: this.#options.maxBlockMs,
-      nextToken: () => `${process.pid}-${Date.now().toString(36)}-${++this.#tokenSeq}`,
+      // The lock names the reserving worker, so its recovery can give back the shared items it held.
+      nextToken: () => `${lockOwner(workerId)}${process.pid}-${Date.now().toString(36)}-${++this.#tokenSeq}`,
       onError: this.#options.onError,
       toLease: (taken, leaseMs) => this.#toLease(taken, leaseMs),
     });

@@ -197,6 +197,24 @@ export function describeJobQueueContract(name: string, open: () => Promise<Queue
       expect(next.item.jobId).toBe("shared");
     });
 
+    it("gives back at once the shared items a recovered worker had leased, never another's", async () => {
+      const { queue, openPeer } = await fresh();
+      await queue.enqueue({ jobId: "first", stage: "init", priority: 1 });
+      await queue.enqueue({ jobId: "second", stage: "init", priority: 0 });
+      const dead = await mustReserve(queue, "init", 60_000, never(), { workerId: "w-dead:host" });
+      const live = await mustReserve(queue, "init", 60_000, never(), { workerId: "w-dead" });
+      expect([dead.item.jobId, live.item.jobId]).toEqual(["first", "second"]);
+      const peer = await openPeer();
+      expect(await peer.takeAddressedTo("w-dead:host")).toEqual([]);
+      // Delivered again long before its 60 s lease would have run out; the other lease stays.
+      const again = await mustReserve(peer, "init", 60_000, AbortSignal.timeout(10_000), { workerId: "w3" });
+      expect(again.item.jobId).toBe("first");
+      expect(again.deliveries).toBe(2);
+      expect(await queue.reserve("init", 1_000, AbortSignal.timeout(300))).toBeNull();
+      await queue.ack(live);
+      await peer.ack(again);
+    });
+
     it("never gives one item to two consumers at once", async () => {
       const { queue, openPeer } = await fresh();
       const peer = await openPeer();
