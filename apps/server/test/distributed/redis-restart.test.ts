@@ -1,20 +1,26 @@
 import { isTerminalStatus } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { Deployment, submitSleepJobs, until } from "./support/deployment";
+import { WorkerProcesses } from "./support/worker-processes";
 
 let deployment: Deployment | null = null;
+let workers: WorkerProcesses | null = null;
 afterEach(async () => {
+  await workers?.stopAll();
   await deployment?.dispose();
   deployment = null;
+  workers = null;
 });
 
-// Redis restarted (no persistence) under a distributed server running jobs: every queue item and
-// lease is gone. The server reports the outage, re-queues what the store holds as queued, and no
-// job is left stuck: all reach a final state.
+// Redis restarted (no persistence) under a distributed deployment running jobs — the API-only
+// server and two worker processes: every queue item and lease is gone. Each process reports the
+// outage and re-queues what the store holds as queued; no job is left stuck.
 describe("a Redis restart during a distributed run", () => {
   it("is reported, and afterwards every job completes; none reported twice", async () => {
     deployment = await Deployment.start();
-    const server = await deployment.startServer({ RAAS_SERVER_POOLS: "init=4,run=4,eval=4" });
+    const server = await deployment.startServer();
+    workers = new WorkerProcesses(deployment);
+    const spawned = await workers.start(2, "init=2,run=2,eval=2");
     const ids = await submitSleepJobs(server, 40, { initMs: 100, runMs: 300, evalMs: 100 });
     const { ledger } = deployment;
     // Mid-run: some jobs finished, others queued or running in each stage.
@@ -34,5 +40,7 @@ describe("a Redis restart during a distributed run", () => {
     // Events published while Redis was away are lost (at most once), never doubled.
     for (const id of ids) expect(ledger.terminalEvents(id).length).toBeLessThanOrEqual(1);
     expect(server.proc.isRunning).toBe(true);
+    for (const worker of spawned)
+      expect(worker.output()).toMatch(/re-queued the items of every job stored as queued/);
   });
 });
