@@ -87,6 +87,13 @@ export class EventSystem {
     }
     if (parsed.origin === this.#ctx.workerId) return;
     const job = parsed.job as JobRecord;
+    // Each job ends once, stored by the one process whose compare-and-set won; every other process
+    // counts that end from here, so the totals of `stats()` (an API-only server's included) are
+    // the deployment's, not this process's alone.
+    if (isTerminalStatus(job.status) && !this.#ctx.jobs.isFinished(job.id)) {
+      const to = { status: job.status, stage: job.stage, failureKind: job.failure?.kind ?? null };
+      this.#ctx.stats.moved(null, to, this.#ctx.clock.now());
+    }
     this.#ctx.jobs.remember(job, parsed.version);
     this.#onRemoteChange(job, parsed.version);
     this.#deliver(job);
