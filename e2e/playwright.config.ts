@@ -1,9 +1,11 @@
 import { defineConfig } from "@playwright/test";
 
 /**
- * End-to-end suite: a real control plane (apps/server, in-memory store, sleep handler) and the
- * production build of apps/web (`next build` + `next start`), driven by Debian's chromium.
- * `global-setup.ts` starts both on free ports; tests share them, so they run one at a time.
+ * End-to-end suite: a real control plane (apps/server, sleep handler) and the production build of
+ * apps/web (`next build` once, `next start` per mode), driven by Debian's chromium. Every spec runs
+ * in two projects: `embedded` (one server process, in-memory store) and `distributed` (PostgreSQL
+ * + Redis, the server running INIT and an apps/worker process running RUN and EVAL).
+ * `global-setup.ts` starts both deployments on free ports; tests share them, so they run one at a time.
  */
 export default defineConfig({
   testDir: "./tests",
@@ -15,6 +17,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
+  projects: [{ name: "embedded" }, { name: "distributed" }],
   forbidOnly: Boolean(process.env.CI),
   use: {
     browserName: "chromium",

@@ -1,6 +1,7 @@
 import type { AppRouter } from "@raas/api";
 import { createTRPCClient, httpLink } from "@trpc/client";
-import { E2E_TOKENS, e2eUrls } from "./e2e-env";
+import { E2E_TOKENS, e2eMode, e2eUrls } from "./e2e-env";
+import { holdWorkersInit } from "./worker-drain";
 
 /** A tRPC client straight to the control plane (not through the dashboard), as a trainer would use. */
 export function apiClient(role: keyof typeof E2E_TOKENS | "anonymous" = "trainer") {
@@ -36,13 +37,19 @@ export async function submitAndFinish(
   return ids;
 }
 
-/** Sets a stage's pool size (0 pauses it) with the admin token; returns the previous size. */
-export async function setStageConcurrency(
-  stage: "init" | "run" | "eval",
-  concurrency: number,
-): Promise<number> {
+/**
+ * Pauses INIT with the admin token, so jobs submitted next stay queued; returns what resumes it.
+ * The server's own INIT pool goes to 0 (`system.setConcurrency`); in distributed mode, where the
+ * worker processes run the pools, every worker is drained too, and resumed after.
+ */
+export async function pauseInit(): Promise<() => Promise<void>> {
   const admin = apiClient("admin");
-  const before = (await admin.system.stats.query()).stages[stage].concurrency;
-  await admin.system.setConcurrency.mutate({ stage, concurrency });
-  return before;
+  const before = (await admin.system.stats.query()).stages.init.concurrency;
+  await admin.system.setConcurrency.mutate({ stage: "init", concurrency: 0 });
+  const distributed = e2eMode() === "distributed";
+  if (distributed) await holdWorkersInit(admin, true);
+  return async () => {
+    await admin.system.setConcurrency.mutate({ stage: "init", concurrency: before });
+    if (distributed) await holdWorkersInit(admin, false);
+  };
 }

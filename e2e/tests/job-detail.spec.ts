@@ -1,11 +1,5 @@
 import { expect, test } from "@playwright/test";
-import {
-  apiClient,
-  QUICK_SLEEP,
-  setStageConcurrency,
-  submitAndFinish,
-  uniqueTag,
-} from "../support/api-client";
+import { apiClient, pauseInit, QUICK_SLEEP, submitAndFinish, uniqueTag } from "../support/api-client";
 import { E2E_TOKENS, e2eUrls } from "../support/e2e-env";
 import { saveScreenshot } from "../support/screenshot";
 
@@ -48,7 +42,7 @@ test("cancelling a queued job needs the admin token; without it the button is di
 }) => {
   const api = apiClient("trainer");
   const tag = uniqueTag("cx");
-  const initBefore = await setStageConcurrency("init", 0);
+  const resumeInit = await pauseInit();
   try {
     const { job } = await api.jobs.submit.mutate({
       kind: "sleep",
@@ -94,14 +88,14 @@ test("cancelling a queued job needs the admin token; without it the button is di
     await expect(page.getByTestId("token-status")).toHaveText("admin token");
     await saveScreenshot(page, "job-detail-cancelled");
   } finally {
-    await setStageConcurrency("init", initBefore);
+    await resumeInit();
   }
 });
 
 test("job page follows a running job live, without a reload", async ({ page }) => {
   const api = apiClient("trainer");
   const tag = uniqueTag("live");
-  const initBefore = await setStageConcurrency("init", 0);
+  const resumeInit = await pauseInit();
   let jobId: string;
   try {
     const { job } = await api.jobs.submit.mutate({
@@ -113,7 +107,7 @@ test("job page follows a running job live, without a reload", async ({ page }) =
     await page.goto(`${e2eUrls().webUrl}/jobs/${jobId}`);
     await expect(page.getByTestId("fact-status")).toHaveText("queued · init");
   } finally {
-    await setStageConcurrency("init", initBefore);
+    await resumeInit();
   }
   await expect(page.getByTestId("fact-status")).toHaveText("active · run");
   await expect(page.getByTestId("timing-run")).toContainText("so far");

@@ -1,11 +1,5 @@
 import { expect, test } from "@playwright/test";
-import {
-  apiClient,
-  QUICK_SLEEP,
-  setStageConcurrency,
-  submitAndFinish,
-  uniqueTag,
-} from "../support/api-client";
+import { apiClient, pauseInit, QUICK_SLEEP, submitAndFinish, uniqueTag } from "../support/api-client";
 import { e2eUrls } from "../support/e2e-env";
 import { saveScreenshot } from "../support/screenshot";
 
@@ -39,7 +33,7 @@ test("Overview shows the live counts the API reports", async ({ page }) => {
   await expect(page.getByTestId("failed-agent")).toHaveText(String(afterFinish.failedByKind.agent));
 
   // Waiting work: with INIT paused, submitted jobs stay queued for INIT.
-  const initBefore = await setStageConcurrency("init", 0);
+  const resumeInit = await pauseInit();
   try {
     const queuedBefore = (await api.system.stats.query()).stages.init.queued;
     await api.jobs.submitMany.mutate({
@@ -69,6 +63,6 @@ test("Overview shows the live counts the API reports", async ({ page }) => {
     await expect(page.getByTestId("stage-init-queued")).toHaveText(String(afterCancel.stages.init.queued));
     await expect(page.getByTestId("total-cancelled")).toHaveText(String(afterCancel.cancelled));
   } finally {
-    await setStageConcurrency("init", initBefore);
+    await resumeInit();
   }
 });
