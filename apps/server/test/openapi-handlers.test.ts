@@ -1,33 +1,16 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { findDocumentGaps } from "@raas/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config-from-env";
-import { parseServerEnv } from "../src/env";
-import { type RunningServer, startServer } from "../src/server";
-
-const SWE_DATA = fileURLToPath(new URL("../../../packages/handlers/data/swe/", import.meta.url));
+import { startAllHandlersServer } from "./support/all-handlers-server";
 
 /** The document a Python trainer generates its client from, with every handler the server composes. */
 describe("/openapi.json of the composed server", () => {
-  let running: RunningServer;
-  let scratchDir: string;
+  let running: Awaited<ReturnType<typeof startAllHandlersServer>>;
 
   beforeAll(async () => {
-    scratchDir = mkdtempSync(join(tmpdir(), "raas-openapi-swe-scratch-"));
-    const fromEnv = configFromEnv(parseServerEnv({ RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles") }));
-    const swe = fromEnv.agentHandlers ? fromEnv.agentHandlers.swe : undefined;
-    running = await startServer({
-      port: 0,
-      logLevel: "silent",
-      agentHandlers: { ...fromEnv.agentHandlers, ...(swe && { swe: { ...swe, scratchDir } }) },
-    });
+    running = await startAllHandlersServer();
   });
   afterAll(async () => {
-    await running?.close({ graceMs: 50 });
-    rmSync(scratchDir, { recursive: true, force: true });
+    await running?.close();
   });
 
   it("types every registered kind's payload and result, with no undocumented field", async () => {

@@ -2,18 +2,11 @@
 // JSON Schema (through @seriousme/openapi-schema-validator), every $ref resolved, every schema a
 // valid JSON Schema 2020-12 — plus the rules a client generator relies on that a JSON Schema
 // cannot state (unique operationIds, path templates and path parameters in step).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config-from-env";
-import { parseServerEnv } from "../src/env";
-import { type RunningServer, startServer } from "../src/server";
+import { startAllHandlersServer } from "./support/all-handlers-server";
 
-const SWE_DATA = fileURLToPath(new URL("../../../packages/handlers/data/swe/", import.meta.url));
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -76,24 +69,15 @@ function collectSchemas(doc: JsonObject): Array<{ at: string; schema: Json }> {
 }
 
 describe("/openapi.json against the OpenAPI 3.1 standard", () => {
-  let running: RunningServer;
-  let scratchDir: string;
+  let running: Awaited<ReturnType<typeof startAllHandlersServer>>;
   let doc: JsonObject;
 
   beforeAll(async () => {
-    scratchDir = mkdtempSync(join(tmpdir(), "raas-openapi-standard-"));
-    const fromEnv = configFromEnv(parseServerEnv({ RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles") }));
-    const swe = fromEnv.agentHandlers ? fromEnv.agentHandlers.swe : undefined;
-    running = await startServer({
-      port: 0,
-      logLevel: "silent",
-      agentHandlers: { ...fromEnv.agentHandlers, ...(swe && { swe: { ...swe, scratchDir } }) },
-    });
+    running = await startAllHandlersServer();
     doc = (await fetch(`${running.url}/openapi.json`).then((response) => response.json())) as JsonObject;
   });
   afterAll(async () => {
-    await running?.close({ graceMs: 50 });
-    rmSync(scratchDir, { recursive: true, force: true });
+    await running?.close();
   });
 
   it("validates against the specification's schema with every $ref resolved", async () => {
