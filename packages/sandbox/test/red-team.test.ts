@@ -1,13 +1,12 @@
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ManagedSandbox, SandboxError } from "../src/index";
+import type { ManagedSandbox } from "../src/index";
 import { createTestRuntime } from "./support/sandbox-fixture";
 
 /**
- * The attacks of issue 9 §2–§5, each run by a "policy" against a real bubblewrap sandbox, and
- * each asserting what must come out: the execution server survives and answers, tool results
- * belong to the call that produced them with the exit status the command really had, exec
- * commands leave nothing behind, and failures the policy causes are marked as its own.
+ * The attacks of issue 9 §2–§3, each run by a "policy" against a real bubblewrap sandbox, and
+ * each asserting what must come out: the execution server survives and answers, and tool results
+ * belong to the call that produced them with the exit status the command really had. Exec
+ * isolation and the policy's own failures are in red-team-exec.test.ts.
  */
 
 const CALL_TIMEOUT_MS = 15_000;
@@ -403,110 +402,5 @@ describe("red team: python results cannot be forged", () => {
     expect(result).toMatchObject({ isError: true });
     expect(result.output).toContain("ValueError: still an error");
     await expectNextCellHonest();
-  });
-});
-
-describe("red team: exec commands are isolated and never interrupted by silence", () => {
-  const fixture = createTestRuntime({ noOutputTimeoutMs: 1_000 });
-  let sandbox: ManagedSandbox;
-
-  beforeAll(async () => {
-    sandbox = await fixture.runtime.create({});
-  });
-  afterAll(() => fixture.dispose());
-
-  const sleepers = async () =>
-    (await sandbox.runTool("bash", { command: "pgrep -fc 'sleep 10[0-9][0-9]' || true" })).output;
-
-  it("kills an exec command's daemons and double-forked children when it returns", async () => {
-    const result = await sandbox.exec([
-      "sh",
-      "-c",
-      "setsid sh -c 'sleep 1000' & (sleep 1001 &) & nohup sleep 1002 >/dev/null 2>&1 & echo started",
-    ]);
-    expect(result).toMatchObject({ exitCode: 0, stdout: "started\n", timedOut: false });
-    const after = await sandbox.exec([
-      "sh",
-      "-c",
-      "for d in /proc/[0-9]*; do tr '\\0' ' ' < $d/cmdline 2>/dev/null; echo; done",
-    ]);
-    expect(after.stdout).not.toMatch(/sleep 10\d\d/);
-    const survivors = sandbox
-      .processIds()
-      .map((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, "utf8");
-        } catch {
-          return "";
-        }
-      })
-      .filter((cmdline) => /sleep\0?10\d\d/.test(cmdline));
-    expect(survivors).toEqual([]);
-    expect(await sleepers()).toBe("0\n");
-  });
-
-  it("cannot see the agent's shell functions or variables", async () => {
-    await sandbox.runTool("bash", {
-      command: "export AGENT_SECRET=planted; false() { return 0; }; export -f false; cd /tmp",
-    });
-    const result = await sandbox.exec([
-      "bash",
-      "-c",
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
-      'echo "secret=${AGENT_SECRET:-unset}"; false; echo "false=$?"; pwd',
-    ]);
-    expect(result.stdout).toBe("secret=unset\nfalse=1\n/workspace\n");
-    expect(result.exitCode).toBe(0);
-  });
-
-  it("never interrupts silent commands", async () => {
-    const sleeper = await sandbox.exec(["sleep", "3"], { timeoutMs: 30_000 });
-    expect(sleeper).toMatchObject({ exitCode: 0, timedOut: false, signal: null });
-    const poller = await sandbox.exec(
-      [
-        "python3",
-        "-c",
-        "import subprocess\nr = subprocess.run(['sh', '-c', 'sleep 3; echo quiet'], capture_output=True)\nprint(r.returncode, r.stdout.decode().strip())",
-      ],
-      { timeoutMs: 30_000 },
-    );
-    expect(poller).toMatchObject({ exitCode: 0, stdout: "0 quiet\n", timedOut: false });
-    const reader = await sandbox.exec(["sh", "-c", "sleep 2; read line; echo got=$line"], {
-      stdin: "input\n",
-      timeoutMs: 30_000,
-    });
-    expect(reader).toMatchObject({ exitCode: 0, stdout: "got=input\n" });
-  });
-
-  it("kills the whole tree at its timeout", async () => {
-    const started = performance.now();
-    const result = await sandbox.exec(
-      ["sh", "-c", "setsid sleep 1005 & (sleep 1006 &); sleep 1007; echo never"],
-      { timeoutMs: 1_000 },
-    );
-    expect(result).toMatchObject({ timedOut: true });
-    expect(result.exitCode === 0).toBe(false);
-    expect(result.stdout).not.toContain("never");
-    expect(performance.now() - started).toBeLessThan(10_000);
-    expect(await sleepers()).toBe("0\n");
-  });
-});
-
-describe("red team: failures the policy causes are marked as its own", () => {
-  const fixture = createTestRuntime();
-  afterAll(() => fixture.dispose());
-
-  it("blames the policy when the wall time runs out during its tool call", async () => {
-    const sandbox = await fixture.runtime.create({ limits: { wallTimeMs: 1_000 } });
-    const error = await sandbox
-      .runTool("bash", { command: "while :; do :; done" }, { timeoutMs: 30_000 })
-      .then(
-        () => undefined,
-        (caught: unknown) => caught,
-      );
-    expect(error).toBeInstanceOf(SandboxError);
-    expect(error).toMatchObject({ causedByPolicy: true });
-    expect((error as SandboxError).policyReason).toMatch(/wall-time/);
-    await sandbox.close();
   });
 });
