@@ -6,52 +6,23 @@ import type {
   ToolCallOptions,
   ToolResult,
 } from "@raas/engine";
-import type { TSandboxEvent, TSandboxState } from "@raas/shared";
+import type { TSandboxState } from "@raas/shared";
 import type { ExecFileEntry, ExecHealth, ExecRequestBody } from "../protocol/exec-protocol.types";
 import { ExecClient, ExecRequestError } from "./exec-client";
 import { registerExitCleanup } from "./exit-cleanup";
 import { waitForReadyLine } from "./launcher-ready";
+import type { ManagedSandboxOptions } from "./managed-sandbox.types";
 import { isProcessAlive, killPids, listProcessTree, processIdentity } from "./process-tree";
-import type { SandboxCgroup } from "./sandbox-cgroup";
-import { removeSandboxDirs, type SandboxDirs } from "./sandbox-dirs";
+import { removeSandboxDirs } from "./sandbox-dirs";
 import { blamePolicy, SandboxError } from "./sandbox-error";
 import { SandboxWatchdog } from "./sandbox-watchdog";
-import type { WatchdogLimitHit, WatchdogLimitName, WatchdogLimits } from "./watchdog-decision";
+import type { WatchdogLimitHit, WatchdogLimitName } from "./watchdog-decision";
 
-/** How a runtime starts the execution server for one sandbox. */
-export interface LaunchPlan {
-  command: string;
-  args: string[];
-  env?: Record<string, string>;
-  /** Host uid/gid to run the launcher as (root hosts drop to an unprivileged uid). */
-  uid?: number;
-  gid?: number;
-  /** cgroups the launcher joins before it execs, when the runtime could create them. */
-  cgroup?: SandboxCgroup;
-}
+export type { LaunchPlan, ManagedSandboxOptions } from "./managed-sandbox.types";
 
 // Joins each cgroup.procs given before `--`, then execs the launcher, so not even bwrap's
 // first fork happens outside the sandbox's cgroups.
 const JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"';
-
-export interface ManagedSandboxOptions {
-  id: string;
-  jobId: string | null;
-  dirs: SandboxDirs;
-  plan: LaunchPlan;
-  /** Give up on readiness after this many ms. */
-  startTimeoutMs: number;
-  /** Close the sandbox after this many ms of life; unset = no wall limit. */
-  wallTimeMs?: number;
-  /** Whole-sandbox limits the host watches from /proc and the workspace (see sandbox-watchdog.ts). */
-  watchdog?: WatchdogLimits;
-  /** Slack on top of a call's timeout before the sandbox is declared hung, in ms. */
-  hangSlackMs: number;
-  /** Timeout the server applies when a call gives none, in ms (used for hang detection). */
-  defaultTimeoutMs: number;
-  emit: (event: TSandboxEvent) => void;
-  onGone: () => void;
-}
 
 const STDERR_TAIL_BYTES = 4_096;
 
