@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
+import { zListLimit } from "../../util/list-limit.schema";
 import { ZBenchmarkLabel, ZBenchmarkRunView } from "./benchmark.schema";
 import { requireBenchmarks } from "./require-benchmarks";
 
@@ -11,13 +12,7 @@ export const ZListBenchmarkRunsRequest = z
     dataset: ZBenchmarkLabel("a dataset name")
       .optional()
       .describe("Only runs on this dataset, e.g. `swe-bench-verified`."),
-    limit: z
-      .number({ error: "expected a number" })
-      .int()
-      .min(1)
-      .max(1_000)
-      .default(100)
-      .describe("Most runs returned, newest first (1 to 1000). Default 100."),
+    limit: zListLimit("Most runs returned, newest first (1 to 1000). Default 100."),
   })
   .strict()
   .meta({ description: "Filters of the run list." });

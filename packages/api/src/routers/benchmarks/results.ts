@@ -1,6 +1,7 @@
 import { RaasError, zIdString } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
+import { zListLimit } from "../../util/list-limit.schema";
 import { ZBenchmarkResultView, ZBenchmarkRunId } from "./benchmark.schema";
 import { requireBenchmarks, requireRun } from "./require-benchmarks";
 
@@ -14,13 +15,7 @@ export const ZBenchmarkResultsRequest = z
     cursor: zIdString(300)
       .optional()
       .describe("The `nextCursor` of the previous page (an instance id); results after it."),
-    limit: z
-      .number({ error: "expected a number" })
-      .int()
-      .min(1)
-      .max(1_000)
-      .default(100)
-      .describe("Results per page (1 to 1000). Default 100."),
+    limit: zListLimit("Results per page (1 to 1000). Default 100."),
   })
   .strict()
   .meta({ description: "The run and the page of results to read." });

@@ -1,6 +1,7 @@
 import { ZId } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
+import { zListLimit } from "../../util/list-limit.schema";
 import { requireSandboxEvents } from "./require-sandbox-events";
 import { ZSandboxEventView, ZSandboxHostId, ZSandboxId, ZSandboxSinceMs } from "./sandbox.schema";
 
@@ -14,13 +15,7 @@ export const ZSandboxEventsRequest = z
       .describe("Only events of this type.")
       .optional(),
     sinceMs: ZSandboxSinceMs.optional(),
-    limit: z
-      .number({ error: "expected a number" })
-      .int()
-      .min(1)
-      .max(1_000)
-      .default(100)
-      .describe("Most events returned (the newest). Default 100, at most 1000."),
+    limit: zListLimit("Most events returned (the newest). Default 100, at most 1000."),
   })
   .strict()
   .meta({ description: "Filters of the sandbox event list." });
