@@ -23,3 +23,6 @@ export * from "./stage-failure";
 export * from "./util/abort";
 export * from "./util/binary-heap";
 export * from "./workers/index";
+export * from "./batches/index";
+export * from "./memory/memory-batch-store";
+export * from "./policy/policy-control";

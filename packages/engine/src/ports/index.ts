@@ -10,3 +10,4 @@ export * from "./sandbox-event-store.port";
 export * from "./sandbox-runtime.port";
 export * from "./task-handler.port";
 export * from "./worker-store.port";
+export * from "./batch-store.port";

@@ -1,0 +1,485 @@
+import {
+  formatIssues,
+  isTerminalStatus,
+  newId,
+  RaasError,
+  type TCreateRunRequest,
+  type TCreateStepRequest,
+  type TGroup,
+  type TJob,
+  type TRun,
+  type TStep,
+  type TStepTask,
+  ZCreateRunRequest,
+  ZCreateStepRequest,
+} from "@raas/shared";
+import type { z } from "zod";
+import type { EngineLogger } from "../engine.types";
+import type { BatchStore, GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
+import { type Clock, systemClock } from "../ports/clock.port";
+import type { BatchEngine, BatchSystemOptions, TaskCatalog } from "./batch-system.types";
+import { toGroupView, toRunView, toStepView } from "./batch-views";
+import { carryIn } from "./carry-over";
+import { GroupDelivery, type NextGroupsResult } from "./group-delivery";
+import { memberSubmitRequest } from "./member-request";
+import {
+  advance,
+  applyJobEnd,
+  type BatchAction,
+  closeStep,
+  type JobEnd,
+  type ProgressContext,
+  type StepState,
+} from "./step-progress";
+import { emptyRewardAggregate, emptyStepStats } from "./step-stats";
+import { taskAt } from "./task-draw";
+
+/**
+ * Training runs, steps and groups over the engine's public operations and the batch store:
+ * keeps enough groups of a step in flight, decides each group as early as its rewards allow,
+ * hands complete groups out in completion order, refills from the task source, cancels what
+ * became redundant once the step has its groups and carries finished samples of undecided
+ * groups into the run's next step. State lives in the store (a restarted system goes on from it);
+ * work on one run is serialised.
+ */
+export class BatchSystem {
+  readonly #engine: BatchEngine;
+  readonly #store: BatchStore;
+  readonly #catalog: TaskCatalog | undefined;
+  readonly #clock: Clock;
+  readonly #logger: EngineLogger | undefined;
+  readonly #weightVersion: () => number | null;
+  readonly #reconcileEveryMs: number;
+  /** Steps being worked on, by id (running ones, and closed ones while their cancels land). */
+  readonly #states = new Map<string, StepState>();
+  readonly #chains = new Map<string, Promise<unknown>>();
+  readonly #delivery: GroupDelivery;
+  #unsubscribe: (() => void) | null = null;
+  #cancelSweep: (() => void) | null = null;
+
+  constructor(options: BatchSystemOptions & { weightVersion?: () => number | null }) {
+    this.#engine = options.engine;
+    this.#store = options.store;
+    this.#catalog = options.catalog;
+    this.#clock = options.clock ?? systemClock;
+    this.#logger = options.logger;
+    this.#weightVersion = options.weightVersion ?? (() => null);
+    this.#reconcileEveryMs = options.reconcileEveryMs ?? 5_000;
+    this.#delivery = new GroupDelivery({
+      engine: this.#engine,
+      clock: this.#clock,
+      loadStep: (id) => this.#loadStepView(id),
+      loadGroups: (id) => this.#loadGroups(id),
+    });
+  }
+
+  /** Subscribes to job events and goes on with every step the store says is running. */
+  async start(): Promise<void> {
+    if (this.#unsubscribe) return;
+    this.#unsubscribe = this.#engine.subscribe((event) => this.#onJob(event.job));
+    for (const step of await this.#store.listRunningSteps()) {
+      await this.#withRun(step.runId, async () => {
+        const state = await this.#stateOf(step.id);
+        if (state) await this.#reconcile(state);
+      });
+    }
+    this.#scheduleSweep();
+  }
+
+  async stop(): Promise<void> {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    this.#cancelSweep?.();
+    this.#cancelSweep = null;
+    await Promise.allSettled([...this.#chains.values()]);
+    this.#delivery.close();
+  }
+
+  async createRun(request: TCreateRunRequest): Promise<{ run: TRun; created: boolean }> {
+    const input = parse(ZCreateRunRequest, request);
+    if (input.runKey !== undefined) {
+      const known = await this.#store.findRunByKey(input.runKey);
+      if (known) return { run: toRunView(known), created: false };
+    }
+    const now = this.#clock.now();
+    const run: RunRecord = {
+      id: newId("run", now),
+      runKey: input.runKey ?? null,
+      name: input.name,
+      model: input.model ?? null,
+      dataset: input.dataset ?? null,
+      config: input.config ?? null,
+      status: "active",
+      stepCount: 0,
+      createdAtMs: now,
+      updatedAtMs: now,
+      taskCursors: {},
+      version: 0,
+    };
+    await this.#store.insertRun(run);
+    return { run: toRunView(run), created: true };
+  }
+
+  async getRun(runId: string): Promise<TRun> {
+    return toRunView(await this.#requireRun(runId));
+  }
+
+  async listRuns(limit: number): Promise<TRun[]> {
+    return (await this.#store.listRuns(limit)).map(toRunView);
+  }
+
+  /** Marks a run finished; its running steps are cancelled. */
+  async finishRun(runId: string): Promise<TRun> {
+    await this.#requireRun(runId);
+    for (const step of await this.#store.listSteps(runId))
+      if (step.status === "running") await this.cancelStep(step.id);
+    return this.#withRun(runId, async () => {
+      const run = await this.#requireRun(runId);
+      run.status = "finished";
+      run.updatedAtMs = this.#clock.now();
+      await this.#store.saveRun(run);
+      return toRunView(run);
+    });
+  }
+
+  /**
+   * Creates a step (idempotent by `stepKey`): carried groups of the run's earlier steps first,
+   * then groups drawn from the task source. The first submits validate the tasks: a bad payload
+   * is a 400 and nothing is stored.
+   */
+  async createStep(request: TCreateStepRequest): Promise<{ step: TStep; created: boolean }> {
+    const input = parse(ZCreateStepRequest, request);
+    const tasks = await this.#resolveTasks(input.tasks);
+    return this.#withRun(input.runId, async () => {
+      const run = await this.#requireRun(input.runId);
+      if (run.status !== "active")
+        throw new RaasError("CONFLICT", `run ${run.id} is finished; create a new run`);
+      if (input.stepKey !== undefined) {
+        const known = await this.#store.findStepByKey(run.id, input.stepKey);
+        if (known) return { step: toStepView(known), created: false };
+      }
+      const now = this.#clock.now();
+      const step: StepRecord = {
+        id: newId("stp", now),
+        runId: run.id,
+        index: run.stepCount,
+        stepKey: input.stepKey ?? null,
+        status: "running",
+        groupSize: input.groupSize,
+        groups: input.groups,
+        policy: input.dynamicSampling.policy,
+        stats: emptyStepStats(),
+        deliveredSeq: 0,
+        createdAtMs: now,
+        closedAtMs: null,
+        request: input,
+        nextTaskIndex: input.tasks.type === "dataset" ? (run.taskCursors[input.tasks.dataset] ?? 0) : 0,
+        rewards: emptyRewardAggregate(),
+        version: 0,
+      };
+      const state: StepState = { run, step, groups: [] };
+      const context = this.#context(state, tasks);
+      const carried = await this.#store.listCarriedGroups(run.id);
+      const actions = [...carryIn(state, carried, context), ...advance(state, context)];
+      // Validate by submitting the first wave before anything is stored: a bad task is a 400.
+      // Known before the submit, so the first wave's job events queue behind this call.
+      this.#states.set(step.id, state);
+      try {
+        await this.#submit(state, actions);
+      } catch (error) {
+        this.#states.delete(step.id);
+        throw error;
+      }
+      run.stepCount += 1;
+      run.updatedAtMs = now;
+      await this.#store.insertStep(step);
+      await this.#store.insertGroups(state.groups);
+      for (const old of carried) if (old.carriedIntoGroupId !== null) await this.#store.saveGroup(old);
+      await this.#store.saveRun(run);
+      await this.#execute(
+        state,
+        actions.filter((a) => a.type === "cancel"),
+      );
+      this.#delivery.notify(step.id);
+      return { step: toStepView(step), created: true };
+    });
+  }
+
+  async getStep(stepId: string): Promise<TStep> {
+    return toStepView(await this.#requireStep(stepId));
+  }
+
+  async listSteps(runId: string): Promise<TStep[]> {
+    await this.#requireRun(runId);
+    return (await this.#store.listSteps(runId)).map(toStepView);
+  }
+
+  async listGroups(stepId: string): Promise<TGroup[]> {
+    await this.#requireStep(stepId);
+    return (await this.#loadGroups(stepId)).map(toGroupView);
+  }
+
+  /** Long-poll: handed-out groups after `afterSeq` (completion order), waiting up to `timeoutMs` for one. */
+  async nextGroups(
+    stepId: string,
+    options: { afterSeq: number; limit: number; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<NextGroupsResult> {
+    await this.#requireStep(stepId);
+    return this.#delivery.next(stepId, options);
+  }
+
+  /** Cancels a running step: its jobs are cancelled, finished samples kept for the next step. */
+  async cancelStep(stepId: string): Promise<TStep> {
+    const known = await this.#requireStep(stepId);
+    return this.#withRun(known.runId, async () => {
+      const state = await this.#stateOf(stepId);
+      if (!state) return toStepView(await this.#requireStep(stepId));
+      if (state.step.status === "running") {
+        const actions = closeStep(state, "cancelled", this.#context(state, null));
+        await this.#persist(state, new Set(state.groups.map((g) => g.id)));
+        await this.#execute(state, actions);
+        this.#delivery.notify(stepId);
+      }
+      return toStepView(state.step);
+    });
+  }
+
+  #onJob(job: TJob): void {
+    if (!isTerminalStatus(job.status) || job.batchId === null || !job.batchId.startsWith("stp_")) return;
+    const stepId = job.batchId;
+    const runId = this.#states.get(stepId)?.run.id;
+    const work = async () => {
+      const state = await this.#stateOf(stepId);
+      if (state) await this.#applyEnd(state, job);
+    };
+    if (runId) void this.#withRun(runId, work).catch((error) => this.#warn(error, stepId));
+    else
+      void this.#store
+        .getStep(stepId)
+        .then((step) => (step ? this.#withRun(step.runId, work) : undefined))
+        .catch((error) => this.#warn(error, stepId));
+  }
+
+  async #applyEnd(state: StepState, job: TJob): Promise<void> {
+    const end = await this.#jobEnd(job);
+    const tasks = await this.#tasksOf(state.step);
+    const before = snapshot(state.groups);
+    const actions = applyJobEnd(state, end, this.#context(state, tasks));
+    await this.#persist(state, changedGroups(state.groups, before));
+    await this.#execute(state, actions);
+    this.#delivery.notify(state.step.id);
+  }
+
+  async #jobEnd(job: TJob): Promise<JobEnd> {
+    const { timings } = job;
+    let generatedTokens = 0;
+    try {
+      const { turns } = await this.#engine.getTrajectory(job.id);
+      for (const turn of turns) generatedTokens += turn.responseIds.length;
+    } catch {
+      // A job without a stored trajectory generated nothing we can count.
+    }
+    return {
+      jobId: job.id,
+      status: job.status as JobEnd["status"],
+      reward: job.reward,
+      trainable: job.trainable,
+      failureKind: job.failure?.kind ?? null,
+      rolloutMs: (timings.initMs ?? 0) + (timings.runMs ?? 0) + (timings.evalMs ?? 0),
+      generatedTokens,
+    };
+  }
+
+  /** Submits pending members (persisted first, so a restart resubmits them by job key) and cancels. */
+  async #execute(state: StepState, actions: readonly BatchAction[]): Promise<void> {
+    const submits = actions.filter((a) => a.type === "submit");
+    if (submits.length > 0) {
+      try {
+        await this.#submit(state, submits);
+      } catch (error) {
+        this.#warn(error, state.step.id);
+        for (const { member } of submits) if (member.jobId === "") member.status = "failed";
+        const tasks = await this.#tasksOf(state.step);
+        const more = advance(state, this.#context(state, tasks));
+        await this.#persist(state, new Set(submits.map((s) => s.group.id)));
+        await this.#execute(state, more);
+        return;
+      }
+      await this.#persist(state, new Set(submits.map((s) => s.group.id)));
+    }
+    for (const action of actions) {
+      if (action.type !== "cancel") continue;
+      for (const jobId of action.jobIds)
+        await this.#engine.cancel({ jobId }).catch((e) => this.#warn(e, state.step.id));
+    }
+  }
+
+  async #submit(state: StepState, actions: readonly BatchAction[]): Promise<void> {
+    const submits = actions.flatMap((a) => (a.type === "submit" && a.member.jobId === "" ? [a] : []));
+    if (submits.length === 0) return;
+    const results = await this.#engine.submitJobs(
+      submits.map(({ group, member }) => memberSubmitRequest(state.step, group, member)),
+    );
+    state.step.stats.jobsSubmitted += submits.length;
+    const finished: TJob[] = [];
+    submits.forEach(({ member }, i) => {
+      const job = (results[i] as { job: TJob }).job;
+      member.jobId = job.id;
+      if (isTerminalStatus(job.status)) finished.push(job);
+    });
+    // A resubmit after a restart can return a job that already ended: apply its end now.
+    for (const job of finished) queueMicrotask(() => this.#onJob(job));
+  }
+
+  async #persist(state: StepState, groupIds: ReadonlySet<string>): Promise<void> {
+    await this.#store.saveStep(state.step);
+    for (const group of state.groups) {
+      if (!groupIds.has(group.id)) continue;
+      if (group.version === 0 && !(await this.#store.getGroup(group.id)))
+        await this.#store.insertGroups([group]);
+      else await this.#store.saveGroup(group);
+    }
+    if (state.step.request.tasks.type === "dataset") {
+      state.run.taskCursors[state.step.request.tasks.dataset] = state.step.nextTaskIndex;
+      await this.#store.saveRun(state.run);
+    }
+  }
+
+  /** After a restart or a lost event: resubmits pending members and applies ends not seen yet. */
+  async #reconcile(state: StepState): Promise<void> {
+    const pending = state.groups.flatMap((group) =>
+      group.state === "running"
+        ? group.members
+            .filter((m) => m.status === "running" && m.jobId === "")
+            .map((member) => ({ type: "submit" as const, group, member }))
+        : [],
+    );
+    if (pending.length > 0) await this.#execute(state, pending);
+    for (const group of state.groups) {
+      if (group.state !== "running") continue;
+      for (const member of group.members) {
+        if (member.status !== "running" || member.jobId === "") continue;
+        const job = await this.#engine.getJob(member.jobId).catch(() => null);
+        if (job && isTerminalStatus(job.status)) await this.#applyEnd(state, job);
+      }
+    }
+  }
+
+  #scheduleSweep(): void {
+    this.#cancelSweep = this.#clock.setTimer(() => {
+      const running = [...this.#states.values()].filter((s) => s.step.status === "running");
+      for (const [id, state] of this.#states)
+        if (state.step.status !== "running" && this.#clock.now() - (state.step.closedAtMs ?? 0) > 60_000)
+          this.#states.delete(id);
+      void Promise.all(running.map((s) => this.#withRun(s.run.id, () => this.#reconcile(s))))
+        .catch((error) => this.#warn(error, null))
+        .finally(() => {
+          if (this.#unsubscribe) this.#scheduleSweep();
+        });
+    }, this.#reconcileEveryMs);
+  }
+
+  #context(state: StepState, tasks: readonly TStepTask[] | null): ProgressContext {
+    const { request } = state.step;
+    return {
+      nowMs: this.#clock.now(),
+      weightVersion: this.#weightVersion(),
+      newGroupId: () => newId("grp", this.#clock.now()),
+      drawTask: () => {
+        if (!tasks) return null;
+        const task = taskAt(tasks, state.step.nextTaskIndex, {
+          cycle: request.tasks.type === "dataset",
+          shuffleSeed: request.shuffleSeed,
+        });
+        if (task) state.step.nextTaskIndex += 1;
+        return task;
+      },
+    };
+  }
+
+  async #resolveTasks(source: StepRecord["request"]["tasks"]): Promise<readonly TStepTask[]> {
+    if (source.type === "inline") return source.tasks;
+    const tasks = await this.#catalog?.tasks(source.dataset);
+    if (!tasks) {
+      const names = (await this.#catalog?.list())?.map((d) => d.name) ?? [];
+      throw new RaasError(
+        "VALIDATION_FAILED",
+        `tasks.dataset: no dataset "${source.dataset}" on this server${names.length ? ` (known: ${names.join(", ")})` : ""}`,
+      );
+    }
+    return tasks;
+  }
+
+  #tasksOf(step: StepRecord): Promise<readonly TStepTask[] | null> {
+    return step.status === "running"
+      ? this.#resolveTasks(step.request.tasks).catch(() => null)
+      : Promise.resolve(null);
+  }
+
+  async #stateOf(stepId: string): Promise<StepState | null> {
+    const known = this.#states.get(stepId);
+    if (known) return known;
+    const step = await this.#store.getStep(stepId);
+    if (!step) return null;
+    const run = await this.#store.getRun(step.runId);
+    if (!run) return null;
+    const state: StepState = { run, step, groups: await this.#store.listGroups(stepId) };
+    this.#states.set(stepId, state);
+    return state;
+  }
+
+  async #loadStepView(stepId: string): Promise<TStep | null> {
+    const step = this.#states.get(stepId)?.step ?? (await this.#store.getStep(stepId));
+    return step ? toStepView(step) : null;
+  }
+
+  async #loadGroups(stepId: string): Promise<GroupRecord[]> {
+    return this.#states.get(stepId)?.groups ?? this.#store.listGroups(stepId);
+  }
+
+  async #requireRun(runId: string): Promise<RunRecord> {
+    const run =
+      [...this.#states.values()].find((s) => s.run.id === runId)?.run ?? (await this.#store.getRun(runId));
+    if (!run) throw new RaasError("NOT_FOUND", `no run with id "${runId}"`, { details: { runId } });
+    return run;
+  }
+
+  async #requireStep(stepId: string): Promise<StepRecord> {
+    const step = this.#states.get(stepId)?.step ?? (await this.#store.getStep(stepId));
+    if (!step) throw new RaasError("NOT_FOUND", `no step with id "${stepId}"`, { details: { stepId } });
+    return step;
+  }
+
+  #withRun<T>(runId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#chains.get(runId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.#chains.set(runId, settled);
+    void settled.then(() => {
+      if (this.#chains.get(runId) === settled) this.#chains.delete(runId);
+    });
+    return next;
+  }
+
+  #warn(error: unknown, stepId: string | null): void {
+    this.#logger?.warn({ stepId, err: String(error) }, "batch system: a step could not move on");
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+function snapshot(groups: readonly GroupRecord[]): Map<string, string> {
+  return new Map(groups.map((g) => [g.id, fingerprint(g)]));
+}
+
+function fingerprint(group: GroupRecord): string {
+  return `${group.state}|${group.decision}|${group.seq}|${group.carriedIntoGroupId}|${group.members.map((m) => `${m.status}:${m.jobId}:${m.reward}:${m.isStale}`).join(",")}`;
+}
+
+function changedGroups(groups: readonly GroupRecord[], before: Map<string, string>): Set<string> {
+  return new Set(groups.filter((g) => before.get(g.id) !== fingerprint(g)).map((g) => g.id));
+}

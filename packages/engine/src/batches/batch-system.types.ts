@@ -1,0 +1,47 @@
+import type {
+  TCancelRequest,
+  TJob,
+  TStepTask,
+  TSubmitJobRequest,
+  TTrajectoryExport,
+  TTurn,
+} from "@raas/shared";
+import type { EngineLogger, JobEventListener, SubmitResult } from "../engine.types";
+import type { BatchStore } from "../ports/batch-store.port";
+import type { Clock } from "../ports/clock.port";
+
+/** The engine's public operations the batch system works through (a `RolloutEngine` has them). */
+export interface BatchEngine {
+  submitJobs(requests: readonly TSubmitJobRequest[]): Promise<SubmitResult[]>;
+  cancel(request: TCancelRequest): Promise<{ cancelled: string[] }>;
+  getJob(id: string): Promise<TJob>;
+  subscribe(listener: JobEventListener): () => void;
+  exportTrajectory(jobId: string): Promise<TTrajectoryExport>;
+  getTrajectory(jobId: string): Promise<{ turns: TTurn[] }>;
+}
+
+/** Datasets a step may name as its task source (`{ type: "dataset", dataset }`). */
+export interface TaskCatalog {
+  /** Dataset names with their sizes. */
+  list(): Promise<{ name: string; size: number; kinds: string[] }[]>;
+  /** The dataset's tasks, or null when there is no such dataset. */
+  tasks(name: string): Promise<readonly TStepTask[] | null>;
+}
+
+/** Applies a policy weight version to the inference side (every backend), e.g. the routed pool. */
+export interface WeightVersionSink {
+  setPolicyWeightVersion(weightVersion: number): void;
+}
+
+export interface BatchSystemOptions {
+  engine: BatchEngine;
+  store: BatchStore;
+  catalog?: TaskCatalog;
+  clock?: Clock;
+  logger?: EngineLogger;
+  /**
+   * Interval of the sweep that re-reads running members' jobs from the engine, in case a job
+   * event was lost (the bus delivers at most once). Default 5_000 ms.
+   */
+  reconcileEveryMs?: number;
+}

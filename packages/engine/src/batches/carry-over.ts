@@ -1,0 +1,35 @@
+import type { GroupRecord } from "../ports/batch-store.port";
+import { type BatchAction, newGroup, type ProgressContext, type StepState } from "./step-progress";
+
+/**
+ * Starts the run's carried groups in a new step: each becomes a group of this step with its
+ * finished samples in the first slots (at most `groupSize`) and the remaining slots submitted
+ * fresh. The old groups are marked as taken. Returns the submits.
+ */
+export function carryIn(
+  state: StepState,
+  carried: readonly GroupRecord[],
+  ctx: ProgressContext,
+): BatchAction[] {
+  const actions: BatchAction[] = [];
+  for (const old of carried) {
+    const finished = old.members.filter((m) => m.status === "finished").slice(0, state.step.groupSize);
+    if (finished.length === 0) continue;
+    const group = newGroup(state, old.task, ctx);
+    finished.forEach((sample, slot) => {
+      group.members[slot] = {
+        ...structuredClone(sample),
+        slot,
+        carriedFromStepId: sample.carriedFromStepId ?? old.stepId,
+      };
+    });
+    old.carriedIntoGroupId = group.id;
+    state.groups.push(group);
+    state.step.stats.trajectoriesCarriedIn += finished.length;
+    state.step.rewards.finished += finished.length;
+    state.step.rewards.solved += finished.filter((m) => (m.reward ?? 0) > 0).length;
+    for (const member of group.members)
+      if (member.status === "running") actions.push({ type: "submit", group, member });
+  }
+  return actions;
+}

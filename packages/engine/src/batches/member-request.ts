@@ -1,0 +1,45 @@
+import type { TGroupMember, TSubmitJobRequest } from "@raas/shared";
+import type { GroupRecord, StepRecord } from "../ports/batch-store.port";
+
+/**
+ * The job of one group slot: the task's payload (with the step's `agent` overrides merged in and
+ * a seed per sample, so members of a group do not sample alike), keyed by group, slot and
+ * dispatch so that a resubmit after a restart returns the same job.
+ */
+export function memberSubmitRequest(
+  step: StepRecord,
+  group: GroupRecord,
+  member: TGroupMember,
+): TSubmitJobRequest {
+  const { request } = step;
+  const payload: Record<string, unknown> = { ...group.task.payload };
+  if (request.agent !== undefined) {
+    const inherited = (payload.agent as Record<string, unknown> | undefined) ?? {};
+    const agent: Record<string, unknown> = { ...inherited, ...request.agent };
+    const base = typeof agent.seed === "number" ? agent.seed : hashSeed(group.id);
+    agent.seed = (base + member.slot * 7_919 + member.pastJobIds.length * 104_729) % 2_147_483_647;
+    payload.agent = agent;
+  }
+  return {
+    kind: group.task.kind,
+    payload,
+    jobKey: `${group.id}:${member.slot}:${member.pastJobIds.length}`,
+    priority: request.priority,
+    groupId: group.id,
+    batchId: step.id,
+    ...(request.timeoutsMs ? { timeoutsMs: request.timeoutsMs } : {}),
+    metadata: {
+      runId: step.runId,
+      stepId: step.id,
+      stepIndex: step.index,
+      taskId: group.taskId,
+      slot: member.slot,
+    },
+  };
+}
+
+function hashSeed(text: string): number {
+  let hash = 2_166_136_261;
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 16_777_619) >>> 0;
+  return hash % 1_000_000_007;
+}

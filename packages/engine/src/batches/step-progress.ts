@@ -1,0 +1,276 @@
+import type { TFailureKind, TGroupMember, TStepTask } from "@raas/shared";
+import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
+import { decideGroup, groupsToKeepInFlight, isGroupComplete } from "./group-decision";
+import { addDeliveredRewards, addWaste, refreshStepStats } from "./step-stats";
+
+/** One step with its groups, as the batch system holds it while it runs. */
+export interface StepState {
+  run: RunRecord;
+  step: StepRecord;
+  groups: GroupRecord[];
+}
+
+/** A member's job reached a terminal status. */
+export interface JobEnd {
+  jobId: string;
+  status: "completed" | "failed" | "cancelled";
+  reward: number | null;
+  trainable: boolean | null;
+  failureKind: TFailureKind | null;
+  rolloutMs: number;
+  generatedTokens: number;
+}
+
+/** What the batch system must do after a state change. */
+export type BatchAction =
+  | { type: "submit"; group: GroupRecord; member: TGroupMember }
+  | { type: "cancel"; jobIds: string[] };
+
+export interface ProgressContext {
+  nowMs: number;
+  /** The current policy weight version (null: none set). */
+  weightVersion: number | null;
+  newGroupId: () => string;
+  /** The next task of the step's source, or null when it has no more. */
+  drawTask: () => TStepTask | null;
+}
+
+/** A fresh member for `slot`, to be submitted (its `jobId` is filled in after the submit). */
+export function pendingMember(slot: number, weightVersion: number | null): TGroupMember {
+  return {
+    slot,
+    jobId: "",
+    status: "running",
+    reward: null,
+    failureKind: null,
+    attempts: 1,
+    dispatchVersion: weightVersion,
+    isStale: false,
+    carriedFromStepId: null,
+    rolloutMs: 0,
+    generatedTokens: 0,
+    pastJobIds: [],
+  };
+}
+
+function redispatch(member: TGroupMember, weightVersion: number | null, countsAsAttempt: boolean): void {
+  member.pastJobIds.push(member.jobId);
+  member.jobId = "";
+  member.status = "running";
+  member.reward = null;
+  member.failureKind = null;
+  member.isStale = false;
+  member.carriedFromStepId = null;
+  member.dispatchVersion = weightVersion;
+  if (countsAsAttempt) member.attempts += 1;
+}
+
+/**
+ * Records a member's job end: a finished sample (completed, or the policy's own failure), an
+ * infrastructure failure (re-run while retries last, else the group fails), or a cancel. Jobs the
+ * group no longer waits for (cancelled as redundant, superseded) only add to the waste ledger.
+ */
+export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext): BatchAction[] {
+  const { step } = state;
+  const group = state.groups.find((g) => g.members.some((m) => m.jobId === end.jobId));
+  const member = group?.members.find((m) => m.jobId === end.jobId);
+  if (!group || !member) return [];
+  const cost = { rolloutMs: end.rolloutMs, generatedTokens: end.generatedTokens };
+  const isSample = end.status === "completed" || (end.status === "failed" && end.trainable === true);
+  if (member.status !== "running") {
+    if (member.status !== "cancelled") return [];
+    if (
+      isSample &&
+      group.carriedIntoGroupId === null &&
+      (group.state === "carried" || group.state === "cancelled")
+    ) {
+      // It finished before the close's cancel reached it: a sample like any other, kept for the next step.
+      Object.assign(member, { status: "finished", reward: end.reward ?? 0, failureKind: end.failureKind });
+      member.rolloutMs += end.rolloutMs;
+      member.generatedTokens += end.generatedTokens;
+      group.state = "carried";
+      step.stats.trajectoriesCarriedOver += 1;
+      step.stats.jobsCancelled = Math.max(0, step.stats.jobsCancelled - 1);
+    } else addWaste(step.stats.waste.cancelled, cost);
+    return [];
+  }
+  member.rolloutMs += end.rolloutMs;
+  member.generatedTokens += end.generatedTokens;
+  member.failureKind = end.failureKind;
+  const actions: BatchAction[] = [];
+  if (isSample) {
+    member.status = "finished";
+    member.reward = end.reward ?? 0;
+    step.rewards.finished += 1;
+    if (member.reward > 0) step.rewards.solved += 1;
+  } else if (end.status === "failed") {
+    addWaste(step.stats.waste.infraFailures, cost);
+    if (member.attempts <= step.request.maxInfraRetries && step.status === "running") {
+      redispatch(member, ctx.weightVersion, true);
+      step.stats.infraRetries += 1;
+      actions.push({ type: "submit", group, member });
+    } else member.status = "failed";
+  } else member.status = "cancelled";
+  return [...actions, ...advance(state, ctx)];
+}
+
+/**
+ * Moves the step on: decides groups, hands out complete ones (or withholds / regenerates stale
+ * samples), closes the step once it has its groups (cancelling what became redundant and carrying
+ * finished samples of the rest over), and starts new groups to keep enough in flight.
+ */
+export function advance(state: StepState, ctx: ProgressContext): BatchAction[] {
+  const { step } = state;
+  if (step.status !== "running") return [];
+  const actions: BatchAction[] = [];
+  for (const group of state.groups) {
+    if (group.state !== "running") continue;
+    const decision = decideGroup(group.members);
+    if (decision !== group.decision) {
+      group.decision = decision;
+      group.decidedAtMs ??= ctx.nowMs;
+    }
+    actions.push(...settleGroup(state, group, ctx));
+  }
+  const wanted = step.groups - step.deliveredSeq;
+  if (wanted <= 0) return [...actions, ...closeStep(state, "completed", ctx)];
+  actions.push(...refill(state, wanted, ctx));
+  if (!state.groups.some((g) => g.state === "running"))
+    return [...actions, ...closeStep(state, "exhausted", ctx)];
+  refreshStepStats(step.stats, state.groups, step.rewards);
+  return actions;
+}
+
+function settleGroup(state: StepState, group: GroupRecord, ctx: ProgressContext): BatchAction[] {
+  const { step } = state;
+  const policy = step.request.dynamicSampling.policy;
+  if (group.decision === "failed") {
+    finishGroup(group, "dropped", ctx);
+    const live = group.members.filter((m) => m.status === "running");
+    for (const member of live) member.status = "cancelled";
+    for (const member of group.members.filter((m) => m.status === "finished"))
+      addWaste(step.stats.waste.infraFailures, member);
+    return live.length > 0 ? [{ type: "cancel", jobIds: live.map((m) => m.jobId) }] : [];
+  }
+  if (!isGroupComplete(group.members)) return [];
+  if (group.decision === "uninformative" && policy === "zero-variance") {
+    finishGroup(group, "dropped", ctx);
+    for (const member of group.members) addWaste(step.stats.waste.zeroVariance, member);
+    return [];
+  }
+  if (step.deliveredSeq >= step.groups) return [];
+  const stale = staleMembers(state, group, ctx.weightVersion);
+  if (stale.length > 0) {
+    const action = step.request.staleness?.action ?? "withhold";
+    for (const member of stale) addWaste(step.stats.waste.stale, member);
+    if (action === "withhold") {
+      for (const member of stale) member.isStale = true;
+      step.stats.staleWithheld += stale.length;
+      finishGroup(group, "withheld", ctx);
+      return [];
+    }
+    step.stats.staleRegenerated += stale.length;
+    for (const member of stale) redispatch(member, ctx.weightVersion, false);
+    group.decision = decideGroup(group.members);
+    return stale.map((member) => ({ type: "submit", group, member }));
+  }
+  step.deliveredSeq += 1;
+  group.seq = step.deliveredSeq;
+  finishGroup(group, "delivered", ctx);
+  addDeliveredRewards(
+    step.rewards,
+    group.members.map((m) => m.reward ?? 0),
+    group.members.reduce((sum, m) => sum + m.generatedTokens, 0),
+  );
+  return [];
+}
+
+function staleMembers(state: StepState, group: GroupRecord, weightVersion: number | null): TGroupMember[] {
+  const limit = state.step.request.staleness?.maxVersions;
+  if (limit === undefined || weightVersion === null) return [];
+  return group.members.filter((m) => m.dispatchVersion !== null && weightVersion - m.dispatchVersion > limit);
+}
+
+function finishGroup(group: GroupRecord, to: GroupRecord["state"], ctx: ProgressContext): void {
+  group.state = to;
+  group.finishedAtMs = ctx.nowMs;
+}
+
+function refill(state: StepState, wanted: number, ctx: ProgressContext): BatchAction[] {
+  const { step } = state;
+  const { policy, overProvision, maxGroups } = step.request.dynamicSampling;
+  const running = state.groups.filter((g) => g.state === "running");
+  const stillWanted = wanted - running.filter((g) => g.decision === "informative").length;
+  const keep = groupsToKeepInFlight({
+    wanted: stillWanted,
+    overProvision,
+    informative: step.stats.informative,
+    decided: step.stats.groupsDecided,
+    policy,
+  });
+  const inFlight =
+    policy === "none" ? running.length : running.filter((g) => g.decision === "undecided").length;
+  const cap = (maxGroups ?? step.groups * 20) - state.groups.length;
+  const actions: BatchAction[] = [];
+  for (let i = 0; i < Math.min(keep - inFlight, cap); i += 1) {
+    const task = ctx.drawTask();
+    if (!task) break;
+    const group = newGroup(state, task, ctx);
+    state.groups.push(group);
+    for (const member of group.members) actions.push({ type: "submit", group, member });
+  }
+  return actions;
+}
+
+/** A new running group of the step for `task`, every slot pending. */
+export function newGroup(state: StepState, task: TStepTask, ctx: ProgressContext): GroupRecord {
+  return {
+    id: ctx.newGroupId(),
+    stepId: state.step.id,
+    runId: state.run.id,
+    taskId: task.taskId,
+    kind: task.kind,
+    task,
+    decision: "undecided",
+    state: "running",
+    seq: null,
+    members: Array.from({ length: state.step.groupSize }, (_, slot) =>
+      pendingMember(slot, ctx.weightVersion),
+    ),
+    createdAtMs: ctx.nowMs,
+    decidedAtMs: null,
+    finishedAtMs: null,
+    carriedIntoGroupId: null,
+    version: 0,
+  };
+}
+
+/**
+ * Ends the step: cancels the jobs of every group still running and keeps their finished samples
+ * for the run's next step (`carried`); a group with none is `cancelled`.
+ */
+export function closeStep(
+  state: StepState,
+  status: "completed" | "exhausted" | "cancelled",
+  ctx: ProgressContext,
+): BatchAction[] {
+  const { step } = state;
+  step.status = status;
+  step.closedAtMs = ctx.nowMs;
+  const jobIds: string[] = [];
+  for (const group of state.groups) {
+    if (group.state !== "running") continue;
+    for (const member of group.members) {
+      if (member.status !== "running") continue;
+      member.status = "cancelled";
+      if (member.jobId !== "") jobIds.push(member.jobId);
+    }
+    const finished = group.members.filter((m) => m.status === "finished").length;
+    const isCarried = finished > 0;
+    finishGroup(group, isCarried ? "carried" : "cancelled", ctx);
+    if (isCarried) step.stats.trajectoriesCarriedOver += finished;
+  }
+  step.stats.jobsCancelled += jobIds.length;
+  refreshStepStats(step.stats, state.groups, step.rewards);
+  return jobIds.length > 0 ? [{ type: "cancel", jobIds }] : [];
+}

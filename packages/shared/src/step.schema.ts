@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { ZId, zIdString, zJsonObjectWithoutNul } from "./id.schema";
+import { ZStageTimeoutsMs } from "./job.schema";
+
+/** One task of an inline task source: what every member of its group runs. */
+export const ZStepTask = z
+  .object({
+    taskId: zIdString(200).describe(
+      "The task's id within its dataset (a SWE-bench instance id, a problem id); groups and carry-over are keyed by it.",
+    ),
+    kind: zIdString(100).describe("Handler kind (`math`, `code`, `swe`, `sleep`, …)."),
+    payload: zJsonObjectWithoutNul().describe("The task instance, validated by the handler of `kind`."),
+  })
+  .strict()
+  .meta({ id: "StepTask", description: "One task of an inline task source." });
+export type TStepTask = z.infer<typeof ZStepTask>;
+
+export const ZTaskSource = z
+  .discriminatedUnion("type", [
+    z
+      .object({
+        type: z.literal("inline"),
+        tasks: z.array(ZStepTask).min(1).max(10_000).describe("The tasks, 1 to 10_000."),
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal("dataset"),
+        dataset: zIdString(200).describe("A dataset the server knows (`GET /api/v1/datasets`)."),
+      })
+      .strict(),
+  ])
+  .meta({
+    id: "TaskSource",
+    description: "Where a step draws its tasks from: inline tasks, or a dataset the server knows.",
+  });
+export type TTaskSource = z.infer<typeof ZTaskSource>;
+
+export const DYNAMIC_SAMPLING_POLICIES = ["none", "zero-variance"] as const;
+
+export const ZDynamicSampling = z
+  .object({
+    policy: z
+      .enum(DYNAMIC_SAMPLING_POLICIES)
+      .default("zero-variance")
+      .describe(
+        "`none`: hand out every complete group; `zero-variance` (DAPO): only groups whose rewards differ. Default `zero-variance`.",
+      ),
+    overProvision: z
+      .number()
+      .min(1)
+      .max(16)
+      .default(1.5)
+      .describe(
+        "Undecided groups kept in flight per informative group still wanted (scaled up by the informative rate seen so far). Default 1.5.",
+      ),
+    maxGroups: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe("Groups the step may start at most before it gives up (`exhausted`). Default 20 × groups."),
+  })
+  .strict()
+  .meta({ id: "DynamicSampling", description: "How a step chooses which groups to hand out." });
+
+export const STALENESS_ACTIONS = ["withhold", "regenerate"] as const;
+
+export const ZStaleness = z
+  .object({
+    maxVersions: z
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000)
+      .describe(
+        "A sample dispatched under policy version v is stale once the current version exceeds v + maxVersions.",
+      ),
+    action: z
+      .enum(STALENESS_ACTIONS)
+      .default("withhold")
+      .describe(
+        "`withhold`: a group with a stale sample is kept and reported, not handed out; `regenerate`: stale samples are run again. Default `withhold`.",
+      ),
+  })
+  .strict()
+  .meta({ id: "Staleness", description: "How old (in weight versions) a sample may be when handed out." });
+
+export const ZCreateStepRequest = z
+  .object({
+    runId: ZId.describe("The run this step belongs to."),
+    stepKey: zIdString(300)
+      .optional()
+      .describe("Idempotency key within the run: the same key returns the existing step."),
+    tasks: ZTaskSource,
+    groupSize: z.number().int().min(1).max(1_024).describe("Samples per group (GRPO's n), 1 to 1024."),
+    groups: z.number().int().min(1).max(100_000).describe("Groups wanted (m), 1 to 100_000."),
+    agent: zJsonObjectWithoutNul()
+      .optional()
+      .describe(
+        "Agent-loop and sampling overrides (`temperature`, `maxTurns`, …) merged into each task payload's `agent` field.",
+      ),
+    timeoutsMs: ZStageTimeoutsMs.optional(),
+    priority: z.number().int().min(-1_000_000).max(1_000_000).default(0).describe("Job priority. Default 0."),
+    dynamicSampling: ZDynamicSampling.prefault({}),
+    staleness: ZStaleness.optional().describe("Staleness limit; default none (any age is fresh)."),
+    maxInfraRetries: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .default(2)
+      .describe(
+        "Re-runs of a member that failed for infrastructure reasons before its group fails. Default 2.",
+      ),
+    shuffleSeed: z
+      .number()
+      .int()
+      .optional()
+      .describe("Draw tasks in a seeded random order; default the source's order."),
+  })
+  .strict()
+  .meta({ id: "CreateStepRequest", description: "One training step: m groups of n samples." });
+export type TCreateStepRequest = z.input<typeof ZCreateStepRequest>;
+export type TCreateStepParsed = z.output<typeof ZCreateStepRequest>;
