@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import {
   type AnyTaskHandler,
+  type BatchStore,
   type BenchmarkRunStore,
   createSleepHandler,
   type EngineLogger,
@@ -10,6 +11,7 @@ import {
   HandlerRegistry,
   type JobQueue,
   type JobStore,
+  MemoryBatchStore,
   MemoryBenchmarkRunStore,
   MemoryJobQueue,
   MemoryJobStore,
@@ -63,6 +65,8 @@ export interface ComposedEngine {
   sandboxEvents: SandboxEventStore;
   /** The worker registry (heartbeats, drain, lost), in the same store as the jobs. */
   workers: WorkerStore;
+  /** Training runs, steps, groups and the policy state (the batch system's), in the same store as the jobs. */
+  batches: BatchStore;
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
   /** Closes queue, bus and store; stop the engine first. */
@@ -77,7 +81,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
       "distributed mode (a Redis queue) needs a PostgreSQL store shared by every process: set DATABASE_URL=postgres://… (the embedded PGlite and the memory store live inside one process)",
     );
   }
-  const { store, benchmarks, sandboxEvents, workers, storeKind } = await createStore(
+  const { store, benchmarks, sandboxEvents, workers, batches, storeKind } = await createStore(
     options.store,
     options.logger,
   );
@@ -111,6 +115,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     benchmarks,
     sandboxEvents,
     workers,
+    batches,
     storeKind,
     async close() {
       await queue.close();
@@ -145,13 +150,14 @@ async function createQueue(
 async function createStore(
   config: StoreConfig,
   logger: EngineLogger,
-): Promise<Pick<ComposedEngine, "store" | "benchmarks" | "sandboxEvents" | "workers" | "storeKind">> {
+): Promise<Pick<ComposedEngine, "store" | "benchmarks" | "sandboxEvents" | "workers" | "batches" | "storeKind">> {
   if (config.kind === "memory") {
     return {
       store: new MemoryJobStore(),
       benchmarks: new MemoryBenchmarkRunStore(),
       sandboxEvents: new MemorySandboxEventStore(),
       workers: new MemoryWorkerStore(),
+      batches: new MemoryBatchStore(),
       storeKind: "memory",
     };
   }
@@ -181,6 +187,8 @@ async function createStore(
     benchmarks: new PrismaBenchmarkRunStore(store.prisma),
     sandboxEvents: new PrismaSandboxEventStore(store.prisma),
     workers: new PrismaWorkerStore(store.prisma),
+    // TODO(issue 12): the Prisma batch store replaces this in-memory one.
+    batches: new MemoryBatchStore(),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
   };
 }
