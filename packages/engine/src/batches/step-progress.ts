@@ -88,9 +88,18 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
       Object.assign(member, { status: "finished", reward: end.reward ?? 0, failureKind: end.failureKind });
       member.rolloutMs += end.rolloutMs;
       member.generatedTokens += end.generatedTokens;
-      group.state = "carried";
-      step.stats.trajectoriesCarriedOver += 1;
       step.stats.jobsCancelled = Math.max(0, step.stats.jobsCancelled - 1);
+      const isFlat = decideGroup(group.members) === "uninformative";
+      if (isFlat && step.request.dynamicSampling.policy === "zero-variance") {
+        // Now complete with equal rewards: decided, not worth carrying.
+        group.decision = "uninformative";
+        if (group.state === "carried") step.stats.trajectoriesCarriedOver -= group.members.length - 1;
+        group.state = "dropped";
+        for (const sample of group.members) addWaste(step.stats.waste.zeroVariance, sample);
+      } else {
+        group.state = "carried";
+        step.stats.trajectoriesCarriedOver += 1;
+      }
     } else addWaste(step.stats.waste.cancelled, cost);
     return [];
   }

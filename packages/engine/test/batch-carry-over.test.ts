@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { MemoryBatchStore } from "../src/memory/memory-batch-store";
+import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
+import { until } from "./engine-harness";
+
+const start = batchHarnessPerTest();
+const closed = closedStep;
+
+describe("BatchSystem: redundant jobs cancelled, finished samples carried into the next step", () => {
+  it("cancels the in-flight members of undecided groups and carries their finished samples over", async () => {
+    const h = await start();
+    h.gates.hold("slow:1", "slow:2", "slow:3");
+    const { run } = await h.batches.createRun({ name: "carry" });
+    const { step } = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "inline", tasks: [groupTask("slow", [1, 0, 0, 0]), groupTask("fast", [1, 0, 1, 0])] },
+      groupSize: 4,
+      groups: 1,
+      dynamicSampling: { policy: "zero-variance", overProvision: 2 },
+    });
+    const first = await closed(h, step.id);
+    expect(first.status).toBe("completed");
+    const groups = await h.batches.listGroups(step.id);
+    const slow = groups.find((g) => g.taskId === "slow");
+    expect(slow?.state).toBe("carried");
+    expect(slow?.members.map((m) => m.status)).toEqual(["finished", "cancelled", "cancelled", "cancelled"]);
+    expect(first.stats.jobsCancelled).toBe(3);
+    expect(first.stats.trajectoriesCarriedOver).toBe(1);
+    // The cancels went through the engine's normal path.
+    for (const member of slow?.members.slice(1) ?? []) {
+      await until(async () => (await h.engine.getJob(member.jobId)).status === "cancelled");
+    }
+    await until(async () => (await h.batches.getStep(step.id)).stats.waste.cancelled.jobs === 3);
+
+    // The next step starts with the carried group: its finished sample kept, three slots run anew.
+    const next = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "inline", tasks: [groupTask("other", [1, 1, 1, 1])] },
+      groupSize: 4,
+      groups: 1,
+    });
+    h.gates.open("slow:1", "slow:2", "slow:3");
+    const second = await closed(h, next.step.id);
+    expect(second.status).toBe("completed");
+    expect(second.stats.trajectoriesCarriedIn).toBe(1);
+    const result = await h.batches.nextGroups(next.step.id, { afterSeq: 0, limit: 5, timeoutMs: 100 });
+    const carried = result.groups.find((g) => g.taskId === "slow");
+    expect(carried?.trajectories[0]?.carriedFromStepId).toBe(step.id);
+    expect(carried?.trajectories[0]?.jobId).toBe(slow?.members[0]?.jobId);
+    expect(carried?.trajectories.slice(1).every((t) => t.carriedFromStepId === null)).toBe(true);
+    expect(carried?.rewards).toEqual([1, 0, 0, 0]);
+    // A carried group is taken once.
+    expect((await h.store.listCarriedGroups(run.id)).map((g) => g.taskId)).not.toContain("slow");
+  });
+
+  it("goes on with a running step after a restart of the batch system", async () => {
+    const store = new MemoryBatchStore();
+    const h = await start({ store });
+    h.gates.hold("a:0", "a:1");
+    const { run } = await h.batches.createRun({ name: "restart" });
+    const { step } = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "inline", tasks: [groupTask("a", [0, 1])] },
+      groupSize: 2,
+      groups: 1,
+    });
+    await until(
+      async () => (await h.batches.listGroups(step.id))[0]?.members.every((m) => m.jobId !== "") === true,
+    );
+    await h.restartBatches();
+    h.gates.open("a:0", "a:1");
+    const done = await closed(h, step.id);
+    expect(done.status).toBe("completed");
+    expect(done.stats.groupsDelivered).toBe(1);
+    expect(done.stats.jobsSubmitted).toBe(2);
+  });
+
+  it("cancelling a step cancels its jobs and keeps finished samples for the next step", async () => {
+    const h = await start();
+    h.gates.hold("c:1");
+    const { run } = await h.batches.createRun({ name: "cancel" });
+    const { step } = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "inline", tasks: [groupTask("c", [1, 1])] },
+      groupSize: 2,
+      groups: 1,
+    });
+    await until(async () => (await h.batches.listGroups(step.id))[0]?.members[0]?.status === "finished");
+    const cancelled = await h.batches.cancelStep(step.id);
+    expect(cancelled.status).toBe("cancelled");
+    const [group] = await h.batches.listGroups(step.id);
+    expect(group?.state).toBe("carried");
+    await until(
+      async () => (await h.engine.getJob(group?.members[1]?.jobId as string)).status === "cancelled",
+    );
+    const next = await h.batches.nextGroups(step.id, { afterSeq: 0, limit: 5, timeoutMs: 1_000 });
+    expect(next).toMatchObject({ groups: [], done: true });
+  });
+});

@@ -1,0 +1,184 @@
+import { afterEach } from "vitest";
+import { z } from "zod";
+import { BatchSystem } from "../src/batches/batch-system";
+import type { TaskCatalog } from "../src/batches/batch-system.types";
+import { HandlerRegistry } from "../src/handler-registry";
+import { MemoryBatchStore } from "../src/memory/memory-batch-store";
+import { MemoryJobQueue } from "../src/memory/memory-job-queue";
+import { MemoryJobStore } from "../src/memory/memory-job-store";
+import type { BatchStore } from "../src/ports/batch-store.port";
+import type { TaskHandler } from "../src/ports/task-handler.port";
+import { RolloutEngine } from "../src/rollout-engine";
+import { StageFailure } from "../src/stage-failure";
+import { sleep } from "../src/util/abort";
+import { until } from "./engine-harness";
+
+/** Payload of the scripted group handler: each slot's reward, and which attempts fail as infrastructure. */
+const ZGroupTaskPayload = z
+  .object({
+    rewards: z.array(z.number()).describe("Reward by slot."),
+    tokens: z.number().int().default(5).describe("Sampled tokens recorded per job."),
+    infraFailures: z
+      .array(z.number().int())
+      .default([])
+      .describe("By slot: attempts that fail as `sandbox`."),
+    agentFailSlots: z
+      .array(z.number().int())
+      .default([])
+      .describe("Slots whose jobs fail as `agent` (trainable)."),
+  })
+  .strict();
+type TGroupTaskPayload = z.infer<typeof ZGroupTaskPayload>;
+
+/** A gate a test opens to let a member's RUN finish (`taskId:slot`). */
+export class Gates {
+  readonly #held = new Map<string, { open: () => void; opened: Promise<void> }>();
+
+  hold(...keys: string[]): void {
+    for (const key of keys) {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      this.#held.set(key, { open, opened });
+    }
+  }
+
+  open(...keys: string[]): void {
+    for (const key of keys) {
+      this.#held.get(key)?.open();
+      this.#held.delete(key);
+    }
+  }
+
+  async pass(key: string, signal: AbortSignal): Promise<void> {
+    const gate = this.#held.get(key);
+    if (!gate) return;
+    await Promise.race([
+      gate.opened,
+      new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      }),
+    ]);
+  }
+}
+
+function slotOf(metadata: Record<string, unknown> | null): number {
+  return typeof metadata?.slot === "number" ? metadata.slot : 0;
+}
+
+function attemptOf(jobKey: string | null): number {
+  return Number(jobKey?.split(":").at(-1) ?? 0);
+}
+
+/** A handler whose outcome per group slot is scripted by the payload; RUN waits at the test's gates. */
+export function createGroupTaskHandler(gates: Gates): TaskHandler<TGroupTaskPayload, null, null> {
+  return {
+    kind: "grouptask",
+    failureReward: -1,
+    payloadSchema: ZGroupTaskPayload,
+    async init() {
+      return null;
+    },
+    async run(ctx) {
+      const slot = slotOf(ctx.job.metadata);
+      const taskId = String(ctx.job.metadata?.taskId);
+      await gates.pass(`${taskId}:${slot}`, ctx.signal);
+      await sleep(1, ctx.signal);
+      ctx.record.turn({
+        index: 0,
+        promptIds: [1, 2, 3],
+        responseIds: Array.from({ length: ctx.payload.tokens }, (_, i) => 100 + i),
+        logprobs: Array.from({ length: ctx.payload.tokens }, () => -0.5),
+        backendId: "test",
+        weightVersion: null,
+        cachedPromptTokens: null,
+        latencyMs: 1,
+        finishReason: "stop",
+        text: null,
+      });
+      if (attemptOf(ctx.job.jobKey) < (ctx.payload.infraFailures[slot] ?? 0))
+        throw new StageFailure("sandbox", `scripted infrastructure failure of slot ${slot}`);
+      if (ctx.payload.agentFailSlots.includes(slot)) throw new StageFailure("agent", "scripted policy fault");
+      return null;
+    },
+    async eval(ctx) {
+      return { reward: ctx.payload.rewards[slotOf(ctx.job.metadata)] ?? 0 };
+    },
+  };
+}
+
+export function groupTask(taskId: string, rewards: number[], extra: Partial<TGroupTaskPayload> = {}) {
+  return { taskId, kind: "grouptask", payload: { rewards, ...extra } };
+}
+
+/** An engine on memory adapters with the scripted group handler, and a batch system over it. */
+export async function startBatchHarness(
+  options: { store?: BatchStore; weightVersion?: () => number | null; catalog?: TaskCatalog } = {},
+) {
+  const gates = new Gates();
+  const handlers = new HandlerRegistry().register(createGroupTaskHandler(gates));
+  const jobStore = new MemoryJobStore();
+  const queue = new MemoryJobQueue();
+  const engine = new RolloutEngine({
+    store: jobStore,
+    queue,
+    handlers,
+    pools: { init: { concurrency: 16 }, run: { concurrency: 64 }, eval: { concurrency: 16 } },
+  });
+  await engine.start();
+  const store = options.store ?? new MemoryBatchStore();
+  const make = () =>
+    new BatchSystem({
+      engine,
+      store,
+      reconcileEveryMs: 200,
+      ...(options.catalog ? { catalog: options.catalog } : {}),
+      ...(options.weightVersion ? { weightVersion: options.weightVersion } : {}),
+    });
+  let batches = make();
+  await batches.start();
+  return {
+    engine,
+    store,
+    gates,
+    get batches() {
+      return batches;
+    },
+    /** Stops the batch system and starts a new one on the same store (a server restart). */
+    async restartBatches() {
+      await batches.stop();
+      batches = make();
+      await batches.start();
+      return batches;
+    },
+    async close() {
+      await batches.stop();
+      await engine.stop({ graceMs: 100 });
+      await queue.close();
+      await jobStore.close();
+    },
+  };
+}
+
+export type BatchHarness = Awaited<ReturnType<typeof startBatchHarness>>;
+
+/** Starts a harness per test and closes it after the test. */
+export function batchHarnessPerTest() {
+  let current: BatchHarness | null = null;
+  afterEach(async () => {
+    await current?.close();
+    current = null;
+  });
+  return async (options?: Parameters<typeof startBatchHarness>[0]): Promise<BatchHarness> => {
+    current = await startBatchHarness(options);
+    return current;
+  };
+}
+
+/** Waits until the step stopped running and returns it. */
+export async function closedStep(h: BatchHarness, stepId: string) {
+  await until(async () => (await h.batches.getStep(stepId)).status !== "running", 20_000);
+  return h.batches.getStep(stepId);
+}
