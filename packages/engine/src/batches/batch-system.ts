@@ -421,7 +421,10 @@ export class BatchSystem {
     if (known) return known;
     const step = await this.#store.getStep(stepId);
     if (!step) return null;
-    const run = await this.#store.getRun(step.runId);
+    // Steps of one run share its record: the dataset cursor and step count have one writer.
+    const run =
+      [...this.#states.values()].find((s) => s.run.id === step.runId)?.run ??
+      (await this.#store.getRun(step.runId));
     if (!run) return null;
     const state: StepState = { run, step, groups: await this.#store.listGroups(stepId) };
     this.#states.set(stepId, state);
