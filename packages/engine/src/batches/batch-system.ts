@@ -1,5 +1,4 @@
 import {
-  formatIssues,
   isTerminalStatus,
   newId,
   RaasError,
@@ -13,10 +12,10 @@ import {
   ZCreateRunRequest,
   ZCreateStepRequest,
 } from "@raas/shared";
-import type { z } from "zod";
 import type { EngineLogger } from "../engine.types";
 import type { BatchStore, GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
 import { type Clock, systemClock } from "../ports/clock.port";
+import { changedGroups, parse, resolveTasks, snapshot } from "./batch-support";
 import type { BatchEngine, BatchSystemOptions, TaskCatalog } from "./batch-system.types";
 import { toGroupView, toRunView, toStepView } from "./batch-views";
 import { carryIn } from "./carry-over";
@@ -149,7 +148,7 @@ export class BatchSystem {
    */
   async createStep(request: TCreateStepRequest): Promise<{ step: TStep; created: boolean }> {
     const input = parse(ZCreateStepRequest, request);
-    const tasks = await this.#resolveTasks(input.tasks);
+    const tasks = await resolveTasks(this.#catalog, input.tasks);
     return this.#withRun(input.runId, async () => {
       const run = await this.#requireRun(input.runId);
       if (run.status !== "active")
@@ -397,22 +396,9 @@ export class BatchSystem {
     };
   }
 
-  async #resolveTasks(source: StepRecord["request"]["tasks"]): Promise<readonly TStepTask[]> {
-    if (source.type === "inline") return source.tasks;
-    const tasks = await this.#catalog?.tasks(source.dataset);
-    if (!tasks) {
-      const names = (await this.#catalog?.list())?.map((d) => d.name) ?? [];
-      throw new RaasError(
-        "VALIDATION_FAILED",
-        `tasks.dataset: no dataset "${source.dataset}" on this server${names.length ? ` (known: ${names.join(", ")})` : ""}`,
-      );
-    }
-    return tasks;
-  }
-
   #tasksOf(step: StepRecord): Promise<readonly TStepTask[] | null> {
     return step.status === "running"
-      ? this.#resolveTasks(step.request.tasks).catch(() => null)
+      ? resolveTasks(this.#catalog, step.request.tasks).catch(() => null)
       : Promise.resolve(null);
   }
 
@@ -467,22 +453,4 @@ export class BatchSystem {
   #warn(error: unknown, stepId: string | null): void {
     this.#logger?.warn({ stepId, err: String(error) }, "batch system: a step could not move on");
   }
-}
-
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
-  return parsed.data;
-}
-
-function snapshot(groups: readonly GroupRecord[]): Map<string, string> {
-  return new Map(groups.map((g) => [g.id, fingerprint(g)]));
-}
-
-function fingerprint(group: GroupRecord): string {
-  return `${group.state}|${group.decision}|${group.seq}|${group.carriedIntoGroupId}|${group.members.map((m) => `${m.status}:${m.jobId}:${m.reward}:${m.isStale}`).join(",")}`;
-}
-
-function changedGroups(groups: readonly GroupRecord[], before: Map<string, string>): Set<string> {
-  return new Set(groups.filter((g) => before.get(g.id) !== fingerprint(g)).map((g) => g.id));
 }
