@@ -150,7 +150,9 @@ async function createQueue(
 async function createStore(
   config: StoreConfig,
   logger: EngineLogger,
-): Promise<Pick<ComposedEngine, "store" | "benchmarks" | "sandboxEvents" | "workers" | "batches" | "storeKind">> {
+): Promise<
+  Pick<ComposedEngine, "store" | "benchmarks" | "sandboxEvents" | "workers" | "batches" | "storeKind">
+> {
   if (config.kind === "memory") {
     return {
       store: new MemoryJobStore(),
@@ -164,6 +166,7 @@ async function createStore(
   // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
   const {
     createJobStore,
+    PrismaBatchStore,
     PrismaBenchmarkRunStore,
     PrismaSandboxEventStore,
     PrismaWorkerStore,
@@ -187,8 +190,7 @@ async function createStore(
     benchmarks: new PrismaBenchmarkRunStore(store.prisma),
     sandboxEvents: new PrismaSandboxEventStore(store.prisma),
     workers: new PrismaWorkerStore(store.prisma),
-    // TODO(issue 12): the Prisma batch store replaces this in-memory one.
-    batches: new MemoryBatchStore(),
+    batches: new PrismaBatchStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
   };
 }

@@ -1,3 +1,4 @@
+export { PrismaBatchStore } from "./batch/prisma-batch-store";
 export type {
   BenchmarkResultRecord,
   BenchmarkRunRecord,

@@ -1,0 +1,164 @@
+import type { GroupRecord, RewardAggregate, RunRecord, StepRecord } from "@raas/engine";
+import type {
+  TCreateStepParsed,
+  TGroupDecision,
+  TGroupMember,
+  TGroupState,
+  TPauseMode,
+  TPolicyState,
+  TStepStats,
+  TStepStatus,
+  TStepTask,
+} from "@raas/shared";
+import {
+  type TrainingGroup as GroupRow,
+  type PolicyState as PolicyStateRow,
+  Prisma,
+  type TrainingRun as RunRow,
+  type TrainingStep as StepRow,
+} from "../generated/client";
+
+// Row ↔ record mapping of the batch tables. JSON columns hold the engine's plain-data values as
+// they are (jsonb drops `undefined` keys, as any JSON round trip does); the zod schemas in
+// @raas/shared validated them on the way in, so reads cast rather than re-parse.
+
+/** The single row of `policy_state`. */
+export const POLICY_STATE_ROW_ID = 1;
+
+/** A nullable JSON column: `null` is stored as SQL NULL, not the JSON literal. */
+function nullableJson(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  return value === null || value === undefined ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+}
+
+const json = (value: unknown): Prisma.InputJsonValue => value as Prisma.InputJsonValue;
+
+/** Every column of a run but `id` and `version` (what a save writes, besides the new version). */
+export function runColumns(run: RunRecord) {
+  return {
+    runKey: run.runKey,
+    name: run.name,
+    model: run.model,
+    dataset: run.dataset,
+    config: nullableJson(run.config),
+    status: run.status,
+    stepCount: run.stepCount,
+    taskCursors: json(run.taskCursors),
+    createdAtMs: run.createdAtMs,
+    updatedAtMs: run.updatedAtMs,
+  };
+}
+
+export function fromRunRow(row: RunRow): RunRecord {
+  return {
+    id: row.id,
+    runKey: row.runKey,
+    name: row.name,
+    model: row.model,
+    dataset: row.dataset,
+    config: row.config as Record<string, unknown> | null,
+    status: row.status as RunRecord["status"],
+    stepCount: row.stepCount,
+    createdAtMs: row.createdAtMs,
+    updatedAtMs: row.updatedAtMs,
+    taskCursors: row.taskCursors as Record<string, number>,
+    version: row.version,
+  };
+}
+
+/** Every column of a step but `id` and `version`. */
+export function stepColumns(step: StepRecord) {
+  return {
+    runId: step.runId,
+    index: step.index,
+    stepKey: step.stepKey,
+    status: step.status,
+    groupSize: step.groupSize,
+    groups: step.groups,
+    policy: step.policy,
+    stats: json(step.stats),
+    deliveredSeq: step.deliveredSeq,
+    request: json(step.request),
+    nextTaskIndex: step.nextTaskIndex,
+    rewards: json(step.rewards),
+    createdAtMs: step.createdAtMs,
+    closedAtMs: step.closedAtMs,
+  };
+}
+
+export function fromStepRow(row: StepRow): StepRecord {
+  return {
+    id: row.id,
+    runId: row.runId,
+    index: row.index,
+    stepKey: row.stepKey,
+    status: row.status as TStepStatus,
+    groupSize: row.groupSize,
+    groups: row.groups,
+    policy: row.policy as StepRecord["policy"],
+    stats: row.stats as unknown as TStepStats,
+    deliveredSeq: row.deliveredSeq,
+    createdAtMs: row.createdAtMs,
+    closedAtMs: row.closedAtMs,
+    request: row.request as unknown as TCreateStepParsed,
+    nextTaskIndex: row.nextTaskIndex,
+    rewards: row.rewards as unknown as RewardAggregate,
+    version: row.version,
+  };
+}
+
+/** Every column of a group but `id` and `version`. */
+export function groupColumns(group: GroupRecord) {
+  return {
+    stepId: group.stepId,
+    runId: group.runId,
+    taskId: group.taskId,
+    kind: group.kind,
+    task: json(group.task),
+    decision: group.decision,
+    state: group.state,
+    seq: group.seq,
+    members: json(group.members),
+    carriedIntoGroupId: group.carriedIntoGroupId,
+    createdAtMs: group.createdAtMs,
+    decidedAtMs: group.decidedAtMs,
+    finishedAtMs: group.finishedAtMs,
+  };
+}
+
+export function fromGroupRow(row: GroupRow): GroupRecord {
+  return {
+    id: row.id,
+    stepId: row.stepId,
+    runId: row.runId,
+    taskId: row.taskId,
+    kind: row.kind,
+    decision: row.decision as TGroupDecision,
+    state: row.state as TGroupState,
+    seq: row.seq,
+    members: row.members as unknown as TGroupMember[],
+    createdAtMs: row.createdAtMs,
+    decidedAtMs: row.decidedAtMs,
+    finishedAtMs: row.finishedAtMs,
+    task: row.task as unknown as TStepTask,
+    carriedIntoGroupId: row.carriedIntoGroupId,
+    version: row.version,
+  };
+}
+
+export function policyStateColumns(state: TPolicyState) {
+  return {
+    weightVersion: state.weightVersion,
+    isPaused: state.isPaused,
+    pauseMode: state.pauseMode,
+    pausedAtMs: state.pausedAtMs,
+  };
+}
+
+export function fromPolicyStateRow(row: PolicyStateRow): TPolicyState {
+  return {
+    weightVersion: row.weightVersion,
+    isPaused: row.isPaused,
+    pauseMode: row.pauseMode as TPauseMode | null,
+    pausedAtMs: row.pausedAtMs,
+  };
+}
