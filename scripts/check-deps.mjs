@@ -69,6 +69,18 @@ function sourceFiles(dir) {
   return out;
 }
 
+/** A subpath the target package's `exports` lists (e.g. `@raas/ui/stat-card` under `./*`). */
+function isDeclaredExport(base, spec) {
+  const exports = byPackageName.get(base)?.pkg.exports;
+  if (!exports || typeof exports !== "object") return false;
+  const subpath = `.${spec.slice(base.length)}`;
+  return Object.keys(exports).some((key) =>
+    key.endsWith("/*")
+      ? subpath.startsWith(key.slice(0, -1)) && subpath.length > key.length - 1
+      : key === subpath,
+  );
+}
+
 const importPattern =
   /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g;
 
@@ -96,7 +108,8 @@ for (const w of workspaces) {
       const spec = match[1] ?? match[2] ?? match[3];
       if (spec.startsWith("@raas/")) {
         const base = spec.split("/").slice(0, 2).join("/");
-        if (spec !== base) errors.push(`${rel}: deep import "${spec}" — import from "${base}" only`);
+        if (spec !== base && !isDeclaredExport(base, spec))
+          errors.push(`${rel}: deep import "${spec}" — import from "${base}" or a subpath it exports`);
         if (base !== w.pkg.name && !(base in declared))
           errors.push(`${rel}: imports ${base} but ${w.pkg.name} does not declare it`);
       }

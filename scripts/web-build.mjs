@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
 /** Sources of the dashboard build: the app itself and the workspace code it imports. */
-const BUILD_INPUTS = ["apps/web", "packages/shared/src", "packages/api/src"];
+const BUILD_INPUTS = ["apps/web", "packages/shared/src", "packages/api/src", "packages/ui/src"];
 const SKIPPED = new Set(["node_modules", ".next", ".turbo"]);
 
 function newestMtimeMs(path) {

@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 
 const config: NextConfig = {
   // Workspace packages export TypeScript source; Next must compile them.
-  transpilePackages: ["@raas/api", "@raas/shared"],
+  transpilePackages: ["@raas/api", "@raas/shared", "@raas/ui"],
   // Server-sent events pass through the /api/trpc proxy; gzip would buffer them.
   compress: false,
   poweredByHeader: false,

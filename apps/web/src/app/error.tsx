@@ -1,6 +1,6 @@
 "use client";
 
-import { StateMessage } from "../components/state-message";
+import { StateMessage } from "@raas/ui/state-message";
 
 /** Last-resort boundary: a rendering bug, not a failed request (those have their own states). */
 export default function PageError({ error, reset }: { error: Error; reset: () => void }) {

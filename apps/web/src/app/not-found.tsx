@@ -1,5 +1,5 @@
+import { StateMessage } from "@raas/ui/state-message";
 import Link from "next/link";
-import { StateMessage } from "../components/state-message";
 
 export default function NotFound() {
   return (

@@ -1,7 +1,7 @@
+import { StateMessage } from "@raas/ui/state-message";
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { JobsView } from "../../components/jobs/jobs-view";
-import { StateMessage } from "../../components/state-message";
 
 export const metadata: Metadata = { title: "Jobs" };
 

@@ -1,11 +1,11 @@
 "use client";
 
+import { StateMessage } from "@raas/ui/state-message";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { isTerminalStatus } from "../../lib/domain";
 import { useTRPC } from "../../trpc/trpc-context";
 import { ErrorState } from "../error-state";
-import { StateMessage } from "../state-message";
 import { CancelJob } from "./cancel-job";
 import { FailurePanel } from "./failure-panel";
 import { JobFacts } from "./job-facts";

@@ -1,9 +1,9 @@
 "use client";
 
+import { StateMessage } from "@raas/ui/state-message";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../../trpc/trpc-context";
 import { ErrorState } from "../error-state";
-import { StateMessage } from "../state-message";
 import { ToolCallItem } from "./tool-call-item";
 import { TurnItem } from "./turn-item";
 

@@ -1,6 +1,6 @@
+import { StateMessage } from "@raas/ui/state-message";
 import type { TJobListView } from "../../trpc/router-types";
 import { ErrorState } from "../error-state";
-import { StateMessage } from "../state-message";
 import { JobsTable } from "./jobs-table";
 import { Pagination } from "./pagination";
 

@@ -1,9 +1,9 @@
 "use client";
 
+import { StateMessage } from "@raas/ui/state-message";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../../trpc/trpc-context";
 import { ErrorState } from "../error-state";
-import { StateMessage } from "../state-message";
 import { FailedByKind } from "./failed-by-kind";
 import { StageCards } from "./stage-cards";
 import { ThroughputChart } from "./throughput-chart";
