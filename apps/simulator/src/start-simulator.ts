@@ -23,6 +23,11 @@ export interface SimulatorOptions {
   latency?: LatencyModelOptions;
   /** Batch slots. Default 32. */
   maxConcurrency?: number;
+  /**
+   * Decode time per streamed chunk (`stream: true` on `/v1/completions`), in ms; at least one
+   * token a chunk. Default 10.
+   */
+  streamIntervalMs?: number;
   /** Model family; default Qwen3 with its real tokenizer. */
   family?: ModelFamilyAdapter;
 }
@@ -51,6 +56,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     cache: options.cache,
     latency: options.latency,
     maxConcurrency: options.maxConcurrency,
+    streamIntervalMs: options.streamIntervalMs,
   });
   const server = await startSimulatorServer({ model, modelName, host: options.host, port: options.port });
   return {

@@ -21,6 +21,22 @@ export interface SimulatedModelOptions {
   latency?: LatencyModelOptions;
   /** Batch slots: requests generating at once; the rest wait. Default 32. */
   maxConcurrency?: number;
+  /**
+   * A streamed generation sends its tokens in chunks of this much decode time (at least one token
+   * a chunk), in ms. Default `DEFAULT_STREAM_INTERVAL_MS` (10).
+   */
+  streamIntervalMs?: number;
+}
+
+/** Decode time per streamed chunk by default, in ms. */
+export const DEFAULT_STREAM_INTERVAL_MS = 10;
+
+/** Tokens of a streamed generation as they are decoded. */
+export interface TokenChunk {
+  ids: number[];
+  logprobs: number[];
+  /** The chunk's text (a multi-byte character split between chunks may decode oddly). */
+  text: string;
 }
 
 export interface GenerationCall {
@@ -30,6 +46,11 @@ export interface GenerationCall {
   seed: number | null;
   stopTokenIds: readonly number[];
   signal?: AbortSignal;
+  /**
+   * Streams: called with each chunk as its decode time passes. Tokens sent before an abort count
+   * as generated (what a client that stops reading has received).
+   */
+  onTokens?: (chunk: TokenChunk) => void;
 }
 
 export interface GenerationOutcome {
@@ -80,26 +101,60 @@ export class SimulatedModel {
 
   async generate(call: GenerationCall): Promise<GenerationOutcome> {
     const release = await this.slots.acquire(call.signal);
+    const sentIds: number[] = [];
     try {
       const cachedTokens = this.cache.lookupAndInsert(call.promptIds);
       await sleep(this.latency.prefillMs(call.promptIds.length - cachedTokens), call.signal);
       const facts = this.inspect(call.promptIds);
       const outcome = this.respond(facts, call);
-      await sleep(this.latency.decodeMs(outcome.outputIds.length), call.signal);
-      const promptBlocks = Math.floor(call.promptIds.length / this.cache.blockSize);
-      this.cache.insert([...call.promptIds, ...outcome.outputIds], promptBlocks);
-      this.counters.prefixCacheQueries += call.promptIds.length;
-      this.counters.prefixCacheHits += cachedTokens;
-      this.counters.promptTokens += call.promptIds.length;
-      this.counters.generationTokens += outcome.outputIds.length;
+      if (call.onTokens) {
+        const perChunk = this.tokensPerChunk();
+        for (let start = 0; start < outcome.outputIds.length; start += perChunk) {
+          const ids = outcome.outputIds.slice(start, start + perChunk);
+          await sleep(this.latency.decodeMs(ids.length), call.signal);
+          call.onTokens({
+            ids,
+            logprobs: outcome.logprobs.slice(start, start + perChunk),
+            text: this.options.family.tokenizer.decode(ids),
+          });
+          sentIds.push(...ids);
+          this.counters.generationTokens += ids.length;
+        }
+      } else {
+        await sleep(this.latency.decodeMs(outcome.outputIds.length), call.signal);
+        this.counters.generationTokens += outcome.outputIds.length;
+      }
+      this.record(call.promptIds, outcome.outputIds, cachedTokens);
       this.counters.requestsSucceeded += 1;
       return { ...outcome, promptTokens: call.promptIds.length, cachedTokens };
     } catch (error) {
-      if (call.signal?.aborted) this.counters.requestsAborted += 1;
+      if (call.signal?.aborted) {
+        this.counters.requestsAborted += 1;
+        // What was streamed before the abort was computed: its blocks stay cached (as in vLLM).
+        if (sentIds.length > 0) {
+          const promptBlocks = Math.floor(call.promptIds.length / this.cache.blockSize);
+          this.cache.insert([...call.promptIds, ...sentIds], promptBlocks);
+        }
+      }
       throw error;
     } finally {
       release();
     }
+  }
+
+  /** Tokens per streamed chunk: `streamIntervalMs` of decode time, at least one. */
+  private tokensPerChunk(): number {
+    const perToken = this.latency.decodeMs(1);
+    if (perToken <= 0) return Number.POSITIVE_INFINITY;
+    return Math.max(1, Math.floor((this.options.streamIntervalMs ?? DEFAULT_STREAM_INTERVAL_MS) / perToken));
+  }
+
+  private record(promptIds: readonly number[], outputIds: readonly number[], cachedTokens: number): void {
+    const promptBlocks = Math.floor(promptIds.length / this.cache.blockSize);
+    this.cache.insert([...promptIds, ...outputIds], promptBlocks);
+    this.counters.prefixCacheQueries += promptIds.length;
+    this.counters.prefixCacheHits += cachedTokens;
+    this.counters.promptTokens += promptIds.length;
   }
 
   private respond(

@@ -1,14 +1,29 @@
 import { z } from "zod";
-import type { GenerationCall, GenerationOutcome } from "../engine/simulated-model";
+import type { GenerationCall, GenerationOutcome, TokenChunk } from "../engine/simulated-model";
+
+interface FormatContext {
+  model: string;
+  requestId: string;
+  latencyMs: number;
+}
 
 /** A wire protocol: how a request body becomes a generation call and an outcome becomes a response body. */
 export interface WireProtocol {
   /** Parses a request body; throws a ZodError naming the bad field. */
-  parse(body: unknown): Omit<GenerationCall, "signal"> & { wantsLogprobs: boolean };
-  format(
-    outcome: GenerationOutcome,
-    context: { model: string; requestId: string; latencyMs: number },
-  ): unknown;
+  parse(body: unknown): Omit<GenerationCall, "signal" | "onTokens"> & {
+    wantsLogprobs: boolean;
+    /** The client asked for a server-sent event stream (`stream: true`). */
+    wantsStream?: boolean;
+    /** The stream ends with a usage chunk (`stream_options.include_usage`). */
+    wantsUsage?: boolean;
+  };
+  format(outcome: GenerationOutcome, context: FormatContext): unknown;
+  /** The protocol's streamed form, when it has one: one event per token chunk, then the finish and usage. */
+  stream?: {
+    chunk(chunk: TokenChunk, context: FormatContext): unknown;
+    finish(outcome: GenerationOutcome, context: FormatContext): unknown;
+    usage(outcome: GenerationOutcome, context: FormatContext): unknown;
+  };
 }
 
 /** Prompts run to tens of thousands of ids: a plain loop, since per-item zod checks cost ms per request. */
@@ -32,7 +47,44 @@ const ZVllmRequest = z.object({
   temperature: z.number().optional(),
   top_p: z.number().optional(),
   top_k: z.number().int().optional(),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
 });
+
+/** One streamed `text_completion` chunk as vLLM writes it (`token_ids` with `return_token_ids`). */
+function vllmChunk(
+  context: FormatContext,
+  choice: {
+    text: string;
+    ids: number[];
+    logprobs: number[];
+    finishReason: string | null;
+    stopReason: number | null;
+  },
+) {
+  return {
+    id: `cmpl-${context.requestId}`,
+    object: "text_completion",
+    created: Math.floor(Date.now() / 1000),
+    model: context.model,
+    choices: [
+      {
+        index: 0,
+        text: choice.text,
+        logprobs: {
+          tokens: choice.ids.map((id) => `token_id:${id}`),
+          token_logprobs: choice.logprobs,
+          top_logprobs: null,
+          text_offset: [],
+        },
+        finish_reason: choice.finishReason,
+        stop_reason: choice.stopReason,
+        prompt_token_ids: null,
+        token_ids: choice.ids,
+      },
+    ],
+  };
+}
 
 /** vLLM OpenAI-compatible `/v1/completions` with a token-id prompt (vLLM ≥ 0.10.2 field placement). */
 export const vllmCompletionsProtocol: WireProtocol = {
@@ -45,7 +97,33 @@ export const vllmCompletionsProtocol: WireProtocol = {
       seed: request.seed ?? null,
       stopTokenIds: request.stop_token_ids ?? [],
       wantsLogprobs: request.logprobs != null,
+      wantsStream: request.stream === true,
+      wantsUsage: request.stream_options?.include_usage === true,
     };
+  },
+  stream: {
+    chunk: (chunk, context) => vllmChunk(context, { ...chunk, finishReason: null, stopReason: null }),
+    finish: (outcome, context) =>
+      vllmChunk(context, {
+        text: "",
+        ids: [],
+        logprobs: [],
+        finishReason: outcome.finishReason,
+        stopReason: outcome.matchedStopId,
+      }),
+    usage: (outcome, context) => ({
+      id: `cmpl-${context.requestId}`,
+      object: "text_completion",
+      created: Math.floor(Date.now() / 1000),
+      model: context.model,
+      choices: [],
+      usage: {
+        prompt_tokens: outcome.promptTokens,
+        completion_tokens: outcome.outputIds.length,
+        total_tokens: outcome.promptTokens + outcome.outputIds.length,
+        prompt_tokens_details: { cached_tokens: outcome.cachedTokens },
+      },
+    }),
   },
   format(outcome, context) {
     return {

@@ -14,7 +14,7 @@ import {
 /**
  * Injected faults for failure tests. `http-500` answers generations with a 500, `drop-connection`
  * destroys the socket before any byte, `hang` never answers, `bad-body` returns JSON missing the
- * token ids, `unhealthy` fails `/health`. Applies to the next `remaining` requests (default: all).
+ * token ids (a stream: chunks without them), `unhealthy` fails `/health`. Applies to the next `remaining` requests (default: all).
  */
 export interface SimulatorFault {
   kind: "http-500" | "drop-connection" | "hang" | "bad-body" | "unhealthy";
@@ -82,6 +82,10 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
       if (!res.writableFinished) aborter.abort(new Error("client went away"));
     });
     const startedAt = performance.now();
+    if (call.wantsStream && protocol.stream) {
+      await streamGeneration(protocol.stream, call, aborter.signal, res, injected === "bad-body");
+      return;
+    }
     const outcome = await model.generate({ ...call, signal: aborter.signal });
     requestSeq += 1;
     const formatted = protocol.format(outcome, {
@@ -90,6 +94,35 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
       latencyMs: performance.now() - startedAt,
     });
     sendJson(res, 200, injected === "bad-body" ? { choices: [{ text: "" }], meta_info: {} } : formatted);
+  };
+
+  /** Server-sent events: a chunk per decoded token chunk, the finish chunk, usage, `[DONE]`. */
+  const streamGeneration = async (
+    stream: NonNullable<WireProtocol["stream"]>,
+    call: ReturnType<WireProtocol["parse"]>,
+    signal: AbortSignal,
+    res: ServerResponse,
+    isBadBody: boolean,
+  ) => {
+    requestSeq += 1;
+    const context = { model: modelName, requestId: String(requestSeq), latencyMs: 0 };
+    const startedAt = performance.now();
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const send = (event: unknown) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+    if (isBadBody) {
+      send({ choices: [{ text: "" }] });
+      res.end("data: [DONE]\n\n");
+      return;
+    }
+    const outcome = await model.generate({
+      ...call,
+      signal,
+      onTokens: (chunk) => send(stream.chunk(chunk, context)),
+    });
+    context.latencyMs = performance.now() - startedAt;
+    send(stream.finish(outcome, context));
+    if (call.wantsUsage) send(stream.usage(outcome, context));
+    res.end("data: [DONE]\n\n");
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {

@@ -28,15 +28,37 @@ export interface GenerateRequest {
   deadlineMs?: number;
 }
 
+/** Tokens `[start, end)` of a response (offsets into `responseIds`) sampled under one weight version. */
+export interface WeightVersionSpan {
+  start: number;
+  end: number;
+  weightVersion: string | null;
+}
+
 export interface GenerateResult {
   responseIds: number[];
   logprobs: number[];
   finishReason: string | null;
+  /** The backend that finished the generation. */
   backendId: string;
+  /** Weight version of the backend that finished the generation (the last span's). */
   weightVersion: string | null;
+  /**
+   * Per-token weight versions, covering `responseIds` in order, when the generation was stopped
+   * by an `abort-and-continue` weight sync and continued from its tokens (possibly under a newer
+   * version). Absent when one request produced every token (`weightVersion` covers them all).
+   */
+  weightVersionSpans?: WeightVersionSpan[];
   /** Prompt tokens served from the backend's prefix cache; null when the backend does not say. */
   cachedPromptTokens: number | null;
+  /** Time the backends spent on the generation, in ms (time held at a paused gate excluded). */
   latencyMs: number;
+  /**
+   * Time the call waited at the pool's gate while generation was paused for a weight sync, in ms
+   * (absent or 0 when it never waited). Callers extend their own time budgets by it: a pause is
+   * not the policy's slowness.
+   */
+  pausedMs?: number;
 }
 
 /** Routes generations to inference backends (vLLM, SGLang, NeMo-RL, simulator). */

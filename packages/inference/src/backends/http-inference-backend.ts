@@ -31,6 +31,11 @@ export interface HttpInferenceBackendOptions {
   healthPath?: string;
   /** Prometheus endpoint path. Default `/metrics`. */
   metricsPath?: string;
+  /**
+   * Streams generations where the wire protocol can (vLLM), so that `interrupt` keeps the tokens
+   * generated so far. Default false.
+   */
+  stream?: boolean;
 }
 
 /** A backend reached over HTTP with one of the codecs. */
@@ -47,7 +52,30 @@ export class HttpInferenceBackend implements InferenceBackend {
     this.codec = CODECS[options.kind];
   }
 
+  /** True when `interrupt` hands over partial tokens (a streaming protocol, streaming on). */
+  get canInterrupt(): boolean {
+    return this.options.stream === true && this.codec.streaming !== undefined;
+  }
+
   async generate(request: BackendGenerateRequest): Promise<BackendGeneration> {
+    const streaming = this.options.stream ? this.codec.streaming : undefined;
+    if (streaming) {
+      const reader = streaming.createReader(this.id);
+      const answer = await this.options.client.postEventStream(
+        `${this.baseUrl}${this.codec.path}`,
+        streaming.buildRequest(request, this.options.model),
+        {
+          backendId: this.id,
+          signal: request.signal,
+          interrupt: request.interrupt,
+          deadlineMs: request.deadlineMs,
+        },
+        (data) => reader.push(data),
+      );
+      // A server that ignored `stream` answered with one JSON body.
+      if (answer.type === "json") return this.codec.parseResponse(answer.json, this.id, request);
+      return reader.finish({ isInterrupted: answer.isInterrupted });
+    }
     const body = await this.options.client.postJson(
       `${this.baseUrl}${this.codec.path}`,
       this.codec.buildRequest(request, this.options.model),

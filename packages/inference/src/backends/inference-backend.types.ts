@@ -8,6 +8,12 @@ export interface BackendGenerateRequest {
   promptIds: readonly number[];
   sampling: SamplingParams;
   signal?: AbortSignal;
+  /**
+   * Stops the generation early and resolves with the tokens generated so far (`isInterrupted`),
+   * for an `abort-and-continue` weight sync. Backends that cannot hand partial tokens over
+   * (non-streaming wire formats) ignore it and finish normally.
+   */
+  interrupt?: AbortSignal;
   /** Absolute deadline, epoch ms. */
   deadlineMs?: number;
 }
@@ -20,6 +26,24 @@ export interface BackendGeneration {
   finishReason: string | null;
   /** Prompt tokens served from the prefix cache; null when the backend does not say (never 0 for unknown). */
   cachedPromptTokens: number | null;
+  /** True when `interrupt` stopped it before it finished: the tokens so far, `finishReason` null. */
+  isInterrupted?: boolean;
+}
+
+/**
+ * The streaming form of a wire protocol: a request body asking for a token stream and a reader
+ * that collects its events, so that a stopped generation still hands over the tokens it made.
+ */
+export interface StreamingCodec {
+  buildRequest(request: BackendGenerateRequest, model: string): unknown;
+  createReader(backendId: string | null): StreamReader;
+}
+
+export interface StreamReader {
+  /** One event's `data` (JSON text). Throws a `bad-response` failure on a malformed event. */
+  push(data: string): void;
+  /** The generation so far; throws when a stream that was not interrupted ended unfinished. */
+  finish(outcome: { isInterrupted: boolean }): BackendGeneration;
 }
 
 /** Request body and response parsing of one wire protocol; pure, tested against recorded responses. */
@@ -27,6 +51,8 @@ export interface BackendCodec {
   kind: BackendKind;
   path: string;
   buildRequest(request: BackendGenerateRequest, model: string): unknown;
+  /** Present when the protocol can stream token ids (vLLM); used when the backend streams. */
+  streaming?: StreamingCodec;
   /** `request` is the call the body answers (what a wire format leaves out may follow from it). */
   parseResponse(body: unknown, backendId: string | null, request?: BackendGenerateRequest): BackendGeneration;
 }
@@ -37,6 +63,8 @@ export interface InferenceBackend {
   readonly kind: BackendKind;
   readonly baseUrl: string;
   generate(request: BackendGenerateRequest): Promise<BackendGeneration>;
+  /** True when `generate` honours `interrupt` (hands over partial tokens); false behaves as `wait`. */
+  readonly canInterrupt?: boolean;
   /** True when the server answers its health endpoint with 2xx within the timeout. */
   checkHealth(timeoutMs: number): Promise<boolean>;
   /**

@@ -1,5 +1,6 @@
-import type { BackendCodec } from "./inference-backend.types";
+import type { BackendCodec, BackendGenerateRequest } from "./inference-backend.types";
 import { ResponseReader } from "./response-fields";
+import { VllmStreamReader } from "./vllm-completions-stream.reader";
 
 const TOKEN_ID_TEXT = /^token_id:(\d+)$/;
 
@@ -11,23 +12,14 @@ const TOKEN_ID_TEXT = /^token_id:(\d+)$/;
 export const vllmCompletionsCodec: BackendCodec = {
   kind: "vllm",
   path: "/v1/completions",
-  buildRequest(request, model) {
-    const { sampling } = request;
-    return {
-      model,
-      prompt: request.promptIds,
-      max_tokens: sampling.maxTokens,
-      temperature: sampling.temperature ?? 1,
-      top_p: sampling.topP ?? 1,
-      ...(sampling.topK === undefined ? {} : { top_k: sampling.topK }),
-      ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
-      ...(sampling.stopTokenIds === undefined ? {} : { stop_token_ids: sampling.stopTokenIds }),
-      logprobs: 0,
-      return_token_ids: true,
-      return_tokens_as_token_ids: true,
-      skip_special_tokens: false,
-      include_stop_str_in_output: true,
-    };
+  buildRequest: buildVllmRequest,
+  streaming: {
+    buildRequest: (request, model) => ({
+      ...buildVllmRequest(request, model),
+      stream: true,
+      stream_options: { include_usage: true },
+    }),
+    createReader: (backendId) => new VllmStreamReader(backendId),
   },
   parseResponse(body, backendId) {
     const read = new ResponseReader("vLLM /v1/completions", backendId);
@@ -77,3 +69,22 @@ export const vllmCompletionsCodec: BackendCodec = {
     };
   },
 };
+
+function buildVllmRequest(request: BackendGenerateRequest, model: string): Record<string, unknown> {
+  const { sampling } = request;
+  return {
+    model,
+    prompt: request.promptIds,
+    max_tokens: sampling.maxTokens,
+    temperature: sampling.temperature ?? 1,
+    top_p: sampling.topP ?? 1,
+    ...(sampling.topK === undefined ? {} : { top_k: sampling.topK }),
+    ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
+    ...(sampling.stopTokenIds === undefined ? {} : { stop_token_ids: sampling.stopTokenIds }),
+    logprobs: 0,
+    return_token_ids: true,
+    return_tokens_as_token_ids: true,
+    skip_special_tokens: false,
+    include_stop_str_in_output: true,
+  };
+}

@@ -14,6 +14,11 @@ export interface JsonHttpClientOptions {
 export interface CallOptions {
   /** Aborts the call (job cancelled). */
   signal?: AbortSignal;
+  /**
+   * Streams only: stops reading and ends the call early, resolving (not rejecting) with what
+   * arrived so far (an `abort-and-continue` weight sync keeps the generated tokens).
+   */
+  interrupt?: AbortSignal;
   /** Absolute deadline in epoch ms. */
   deadlineMs?: number;
   /** Backend id, for error messages. */
@@ -62,17 +67,75 @@ export class JsonHttpClient {
 
   async postJson(url: string, body: unknown, options: CallOptions): Promise<unknown> {
     const text = await this.call(url, { method: "POST", body: JSON.stringify(body) }, options);
+    return this.parseJson(text, url, options.backendId);
+  }
+
+  /**
+   * POSTs JSON and reads a server-sent event stream, handing each event's `data` to `onData` (the
+   * closing `[DONE]` is not handed over). A server that answers with a plain JSON body instead is
+   * read as one (`{ json }`). `interrupt` ends the stream early without an error: events that had
+   * already arrived are still delivered first.
+   */
+  async postEventStream(
+    url: string,
+    body: unknown,
+    options: CallOptions,
+    onData: (data: string) => void,
+  ): Promise<{ type: "stream"; isInterrupted: boolean; isDone: boolean } | { type: "json"; json: unknown }> {
+    const interrupter = new AbortController();
+    const { interrupt } = options;
+    // Deferred to the check phase: bytes already on the socket are read and handed over first.
+    const onInterrupt = () => setImmediate(() => interrupter.abort());
+    if (interrupt?.aborted) onInterrupt();
+    else interrupt?.addEventListener("abort", onInterrupt, { once: true });
+    const method = "POST";
+    const { signal, deadline } = this.signalsOf(options, interrupter.signal);
     try {
-      return JSON.parse(text);
-    } catch (cause) {
-      throw new InferenceFailure(
-        "bad-response",
-        `${options.backendId}: response of POST ${url} is not JSON`,
-        {
-          backendId: options.backendId,
-          cause,
-        },
-      );
+      const response = await request(url, {
+        method,
+        body: JSON.stringify(body),
+        headers: { "content-type": "application/json", accept: "text/event-stream" },
+        dispatcher: this.agent,
+        signal,
+      });
+      const contentType = String(response.headers["content-type"] ?? "");
+      if (response.statusCode < 200 || response.statusCode >= 300 || !contentType.includes("event-stream")) {
+        const text = await response.body.text();
+        this.checkStatus(response.statusCode, text, url, method, options.backendId);
+        return { type: "json", json: this.parseJson(text, url, options.backendId) };
+      }
+      const decoder = new TextDecoder();
+      let buffered = "";
+      let isDone = false;
+      try {
+        for await (const chunk of response.body) {
+          buffered += decoder.decode(chunk as Buffer, { stream: true });
+          let end = buffered.search(/\r?\n\r?\n/);
+          while (end !== -1) {
+            const event = buffered.slice(0, end);
+            buffered = buffered.slice(end).replace(/^\r?\n\r?\n/, "");
+            const data = event
+              .split(/\r?\n/)
+              .filter((line) => line.startsWith("data:"))
+              .map((line) => line.slice(5).replace(/^ /, ""))
+              .join("\n");
+            if (data === "[DONE]") isDone = true;
+            else if (data !== "") onData(data);
+            end = buffered.search(/\r?\n\r?\n/);
+          }
+        }
+      } catch (error) {
+        if (interrupter.signal.aborted && !options.signal?.aborted && !deadline?.aborted)
+          return { type: "stream", isInterrupted: true, isDone };
+        throw error;
+      }
+      return { type: "stream", isInterrupted: false, isDone };
+    } catch (error) {
+      if (interrupter.signal.aborted && !options.signal?.aborted && !deadline?.aborted)
+        return { type: "stream", isInterrupted: true, isDone: false };
+      throw this.failureOf(error, url, method, options, deadline);
+    } finally {
+      interrupt?.removeEventListener("abort", onInterrupt);
     }
   }
 
@@ -89,64 +152,92 @@ export class JsonHttpClient {
     init: { method: "GET" | "POST"; body?: string },
     options: CallOptions,
   ): Promise<string> {
-    const { backendId, signal } = options;
-    const signals: AbortSignal[] = signal ? [signal] : [];
-    let deadline: AbortSignal | undefined;
-    if (options.deadlineMs !== undefined) {
-      deadline = AbortSignal.timeout(Math.max(0, options.deadlineMs - Date.now()));
-      signals.push(deadline);
-    }
-    const combined = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+    const { signal, deadline } = this.signalsOf(options);
     try {
       const response = await request(url, {
         method: init.method,
         body: init.body,
         headers: init.body === undefined ? {} : { "content-type": "application/json" },
         dispatcher: this.agent,
-        signal: combined,
+        signal,
       });
       const text = await response.body.text();
-      if (response.statusCode < 200 || response.statusCode >= 300) {
-        throw new InferenceFailure(
-          "http-status",
-          `${backendId}: ${init.method} ${url} answered ${response.statusCode}: ${text.slice(0, 300)}`,
-          { backendId, status: response.statusCode },
-        );
-      }
+      this.checkStatus(response.statusCode, text, url, init.method, options.backendId);
       return text;
     } catch (error) {
-      if (error instanceof InferenceFailure) throw error;
-      if (signal?.aborted) {
-        throw new InferenceFailure("aborted", `${backendId}: call aborted by the caller`, {
-          backendId,
-          cause: error,
-        });
-      }
-      if (deadline?.aborted) {
-        throw new InferenceFailure("deadline", `${backendId}: deadline passed before ${url} answered`, {
-          backendId,
-          cause: error,
-        });
-      }
-      const code = errorCode(error);
-      if ((code && CONNECTION_CODES.has(code)) || error instanceof undiciErrors.SocketError) {
-        throw new InferenceFailure(
-          "connection",
-          `${backendId}: cannot reach ${url} (${code ?? "socket error"})`,
-          {
-            backendId,
-            cause: error,
-          },
-        );
-      }
-      throw new InferenceFailure(
-        "bad-response",
-        `${backendId}: ${init.method} ${url} failed: ${String(error)}`,
+      throw this.failureOf(error, url, init.method, options, deadline);
+    }
+  }
+
+  private signalsOf(
+    options: CallOptions,
+    extra?: AbortSignal,
+  ): { signal: AbortSignal | undefined; deadline: AbortSignal | undefined } {
+    const signals: AbortSignal[] = options.signal ? [options.signal] : [];
+    if (extra) signals.push(extra);
+    let deadline: AbortSignal | undefined;
+    if (options.deadlineMs !== undefined) {
+      deadline = AbortSignal.timeout(Math.max(0, options.deadlineMs - Date.now()));
+      signals.push(deadline);
+    }
+    return { signal: signals.length > 0 ? AbortSignal.any(signals) : undefined, deadline };
+  }
+
+  private checkStatus(status: number, text: string, url: string, method: string, backendId: string): void {
+    if (status >= 200 && status < 300) return;
+    throw new InferenceFailure(
+      "http-status",
+      `${backendId}: ${method} ${url} answered ${status}: ${text.slice(0, 300)}`,
+      { backendId, status },
+    );
+  }
+
+  private parseJson(text: string, url: string, backendId: string): unknown {
+    try {
+      return JSON.parse(text);
+    } catch (cause) {
+      throw new InferenceFailure("bad-response", `${backendId}: response of POST ${url} is not JSON`, {
+        backendId,
+        cause,
+      });
+    }
+  }
+
+  private failureOf(
+    error: unknown,
+    url: string,
+    method: string,
+    options: CallOptions,
+    deadline: AbortSignal | undefined,
+  ): InferenceFailure {
+    const { backendId, signal } = options;
+    if (error instanceof InferenceFailure) return error;
+    if (signal?.aborted) {
+      return new InferenceFailure("aborted", `${backendId}: call aborted by the caller`, {
+        backendId,
+        cause: error,
+      });
+    }
+    if (deadline?.aborted) {
+      return new InferenceFailure("deadline", `${backendId}: deadline passed before ${url} answered`, {
+        backendId,
+        cause: error,
+      });
+    }
+    const code = errorCode(error);
+    if ((code && CONNECTION_CODES.has(code)) || error instanceof undiciErrors.SocketError) {
+      return new InferenceFailure(
+        "connection",
+        `${backendId}: cannot reach ${url} (${code ?? "socket error"})`,
         {
           backendId,
           cause: error,
         },
       );
     }
+    return new InferenceFailure("bad-response", `${backendId}: ${method} ${url} failed: ${String(error)}`, {
+      backendId,
+      cause: error,
+    });
   }
 }

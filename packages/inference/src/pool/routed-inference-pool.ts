@@ -7,13 +7,16 @@ import type {
   InferenceBackendRegistry,
   InferencePool,
   InferenceRouter,
+  PolicySink,
 } from "@raas/engine";
-import { RaasError } from "@raas/shared";
+import { RaasError, type TPolicyState } from "@raas/shared";
 import { HttpInferenceBackend } from "../backends/http-inference-backend";
 import { BACKEND_KINDS, type InferenceBackend } from "../backends/inference-backend.types";
 import { JsonHttpClient } from "../http/json-http-client";
 import { InferenceFailure } from "../inference-failure";
+import { finishReasonOfPartial, type GenerationPiece, mergeGenerationPieces } from "./continued-generation";
 import { DEFAULT_OUTAGE_BUDGET_MS, outageExhausted, outageWaitMs, waitOutOutage } from "./outage-wait";
+import { PolicyGate } from "./policy-gate";
 
 export interface RoutedInferencePoolOptions {
   /** The engine's routing policy (its `StickyRouter`); the pool only executes its decisions. */
@@ -33,6 +36,13 @@ export interface RoutedInferencePoolOptions {
   retryBackoffMs?: number;
   /** Deadline for requests that carry none, in ms from the call. Default 600_000. */
   defaultTimeoutMs?: number;
+  /**
+   * Stream generations where the wire protocol can (vLLM `/v1/completions`), so that an
+   * `abort-and-continue` pause keeps the tokens of running requests. Default true. SGLang and
+   * NeMo-RL `/generate` never stream here: under `abort-and-continue` their running requests
+   * finish as under `wait`.
+   */
+  streamGenerations?: boolean;
   /** Default max concurrency of registrations that give none. Default 64. */
   defaultMaxConcurrency?: number;
   now?: () => number;
@@ -42,9 +52,10 @@ export interface RoutedInferencePoolOptions {
  * The `InferencePool` over registered backends: asks the engine's `StickyRouter` where each turn
  * goes, calls the backend, reports the outcome back (in-flight always decremented), rides out
  * outages (another backend at once, else waits within the outage budget; cancellation ends the
- * wait at once), and turns everything else into an `InferenceFailure`.
+ * wait at once), and turns everything else into an `InferenceFailure`. As a `PolicySink` it holds
+ * generation at a gate during weight syncs and stamps backends with the policy's weight version.
  */
-export class RoutedInferencePool implements InferencePool, InferenceBackendRegistry {
+export class RoutedInferencePool implements InferencePool, InferenceBackendRegistry, PolicySink {
   private readonly router: InferenceRouter;
   private readonly client: JsonHttpClient;
   private readonly ownsClient: boolean;
@@ -53,6 +64,9 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     { backend: InferenceBackend; registration: Required<BackendRegistration> }
   >();
   private readonly now: () => number;
+  private readonly gate = new PolicyGate();
+  /** The policy's weight version (`applyPolicy`); registrations that name none get it. */
+  private policyWeightVersion: string | null = null;
 
   constructor(private readonly options: RoutedInferencePoolOptions) {
     this.router = options.router;
@@ -61,17 +75,75 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     this.now = options.now ?? Date.now;
   }
 
+  /**
+   * Generates, waiting at the weight-sync gate while paused. A request interrupted by an
+   * `abort-and-continue` pause hands over its tokens; after the resume the generation goes on from
+   * them (prompt + tokens so far, the token budget reduced by them) until it finishes — never
+   * failed or restarted from scratch by a pause.
+   */
   async generate(request: GenerateRequest): Promise<GenerateResult> {
-    const deadlineMs = request.deadlineMs ?? this.now() + (this.options.defaultTimeoutMs ?? 600_000);
+    const pieces: GenerationPiece[] = [];
+    const generated: number[] = [];
+    // Time held at the gate moves the call's deadline: a pause is not the backend's slowness.
+    let deadlineMs = request.deadlineMs ?? this.now() + (this.options.defaultTimeoutMs ?? 600_000);
+    let pausedMs = 0;
+    for (;;) {
+      const attempt = await this.dispatch({
+        ...request,
+        promptIds: generated.length === 0 ? request.promptIds : [...request.promptIds, ...generated],
+        sampling: { ...request.sampling, maxTokens: request.sampling.maxTokens - generated.length },
+        deadlineMs,
+      });
+      pausedMs += attempt.pausedMs;
+      deadlineMs += attempt.pausedMs;
+      pieces.push(attempt.piece);
+      generated.push(...attempt.piece.responseIds);
+      if (!attempt.isInterrupted) break;
+      const finishReason = finishReasonOfPartial(generated, request.sampling);
+      if (finishReason !== null) {
+        attempt.piece.finishReason = finishReason;
+        break;
+      }
+    }
+    return mergeGenerationPieces(pieces, pausedMs);
+  }
+
+  /** Applies the policy state: stamps every backend with the weight version, pauses or resumes. */
+  applyPolicy(state: TPolicyState): void {
+    if (state.weightVersion !== null) {
+      const version = String(state.weightVersion);
+      this.policyWeightVersion = version;
+      for (const [id, entry] of this.backends) {
+        if (entry.registration.weightVersion !== version) this.setWeightVersion(id, version);
+      }
+    }
+    this.gate.apply(state);
+  }
+
+  /** True while generation is paused for a weight sync. */
+  get isPaused(): boolean {
+    return this.gate.isPaused;
+  }
+
+  /** One request (with outage retries): the whole generation, or its tokens up to an interrupt. */
+  private async dispatch(
+    request: GenerateRequest & { deadlineMs: number },
+  ): Promise<{ piece: GenerationPiece; isInterrupted: boolean; pausedMs: number }> {
+    let { deadlineMs } = request;
     const budgetMs = this.options.outageBudgetMs ?? DEFAULT_OUTAGE_BUDGET_MS;
-    const wait = { jobId: request.jobId, signal: request.signal, deadlineMs, now: this.now };
     // Backends that just failed this turn: tried again only when no other one can take it.
     const excluded = new Set<string>();
     let outageSinceMs: number | null = null;
     let lastFailure: InferenceFailure | null = null;
+    let pausedMs = 0;
     for (let waits = 0; ; ) {
-      if (request.signal?.aborted)
-        throw new InferenceFailure("aborted", `generation for job ${request.jobId} aborted`);
+      const heldMs = await this.gate.pass(request.jobId, request.signal, this.now);
+      if (heldMs > 0) {
+        // Held at the gate: neither the deadline nor the outage budget runs meanwhile.
+        pausedMs += heldMs;
+        deadlineMs += heldMs;
+        if (outageSinceMs !== null) outageSinceMs += heldMs;
+      }
       const decision = this.router.acquire(request.jobId, this.now(), { excludeIds: excluded });
       if (!decision) {
         if (excluded.size === 0 && !this.hasRecoverableBackend())
@@ -82,6 +154,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
           const failure = lastFailure ?? this.noBackendFailure();
           throw outageExhausted(failure, outageMs, budgetMs);
         }
+        const wait = { jobId: request.jobId, signal: request.signal, deadlineMs, now: this.now };
         await waitOutOutage(
           Math.min(outageWaitMs(this.options.retryBackoffMs ?? 100, waits), budgetMs - outageMs),
           wait,
@@ -98,34 +171,46 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
           `backend ${decision.backendId} is routable but has no client`,
         );
       }
+      // The version the request starts under: what its tokens were sampled with.
+      const weightVersion = entry.registration.weightVersion;
       const startedAt = this.now();
+      const interrupt = this.gate.track();
       try {
         const generation = await entry.backend.generate({
           promptIds: request.promptIds,
           sampling: request.sampling,
           signal: request.signal,
+          interrupt: interrupt.signal,
           deadlineMs,
         });
         const latencyMs = this.now() - startedAt;
+        const isInterrupted = generation.isInterrupted === true;
         this.router.release(
           entry.backend.id,
-          {
-            type: "success",
-            promptTokens: request.promptIds.length,
-            cachedPromptTokens: generation.cachedPromptTokens,
-            responseTokens: generation.responseIds.length,
-            latencyMs,
-          },
+          // An interrupted request was stopped by us: it says nothing about the backend.
+          isInterrupted
+            ? { type: "aborted" }
+            : {
+                type: "success",
+                promptTokens: request.promptIds.length,
+                cachedPromptTokens: generation.cachedPromptTokens,
+                responseTokens: generation.responseIds.length,
+                latencyMs,
+              },
           this.now(),
         );
         return {
-          responseIds: generation.responseIds,
-          logprobs: generation.logprobs,
-          finishReason: generation.finishReason,
-          backendId: entry.backend.id,
-          weightVersion: entry.registration.weightVersion,
-          cachedPromptTokens: generation.cachedPromptTokens,
-          latencyMs,
+          piece: {
+            responseIds: generation.responseIds,
+            logprobs: generation.logprobs,
+            finishReason: generation.finishReason,
+            backendId: entry.backend.id,
+            weightVersion,
+            cachedPromptTokens: generation.cachedPromptTokens,
+            latencyMs,
+          },
+          isInterrupted,
+          pausedMs,
         };
       } catch (error) {
         const failure =
@@ -142,6 +227,8 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
         const outageMs = this.now() - outageSinceMs;
         if (outageMs >= budgetMs) throw outageExhausted(failure, outageMs, budgetMs);
         excluded.add(entry.backend.id);
+      } finally {
+        interrupt.done();
       }
     }
   }
@@ -162,7 +249,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     }
     const registration: Required<BackendRegistration> = {
       ...input,
-      weightVersion: input.weightVersion ?? null,
+      weightVersion: input.weightVersion ?? this.policyWeightVersion,
       maxConcurrency: input.maxConcurrency ?? this.options.defaultMaxConcurrency ?? 64,
     };
     const result = this.router.registerBackend(
@@ -177,7 +264,14 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     const create =
       this.options.createBackend ??
       ((r, client) =>
-        new HttpInferenceBackend({ id: r.id, kind: r.kind, baseUrl: r.baseUrl, model: r.modelName, client }));
+        new HttpInferenceBackend({
+          id: r.id,
+          kind: r.kind,
+          baseUrl: r.baseUrl,
+          model: r.modelName,
+          client,
+          stream: this.options.streamGenerations ?? true,
+        }));
     this.backends.set(registration.id, { backend: create(registration, this.client), registration });
     return { backend: this.viewOf(result.backend), isCreated: result.isCreated };
   }

@@ -1,0 +1,97 @@
+import type { BackendGeneration, StreamReader } from "./inference-backend.types";
+import { ResponseReader } from "./response-fields";
+
+const TOKEN_ID_TEXT = /^token_id:(\d+)$/;
+
+/**
+ * Collects a streamed vLLM `/v1/completions` answer (`stream: true`): each chunk carries the new
+ * token ids in `choices[0].token_ids` (vLLM >= 0.10.2 with `return_token_ids`; else
+ * `logprobs.tokens` as `token_id:<n>`) and their `logprobs.token_logprobs`; the last one a
+ * `finish_reason`; with `stream_options.include_usage` a final chunk without choices carries
+ * `usage` (cached prompt tokens when the server reports prompt-token details).
+ */
+export class VllmStreamReader implements StreamReader {
+  private readonly read: ResponseReader;
+  private readonly responseIds: number[] = [];
+  private readonly logprobs: number[] = [];
+  private finishReason: string | null = null;
+  private cachedPromptTokens: number | null = null;
+  private chunks = 0;
+
+  constructor(backendId: string | null) {
+    this.read = new ResponseReader("vLLM /v1/completions stream", backendId);
+  }
+
+  push(data: string): void {
+    const path = `chunk ${this.chunks}`;
+    this.chunks += 1;
+    let body: unknown;
+    try {
+      body = JSON.parse(data);
+    } catch {
+      this.read.fail(path, "is not JSON");
+    }
+    const root = this.read.object(body, path);
+    if (root.error != null) {
+      const error = root.error as { message?: unknown };
+      this.read.fail(path, `reports an error: ${String(error.message ?? JSON.stringify(root.error))}`);
+    }
+    if (root.usage != null) {
+      const usage = this.read.object(root.usage, `${path}.usage`);
+      if (usage.prompt_tokens_details != null) {
+        const details = this.read.object(usage.prompt_tokens_details, `${path}.usage.prompt_tokens_details`);
+        this.cachedPromptTokens = this.read.optionalCount(
+          details.cached_tokens,
+          `${path}.usage.prompt_tokens_details.cached_tokens`,
+        );
+      }
+    }
+    const choices = root.choices == null ? [] : this.read.array(root.choices, `${path}.choices`);
+    if (choices.length === 0) return;
+    const choice = this.read.object(choices[0], `${path}.choices[0]`);
+    const logprobsObject =
+      choice.logprobs == null ? null : this.read.object(choice.logprobs, `${path}.choices[0].logprobs`);
+    let ids: number[];
+    if (choice.token_ids != null) {
+      ids = this.read.tokenIds(choice.token_ids, `${path}.choices[0].token_ids`);
+    } else if (
+      Array.isArray(logprobsObject?.tokens) &&
+      logprobsObject.tokens.every((t) => TOKEN_ID_TEXT.test(String(t)))
+    ) {
+      ids = logprobsObject.tokens.map((t) => Number(TOKEN_ID_TEXT.exec(String(t))?.[1]));
+    } else {
+      this.read.fail(
+        `${path}.choices[0].token_ids`,
+        "is missing (send return_token_ids: true; needs vLLM >= 0.10.2)",
+      );
+    }
+    if (ids.length > 0) {
+      if (!logprobsObject) this.read.fail(`${path}.choices[0].logprobs`, "is missing (send logprobs: 0)");
+      const logprobs = this.read.numbers(
+        logprobsObject.token_logprobs,
+        `${path}.choices[0].logprobs.token_logprobs`,
+      );
+      if (logprobs.length !== ids.length) {
+        this.read.fail(
+          `${path}.choices[0].logprobs.token_logprobs`,
+          `has ${logprobs.length} entries for ${ids.length} tokens`,
+        );
+      }
+      this.responseIds.push(...ids);
+      this.logprobs.push(...logprobs);
+    }
+    if (typeof choice.finish_reason === "string") this.finishReason = choice.finish_reason;
+  }
+
+  finish(outcome: { isInterrupted: boolean }): BackendGeneration {
+    const isFinished = this.finishReason !== null;
+    if (!isFinished && !outcome.isInterrupted) this.read.fail("stream", "ended without a finish_reason");
+    return {
+      responseIds: this.responseIds,
+      logprobs: this.logprobs,
+      finishReason: this.finishReason,
+      cachedPromptTokens: this.cachedPromptTokens,
+      ...(!isFinished && { isInterrupted: true }),
+    };
+  }
+}
