@@ -2,10 +2,12 @@ import Link from "next/link";
 import { NavLink } from "./nav-link";
 import { TokenForm } from "./token-form";
 
-/** Pages in the top bar. Later pages (sandboxes, backends, runs, benchmarks) go here. */
+/** Pages in the top bar. Later pages (runs, trajectories, benchmarks) go here. */
 const NAV_ITEMS = [
   { href: "/", label: "Overview" },
   { href: "/jobs", label: "Jobs" },
+  { href: "/sandboxes", label: "Sandboxes" },
+  { href: "/backends", label: "Backends" },
 ] as const;
 
 export function NavBar() {

@@ -1,4 +1,4 @@
-import type { TFailureKind, TJobStatus, TStage } from "@raas/shared";
+import type { TFailureKind, TJobStatus, TSandboxState, TStage } from "@raas/shared";
 
 /*
  * Browser-side copies of `@raas/shared`'s constants. Importing values from `@raas/shared` would
@@ -9,6 +9,7 @@ import type { TFailureKind, TJobStatus, TStage } from "@raas/shared";
 export const JOB_STATUSES = ["submitted", "queued", "active", "completed", "failed", "cancelled"] as const;
 export const STAGES = ["init", "run", "eval"] as const;
 export const FAILURE_KINDS = ["timeout", "sandbox", "inference", "eval", "agent", "cancelled"] as const;
+export const SANDBOX_STATES = ["starting", "ready", "busy", "closing", "closed", "failed"] as const;
 
 type Covers<TUnion extends string, TList extends readonly TUnion[]> = [
   Exclude<TUnion, TList[number]>,
@@ -18,7 +19,8 @@ type Covers<TUnion extends string, TList extends readonly TUnion[]> = [
 const statusesCovered: Covers<TJobStatus, typeof JOB_STATUSES> = true;
 const stagesCovered: Covers<TStage, typeof STAGES> = true;
 const failureKindsCovered: Covers<TFailureKind, typeof FAILURE_KINDS> = true;
-void [statusesCovered, stagesCovered, failureKindsCovered];
+const sandboxStatesCovered: Covers<TSandboxState, typeof SANDBOX_STATES> = true;
+void [statusesCovered, stagesCovered, failureKindsCovered, sandboxStatesCovered];
 
 export function isTerminalStatus(status: TJobStatus): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";

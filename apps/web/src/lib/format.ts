@@ -24,3 +24,21 @@ export function formatNumber(value: number | null, digits = 2): string {
 export function formatCachedTokens(cachedPromptTokens: number | null): string {
   return cachedPromptTokens === null ? "unknown cached" : `${cachedPromptTokens} cached`;
 }
+
+/** `268435456` → `256 MiB`; null → `unbounded` (a limit that is not set). */
+export function formatBytes(bytes: number | null): string {
+  if (bytes === null) return "unbounded";
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1_024 && unit < units.length - 1) {
+    value /= 1_024;
+    unit += 1;
+  }
+  return `${Number(value.toFixed(1))} ${units[unit]}`;
+}
+
+/** `0.4567` → `45.7 %`; null → an em dash. */
+export function formatPercent(fraction: number | null): string {
+  return fraction === null ? "—" : `${Number((fraction * 100).toFixed(1))} %`;
+}
