@@ -11,8 +11,10 @@ import {
   type AgentHandlersOptions,
   type ChatFormatName,
   type ComposedAgentHandlers,
+  type ComposedBatches,
   type ComposedWorkers,
   composeAgentHandlers,
+  composeBatches,
   composeEngine,
   composeInference,
   composeSandboxRuntime,
@@ -114,6 +116,8 @@ export interface RunningServer {
   benchmarks: BenchmarkRunStore;
   /** The worker registry (what `workers.*` serves), this process's worker and the monitor. */
   workers: ComposedWorkers & { store: WorkerStore };
+  /** Training runs, steps and groups and the policy control (what `runs.*`, `steps.*`, `policy.*` serve). */
+  batches: ComposedBatches;
   storeKind: "memory" | "pglite" | "postgres";
   /** `memory` (embedded) or `redis` (distributed mode). */
   queueKind: QueueConfig["kind"];
@@ -177,12 +181,22 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     ...(composed.bus && { bus: composed.bus }),
     logger: logger.child({ component: "workers" }),
   });
+  // The server runs the deployment's one batch system: embedded, or as the control plane of
+  // workers (they never do). After the engine, so that resumed steps find it running.
+  const batches = await composeBatches({
+    engine: composed.engine,
+    store: composed.batches,
+    inference: inference.pool,
+    logger: logger.child({ component: "batches" }),
+  });
   const handler = createControlPlaneHandler({
     engine: composed.engine,
     auth,
     backends: { registry: inference.pool, defaultModelName: inference.defaultModelName },
     benchmarks: composed.benchmarks,
     workers: composed.workers,
+    batches: { system: batches.system, catalog: batches.catalog },
+    policy: batches.policy,
     sandboxes: {
       name: sandboxRuntime.name,
       ...(sandboxRuntime.limitsInForce && { limitsInForce: () => sandboxRuntime.limitsInForce!() }),
@@ -208,6 +222,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   } catch (error) {
     // E.g. the port is taken: release what was built so an in-process caller can retry.
     handler.close();
+    await batches.close();
     await workers.close();
     await composed.engine.stop({ graceMs: 0 });
     await Promise.all([sandboxRuntime.closeAll(), inference.close(), agentHandlers.close()]);
@@ -236,6 +251,8 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       handler.close();
+      // Before the engine: no step acts on job events while the engine winds down.
+      await batches.close();
       await composed.engine.stop({ graceMs: options.graceMs ?? config.shutdownGraceMs });
       await workers.close();
       // Long-polls and SSE streams would hold the server open; the engine is stopped, so end them.
@@ -264,6 +281,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     sandboxRuntime,
     benchmarks: composed.benchmarks,
     workers: { ...workers, store: composed.workers },
+    batches,
     storeKind: composed.storeKind,
     queueKind: config.queue?.kind ?? "memory",
     server,

@@ -1,5 +1,6 @@
 import type { Principal } from "./auth/auth.types";
 import type { ControlPlaneBackends } from "./backends.port";
+import type { ControlPlaneBatches, ControlPlanePolicy } from "./batches.port";
 import type { BenchmarkRunStore } from "./benchmarks.port";
 import type { ControlPlaneEngine } from "./engine.port";
 import type { ApiLogger } from "./logger.types";
@@ -23,4 +24,8 @@ export interface ControlPlaneContext {
   sandboxes: ControlPlaneSandboxes | null;
   /** The worker registry; null when the server runs without one (`workers.*` answer 503). */
   workers: WorkerStore | null;
+  /** Training runs, steps and groups; null when the server runs no batch system (`runs.*`, `steps.*`, `datasets.*` answer 503). */
+  batches: ControlPlaneBatches | null;
+  /** The policy's weight version and pause; null when the server runs no policy control (`policy.*` answer 503). */
+  policy: ControlPlanePolicy | null;
 }

@@ -7,6 +7,7 @@ export type {
   ControlPlaneBackends,
   InferenceBackendRegistry,
 } from "./backends.port";
+export type { ControlPlaneBatches, ControlPlanePolicy, NextGroupsResult, TaskCatalog } from "./batches.port";
 export type {
   BenchmarkResultRecord,
   BenchmarkRunFilter,
@@ -21,6 +22,7 @@ export {
   type ControlPlaneHandlerOptions,
   createControlPlaneHandler,
 } from "./http/control-plane-handler";
+export { STEP_STREAM_HEARTBEAT_MS, STEP_STREAM_PATH } from "./http/step-stream";
 export type { ApiLogger } from "./logger.types";
 export { ControlPlaneMetrics } from "./metrics/control-plane-metrics";
 export { findDocumentGaps } from "./openapi/find-document-gaps";
@@ -37,6 +39,9 @@ export {
   ZBenchmarkRunView,
 } from "./routers/benchmarks/benchmark.schema";
 export { MAX_RESULTS_PER_CALL } from "./routers/benchmarks/record-results";
+export { type TDatasetView, ZDatasetView } from "./routers/datasets/list";
+export { type TStepGroupEvent, ZStepGroupEvent } from "./routers/steps/on-groups";
+export { MAX_GROUPS_PER_CALL, MAX_STEP_WAIT_MS } from "./routers/steps/step.schema";
 export { type TSandboxLimitsInForce, ZSandboxLimitsInForce } from "./routers/system/sandbox-limits.schema";
 export { type TWorkerView, WORKER_STATUSES, ZWorkerView } from "./routers/workers/worker.schema";
 export type { ControlPlaneSandboxes, SandboxLimitsInForce } from "./sandbox.port";

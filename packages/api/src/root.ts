@@ -1,7 +1,11 @@
 import { backendsRouter } from "./routers/backends/backends.router";
 import { benchmarksRouter } from "./routers/benchmarks/benchmarks.router";
+import { datasetsRouter } from "./routers/datasets/datasets.router";
 import { jobsRouter } from "./routers/jobs/jobs.router";
+import { policyRouter } from "./routers/policy/policy.router";
+import { runsRouter } from "./routers/runs/runs.router";
 import { sandboxesRouter } from "./routers/sandboxes/sandboxes.router";
+import { stepsRouter } from "./routers/steps/steps.router";
 import { systemRouter } from "./routers/system/system.router";
 import { workersRouter } from "./routers/workers/workers.router";
 import { createCallerFactory, router } from "./trpc";
@@ -13,6 +17,10 @@ export const appRouter = router({
   benchmarks: benchmarksRouter,
   sandboxes: sandboxesRouter,
   workers: workersRouter,
+  runs: runsRouter,
+  steps: stepsRouter,
+  policy: policyRouter,
+  datasets: datasetsRouter,
 });
 
 /** The router's type, for `@trpc/client`: `createTRPCClient<AppRouter>(…)`. */

@@ -5,6 +5,7 @@ export * from "./base/infrastructure-guard";
 export * from "./base/python-version.probe";
 export * from "./base/sandbox-toolbox";
 export * from "./base/submit-tool";
+export * from "./catalog/shipped-task-catalog";
 export * from "./code/code-handler";
 export * from "./code/code-test-runner.script";
 export * from "./code/code-verdict";

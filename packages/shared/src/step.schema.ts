@@ -19,13 +19,13 @@ export const ZTaskSource = z
   .discriminatedUnion("type", [
     z
       .object({
-        type: z.literal("inline"),
+        type: z.literal("inline").describe("Inline tasks, listed in `tasks`."),
         tasks: z.array(ZStepTask).min(1).max(10_000).describe("The tasks, 1 to 10_000."),
       })
       .strict(),
     z
       .object({
-        type: z.literal("dataset"),
+        type: z.literal("dataset").describe("A dataset the server knows, named in `dataset`."),
         dataset: zIdString(200).describe("A dataset the server knows (`GET /api/v1/datasets`)."),
       })
       .strict(),

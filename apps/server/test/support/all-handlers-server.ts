@@ -12,7 +12,11 @@ const SWE_DATA = fileURLToPath(new URL("../../../../packages/handlers/data/swe/"
  * The server as its env composes it, with every handler (sleep, math, code, stem, swe over the
  * shipped bundles) registered; swe's scratch directory is removed on close.
  */
-export async function startAllHandlersServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startAllHandlersServer(): Promise<{
+  url: string;
+  adminToken: string;
+  close(): Promise<void>;
+}> {
   const scratchDir = mkdtempSync(join(tmpdir(), "raas-all-handlers-"));
   const fromEnv = configFromEnv(parseServerEnv({ RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles") }));
   const swe = fromEnv.agentHandlers ? fromEnv.agentHandlers.swe : undefined;
@@ -23,6 +27,7 @@ export async function startAllHandlersServer(): Promise<{ url: string; close(): 
   });
   return {
     url: running.url,
+    adminToken: running.auth.adminToken as string,
     close: async () => {
       await running.close({ graceMs: 50 });
       rmSync(scratchDir, { recursive: true, force: true });

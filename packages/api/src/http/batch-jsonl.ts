@@ -63,7 +63,7 @@ export async function serveBatchJsonl(options: {
 }
 
 /** Resolves when the client has taken the buffered bytes, or went away. */
-function drainedOrClosed(res: ServerResponse): Promise<void> {
+export function drainedOrClosed(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       res.off("drain", done);

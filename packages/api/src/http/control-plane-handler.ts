@@ -10,6 +10,7 @@ import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { ControlPlaneAuthOptions } from "../auth/auth.types";
 import { TokenResolver } from "../auth/resolve-principal";
 import type { ControlPlaneBackends } from "../backends.port";
+import type { ControlPlaneBatches, ControlPlanePolicy } from "../batches.port";
 import type { BenchmarkRunStore } from "../benchmarks.port";
 import type { ControlPlaneContext } from "../context";
 import type { ControlPlaneEngine } from "../engine.port";
@@ -28,6 +29,7 @@ import type { WorkerStore } from "../workers.port";
 import { BATCH_JSONL_PATH, matchBatchJsonlPath, serveBatchJsonl } from "./batch-jsonl";
 import { declaredLengthError, decodeUtf8, discardRest, readRaw } from "./read-json-body";
 import { sendJson, sendRestError } from "./send-json";
+import { matchStepStreamPath, STEP_STREAM_PATH, serveStepStream } from "./step-stream";
 import { SubscriberLimiter, type SubscriberLimits } from "./subscriber-limiter";
 import { connectionParamsToken, SUBSCRIPTION_PATHS, sendTrpcError, trpcRouteLabel } from "./trpc-http";
 
@@ -52,6 +54,12 @@ export interface ControlPlaneHandlerOptions {
    * procedures then answer 503 with a sentence saying so.
    */
   workers?: WorkerStore;
+  /**
+   * Training runs, steps and groups (`runs.*`, `steps.*`, `datasets.*`) and the policy control
+   * (`policy.*`). Default none: those procedures then answer 503 with a sentence saying so.
+   */
+  batches?: ControlPlaneBatches;
+  policy?: ControlPlanePolicy;
   /** Structured logger (pino-compatible). Default: silent. */
   logger?: ApiLogger;
   /** Largest accepted request body in bytes, for tRPC and REST alike. Default 1_048_576 (1 MiB). */
@@ -93,6 +101,8 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   const benchmarks = options.benchmarks ?? null;
   const sandboxes = options.sandboxes ?? null;
   const workers = options.workers ?? null;
+  const batches = options.batches ?? null;
+  const policy = options.policy ?? null;
   const { adminToken, trainerToken, viewerToken } = options.auth;
   const logger = createRedactingLogger(options.logger ?? silentLogger, [
     adminToken,
@@ -132,7 +142,17 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     benchmarks,
     sandboxes,
     workers,
+    batches,
+    policy,
   });
+
+  /** A slot of the live-subscription caps for this caller (503 past them); returns its release. */
+  const acquireSubscriber = (req: IncomingMessage, ctx: ControlPlaneContext): (() => void) => {
+    const { principal } = ctx;
+    return principal.role
+      ? subscribers.acquire(`role:${principal.role}`, `the ${principal.role} token`)
+      : subscribers.acquire(`address:${req.socket.remoteAddress}`, "this client address (no token)");
+  };
 
   const logUnexpected = (thrown: unknown, req: IncomingMessage) => {
     const mapped = toRaasError(thrown);
@@ -230,11 +250,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
         // SSE answers 200 before tRPC runs middlewares; check access first so a missing token is a real 401.
         const ctx = contextFor(req, connectionParamsToken(query));
         requireRole(ctx, "viewer");
-        const { principal } = ctx;
-        const release = principal.role
-          ? subscribers.acquire(`role:${principal.role}`, `the ${principal.role} token`)
-          : subscribers.acquire(`address:${req.socket.remoteAddress}`, "this client address (no token)");
-        res.once("close", release);
+        res.once("close", acquireSubscriber(req, ctx));
       }
       trpcHandler(req, res);
       return;
@@ -243,6 +259,20 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     if (encodedBatchId !== null) {
       label.route = BATCH_JSONL_PATH;
       await serveBatchJsonl({ req, res, encodedBatchId, query, ctx: contextFor(req) });
+      return;
+    }
+    const encodedStepId = matchStepStreamPath(path);
+    if (encodedStepId !== null) {
+      label.route = STEP_STREAM_PATH;
+      const ctx = contextFor(req);
+      await serveStepStream({
+        req,
+        res,
+        encodedStepId,
+        query,
+        ctx,
+        acquireSlot: () => acquireSubscriber(req, ctx),
+      });
       return;
     }
     if (path.startsWith("/api/")) {

@@ -6,6 +6,7 @@ import { errorResponses } from "./error-responses";
 import { addHandlerKindUnions, type OpenApiHandlerSchemas } from "./handler-kind-schemas";
 import { componentRef, type JsonSchema, SchemaComponents } from "./schema-components";
 import { securitySchemeText } from "./security-text";
+import { STEP_STREAM_PATH, stepStreamOperation } from "./step-stream-operation";
 
 /** Options of the generated OpenAPI document. */
 export interface OpenApiDocumentOptions {
@@ -47,6 +48,12 @@ const TAG_TEXT: Record<string, string> = {
     "Benchmark runs (e.g. SWE-bench evaluations of a model on a dataset) and their per-instance results.",
   workers:
     "Worker processes (the server itself in the embedded default): list with pool occupancy and heartbeat age, drain, resume.",
+  runs: "Training runs: a series of steps of one model on one dataset; create (idempotent by runKey), list, finish.",
+  steps:
+    "Training steps: m groups of n samples with server-side dynamic sampling (DAPO); create, read groups as they are decided (long-poll or SSE), cancel.",
+  policy:
+    "The policy's weight version (samples are stamped with it; staleness counts in it) and the weight-sync pause and resume.",
+  datasets: "Datasets a step may draw its tasks from.",
 };
 
 function pascal(operationId: string): string {
@@ -126,6 +133,7 @@ export function buildOpenApiDocument(
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
   }
   paths[BATCH_JSONL_PATH] = { get: batchJsonlOperation(components) };
+  paths[STEP_STREAM_PATH] = { get: stepStreamOperation(components) };
   addHandlerKindUnions(components, options.handlers ?? []);
 
   const tags = [...new Set(routes.map((route) => route.tag))];

@@ -1,0 +1,4 @@
+import { router } from "../../trpc";
+import { list } from "./list";
+
+export const datasetsRouter = router({ list });

@@ -1,0 +1,41 @@
+import { ZCreateRunRequest, ZRun } from "@raas/shared";
+import { z } from "zod";
+import { trainerProcedure } from "../../trpc";
+import { requireBatches } from "./require-batches";
+
+export const ZCreateRunResponse = z
+  .object({
+    run: ZRun,
+    created: z.boolean().describe("False when a run with this `runKey` existed and is returned as it is."),
+  })
+  .meta({ description: "The run, and whether it was created by this call." });
+
+/** Creates a training run; idempotent by `runKey` (a restarted trainer gets its run back). Trainer or admin. */
+export const create = trainerProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/runs",
+      operationId: "createRun",
+      summary: "Create a training run (idempotent by runKey): 201, or 200 with the existing run (trainer).",
+      description:
+        "A run is one training job: a series of steps of one model on one dataset. With a `runKey` already used, the stored run is returned (200, `created: false`) — a restarted trainer gets its run back. 503 when the server runs no batch system.",
+      successStatus: "created",
+      errors: ["UNAVAILABLE"],
+      example: {
+        name: "qwen3-8b-dapo-math",
+        runKey: "qwen3-8b-dapo-math-2026-05-01",
+        model: "Qwen/Qwen3-8B",
+        dataset: "math",
+        config: { learningRate: 1e-6, groupSize: 8 },
+      },
+    },
+  })
+  .input(ZCreateRunRequest)
+  .output(ZCreateRunResponse)
+  .mutation(async ({ ctx, input }) => {
+    const result = await requireBatches(ctx).system.createRun(input);
+    if (result.created)
+      ctx.logger.info({ runId: result.run.id, name: result.run.name }, "training run created");
+    return result;
+  });

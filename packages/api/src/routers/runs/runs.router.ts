@@ -1,0 +1,8 @@
+import { router } from "../../trpc";
+import { create } from "./create";
+import { finish } from "./finish";
+import { get } from "./get";
+import { list } from "./list";
+import { steps } from "./steps";
+
+export const runsRouter = router({ create, list, get, finish, steps });

@@ -1,0 +1,25 @@
+import { ZStep } from "@raas/shared";
+import { trainerProcedure } from "../../trpc";
+import { requireBatches } from "../runs/require-batches";
+import { ZStepIdInput } from "../runs/run.schema";
+
+/** Cancels a running step: its jobs are cancelled, finished samples kept for the run's next step. Trainer or admin. */
+export const cancel = trainerProcedure
+  .meta({
+    openapi: {
+      method: "POST",
+      path: "/api/v1/steps/{stepId}/cancel",
+      operationId: "cancelStep",
+      summary: "Cancel a running step; finished samples are kept for the run's next step (trainer).",
+      description:
+        "The step's running jobs are cancelled through the normal cancel path (sandboxes closed); finished samples of undecided groups are carried into the run's next step. Groups already handed out stay readable. Cancelling a closed step returns it unchanged. 404 for an unknown step id; 503 when the server runs no batch system.",
+      errors: ["UNAVAILABLE"],
+    },
+  })
+  .input(ZStepIdInput)
+  .output(ZStep)
+  .mutation(async ({ ctx, input }) => {
+    const step = await requireBatches(ctx).system.cancelStep(input.stepId);
+    ctx.logger.info({ stepId: step.id, status: step.status }, "training step cancelled");
+    return step;
+  });

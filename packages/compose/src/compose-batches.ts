@@ -1,0 +1,73 @@
+import {
+  type BatchStore,
+  BatchSystem,
+  type EngineLogger,
+  PolicyControl,
+  type PolicySink,
+  type RolloutEngine,
+  type TaskCatalog,
+} from "@raas/engine";
+import { createShippedTaskCatalog } from "@raas/handlers";
+
+export interface ComposeBatchesOptions {
+  engine: RolloutEngine;
+  /** Runs, steps, groups and the policy state (`ComposedEngine.batches`). */
+  store: BatchStore;
+  /**
+   * Where a policy change takes effect. Anything here that implements `applyPolicy` (the routed
+   * inference pool does once it gates generation) becomes a sink; others are skipped.
+   */
+  inference?: unknown;
+  /** Datasets a step may name. Default: the shipped ones whose handler the engine has registered. */
+  catalog?: TaskCatalog;
+  logger: EngineLogger;
+}
+
+export interface ComposedBatches {
+  system: BatchSystem;
+  policy: PolicyControl;
+  catalog: TaskCatalog;
+  /** Stops the batch system (stop it before the engine). Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The batch system (training runs, steps, groups) and the policy control over a started engine.
+ * One process of a deployment runs them: the embedded server, or the API server in distributed
+ * mode; worker processes never do (they hear policy changes through the bus).
+ */
+export async function composeBatches(options: ComposeBatchesOptions): Promise<ComposedBatches> {
+  const catalog = options.catalog ?? createShippedTaskCatalog({ kinds: options.engine.handlerKinds() });
+  const sinks: PolicySink[] = [];
+  if (isPolicySink(options.inference)) sinks.push(options.inference);
+  // TODO(issue 12): in distributed mode add the bus sink (`BusPolicySink`) here once it exists,
+  // so that workers' inference pools pause and stamp versions too.
+  const policy = new PolicyControl({ store: options.store, sinks });
+  await policy.start();
+  const system = new BatchSystem({
+    engine: options.engine,
+    store: options.store,
+    catalog,
+    weightVersion: () => policy.weightVersion,
+    logger: options.logger,
+  });
+  await system.start();
+  let closing: Promise<void> | null = null;
+  return {
+    system,
+    policy,
+    catalog,
+    close: () => {
+      closing ??= system.stop();
+      return closing;
+    },
+  };
+}
+
+function isPolicySink(value: unknown): value is PolicySink {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Partial<PolicySink>).applyPolicy === "function"
+  );
+}
