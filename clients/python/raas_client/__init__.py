@@ -1,0 +1,53 @@
+"""RaaS trainer client: runs, steps and groups over the REST API, standard library only."""
+
+from .client import RaasClient
+from .errors import RaasConnectionError, RaasError
+from .models import (
+    Backend,
+    Group,
+    GroupMember,
+    GroupResult,
+    PolicyState,
+    Run,
+    StageTimings,
+    Step,
+    StepStats,
+    StepTrajectory,
+    TokenBreak,
+    TurnSpan,
+    WasteEntry,
+    WasteLedger,
+)
+from .operations import BackendRegistered, Dataset, NextGroups, RunCreated, StepCreated
+from .requests import DynamicSampling, StageTimeoutsMs, Staleness, StepTask
+from .wire import WireFormatError
+
+__all__ = [
+    "Backend",
+    "BackendRegistered",
+    "Dataset",
+    "DynamicSampling",
+    "Group",
+    "GroupMember",
+    "GroupResult",
+    "NextGroups",
+    "PolicyState",
+    "RaasClient",
+    "RaasConnectionError",
+    "RaasError",
+    "Run",
+    "RunCreated",
+    "StageTimeoutsMs",
+    "StageTimings",
+    "Staleness",
+    "Step",
+    "StepCreated",
+    "StepStats",
+    "StepTask",
+    "StepTrajectory",
+    "TokenBreak",
+    "TurnSpan",
+    "WasteEntry",
+    "WasteLedger",
+    "WireFormatError",
+]

@@ -1,0 +1,274 @@
+"""`RaasClient`: a trainer's view of RaaS over its REST API (standard library only)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from . import operations as ops
+from . import requests as rq
+from .errors import RaasConnectionError, RaasError
+from .models import Group, GroupResult, PauseMode, PolicyState, Run, Step
+from .operations import BackendRegistered, Dataset, NextGroups, RunCreated, StepCreated
+from .sse import parse_events
+from .transport import CONNECTION_ERRORS, Transport
+from .wire import from_wire
+
+
+class RaasClient:
+    """A RaaS control plane at `base_url` (`http://127.0.0.1:8080`).
+
+    `token` is sent as `Authorization: Bearer`; creating runs and steps needs a trainer token,
+    `register_backend` an admin token. `timeout` is the socket timeout of every request, in seconds
+    (long-polls and streams add their own wait to it). `max_reconnects` bounds how often in a row
+    `iter_groups` reconnects without receiving anything before it gives up.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        timeout: float = 30.0,
+        *,
+        max_reconnects: int = 5,
+        stream_idle_timeout: float = 60.0,
+    ):
+        self._http = Transport(base_url, token, timeout)
+        self.max_reconnects = max_reconnects
+        self.stream_idle_timeout = stream_idle_timeout
+
+    @property
+    def base_url(self) -> str:
+        return self._http.base_url
+
+    # Runs
+
+    def create_run(
+        self,
+        name: str,
+        *,
+        run_key: str | None = None,
+        model: str | None = None,
+        dataset: str | None = None,
+        config: dict[str, Any] | None = None,
+    ) -> RunCreated:
+        """Creates a training run; with `run_key`, a restarted trainer gets its existing run back
+        (`created` False)."""
+        request = rq.CreateRunRequest(name, run_key=run_key, model=model, dataset=dataset, config=config)
+        return self._http.call(ops.CREATE_RUN, None, request)
+
+    def get_run(self, run_id: str) -> Run:
+        return self._http.call(ops.GET_RUN, {"runId": run_id})
+
+    def list_runs(self, limit: int | None = None) -> list[Run]:
+        return self._http.call(ops.LIST_RUNS, None, rq.ListQuery(limit)).items
+
+    def finish_run(self, run_id: str) -> Run:
+        return self._http.call(ops.FINISH_RUN, {"runId": run_id})
+
+    def list_steps(self, run_id: str) -> list[Step]:
+        return self._http.call(ops.LIST_STEPS, {"runId": run_id}).items
+
+    # Steps and groups
+
+    def create_step(
+        self,
+        run_id: str,
+        *,
+        group_size: int,
+        groups: int,
+        tasks: list[rq.StepTask] | None = None,
+        dataset: str | None = None,
+        step_key: str | None = None,
+        agent: dict[str, Any] | None = None,
+        timeouts_ms: rq.StageTimeoutsMs | None = None,
+        priority: int | None = None,
+        dynamic_sampling: rq.DynamicSampling | Literal["none", "zero-variance"] | None = None,
+        staleness: rq.Staleness | None = None,
+        max_infra_retries: int | None = None,
+        shuffle_seed: int | None = None,
+    ) -> StepCreated:
+        """Asks for `groups` groups of `group_size` samples, drawn from inline `tasks` or a server
+        `dataset` (exactly one). `dynamic_sampling` may be just the policy's name."""
+        if (tasks is None) == (dataset is None):
+            raise ValueError("create_step: give exactly one of tasks= or dataset=")
+        source = rq.InlineTasks(list(tasks)) if tasks is not None else rq.DatasetTasks(dataset or "")
+        if isinstance(dynamic_sampling, str):
+            dynamic_sampling = rq.DynamicSampling(policy=dynamic_sampling)
+        request = rq.CreateStepRequest(
+            run_id=run_id,
+            tasks=source,
+            group_size=group_size,
+            groups=groups,
+            step_key=step_key,
+            agent=agent,
+            timeouts_ms=timeouts_ms,
+            priority=priority,
+            dynamic_sampling=dynamic_sampling,
+            staleness=staleness,
+            max_infra_retries=max_infra_retries,
+            shuffle_seed=shuffle_seed,
+        )
+        return self._http.call(ops.CREATE_STEP, None, request)
+
+    def get_step(self, step_id: str) -> Step:
+        """The step with its stats and waste ledger."""
+        return self._http.call(ops.GET_STEP, {"stepId": step_id})
+
+    def list_groups(self, step_id: str) -> list[Group]:
+        """Every group the step started, handed out or not, with its members."""
+        return self._http.call(ops.LIST_STEP_GROUPS, {"stepId": step_id}).items
+
+    def next_groups(
+        self, step_id: str, after_seq: int = 0, *, limit: int | None = None, timeout_ms: int | None = None
+    ) -> NextGroups:
+        """One long-poll: groups handed out after `after_seq`, waiting up to `timeout_ms` for one."""
+        query = rq.NextGroupsQuery(after_seq=after_seq, limit=limit, timeout_ms=timeout_ms)
+        wait = (timeout_ms or 0) / 1000
+        timeout = self._http.timeout + wait
+        return self._http.call(ops.NEXT_STEP_GROUPS, {"stepId": step_id}, query, timeout=timeout)
+
+    def iter_groups(
+        self,
+        step_id: str,
+        mode: Literal["sse", "poll"] = "sse",
+        after_seq: int = 0,
+        *,
+        poll_timeout_ms: int = 20_000,
+    ) -> Iterator[GroupResult]:
+        """Yields the step's groups in delivery order, from the one after `after_seq`, until the
+        step is done. `sse` keeps one stream open and reconnects with `Last-Event-ID` when it drops;
+        `poll` repeats `next_groups`. Neither yields a group twice."""
+        if mode == "sse":
+            return self._iter_sse(step_id, after_seq)
+        if mode == "poll":
+            return self._iter_poll(step_id, after_seq, poll_timeout_ms)
+        raise ValueError(f"iter_groups: mode must be 'sse' or 'poll', got {mode!r}")
+
+    def cancel(self, step_id: str) -> Step:
+        """Cancels a step: its in-flight jobs are cancelled, undecided finished samples carried over."""
+        return self._http.call(ops.CANCEL_STEP, {"stepId": step_id})
+
+    def cancel_jobs(
+        self, *, job_id: str | None = None, group_id: str | None = None, batch_id: str | None = None
+    ) -> list[str]:
+        """Cancels one job, a group's or a batch's unfinished jobs (exactly one); returns their ids."""
+        request = rq.CancelJobsRequest(job_id=job_id, group_id=group_id, batch_id=batch_id)
+        return self._http.call(ops.CANCEL_JOBS, None, request).cancelled
+
+    # Policy (weight versions and weight sync)
+
+    def get_policy(self) -> PolicyState:
+        return self._http.call(ops.GET_POLICY)
+
+    def set_weight_version(self, weight_version: int) -> PolicyState:
+        """The weight version every backend now serves; turns sampled from now on carry it."""
+        return self._http.call(ops.SET_POLICY_VERSION, None, rq.SetPolicyVersionRequest(weight_version))
+
+    def pause(self, mode: PauseMode = "wait") -> PolicyState:
+        """Stops dispatching generation for a weight sync; `abort-and-continue` stops in-flight
+        generation too and continues it from its tokens after `resume`."""
+        return self._http.call(ops.PAUSE_POLICY, None, rq.PauseRequest(mode))
+
+    def resume(self, weight_version: int | None = None) -> PolicyState:
+        return self._http.call(ops.RESUME_POLICY, None, rq.ResumeRequest(weight_version))
+
+    # Backends and datasets
+
+    def register_backend(
+        self,
+        base_url: str,
+        *,
+        kind: Literal["vllm", "sglang", "nemo-rl"] | None = None,
+        id: str | None = None,
+        model_name: str | None = None,
+        weight_version: str | None = None,
+        max_concurrency: int | None = None,
+    ) -> BackendRegistered:
+        """Adds an inference backend to the routing pool (or updates a known id). Admin token."""
+        request = rq.RegisterBackendRequest(
+            base_url=base_url,
+            kind=kind,
+            id=id,
+            model_name=model_name,
+            weight_version=weight_version,
+            max_concurrency=max_concurrency,
+        )
+        return self._http.call(ops.REGISTER_BACKEND, None, request)
+
+    def list_datasets(self) -> list[Dataset]:
+        return self._http.call(ops.LIST_DATASETS).items
+
+    # Delivery
+
+    def _iter_poll(self, step_id: str, after_seq: int, poll_timeout_ms: int) -> Iterator[GroupResult]:
+        last = after_seq
+        failures = 0
+        while True:
+            try:
+                page = self.next_groups(step_id, last, timeout_ms=poll_timeout_ms)
+            except RaasError as error:
+                failures = self._count_failure(error, failures)
+                continue
+            failures = 0
+            for group in page.groups:
+                if group.seq > last:
+                    last = group.seq
+                    yield group
+            if page.done:
+                return
+
+    def _iter_sse(self, step_id: str, after_seq: int) -> Iterator[GroupResult]:
+        last = after_seq
+        failures = 0
+        while True:
+            headers = {"last-event-id": str(last)} if last > 0 else {}
+            try:
+                response = self._http.open(
+                    ops.STREAM_STEP_GROUPS,
+                    {"stepId": step_id},
+                    rq.StreamQuery(after_seq=last),
+                    timeout=self.stream_idle_timeout,
+                    headers=headers,
+                )
+            except RaasError as error:
+                failures = self._count_failure(error, failures)
+                continue
+            with response:
+                try:
+                    for event in parse_events(response):
+                        if event.event == "group":
+                            group = from_wire(GroupResult, json.loads(event.data), "group event")
+                            if group.seq > last:
+                                last = group.seq
+                                failures = 0
+                                yield group
+                        elif event.event == "done":
+                            return
+                        elif event.event == "error":
+                            raise _stream_error(event.data)
+                except TimeoutError:
+                    continue  # idle longer than stream_idle_timeout: reconnect at once, not a failure
+                except CONNECTION_ERRORS:
+                    pass  # the stream dropped: reconnect below
+            # The stream ended without `done`: reconnect from the last group received.
+            ended = RaasConnectionError(f"step {step_id}: the stream ended before its done event")
+            failures = self._count_failure(ended, failures)
+
+    def _count_failure(self, error: RaasError, failures: int) -> int:
+        """Retries what may pass (unreachable, 503, 429) with a growing pause; raises the rest."""
+        if error.status not in (0, 429, 502, 503, 504) or failures >= self.max_reconnects:
+            raise error
+        time.sleep(min(0.2 * 2**failures, 5.0))
+        return failures + 1
+
+
+def _stream_error(data: str) -> RaasError:
+    try:
+        error = json.loads(data)
+        error = error.get("error", error)
+        return RaasError(200, str(error["code"]), str(error["message"]), error.get("details"))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return RaasError(200, "STREAM_ERROR", data[:200])

@@ -1,0 +1,260 @@
+"""Typed views of what the server returns (its `/openapi.json` component of the same name).
+
+Fields are snake_case; `wire.py` maps them to the server's camelCase. The drift test checks every
+field against the running server's document, so a renamed or new required property fails CI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+RunStatus = Literal["active", "finished"]
+StepStatus = Literal["running", "completed", "exhausted", "cancelled"]
+GroupDecision = Literal["undecided", "informative", "uninformative", "failed"]
+GroupState = Literal["running", "delivered", "dropped", "withheld", "carried", "cancelled"]
+PauseMode = Literal["wait", "abort-and-continue"]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One training run: a series of steps."""
+
+    id: str
+    run_key: str | None
+    name: str
+    model: str | None
+    dataset: str | None
+    config: dict[str, Any] | None
+    status: RunStatus
+    step_count: int
+    created_at_ms: float
+    updated_at_ms: float
+
+
+@dataclass(frozen=True)
+class WasteEntry:
+    """Rollout work spent on trajectories that were not handed out."""
+
+    jobs: int
+    rollout_seconds: float
+    generated_tokens: int
+
+
+@dataclass(frozen=True)
+class WasteLedger:
+    """Where a step's rollout work went without reaching the trainer."""
+
+    cancelled: WasteEntry
+    zero_variance: WasteEntry
+    stale: WasteEntry
+    infra_failures: WasteEntry
+
+    @property
+    def total(self) -> WasteEntry:
+        entries = (self.cancelled, self.zero_variance, self.stale, self.infra_failures)
+        return WasteEntry(
+            jobs=sum(entry.jobs for entry in entries),
+            rollout_seconds=sum(entry.rollout_seconds for entry in entries),
+            generated_tokens=sum(entry.generated_tokens for entry in entries),
+        )
+
+
+@dataclass(frozen=True)
+class StepStats:
+    """A step's counters, reward statistics and waste ledger."""
+
+    groups_started: int
+    groups_decided: int
+    informative: int
+    uninformative: int
+    failed_groups: int
+    groups_delivered: int
+    jobs_submitted: int
+    jobs_cancelled: int
+    infra_retries: int
+    trajectories_carried_in: int
+    trajectories_carried_over: int
+    stale_withheld: int
+    stale_regenerated: int
+    trajectories: int
+    reward_mean: float | None
+    reward_std: float | None
+    reward_min: float | None
+    reward_max: float | None
+    solved_fraction: float | None
+    mean_trajectory_tokens: float | None
+    waste: WasteLedger
+
+
+@dataclass(frozen=True)
+class Step:
+    """One training step: its status, progress and statistics."""
+
+    id: str
+    run_id: str
+    index: int
+    step_key: str | None
+    status: StepStatus
+    group_size: int
+    groups: int
+    policy: Literal["none", "zero-variance"]
+    stats: StepStats
+    delivered_seq: int
+    created_at_ms: float
+    closed_at_ms: float | None
+
+    @property
+    def is_done(self) -> bool:
+        """True once the step stopped running (completed, exhausted or cancelled)."""
+        return self.status != "running"
+
+
+@dataclass(frozen=True)
+class GroupMember:
+    """One slot of a group."""
+
+    slot: int
+    job_id: str
+    status: Literal["running", "finished", "failed", "cancelled"]
+    reward: float | None
+    failure_kind: str | None
+    attempts: int
+    dispatch_version: int | None
+    is_stale: bool
+    carried_from_step_id: str | None
+    rollout_ms: float
+    generated_tokens: int
+    past_job_ids: list[str]
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group (n samples of one task) and what was decided about it."""
+
+    id: str
+    step_id: str
+    run_id: str
+    task_id: str
+    kind: str
+    decision: GroupDecision
+    state: GroupState
+    seq: int | None
+    members: list[GroupMember]
+    created_at_ms: float
+    decided_at_ms: float | None
+    finished_at_ms: float | None
+
+
+@dataclass(frozen=True)
+class StageTimings:
+    """Where a job's time went, in ms; a stage's time is None until it ended."""
+
+    queue_ms: float
+    init_ms: float | None
+    run_ms: float | None
+    eval_ms: float | None
+
+
+@dataclass(frozen=True)
+class TurnSpan:
+    """Where one turn's sampled tokens sit in the flat stream (`tokens[start:end]`), and how."""
+
+    index: int
+    start: int
+    end: int
+    weight_version: str | None
+    backend_id: str | None
+    finish_reason: str | None
+    cached_prompt_tokens: int | None
+    latency_ms: float
+
+
+@dataclass(frozen=True)
+class TokenBreak:
+    """The first place a stored trajectory stops being token-exact."""
+
+    kind: str
+    turn_index: int
+    position: int
+    expected_id: int | None
+    actual_id: int | None
+    message: str
+
+
+@dataclass(frozen=True)
+class StepTrajectory:
+    """One group member as a loss reads it: `tokens`, `loss_mask` (1 on sampled tokens) and
+    `logprobs` have the same length; train only when `trainable`."""
+
+    job_id: str
+    batch_id: str | None
+    group_id: str | None
+    kind: str
+    status: str
+    reward: float | None
+    trainable: bool | None
+    failure_kind: str | None
+    tokens: list[int]
+    loss_mask: list[int]
+    logprobs: list[float | None]
+    logprobs_complete: bool
+    prompt_length: int
+    turns: list[TurnSpan]
+    turn_count: int
+    token_exact: bool
+    token_break: TokenBreak | None
+    timings: StageTimings
+    metadata: dict[str, Any] | None
+    slot: int
+    dispatch_version: int | None
+    carried_from_step_id: str | None
+
+    @property
+    def sampled_tokens(self) -> int:
+        """Tokens the model sampled (where the loss mask is 1)."""
+        return sum(self.loss_mask)
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    """A handed-out group, with every member's trajectory (by slot)."""
+
+    seq: int
+    group_id: str
+    step_id: str
+    run_id: str
+    task_id: str
+    decision: GroupDecision
+    rewards: list[float | None]
+    trajectories: list[StepTrajectory]
+
+
+@dataclass(frozen=True)
+class PolicyState:
+    """The policy's weight version and weight-sync pause."""
+
+    weight_version: int | None
+    is_paused: bool
+    pause_mode: PauseMode | None
+    paused_at_ms: float | None
+
+
+@dataclass(frozen=True)
+class Backend:
+    """An inference backend in the routing pool."""
+
+    id: str
+    kind: str
+    base_url: str
+    model_name: str
+    weight_version: str | None
+    max_concurrency: int
+    lifecycle: Literal["active", "draining", "drained"]
+    circuit: Literal["closed", "open", "half-open"]
+    consecutive_failures: int
+    in_flight: int
+    sticky_jobs: int
+    registered_at_ms: float
+    last_health_check: dict[str, Any] | None
+    stats: dict[str, Any]

@@ -1,0 +1,133 @@
+"""What the client sends: request bodies and query strings as dataclasses.
+
+A field left at None (with a None default) is not sent, so the server's default applies; the
+defaults live on the server, not here. Plain dicts (`payload`, `config`, `agent`) are sent as given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .models import PauseMode
+
+
+@dataclass(frozen=True)
+class CreateRunRequest:
+    name: str
+    run_key: str | None = None
+    model: str | None = None
+    dataset: str | None = None
+    config: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class StepTask:
+    """One task of an inline task source; every member of its group runs `payload`."""
+
+    task_id: str
+    kind: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class InlineTasks:
+    tasks: list[StepTask]
+    type: Literal["inline"] = "inline"
+
+
+@dataclass(frozen=True)
+class DatasetTasks:
+    dataset: str
+    type: Literal["dataset"] = "dataset"
+
+
+@dataclass(frozen=True)
+class StageTimeoutsMs:
+    init: int | None = None
+    run: int | None = None
+    eval: int | None = None
+
+
+@dataclass(frozen=True)
+class DynamicSampling:
+    """`none` hands out every complete group; `zero-variance` (DAPO) only groups whose rewards differ."""
+
+    policy: Literal["none", "zero-variance"] | None = None
+    over_provision: float | None = None
+    max_groups: int | None = None
+
+
+@dataclass(frozen=True)
+class Staleness:
+    """A sample dispatched under version v is stale once the policy's version exceeds v + max_versions."""
+
+    max_versions: int
+    action: Literal["withhold", "regenerate"] | None = None
+
+
+@dataclass(frozen=True)
+class CreateStepRequest:
+    run_id: str
+    tasks: InlineTasks | DatasetTasks
+    group_size: int
+    groups: int
+    step_key: str | None = None
+    agent: dict[str, Any] | None = None
+    timeouts_ms: StageTimeoutsMs | None = None
+    priority: int | None = None
+    dynamic_sampling: DynamicSampling | None = None
+    staleness: Staleness | None = None
+    max_infra_retries: int | None = None
+    shuffle_seed: int | None = None
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class NextGroupsQuery:
+    after_seq: int | None = None
+    limit: int | None = None
+    timeout_ms: int | None = None
+
+
+@dataclass(frozen=True)
+class StreamQuery:
+    after_seq: int | None = None
+
+
+@dataclass(frozen=True)
+class SetPolicyVersionRequest:
+    weight_version: int
+
+
+@dataclass(frozen=True)
+class PauseRequest:
+    mode: PauseMode | None = None
+
+
+@dataclass(frozen=True)
+class ResumeRequest:
+    weight_version: int | None = None
+
+
+@dataclass(frozen=True)
+class RegisterBackendRequest:
+    base_url: str
+    kind: Literal["vllm", "sglang", "nemo-rl"] | None = None
+    id: str | None = None
+    model_name: str | None = None
+    weight_version: str | None = None
+    max_concurrency: int | None = None
+
+
+@dataclass(frozen=True)
+class CancelJobsRequest:
+    """Exactly one of the three."""
+
+    job_id: str | None = None
+    group_id: str | None = None
+    batch_id: str | None = None

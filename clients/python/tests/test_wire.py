@@ -1,0 +1,94 @@
+"""snake_case <-> camelCase in one place, and the replies' dataclasses built strictly."""
+
+from __future__ import annotations
+
+import unittest
+
+import support  # noqa: F401  (puts raas_client on sys.path)
+
+from raas_client import StepTask, WasteLedger, WireFormatError
+from raas_client.errors import error_from_reply
+from raas_client.models import StepStats, TurnSpan
+from raas_client.requests import CreateStepRequest, DynamicSampling, InlineTasks
+from raas_client.wire import from_wire, to_camel, to_wire
+
+WASTE = {"jobs": 2, "rolloutSeconds": 1.5, "generatedTokens": 40}
+
+
+class WireTest(unittest.TestCase):
+    def test_field_names_become_camel_case(self):
+        self.assertEqual(to_camel("created_at_ms"), "createdAtMs")
+        self.assertEqual(to_camel("loss_mask"), "lossMask")
+        self.assertEqual(to_camel("id"), "id")
+
+    def test_a_request_sends_camel_case_keys_omits_unset_fields_and_leaves_payloads_alone(self):
+        task = StepTask("t-1", "sleep", {"init_ms": 5, "nested": {"run_ms": 1}})
+        request = CreateStepRequest(
+            run_id="run_1",
+            tasks=InlineTasks([task]),
+            group_size=4,
+            groups=2,
+            dynamic_sampling=DynamicSampling(policy="none"),
+        )
+        self.assertEqual(
+            to_wire(request),
+            {
+                "runId": "run_1",
+                "tasks": {
+                    "tasks": [
+                        {"taskId": "t-1", "kind": "sleep", "payload": {"init_ms": 5, "nested": {"run_ms": 1}}}
+                    ],
+                    "type": "inline",
+                },
+                "groupSize": 4,
+                "groups": 2,
+                "dynamicSampling": {"policy": "none"},
+            },
+        )
+
+    def test_a_reply_builds_nested_dataclasses_and_ignores_unknown_keys(self):
+        ledger = from_wire(
+            WasteLedger,
+            {"cancelled": WASTE, "zeroVariance": WASTE, "stale": WASTE, "infraFailures": WASTE, "extra": 1},
+        )
+        self.assertEqual(ledger.zero_variance.rollout_seconds, 1.5)
+        self.assertEqual(ledger.total.jobs, 8)
+        self.assertEqual(ledger.total.generated_tokens, 160)
+
+    def test_integers_are_accepted_where_numbers_are_declared(self):
+        span = from_wire(
+            TurnSpan,
+            {
+                "index": 0,
+                "start": 3,
+                "end": 7,
+                "weightVersion": None,
+                "backendId": "b",
+                "finishReason": "stop",
+                "cachedPromptTokens": None,
+                "latencyMs": 12,
+            },
+        )
+        self.assertIsInstance(span.latency_ms, float)
+        self.assertIsNone(span.weight_version)
+
+    def test_a_missing_field_or_a_wrong_type_is_a_wire_format_error_naming_where(self):
+        with self.assertRaises(WireFormatError) as missing:
+            from_wire(WasteLedger, {"cancelled": WASTE})
+        self.assertIn("zeroVariance", str(missing.exception))
+        with self.assertRaises(WireFormatError) as wrong:
+            from_wire(StepStats, {"groupsStarted": "three"})
+        self.assertIn("$.groupsStarted", str(wrong.exception))
+
+    def test_the_error_envelope_becomes_a_raas_error(self):
+        body = b'{"error":{"code":"NOT_FOUND","message":"no step stp_x","details":{"id":"stp_x"}}}'
+        error = error_from_reply(404, body)
+        self.assertEqual((error.status, error.code, error.message), (404, "NOT_FOUND", "no step stp_x"))
+        self.assertEqual(error.details, {"id": "stp_x"})
+        proxy = error_from_reply(502, b"<html>Bad Gateway</html>")
+        self.assertEqual(proxy.code, "HTTP_502")
+        self.assertIn("Bad Gateway", proxy.message)
+
+
+if __name__ == "__main__":
+    unittest.main()
