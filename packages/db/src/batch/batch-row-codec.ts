@@ -32,7 +32,7 @@ function nullableJson(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbN
 
 const json = (value: unknown): Prisma.InputJsonValue => value as Prisma.InputJsonValue;
 
-/** Every column of a run but `id` and `version` (what a save writes, besides the new version). */
+/** The columns a run's save writes (all but `id` and `version`). */
 export function runColumns(run: RunRecord) {
   return {
     runKey: run.runKey,
@@ -65,7 +65,10 @@ export function fromRunRow(row: RunRow): RunRecord {
   };
 }
 
-/** Every column of a step but `id` and `version`. */
+/**
+ * The columns a step's save writes (all but `id`, `version` and the fixed `request`, which can
+ * hold 10_000 inline tasks and would otherwise be rewritten at every group decision).
+ */
 export function stepColumns(step: StepRecord) {
   return {
     runId: step.runId,
@@ -77,12 +80,16 @@ export function stepColumns(step: StepRecord) {
     policy: step.policy,
     stats: json(step.stats),
     deliveredSeq: step.deliveredSeq,
-    request: json(step.request),
     nextTaskIndex: step.nextTaskIndex,
     rewards: json(step.rewards),
     createdAtMs: step.createdAtMs,
     closedAtMs: step.closedAtMs,
   };
+}
+
+/** Every column of a new step. */
+export function stepInsertColumns(step: StepRecord) {
+  return { id: step.id, ...stepColumns(step), request: json(step.request), version: step.version };
 }
 
 export function fromStepRow(row: StepRow): StepRecord {
@@ -106,14 +113,13 @@ export function fromStepRow(row: StepRow): StepRecord {
   };
 }
 
-/** Every column of a group but `id` and `version`. */
+/** The columns a group's save writes (all but `id`, `version` and the fixed `task`). */
 export function groupColumns(group: GroupRecord) {
   return {
     stepId: group.stepId,
     runId: group.runId,
     taskId: group.taskId,
     kind: group.kind,
-    task: json(group.task),
     decision: group.decision,
     state: group.state,
     seq: group.seq,
@@ -123,6 +129,11 @@ export function groupColumns(group: GroupRecord) {
     decidedAtMs: group.decidedAtMs,
     finishedAtMs: group.finishedAtMs,
   };
+}
+
+/** Every column of a new group. */
+export function groupInsertColumns(group: GroupRecord) {
+  return { id: group.id, ...groupColumns(group), task: json(group.task), version: group.version };
 }
 
 export function fromGroupRow(row: GroupRow): GroupRecord {

@@ -7,10 +7,12 @@ import {
   fromRunRow,
   fromStepRow,
   groupColumns,
+  groupInsertColumns,
   POLICY_STATE_ROW_ID,
   policyStateColumns,
   runColumns,
   stepColumns,
+  stepInsertColumns,
 } from "./batch-row-codec";
 
 /**
@@ -21,7 +23,8 @@ import {
  * Saves are compare-and-set: one `UPDATE … WHERE id = $1 AND version = $2` that also sets
  * `version + 1`. PostgreSQL locks the row and re-checks the condition after waiting, so of two
  * racing saves of one version exactly one changes the row; the caller's record gets the new
- * version only when its save did. Inserting an id (or run key, or step key of the run) already
+ * version only when its save did. A save leaves out what is fixed at insert (a step's `request`,
+ * a group's `task`). Inserting an id (or run key, or step key of the run) already
  * stored is a `CONFLICT`; a step of an unknown run, or a group of an unknown step, is `NOT_FOUND`.
  */
 export class PrismaBatchStore implements BatchStore {
@@ -68,7 +71,7 @@ export class PrismaBatchStore implements BatchStore {
   async insertStep(step: StepRecord): Promise<void> {
     await insertOrExplain(
       this.#prisma.trainingStep.create({
-        data: { id: step.id, ...stepColumns(step), version: step.version },
+        data: stepInsertColumns(step),
       }),
       `a step with id "${step.id}"${step.stepKey === null ? "" : ` or step key "${step.stepKey}" in run ${step.runId}`} already exists`,
       `run ${step.runId} does not exist`,
@@ -114,7 +117,7 @@ export class PrismaBatchStore implements BatchStore {
     if (groups.length === 0) return;
     await insertOrExplain(
       this.#prisma.trainingGroup.createMany({
-        data: groups.map((group) => ({ id: group.id, ...groupColumns(group), version: group.version })),
+        data: groups.map(groupInsertColumns),
       }),
       groups.length === 1
         ? `a group with id "${groups[0]?.id}" already exists`

@@ -16,7 +16,10 @@ export interface RewardAggregate {
 
 /** A step as stored: what the API shows plus what the batch system needs to go on after a restart. */
 export interface StepRecord extends TStep {
-  /** The validated request it was created with. */
+  /**
+   * The validated request it was created with. Fixed at insert: a save need not store changes to
+   * it (the Prisma adapter does not rewrite it, up to 10_000 inline tasks, on every save).
+   */
   request: TCreateStepParsed;
   /** Next position in the task source. */
   nextTaskIndex: number;
@@ -27,6 +30,7 @@ export interface StepRecord extends TStep {
 
 /** A group as stored: the API's view plus the task its members run. */
 export interface GroupRecord extends TGroup {
+  /** Fixed at insert, like a step's `request`: a save need not store changes to it. */
   task: TStepTask;
   /** The group of the next step that took this one's finished samples; null until then. */
   carriedIntoGroupId: string | null;
