@@ -3,8 +3,10 @@ import { createClient, describeError } from "./client";
 import { EVAL_SWE_HELP, evalCommand } from "./commands/eval-swe.command";
 import { EXPORT_HELP, exportCommand } from "./commands/export.command";
 import { JOBS_HELP, jobsCommand } from "./commands/jobs.command";
+import { RUNS_HELP, runsCommand } from "./commands/runs.command";
 import { SERVE_HELP, serveCommand } from "./commands/serve.command";
 import { STATUS_HELP, statusCommand } from "./commands/status.command";
+import { STEPS_HELP, stepsCommand } from "./commands/steps.command";
 import { SUBMIT_HELP, submitCommand } from "./commands/submit.command";
 import { WORKER_HELP, workerCommand } from "./commands/worker.command";
 import { WORKERS_HELP, workersCommand } from "./commands/workers.command";
@@ -20,6 +22,8 @@ ${JOBS_HELP}
 ${EXPORT_HELP}
 ${EVAL_SWE_HELP}
 ${WORKERS_HELP}
+${RUNS_HELP}
+${STEPS_HELP}
 
 global options: --url URL (env RAAS_URL, default ${DEFAULT_SERVER_URL})
                 --token TOKEN (env RAAS_TOKEN, default: the admin token \`npm start\` saved in ${DEFAULT_DATA_DIR}/)`;
@@ -60,6 +64,10 @@ async function main(argv: string[]): Promise<number> {
         return await evalCommand(client, rest);
       case "workers":
         return await workersCommand(client, rest);
+      case "runs":
+        return await runsCommand(client, rest);
+      case "steps":
+        return await stepsCommand(client, rest);
       default:
         console.error(`unknown command "${command}"\n\n${HELP}`);
         return 2;
