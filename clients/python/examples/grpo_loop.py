@@ -68,11 +68,15 @@ def run_step(
         groups=args.groups,
         dynamic_sampling=args.policy,
         shuffle_seed=k,
+        # Agent tasks sample at a temperature, each member with its own seed (the server's), so a
+        # group's members differ; the diagnostic sleep handler takes no agent settings.
+        agent=None if args.kind == "sleep" and not args.dataset else {"temperature": args.temperature},
     )
     step = created.step
     rewards: list[float] = []
     sampled_tokens = 0
     groups = 0
+    turn_versions: set[str] = set()
     for group in client.iter_groups(step.id, mode=args.mode):
         groups += 1
         adv = advantages(group)
@@ -82,6 +86,8 @@ def run_step(
                 continue
             rewards.append(trajectory.reward or 0.0)
             sampled_tokens += trajectory.sampled_tokens
+            # Off-policy correction would read these: the weights each turn was sampled with.
+            turn_versions.update(turn.weight_version for turn in trajectory.turns if turn.weight_version)
     final = client.get_step(step.id)
     waste = final.stats.waste.total
     summary = {
@@ -91,6 +97,7 @@ def run_step(
         "groups": groups,
         "meanReward": sum(rewards) / len(rewards) if rewards else None,
         "sampledTokens": sampled_tokens,
+        "turnWeightVersions": sorted(turn_versions, key=lambda v: (len(v), v)),
         "informative": final.stats.informative,
         "uninformative": final.stats.uninformative,
         "wasteJobs": waste.jobs,
@@ -119,6 +126,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--kind", default="sleep", help="handler kind of inline tasks (default sleep)")
     parser.add_argument("--tasks", help="JSON Lines of --kind payloads with a taskId (default: sleep tasks)")
     parser.add_argument("--policy", choices=["zero-variance", "none"], default="zero-variance")
+    parser.add_argument("--temperature", type=float, default=1.0, help="sampling temperature of agent tasks")
     parser.add_argument("--mode", choices=["sse", "poll"], default="sse", help="how groups are received")
     parser.add_argument("--run-name", default="grpo-loop-example")
     args = parser.parse_args(argv)
@@ -134,8 +142,12 @@ def main(argv: list[str]) -> int:
     try:
         run = client.create_run(args.run_name, model="example-policy", dataset=args.dataset or args.kind).run
         print(f"run {run.id} ({run.name})")
-        # Weight versions are the server's (one policy for every run): continue from the current one.
-        base_version = client.get_policy().weight_version or 0
+        # Weight versions are the server's (one policy for every run): continue from the current one,
+        # or announce the initial weights as version 0 so that every turn is stamped with a version.
+        policy = client.get_policy()
+        if policy.weight_version is None:
+            policy = client.set_weight_version(0)
+        base_version = policy.weight_version or 0
         steps = []
         for k in range(args.steps):
             summary = run_step(client, args, run.id, k, tasks)

@@ -1,0 +1,110 @@
+// The Python client's GRPO example on real agent rollouts: the server's shipped `math` dataset in
+// real bubblewrap sandboxes, the simulator (the labelled test double for the model) sampling each
+// trajectory's outcome with probability 0.5 from its own seed, so groups differ. Checks what a
+// trainer reads: sampled tokens, and turns stamped with the weight version of their step.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configFromEnv } from "../src/config-from-env";
+import { parseServerEnv } from "../src/env";
+import { type RunningServer, startServer } from "../src/server";
+
+const DATA = fileURLToPath(new URL("../../../packages/handlers/data/simulator/", import.meta.url));
+const EXAMPLE = fileURLToPath(new URL("../../../clients/python/examples/grpo_loop.py", import.meta.url));
+const TRAINER = "python-client-math";
+
+/** Success: the task's scripted (correct) solution; failure: a wrong boxed answer. */
+function coinFlipPolicy(): TPolicyConfigInput {
+  const scripted = JSON.parse(readFileSync(join(DATA, "math-code-stem.policy.json"), "utf8")) as {
+    tasks: Record<string, { steps: unknown[] }>;
+  };
+  const tasks: Record<string, unknown> = {};
+  for (const [taskId, script] of Object.entries(scripted.tasks)) {
+    if (!taskId.startsWith("math-")) continue;
+    tasks[taskId] = {
+      probability: 0.5,
+      success: script,
+      failure: { steps: [{ thinking: "A guess.", content: "The answer is $\\boxed{-4242}$." }] },
+    };
+  }
+  return { kind: "success-probability", tasks } as TPolicyConfigInput;
+}
+
+function runPython(args: string[], env: Record<string, string>) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn("python3", args, {
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe("the Python GRPO example on the math dataset with the simulator", () => {
+  let server: RunningServer;
+  let simulator: RunningSimulator;
+  let sandboxDir: string;
+
+  beforeAll(async () => {
+    const probe = spawnSync("python3", ["--version"], { encoding: "utf8" });
+    if (probe.error || probe.status !== 0) {
+      throw new Error("python3 is missing; install it with: apt-get install -y python3");
+    }
+    simulator = await startSimulator({ policy: coinFlipPolicy(), seed: 5 });
+    sandboxDir = mkdtempSync(join(tmpdir(), "raas-python-client-math-"));
+    const fromEnv = configFromEnv(parseServerEnv({ RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` }));
+    server = await startServer({
+      port: 0,
+      logLevel: "silent",
+      auth: { trainerToken: TRAINER },
+      ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
+      sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close({ graceMs: 100 });
+    await simulator?.close();
+    if (sandboxDir) rmSync(sandboxDir, { recursive: true, force: true });
+  });
+
+  it("hands out informative groups with sampled tokens, each step's turns under that step's weights", async () => {
+    const policy = await fetch(`${server.url}/api/v1/policy`);
+    const base = ((await policy.json()) as { weightVersion: number | null }).weightVersion ?? 0;
+    const run = await runPython(
+      [EXAMPLE, "--dataset", "math", "--steps", "2", "--groups", "2", "--group-size", "2"],
+      { RAAS_URL: server.url, RAAS_TOKEN: TRAINER },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) as string) as {
+      steps: {
+        status: string;
+        groups: number;
+        meanReward: number;
+        sampledTokens: number;
+        turnWeightVersions: string[];
+      }[];
+    };
+    expect(summary.steps).toHaveLength(2);
+    summary.steps.forEach((step, k) => {
+      expect(step).toMatchObject({ status: "completed", groups: 2, meanReward: 0.5 });
+      expect(step.sampledTokens).toBeGreaterThan(0);
+      // Step k ran before the example announced version base + k + 1; a sample carried over from
+      // the step before may carry that step's version.
+      expect(step.turnWeightVersions.at(-1)).toBe(String(base + k));
+    });
+  }, 300_000);
+});
