@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZStageTimings } from "./job.schema";
 import { ZFailureKind, ZJobStatus } from "./job-status";
+import { ZWeightVersionSpan } from "./trajectory.schema";
 
 /** Where a flat token stream is sliced: the offsets of one turn's sampled tokens in `tokens`. */
 export const ZTurnSpan = z
@@ -19,7 +20,14 @@ export const ZTurnSpan = z
     weightVersion: z
       .string()
       .nullable()
-      .describe("Weight version of the backend that sampled the turn; null when it reported none."),
+      .describe(
+        "Weight version of the backend that sampled the turn (for a turn continued across a weight sync, the one that finished it); null when it reported none.",
+      ),
+    weightVersionSpans: z
+      .array(ZWeightVersionSpan)
+      .describe(
+        "The weight version of every sampled token of the turn: spans with offsets into `tokens`, covering `[start, end)` in order — one span when the whole turn came from one version, several when an `abort-and-continue` weight sync continued it under another (mask or correct the off-policy tokens with them).",
+      ),
     backendId: z.string().nullable().describe("Id of the inference backend that sampled the turn."),
     finishReason: z
       .string()

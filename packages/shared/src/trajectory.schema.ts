@@ -1,5 +1,18 @@
 import { z } from "zod";
 
+/** Consecutive sampled tokens `[start, end)` that one weight version produced. */
+export const ZWeightVersionSpan = z
+  .object({
+    start: z.number().int().nonnegative().describe("Offset of the span's first token."),
+    end: z.number().int().nonnegative().describe("Offset just past the span's last token (exclusive)."),
+    weightVersion: z.string().nullable().describe("The weight version that sampled these tokens, or null."),
+  })
+  .meta({
+    id: "WeightVersionSpan",
+    description: "Consecutive sampled tokens `[start, end)` that one weight version produced.",
+  });
+export type TWeightVersionSpan = z.infer<typeof ZWeightVersionSpan>;
+
 /** One model turn, kept as exact token ids (token-in/token-out). */
 export const ZTurn = z
   .object({
@@ -15,7 +28,19 @@ export const ZTurn = z
       .array(z.number())
       .describe("Log-probability of each response token, aligned with `responseIds`."),
     backendId: z.string().nullable().describe("The inference backend that served the turn, or null."),
-    weightVersion: z.string().nullable().describe("The policy weight version the backend served, or null."),
+    weightVersion: z
+      .string()
+      .nullable()
+      .describe(
+        "The policy weight version the backend served, or null; for a turn continued across a weight sync, the version that finished it.",
+      ),
+    weightVersionSpans: z
+      .array(ZWeightVersionSpan)
+      .nullable()
+      .optional()
+      .describe(
+        "Per-token weight versions (offsets into `responseIds`, covering it in order) when an `abort-and-continue` weight sync stopped the generation and it was continued under another version; null or absent when the whole turn came from one version (`weightVersion`).",
+      ),
     cachedPromptTokens: z
       .number()
       .int()

@@ -112,6 +112,10 @@ export class SimulatedModel {
         for (let start = 0; start < outcome.outputIds.length; start += perChunk) {
           const ids = outcome.outputIds.slice(start, start + perChunk);
           await sleep(this.latency.decodeMs(ids.length), call.signal);
+          // One turn of I/O first: a client that left while this chunk decoded is noticed and
+          // sent nothing more (nothing is counted that it could not receive).
+          await new Promise((resolve) => setImmediate(resolve));
+          if (call.signal?.aborted) throw call.signal.reason;
           call.onTokens({
             ids,
             logprobs: outcome.logprobs.slice(start, start + perChunk),

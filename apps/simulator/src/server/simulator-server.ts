@@ -81,6 +81,11 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
     res.on("close", () => {
       if (!res.writableFinished) aborter.abort(new Error("client went away"));
     });
+    // The server keeps a socket half-open while it answers, so "close" comes only at the next
+    // write: the client's end of the connection says at once that it went away (a stopped stream).
+    const onClientEnd = () => aborter.abort(new Error("client went away"));
+    req.socket.once("end", onClientEnd);
+    res.once("finish", () => req.socket.off("end", onClientEnd));
     const startedAt = performance.now();
     if (call.wantsStream && protocol.stream) {
       await streamGeneration(protocol.stream, call, aborter.signal, res, injected === "bad-body");

@@ -57,7 +57,8 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<AgentL
   const specs = new Map(toolbox.specs.map((spec) => [spec.name, spec]));
   const formatObservation = options.formatObservation ?? defaultObservation;
   const startedAtMs = clock.now();
-  const deadlineMs = startedAtMs + limits.timeBudgetMs;
+  // Moved by the time generation waited out weight-sync pauses: a pause is not the policy's time.
+  let deadlineMs = startedAtMs + limits.timeBudgetMs;
   const repeats = new ActionRepeatDetector(limits.maxRepeatedActions);
   const turns: AgentTurn[] = [];
   const events: AgentEvent[] = [];
@@ -99,6 +100,7 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<AgentL
         deadlineMs,
       }),
     );
+    deadlineMs += generated.pausedMs ?? 0;
     const parsed = chatFormat.parseResponse(generated.responseIds);
     const turn = recordTurn(
       options,
@@ -261,6 +263,7 @@ function recordTurn(
     logprobs: [...generated.logprobs],
     backendId: generated.backendId,
     weightVersion: generated.weightVersion,
+    weightVersionSpans: generated.weightVersionSpans ?? null,
     // null = the backend did not say; kept unknown, never recorded as a 0 % cache hit.
     cachedPromptTokens: generated.cachedPromptTokens,
     latencyMs: generated.latencyMs,
@@ -277,6 +280,7 @@ function recordTurn(
     logprobs: turn.logprobs,
     backendId: turn.backendId,
     weightVersion: turn.weightVersion,
+    weightVersionSpans: turn.weightVersionSpans,
     cachedPromptTokens: turn.cachedPromptTokens,
     latencyMs: turn.latencyMs,
     finishReason: turn.finishReason,

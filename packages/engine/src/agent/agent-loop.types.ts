@@ -1,6 +1,6 @@
 import type { ChatFormat, ChatToolCall } from "../ports/chat-format.port";
 import type { Clock } from "../ports/clock.port";
-import type { InferencePool, SamplingParams } from "../ports/inference-pool.port";
+import type { InferencePool, SamplingParams, WeightVersionSpan } from "../ports/inference-pool.port";
 import type { ToolResult, ToolSpec } from "../ports/sandbox-runtime.port";
 import type { TrajectoryRecorder } from "../ports/task-handler.port";
 
@@ -116,6 +116,8 @@ export interface AgentTurn {
   logprobs: number[];
   backendId: string;
   weightVersion: string | null;
+  /** Per-token weight versions when a weight sync split the turn between versions; else null. */
+  weightVersionSpans: WeightVersionSpan[] | null;
   /** Prompt tokens served from the backend's prefix cache; null when the backend did not say. */
   cachedPromptTokens: number | null;
   latencyMs: number;

@@ -152,4 +152,44 @@ describe("buildTrajectoryExport", () => {
       reward: null,
     });
   });
+
+  it("shows each turn's per-token weight versions as stream offsets, split where a weight sync continued a turn", () => {
+    // Turn 1 was stopped by an abort-and-continue weight sync after 2 of its 5 tokens (version 7)
+    // and continued under version 8.
+    const continued: TTurn = {
+      ...turn(1, [1, 2, 3, 10, 11, 4, 5], [12, 15, 16, 17, 18]),
+      weightVersion: "8",
+      weightVersionSpans: [
+        { start: 0, end: 2, weightVersion: "7" },
+        { start: 2, end: 5, weightVersion: "8" },
+      ],
+    };
+    const row = buildTrajectoryExport(job, [
+      { ...exact[0]!, weightVersion: "7", weightVersionSpans: null },
+      continued,
+    ]);
+    expect(ZTrajectoryExport.parse(row)).toEqual(row);
+    expect(row.tokens).toEqual([1, 2, 3, 10, 11, 4, 5, 12, 15, 16, 17, 18]);
+    expect(row.turns.map((t) => t.weightVersionSpans)).toEqual([
+      [{ start: 3, end: 5, weightVersion: "7" }],
+      [
+        { start: 7, end: 9, weightVersion: "7" },
+        { start: 9, end: 12, weightVersion: "8" },
+      ],
+    ]);
+    // Per-token versions a trainer masks with: exactly the sampled positions, each with its version.
+    const versionAt = new Map(
+      row.turns.flatMap((t) =>
+        t.weightVersionSpans.flatMap((span) =>
+          Array.from(
+            { length: span.end - span.start },
+            (_, i) => [span.start + i, span.weightVersion] as const,
+          ),
+        ),
+      ),
+    );
+    const sampled = row.lossMask.flatMap((bit, i) => (bit === 1 ? [i] : []));
+    expect([...versionAt.keys()]).toEqual(sampled);
+    expect(sampled.map((i) => versionAt.get(i))).toEqual(["7", "7", "7", "7", "8", "8", "8"]);
+  });
 });

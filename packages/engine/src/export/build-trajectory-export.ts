@@ -1,4 +1,11 @@
-import type { TJob, TTokenBreak, TTrajectoryExport, TTurn, TTurnSpan } from "@raas/shared";
+import type {
+  TJob,
+  TTokenBreak,
+  TTrajectoryExport,
+  TTurn,
+  TTurnSpan,
+  TWeightVersionSpan,
+} from "@raas/shared";
 import { findTokenBreak } from "./token-break";
 
 /**
@@ -43,6 +50,7 @@ export function buildTrajectoryExport(job: TJob, storedTurns: readonly TTurn[]):
       start,
       end: tokens.length,
       weightVersion: turn.weightVersion,
+      weightVersionSpans: streamSpans(turn, start),
       backendId: turn.backendId,
       finishReason: turn.finishReason,
       cachedPromptTokens: turn.cachedPromptTokens,
@@ -72,4 +80,18 @@ export function buildTrajectoryExport(job: TJob, storedTurns: readonly TTurn[]):
     timings: job.timings,
     metadata: job.metadata,
   };
+}
+
+/** The turn's per-token weight versions as offsets into the flat stream (one span when uniform). */
+function streamSpans(turn: TTurn, start: number): TWeightVersionSpan[] {
+  if (turn.responseIds.length === 0) return [];
+  const spans = turn.weightVersionSpans;
+  if (!spans || spans.length === 0) {
+    return [{ start, end: start + turn.responseIds.length, weightVersion: turn.weightVersion }];
+  }
+  return spans.map((span) => ({
+    start: start + span.start,
+    end: start + span.end,
+    weightVersion: span.weightVersion,
+  }));
 }

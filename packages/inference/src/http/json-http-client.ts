@@ -1,3 +1,10 @@
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Agent, request, errors as undiciErrors } from "undici";
 import { InferenceFailure } from "../inference-failure";
 
@@ -38,6 +45,9 @@ const CONNECTION_CODES = new Set([
   "UND_ERR_CLOSED",
 ]);
 
+/** The blank line that ends a server-sent event. */
+const EVENT_END = /\r?\n\r?\n/;
+
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current; depth += 1) {
@@ -54,8 +64,18 @@ function errorCode(error: unknown): string | undefined {
  */
 export class JsonHttpClient {
   private readonly agent: Agent;
+  private readonly streamAgents: { http: HttpAgent; https: HttpsAgent };
 
   constructor(options: JsonHttpClientOptions = {}) {
+    const streamAgentOptions = {
+      keepAlive: true,
+      maxSockets: options.connectionsPerOrigin ?? 256,
+      timeout: options.keepAliveTimeoutMs ?? 60_000,
+    };
+    this.streamAgents = {
+      http: new HttpAgent(streamAgentOptions),
+      https: new HttpsAgent(streamAgentOptions),
+    };
     this.agent = new Agent({
       connections: options.connectionsPerOrigin ?? 256,
       connect: { timeout: options.connectTimeoutMs ?? 5_000 },
@@ -75,64 +95,83 @@ export class JsonHttpClient {
    * closing `[DONE]` is not handed over). A server that answers with a plain JSON body instead is
    * read as one (`{ json }`). `interrupt` ends the stream early without an error: events that had
    * already arrived are still delivered first.
+   *
+   * Streams go through `node:http` rather than undici: an aborted undici response leaves its
+   * socket open until the server writes again, so the server would decode (and count) tokens the
+   * client has stopped reading; destroying a `node:http` request closes the connection at once.
    */
   async postEventStream(
     url: string,
     body: unknown,
     options: CallOptions,
     onData: (data: string) => void,
-  ): Promise<{ type: "stream"; isInterrupted: boolean; isDone: boolean } | { type: "json"; json: unknown }> {
-    const interrupter = new AbortController();
-    const { interrupt } = options;
+  ): Promise<{ type: "stream"; isInterrupted: boolean } | { type: "json"; json: unknown }> {
+    const method = "POST";
+    const { signal, deadline } = this.signalsOf(options);
+    const isHttps = url.startsWith("https:");
+    let outgoing: ClientRequest | null = null;
+    let isInterrupted = false;
     // Deferred to the check phase: bytes already on the socket are read and handed over first.
-    const onInterrupt = () => setImmediate(() => interrupter.abort());
+    const onInterrupt = () =>
+      setImmediate(() => {
+        isInterrupted = true;
+        outgoing?.destroy();
+      });
+    const { interrupt } = options;
     if (interrupt?.aborted) onInterrupt();
     else interrupt?.addEventListener("abort", onInterrupt, { once: true });
-    const method = "POST";
-    const { signal, deadline } = this.signalsOf(options, interrupter.signal);
+    const wasInterrupted = () => isInterrupted && !options.signal?.aborted && !deadline?.aborted;
     try {
-      const response = await request(url, {
-        method,
-        body: JSON.stringify(body),
-        headers: { "content-type": "application/json", accept: "text/event-stream" },
-        dispatcher: this.agent,
-        signal,
+      const payload = JSON.stringify(body);
+      const response = await new Promise<IncomingMessage>((resolve, reject) => {
+        outgoing = (isHttps ? httpsRequest : httpRequest)(
+          url,
+          {
+            method,
+            agent: isHttps ? this.streamAgents.https : this.streamAgents.http,
+            headers: {
+              "content-type": "application/json",
+              "content-length": Buffer.byteLength(payload),
+              accept: "text/event-stream",
+            },
+            ...(signal && { signal }),
+          },
+          resolve,
+        );
+        outgoing.on("error", reject);
+        if (isInterrupted) outgoing.destroy();
+        outgoing.end(payload);
       });
-      const contentType = String(response.headers["content-type"] ?? "");
-      if (response.statusCode < 200 || response.statusCode >= 300 || !contentType.includes("event-stream")) {
-        const text = await response.body.text();
-        this.checkStatus(response.statusCode, text, url, method, options.backendId);
+      const status = response.statusCode ?? 0;
+      if (
+        status < 200 ||
+        status >= 300 ||
+        !String(response.headers["content-type"]).includes("event-stream")
+      ) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of response) chunks.push(chunk as Buffer);
+        const text = Buffer.concat(chunks).toString("utf8");
+        this.checkStatus(status, text, url, method, options.backendId);
         return { type: "json", json: this.parseJson(text, url, options.backendId) };
       }
       const decoder = new TextDecoder();
       let buffered = "";
-      let isDone = false;
-      try {
-        for await (const chunk of response.body) {
-          buffered += decoder.decode(chunk as Buffer, { stream: true });
-          let end = buffered.search(/\r?\n\r?\n/);
-          while (end !== -1) {
-            const event = buffered.slice(0, end);
-            buffered = buffered.slice(end).replace(/^\r?\n\r?\n/, "");
-            const data = event
-              .split(/\r?\n/)
-              .filter((line) => line.startsWith("data:"))
-              .map((line) => line.slice(5).replace(/^ /, ""))
-              .join("\n");
-            if (data === "[DONE]") isDone = true;
-            else if (data !== "") onData(data);
-            end = buffered.search(/\r?\n\r?\n/);
-          }
+      for await (const chunk of response) {
+        buffered += decoder.decode(chunk as Buffer, { stream: true });
+        for (let end = buffered.search(EVENT_END); end !== -1; end = buffered.search(EVENT_END)) {
+          const event = buffered.slice(0, end);
+          buffered = buffered.slice(end).replace(EVENT_END, "");
+          const data = event
+            .split(/\r?\n/)
+            .filter((line) => line.startsWith("data:"))
+            .map((line) => line.slice(5).replace(/^ /, ""))
+            .join("\n");
+          if (data !== "" && data !== "[DONE]") onData(data);
         }
-      } catch (error) {
-        if (interrupter.signal.aborted && !options.signal?.aborted && !deadline?.aborted)
-          return { type: "stream", isInterrupted: true, isDone };
-        throw error;
       }
-      return { type: "stream", isInterrupted: false, isDone };
+      return { type: "stream", isInterrupted: wasInterrupted() };
     } catch (error) {
-      if (interrupter.signal.aborted && !options.signal?.aborted && !deadline?.aborted)
-        return { type: "stream", isInterrupted: true, isDone: false };
+      if (wasInterrupted()) return { type: "stream", isInterrupted: true };
       throw this.failureOf(error, url, method, options, deadline);
     } finally {
       interrupt?.removeEventListener("abort", onInterrupt);
@@ -144,6 +183,8 @@ export class JsonHttpClient {
   }
 
   close(): Promise<void> {
+    this.streamAgents.http.destroy();
+    this.streamAgents.https.destroy();
     return this.agent.close();
   }
 
@@ -169,12 +210,11 @@ export class JsonHttpClient {
     }
   }
 
-  private signalsOf(
-    options: CallOptions,
-    extra?: AbortSignal,
-  ): { signal: AbortSignal | undefined; deadline: AbortSignal | undefined } {
+  private signalsOf(options: CallOptions): {
+    signal: AbortSignal | undefined;
+    deadline: AbortSignal | undefined;
+  } {
     const signals: AbortSignal[] = options.signal ? [options.signal] : [];
-    if (extra) signals.push(extra);
     let deadline: AbortSignal | undefined;
     if (options.deadlineMs !== undefined) {
       deadline = AbortSignal.timeout(Math.max(0, options.deadlineMs - Date.now()));
