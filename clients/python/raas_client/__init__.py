@@ -17,6 +17,7 @@ from .models import (
     TurnSpan,
     WasteEntry,
     WasteLedger,
+    WeightVersionSpan,
 )
 from .operations import BackendRegistered, Dataset, NextGroups, RunCreated, StepCreated
 from .requests import DynamicSampling, StageTimeoutsMs, Staleness, StepTask
@@ -49,5 +50,6 @@ __all__ = [
     "TurnSpan",
     "WasteEntry",
     "WasteLedger",
+    "WeightVersionSpan",
     "WireFormatError",
 ]

@@ -258,10 +258,14 @@ class RaasClient:
             failures = self._count_failure(ended, failures)
 
     def _count_failure(self, error: RaasError, failures: int) -> int:
-        """Retries what may pass (unreachable, 503, 429) with a growing pause; raises the rest."""
+        """Retries what may pass (unreachable, 503, 429) with a growing pause, or the server's
+        `Retry-After` when it gave one; raises the rest."""
         if error.status not in (0, 429, 502, 503, 504) or failures >= self.max_reconnects:
             raise error
-        time.sleep(min(0.2 * 2**failures, 5.0))
+        pause = min(0.2 * 2**failures, 5.0)
+        if error.retry_after is not None:
+            pause = min(max(pause, error.retry_after), 60.0)
+        time.sleep(pause)
         return failures + 1
 
 

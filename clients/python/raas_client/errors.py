@@ -12,14 +12,23 @@ class RaasError(Exception):
     `status` is the HTTP status (0 when the server could not be reached), `code` the server's error
     code (`VALIDATION_FAILED`, `NOT_FOUND`, `UNAUTHORIZED`, … — see packages/shared/src/errors.ts),
     `message` its sentence for people, `details` its structured detail (e.g. `issues`) or None.
+    `retry_after` is the server's `Retry-After` in seconds (a 503 past the subscription caps, a 429).
     """
 
-    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        details: dict[str, Any] | None = None,
+        retry_after: float | None = None,
+    ):
         super().__init__(f"{code} ({status}): {message}" if status else f"{code}: {message}")
         self.status = status
         self.code = code
         self.message = message
         self.details = details
+        self.retry_after = retry_after
 
 
 class RaasConnectionError(RaasError):
@@ -29,13 +38,23 @@ class RaasConnectionError(RaasError):
         super().__init__(0, "UNAVAILABLE", message)
 
 
-def error_from_reply(status: int, body: bytes) -> RaasError:
+def error_from_reply(status: int, body: bytes, retry_after: str | None = None) -> RaasError:
     """The server's error envelope as a RaasError; a reply without one (a proxy's HTML page) keeps
     its status and the start of its text."""
+    seconds = _seconds(retry_after)
     try:
         envelope = json.loads(body)
         error = envelope["error"]
-        return RaasError(status, str(error["code"]), str(error["message"]), error.get("details"))
+        return RaasError(status, str(error["code"]), str(error["message"]), error.get("details"), seconds)
     except (ValueError, KeyError, TypeError):
         text = body[:200].decode("utf-8", "replace").strip() or "no body"
-        return RaasError(status, f"HTTP_{status}", f"unexpected reply without a RaaS error: {text}")
+        message = f"unexpected reply without a RaaS error: {text}"
+        return RaasError(status, f"HTTP_{status}", message, None, seconds)
+
+
+def _seconds(header: str | None) -> float | None:
+    """`Retry-After` in seconds; an HTTP date (which RaaS does not send) is ignored."""
+    try:
+        return max(0.0, float(header)) if header else None
+    except ValueError:
+        return None

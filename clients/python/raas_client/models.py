@@ -157,13 +157,25 @@ class StageTimings:
 
 
 @dataclass(frozen=True)
+class WeightVersionSpan:
+    """Sampled tokens `tokens[start:end]` that one weight version produced."""
+
+    start: int
+    end: int
+    weight_version: str | None
+
+
+@dataclass(frozen=True)
 class TurnSpan:
-    """Where one turn's sampled tokens sit in the flat stream (`tokens[start:end]`), and how."""
+    """Where one turn's sampled tokens sit in the flat stream (`tokens[start:end]`), and how.
+    `weight_version_spans` covers the turn in order: several spans when an `abort-and-continue`
+    weight sync continued it under newer weights."""
 
     index: int
     start: int
     end: int
     weight_version: str | None
+    weight_version_spans: list[WeightVersionSpan]
     backend_id: str | None
     finish_reason: str | None
     cached_prompt_tokens: int | None
@@ -214,6 +226,15 @@ class StepTrajectory:
     def sampled_tokens(self) -> int:
         """Tokens the model sampled (where the loss mask is 1)."""
         return sum(self.loss_mask)
+
+    def token_weight_versions(self) -> list[str | None]:
+        """Aligned to `tokens`: the weight version that sampled each token, None on prompt and
+        observation tokens — what an off-policy correction masks or reweights by."""
+        versions: list[str | None] = [None] * len(self.tokens)
+        for turn in self.turns:
+            for span in turn.weight_version_spans:
+                versions[span.start : span.end] = [span.weight_version] * (span.end - span.start)
+        return versions
 
 
 @dataclass(frozen=True)

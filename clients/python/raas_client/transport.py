@@ -65,7 +65,7 @@ class Transport:
             return urllib.request.urlopen(prepared, timeout=self.timeout if timeout is None else timeout)
         except urllib.error.HTTPError as error:
             with error:
-                raise error_from_reply(error.code, error.read()) from None
+                raise error_from_reply(error.code, error.read(), error.headers.get("retry-after")) from None
         except CONNECTION_ERRORS as error:
             reason = getattr(error, "reason", None) or error
             raise RaasConnectionError(f"{op.method} {url}: {reason}") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import unittest
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -74,8 +75,14 @@ class StubStream(BaseHTTPRequestHandler):
 
     connections: list[dict] = []
 
+    #: Answer this many requests with 503 + Retry-After first (a server past its subscription cap).
+    refusals = 0
+
     def do_GET(self):  # noqa: N802 (http.server's name)
         StubStream.connections.append({"path": self.path, "lastEventId": self.headers.get("last-event-id")})
+        if StubStream.refusals > 0:
+            StubStream.refusals -= 1
+            return self.refuse()
         if "/next" in self.path:
             return self.reply_next()
         self.send_response(200)
@@ -102,6 +109,15 @@ class StubStream(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def refuse(self):
+        body = b'{"error":{"code":"UNAVAILABLE","message":"too many live subscriptions"}}'
+        self.send_response(503)
+        self.send_header("content-type", "application/json")
+        self.send_header("retry-after", "0.3")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def log_message(self, *args):
         pass
 
@@ -109,6 +125,7 @@ class StubStream(BaseHTTPRequestHandler):
 class SseTest(unittest.TestCase):
     def setUp(self):
         StubStream.connections = []
+        StubStream.refusals = 0
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), StubStream)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.client = RaasClient(f"http://127.0.0.1:{self.server.server_port}", token="t")
@@ -134,6 +151,22 @@ class SseTest(unittest.TestCase):
         seqs = [result.seq for result in self.client.iter_groups("stp_1", mode="poll", after_seq=1)]
         self.assertEqual(seqs, [2, 3])
         self.assertEqual(len(StubStream.connections), 2)
+
+    def test_a_refusal_with_retry_after_is_waited_out_then_the_stream_is_read(self):
+        StubStream.refusals = 1
+        started = time.monotonic()
+        seqs = [result.seq for result in self.client.iter_groups("stp_1", mode="sse")]
+        self.assertEqual(seqs, [1, 2, 3])
+        self.assertGreaterEqual(time.monotonic() - started, 0.3)
+        self.assertEqual(len(StubStream.connections), 2)  # the refused one, then the whole stream
+
+    def test_a_refusal_that_persists_is_raised_with_the_server_code(self):
+        StubStream.refusals = 100
+        client = RaasClient(self.client.base_url, max_reconnects=1)
+        with self.assertRaises(RaasError) as raised:
+            list(client.iter_groups("stp_1"))
+        self.assertEqual((raised.exception.status, raised.exception.code), (503, "UNAVAILABLE"))
+        self.assertEqual(raised.exception.retry_after, 0.3)
 
     def test_an_unreachable_server_is_a_connection_error_after_the_retries(self):
         self.server.shutdown()

@@ -8,7 +8,7 @@ import support  # noqa: F401  (puts raas_client on sys.path)
 
 from raas_client import StepTask, WasteLedger, WireFormatError
 from raas_client.errors import error_from_reply
-from raas_client.models import StepStats, TurnSpan
+from raas_client.models import StepStats, StepTrajectory
 from raas_client.requests import CreateStepRequest, DynamicSampling, InlineTasks
 from raas_client.wire import from_wire, to_camel, to_wire
 
@@ -55,22 +55,47 @@ class WireTest(unittest.TestCase):
         self.assertEqual(ledger.total.jobs, 8)
         self.assertEqual(ledger.total.generated_tokens, 160)
 
-    def test_integers_are_accepted_where_numbers_are_declared(self):
-        span = from_wire(
-            TurnSpan,
+    def test_a_trajectory_gives_the_weight_version_of_every_sampled_token(self):
+        turn = {
+            "index": 0,
+            "start": 3,
+            "end": 7,
+            "weightVersion": "2",
+            "weightVersionSpans": [
+                {"start": 3, "end": 5, "weightVersion": "1"},
+                {"start": 5, "end": 7, "weightVersion": "2"},
+            ],
+            "backendId": "b",
+            "finishReason": "stop",
+            "cachedPromptTokens": None,
+            "latencyMs": 12,
+        }
+        trajectory = from_wire(
+            StepTrajectory,
             {
-                "index": 0,
-                "start": 3,
-                "end": 7,
-                "weightVersion": None,
-                "backendId": "b",
-                "finishReason": "stop",
-                "cachedPromptTokens": None,
-                "latencyMs": 12,
+                **dict.fromkeys(["batchId", "groupId", "failureKind", "tokenBreak", "metadata"]),
+                **dict.fromkeys(["dispatchVersion", "carriedFromStepId"]),
+                "jobId": "job_1",
+                "kind": "math",
+                "status": "completed",
+                "reward": 1,
+                "trainable": True,
+                "tokens": [11, 12, 13, 21, 22, 23, 24, 31],
+                "lossMask": [0, 0, 0, 1, 1, 1, 1, 0],
+                "logprobs": [None, None, None, -0.5, -0.25, -1, -2, None],
+                "logprobsComplete": True,
+                "promptLength": 3,
+                "turns": [turn],
+                "turnCount": 1,
+                "tokenExact": True,
+                "timings": {"queueMs": 1, "initMs": 2, "runMs": 3, "evalMs": None},
+                "slot": 0,
             },
         )
-        self.assertIsInstance(span.latency_ms, float)
-        self.assertIsNone(span.weight_version)
+        self.assertEqual(trajectory.reward, 1.0)
+        self.assertIsInstance(trajectory.turns[0].latency_ms, float)
+        self.assertEqual(trajectory.sampled_tokens, 4)
+        self.assertEqual(trajectory.token_weight_versions(), [None, None, None, "1", "1", "2", "2", None])
 
     def test_a_missing_field_or_a_wrong_type_is_a_wire_format_error_naming_where(self):
         with self.assertRaises(WireFormatError) as missing:
