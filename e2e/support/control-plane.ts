@@ -5,6 +5,7 @@ import { type SpawnedWorker, spawnWorker } from "../../apps/worker/test/support/
 import { startProcess, waitForHttp } from "./child-process";
 import { E2E_TOKENS, type E2EMode } from "./e2e-env";
 import { freePort } from "./free-port";
+import { startSimulatorProcess } from "./simulator";
 
 const require = createRequire(import.meta.url);
 
@@ -20,16 +21,22 @@ export interface ControlPlane {
  * and Redis key prefix, and one `apps/worker` process running every pool, so every job runs in
  * another process than the one the dashboard talks to and its events reach it over the Redis bus.
  * The worker heartbeats every 300 ms, so a drain (how the specs pause INIT there) lands quickly.
+ * Each mode has its own simulator as inference backend (`RAAS_BACKENDS` of server and worker),
+ * so agent jobs (math, code, stem) run real turns in real sandboxes.
  */
 export async function startControlPlane(mode: E2EMode, root: string): Promise<ControlPlane> {
+  const simulator = await startSimulatorProcess(`simulator-${mode}`, root);
   const services = mode === "distributed" ? freshDistributedServices() : null;
-  const shared: Record<string, string> = services
-    ? {
-        DATABASE_URL: services.databaseUrl,
-        RAAS_QUEUE: services.redisUrl,
-        RAAS_QUEUE_PREFIX: services.prefix,
-      }
-    : {};
+  const shared: Record<string, string> = {
+    RAAS_BACKENDS: `vllm=${simulator.url}`,
+    ...(services
+      ? {
+          DATABASE_URL: services.databaseUrl,
+          RAAS_QUEUE: services.redisUrl,
+          RAAS_QUEUE_PREFIX: services.prefix,
+        }
+      : {}),
+  };
   const port = await freePort();
   const tsxCli = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
   const server = startProcess(`server-${mode}`, process.execPath, [tsxCli, "apps/server/src/main.ts"], {
@@ -51,7 +58,7 @@ export async function startControlPlane(mode: E2EMode, root: string): Promise<Co
   let worker: SpawnedWorker | null = null;
   const stop = async () => {
     await Promise.all([stopWorker(worker), server.stop()]);
-    await services?.remove();
+    await Promise.all([services?.remove(), simulator.stop()]);
   };
   const serverUrl = `http://127.0.0.1:${port}`;
   try {

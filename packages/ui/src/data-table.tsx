@@ -31,7 +31,9 @@ export function DataTable<TRow>({
   testId?: string;
 }) {
   return (
-    <div className={styles.scroller}>
+    // Focusable and named, so keyboard users can scroll a table wider than the page.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
+    <section className={styles.scroller} aria-label={caption} tabIndex={0}>
       <table className={styles.table} data-testid={testId}>
         <caption className={styles.caption}>{caption}</caption>
         <thead>
@@ -59,6 +61,6 @@ export function DataTable<TRow>({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

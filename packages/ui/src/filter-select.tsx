@@ -1,3 +1,4 @@
+import { useId } from "react";
 import styles from "./filter-bar.module.css";
 
 /** One choice of a filter: the value in the URL and, optionally, a friendlier label. */
@@ -22,10 +23,16 @@ export function FilterSelect({
   onChange: (value: string | undefined) => void;
   anyLabel?: string;
 }) {
+  const id = useId();
   return (
-    <label className={styles.filter}>
-      <span>{label}</span>
-      <select name={name} value={value ?? ""} onChange={(event) => onChange(event.target.value || undefined)}>
+    <div className={styles.filter}>
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        name={name}
+        value={value ?? ""}
+        onChange={(event) => onChange(event.target.value || undefined)}
+      >
         <option value="">{anyLabel}</option>
         {options.map((option) => {
           const { value: optionValue, label: optionLabel } =
@@ -37,6 +44,6 @@ export function FilterSelect({
           );
         })}
       </select>
-    </label>
+    </div>
   );
 }

@@ -1,10 +1,10 @@
 "use client";
 
 import type { TFailureKind, TJobStatus, TStage } from "@raas/shared";
+import { FilterSelect } from "@raas/ui/filter-select";
 import { useQuery } from "@tanstack/react-query";
 import { FAILURE_KINDS, JOB_STATUSES, STAGES } from "../../lib/domain";
 import { useTRPC } from "../../trpc/trpc-context";
-import { FilterSelect } from "./filter-select";
 import type { TJobFilters } from "./job-filters.types";
 import { SearchBox } from "./search-box";
 

@@ -12,7 +12,7 @@ export function StateCounts({ summary }: { summary: TSandboxSummaryView }) {
       title="Sandboxes by state"
       description="Every sandbox seen in the window, by its last known state; crashes and failed starts are close reasons."
     >
-      <CardGrid minWidthPx={120}>
+      <CardGrid minWidthPx={100}>
         <StatCard label="seen" value={summary.sandboxes} testId="sandbox-total" />
         {SANDBOX_STATES.map((state) => (
           <StatCard

@@ -1,0 +1,35 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { apiClient } from "./api-client";
+
+const MATH_ITEMS = join(dirname(fileURLToPath(import.meta.url)), "../../packages/handlers/data/math.jsonl");
+
+/** The first `count` shipped math items (the simulator has scripts for them). */
+function mathItems(count: number): Array<Record<string, unknown>> {
+  const lines = readFileSync(MATH_ITEMS, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "");
+  return lines.slice(0, count).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/**
+ * Runs `count` math rollouts through the API — each a real sandbox and real turns against the
+ * deployment's simulator — and waits until every one is terminal; returns their ids.
+ */
+export async function runMathJobs(tag: string, count: number): Promise<string[]> {
+  const api = apiClient("trainer");
+  const { results } = await api.jobs.submitMany.mutate({
+    jobs: mathItems(count).map((payload, index) => ({
+      kind: "math",
+      jobKey: `${tag}-math-${index}`,
+      payload,
+    })),
+  });
+  const ids = results.map((result) => result.job.id);
+  // `jobs.wait` holds at most 60 s; a loaded machine may need two.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    if ((await api.jobs.wait.query({ ids, timeoutMs: 60_000 })).done) return ids;
+  }
+  throw new Error(`math jobs did not finish in 120 s: ${ids.join(", ")}`);
+}
