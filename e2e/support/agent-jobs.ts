@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiClient } from "./api-client";
+import { PIDS_TASK_ID } from "./simulator";
 
 const MATH_ITEMS = join(dirname(fileURLToPath(import.meta.url)), "../../packages/handlers/data/math.jsonl");
 
@@ -15,16 +16,21 @@ function mathItems(count: number): Array<Record<string, unknown>> {
 
 /**
  * Runs `count` math rollouts through the API — each a real sandbox and real turns against the
- * deployment's simulator — and waits until every one is terminal; returns their ids.
+ * deployment's simulator — and waits until every one is terminal; returns their ids. With
+ * `forkPastLimit`, one more whose tool call runs into the sandbox's pids limit.
  */
-export async function runMathJobs(tag: string, count: number): Promise<string[]> {
+export async function runMathJobs(
+  tag: string,
+  count: number,
+  options: { forkPastLimit?: boolean } = {},
+): Promise<string[]> {
   const api = apiClient("trainer");
+  const payloads = mathItems(count);
+  // Its tool call forks past the sandbox's process limit (the simulator's script for this task).
+  if (options.forkPastLimit)
+    payloads.push({ taskId: PIDS_TASK_ID, problem: "Start many processes.", answer: "1" });
   const { results } = await api.jobs.submitMany.mutate({
-    jobs: mathItems(count).map((payload, index) => ({
-      kind: "math",
-      jobKey: `${tag}-math-${index}`,
-      payload,
-    })),
+    jobs: payloads.map((payload, index) => ({ kind: "math", jobKey: `${tag}-math-${index}`, payload })),
   });
   const ids = results.map((result) => result.job.id);
   // `jobs.wait` holds at most 60 s; a loaded machine may need two.

@@ -1,4 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startProcess, waitForHttp } from "./child-process";
 import { freePort } from "./free-port";
@@ -8,15 +10,56 @@ const require = createRequire(import.meta.url);
 /** The simulator's scripts for the shipped math/code/stem tasks (some solved, some not). */
 const POLICY_FILE = "packages/handlers/data/simulator/math-code-stem.policy.json";
 
+/** A math task whose one tool call forks more processes than a sandbox may hold (a pids limit hit). */
+export const PIDS_TASK_ID = "e2e-pids";
+
+const FORK_PAST_THE_LIMIT = [
+  "import os, time",
+  "children = []",
+  "for i in range(600):",
+  "    try:",
+  "        pid = os.fork()",
+  "    except OSError as error:",
+  "        print('fork refused after', i, 'children:', error)",
+  "        break",
+  "    if pid == 0:",
+  "        time.sleep(1)",
+  "        os._exit(0)",
+  "    children.append(pid)",
+  "for pid in children:",
+  "    os.waitpid(pid, 0)",
+].join("\n");
+
+/** The shipped scripts plus the e2e's own task, written to a temporary file. */
+function writePolicyFile(root: string): { path: string; remove(): void } {
+  const policy = JSON.parse(readFileSync(join(root, POLICY_FILE), "utf8")) as {
+    tasks: Record<string, unknown>;
+  };
+  policy.tasks[PIDS_TASK_ID] = {
+    steps: [
+      {
+        thinking: "Let me start many processes.",
+        toolCalls: [{ name: "python", arguments: { code: FORK_PAST_THE_LIMIT } }],
+      },
+      { thinking: "Done.", content: "The answer is $\\boxed{1}$." },
+    ],
+  };
+  const dir = mkdtempSync(join(tmpdir(), "raas-e2e-simulator-"));
+  const path = join(dir, "policy.json");
+  writeFileSync(path, JSON.stringify(policy));
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 /**
  * Starts apps/simulator (the labelled test double for a GPU model) with the shipped task scripts
- * on a free port, so agent jobs of the e2e deployments run real turns and sandboxes.
+ * and `PIDS_TASK_ID` on a free port, so agent jobs of the e2e deployments run real turns and sandboxes.
  */
 export async function startSimulatorProcess(
   name: string,
   root: string,
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
+  const policy = writePolicyFile(root);
   const tsxCli = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
   const simulator = startProcess(
     name,
@@ -38,7 +81,14 @@ export async function startSimulatorProcess(
     await waitForHttp(`${url}/health`, 60_000, simulator);
   } catch (error) {
     await simulator.stop();
+    policy.remove();
     throw error;
   }
-  return { url, stop: () => simulator.stop() };
+  return {
+    url,
+    stop: async () => {
+      await simulator.stop();
+      policy.remove();
+    },
+  };
 }
