@@ -100,6 +100,8 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
         group.state = "carried";
         step.stats.trajectoriesCarriedOver += 1;
       }
+      // The step is closed (advance no longer runs): its counters must still see this decision.
+      refreshStepStats(step.stats, state.groups, step.rewards);
     } else addWaste(step.stats.waste.cancelled, cost);
     return [];
   }
