@@ -112,8 +112,8 @@ export class SimulatedModel {
         for (let start = 0; start < outcome.outputIds.length; start += perChunk) {
           const ids = outcome.outputIds.slice(start, start + perChunk);
           await sleep(this.latency.decodeMs(ids.length), call.signal);
-          // One turn of I/O first: a client that left while this chunk decoded is noticed and
-          // sent nothing more (nothing is counted that it could not receive).
+          // One turn of I/O first: a client that left while this chunk decoded is noticed before
+          // more is sent (a real server too decodes a little past a disconnect; less is better).
           await new Promise((resolve) => setImmediate(resolve));
           if (call.signal?.aborted) throw call.signal.reason;
           call.onTokens({

@@ -119,11 +119,22 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
       res.end("data: [DONE]\n\n");
       return;
     }
-    const outcome = await model.generate({
-      ...call,
-      signal,
-      onTokens: (chunk) => send(stream.chunk(chunk, context)),
-    });
+    let outcome: Awaited<ReturnType<SimulatedModel["generate"]>>;
+    try {
+      outcome = await model.generate({
+        ...call,
+        signal,
+        onTokens: (chunk) => send(stream.chunk(chunk, context)),
+      });
+    } catch (error) {
+      // The client left (its end of the connection closed): end the answer cleanly, so that every
+      // chunk sent so far reaches it, as a server that stops a request on disconnect does.
+      if (signal.aborted) {
+        if (!res.destroyed) res.end();
+        return;
+      }
+      throw error;
+    }
     context.latencyMs = performance.now() - startedAt;
     send(stream.finish(outcome, context));
     if (call.wantsUsage) send(stream.usage(outcome, context));

@@ -1,4 +1,4 @@
-import type { TSandboxEvent, TSandboxState, TToolCall, TTurn } from "@raas/shared";
+import type { TSandboxEvent, TSandboxState, TToolCall, TTurn, TWeightVersionSpan } from "@raas/shared";
 import type {
   SandboxEvent as SandboxEventRow,
   ToolCall as ToolCallRow,
@@ -15,6 +15,7 @@ export function fromTurnRow(row: TurnRow): TTurn {
     logprobs: decodeLogprobs(row.logprobs),
     backendId: row.backendId,
     weightVersion: row.weightVersion,
+    weightVersionSpans: (row.weightVersionSpans as TWeightVersionSpan[] | null) ?? null,
     cachedPromptTokens: row.cachedPromptTokens,
     latencyMs: row.latencyMs,
     finishReason: row.finishReason,

@@ -61,6 +61,7 @@ export function makeTurn(jobId: string, index: number, overrides: Partial<TTurn>
     logprobs: [-0.1, -3.217654321, -1e-7],
     backendId: "vllm-0",
     weightVersion: "w-3",
+    weightVersionSpans: null,
     cachedPromptTokens: 4,
     latencyMs: 123.456,
     finishReason: "stop",

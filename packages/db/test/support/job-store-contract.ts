@@ -284,6 +284,25 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect(await store.listTurns("job_other")).toEqual([]);
     });
 
+    it("round-trips the per-token weight versions of a turn continued across a weight sync", async () => {
+      const job = makeJob();
+      await store.insertJobs([job]);
+      const spans = [
+        { start: 0, end: 3, weightVersion: "7" },
+        { start: 3, end: 5, weightVersion: "8" },
+      ];
+      await store.appendTurns([
+        makeTurn(job.id, 0, {
+          responseIds: [1, 2, 3, 4, 5],
+          logprobs: [-1, -1, -1, -1, -1],
+          weightVersionSpans: spans,
+        }),
+        makeTurn(job.id, 1),
+      ]);
+      const stored = await store.listTurns(job.id);
+      expect(stored.map((turn) => turn.weightVersionSpans)).toEqual([spans, null]);
+    });
+
     it("round-trips tool calls in turn order", async () => {
       const calls = [
         makeToolCall("job_t", 1, 0),

@@ -16,6 +16,11 @@ export interface JsonHttpClientOptions {
   connectTimeoutMs?: number;
   /** Idle keep-alive sockets close after this many ms. Default 60_000. */
   keepAliveTimeoutMs?: number;
+  /**
+   * After an interrupted stream's end of the connection closed, how long the server may take to
+   * stop sending before the connection is cut, in ms. Default 2_000.
+   */
+  interruptGraceMs?: number;
 }
 
 export interface CallOptions {
@@ -65,6 +70,7 @@ function errorCode(error: unknown): string | undefined {
 export class JsonHttpClient {
   private readonly agent: Agent;
   private readonly streamAgents: { http: HttpAgent; https: HttpsAgent };
+  private readonly interruptGraceMs: number;
 
   constructor(options: JsonHttpClientOptions = {}) {
     const streamAgentOptions = {
@@ -72,6 +78,7 @@ export class JsonHttpClient {
       maxSockets: options.connectionsPerOrigin ?? 256,
       timeout: options.keepAliveTimeoutMs ?? 60_000,
     };
+    this.interruptGraceMs = options.interruptGraceMs ?? 2_000;
     this.streamAgents = {
       http: new HttpAgent(streamAgentOptions),
       https: new HttpsAgent(streamAgentOptions),
@@ -93,8 +100,8 @@ export class JsonHttpClient {
   /**
    * POSTs JSON and reads a server-sent event stream, handing each event's `data` to `onData` (the
    * closing `[DONE]` is not handed over). A server that answers with a plain JSON body instead is
-   * read as one (`{ json }`). `interrupt` ends the stream early without an error: events that had
-   * already arrived are still delivered first.
+   * read as one (`{ json }`). `interrupt` ends the stream early without an error: our end of the
+   * connection closes and the events the server sent until it noticed are still delivered.
    *
    * Streams go through `node:http` rather than undici: an aborted undici response leaves its
    * socket open until the server writes again, so the server would decode (and count) tokens the
@@ -110,13 +117,22 @@ export class JsonHttpClient {
     const { signal, deadline } = this.signalsOf(options);
     const isHttps = url.startsWith("https:");
     let outgoing: ClientRequest | null = null;
+    let hasResponse = false;
     let isInterrupted = false;
-    // Deferred to the check phase: bytes already on the socket are read and handed over first.
-    const onInterrupt = () =>
-      setImmediate(() => {
-        isInterrupted = true;
+    let graceTimer: NodeJS.Timeout | undefined;
+    // Stopping a stream: our side of the connection ends (the server sees the client leave and
+    // stops generating) and the answer is read to its end, so that every token the server sent
+    // before it noticed arrives; a server that goes on regardless is cut off after a grace.
+    const onInterrupt = () => {
+      isInterrupted = true;
+      if (!hasResponse) {
         outgoing?.destroy();
-      });
+        return;
+      }
+      outgoing?.socket?.end();
+      graceTimer = setTimeout(() => outgoing?.destroy(), this.interruptGraceMs);
+      graceTimer.unref();
+    };
     const { interrupt } = options;
     if (interrupt?.aborted) onInterrupt();
     else interrupt?.addEventListener("abort", onInterrupt, { once: true });
@@ -142,6 +158,7 @@ export class JsonHttpClient {
         if (isInterrupted) outgoing.destroy();
         outgoing.end(payload);
       });
+      hasResponse = true;
       const status = response.statusCode ?? 0;
       if (
         status < 200 ||
@@ -174,6 +191,7 @@ export class JsonHttpClient {
       if (wasInterrupted()) return { type: "stream", isInterrupted: true };
       throw this.failureOf(error, url, method, options, deadline);
     } finally {
+      clearTimeout(graceTimer);
       interrupt?.removeEventListener("abort", onInterrupt);
     }
   }
