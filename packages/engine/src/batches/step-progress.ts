@@ -99,6 +99,8 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
       } else {
         group.state = "carried";
         step.stats.trajectoriesCarriedOver += 1;
+        const rewards = new Set(group.members.filter((m) => m.status === "finished").map((m) => m.reward));
+        if (rewards.size > 1) group.decision = "informative";
       }
       // The step is closed (advance no longer runs): its counters must still see this decision.
       refreshStepStats(step.stats, state.groups, step.rewards);
