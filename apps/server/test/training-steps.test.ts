@@ -118,7 +118,29 @@ describe("training runs and steps over HTTP (sleep handler, zero-variance)", () 
     });
 
     it("keeps statistics that add up with what was handed out", async () => {
-      const { stats } = await ok<TStep>(`/api/v1/steps/${step.id}`);
+      // Redundant jobs cancelled at the close may still end (and decide a group) after it: read
+      // once every job of the step is terminal and the step has taken the last end in.
+      let stats = step.stats;
+      let groups: TGroup[] = [];
+      await expect
+        .poll(
+          async () => {
+            const jobs = await ok<{ items: TJob[] }>(`/api/v1/jobs?batchId=${step.id}&limit=500`);
+            ({ stats } = await ok<TStep>(`/api/v1/steps/${step.id}`));
+            ({ items: groups } = await ok<{ items: TGroup[] }>(`/api/v1/steps/${step.id}/groups`));
+            const isSettled = jobs.items.every((job) =>
+              ["completed", "failed", "cancelled"].includes(job.status),
+            );
+            const hasAll = groups.every((g) => g.members.every((m) => m.status !== "running"));
+            return (
+              isSettled &&
+              hasAll &&
+              groups.filter((g) => g.decision !== "undecided").length === stats.groupsDecided
+            );
+          },
+          { timeout: 30_000, interval: 200 },
+        )
+        .toBe(true);
       const rewards = polled.flatMap((g) => g.rewards as number[]);
       expect(stats.groupsDelivered).toBe(3);
       expect(stats.trajectories).toBe(12);
@@ -133,7 +155,6 @@ describe("training runs and steps over HTTP (sleep handler, zero-variance)", () 
       expect(stats.solvedFraction).toBeLessThan(1);
       expect(stats.infraRetries).toBe(0);
 
-      const { items: groups } = await ok<{ items: TGroup[] }>(`/api/v1/steps/${step.id}/groups`);
       expect(groups.length).toBe(stats.groupsStarted);
       const delivered = groups.filter((g) => g.state === "delivered");
       expect(delivered.map((g) => g.id).sort()).toEqual(polled.map((g) => g.groupId).sort());
@@ -213,6 +234,33 @@ describe("training runs and steps over HTTP (sleep handler, zero-variance)", () 
       expect((await ok<TRun>(`/api/v1/runs/${run.id}`)).stepCount).toBe(1);
     });
   });
+
+  it("streams groups live over SSE while the step runs, in completion order, then done", async () => {
+    const run = await createRun("live-stream");
+    const { step } = await ok<{ step: TStep }>("/api/v1/steps", {
+      runId: run.id,
+      tasks: {
+        type: "inline",
+        tasks: MIXED_TASKS.map((t) => ({ ...t, payload: { ...t.payload, runMs: 300 } })),
+      },
+      groupSize: 4,
+      groups: 2,
+    });
+    const read = await readEvents(`${running.url}/api/v1/steps/${step.id}/stream`, {
+      headers: { authorization: `Bearer ${TOKENS.viewer}` },
+    });
+    expect(read.ended).toBe(true);
+    expect(read.events.map((e) => [e.event, e.id])).toEqual([
+      ["group", "1"],
+      ["group", "2"],
+      ["done", null],
+    ]);
+    const groups = read.events.slice(0, 2).map((e) => JSON.parse(e.data) as TGroupResult);
+    for (const group of groups) expect(new Set(group.rewards)).toEqual(new Set([0, 1]));
+    const done = JSON.parse(read.events[2]!.data) as TStep;
+    expect(done).toMatchObject({ id: step.id, status: "completed", deliveredSeq: 2 });
+    expect(done.stats.groupsDelivered).toBe(2);
+  }, 60_000);
 
   describe("bad input: a readable 4xx and nothing created", () => {
     let run: TRun;

@@ -13,11 +13,8 @@ export interface ComposeBatchesOptions {
   engine: RolloutEngine;
   /** Runs, steps, groups and the policy state (`ComposedEngine.batches`). */
   store: BatchStore;
-  /**
-   * Where a policy change takes effect. Anything here that implements `applyPolicy` (the routed
-   * inference pool does once it gates generation) becomes a sink; others are skipped.
-   */
-  inference?: unknown;
+  /** This process's inference pool: a policy change gates its generation and stamps its backends. */
+  inference?: PolicySink;
   /** Datasets a step may name. Default: the shipped ones whose handler the engine has registered. */
   catalog?: TaskCatalog;
   logger: EngineLogger;
@@ -39,7 +36,7 @@ export interface ComposedBatches {
 export async function composeBatches(options: ComposeBatchesOptions): Promise<ComposedBatches> {
   const catalog = options.catalog ?? createShippedTaskCatalog({ kinds: options.engine.handlerKinds() });
   const sinks: PolicySink[] = [];
-  if (isPolicySink(options.inference)) sinks.push(options.inference);
+  if (options.inference) sinks.push(options.inference);
   // TODO(issue 12): in distributed mode add the bus sink (`BusPolicySink`) here once it exists,
   // so that workers' inference pools pause and stamp versions too.
   const policy = new PolicyControl({ store: options.store, sinks });
@@ -62,12 +59,4 @@ export async function composeBatches(options: ComposeBatchesOptions): Promise<Co
       return closing;
     },
   };
-}
-
-function isPolicySink(value: unknown): value is PolicySink {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as Partial<PolicySink>).applyPolicy === "function"
-  );
 }
