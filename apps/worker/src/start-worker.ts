@@ -9,11 +9,14 @@ import {
   defaultSandboxHostId,
   recordSandboxEvents,
 } from "@raas/compose";
-import type { RolloutEngine } from "@raas/engine";
+import { followPolicy, type RolloutEngine } from "@raas/engine";
 import type { Logger } from "pino";
 import { waitUntilIdle } from "./idle";
 import type { WorkerConfig } from "./worker-config";
 import { startWorkerHttp, type WorkerHttp } from "./worker-http";
+
+/** How often a worker re-applies the stored policy state (weight version, pause), in ms. */
+const POLICY_RELOAD_INTERVAL_MS = 5_000;
 
 export type WorkerState = "running" | "draining" | "stopping" | "stopped";
 
@@ -67,6 +70,17 @@ export async function startWorker(
     workerId,
     logger: logger.child({ component: "engine" }),
   });
+  // Weight syncs reach this worker's own inference pool: the stored policy state at start (and
+  // every few seconds, making up for a lost bus message), then each change from the bus.
+  const policy = composed.bus
+    ? await followPolicy({
+        bus: composed.bus,
+        sink: inference.pool,
+        load: () => composed.batches.getPolicyState(),
+        reloadIntervalMs: POLICY_RELOAD_INTERVAL_MS,
+        onError: (error) => logger.warn({ err: error }, "applying the policy state failed"),
+      })
+    : null;
   const sandboxEvents = recordSandboxEvents(sandboxRuntime, composed.sandboxEvents, {
     hostId: workerId,
     logger: logger.child({ component: "sandbox-events" }),
@@ -119,6 +133,7 @@ export async function startWorker(
       await sandboxRuntime.closeAll();
       await sandboxEvents.close();
       await agentHandlers.close();
+      await policy?.stop();
       await inference.close();
       await composed.close();
       await http.close();

@@ -25,4 +25,5 @@ export * from "./util/binary-heap";
 export * from "./workers/index";
 export * from "./batches/index";
 export * from "./memory/memory-batch-store";
+export * from "./policy/bus-policy-sink";
 export * from "./policy/policy-control";

@@ -6,6 +6,8 @@ export const BUS_CHANNELS = {
   jobEvents: "raas:job-events",
   /** Worker lifecycle (registered, draining, stopped, lost). */
   workers: "raas:workers",
+  /** The policy state (`TPolicyState` JSON) after every change: workers apply it to their inference pools. */
+  policy: "raas:policy",
 } as const;
 export type TBusChannel = (typeof BUS_CHANNELS)[keyof typeof BUS_CHANNELS];
 

@@ -1,0 +1,56 @@
+import type { TPolicyState } from "@raas/shared";
+import { describe, expect, it } from "vitest";
+import { MemoryBatchStore } from "../memory/memory-batch-store";
+import { MemoryEventBus } from "../memory/memory-event-bus";
+import { systemClock } from "../ports/clock.port";
+import { BUS_CHANNELS } from "../ports/event-bus.port";
+import { BusPolicySink, followPolicy } from "./bus-policy-sink";
+import { PolicyControl } from "./policy-control";
+
+/** A sink that records what it was given (a worker's inference pool stands here). */
+function recordingSink(): { states: TPolicyState[]; applyPolicy(state: TPolicyState): void } {
+  const states: TPolicyState[] = [];
+  return { states, applyPolicy: (state) => void states.push(state) };
+}
+
+describe("BusPolicySink and followPolicy", () => {
+  it("carries every policy change to a follower's sink, and the stored state at its start", async () => {
+    const bus = new MemoryEventBus();
+    const store = new MemoryBatchStore();
+    const control = new PolicyControl({
+      store,
+      sinks: [new BusPolicySink(bus)],
+      clock: { ...systemClock, now: () => 1_000 },
+    });
+    await control.start();
+    await control.setWeightVersion(3);
+
+    // A worker starting now reads the stored state, then follows the bus.
+    const worker = recordingSink();
+    const following = await followPolicy({ bus, sink: worker, load: () => store.getPolicyState() });
+    expect(worker.states).toEqual([{ weightVersion: 3, isPaused: false, pauseMode: null, pausedAtMs: null }]);
+
+    await control.pause({ mode: "abort-and-continue" });
+    await control.resume({ weightVersion: 4 });
+    expect(worker.states.slice(1)).toEqual([
+      { weightVersion: 3, isPaused: true, pauseMode: "abort-and-continue", pausedAtMs: 1_000 },
+      { weightVersion: 4, isPaused: false, pauseMode: null, pausedAtMs: null },
+    ]);
+
+    await following.stop();
+    await control.pause();
+    expect(worker.states).toHaveLength(3);
+  });
+
+  it("reports a malformed message and applies nothing", async () => {
+    const bus = new MemoryEventBus();
+    const worker = recordingSink();
+    const errors: unknown[] = [];
+    const following = await followPolicy({ bus, sink: worker, onError: (error) => errors.push(error) });
+    await bus.publish(BUS_CHANNELS.policy, "not json");
+    await bus.publish(BUS_CHANNELS.policy, JSON.stringify({ weightVersion: "x" }));
+    expect(worker.states).toEqual([]);
+    expect(errors).toHaveLength(2);
+    await following.stop();
+  });
+});
