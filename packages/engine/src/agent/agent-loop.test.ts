@@ -263,6 +263,46 @@ describe("runAgentLoop", () => {
     expect(result.turns).toHaveLength(2);
   });
 
+  it("records per-token weight versions and does not count time held by a weight-sync pause against the budget", async () => {
+    let now = 0;
+    const clock = { now: () => now, setTimer: () => () => undefined };
+    const rec = recorder();
+    const inner = fakeInference([{ toolCalls: [bash("ls")] }, { content: "done" }]);
+    const inference: InferencePool = {
+      releaseJob: () => undefined,
+      async generate(request) {
+        const result = await inner.generate(request);
+        if (inner.requests.length > 1) return result;
+        // The first turn waited 5 s at a paused gate and was continued under version v2.
+        now += 5_000;
+        return {
+          ...result,
+          weightVersion: "v2",
+          weightVersionSpans: [
+            { start: 0, end: 4, weightVersion: "v1" },
+            { start: 4, end: result.responseIds.length, weightVersion: "v2" },
+          ],
+          pausedMs: 5_000,
+        };
+      },
+    };
+    const result = await runAgentLoop({
+      ...options([], { recorder: rec.record, clock, limits: { timeBudgetMs: 1_000 } }),
+      inference,
+    });
+    expect(result.stopReason).not.toBe("time_budget");
+    expect(result.turns).toHaveLength(2);
+    const firstLength = result.turns[0]?.responseIds.length ?? 0;
+    expect(rec.turns.map((t) => t.weightVersionSpans)).toEqual([
+      [
+        { start: 0, end: 4, weightVersion: "v1" },
+        { start: 4, end: firstLength, weightVersion: "v2" },
+      ],
+      null,
+    ]);
+    expect(rec.turns.map((t) => t.weightVersion)).toEqual(["v2", "v1"]);
+  });
+
   it("rethrows the abort reason on cancel", async () => {
     const controller = new AbortController();
     const { toolbox } = fakeToolbox(async () => {
