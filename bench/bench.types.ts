@@ -10,7 +10,7 @@ export interface BenchReport {
   description: string;
   rows: BenchRow[];
   /** Headline figures: ratios against the baseline of the same run, targets met or not. */
-  summary: Record<string, string | number | boolean>;
+  summary: Record<string, string | number | boolean | null>;
   config: Record<string, unknown>;
 }
 
