@@ -1,4 +1,4 @@
-import type { TGroupResult, TStep, TStepTrajectory } from "@raas/shared";
+import { RaasError, type TGroupResult, type TStep, type TStepTrajectory } from "@raas/shared";
 import type { GroupRecord } from "../ports/batch-store.port";
 import type { Clock } from "../ports/clock.port";
 import type { BatchEngine } from "./batch-system.types";
@@ -47,7 +47,7 @@ export class GroupDelivery {
     for (;;) {
       const woken = this.#waitFor(stepId);
       const step = await this.deps.loadStep(stepId);
-      if (!step) throw new Error(`step ${stepId} vanished`);
+      if (!step) throw new RaasError("NOT_FOUND", `no step with id "${stepId}"`, { details: { stepId } });
       const closed = step.status !== "running";
       if (
         step.deliveredSeq > options.afterSeq ||

@@ -89,6 +89,8 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
       member.rolloutMs += end.rolloutMs;
       member.generatedTokens += end.generatedTokens;
       step.stats.jobsCancelled = Math.max(0, step.stats.jobsCancelled - 1);
+      step.rewards.finished += 1;
+      if ((member.reward ?? 0) > 0) step.rewards.solved += 1;
       const isFlat = decideGroup(group.members) === "uninformative";
       if (isFlat && step.request.dynamicSampling.policy === "zero-variance") {
         // Now complete with equal rewards: decided, not worth carrying.
