@@ -187,6 +187,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     engine: composed.engine,
     store: composed.batches,
     inference: inference.pool,
+    bus: composed.bus,
     logger: logger.child({ component: "batches" }),
   });
   const handler = createControlPlaneHandler({

@@ -9,7 +9,7 @@ import {
   defaultSandboxHostId,
   recordSandboxEvents,
 } from "@raas/compose";
-import { followPolicy, type RolloutEngine } from "@raas/engine";
+import { fanOutPolicy, followPolicy, type RolloutEngine } from "@raas/engine";
 import type { Logger } from "pino";
 import { waitUntilIdle } from "./idle";
 import type { WorkerConfig } from "./worker-config";
@@ -75,7 +75,8 @@ export async function startWorker(
   const policy = composed.bus
     ? await followPolicy({
         bus: composed.bus,
-        sink: inference.pool,
+        // The pool gates generation; the engine holds RUN budgets while paused.
+        sink: fanOutPolicy(inference.pool, composed.engine),
         load: () => composed.batches.getPolicyState(),
         reloadIntervalMs: POLICY_RELOAD_INTERVAL_MS,
         onError: (error) => logger.warn({ err: error }, "applying the policy state failed"),

@@ -1,7 +1,9 @@
 import {
   type BatchStore,
   BatchSystem,
+  BusPolicySink,
   type EngineLogger,
+  type EventBus,
   PolicyControl,
   type PolicySink,
   type RolloutEngine,
@@ -18,6 +20,8 @@ export interface ComposeBatchesOptions {
   /** Datasets a step may name. Default: the shipped ones whose handler the engine has registered. */
   catalog?: TaskCatalog;
   logger: EngineLogger;
+  /** The deployment's bus (distributed mode): policy changes reach the workers through it. */
+  bus?: EventBus | null;
 }
 
 export interface ComposedBatches {
@@ -35,10 +39,17 @@ export interface ComposedBatches {
  */
 export async function composeBatches(options: ComposeBatchesOptions): Promise<ComposedBatches> {
   const catalog = options.catalog ?? createShippedTaskCatalog({ kinds: options.engine.handlerKinds() });
-  const sinks: PolicySink[] = [];
+  // This process's pool and engine (RUN budgets held while paused), and the workers through the bus.
+  const sinks: PolicySink[] = [options.engine];
   if (options.inference) sinks.push(options.inference);
-  // TODO(issue 12): in distributed mode add the bus sink (`BusPolicySink`) here once it exists,
-  // so that workers' inference pools pause and stamp versions too.
+  if (options.bus) {
+    const logger = options.logger;
+    sinks.push(
+      new BusPolicySink(options.bus, (error) =>
+        logger.warn({ err: String(error) }, "publishing a policy change failed"),
+      ),
+    );
+  }
   const policy = new PolicyControl({ store: options.store, sinks });
   await policy.start();
   const system = new BatchSystem({

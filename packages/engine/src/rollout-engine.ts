@@ -7,6 +7,7 @@ import {
   type TJob,
   type TJobListRequest,
   type TJobListResponse,
+  type TPolicyState,
   type TStage,
   type TSubmitJobRequest,
   type TToolCall,
@@ -287,6 +288,14 @@ export class RolloutEngine {
 
   onStageFinished(listener: (event: StageFinishedEvent) => void): () => void {
     return this.#events.onStageFinished(listener);
+  }
+
+  /**
+   * A policy change (the engine is a `PolicySink`): while generation is paused for a weight sync,
+   * RUN stage budgets stop counting, so a job held at the inference gate never times out for it.
+   */
+  applyPolicy(state: TPolicyState): void {
+    this.#ctx.clockHold.set(state.isPaused);
   }
 
   /** Writes everything buffered to the store now. */

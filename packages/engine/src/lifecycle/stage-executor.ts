@@ -11,6 +11,7 @@ import type {
 import { EngineAbort, whenAborted } from "../util/abort";
 import { type ClassifiedFailure, classifyFailure } from "./failure-classifier";
 import { type LiveJob, runCleanups } from "./live-job";
+import { type StageClockHold, startBudgetTimer } from "./stage-clock-hold";
 
 export type StageOutcome =
   | { type: "ok"; value: unknown }
@@ -25,6 +26,8 @@ export interface StageRunInput {
   clock: Clock;
   record: TrajectoryRecorder;
   logger?: EngineLogger;
+  /** Held while generation is paused for a weight sync; RUN's budget does not run meanwhile. */
+  clockHold?: StageClockHold;
 }
 
 function invoke(
@@ -64,9 +67,12 @@ export async function runStage(input: StageRunInput): Promise<StageOutcome> {
   const { live, stage, handler, timeoutMs, clock } = input;
   const controller = new AbortController();
   live.controller = controller;
-  const cancelTimer = clock.setTimer(
-    () => controller.abort(new EngineAbort("timeout", `${stage} timed out after ${timeoutMs} ms`)),
+  // RUN waits on generation: a weight-sync pause holds its clock (the policy's pause, not the job's time).
+  const cancelTimer = startBudgetTimer(
+    clock,
     timeoutMs,
+    () => controller.abort(new EngineAbort("timeout", `${stage} timed out after ${timeoutMs} ms`)),
+    stage === "run" ? (input.clockHold ?? null) : null,
   );
   const stageCleanups: Cleanup[] = [];
   const ctx: StageContext<unknown> = {

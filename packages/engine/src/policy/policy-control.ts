@@ -19,6 +19,17 @@ export interface PolicySink {
   applyPolicy(state: TPolicyState): void | Promise<void>;
 }
 
+/** One sink applying a change to several (each in turn; one failing does not stop the others' turn). */
+export function fanOutPolicy(...sinks: PolicySink[]): PolicySink {
+  return {
+    async applyPolicy(state) {
+      const results = await Promise.allSettled(sinks.map(async (sink) => sink.applyPolicy(state)));
+      const failed = results.find((r) => r.status === "rejected");
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+    },
+  };
+}
+
 const INITIAL: TPolicyState = { weightVersion: null, isPaused: false, pauseMode: null, pausedAtMs: null };
 
 /**

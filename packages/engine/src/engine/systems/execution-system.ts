@@ -122,6 +122,7 @@ export class ExecutionSystem {
       handler: handlers.get(live.record.kind),
       timeoutMs: live.record.timeoutsMs?.[stage] ?? (timeouts.get(stage) as number),
       clock,
+      clockHold: this.#ctx.clockHold,
       record: createRecorder(jobId, writer, clock, (tokenBreak) => {
         stats.tokenBreak();
         logger?.warn(
