@@ -4,12 +4,30 @@ import { FilterBar } from "@raas/ui/filter-bar";
 import { FilterSelect } from "@raas/ui/filter-select";
 import { LineChart } from "@raas/ui/line-chart";
 import { Section } from "@raas/ui/section";
-import { hitRateChart, type TBackendSample, type THitRateMode } from "../../lib/charts/hit-rate-history";
+import {
+  hitRateChart,
+  type TBackendSample,
+  type THitRateChart,
+  type THitRateMode,
+} from "../../lib/charts/hit-rate-history";
 import { BACKENDS_REFRESH_MS } from "./backend-refresh";
 import { HISTORY_SAMPLES } from "./use-backend-history";
 
 function formatTime(atMs: number): string {
   return new Date(atMs).toLocaleTimeString(undefined, { hour12: false });
+}
+
+/** The chart's text alternative: what it shows, or why it shows nothing yet and what to do. */
+function summaryOf(chart: THitRateChart, samples: number, mode: THitRateMode): string {
+  if (samples < 2) return "The chart fills in as the page samples the backends (one point every 2 s).";
+  const hasPoint = chart.rows.some((row) => chart.series.some((line) => row[line.key] !== null));
+  if (!hasPoint) {
+    return mode === "interval"
+      ? "No backend got a request while this page was open: points appear as turns run (or show the rate since registration)."
+      : "No backend has reported cached prompt tokens yet.";
+  }
+  const backends = `${chart.series.length} backend${chart.series.length === 1 ? "" : "s"}`;
+  return `${backends}, ${samples} samples.`;
 }
 
 /** Prefix-cache hit rate over time, one line per backend, from the samples this browser took. */
@@ -49,11 +67,7 @@ export function HitRateChart({
         series={chart.series}
         yDomain={[0, 100]}
         formatY={(value) => `${value} %`}
-        summary={
-          history.length < 2
-            ? "The chart fills in as the page samples the backends (one point every 2 s)."
-            : `${chart.series.length} backend${chart.series.length === 1 ? "" : "s"}, ${history.length} samples.`
-        }
+        summary={summaryOf(chart, history.length, mode)}
       />
     </Section>
   );
