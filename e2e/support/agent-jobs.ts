@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { apiClient } from "./api-client";
-import { PIDS_TASK_ID } from "./simulator";
+import { MEMORY_TASK_ID } from "./simulator";
 
 const MATH_ITEMS = join(dirname(fileURLToPath(import.meta.url)), "../../packages/handlers/data/math.jsonl");
 
@@ -17,18 +17,18 @@ function mathItems(count: number): Array<Record<string, unknown>> {
 /**
  * Runs `count` math rollouts through the API — each a real sandbox and real turns against the
  * deployment's simulator — and waits until every one is terminal; returns their ids. With
- * `forkPastLimit`, one more whose tool call runs into the sandbox's pids limit.
+ * `passMemoryLimit`, one more whose tool call runs into the sandbox's memory limit.
  */
 export async function runMathJobs(
   tag: string,
   count: number,
-  options: { forkPastLimit?: boolean } = {},
+  options: { passMemoryLimit?: boolean } = {},
 ): Promise<string[]> {
   const api = apiClient("trainer");
   const payloads = mathItems(count);
-  // Its tool call forks past the sandbox's process limit (the simulator's script for this task).
-  if (options.forkPastLimit)
-    payloads.push({ taskId: PIDS_TASK_ID, problem: "Start many processes.", answer: "1" });
+  // Its tool call allocates past the sandbox's address-space limit (the simulator's script for it).
+  if (options.passMemoryLimit)
+    payloads.push({ taskId: MEMORY_TASK_ID, problem: "Allocate a big block.", answer: "1" });
   const { results } = await api.jobs.submitMany.mutate({
     jobs: payloads.map((payload, index) => ({ kind: "math", jobKey: `${tag}-math-${index}`, payload })),
   });

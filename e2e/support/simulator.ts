@@ -10,36 +10,24 @@ const require = createRequire(import.meta.url);
 /** The simulator's scripts for the shipped math/code/stem tasks (some solved, some not). */
 const POLICY_FILE = "packages/handlers/data/simulator/math-code-stem.policy.json";
 
-/** A math task whose one tool call forks more processes than a sandbox may hold (a pids limit hit). */
-export const PIDS_TASK_ID = "e2e-pids";
-
-const FORK_PAST_THE_LIMIT = [
-  "import os, time",
-  "children = []",
-  "for i in range(600):",
-  "    try:",
-  "        pid = os.fork()",
-  "    except OSError as error:",
-  "        print('fork refused after', i, 'children:', error)",
-  "        break",
-  "    if pid == 0:",
-  "        time.sleep(1)",
-  "        os._exit(0)",
-  "    children.append(pid)",
-  "for pid in children:",
-  "    os.waitpid(pid, 0)",
-].join("\n");
+/**
+ * A math task whose one tool call allocates more than a sandbox process may address (RLIMIT_AS,
+ * 4 GiB by default): Python raises MemoryError at once, without touching the memory, and the
+ * sandbox records a `memory` limit hit.
+ */
+export const MEMORY_TASK_ID = "e2e-memory";
+const ALLOCATE_PAST_THE_LIMIT = "block = bytearray(6 * 1024 ** 3)";
 
 /** The shipped scripts plus the e2e's own task, written to a temporary file. */
 function writePolicyFile(root: string): { path: string; remove(): void } {
   const policy = JSON.parse(readFileSync(join(root, POLICY_FILE), "utf8")) as {
     tasks: Record<string, unknown>;
   };
-  policy.tasks[PIDS_TASK_ID] = {
+  policy.tasks[MEMORY_TASK_ID] = {
     steps: [
       {
-        thinking: "Let me start many processes.",
-        toolCalls: [{ name: "python", arguments: { code: FORK_PAST_THE_LIMIT } }],
+        thinking: "Let me allocate a big block.",
+        toolCalls: [{ name: "python", arguments: { code: ALLOCATE_PAST_THE_LIMIT } }],
       },
       { thinking: "Done.", content: "The answer is $\\boxed{1}$." },
     ],
@@ -52,7 +40,7 @@ function writePolicyFile(root: string): { path: string; remove(): void } {
 
 /**
  * Starts apps/simulator (the labelled test double for a GPU model) with the shipped task scripts
- * and `PIDS_TASK_ID` on a free port, so agent jobs of the e2e deployments run real turns and sandboxes.
+ * and `MEMORY_TASK_ID` on a free port, so agent jobs of the e2e deployments run real turns and sandboxes.
  */
 export async function startSimulatorProcess(
   name: string,
@@ -72,7 +60,7 @@ export async function startSimulatorProcess(
       "--port",
       String(port),
       "--policy-file",
-      POLICY_FILE,
+      policy.path,
     ],
     { cwd: root, env: { ...process.env } },
   );
