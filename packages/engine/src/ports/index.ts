@@ -1,3 +1,4 @@
+export * from "./batch-store.port";
 export * from "./benchmark-run-store.port";
 export * from "./chat-format.port";
 export * from "./clock.port";
@@ -10,4 +11,3 @@ export * from "./sandbox-event-store.port";
 export * from "./sandbox-runtime.port";
 export * from "./task-handler.port";
 export * from "./worker-store.port";
-export * from "./batch-store.port";
