@@ -135,7 +135,7 @@ const bench: Bench = {
           const used = process.cpuUsage(cpu);
           entry.cpuMs += (used.user + used.system) / 1_000;
           console.log(
-            `  step ${index} ${entry.runner.name}: ${((performance.now() - started) / 1_000).toFixed(1)} s`,
+            `  step ${index} ${entry.runner.name}: ${((performance.now() - started) / 1_000).toFixed(1)} s (heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB)`,
           );
         }
       }
@@ -182,6 +182,12 @@ const bench: Bench = {
         finishedThrownAway: ours?.finishedThrownAway ?? null,
         weightSyncTokensDiscarded: synced?.weightSync?.tokensDiscarded ?? null,
         ...(sync.isSupported ? {} : { weightSyncNote: sync.reason }),
+        weightSyncLostInTransit: synced?.weightSync?.lostInTransit ?? null,
+        weightSyncInterruptedRequests: synced?.weightSync?.interruptedRequests ?? null,
+        weightSyncInterruptedTokens: synced?.weightSync?.interruptedTokens ?? null,
+        weightSyncKeptTokens: synced?.weightSync?.keptTokens ?? null,
+        weightSyncTurnsAfterResume: synced?.weightSync?.turnsAfterResume ?? null,
+        weightSyncInFlightBeforePause: synced?.weightSync?.inFlightBeforePause ?? null,
         weightSyncIdleBeyondSyncMs: synced?.weightSync?.idleBeyondSyncMs ?? null,
         weightSyncHoldMs: synced?.weightSync?.holdMs ?? null,
         vsWaitForAllTargetMet: vsWaitForAll !== null && vsWaitForAll >= 1.3,

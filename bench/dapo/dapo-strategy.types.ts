@@ -71,13 +71,18 @@ export class TaskStream {
   }
 }
 
-/** A distinct sampling seed per (task draw, slot): the members of a group do not sample alike. */
-export function memberSeed(drawIndex: number, slot: number): number {
-  return (drawIndex * 7_919 + slot * 104_729 + 1) % 2_147_483_647;
+/**
+ * The sampling seed of a group slot, as the batch system derives it from the task's `agent.seed`
+ * (`memberSubmitRequest`, engine batches/member-request.ts): every strategy samples task i's slot
+ * k alike (common random numbers), so the strategies differ in what they do, not in their luck.
+ */
+export function memberSeed(taskSeed: number, slot: number): number {
+  return (taskSeed + slot * 7_919) % 2_147_483_647;
 }
 
+/** A task's payload; its `agent.seed` is the base of its members' seeds. */
 export function taskPayload(task: DapoTask): Record<string, unknown> {
-  return { taskId: task.taskId, problemWords: task.problemWords };
+  return { taskId: task.taskId, problemWords: task.problemWords, agent: { seed: task.seed } };
 }
 
 /** The n jobs of one baseline group, labelled with group and batch ids (labels only). */
@@ -89,7 +94,7 @@ export function baselineGroupRequests(
 ): TSubmitJobRequest[] {
   return Array.from({ length: groupSize }, (_, slot) => ({
     kind: DAPO_TASK_KIND,
-    payload: { ...taskPayload(draw.task), agent: { seed: memberSeed(draw.index, slot), temperature: 1 } },
+    payload: { ...taskPayload(draw.task), agent: { seed: memberSeed(draw.task.seed, slot), temperature: 1 } },
     groupId,
     batchId,
     metadata: { taskId: draw.task.taskId, slot },

@@ -15,6 +15,8 @@ export interface DapoTask {
   failureTurns: number;
   /** Words of the problem statement (prompt length varies per task). */
   problemWords: number;
+  /** Base of its members' sampling seeds (slot k samples with seed + 7_919 k). */
+  seed: number;
 }
 
 export interface DapoMix {
@@ -64,6 +66,7 @@ export function buildDapoTasks(count: number, seed: number, mix: DapoMix = DEFAU
       successTurns,
       failureTurns: clampTurns(successTurns * mix.failureTurnsFactor),
       problemWords: 20 + Math.floor(random() * 120),
+      seed: 1 + ((i * 104_729) % 1_000_000_007),
     };
   });
 }
