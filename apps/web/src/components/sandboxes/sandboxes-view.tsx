@@ -20,6 +20,8 @@ import { WorkerLoad } from "./worker-load";
 
 /** How often the page asks for fresh counts, in ms. */
 export const SANDBOXES_REFRESH_MS = 2_000;
+/** Per-worker counts are one query per worker: asked less often, so a large fleet stays cheap. */
+const PER_WORKER_REFRESH_MS = 10_000;
 /** A time window's start moves in steps this long, so the queries' keys stay put in between. */
 const WINDOW_STEP_MS = 10_000;
 
@@ -47,7 +49,10 @@ export function SandboxesView() {
   const workerList = workers.data?.workers ?? [];
   const perWorker = useQueries({
     queries: workerList.map((worker) =>
-      trpc.sandboxes.summary.queryOptions({ ...input, hostId: worker.id }, live),
+      trpc.sandboxes.summary.queryOptions(
+        { ...input, hostId: worker.id },
+        { refetchInterval: PER_WORKER_REFRESH_MS, placeholderData: keepPreviousData },
+      ),
     ),
   });
 

@@ -30,7 +30,7 @@ export function WorkerLoad({
     <Section
       id="worker-load"
       title="Sandbox load per worker"
-      description="Live sandboxes as each worker's last heartbeat reported them; pick a worker to filter the page to its sandboxes."
+      description="Live sandboxes as each worker's last heartbeat reported them; “seen in window” counts the sandboxes it created (refreshed every 10 s). Pick a worker to filter the page to its sandboxes."
     >
       {workers.length === 0 ? (
         <EmptyState title="No worker is registered.">
