@@ -1,8 +1,9 @@
 // `npm run bench -- dapo [--steps 4] [--groups 8] [--group-size 8] [--batch-groups 16]
-// [--concurrency 32] [--seed 1] [--only wait-for-all|prorl|ours|sync]`: server-side DAPO against the
-// trainer-side baselines on the same workload — tasks with per-task success probabilities (always
-// solved, never solved, mixed) and long-tailed trajectory lengths, every trajectory a real agent
-// loop through a RolloutEngine and the simulator (the labelled GPU test double) over HTTP.
+// [--concurrency 24] [--decode-ms 5] [--tool-ms 100] [--seed 1] [--stream]
+// [--only wait-for-all|prorl|ours|sync]`: server-side DAPO against the trainer-side baselines on
+// the same workload — tasks with per-task success probabilities (always solved, never solved,
+// mixed) and long-tailed trajectory lengths, every trajectory a real agent loop through a
+// RolloutEngine and the simulator (the labelled GPU test double) over HTTP. See bench/dapo/README.md.
 import { parseArgs } from "node:util";
 import type { Bench, BenchRow } from "./bench.types";
 import { ProrlStyleRunner, WaitForAllRunner } from "./dapo/baseline-strategies";
