@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZFailureKind } from "./job-status";
+import { ZStage } from "./stage";
 
 export const ZStageCounts = z
   .object({
@@ -37,6 +38,18 @@ export const ZEngineStats = z
           atMs: z.number().describe("Sample time, ms since the Unix epoch."),
           completedPerSec: z.number().describe("Completions per second at that time."),
           failedPerSec: z.number().describe("Failures per second at that time."),
+          failures: z
+            .array(
+              z.object({
+                kind: ZFailureKind,
+                stage: ZStage.describe("The stage the jobs failed in."),
+                count: z.number().int().describe("Jobs that failed this way in the interval."),
+              }),
+            )
+            .describe(
+              "Failures in the interval ending at `atMs`, by kind and stage (only pairs that occurred; " +
+                "cancellations are not failures and are left out).",
+            ),
         }),
       )
       .describe("Recent throughput samples, oldest first."),

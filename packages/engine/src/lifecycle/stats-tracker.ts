@@ -10,11 +10,8 @@ import type { JobTotals } from "../ports/job-store.port";
 
 const MAX_SAMPLES = 120;
 
-interface Sample {
-  atMs: number;
-  completedPerSec: number;
-  failedPerSec: number;
-}
+type Sample = TEngineStats["throughputSeries"][number];
+type FailureCount = Sample["failures"][number];
 
 /**
  * Counters behind `stats()`: live queued/active per stage (kept incrementally on every
@@ -35,6 +32,8 @@ export class StatsTracker {
   #tokenBreaks = 0;
   #sampleCompleted = 0;
   #sampleFailed = 0;
+  /** Failures of the open sample interval, keyed `kind/stage`. */
+  readonly #sampleFailures = new Map<string, FailureCount>();
   #lastSampleAtMs: number;
 
   constructor(options: { windowMs: number; sampleEveryMs: number; nowMs: number }) {
@@ -85,6 +84,7 @@ export class StatsTracker {
     } else if (to.status === "failed" && to.failureKind) {
       this.#failedByKind.set(to.failureKind, (this.#failedByKind.get(to.failureKind) ?? 0) + 1);
       this.#finished(nowMs, true);
+      this.#failedIn(to.failureKind, to.stage ?? "init");
     }
   }
 
@@ -112,6 +112,7 @@ export class StatsTracker {
       tokenBreaks: this.#tokenBreaks,
       throughputPerSec: (this.#finishedAt.length * 1_000) / elapsedMs,
       throughputWindowMs: this.#windowMs,
+      // Closed samples are never changed again (the open interval's counts are new objects).
       throughputSeries: [...this.#samples],
       uptimeMs: nowMs - this.#startedAtMs,
     };
@@ -130,6 +131,14 @@ export class StatsTracker {
     else this.#sampleCompleted += 1;
   }
 
+  /** Counts a failure in the open sample interval (`#finished` rolled it forward already). */
+  #failedIn(kind: TFailureKind, stage: TStage): void {
+    const key = `${kind}/${stage}`;
+    const counted = this.#sampleFailures.get(key);
+    if (counted) counted.count += 1;
+    else this.#sampleFailures.set(key, { kind, stage, count: 1 });
+  }
+
   /** Closes every full sample interval that has passed. */
   #roll(nowMs: number): void {
     while (nowMs - this.#lastSampleAtMs >= this.#sampleEveryMs) {
@@ -139,9 +148,11 @@ export class StatsTracker {
         atMs: this.#lastSampleAtMs,
         completedPerSec: this.#sampleCompleted * perSec,
         failedPerSec: this.#sampleFailed * perSec,
+        failures: [...this.#sampleFailures.values()],
       });
       this.#sampleCompleted = 0;
       this.#sampleFailed = 0;
+      this.#sampleFailures.clear();
       if (this.#samples.length > MAX_SAMPLES) this.#samples.shift();
       // After a long idle gap, skip ahead instead of emitting thousands of empty samples.
       if (nowMs - this.#lastSampleAtMs > this.#sampleEveryMs * MAX_SAMPLES) {
