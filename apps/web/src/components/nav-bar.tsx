@@ -8,6 +8,7 @@ const NAV_ITEMS = [
   { href: "/jobs", label: "Jobs" },
   { href: "/sandboxes", label: "Sandboxes" },
   { href: "/backends", label: "Backends" },
+  { href: "/benchmarks", label: "Benchmarks" },
 ] as const;
 
 export function NavBar() {
