@@ -6,6 +6,7 @@ export * from "./host-allow-list";
 export * from "./id.schema";
 export * from "./ids";
 export * from "./job.schema";
+export * from "./job-list-trajectory-filters.schema";
 export * from "./job-status";
 export * from "./policy.schema";
 export * from "./redact-secrets";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZId, zFilterString, zIdString, zJsonObjectWithoutNul } from "./id.schema";
+import { JOB_LIST_TRAJECTORY_FILTERS } from "./job-list-trajectory-filters.schema";
 import { ZFailureKind, ZJobStatus } from "./job-status";
 import { ZStage } from "./stage";
 
@@ -140,6 +141,7 @@ export const ZJobListRequest = z
     groupId: ZId.optional().describe("Only jobs of this group."),
     batchId: ZId.optional().describe("Only jobs of this batch."),
     search: zFilterString(300).optional().describe("Substring match on job id or job key."),
+    ...JOB_LIST_TRAJECTORY_FILTERS,
     cursor: zIdString(300)
       .optional()
       .describe("The `nextCursor` of the previous page; omit for the first page."),

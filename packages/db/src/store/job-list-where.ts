@@ -1,5 +1,6 @@
 import { TERMINAL_STATUSES, type TJobListQuery } from "@raas/shared";
 import type { Prisma } from "../generated/client";
+import { trajectoryFilterWhere } from "./trajectory-filter-where";
 
 /** Escapes LIKE wildcards so a search for `a_b` matches that text, not `a?b`. */
 function likeLiteral(text: string): string {
@@ -20,6 +21,8 @@ export function jobListWhere(query: TJobListQuery): Prisma.JobWhereInput {
     const contains = likeLiteral(query.search);
     where.OR = [{ id: { contains, mode: "insensitive" } }, { jobKey: { contains, mode: "insensitive" } }];
   }
+  const labelled = trajectoryFilterWhere(query);
+  if (labelled.length > 0) where.AND = labelled;
   return where;
 }
 

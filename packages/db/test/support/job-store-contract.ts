@@ -2,6 +2,7 @@ import type { JobRecord, JobStore } from "@raas/engine";
 import { ZJobListRequest } from "@raas/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeFinishedJob, makeJob, makeSandboxEvent, makeToolCall, makeTurn } from "./job-fixtures";
+import { describeTrajectoryFilterContract } from "./job-list-trajectory-filters-contract";
 import { compareAndSetContract } from "./job-store-cas-contract";
 
 /** How the contract gets a store: opened once per file, emptied before each test. */
@@ -31,6 +32,8 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
     afterAll(async () => {
       if (store) await harness.dispose(store);
     });
+
+    describeTrajectoryFilterContract(() => store);
 
     it("round-trips every field of a job exactly", async () => {
       const queued = makeJob({ jobKey: "k-queued" });

@@ -1,5 +1,6 @@
 import type { TJobListQuery } from "@raas/shared";
 import type { JobRecord } from "../ports/job-record.types";
+import { matchesTrajectoryFilters } from "./trajectory-filter";
 
 /** Whether `job` matches the list filters (not the cursor). Shared by in-memory adapters. */
 export function matchesJobFilter(job: JobRecord, query: TJobListQuery): boolean {
@@ -15,5 +16,5 @@ export function matchesJobFilter(job: JobRecord, query: TJobListQuery): boolean 
     const inKey = job.jobKey?.toLowerCase().includes(needle) ?? false;
     if (!inId && !inKey) return false;
   }
-  return true;
+  return matchesTrajectoryFilters(job, query);
 }
