@@ -8,6 +8,8 @@ const NAV_ITEMS = [
   { href: "/jobs", label: "Jobs" },
   { href: "/sandboxes", label: "Sandboxes" },
   { href: "/backends", label: "Backends" },
+  { href: "/runs", label: "Runs" },
+  { href: "/trajectories", label: "Trajectories" },
   { href: "/benchmarks", label: "Benchmarks" },
 ] as const;
 
