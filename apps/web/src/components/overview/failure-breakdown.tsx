@@ -34,7 +34,7 @@ export function FailureBreakdown({ series }: { series: TStatsView["throughputSer
           <StackedBarChart
             data={breakdown.rows}
             xKey="time"
-            series={breakdown.pairs}
+            parts={breakdown.pairs}
             summary={`${breakdown.total} failures in the window: ${breakdown.pairs
               .map((pair) => `${pair.count} ${pair.label}`)
               .join(", ")}.`}

@@ -1,0 +1,85 @@
+import { DataTable } from "@raas/ui/data-table";
+import Link from "next/link";
+import { compareHref } from "../../lib/charts/benchmark-runs";
+import { formatTimestamp } from "../../lib/format";
+import type { TBenchmarkRunView } from "./benchmark-types";
+import styles from "./benchmarks.module.css";
+import { datasetLabel, RunStatus, resolvedCounts, resolvedPercent, runSize } from "./run-cells";
+
+/** Stored runs, newest first, each with a box to pick it for a comparison. */
+export function BenchmarkRunsTable({
+  runs,
+  selected,
+  onToggle,
+}: {
+  runs: readonly TBenchmarkRunView[];
+  selected: ReadonlySet<string>;
+  onToggle: (runId: string) => void;
+}) {
+  return (
+    <DataTable<TBenchmarkRunView>
+      caption="Stored benchmark runs, newest first"
+      columns={[
+        {
+          key: "select",
+          header: "compare",
+          cell: (run) => (
+            <input
+              type="checkbox"
+              checked={selected.has(run.id)}
+              onChange={() => onToggle(run.id)}
+              aria-label={`Pick run ${run.id} for the comparison`}
+              data-testid={`select-${run.id}`}
+            />
+          ),
+        },
+        {
+          key: "run",
+          header: "run",
+          cell: (run) => (
+            <Link
+              href={compareHref([run.id])}
+              className={styles.runId}
+              title="Per-instance results of this run"
+            >
+              {run.id}
+            </Link>
+          ),
+        },
+        {
+          key: "model",
+          header: "model",
+          cell: (run) => run.model,
+          cellTestId: (run) => `run-model-${run.id}`,
+        },
+        { key: "size", header: "size", cell: runSize, cellTestId: (run) => `run-size-${run.id}` },
+        {
+          key: "dataset",
+          header: "dataset",
+          cell: datasetLabel,
+          cellTestId: (run) => `run-dataset-${run.id}`,
+        },
+        { key: "status", header: "status", cell: (run) => <RunStatus run={run} /> },
+        {
+          key: "resolvedCount",
+          header: "resolved / graded",
+          isNumeric: true,
+          cell: resolvedCounts,
+          cellTestId: (run) => `run-counts-${run.id}`,
+        },
+        {
+          key: "resolved",
+          header: "resolved %",
+          isNumeric: true,
+          cell: resolvedPercent,
+          cellTestId: (run) => `run-resolved-${run.id}`,
+        },
+        { key: "date", header: "date", cell: (run) => formatTimestamp(run.createdAtMs) },
+      ]}
+      rows={runs}
+      rowKey={(run) => run.id}
+      rowTestId={(run) => `run-row-${run.id}`}
+      testId="benchmark-runs-table"
+    />
+  );
+}

@@ -1,0 +1,98 @@
+import { DataTable, type TDataColumn } from "@raas/ui/data-table";
+import { Section } from "@raas/ui/section";
+import Link from "next/link";
+import type { TInstanceMatrix, TMatrixCell, TMatrixRow } from "../../lib/charts/benchmark-matrix";
+import type { TBenchmarkRunView } from "./benchmark-types";
+import styles from "./benchmarks.module.css";
+
+/** One run's outcome for an instance, in words (colour only repeats them), linking to its job. */
+function MatrixCell({ cell, runId, instanceId }: { cell: TMatrixCell; runId: string; instanceId: string }) {
+  if (cell === null) return <span className={styles.missing}>no result</span>;
+  const text = cell.resolved ? "✓ resolved" : "✗ unresolved";
+  const className = cell.resolved ? styles.resolved : styles.unresolved;
+  if (cell.jobId === null) return <span className={className}>{text}</span>;
+  return (
+    <Link
+      href={`/jobs/${encodeURIComponent(cell.jobId)}`}
+      className={className}
+      aria-label={`${instanceId} in ${runId}: ${cell.resolved ? "resolved" : "unresolved"}; open its trajectory`}
+    >
+      {text}
+    </Link>
+  );
+}
+
+/** Which run solved which instance: a row per instance, a column per run, each cell linking to its trajectory. */
+export function InstanceMatrix({
+  runs,
+  matrix,
+  isSplitOnly,
+  onSplitOnlyChange,
+}: {
+  runs: readonly TBenchmarkRunView[];
+  matrix: TInstanceMatrix;
+  isSplitOnly: boolean;
+  onSplitOnlyChange: (isSplitOnly: boolean) => void;
+}) {
+  const rows = isSplitOnly ? matrix.rows.filter((row) => row.isSplit) : matrix.rows;
+  const columns: Array<TDataColumn<TMatrixRow>> = [
+    {
+      key: "instance",
+      header: "instance",
+      cell: (row) => <span className="mono">{row.instanceId}</span>,
+    },
+    ...runs.map(
+      (run, index): TDataColumn<TMatrixRow> => ({
+        key: `run-${run.id}`,
+        header: (
+          <span className={styles.runHeader}>
+            {run.model}
+            <span>{run.id}</span>
+          </span>
+        ),
+        cell: (row) => (
+          <MatrixCell cell={row.cells[index] ?? null} runId={run.id} instanceId={row.instanceId} />
+        ),
+        cellTestId: (row) => `matrix-${run.id}-${row.instanceId}`,
+      }),
+    ),
+    {
+      key: "solvedBy",
+      header: "solved by",
+      isNumeric: true,
+      cell: (row) => `${row.solvedBy} of ${runs.length}`,
+    },
+  ];
+  return (
+    <Section
+      id="matrix"
+      title="Per-instance results"
+      description="Each cell links to the job (its trajectory, turns and evaluation) when the run stored one. “no result” means the run has no result for that instance."
+      actions={
+        <label>
+          <input
+            type="checkbox"
+            checked={isSplitOnly}
+            onChange={(event) => onSplitOnlyChange(event.target.checked)}
+            data-testid="split-only"
+          />{" "}
+          only instances the runs disagree on
+        </label>
+      }
+    >
+      <p className={styles.summary} data-testid="matrix-summary">
+        {matrix.rows.length} instances · solved by every run: {matrix.solvedByAll} · by none:{" "}
+        {matrix.solvedByNone}
+        {runs.length > 1 ? ` · disagreements: ${matrix.rows.filter((row) => row.isSplit).length}` : ""}
+      </p>
+      <DataTable<TMatrixRow>
+        caption="Which run resolved which instance"
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => row.instanceId}
+        rowTestId={(row) => `matrix-row-${row.instanceId}`}
+        testId="instance-matrix"
+      />
+    </Section>
+  );
+}
