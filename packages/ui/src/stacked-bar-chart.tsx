@@ -13,30 +13,31 @@ import {
 import styles from "./chart.module.css";
 import { CHART_THEME, seriesColor } from "./chart-colors";
 
-/** One stacked part of every bar: the data key it reads and its name in the legend. */
-export interface TStackSeries {
+/** One stacked part: the data key it reads and its legend name. */
+export interface TStackPart {
   key: string;
   label: string;
 }
 
 /**
- * Bars over a shared x axis, each stacked from the series' counts (e.g. failures per interval by
- * kind and stage). The caller shapes the rows (plain, unit-tested functions); a missing value
- * counts as 0. `summary` is the chart's text alternative for screen readers and tests.
+ * One bar per row made of stacked parts (e.g. where a step's wasted work went). The caller shapes
+ * the rows; `summary` is the text alternative for screen readers and tests.
  */
 export function StackedBarChart({
   data,
   xKey,
-  series,
+  parts,
   summary,
-  height = 240,
+  height = 220,
+  formatY,
   testId,
 }: {
   data: ReadonlyArray<Record<string, string | number>>;
   xKey: string;
-  series: readonly TStackSeries[];
+  parts: readonly TStackPart[];
   summary: string;
   height?: number;
+  formatY?: (value: number) => string;
   testId?: string;
 }) {
   return (
@@ -44,14 +45,17 @@ export function StackedBarChart({
       <ResponsiveContainer width="100%" height={height}>
         <RechartsBarChart data={[...data]} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke={CHART_THEME.grid} />
-          <XAxis dataKey={xKey} minTickGap={40} stroke={CHART_THEME.axis} />
-          <YAxis allowDecimals={false} stroke={CHART_THEME.axis} />
+          <XAxis dataKey={xKey} stroke={CHART_THEME.axis} />
+          <YAxis
+            stroke={CHART_THEME.axis}
+            tickFormatter={formatY ? (value: number) => formatY(value) : undefined}
+          />
           <Tooltip
             cursor={{ fill: "rgba(255,255,255,0.05)" }}
             contentStyle={{ background: CHART_THEME.tooltipBackground, border: CHART_THEME.tooltipBorder }}
           />
           <Legend />
-          {series.map((part, index) => (
+          {parts.map((part, index) => (
             <Bar
               key={part.key}
               dataKey={part.key}
