@@ -53,6 +53,43 @@ describe("BatchSystem: redundant jobs cancelled, finished samples carried into t
     expect((await h.store.listCarriedGroups(run.id)).map((g) => g.taskId)).not.toContain("slow");
   });
 
+  it("keeps an informative group's running members going past the close; the next step hands it out", async () => {
+    const h = await start();
+    h.gates.hold("inf:2", "inf:3");
+    const { run } = await h.batches.createRun({ name: "carry-whole" });
+    const { step } = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "inline", tasks: [groupTask("inf", [1, 0, 1, 0]), groupTask("quick", [1, 0])] },
+      groupSize: 4,
+      groups: 1,
+      dynamicSampling: { policy: "zero-variance", overProvision: 2 },
+    });
+    // "quick" has only its two scripted rewards: slots 2 and 3 read 0 — informative and complete fast.
+    const first = await closed(h, step.id);
+    expect(first.status).toBe("completed");
+    const inf = (await h.batches.listGroups(step.id)).find((g) => g.taskId === "inf");
+    expect(inf).toMatchObject({ state: "carried", decision: "informative" });
+    expect(first.stats.jobsCancelled).toBe(0);
+    const running = inf?.members.filter((m) => m.status === "running") ?? [];
+    expect(running).toHaveLength(2);
+    const next = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "inline", tasks: [groupTask("flat", [1, 1, 1, 1])] },
+      groupSize: 4,
+      groups: 1,
+    });
+    h.gates.open("inf:2", "inf:3");
+    const second = await closed(h, next.step.id);
+    expect(second.status).toBe("completed");
+    const out = await h.batches.nextGroups(next.step.id, { afterSeq: 0, limit: 5, timeoutMs: 100 });
+    const whole = out.groups.find((g) => g.taskId === "inf");
+    expect(whole?.rewards).toEqual([1, 0, 1, 0]);
+    // The same jobs, never cancelled nor re-run.
+    expect(whole?.trajectories.map((t) => t.jobId)).toEqual(inf?.members.map((m) => m.jobId));
+    expect(second.stats.trajectoriesCarriedIn).toBe(2);
+    for (const member of running) expect((await h.engine.getJob(member.jobId)).status).toBe("completed");
+  });
+
   it("goes on with a running step after a restart of the batch system", async () => {
     const store = new MemoryBatchStore();
     const h = await start({ store });

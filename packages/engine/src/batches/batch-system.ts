@@ -134,6 +134,13 @@ export class BatchSystem {
       if (step.status === "running") await this.cancelStep(step.id);
     return this.#withRun(runId, async () => {
       const run = await this.#requireRun(runId);
+      // Groups carried whole still run jobs no step will take now.
+      for (const group of await this.#store.listCarriedGroups(runId)) {
+        for (const member of group.members) {
+          if (member.status !== "running" || member.jobId === "") continue;
+          await this.#engine.cancel({ jobId: member.jobId }).catch((e) => this.#warn(e, group.stepId));
+        }
+      }
       run.status = "finished";
       run.updatedAtMs = this.#clock.now();
       await this.#store.saveRun(run);
@@ -260,6 +267,14 @@ export class BatchSystem {
   }
 
   async #applyEnd(state: StepState, job: TJob): Promise<void> {
+    // A running job of a group carried whole into a later step ends there.
+    const owner = state.groups.find((g) => g.members.some((m) => m.jobId === job.id));
+    if (owner?.carriedIntoGroupId) {
+      const next = await this.#store.getGroup(owner.carriedIntoGroupId);
+      const target = next ? await this.#stateOf(next.stepId) : null;
+      const takenOver = target?.groups.some((g) => g.members.some((m) => m.jobId === job.id));
+      if (target && target !== state && takenOver) return this.#applyEnd(target, job);
+    }
     const end = await this.#jobEnd(job);
     const tasks = await this.#tasksOf(state.step);
     const before = snapshot(state.groups);

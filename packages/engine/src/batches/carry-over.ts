@@ -3,8 +3,9 @@ import { type BatchAction, newGroup, type ProgressContext, type StepState } from
 
 /**
  * Starts the run's carried groups in a new step: each becomes a group of this step with its
- * finished samples in the first slots (at most `groupSize`) and the remaining slots submitted
- * fresh. The old groups are marked as taken. Returns the submits.
+ * finished samples and still-running jobs in the first slots (at most `groupSize`) and the
+ * remaining slots submitted fresh. The old groups are marked as taken; a running job's end is
+ * forwarded to its new group. Returns the submits.
  */
 export function carryIn(
   state: StepState,
@@ -13,10 +14,14 @@ export function carryIn(
 ): BatchAction[] {
   const actions: BatchAction[] = [];
   for (const old of carried) {
-    const finished = old.members.filter((m) => m.status === "finished").slice(0, state.step.groupSize);
-    if (finished.length === 0) continue;
+    // Finished samples, and the running jobs of a group carried whole (informative at close).
+    const kept = old.members
+      .filter((m) => m.status === "finished" || (m.status === "running" && m.jobId !== ""))
+      .slice(0, state.step.groupSize);
+    const finished = kept.filter((m) => m.status === "finished");
+    if (kept.length === 0) continue;
     const group = newGroup(state, old.task, ctx);
-    finished.forEach((sample, slot) => {
+    kept.forEach((sample, slot) => {
       group.members[slot] = {
         ...structuredClone(sample),
         slot,
@@ -29,7 +34,7 @@ export function carryIn(
     state.step.rewards.finished += finished.length;
     state.step.rewards.solved += finished.filter((m) => (m.reward ?? 0) > 0).length;
     for (const member of group.members)
-      if (member.status === "running") actions.push({ type: "submit", group, member });
+      if (member.status === "running" && member.jobId === "") actions.push({ type: "submit", group, member });
   }
   return actions;
 }

@@ -261,8 +261,9 @@ export function newGroup(state: StepState, task: TStepTask, ctx: ProgressContext
 }
 
 /**
- * Ends the step: cancels the jobs of every group still running and keeps their finished samples
- * for the run's next step (`carried`); a group with none is `cancelled`.
+ * Ends the step: cancels the running jobs of every undecided group and keeps their finished
+ * samples for the run's next step (`carried`; a group with none is `cancelled`). Groups already
+ * informative are carried whole, their running members going on.
  */
 export function closeStep(
   state: StepState,
@@ -275,13 +276,16 @@ export function closeStep(
   const jobIds: string[] = [];
   for (const group of state.groups) {
     if (group.state !== "running") continue;
+    // An informative group's running members are not redundant: they go on and the next step
+    // takes them over (a cancelled step stops everything).
+    const keepsRunning = status !== "cancelled" && group.decision === "informative";
     for (const member of group.members) {
-      if (member.status !== "running") continue;
+      if (member.status !== "running" || (keepsRunning && member.jobId !== "")) continue;
       member.status = "cancelled";
       if (member.jobId !== "") jobIds.push(member.jobId);
     }
     const finished = group.members.filter((m) => m.status === "finished").length;
-    const isCarried = finished > 0;
+    const isCarried = finished > 0 || group.members.some((m) => m.status === "running");
     finishGroup(group, isCarried ? "carried" : "cancelled", ctx);
     if (isCarried) step.stats.trajectoriesCarriedOver += finished;
   }
