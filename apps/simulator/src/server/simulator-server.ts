@@ -113,6 +113,8 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
     const context = { model: modelName, requestId: String(requestSeq), latencyMs: 0 };
     const startedAt = performance.now();
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    // Headers at once (as vLLM sends them): the client knows the stream is open before any token.
+    res.flushHeaders();
     const send = (event: unknown) => res.write(`data: ${JSON.stringify(event)}\n\n`);
     if (isBadBody) {
       send({ choices: [{ text: "" }] });

@@ -125,7 +125,9 @@ export class JsonHttpClient {
     // before it noticed arrives; a server that goes on regardless is cut off after a grace.
     const onInterrupt = () => {
       isInterrupted = true;
-      if (!hasResponse) {
+      // Before the answer's headers the request may already be generating (its first chunk on
+      // the wire): half-close as well, unless no connection exists yet (then nothing was sent).
+      if (!hasResponse && !outgoing?.socket) {
         outgoing?.destroy();
         return;
       }
