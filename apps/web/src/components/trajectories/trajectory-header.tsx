@@ -5,6 +5,7 @@ import type { TJobView } from "../../trpc/router-types";
 import { runHref, stepHref } from "../runs/run-types";
 import { StatusBadge } from "../status-badge";
 import { trainingLabels } from "./trajectories-table";
+import styles from "./trajectory.module.css";
 
 /** Where the trajectory comes from (run, step, group, task) and how it ended. */
 export function TrajectoryHeader({ job }: { job: TJobView }) {
@@ -24,7 +25,13 @@ export function TrajectoryHeader({ job }: { job: TJobView }) {
         { label: "Failure", value: job.failure ? `${job.failure.kind}: ${job.failure.message}` : "—" },
         {
           label: "Run",
-          value: labels.runId ? <Link href={runHref(labels.runId)}>{labels.runId}</Link> : "—",
+          value: labels.runId ? (
+            <Link href={runHref(labels.runId)} className={`mono ${styles.wrap}`}>
+              {labels.runId}
+            </Link>
+          ) : (
+            "—"
+          ),
           testId: "fact-run",
         },
         {
@@ -40,7 +47,10 @@ export function TrajectoryHeader({ job }: { job: TJobView }) {
         {
           label: "Group",
           value: job.groupId ? (
-            <Link href={`/trajectories?groupId=${encodeURIComponent(job.groupId)}`} className="mono">
+            <Link
+              href={`/trajectories?groupId=${encodeURIComponent(job.groupId)}`}
+              className={`mono ${styles.wrap}`}
+            >
               {job.groupId}
             </Link>
           ) : (
