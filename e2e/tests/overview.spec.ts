@@ -66,3 +66,68 @@ test("Overview shows the live counts the API reports", async ({ page }) => {
     await resumeInit();
   }
 });
+
+test("Overview's workers section equals workers.list", async ({ page }) => {
+  const api = apiClient("viewer");
+  await page.goto(e2eUrls().webUrl);
+  const table = page.getByTestId("workers-table");
+  await expect(table).toBeVisible();
+  // Occupancy and sandboxes move with other work: compare the page with a fresh answer until they agree.
+  await expect(async () => {
+    const { workers } = await api.workers.list.query({ includeStopped: false });
+    expect(workers.length).toBeGreaterThan(0);
+    await expect(table.locator("tbody tr")).toHaveCount(workers.length, { timeout: 500 });
+    for (const worker of workers) {
+      await expect(page.getByTestId(`worker-status-${worker.id}`)).toHaveText(worker.status, {
+        timeout: 500,
+      });
+      await expect(page.getByTestId(`worker-sandboxes-${worker.id}`)).toHaveText(String(worker.sandboxes), {
+        timeout: 500,
+      });
+      for (const stage of STAGES) {
+        const pool = worker.pools[stage];
+        await expect(page.getByTestId(`worker-${stage}-${worker.id}`)).toHaveText(
+          pool ? `${pool.active} / ${pool.concurrency}` : "—",
+          { timeout: 500 },
+        );
+      }
+    }
+  }).toPass({ timeout: 20_000 });
+  await saveScreenshot(page, `overview-workers-${test.info().project.name}`);
+});
+
+test("Overview breaks failures down by kind and stage as system.stats reports them", async ({ page }) => {
+  const tag = uniqueTag("ovf");
+  await submitAndFinish([
+    ...Array.from({ length: 2 }, (_, i) => ({
+      jobKey: `${tag}-inf-${i}`,
+      payload: { ...QUICK_SLEEP, fail: { run: { rate: 1, kind: "inference" } } },
+    })),
+    { jobKey: `${tag}-sb`, payload: { ...QUICK_SLEEP, fail: { init: { rate: 1, kind: "sandbox" } } } },
+  ]);
+  const api = apiClient("viewer");
+  await page.goto(e2eUrls().webUrl);
+  // The failures land in the interval sampled after them; the window then slides: compare fresh answers.
+  await expect(async () => {
+    const { throughputSeries } = await api.system.stats.query();
+    const sum = (kind: string, stage: string) =>
+      throughputSeries
+        .flatMap((sample) => sample.failures)
+        .filter((failure) => failure.kind === kind && failure.stage === stage)
+        .reduce((total, failure) => total + failure.count, 0);
+    expect(sum("inference", "run")).toBeGreaterThanOrEqual(2);
+    expect(sum("sandbox", "init")).toBeGreaterThanOrEqual(1);
+    await expect(page.getByTestId("failure-count-inference_run")).toHaveText(
+      String(sum("inference", "run")),
+      {
+        timeout: 1_500,
+      },
+    );
+    await expect(page.getByTestId("failure-count-sandbox_init")).toHaveText(String(sum("sandbox", "init")), {
+      timeout: 1_500,
+    });
+  }).toPass({ timeout: 30_000 });
+  const legend = page.getByTestId("failure-breakdown-chart").locator(".recharts-legend-item");
+  for (const label of ["sandbox in INIT", "inference in RUN"])
+    await expect(legend.filter({ hasText: label })).toHaveCount(1);
+});

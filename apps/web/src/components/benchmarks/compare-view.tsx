@@ -6,9 +6,9 @@ import { StateMessage } from "@raas/ui/state-message";
 import { useQueries } from "@tanstack/react-query";
 import { isTRPCClientError } from "@trpc/client";
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { instanceMatrix } from "../../lib/charts/benchmark-matrix";
+import { compareHref } from "../../lib/charts/benchmark-runs";
 import { useTRPCClient } from "../../trpc/trpc-context";
 import { ErrorState } from "../error-state";
 import { runWithResultsQuery, type TRunWithResults } from "./benchmark-queries";
@@ -25,12 +25,8 @@ function isNotFound(error: unknown): boolean {
  * published reference rows, and the per-instance matrix. The server prefetches every run, so
  * this renders complete on first paint; it fetches on its own only what the server could not.
  */
-export function CompareView({ runIds }: { runIds: readonly string[] }) {
+export function CompareView({ runIds, isSplitOnly }: { runIds: readonly string[]; isSplitOnly: boolean }) {
   const client = useTRPCClient();
-  const searchParams = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
-  const isSplitOnly = searchParams.get("only") === "split";
   const queries = useQueries({ queries: runIds.map((runId) => runWithResultsQuery(client, runId)) });
 
   const loaded = queries.flatMap((query) => (query.data ? [query.data] : []));
@@ -38,13 +34,6 @@ export function CompareView({ runIds }: { runIds: readonly string[] }) {
     () => instanceMatrix(loaded.map((entry: TRunWithResults) => entry.results)),
     [loaded],
   );
-
-  const setSplitOnly = (value: boolean) => {
-    const next = new URLSearchParams(searchParams.toString());
-    if (value) next.set("only", "split");
-    else next.delete("only");
-    router.replace(`${pathname}?${next.toString()}`, { scroll: false });
-  };
 
   if (runIds.length === 0) {
     return (
@@ -98,7 +87,7 @@ export function CompareView({ runIds }: { runIds: readonly string[] }) {
             runs={runs}
             matrix={matrix}
             isSplitOnly={isSplitOnly}
-            onSplitOnlyChange={setSplitOnly}
+            hrefFor={(splitOnly) => compareHref(runIds, splitOnly)}
           />
         </>
       ) : null}

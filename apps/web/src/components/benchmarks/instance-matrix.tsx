@@ -27,12 +27,13 @@ export function InstanceMatrix({
   runs,
   matrix,
   isSplitOnly,
-  onSplitOnlyChange,
+  hrefFor,
 }: {
   runs: readonly TBenchmarkRunView[];
   matrix: TInstanceMatrix;
   isSplitOnly: boolean;
-  onSplitOnlyChange: (isSplitOnly: boolean) => void;
+  /** The shareable URL of this comparison with or without the disagreement filter. */
+  hrefFor: (isSplitOnly: boolean) => string;
 }) {
   const rows = isSplitOnly ? matrix.rows.filter((row) => row.isSplit) : matrix.rows;
   const columns: Array<TDataColumn<TMatrixRow>> = [
@@ -69,15 +70,14 @@ export function InstanceMatrix({
       title="Per-instance results"
       description="Each cell links to the job (its trajectory, turns and evaluation) when the run stored one. “no result” means the run has no result for that instance."
       actions={
-        <label>
-          <input
-            type="checkbox"
-            checked={isSplitOnly}
-            onChange={(event) => onSplitOnlyChange(event.target.checked)}
-            data-testid="split-only"
-          />{" "}
-          only instances the runs disagree on
-        </label>
+        <nav aria-label="Which instances" className={styles.toggle}>
+          <Link href={hrefFor(false)} aria-current={isSplitOnly ? undefined : "page"} data-testid="show-all">
+            all instances
+          </Link>
+          <Link href={hrefFor(true)} aria-current={isSplitOnly ? "page" : undefined} data-testid="show-split">
+            only where the runs disagree
+          </Link>
+        </nav>
       }
     >
       <p className={styles.summary} data-testid="matrix-summary">

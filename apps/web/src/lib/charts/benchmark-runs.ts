@@ -55,7 +55,8 @@ export function parseRunIds(param: string | readonly string[] | undefined): stri
   return [...new Set(ids)].slice(0, MAX_COMPARED_RUNS);
 }
 
-/** The shareable URL comparing these runs. */
-export function compareHref(runIds: readonly string[]): string {
-  return `/benchmarks/compare?runs=${runIds.map(encodeURIComponent).join(",")}`;
+/** The shareable URL comparing these runs (with `isSplitOnly`, only the instances they disagree on). */
+export function compareHref(runIds: readonly string[], isSplitOnly = false): string {
+  const runs = runIds.map(encodeURIComponent).join(",");
+  return `/benchmarks/compare?runs=${runs}${isSplitOnly ? "&only=split" : ""}`;
 }

@@ -19,7 +19,8 @@ export default async function CompareBenchmarksPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const runIds = parseRunIds((await searchParams).runs);
+  const params = await searchParams;
+  const runIds = parseRunIds(params.runs);
   const { queryClient, client } = serverPrefetch();
   await Promise.all(runIds.map((runId) => queryClient.prefetchQuery(runWithResultsQuery(client, runId))));
   return (
@@ -27,7 +28,7 @@ export default async function CompareBenchmarksPage({
       <h1>Compare benchmark runs</h1>
       <HydrationBoundary state={dehydrate(queryClient)}>
         <Suspense fallback={<LoadingState title="Loading the comparison…" />}>
-          <CompareView runIds={runIds} />
+          <CompareView runIds={runIds} isSplitOnly={params.only === "split"} />
         </Suspense>
       </HydrationBoundary>
     </>
