@@ -26,7 +26,14 @@ export function trainingLabels(metadata: TJobRow["metadata"]): {
 }
 
 /** One page of trajectories with where each comes from (run, step, group, task) and how it ended. */
-export function TrajectoriesTable({ jobs }: { jobs: readonly TJobRow[] }) {
+export function TrajectoriesTable({
+  jobs,
+  runNames,
+}: {
+  jobs: readonly TJobRow[];
+  /** Run names by id, to show a name rather than an id where the run is known. */
+  runNames: ReadonlyMap<string, string>;
+}) {
   return (
     <DataTable
       caption="Trajectories"
@@ -52,8 +59,11 @@ export function TrajectoriesTable({ jobs }: { jobs: readonly TJobRow[] }) {
             if (labels.runId === null) return "—";
             return (
               <>
-                <Link href={runHref(labels.runId)} className="mono">
-                  {labels.runId}
+                <Link
+                  href={runHref(labels.runId)}
+                  className={runNames.has(labels.runId) ? undefined : "mono"}
+                >
+                  {runNames.get(labels.runId) ?? labels.runId}
                 </Link>
                 {labels.stepId !== null ? (
                   <>
@@ -66,7 +76,6 @@ export function TrajectoriesTable({ jobs }: { jobs: readonly TJobRow[] }) {
           },
         },
         { key: "task", header: "Task", cell: (job) => trainingLabels(job.metadata).taskId ?? "—" },
-        { key: "group", header: "Group", cell: (job) => <span className="mono">{job.groupId ?? "—"}</span> },
         { key: "kind", header: "Kind", cell: (job) => job.kind },
         { key: "status", header: "Status", cell: (job) => <StatusBadge job={job} /> },
         {
@@ -77,6 +86,7 @@ export function TrajectoriesTable({ jobs }: { jobs: readonly TJobRow[] }) {
           cellTestId: (job) => `trajectory-${job.id}-reward`,
         },
         { key: "failure", header: "Failure", cell: (job) => job.failure?.kind ?? "—" },
+        { key: "group", header: "Group", cell: (job) => <span className="mono">{job.groupId ?? "—"}</span> },
         { key: "created", header: "Created", cell: (job) => formatTimestamp(job.createdAtMs) },
       ]}
     />

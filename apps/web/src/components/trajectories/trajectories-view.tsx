@@ -25,6 +25,7 @@ export function TrajectoriesView() {
       placeholderData: keepPreviousData,
     }),
   );
+  const runNames = new Map((runs.data?.items ?? []).map((run) => [run.id, run.name] as const));
   const { cursor, ...withoutCursor } = filters;
   const hasFilters = Object.keys(withoutCursor).length > 0;
   const nextCursor = jobs.data?.nextCursor ?? null;
@@ -51,7 +52,9 @@ export function TrajectoriesView() {
           </p>
         </StateMessage>
       ) : null}
-      {jobs.data && jobs.data.items.length > 0 ? <TrajectoriesTable jobs={jobs.data.items} /> : null}
+      {jobs.data && jobs.data.items.length > 0 ? (
+        <TrajectoriesTable jobs={jobs.data.items} runNames={runNames} />
+      ) : null}
       {cursor !== undefined || nextCursor !== null ? (
         <nav className={styles.pagination} aria-label="Pages">
           <button type="button" disabled={cursor === undefined} onClick={() => setFilters(withoutCursor)}>
