@@ -6,6 +6,11 @@ import type { TBenchmarkRunView } from "./benchmark-types";
 import styles from "./benchmarks.module.css";
 import { datasetLabel, RunStatus, resolvedCounts, resolvedPercent, runSize } from "./run-cells";
 
+/** `11/30/26, 18:58` in the viewer's locale: the date column stays narrow at 1280 px. */
+function formatShortDate(ms: number): string {
+  return new Date(ms).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short", hour12: false });
+}
+
 /** Stored runs, newest first, each with a box to pick it for a comparison. */
 export function BenchmarkRunsTable({
   runs,
@@ -74,7 +79,15 @@ export function BenchmarkRunsTable({
           cell: resolvedPercent,
           cellTestId: (run) => `run-resolved-${run.id}`,
         },
-        { key: "date", header: "date", cell: (run) => formatTimestamp(run.createdAtMs) },
+        {
+          key: "date",
+          header: "date",
+          cell: (run) => (
+            <time dateTime={new Date(run.createdAtMs).toISOString()} title={formatTimestamp(run.createdAtMs)}>
+              {formatShortDate(run.createdAtMs)}
+            </time>
+          ),
+        },
       ]}
       rows={runs}
       rowKey={(run) => run.id}

@@ -47,7 +47,13 @@ export function BenchmarksView() {
       <Section
         id="runs"
         title="Stored runs"
-        description="SWE-bench evaluations stored through the API (benchmarks.*), e.g. by `raas eval swe`. Resolved % is resolved instances over instances with a result. Pick two or more to compare them instance by instance."
+        description={
+          <>
+            SWE-bench evaluations stored through the API (<code>benchmarks.*</code>), e.g. by{" "}
+            <code>raas eval swe</code>. Resolved % is resolved instances over instances with a result. Pick
+            two or more to compare them instance by instance.
+          </>
+        }
       >
         {allRuns.length === 0 && !list.isError ? (
           <EmptyState title="No benchmark runs stored yet.">

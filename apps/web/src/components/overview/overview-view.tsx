@@ -41,15 +41,15 @@ export function OverviewView() {
         </StateMessage>
       ) : null}
       <StageCards stages={data.stages} />
-      <TotalsRow stats={data} />
-      <FailedByKind failedByKind={data.failedByKind} />
-      <FailureBreakdown series={data.throughputSeries} />
-      <ThroughputChart series={data.throughputSeries} windowMs={data.throughputWindowMs} />
       {workers.data ? (
         <WorkersSection workers={workers.data.workers} />
       ) : workers.isError ? (
         <ErrorState what="the workers" error={workers.error} />
       ) : null}
+      <TotalsRow stats={data} />
+      <FailedByKind failedByKind={data.failedByKind} />
+      <FailureBreakdown series={data.throughputSeries} />
+      <ThroughputChart series={data.throughputSeries} windowMs={data.throughputWindowMs} />
     </div>
   );
 }
