@@ -30,6 +30,7 @@ export function StackedBarChart({
   summary,
   height = 220,
   formatY,
+  isCount = false,
   testId,
 }: {
   data: ReadonlyArray<Record<string, string | number>>;
@@ -38,6 +39,8 @@ export function StackedBarChart({
   summary: string;
   height?: number;
   formatY?: (value: number) => string;
+  /** Whole numbers only (e.g. failed jobs): the y axis gets integer ticks. Default false. */
+  isCount?: boolean;
   testId?: string;
 }) {
   return (
@@ -48,6 +51,7 @@ export function StackedBarChart({
           <XAxis dataKey={xKey} stroke={CHART_THEME.axis} />
           <YAxis
             stroke={CHART_THEME.axis}
+            allowDecimals={!isCount}
             tickFormatter={formatY ? (value: number) => formatY(value) : undefined}
           />
           <Tooltip

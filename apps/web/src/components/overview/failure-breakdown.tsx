@@ -35,6 +35,7 @@ export function FailureBreakdown({ series }: { series: TStatsView["throughputSer
             data={breakdown.rows}
             xKey="time"
             parts={breakdown.pairs}
+            isCount
             summary={`${breakdown.total} failures in the window: ${breakdown.pairs
               .map((pair) => `${pair.count} ${pair.label}`)
               .join(", ")}.`}
