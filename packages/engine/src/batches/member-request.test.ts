@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { GroupRecord, StepRecord } from "../ports/batch-store.port";
+import { memberSubmitRequest } from "./member-request";
+import { pendingMember } from "./step-progress";
+
+const step = {
+  id: "stp_1",
+  runId: "run_1",
+  index: 0,
+  request: { priority: 5, agent: { temperature: 1 } },
+} as unknown as StepRecord;
+
+function group(members: GroupRecord["members"]): GroupRecord {
+  return {
+    id: "grp_1",
+    task: { taskId: "t", kind: "math", payload: { question: "1+1", agent: { maxTurns: 3 } } },
+    taskId: "t",
+    members,
+  } as unknown as GroupRecord;
+}
+
+const carried = (reward: number) => ({
+  ...pendingMember(0, 1),
+  status: "finished" as const,
+  reward,
+  jobId: "job_old",
+  carriedFromStepId: "stp_0",
+});
+
+describe("memberSubmitRequest", () => {
+  it("merges the step's agent overrides and gives every slot and dispatch its own seed and key", () => {
+    const g = group([pendingMember(0, 1), pendingMember(1, 1)]);
+    const [a, b] = [memberSubmitRequest(step, g, g.members[0]!), memberSubmitRequest(step, g, g.members[1]!)];
+    expect(a.payload).toMatchObject({ question: "1+1", agent: { maxTurns: 3, temperature: 1 } });
+    expect((a.payload as { agent: { seed: number } }).agent.seed).not.toBe(
+      (b.payload as { agent: { seed: number } }).agent.seed,
+    );
+    expect([a.jobKey, b.jobKey]).toEqual(["grp_1:0:0", "grp_1:1:0"]);
+    expect(a).toMatchObject({
+      groupId: "grp_1",
+      batchId: "stp_1",
+      priority: 5,
+      metadata: { slot: 0, taskId: "t" },
+    });
+  });
+
+  it("runs the missing slots of a carried group still undecided one priority below fresh groups", () => {
+    const longShot = group([carried(1), carried(1), pendingMember(2, 2)]);
+    expect(memberSubmitRequest(step, longShot, longShot.members[2]!).priority).toBe(4);
+    const informative = group([carried(1), carried(0), pendingMember(2, 2)]);
+    expect(memberSubmitRequest(step, informative, informative.members[2]!).priority).toBe(5);
+  });
+});
