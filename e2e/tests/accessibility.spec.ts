@@ -15,6 +15,9 @@ function pages(jobId: string, runIds: readonly string[]): Array<{ path: string; 
     { path: `/jobs/${jobId}`, ready: "job-id" },
     { path: "/sandboxes", ready: "sandboxes-view" },
     { path: "/backends", ready: "backends-view" },
+    { path: "/runs", ready: "runs-view" },
+    { path: "/trajectories", ready: "trajectories-table" },
+    { path: `/trajectories/${jobId}`, ready: "trajectory-id" },
     { path: "/benchmarks", ready: "benchmarks-view" },
     { path: `/benchmarks/compare?runs=${runIds.join(",")}`, ready: "instance-matrix" },
   ];

@@ -28,13 +28,15 @@ export function RunsView() {
   if (runs.error) return <ErrorState what="training runs" error={runs.error} />;
   if (all.length === 0) {
     return (
-      <StateMessage kind="empty" title="No training runs yet.">
-        <p>
-          A trainer creates a run (<code>POST /api/v1/runs</code>, or <code>RaasClient.create_run</code> in{" "}
-          <code>clients/python</code>) and then steps of groups; each step&apos;s statistics appear here as it
-          runs. <code>npm start</code> runs a short demo run.
-        </p>
-      </StateMessage>
+      <div data-testid="runs-view">
+        <StateMessage kind="empty" title="No training runs yet.">
+          <p>
+            A trainer creates a run (<code>POST /api/v1/runs</code>, or <code>RaasClient.create_run</code> in{" "}
+            <code>clients/python</code>) and then steps of groups; each step&apos;s statistics appear here as
+            it runs. <code>npm start</code> runs a short demo run.
+          </p>
+        </StateMessage>
+      </div>
     );
   }
 
