@@ -19,7 +19,7 @@ function group(members: GroupRecord["members"]): GroupRecord {
   } as unknown as GroupRecord;
 }
 
-const carried = (reward: number) => ({
+const _carried = (reward: number) => ({
   ...pendingMember(0, 1),
   status: "finished" as const,
   reward,
@@ -42,12 +42,5 @@ describe("memberSubmitRequest", () => {
       priority: 5,
       metadata: { slot: 0, taskId: "t" },
     });
-  });
-
-  it("runs the missing slots of a carried group still undecided one priority below fresh groups", () => {
-    const longShot = group([carried(1), carried(1), pendingMember(2, 2)]);
-    expect(memberSubmitRequest(step, longShot, longShot.members[2]!).priority).toBe(4);
-    const informative = group([carried(1), carried(0), pendingMember(2, 2)]);
-    expect(memberSubmitRequest(step, informative, informative.members[2]!).priority).toBe(5);
   });
 });

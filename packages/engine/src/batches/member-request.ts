@@ -1,6 +1,5 @@
 import type { TGroupMember, TSubmitJobRequest } from "@raas/shared";
 import type { GroupRecord, StepRecord } from "../ports/batch-store.port";
-import { decideGroup } from "./group-decision";
 
 /**
  * The job of one group slot: the task's payload (with the step's `agent` overrides merged in and
@@ -25,7 +24,7 @@ export function memberSubmitRequest(
     kind: group.task.kind,
     payload,
     jobKey: `${group.id}:${member.slot}:${member.pastJobIds.length}`,
-    priority: priorityOf(request.priority, group),
+    priority: request.priority,
     groupId: group.id,
     batchId: step.id,
     ...(request.timeoutsMs ? { timeoutsMs: request.timeoutsMs } : {}),
@@ -37,17 +36,6 @@ export function memberSubmitRequest(
       slot: member.slot,
     },
   };
-}
-
-/**
- * A carried group still undecided (its finished samples all agree) is a long shot: the more
- * agreeing samples, the likelier its task is always or never solved. Its missing slots run one
- * priority below fresh groups, so they use capacity fresh groups leave free; they are still kept.
- */
-function priorityOf(priority: number, group: GroupRecord): number {
-  const isCarried = group.members.some((m) => m.carriedFromStepId !== null);
-  if (!isCarried || decideGroup(group.members) === "informative") return priority;
-  return Math.max(-1_000_000, priority - 1);
 }
 
 function hashSeed(text: string): number {
