@@ -2,7 +2,6 @@
 // real bubblewrap sandboxes, the simulator (the labelled test double for the model) sampling each
 // trajectory's outcome with probability 0.5 from its own seed, so groups differ. Checks what a
 // trainer reads: sampled tokens, and turns stamped with the weight version of their step.
-import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config-from-env";
 import { parseServerEnv } from "../src/env";
 import { type RunningServer, startServer } from "../src/server";
+import { requirePython, runPython } from "./support/python-process";
 
 const DATA = fileURLToPath(new URL("../../../packages/handlers/data/simulator/", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../../clients/python/examples/grpo_loop.py", import.meta.url));
@@ -34,35 +34,13 @@ function coinFlipPolicy(): TPolicyConfigInput {
   return { kind: "success-probability", tasks } as TPolicyConfigInput;
 }
 
-function runPython(args: string[], env: Record<string, string>) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn("python3", args, {
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
 describe("the Python GRPO example on the math dataset with the simulator", () => {
   let server: RunningServer;
   let simulator: RunningSimulator;
   let sandboxDir: string;
 
   beforeAll(async () => {
-    const probe = spawnSync("python3", ["--version"], { encoding: "utf8" });
-    if (probe.error || probe.status !== 0) {
-      throw new Error("python3 is missing; install it with: apt-get install -y python3");
-    }
+    requirePython();
     simulator = await startSimulator({ policy: coinFlipPolicy(), seed: 5 });
     sandboxDir = mkdtempSync(join(tmpdir(), "raas-python-client-math-"));
     const fromEnv = configFromEnv(parseServerEnv({ RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` }));

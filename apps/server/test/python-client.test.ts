@@ -1,52 +1,21 @@
 // The Python trainer client (clients/python, standard library only) against the real running
 // server: its unittest suite (client calls, errors, the /openapi.json drift check) and the GRPO
 // example loop. Tasks are the diagnostic `sleep` handler, so no sandbox or model is involved.
-import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/server";
+import { requirePython, runPython } from "./support/python-process";
 
 const CLIENT_DIR = fileURLToPath(new URL("../../../clients/python/", import.meta.url));
 const TRAINER = "python-client-trainer";
 const ADMIN = "python-client-admin";
-
-function requirePython(): void {
-  const probe = spawnSync("python3", ["-c", "import sys; assert sys.version_info >= (3, 10)"], {
-    encoding: "utf8",
-  });
-  if (probe.error || probe.status !== 0) {
-    throw new Error(
-      "python3 (3.10 or newer) is missing; install it with: apt-get install -y python3 (the client needs nothing else)",
-    );
-  }
-}
-
-function runPython(args: string[], env: Record<string, string>) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn("python3", args, {
-      cwd: CLIENT_DIR,
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 describe("the Python trainer client against a running server", () => {
   let server: RunningServer;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    requirePython();
+    requirePython(10);
     server = await startServer({
       port: 0,
       logLevel: "silent",
@@ -66,7 +35,9 @@ describe("the Python trainer client against a running server", () => {
   }
 
   it("passes its unittest suite, the /openapi.json drift check included, with nothing skipped", async () => {
-    const run = await runPython(["-m", "unittest", "discover", "-s", "tests", "-v"], env);
+    const run = await runPython(["-m", "unittest", "discover", "-s", "tests", "-v"], env, {
+      cwd: CLIENT_DIR,
+    });
     // unittest reports on stderr; on failure the whole report is the most useful message.
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^OK$/m);
@@ -80,9 +51,8 @@ describe("the Python trainer client against a running server", () => {
     const before = (await policyWeightVersion()) ?? 0;
     const run = await runPython(
       ["examples/grpo_loop.py", "--steps", "3", "--groups", "3", "--mode", "poll"],
-      {
-        ...env,
-      },
+      env,
+      { cwd: CLIENT_DIR },
     );
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toBe("");
@@ -94,7 +64,9 @@ describe("the Python trainer client against a running server", () => {
     };
     expect(summary.ok).toBe(true);
     for (const step of summary.steps) {
-      expect(step).toMatchObject({ status: "completed", groups: 3, informative: 3 });
+      expect(step).toMatchObject({ status: "completed", groups: 3 });
+      // Informative groups beyond the three handed out are carried whole into the next step.
+      expect(step.informative).toBeGreaterThanOrEqual(3);
       // Informative groups of 0/1 rewards: the mean is strictly between.
       expect(step.meanReward).toBeGreaterThan(0);
       expect(step.meanReward).toBeLessThan(1);
@@ -103,7 +75,11 @@ describe("the Python trainer client against a running server", () => {
   }, 300_000);
 
   it("exits 1 with the server's code and message when a request is refused", async () => {
-    const run = await runPython(["examples/grpo_loop.py", "--steps", "1"], { ...env, RAAS_TOKEN: "" });
+    const run = await runPython(
+      ["examples/grpo_loop.py", "--steps", "1"],
+      { ...env, RAAS_TOKEN: "" },
+      { cwd: CLIENT_DIR },
+    );
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^FAIL: UNAUTHORIZED \(401\): /);
   }, 120_000);

@@ -2,7 +2,6 @@
 // library only) against the real running server: real bubblewrap sandboxes, the simulator (the
 // labelled test double for the model) as backend. It submits a batch of math jobs, waits, streams
 // the batch's JSON Lines and checks every row; this test asserts its exit status and summary.
-import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,38 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config-from-env";
 import { parseServerEnv } from "../src/env";
 import { type RunningServer, startServer } from "../src/server";
+import { requirePython, runPython } from "./support/python-process";
 
 const DATA = fileURLToPath(new URL("../../../packages/handlers/data/", import.meta.url));
 const TRAINER_SCRIPT = fileURLToPath(new URL("./python/openapi_trainer.py", import.meta.url));
 const TRAINER = "python-trainer";
 // The scripted policy solves math-001 and answers math-016 wrongly.
 const TASK_IDS = ["math-001", "math-016"];
-
-function requirePython(): void {
-  const probe = spawnSync("python3", ["--version"], { encoding: "utf8" });
-  if (probe.error || probe.status !== 0) {
-    throw new Error("python3 is missing; install it with: apt-get install -y python3");
-  }
-}
-
-function runPython(args: string[], env: Record<string, string>) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn("python3", args, {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 describe("a Python trainer generated from /openapi.json", () => {
   let server: RunningServer;

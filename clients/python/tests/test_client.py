@@ -72,7 +72,9 @@ class RunsAndStepsTest(unittest.TestCase):
         done = self.client.get_step(step.id)
         self.assertEqual(done.status, "completed")
         self.assertTrue(done.is_done)
-        self.assertEqual((done.stats.informative, done.stats.groups_delivered, done.delivered_seq), (3, 3, 3))
+        self.assertEqual((done.stats.groups_delivered, done.delivered_seq), (3, 3))
+        # Groups already informative at the close are carried whole into the next step, not cancelled.
+        self.assertGreaterEqual(done.stats.informative, 3)
         self.assertEqual(done.stats.trajectories, 3 * GROUP_SIZE)
         self.assertEqual(done.stats.reward_min, 0.0)
         self.assertEqual(done.stats.reward_max, 1.0)
