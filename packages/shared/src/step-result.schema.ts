@@ -178,3 +178,32 @@ export const ZGroupResult = z
   })
   .meta({ id: "GroupResult", description: "A handed-out group, with every member's trajectory." });
 export type TGroupResult = z.infer<typeof ZGroupResult>;
+
+const noWaste = (): TWasteEntry => ({ jobs: 0, rolloutSeconds: 0, generatedTokens: 0 });
+
+/** A step's statistics before anything happened: every counter 0, no reward yet. */
+export function emptyStepStats(): TStepStats {
+  return {
+    groupsStarted: 0,
+    groupsDecided: 0,
+    informative: 0,
+    uninformative: 0,
+    failedGroups: 0,
+    groupsDelivered: 0,
+    jobsSubmitted: 0,
+    jobsCancelled: 0,
+    infraRetries: 0,
+    trajectoriesCarriedIn: 0,
+    trajectoriesCarriedOver: 0,
+    staleWithheld: 0,
+    staleRegenerated: 0,
+    trajectories: 0,
+    rewardMean: null,
+    rewardStd: null,
+    rewardMin: null,
+    rewardMax: null,
+    solvedFraction: null,
+    meanTrajectoryTokens: null,
+    waste: { cancelled: noWaste(), zeroVariance: noWaste(), stale: noWaste(), infraFailures: noWaste() },
+  };
+}

@@ -1,4 +1,5 @@
 import {
+  emptyStepStats,
   isTerminalStatus,
   newId,
   RaasError,
@@ -30,7 +31,7 @@ import {
   type ProgressContext,
   type StepState,
 } from "./step-progress";
-import { emptyRewardAggregate, emptyStepStats } from "./step-stats";
+import { emptyRewardAggregate } from "./step-stats";
 import { taskAt } from "./task-draw";
 
 /**

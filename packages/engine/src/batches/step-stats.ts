@@ -1,38 +1,6 @@
 import type { TStepStats, TWasteEntry } from "@raas/shared";
+
 import type { GroupRecord, RewardAggregate } from "../ports/batch-store.port";
-
-const emptyWaste = (): TWasteEntry => ({ jobs: 0, rolloutSeconds: 0, generatedTokens: 0 });
-
-export function emptyStepStats(): TStepStats {
-  return {
-    groupsStarted: 0,
-    groupsDecided: 0,
-    informative: 0,
-    uninformative: 0,
-    failedGroups: 0,
-    groupsDelivered: 0,
-    jobsSubmitted: 0,
-    jobsCancelled: 0,
-    infraRetries: 0,
-    trajectoriesCarriedIn: 0,
-    trajectoriesCarriedOver: 0,
-    staleWithheld: 0,
-    staleRegenerated: 0,
-    trajectories: 0,
-    rewardMean: null,
-    rewardStd: null,
-    rewardMin: null,
-    rewardMax: null,
-    solvedFraction: null,
-    meanTrajectoryTokens: null,
-    waste: {
-      cancelled: emptyWaste(),
-      zeroVariance: emptyWaste(),
-      stale: emptyWaste(),
-      infraFailures: emptyWaste(),
-    },
-  };
-}
 
 export function emptyRewardAggregate(): RewardAggregate {
   return {
