@@ -4,6 +4,7 @@ export * from "./define-handler";
 export * from "./engine.types";
 export * from "./engine-defaults";
 export * from "./export/index";
+export * from "./gateway/index";
 export * from "./handler-registry";
 export * from "./handlers/sleep-handler";
 export * from "./lifecycle/failure-classifier";

@@ -1,0 +1,2 @@
+export * from "./build-gateway-traces";
+export * from "./token-prefix";

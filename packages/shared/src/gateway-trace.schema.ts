@@ -1,0 +1,124 @@
+import { z } from "zod";
+
+/**
+ * One model call recorded by the inference gateway: what the harness sent (rendered to token ids by
+ * the server) and what the model sampled.
+ */
+export const ZGatewayCall = z
+  .object({
+    id: z.string().describe("Id of the call (unique within the job)."),
+    seq: z.number().int().nonnegative().describe("Order of arrival within the job (0 for the first call)."),
+    parentCallId: z
+      .string()
+      .nullable()
+      .describe(
+        "The call whose answer the request's history ended with (matched by the tool-call ids and text the gateway returned); null when the history held none.",
+      ),
+    promptIds: z.array(z.number().int()).describe("Token ids of the rendered prompt."),
+    responseIds: z.array(z.number().int()).describe("Token ids the model sampled."),
+    logprobs: z
+      .array(z.number())
+      .describe("Logprob of each sampled token (empty when the backend gave none)."),
+    finishReason: z.string().nullable(),
+    backendId: z.string().nullable(),
+    weightVersion: z.string().nullable(),
+    latencyMs: z.number().nonnegative(),
+  })
+  .meta({ id: "GatewayCall", description: "A model call made through the inference gateway." });
+export type TGatewayCall = z.infer<typeof ZGatewayCall>;
+
+/** Where one call's sampled tokens sit in its chain's stream. */
+export const ZTraceCallSpan = z.object({
+  callId: z.string(),
+  start: z.number().int().nonnegative().describe("Offset of the call's first sampled token in `tokens`."),
+  end: z.number().int().nonnegative().describe("Offset just past its last sampled token (exclusive)."),
+  backendId: z.string().nullable(),
+  weightVersion: z.string().nullable(),
+  finishReason: z.string().nullable(),
+});
+export type TTraceCallSpan = z.infer<typeof ZTraceCallSpan>;
+
+export const TRACE_CHAIN_ORIGINS = ["start", "fork", "split"] as const;
+
+/** One chain of calls, each continuing the one before token for token, as one flat stream. */
+export const ZTraceChain = z
+  .object({
+    index: z.number().int().nonnegative(),
+    origin: z
+      .enum(TRACE_CHAIN_ORIGINS)
+      .describe(
+        "`start`: a conversation of its own (first call, a sub-agent); `fork`: continues a call another chain already continued (parallel calls); `split`: starts where a chain broke.",
+      ),
+    fromChainIndex: z
+      .number()
+      .int()
+      .nonnegative()
+      .nullable()
+      .describe("For `fork` and `split`: the chain it came from."),
+    callIds: z.array(z.string()),
+    tokens: z.array(z.number().int()),
+    lossMask: z.array(z.union([z.literal(0), z.literal(1)])).describe("1 on sampled tokens, 0 elsewhere."),
+    logprobs: z.array(z.number().nullable()).describe("Aligned to `tokens`; null where the mask is 0."),
+    logprobsComplete: z.boolean().describe("False when a call came back without one logprob per token."),
+    promptLength: z.number().int().nonnegative(),
+    spans: z.array(ZTraceCallSpan),
+  })
+  .meta({ id: "TraceChain", description: "A chain of gateway calls as one token stream." });
+export type TTraceChain = z.infer<typeof ZTraceChain>;
+
+export const TRACE_BREAK_REGIONS = ["prompt", "response"] as const;
+
+/** A call that should have continued a chain but did not extend its prompt + response exactly. */
+export const ZTraceBreak = z
+  .object({
+    callId: z.string(),
+    callSeq: z.number().int().nonnegative(),
+    chainIndex: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe("The chain the call would have continued (it ends before it)."),
+    newChainIndex: z.number().int().nonnegative().describe("The chain the call starts instead."),
+    position: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        "First token of the broken chain's stream (its prompt + last response) the call's prompt does not repeat.",
+      ),
+    expectedId: z.number().int().nullable().describe("The chain's token at `position`."),
+    actualId: z.number().int().nullable().describe("The call's token there; null when its prompt ended."),
+    region: z
+      .enum(TRACE_BREAK_REGIONS)
+      .describe(
+        "`prompt`: the harness changed earlier history (rewrote or truncated it); `response`: the sampled answer was not sent back as sampled (re-rendered, e.g. a chat template dropping a past <think> block).",
+      ),
+    message: z.string(),
+  })
+  .meta({ id: "TraceBreak", description: "Where a chain of gateway calls stopped being token-exact." });
+export type TTraceBreak = z.infer<typeof ZTraceBreak>;
+
+/** Per trajectory: whether its traces are token-exact and, where not, exactly where they broke. */
+export const ZTraceCertificate = z
+  .object({
+    isCertified: z
+      .boolean()
+      .describe("True when no chain broke: every stream is what the model saw and sampled."),
+    callCount: z.number().int().nonnegative(),
+    chainCount: z.number().int().nonnegative(),
+    callsMerged: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe("Calls that continued a chain (their prompts were not repeated in the stream)."),
+    forkCount: z.number().int().nonnegative(),
+    breaks: z.array(ZTraceBreak),
+  })
+  .meta({
+    id: "TraceCertificate",
+    description: "The token-exactness certificate of a trajectory's gateway traces.",
+  });
+export type TTraceCertificate = z.infer<typeof ZTraceCertificate>;
+
+export const ZGatewayTraces = z.object({ chains: z.array(ZTraceChain), certificate: ZTraceCertificate });
+export type TGatewayTraces = z.infer<typeof ZGatewayTraces>;
