@@ -1,5 +1,4 @@
 export * from "./assert-never";
-export * from "./curriculum.schema";
 export * from "./defaults";
 export * from "./errors";
 export * from "./format-issues";
