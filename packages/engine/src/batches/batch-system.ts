@@ -5,6 +5,7 @@ import {
   RaasError,
   type TCreateRunRequest,
   type TCreateStepRequest,
+  type TCurriculumStats,
   type TGroup,
   type TJob,
   type TRun,
@@ -13,7 +14,9 @@ import {
   ZCreateRunRequest,
   ZCreateStepRequest,
 } from "@raas/shared";
+import { CurriculumTracker, taskSamplingOf } from "../curriculum/curriculum-tracker";
 import type { EngineLogger } from "../engine.types";
+import { MemoryCurriculumStore } from "../memory/memory-curriculum-store";
 import type { BatchStore, GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
 import { type Clock, systemClock } from "../ports/clock.port";
 import { changedGroups, parse, resolveTasks, snapshot } from "./batch-support";
@@ -54,6 +57,7 @@ export class BatchSystem {
   readonly #states = new Map<string, StepState>();
   readonly #chains = new Map<string, Promise<unknown>>();
   readonly #delivery: GroupDelivery;
+  readonly #curriculum: CurriculumTracker;
   #unsubscribe: (() => void) | null = null;
   #cancelSweep: (() => void) | null = null;
 
@@ -70,6 +74,11 @@ export class BatchSystem {
       clock: this.#clock,
       loadStep: (id) => this.#loadStepView(id),
       loadGroups: (id) => this.#loadGroups(id),
+    });
+    this.#curriculum = new CurriculumTracker({
+      store: options.curriculum ?? new MemoryCurriculumStore(),
+      clock: this.#clock,
+      tasksOf: (step) => resolveTasks(this.#catalog, step.request.tasks).catch(() => null),
     });
   }
 
@@ -185,6 +194,7 @@ export class BatchSystem {
         version: 0,
       };
       const state: StepState = { run, step, groups: [] };
+      await this.#curriculum.prepare(state, { refresh: true });
       const context = this.#context(state, tasks);
       const carried = await this.#store.listCarriedGroups(run.id);
       const actions = [...carryIn(state, carried, context), ...advance(state, context)];
@@ -203,6 +213,7 @@ export class BatchSystem {
       await this.#store.insertGroups(state.groups);
       for (const old of carried) if (old.carriedIntoGroupId !== null) await this.#store.saveGroup(old);
       await this.#store.saveRun(run);
+      await this.#curriculum.observe(state);
       await this.#execute(
         state,
         actions.filter((a) => a.type === "cancel"),
@@ -210,6 +221,12 @@ export class BatchSystem {
       this.#delivery.notify(step.id);
       return { step: toStepView(step), created: true };
     });
+  }
+
+  /** Per-task pass rates of a run: tasks active/retired now and the histogram at each step's close. */
+  async curriculumStats(runId: string): Promise<TCurriculumStats> {
+    await this.#requireRun(runId);
+    return this.#curriculum.stats(runId, await this.#store.listSteps(runId));
   }
 
   async getStep(stepId: string): Promise<TStep> {
@@ -278,6 +295,7 @@ export class BatchSystem {
     }
     const end = await this.#jobEnd(job);
     const tasks = await this.#tasksOf(state.step);
+    await this.#curriculum.prepare(state);
     const before = snapshot(state.groups);
     const actions = applyJobEnd(state, end, this.#context(state, tasks));
     await this.#persist(state, changedGroups(state.groups, before));
@@ -315,6 +333,7 @@ export class BatchSystem {
         this.#warn(error, state.step.id);
         for (const { member } of submits) if (member.jobId === "") member.status = "failed";
         const tasks = await this.#tasksOf(state.step);
+        await this.#curriculum.prepare(state);
         const more = advance(state, this.#context(state, tasks));
         await this.#persist(state, new Set(submits.map((s) => s.group.id)));
         await this.#execute(state, more);
@@ -358,6 +377,7 @@ export class BatchSystem {
       state.run.taskCursors[state.step.request.tasks.dataset] = state.step.nextTaskIndex;
       await this.#store.saveRun(state.run);
     }
+    await this.#curriculum.observe(state);
   }
 
   /** After a restart or a lost event: resubmits pending members and applies ends not seen yet. */
@@ -402,6 +422,11 @@ export class BatchSystem {
       newGroupId: () => newId("grp", this.#clock.now()),
       drawTask: () => {
         if (!tasks) return null;
+        if (taskSamplingOf(state.step).policy === "adaptive") {
+          const drawn = this.#curriculum.draw(state, tasks);
+          if (drawn) state.step.nextTaskIndex += 1;
+          return drawn;
+        }
         const task = taskAt(tasks, state.step.nextTaskIndex, {
           cycle: request.tasks.type === "dataset",
           shuffleSeed: request.shuffleSeed,
@@ -429,6 +454,7 @@ export class BatchSystem {
       (await this.#store.getRun(step.runId));
     if (!run) return null;
     const state: StepState = { run, step, groups: await this.#store.listGroups(stepId) };
+    this.#curriculum.attach(state);
     this.#states.set(stepId, state);
     return state;
   }

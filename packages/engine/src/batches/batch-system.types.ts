@@ -9,6 +9,7 @@ import type {
 import type { EngineLogger, JobEventListener, SubmitResult } from "../engine.types";
 import type { BatchStore } from "../ports/batch-store.port";
 import type { Clock } from "../ports/clock.port";
+import type { CurriculumStore } from "../ports/curriculum-store.port";
 
 /** The engine's public operations the batch system works through (a `RolloutEngine` has them). */
 export interface BatchEngine {
@@ -39,6 +40,8 @@ export interface BatchSystemOptions {
   catalog?: TaskCatalog;
   clock?: Clock;
   logger?: EngineLogger;
+  /** Per-task history and curriculum state (adaptive task sampling). Default: in memory. */
+  curriculum?: CurriculumStore;
   /**
    * Interval of the sweep that re-reads running members' jobs from the engine, in case a job
    * event was lost (the bus delivers at most once). Default 5_000 ms.

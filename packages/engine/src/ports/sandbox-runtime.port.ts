@@ -147,6 +147,24 @@ export interface SandboxLimitsInForce {
   toolJail: "on" | "off" | "unknown";
 }
 
+/**
+ * A workspace prepared once (a GRPO group's INIT) and kept where no sandbox can reach it: it is
+ * bound into none, so the policy's code can neither read nor change it. Sandboxes started from it
+ * (`SandboxRuntime.createFrom`) each get a private copy (a reflink clone where the file system
+ * has them, else a plain copy), so a member's writes, deletions and mode changes stay its own.
+ */
+export interface SandboxTemplate {
+  readonly id: string;
+  /** Removes the template's files. Idempotent; sandboxes made from it keep their own copies. */
+  remove(): Promise<void>;
+}
+
+/** A template and what `prepare` returned while building it. */
+export interface PreparedSandboxTemplate<T> {
+  template: SandboxTemplate;
+  value: T;
+}
+
 /** Adapters: bubblewrap (default on Linux), singularity/apptainer (HPC), local (dev only). */
 export interface SandboxRuntime {
   readonly name: string;
@@ -158,4 +176,17 @@ export interface SandboxRuntime {
   closeAll(): Promise<void>;
   /** The limits in force for sandboxes made with the runtime's defaults (for health reports). */
   limitsInForce?(): SandboxLimitsInForce;
+  /**
+   * Starts a sandbox from `spec`, runs `prepare` in it (a group's INIT), closes it (every process
+   * it ran is gone before its workspace is kept, so nothing changes the template afterwards) and
+   * keeps its workspace as a template. When `prepare` throws, the sandbox is closed, nothing is
+   * kept and the error propagates as it is.
+   */
+  prepareTemplate?<T>(
+    spec: SandboxSpec,
+    prepare: (sandbox: Sandbox) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<PreparedSandboxTemplate<T>>;
+  /** Starts a sandbox like `create`, its workspace a private copy of `template`'s (then `spec.files`). */
+  createFrom?(template: SandboxTemplate, spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox>;
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import type {
   Sandbox,
   SandboxExecOptions,
@@ -387,6 +388,32 @@ export class ManagedSandbox implements Sandbox {
     return this.#teardown("closed", "closed");
   }
 
+  /**
+   * Closes the sandbox like `close`, but moves its workspace to `destination` (a path on the same
+   * file system) once every process it ran is gone, instead of removing it. Throws when the
+   * sandbox is not ready, or when a process of it outlived the teardown (it could still write).
+   */
+  async closeKeepingWorkspace(destination: string): Promise<void> {
+    if (this.#state !== "ready") {
+      throw new SandboxError("closed", `sandbox ${this.id} is ${this.#state}; its workspace cannot be kept`);
+    }
+    this.#keepWorkspaceAt = destination;
+    await this.#teardown("closed", "closed");
+    if (this.#leftoverPids > 0) {
+      rmSync(destination, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+      throw new SandboxError(
+        "request_failed",
+        `sandbox ${this.id} left ${this.#leftoverPids} process(es) alive; its workspace is not kept`,
+      );
+    }
+    if (!existsSync(destination)) {
+      throw new SandboxError("closed", `sandbox ${this.id} ended before its workspace could be kept`);
+    }
+  }
+
+  #keepWorkspaceAt: string | undefined;
+  #leftoverPids = 0;
+
   async #call<T>(request: () => Promise<T>): Promise<T> {
     try {
       return await request();
@@ -442,10 +469,18 @@ export class ManagedSandbox implements Sandbox {
       for (let attempt = 0; attempt < 100 && cgroup && !cgroup.remove(); attempt += 1) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      this.#leftoverPids = identities.filter(isProcessAlive).length;
+      if (this.#keepWorkspaceAt !== undefined && this.#leftoverPids === 0 && finalState === "closed") {
+        try {
+          renameSync(this.#options.dirs.workspace, this.#keepWorkspaceAt);
+        } catch {
+          // Reported by closeKeepingWorkspace: the destination does not exist.
+        }
+      }
       removeSandboxDirs(this.#options.dirs.root);
       this.#unregisterExit?.();
       this.#state = finalState;
-      this.#emit("closed", { reason, ...detail, leftoverPids: identities.filter(isProcessAlive).length });
+      this.#emit("closed", { reason, ...detail, leftoverPids: this.#leftoverPids });
       this.#options.onGone();
     })();
     return this.#closing;

@@ -57,6 +57,29 @@ export function createSandboxDirs(
   return dirs;
 }
 
+/** Marks `root` as this process's, so `reapStaleSandboxDirs` removes it once this process is gone. */
+export function writeOwnerFile(root: string): void {
+  writeFileSync(join(root, OWNER_FILE), JSON.stringify({ hostPid: process.pid, createdAtMs: Date.now() }));
+}
+
+/** Writes files (workspace-relative path → contents) into a workspace, owned by `owner` when given. */
+export function writeWorkspaceFiles(
+  workspace: string,
+  files: Record<string, string | Uint8Array> | undefined,
+  owner?: { uid: number; gid: number },
+): void {
+  for (const [path, contents] of Object.entries(files ?? {})) {
+    const target = resolve(workspace, path);
+    const rel = relative(workspace, target);
+    if (rel.startsWith("..") || rel === "") throw new Error(`initial file ${path} is outside the workspace`);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, contents);
+    if (owner) {
+      for (let at = target; at !== workspace; at = dirname(at)) lchownSync(at, owner.uid, owner.gid);
+    }
+  }
+}
+
 function populate(
   dirs: SandboxDirs,
   files: Record<string, string | Uint8Array> | undefined,
@@ -64,14 +87,8 @@ function populate(
 ): void {
   const { root } = dirs;
   mkdirSync(dirs.run, { mode: 0o700 });
-  writeFileSync(join(root, OWNER_FILE), JSON.stringify({ hostPid: process.pid, createdAtMs: Date.now() }));
-  for (const [path, contents] of Object.entries(files ?? {})) {
-    const target = resolve(dirs.workspace, path);
-    const rel = relative(dirs.workspace, target);
-    if (rel.startsWith("..") || rel === "") throw new Error(`initial file ${path} is outside the workspace`);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, contents);
-  }
+  writeOwnerFile(root);
+  writeWorkspaceFiles(dirs.workspace, files);
   if (owner) {
     chownTree(dirs.workspace, owner.uid, owner.gid);
     chownSync(dirs.run, owner.uid, owner.gid);

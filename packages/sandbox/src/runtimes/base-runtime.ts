@@ -3,11 +3,14 @@ import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type {
+  PreparedSandboxTemplate,
+  Sandbox,
   SandboxEventListener,
   SandboxLimits,
   SandboxLimitsInForce,
   SandboxRuntime,
   SandboxSpec,
+  SandboxTemplate,
   ToolSpec,
 } from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
@@ -17,10 +20,17 @@ import {
   reapStaleSandboxDirs,
   removeSandboxDirs,
   type SandboxDirs,
+  writeWorkspaceFiles,
 } from "../host/sandbox-dirs";
 import { SandboxError } from "../host/sandbox-error";
 import { ensureServerBundle, type ServerBundle } from "../host/server-bundle";
 import type { WatchdogLimits } from "../host/watchdog-decision";
+import {
+  cloneWorkspace,
+  createTemplateRoot,
+  templateWorkspace,
+  WorkspaceTemplate,
+} from "../host/workspace-template";
 import type { ExecServerConfig } from "../server/exec-server.types";
 import type { ToolJailConfig } from "../server/tool-jail";
 import { SANDBOX_TOOL_SPECS } from "../tools/tool-specs";
@@ -65,6 +75,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
   };
   readonly #listeners = new Set<SandboxEventListener>();
   readonly #sandboxes = new Set<ManagedSandbox>();
+  readonly #templates = new Set<WorkspaceTemplate>();
   readonly #pool: WarmPool | undefined;
   /** Isolation the most recently started sandbox reported (tool jail in force or not). */
   protected lastIsolation: ManagedSandbox["isolation"];
@@ -171,13 +182,91 @@ export abstract class BaseRuntime implements SandboxRuntime {
     return this.#pool?.fill() ?? Promise.resolve();
   }
 
-  async #createCold(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
+  async prepareTemplate<T>(
+    spec: SandboxSpec,
+    prepare: (sandbox: Sandbox) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<PreparedSandboxTemplate<T>> {
+    const sandbox = await this.create(spec, signal);
+    let value: T;
+    try {
+      value = await prepare(sandbox);
+      signal?.throwIfAborted();
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+    const id = `${DIR_PREFIX}tpl-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+    const root = createTemplateRoot(this.options.baseDir, id);
+    try {
+      await sandbox.closeKeepingWorkspace(templateWorkspace(root));
+    } catch (error) {
+      await sandbox.close();
+      removeSandboxDirs(root);
+      throw error;
+    }
+    const template = new WorkspaceTemplate(id, root, (gone) => this.#templates.delete(gone));
+    this.#templates.add(template);
+    return { template, value };
+  }
+
+  async createFrom(
+    template: SandboxTemplate,
+    spec: SandboxSpec,
+    signal?: AbortSignal,
+  ): Promise<ManagedSandbox> {
+    if (!(template instanceof WorkspaceTemplate) || !this.#templates.has(template)) {
+      throw new SandboxError(
+        "start_failed",
+        `template ${template.id} is not held by this runtime (removed?)`,
+      );
+    }
+    const pooled = this.#pool && isPoolable(spec) ? this.#pool.take() : undefined;
+    if (pooled) {
+      try {
+        await cloneWorkspace(template.workspace, pooled.workspaceHostPath);
+        writeWorkspaceFiles(pooled.workspaceHostPath, spec.files, this.sandboxOwner());
+      } catch (error) {
+        await pooled.close();
+        throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
+          cause: error,
+        });
+      }
+      pooled.assign(spec.jobId ?? null, { fromPool: true });
+      return pooled;
+    }
+    const sandbox = await this.#createCold(spec, signal, template);
+    sandbox.assign(spec.jobId ?? null);
+    return sandbox;
+  }
+
+  /** Templates this runtime holds right now. */
+  get heldTemplates(): readonly SandboxTemplate[] {
+    return [...this.#templates];
+  }
+
+  async #createCold(
+    spec: SandboxSpec,
+    signal?: AbortSignal,
+    template?: WorkspaceTemplate,
+  ): Promise<ManagedSandbox> {
     const bundle = await ensureServerBundle(this.options.baseDir, this.sandboxOwner());
     const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const limits = mergeLimits(this.options.defaultLimits, spec.limits);
     const owner = this.sandboxOwner();
     if (owner) this.#allowTraversal();
-    const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, owner);
+    const dirs = createSandboxDirs(this.options.baseDir, id, template ? undefined : spec.files, owner);
+    if (template) {
+      try {
+        await cloneWorkspace(template.workspace, dirs.workspace);
+        writeWorkspaceFiles(dirs.workspace, spec.files, owner);
+      } catch (error) {
+        removeSandboxDirs(dirs.root);
+        throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
+          cause: error,
+        });
+      }
+    }
     let plan: LaunchPlan;
     try {
       plan = this.#planFor(id, spec, limits, dirs, bundle);
@@ -267,9 +356,11 @@ export abstract class BaseRuntime implements SandboxRuntime {
     return [...this.#sandboxes];
   }
 
+  /** Closes every sandbox and removes every template this runtime holds. */
   async closeAll(): Promise<void> {
     await this.#pool?.settle();
     await Promise.all([...this.#sandboxes].map((sandbox) => sandbox.close()));
+    await Promise.all([...this.#templates].map((template) => template.remove()));
   }
 
   #emit(event: TSandboxEvent): void {

@@ -1,0 +1,76 @@
+import { execFile } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { SandboxTemplate } from "@raas/engine";
+import { removeSandboxDirs, writeOwnerFile } from "./sandbox-dirs";
+
+/**
+ * A prepared workspace on the host (`<root>/workspace`), bound into no sandbox: the policy's
+ * code cannot see or change it. Sandboxes start from copies of it (`cloneWorkspace`).
+ */
+export class WorkspaceTemplate implements SandboxTemplate {
+  readonly id: string;
+  readonly root: string;
+  readonly #onRemoved: (template: WorkspaceTemplate) => void;
+  #isRemoved = false;
+
+  constructor(id: string, root: string, onRemoved: (template: WorkspaceTemplate) => void) {
+    this.id = id;
+    this.root = root;
+    this.#onRemoved = onRemoved;
+  }
+
+  /** Host path of the kept workspace. */
+  get workspace(): string {
+    return templateWorkspace(this.root);
+  }
+
+  get isRemoved(): boolean {
+    return this.#isRemoved;
+  }
+
+  async remove(): Promise<void> {
+    if (this.#isRemoved) return;
+    this.#isRemoved = true;
+    removeSandboxDirs(this.root);
+    this.#onRemoved(this);
+  }
+}
+
+/** Where a template's workspace lives below its root. */
+export function templateWorkspace(root: string): string {
+  return join(root, "workspace");
+}
+
+/**
+ * Creates a template's root directory (private to this host user) with an owner file, so the
+ * reaper of stale sandbox directories removes it if this process dies without cleaning up.
+ */
+export function createTemplateRoot(baseDir: string, id: string): string {
+  const root = join(baseDir, id);
+  mkdirSync(root, { mode: 0o700 });
+  writeOwnerFile(root);
+  return root;
+}
+
+/**
+ * Copies a workspace tree into an existing (empty) directory, keeping modes, owners, times,
+ * symlinks and the tree's own hard links (`cp -a`). `--reflink=auto` shares the data blocks
+ * copy-on-write where the file system can (btrfs, XFS): then the copy costs metadata only; on
+ * others (ext4) it is a plain copy. Never hard links between copies: those share inodes, so a
+ * write in place or a chmod in one member would show in its siblings and in the template.
+ */
+export function cloneWorkspace(source: string, destination: string, cpPath = "cp"): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      cpPath,
+      ["-a", "--reflink=auto", "--", `${source}/.`, `${destination}/`],
+      { env: { PATH: "/usr/bin:/bin", LC_ALL: "C" }, maxBuffer: 64 * 1024 },
+      (error, _stdout, stderr) => {
+        if (error)
+          reject(new Error(`copying the template's workspace failed: ${stderr.trim() || error.message}`));
+        else resolve();
+      },
+    );
+  });
+}
