@@ -1,5 +1,6 @@
 export * from "./agent/index";
 export * from "./batches/index";
+export * from "./curriculum/index";
 export * from "./define-handler";
 export * from "./engine.types";
 export * from "./engine-defaults";
@@ -12,6 +13,7 @@ export * from "./lifecycle/job-state-machine";
 export * from "./memory/job-filter";
 export * from "./memory/memory-batch-store";
 export * from "./memory/memory-benchmark-run-store";
+export * from "./memory/memory-curriculum-store";
 export * from "./memory/memory-event-bus";
 export * from "./memory/memory-job-queue";
 export * from "./memory/memory-job-store";

@@ -1,4 +1,5 @@
 export * from "./assert-never";
+export * from "./curriculum.schema";
 export * from "./defaults";
 export * from "./errors";
 export * from "./format-issues";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZTaskSampling } from "./curriculum.schema";
 import { ZId, zIdString, zJsonObjectWithoutNul } from "./id.schema";
 import { ZStageTimeoutsMs } from "./job.schema";
 
@@ -119,6 +120,9 @@ export const ZCreateStepRequest = z
       .int()
       .optional()
       .describe("Draw tasks in a seeded random order; default the source's order."),
+    taskSampling: ZTaskSampling.default({ policy: "uniform" }).describe(
+      "How tasks are drawn: `uniform` (default) or `adaptive` (curriculum over per-task pass rates).",
+    ),
   })
   .strict()
   .meta({ id: "CreateStepRequest", description: "One training step: m groups of n samples." });

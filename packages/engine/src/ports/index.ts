@@ -2,6 +2,7 @@ export * from "./batch-store.port";
 export * from "./benchmark-run-store.port";
 export * from "./chat-format.port";
 export * from "./clock.port";
+export * from "./curriculum-store.port";
 export * from "./event-bus.port";
 export * from "./inference-pool.port";
 export * from "./job-queue.port";
