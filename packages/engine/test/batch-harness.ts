@@ -7,6 +7,7 @@ import { MemoryBatchStore } from "../src/memory/memory-batch-store";
 import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { BatchStore } from "../src/ports/batch-store.port";
+import type { CurriculumStore } from "../src/ports/curriculum-store.port";
 import type { TaskHandler } from "../src/ports/task-handler.port";
 import { RolloutEngine } from "../src/rollout-engine";
 import { StageFailure } from "../src/stage-failure";
@@ -115,7 +116,12 @@ export function groupTask(taskId: string, rewards: number[], extra: Partial<TGro
 
 /** An engine on memory adapters with the scripted group handler, and a batch system over it. */
 export async function startBatchHarness(
-  options: { store?: BatchStore; weightVersion?: () => number | null; catalog?: TaskCatalog } = {},
+  options: {
+    store?: BatchStore;
+    weightVersion?: () => number | null;
+    catalog?: TaskCatalog;
+    curriculum?: CurriculumStore;
+  } = {},
 ) {
   const gates = new Gates();
   const handlers = new HandlerRegistry().register(createGroupTaskHandler(gates));
@@ -135,6 +141,7 @@ export async function startBatchHarness(
       store,
       reconcileEveryMs: 200,
       ...(options.catalog ? { catalog: options.catalog } : {}),
+      ...(options.curriculum ? { curriculum: options.curriculum } : {}),
       ...(options.weightVersion ? { weightVersion: options.weightVersion } : {}),
     });
   let batches = make();
