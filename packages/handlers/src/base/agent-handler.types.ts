@@ -17,6 +17,7 @@ import type {
 import type { DriftViolation } from "@raas/inference";
 import type { z } from "zod";
 import type { TAgentTaskBase } from "./agent-payload.schema";
+import type { GroupTemplateOptions } from "./group-templates";
 
 /** Defaults every agent handler applies unless the handler or the job payload overrides them. */
 export interface AgentDefaults {
@@ -28,6 +29,12 @@ export interface AgentDefaults {
   enableThinking?: boolean;
   /** Limits of every sandbox (merged under a handler's own). Default: the runtime's defaults. */
   sandboxLimits?: SandboxLimits;
+  /**
+   * INIT once per group for handlers that `shareSetupInGroup`, where the runtime can fork
+   * (`prepareTemplate` + `createFrom`): how long templates are kept, or `false` for an INIT per
+   * member. Default on, with `GroupTemplateOptions`' defaults.
+   */
+  groupFork?: GroupTemplateOptions | false;
 }
 
 /** What every agent handler needs; built once by the composition root. */
@@ -116,6 +123,12 @@ export interface AgentHandlerDefinition<P extends TAgentTaskBase, S = undefined,
   sandbox?(payload: P): Omit<SandboxSpec, "jobId">;
   /** INIT work after the sandbox is up (materialize the task); its result reaches `evaluate`. */
   setup?(ctx: SetupContext<P>): Promise<S>;
+  /**
+   * `setup` depends on the payload only (not on the job id), so the members of a group (jobs with
+   * one `groupId` and the same payload) may share one INIT: it runs once per group and each member
+   * starts from a private copy of its workspace (`AgentDefaults.groupFork`). Default false.
+   */
+  shareSetupInGroup?: boolean;
   systemPrompt(payload: P): string;
   userMessage(payload: P): string;
   /** End-of-RUN work in the RUN sandbox (e.g. read the solution file, take the diff). */

@@ -22,6 +22,8 @@ import type {
 } from "./agent-handler.types";
 import type { TAgentTaskBase } from "./agent-payload.schema";
 import { agentResultSchema } from "./agent-result.schema";
+import { canFork, initFromGroupTemplate } from "./group-init";
+import { GroupTemplates } from "./group-templates";
 import { asStageFailure, guardSandbox } from "./infrastructure-guard";
 import { createSandboxToolbox } from "./sandbox-toolbox";
 import { SUBMIT_TOOL_SPEC } from "./submit-tool";
@@ -46,6 +48,12 @@ export function defineAgentHandler<P extends TAgentTaskBase, S = undefined, A = 
     const tools = resolveTools(definition, deps.sandboxRuntime);
     const defaults: AgentDefaults = deps.defaults ?? {};
     const failOn = new Set(definition.failOn ?? ["context_exhausted"]);
+    const runtime = deps.sandboxRuntime;
+    // INIT once per group (see `shareSetupInGroup`); templates are the runtime's, removed by closeAll.
+    const templates =
+      definition.shareSetupInGroup && defaults.groupFork !== false && canFork(runtime)
+        ? new GroupTemplates<S>(defaults.groupFork ?? {})
+        : undefined;
     return {
       kind: definition.kind,
       description: definition.description,
@@ -55,6 +63,18 @@ export function defineAgentHandler<P extends TAgentTaskBase, S = undefined, A = 
 
       async init(ctx) {
         const spec = definition.sandbox?.(ctx.payload) ?? {};
+        const { groupId } = ctx.job;
+        if (templates && groupId && definition.setup && canFork(runtime)) {
+          return initFromGroupTemplate({
+            runtime,
+            templates,
+            kind: definition.kind,
+            groupId,
+            ctx,
+            spec: { ...spec, limits: { ...defaults.sandboxLimits, ...spec.limits } },
+            setup: definition.setup,
+          });
+        }
         const sandbox = await openSandbox(deps.sandboxRuntime, defaults, ctx.job.id, spec, ctx.signal);
         ctx.deferToJobEnd(() => sandbox.close());
         const guarded = guardSandbox(sandbox, ctx.signal);

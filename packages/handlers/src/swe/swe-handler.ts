@@ -68,6 +68,8 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
         ...(config.sandboxLimits !== undefined && { limits: config.sandboxLimits }),
       };
     },
+    // The checkout depends on the instance only: a group's members share one INIT (a fork each).
+    shareSetupInGroup: true,
     async setup({ sandbox, payload, signal }) {
       const { instance } = payload;
       // A repository that is missing, or lacks base_commit, makes the instance ungradable: `eval`.

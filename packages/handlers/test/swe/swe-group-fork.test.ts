@@ -1,0 +1,126 @@
+// The SWE handler's INIT for a group on real bubblewrap: the checkout runs once, every member works
+// on its own copy, a setup that fails on the clean repository fails every member as `eval`.
+import type { ChatFormat, Cleanup, InferencePool, JobRecord, Sandbox, StageContext } from "@raas/engine";
+import type { TSandboxEvent } from "@raas/shared";
+import { afterAll, describe, expect, it } from "vitest";
+import type { AgentInitOutput } from "../../src/base/agent-handler.types";
+import { createSweHandlerFactory } from "../../src/swe/swe-handler";
+import type { TSwePayload } from "../../src/swe/swe-payload.schema";
+import { createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
+import { createSweTestRuntime, fixtureInstance, SWE_BUNDLE_DIR } from "./support/swe-test-fixture";
+
+const TIMEOUT_MS = 180_000;
+const unused = new Proxy({}, { get: () => () => Promise.reject(new Error("not used in INIT")) });
+
+/** A StageContext for INIT of one member; `endJob` runs its job-end cleanups. */
+function initContext(jobId: string, groupId: string | null, payload: TSwePayload) {
+  const jobEnd: Cleanup[] = [];
+  const ctx: StageContext<TSwePayload> = {
+    job: { id: jobId, groupId } as unknown as JobRecord,
+    payload,
+    stage: "init",
+    signal: new AbortController().signal,
+    defer: () => undefined,
+    deferToJobEnd: (cleanup) => jobEnd.push(cleanup),
+    record: { turn: () => undefined, toolCall: () => undefined, sandboxEvent: () => undefined },
+  };
+  return {
+    ctx,
+    endJob: async () => {
+      for (const cleanup of jobEnd.reverse()) await cleanup();
+    },
+  };
+}
+
+async function sh(sandbox: Sandbox, script: string): Promise<string> {
+  const result = await sandbox.exec(["bash", "-c", script]);
+  if (result.exitCode !== 0) throw new Error(`${script}: ${result.stderr}`);
+  return result.stdout;
+}
+
+describe("swe INIT once per group (bubblewrap)", () => {
+  const { runtime, dispose } = createSweTestRuntime();
+  const repoSource = createBundleDirRepoSource({ dir: SWE_BUNDLE_DIR });
+  const events: TSandboxEvent[] = [];
+  runtime.onEvent((event) => events.push(event));
+  const handler = createSweHandlerFactory({ repoSource })({
+    sandboxRuntime: runtime,
+    inference: unused as InferencePool,
+    chatFormat: unused as ChatFormat,
+    defaults: { groupFork: { graceMs: 50 } },
+  });
+  afterAll(async () => {
+    await repoSource.close();
+    await dispose();
+  });
+
+  it(
+    "checks out once; each member has the repository at base_commit and its own changes only",
+    async () => {
+      const instance = fixtureInstance("raas-fixtures__tinystats-1");
+      const payload = handler.payloadSchema.parse({ instance });
+      const members = ["m0", "m1", "m2"].map((id) => initContext(id, "group-tinystats", payload));
+      const inits = (await Promise.all(members.map((m) => handler.init(m.ctx)))) as AgentInitOutput<{
+        repoDir: string;
+      }>[];
+      const created = events.filter((event) => event.type === "created");
+      expect(created).toHaveLength(4); // one template sandbox + three members
+      const [a, b, c] = inits.map((init) => init.sandbox) as [Sandbox, Sandbox, Sandbox];
+      expect(inits.map((init) => init.setup.repoDir)).toEqual(Array(3).fill("/workspace/tinystats"));
+      for (const sandbox of [a, b, c]) {
+        expect((await sh(sandbox, "cd tinystats && git rev-parse HEAD")).trim()).toBe(instance.base_commit);
+        expect(await sh(sandbox, "cd tinystats && git status --porcelain")).toBe("");
+      }
+      await sh(
+        a,
+        "cd tinystats && echo '# mine' >> tinystats/core.py && rm tinystats/__init__.py && chmod 600 tinystats/core.py",
+      );
+      expect(await sh(b, "cd tinystats && stat -c %a tinystats/core.py && ls tinystats/__init__.py")).toBe(
+        "644\ntinystats/__init__.py\n",
+      );
+      expect(await sh(a, "cd tinystats && git status --porcelain")).not.toBe("");
+      expect(await sh(b, "cd tinystats && git status --porcelain")).toBe("");
+      expect(await sh(c, "cd tinystats && git status --porcelain")).toBe("");
+      await Promise.all(members.map((m) => m.endJob()));
+      expect([a, b, c].map((sandbox) => sandbox.state)).toEqual(["closed", "closed", "closed"]);
+      const deadline = Date.now() + 30_000;
+      while (runtime.heldTemplates.length > 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(runtime.heldTemplates).toHaveLength(0);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "a setup step that fails on the clean repository fails every member as eval, running once",
+    async () => {
+      const instance = fixtureInstance("raas-fixtures__tinystats-1");
+      const payload = handler.payloadSchema.parse({ instance, spec: { setupCommands: ["exit 3"] } });
+      const before = events.filter((event) => event.type === "created").length;
+      const members = ["f0", "f1", "f2"].map((id) => initContext(id, "group-broken", payload));
+      const outcomes = await Promise.allSettled(members.map((m) => handler.init(m.ctx)));
+      expect(
+        outcomes.map((o) => (o.status === "rejected" ? (o.reason as { kind: string }).kind : "ok")),
+      ).toEqual(["eval", "eval", "eval"]);
+      expect(events.filter((event) => event.type === "created").length - before).toBe(1);
+      expect(runtime.openSandboxes).toHaveLength(0);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "a job without a group runs its own INIT",
+    async () => {
+      const payload = handler.payloadSchema.parse({
+        instance: fixtureInstance("raas-fixtures__tinystats-1"),
+      });
+      const before = events.filter((event) => event.type === "created").length;
+      const { ctx, endJob } = initContext("solo", null, payload);
+      const init = (await handler.init(ctx)) as AgentInitOutput<{ repoDir: string }>;
+      expect(events.filter((event) => event.type === "created").length - before).toBe(1);
+      expect(await sh(init.sandbox, "cd tinystats && git status --porcelain")).toBe("");
+      await endJob();
+    },
+    TIMEOUT_MS,
+  );
+});
