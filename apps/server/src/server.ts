@@ -16,6 +16,7 @@ import {
   composeAgentHandlers,
   composeBatches,
   composeEngine,
+  composeGateway,
   composeInference,
   composeSandboxRuntime,
   composeWorkers,
@@ -37,7 +38,7 @@ import type {
   WorkerStore,
 } from "@raas/engine";
 import type { HandlersConfig } from "@raas/handlers";
-import type { RoutedInferencePool } from "@raas/inference";
+import type { InferenceGateway, RoutedInferencePool } from "@raas/inference";
 import { DEFAULT_SERVER_HOST, DEFAULT_SERVER_PORT, defaultAllowedHosts } from "@raas/shared";
 import type { Logger } from "pino";
 
@@ -109,6 +110,8 @@ export interface RunningServer {
   engine: RolloutEngine;
   /** The routed inference pool (also what `backends.*` manages). */
   inference: RoutedInferencePool;
+  /** The per-job OpenAI-compatible inference gateway (`/gateway/<session token>/v1/…`). */
+  gateway: InferenceGateway;
   /** Model name of backends registered without one. */
   defaultModelName: string;
   sandboxRuntime: SandboxRuntime;
@@ -190,6 +193,11 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     bus: composed.bus,
     logger: logger.child({ component: "batches" }),
   });
+  const gateway = composeGateway({
+    engine: composed.engine,
+    pool: inference.pool,
+    modelName: inference.defaultModelName,
+  });
   const handler = createControlPlaneHandler({
     engine: composed.engine,
     auth,
@@ -198,6 +206,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     workers: composed.workers,
     batches: { system: batches.system, catalog: batches.catalog },
     policy: batches.policy,
+    gateway: gateway.gateway,
     sandboxes: {
       name: sandboxRuntime.name,
       ...(sandboxRuntime.limitsInForce && { limitsInForce: () => sandboxRuntime.limitsInForce!() }),
@@ -223,6 +232,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   } catch (error) {
     // E.g. the port is taken: release what was built so an in-process caller can retry.
     handler.close();
+    gateway.close();
     await batches.close();
     await workers.close();
     await composed.engine.stop({ graceMs: 0 });
@@ -252,6 +262,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       handler.close();
+      gateway.close();
       // Before the engine: no step acts on job events while the engine winds down.
       await batches.close();
       await composed.engine.stop({ graceMs: options.graceMs ?? config.shutdownGraceMs });
@@ -278,6 +289,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     isAdminTokenGenerated,
     engine: composed.engine,
     inference: inference.pool,
+    gateway: gateway.gateway,
     defaultModelName: inference.defaultModelName,
     sandboxRuntime,
     benchmarks: composed.benchmarks,

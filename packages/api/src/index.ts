@@ -17,11 +17,13 @@ export type {
 export type { ControlPlaneContext } from "./context";
 export type { ApiJobEvent, ControlPlaneEngine, StageFinishedEvent } from "./engine.port";
 export { toRaasError } from "./errors/to-raas-error";
+export type { ControlPlaneGateway } from "./gateway.port";
 export {
   type ControlPlaneHandler,
   type ControlPlaneHandlerOptions,
   createControlPlaneHandler,
 } from "./http/control-plane-handler";
+export { GATEWAY_PATH, matchGatewayPath } from "./http/gateway-http";
 export { STEP_STREAM_HEARTBEAT_MS, STEP_STREAM_PATH } from "./http/step-stream";
 export type { ApiLogger } from "./logger.types";
 export { ControlPlaneMetrics } from "./metrics/control-plane-metrics";

@@ -9,6 +9,7 @@ export {
   type QueueConfig,
   type StoreConfig,
 } from "./compose-engine";
+export { type ComposedGateway, composeGateway, type GatewayConfig } from "./compose-gateway";
 export {
   type AgentHandlersOptions,
   type ChatFormatName,

@@ -27,6 +27,17 @@ export const ZGatewayCall = z
   .meta({ id: "GatewayCall", description: "A model call made through the inference gateway." });
 export type TGatewayCall = z.infer<typeof ZGatewayCall>;
 
+/** A recorded gateway call with what the harness sent and what it got back. */
+export const ZGatewayCallRecord = ZGatewayCall.extend({
+  jobId: z.string(),
+  messages: z.array(z.unknown()).describe("The request's messages as the harness sent them."),
+  tools: z.array(z.unknown()).describe("The request's tools."),
+  answer: z.unknown().describe("The assistant message the gateway answered with."),
+  cachedPromptTokens: z.number().int().nonnegative().nullable(),
+  createdAtMs: z.number(),
+}).meta({ id: "GatewayCallRecord", description: "A model call recorded by the inference gateway." });
+export type TGatewayCallRecord = z.infer<typeof ZGatewayCallRecord>;
+
 /** Where one call's sampled tokens sit in its chain's stream. */
 export const ZTraceCallSpan = z.object({
   callId: z.string(),

@@ -10,6 +10,7 @@ export * from "./ids";
 export * from "./job.schema";
 export * from "./job-list-trajectory-filters.schema";
 export * from "./job-status";
+export * from "./openai-chat.schema";
 export * from "./policy.schema";
 export * from "./redact-secrets";
 export * from "./run.schema";

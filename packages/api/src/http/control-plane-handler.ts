@@ -15,6 +15,7 @@ import type { BenchmarkRunStore } from "../benchmarks.port";
 import type { ControlPlaneContext } from "../context";
 import type { ControlPlaneEngine } from "../engine.port";
 import { toRaasError } from "../errors/to-raas-error";
+import type { ControlPlaneGateway } from "../gateway.port";
 import { type ApiLogger, silentLogger } from "../logger.types";
 import { createRedactingLogger } from "../logging/redacting-logger";
 import { ControlPlaneMetrics } from "../metrics/control-plane-metrics";
@@ -27,6 +28,7 @@ import type { ControlPlaneSandboxes } from "../sandbox.port";
 import { requireRole } from "../trpc";
 import type { WorkerStore } from "../workers.port";
 import { BATCH_JSONL_PATH, matchBatchJsonlPath, serveBatchJsonl } from "./batch-jsonl";
+import { GATEWAY_PATH, matchGatewayPath, serveGateway } from "./gateway-http";
 import { declaredLengthError, decodeUtf8, discardRest, readRaw } from "./read-json-body";
 import { sendJson, sendRestError } from "./send-json";
 import { matchStepStreamPath, STEP_STREAM_PATH, serveStepStream } from "./step-stream";
@@ -60,6 +62,11 @@ export interface ControlPlaneHandlerOptions {
    */
   batches?: ControlPlaneBatches;
   policy?: ControlPlanePolicy;
+  /**
+   * The per-job OpenAI-compatible inference gateway served under `/gateway/<session token>/v1/`.
+   * Default none: those routes then answer 503.
+   */
+  gateway?: ControlPlaneGateway;
   /** Structured logger (pino-compatible). Default: silent. */
   logger?: ApiLogger;
   /** Largest accepted request body in bytes, for tRPC and REST alike. Default 1_048_576 (1 MiB). */
@@ -165,7 +172,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
         err: original,
         reference: mapped.error.details?.reference,
         method: req.method,
-        path: pathOf(req.url),
+        path: matchGatewayPath(pathOf(req.url)) ? GATEWAY_PATH : pathOf(req.url),
       },
       "unexpected error while serving a request",
     );
@@ -273,6 +280,12 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
         ctx,
         acquireSlot: () => acquireSubscriber(req, ctx),
       });
+      return;
+    }
+    const gatewayRoute = matchGatewayPath(path);
+    if (gatewayRoute) {
+      label.route = GATEWAY_PATH;
+      await serveGateway({ req, res, gateway: options.gateway ?? null, ...gatewayRoute, maxBodyBytes });
       return;
     }
     if (path.startsWith("/api/")) {

@@ -1,0 +1,236 @@
+// The per-job OpenAI-compatible inference gateway over real HTTP on the composed server, against
+// two in-process simulators (the labelled test double for a GPU model): rendering with Qwen3's
+// template and tokenizer, tool calls back as OpenAI `tool_calls`, sticky backends, streaming,
+// recorded calls rebuilt into certified traces, and session tokens that die with their job.
+import { createQwen3ModelFamily } from "@raas/inference";
+import { type RunningSimulator, startSimulator } from "@raas/simulator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../src/server";
+
+const TASK = "gw-task-1";
+const policy = {
+  kind: "scripted" as const,
+  tasks: {
+    [TASK]: {
+      steps: [
+        { thinking: "Look first.", toolCalls: [{ name: "bash", arguments: { command: "ls" } }] },
+        {
+          thinking: "Read it.",
+          content: "Reading.",
+          toolCalls: [{ name: "bash", arguments: { command: "cat a.txt" } }],
+        },
+        { thinking: "Done.", content: "The file says hello." },
+      ],
+    },
+  },
+};
+const tools = [
+  {
+    type: "function",
+    function: {
+      name: "bash",
+      description: "Run a shell command",
+      parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+    },
+  },
+];
+const opening = [
+  { role: "system", content: "You are a careful engineer." },
+  { role: "user", content: `task_id: ${TASK}\nWhat does a.txt say?` },
+];
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+type Json = any;
+
+async function post(url: string, body: unknown): Promise<{ status: number; body: Json; text: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: Json = null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: response.status, body: parsed, text };
+}
+
+describe("the inference gateway on the composed server", () => {
+  let running: RunningServer;
+  let simulators: RunningSimulator[];
+
+  beforeAll(async () => {
+    const latency = { prefillMsPerToken: 0, decodeMsPerToken: 0 };
+    simulators = await Promise.all([
+      startSimulator({ policy, latency }),
+      startSimulator({ policy, latency }),
+    ]);
+    running = await startServer({
+      port: 0,
+      logLevel: "silent",
+      agentHandlers: false,
+      inference: {
+        backends: simulators.map((simulator) => ({
+          kind: "vllm" as const,
+          baseUrl: simulator.url,
+          modelName: null,
+        })),
+      },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await running?.close({ graceMs: 0 });
+    await Promise.all((simulators ?? []).map((simulator) => simulator.close()));
+  });
+
+  /** A running job (the diagnostic sleep handler, RUN for ten minutes) and its gateway base URL. */
+  async function openJob() {
+    const { job } = await running.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    const session = running.gateway.openSession(job.id);
+    return { jobId: job.id, base: `${running.url}/gateway/${session.token}/v1`, token: session.token };
+  }
+
+  it("runs a tool-calling conversation token-in/token-out and certifies its single chain", async () => {
+    const { jobId, base } = await openJob();
+    const messages: Json[] = [...opening];
+    const answers: Json[] = [];
+    for (const toolOutput of ["a.txt\nb.txt", "hello", null]) {
+      const { status, body } = await post(`${base}/chat/completions`, { model: "any", messages, tools });
+      expect(status).toBe(200);
+      answers.push(body);
+      const message = body.choices[0].message;
+      messages.push(message);
+      if (toolOutput === null) break;
+      for (const call of message.tool_calls)
+        messages.push({ role: "tool", tool_call_id: call.id, content: toolOutput });
+    }
+    const [first, second, third] = answers;
+    expect(first.object).toBe("chat.completion");
+    expect(first.choices[0].finish_reason).toBe("tool_calls");
+    expect(first.choices[0].message).toMatchObject({
+      role: "assistant",
+      content: null,
+      reasoning_content: "Look first.",
+      tool_calls: [{ type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }],
+    });
+    expect(second.choices[0].message).toMatchObject({
+      content: "Reading.",
+      tool_calls: [{ function: { name: "bash", arguments: '{"command":"cat a.txt"}' } }],
+    });
+    expect(third.choices[0]).toMatchObject({
+      finish_reason: "stop",
+      message: { content: "The file says hello." },
+    });
+    expect(first.model).toBe(running.defaultModelName);
+
+    const calls = await running.gateway.buildTraces(jobId).then((traces) => traces);
+    expect(calls.certificate).toMatchObject({
+      isCertified: true,
+      callCount: 3,
+      chainCount: 1,
+      callsMerged: 2,
+    });
+    const [chain] = calls.chains;
+    // The prompt is exactly Qwen3's template over the opening messages, with the real tokenizer.
+    const family = createQwen3ModelFamily();
+    const openingText = family.renderPrompt(
+      opening.map((message) => ({ role: message.role as "system" | "user", content: message.content })),
+      {
+        tools: [
+          { name: "bash", description: "Run a shell command", parameters: tools[0]!.function.parameters },
+        ],
+      },
+    );
+    expect(chain?.tokens.slice(0, chain.promptLength)).toEqual(family.tokenizer.encode(openingText));
+    expect(chain?.spans).toHaveLength(3);
+    const sampled = chain?.lossMask.filter((bit) => bit === 1).length;
+    expect(sampled).toBe(answers.reduce((sum, answer) => sum + answer.usage.completion_tokens, 0));
+    // Observations in between are the template's tokens for the tool results (mask 0).
+    const between = chain!.tokens.slice(chain!.spans[0]!.end, chain!.spans[1]!.start);
+    expect(family.tokenizer.decode(between)).toBe(
+      "\n<|im_start|>user\n<tool_response>\na.txt\nb.txt\n</tool_response><|im_end|>\n<|im_start|>assistant\n",
+    );
+    // Sticky: every call of the job went to one backend.
+    expect(new Set(chain?.spans.map((span) => span.backendId)).size).toBe(1);
+    expect(chain?.logprobs.every((logprob, i) => (chain.lossMask[i] === 1) === (logprob !== null))).toBe(
+      true,
+    );
+  });
+
+  it("streams a completion as chat.completion.chunk events", async () => {
+    const { base } = await openJob();
+    const { status, text } = await post(`${base}/chat/completions`, {
+      messages: opening,
+      tools,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    expect(status).toBe(200);
+    const events = text
+      .split("\n\n")
+      .filter((block) => block.startsWith("data: "))
+      .map((block) => block.slice("data: ".length));
+    expect(events.at(-1)).toBe("[DONE]");
+    const chunks = events.slice(0, -1).map((event) => JSON.parse(event));
+    expect(chunks.every((chunk) => chunk.object === "chat.completion.chunk")).toBe(true);
+    const deltas = chunks.flatMap((chunk) => chunk.choices.map((choice: Json) => choice.delta));
+    expect(deltas[0]).toEqual({ role: "assistant", content: "" });
+    expect(deltas.find((delta) => delta.tool_calls)?.tool_calls[0]).toMatchObject({
+      index: 0,
+      function: { name: "bash", arguments: '{"command":"ls"}' },
+    });
+    expect(chunks.find((chunk) => chunk.choices[0]?.finish_reason)?.choices[0].finish_reason).toBe(
+      "tool_calls",
+    );
+    expect(chunks.at(-1).usage.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it("certifies a break where the harness rewrote history, at the first changed token", async () => {
+    const { jobId, base } = await openJob();
+    const first = await post(`${base}/chat/completions`, { messages: opening, tools });
+    const answer = first.body.choices[0].message;
+    const edited = [opening[0], { ...opening[1], content: `task_id: ${TASK}\nWhat does b.txt say?` }, answer];
+    const toolResult = { role: "tool", tool_call_id: answer.tool_calls[0].id, content: "x" };
+    const second = await post(`${base}/chat/completions`, { messages: [...edited, toolResult], tools });
+    expect(second.status).toBe(200);
+    const traces = await running.gateway.buildTraces(jobId);
+    expect(traces.certificate.isCertified).toBe(false);
+    expect(traces.chains).toHaveLength(2);
+    const [broken] = traces.certificate.breaks;
+    const family = createQwen3ModelFamily();
+    const firstPrompt = traces.chains[0]!.tokens.slice(0, traces.chains[0]!.promptLength);
+    // The break sits inside the user message, at the token " a" that became " b".
+    expect(broken).toMatchObject({ chainIndex: 0, newChainIndex: 1, region: "prompt", callSeq: 1 });
+    expect(family.tokenizer.decode(firstPrompt.slice(0, broken!.position))).toMatch(/\nWhat does$/);
+  });
+
+  it("answers /v1/models, refuses bad requests with 4xx, and stops a token when its job ends", async () => {
+    const { jobId, base } = await openJob();
+    const models = await fetch(`${base}/models`).then(async (response) => ({
+      status: response.status,
+      body: (await response.json()) as Json,
+    }));
+    expect(models).toMatchObject({
+      status: 200,
+      body: { object: "list", data: [{ id: running.defaultModelName }] },
+    });
+
+    const twoChoices = await post(`${base}/chat/completions`, { messages: opening, n: 2 });
+    expect(twoChoices.status).toBe(400);
+    expect(twoChoices.body.error.message).toMatch(/n = 1/);
+    const noMessages = await post(`${base}/chat/completions`, { messages: [] });
+    expect(noMessages.status).toBe(400);
+    const wrongMethod = await fetch(`${base}/chat/completions`);
+    expect(wrongMethod.status).toBe(405);
+    const unknown = await post(`${running.url}/gateway/gw_not-a-session/v1/chat/completions`, {
+      messages: opening,
+    });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.error.message).toMatch(/only while its job runs/);
+
+    await running.engine.cancel({ jobId });
+    await expect.poll(async () => (await fetch(`${base}/models`)).status, { timeout: 30_000 }).toBe(401);
+  });
+});

@@ -1,0 +1,9 @@
+import type { TChatCompletion, TChatCompletionRequest } from "@raas/shared";
+
+/** The per-job OpenAI-compatible inference gateway (implemented by `@raas/inference`'s `InferenceGateway`). */
+export interface ControlPlaneGateway {
+  /** `GET /v1/models` of the token's session; throws `UNAUTHORIZED` for an unknown or expired token. */
+  listModels(token: string): unknown;
+  /** One chat completion for the token's job. */
+  complete(token: string, request: TChatCompletionRequest, signal?: AbortSignal): Promise<TChatCompletion>;
+}

@@ -1,0 +1,8 @@
+import type { TGatewayCallRecord } from "@raas/shared";
+
+/** Where the gateway records every model call of a job (memory, or the job store's database). */
+export interface GatewayCallStore {
+  append(record: TGatewayCallRecord): Promise<void>;
+  /** The job's calls in arrival order (`seq`). */
+  listCalls(jobId: string): Promise<TGatewayCallRecord[]>;
+}

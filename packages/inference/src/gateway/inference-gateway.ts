@@ -1,0 +1,235 @@
+import { randomBytes } from "node:crypto";
+import {
+  buildGatewayTraces,
+  type GatewayCallStore,
+  type GatewaySession,
+  GatewaySessionRegistry,
+  type InferencePool,
+} from "@raas/engine";
+import {
+  RaasError,
+  type TChatCompletion,
+  type TChatCompletionRequest,
+  type TGatewayCallRecord,
+  type TGatewayTraces,
+} from "@raas/shared";
+import { isInferenceFailure } from "../inference-failure";
+import type { ModelFamilyAdapter } from "../model/model-family.types";
+import { buildGatewayPrompt, type SessionCall } from "./gateway-prompt";
+import { cutAtStopStrings, toOpenAiAnswer } from "./openai-answer";
+import { messageKey, toToolSpecs } from "./openai-messages";
+
+export interface InferenceGatewayOptions {
+  /** Where generations go; calls of one job stick to its backend (the pool's sticky routing). */
+  pool: InferencePool;
+  /** Chat template, tokenizer and tool-call format of the served model. */
+  family: ModelFamilyAdapter;
+  /** Records every call. */
+  calls: GatewayCallStore;
+  /** The model name `/v1/models` and every answer report. */
+  modelName: string;
+  /** Session tokens; default a registry of this gateway's own. */
+  sessions?: GatewaySessionRegistry;
+  /** `max_tokens` of requests that give none. Default 4_096. */
+  defaultMaxTokens?: number;
+  /** Longest prompt + response in tokens; a longer request is refused (400). Default 40_960. */
+  maxContextTokens?: number;
+  now?: () => number;
+}
+
+interface SessionState {
+  calls: SessionCall[];
+  nextSeq: number;
+}
+
+/**
+ * The OpenAI-compatible inference gateway of a job: renders chat requests to token ids with the
+ * model family's template and tokenizer (continuing earlier calls token-in/token-out), generates
+ * through the routed pool, answers with OpenAI messages and `tool_calls`, and records every call
+ * (messages, prompt ids, sampled ids, logprobs, finish reason, backend, weight version) for the
+ * trace builder. A session token grants these calls for one running job and nothing else.
+ */
+export class InferenceGateway {
+  readonly sessions: GatewaySessionRegistry;
+  private readonly state = new Map<string, SessionState>();
+  private readonly now: () => number;
+  private readonly defaultMaxTokens: number;
+  private readonly maxContextTokens: number;
+
+  constructor(private readonly options: InferenceGatewayOptions) {
+    this.now = options.now ?? Date.now;
+    this.sessions = options.sessions ?? new GatewaySessionRegistry(this.now);
+    this.defaultMaxTokens = options.defaultMaxTokens ?? 4_096;
+    this.maxContextTokens = options.maxContextTokens ?? 40_960;
+  }
+
+  get modelName(): string {
+    return this.options.modelName;
+  }
+
+  /** The job's session (the same token for every call until the job ends). */
+  openSession(jobId: string): GatewaySession {
+    const session = this.sessions.open(jobId);
+    if (!this.state.has(jobId)) this.state.set(jobId, { calls: [], nextSeq: 0 });
+    return session;
+  }
+
+  /** The job ended: its token stops working. Its recorded calls stay in the store. */
+  closeJob(jobId: string): void {
+    this.sessions.closeJob(jobId);
+    this.state.delete(jobId);
+  }
+
+  /** The session of a token, or 401. */
+  authorize(token: string): GatewaySession {
+    const session = this.sessions.resolve(token);
+    if (!session) {
+      throw new RaasError(
+        "UNAUTHORIZED",
+        "unknown or expired gateway session: a session token works only while its job runs",
+      );
+    }
+    return session;
+  }
+
+  listModels(token: string): {
+    object: "list";
+    data: { id: string; object: "model"; created: number; owned_by: string }[];
+  } {
+    const session = this.authorize(token);
+    return {
+      object: "list",
+      data: [
+        {
+          id: this.options.modelName,
+          object: "model",
+          created: Math.floor(session.openedAtMs / 1000),
+          owned_by: "raas",
+        },
+      ],
+    };
+  }
+
+  /** One chat completion for the token's job; the call is recorded before the answer returns. */
+  async complete(
+    token: string,
+    request: TChatCompletionRequest,
+    signal?: AbortSignal,
+  ): Promise<TChatCompletion> {
+    const session = this.authorize(token);
+    const state = this.state.get(session.jobId) ?? { calls: [], nextSeq: 0 };
+    this.state.set(session.jobId, state);
+    const { family } = this.options;
+    const tools = toToolSpecs(request.tools);
+    const enableThinking = request.chat_template_kwargs?.enable_thinking ?? true;
+    const seq = state.nextSeq++;
+    const prompt = buildGatewayPrompt({
+      family,
+      messages: request.messages,
+      tools,
+      enableThinking,
+      history: state.calls,
+    });
+    const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? this.defaultMaxTokens;
+    const room = this.maxContextTokens - prompt.promptIds.length;
+    if (room < 1) {
+      throw new RaasError(
+        "VALIDATION_FAILED",
+        `the prompt has ${prompt.promptIds.length} tokens; the context holds ${this.maxContextTokens}`,
+      );
+    }
+    const startedAtMs = this.now();
+    const generated = await this.generate(
+      session.jobId,
+      prompt.promptIds,
+      request,
+      Math.min(maxTokens, room),
+      signal,
+    );
+    const stops =
+      request.stop === undefined ? [] : typeof request.stop === "string" ? [request.stop] : request.stop;
+    const cut = cutAtStopStrings(family.tokenizer, generated.responseIds, generated.logprobs, stops);
+    const finishReason = cut.isCut ? "stop" : generated.finishReason;
+    const answer = toOpenAiAnswer(family, cut.responseIds, {
+      finishReason,
+      parseToolCalls: request.tool_choice !== "none",
+      knownTools: tools.map((tool) => tool.name),
+    });
+    const callId = `gwc_${randomBytes(8).toString("hex")}`;
+    const record: TGatewayCallRecord = {
+      id: callId,
+      seq,
+      jobId: session.jobId,
+      parentCallId: prompt.parentCallId,
+      messages: request.messages,
+      tools: request.tools ?? [],
+      answer: answer.message,
+      promptIds: prompt.promptIds,
+      responseIds: cut.responseIds,
+      logprobs: cut.logprobs,
+      finishReason,
+      backendId: generated.backendId,
+      weightVersion: generated.weightVersion,
+      cachedPromptTokens: generated.cachedPromptTokens,
+      latencyMs: generated.latencyMs,
+      createdAtMs: startedAtMs,
+    };
+    await this.options.calls.append(record);
+    state.calls.push({
+      id: callId,
+      messageKeys: request.messages.map((message, i) => messageKey(message, i)),
+      answerKey: messageKey(answer.message, request.messages.length),
+      toolCallIds: (answer.message.tool_calls ?? []).map((call) => call.id),
+      toolsKey: JSON.stringify(tools),
+      enableThinking,
+      promptIds: prompt.promptIds,
+      responseIds: cut.responseIds,
+    });
+    return {
+      id: `chatcmpl-${callId}`,
+      object: "chat.completion",
+      created: Math.floor(startedAtMs / 1000),
+      model: this.options.modelName,
+      choices: [{ index: 0, message: answer.message, finish_reason: answer.finishReason, logprobs: null }],
+      usage: {
+        prompt_tokens: prompt.promptIds.length,
+        completion_tokens: cut.responseIds.length,
+        total_tokens: prompt.promptIds.length + cut.responseIds.length,
+      },
+    };
+  }
+
+  /** The job's recorded calls as chains with their certificate. */
+  async buildTraces(jobId: string): Promise<TGatewayTraces> {
+    return buildGatewayTraces(await this.options.calls.listCalls(jobId));
+  }
+
+  private async generate(
+    jobId: string,
+    promptIds: number[],
+    request: TChatCompletionRequest,
+    maxTokens: number,
+    signal: AbortSignal | undefined,
+  ) {
+    try {
+      return await this.options.pool.generate({
+        jobId,
+        promptIds,
+        sampling: {
+          maxTokens,
+          ...(request.temperature !== undefined && { temperature: request.temperature }),
+          ...(request.top_p !== undefined && { topP: request.top_p }),
+          ...(request.seed !== undefined && { seed: request.seed }),
+          stopTokenIds: [...this.options.family.stopTokenIds],
+        },
+        ...(signal && { signal }),
+      });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      if (isInferenceFailure(error)) {
+        throw new RaasError("UNAVAILABLE", `generation failed: ${error.message}`, { cause: error });
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { RaasError, type TOpenAiAssistantMessage, type TOpenAiMessage, type TOpenAiTool } from "@raas/shared";
+import type { ChatMessage, ToolCall, ToolSpec } from "../model/model-family.types";
+
+/** The text of a message's content (string, or the concatenated text parts). */
+export function contentText(content: TOpenAiMessage["content"]): string {
+  if (content == null) return "";
+  if (typeof content === "string") return content;
+  return content.map((part) => part.text).join("");
+}
+
+/** An OpenAI message as the chat template sees it (past thinking dropped, as Qwen3's template does). */
+export function toChatMessage(message: TOpenAiMessage, index: number): ChatMessage {
+  switch (message.role) {
+    case "system":
+    case "developer":
+      return { role: "system", content: contentText(message.content) };
+    case "user":
+      return { role: "user", content: contentText(message.content) };
+    case "tool":
+      return { role: "tool", content: contentText(message.content) };
+    case "assistant": {
+      const toolCalls = (message.tool_calls ?? []).map((call) => parseToolCall(call, index));
+      return { role: "assistant", content: contentText(message.content), toolCalls };
+    }
+  }
+}
+
+function parseToolCall(
+  call: { function: { name: string; arguments: string } },
+  messageIndex: number,
+): ToolCall {
+  let args: unknown;
+  try {
+    args = call.function.arguments.trim() === "" ? {} : JSON.parse(call.function.arguments);
+  } catch {
+    throw new RaasError(
+      "VALIDATION_FAILED",
+      `messages[${messageIndex}]: the arguments of tool call ${call.function.name} are not valid JSON`,
+    );
+  }
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    throw new RaasError(
+      "VALIDATION_FAILED",
+      `messages[${messageIndex}]: the arguments of tool call ${call.function.name} must be a JSON object`,
+    );
+  }
+  return { name: call.function.name, arguments: args as Record<string, unknown> };
+}
+
+/**
+ * A key that is equal for two messages the template renders alike and the harness means alike:
+ * role, text, tool calls (name and parsed arguments) and the tool-call id a tool result answers.
+ * Thinking (`reasoning_content`) and unknown fields are ignored: harnesses drop or add them.
+ */
+export function messageKey(given: TOpenAiMessage | TOpenAiAssistantMessage, index: number): string {
+  const message = given as TOpenAiMessage;
+  const chat = toChatMessage(message, index);
+  const role = message.role === "developer" ? "system" : message.role;
+  const toolCallId = message.role === "tool" ? (message.tool_call_id ?? null) : null;
+  return JSON.stringify([role, chat.content, chat.toolCalls ?? [], toolCallId]);
+}
+
+/** OpenAI tool definitions as the template's tool specs. */
+export function toToolSpecs(tools: readonly TOpenAiTool[] | undefined): ToolSpec[] {
+  return (tools ?? []).map((tool) => ({
+    name: tool.function.name,
+    description: tool.function.description,
+    parameters: tool.function.parameters,
+  }));
+}
