@@ -5,6 +5,7 @@ import type { EventBus } from "./ports/event-bus.port";
 import type { InferencePool } from "./ports/inference-pool.port";
 import type { JobQueue } from "./ports/job-queue.port";
 import type { JobStore } from "./ports/job-store.port";
+import type { FairShareOptions } from "./scheduling/fair-share-options";
 
 /** pino-compatible structured logger; the engine never writes to stdout itself. */
 export interface EngineLogger {
@@ -58,6 +59,12 @@ export interface EngineOptions {
    * are recovered by `recoverWorker` when their worker is found lost).
    */
   recoverAtStart?: "all" | "unheld";
+  /**
+   * Fair sharing between training runs: new jobs wait in this engine per run (`metadata.runId`,
+   * weight and sandbox cap from `metadata.share`, priority tier = job priority) and are released to
+   * the INIT queue in weighted-fair order; optional preemption. Default: off (FIFO by priority).
+   */
+  fairShare?: FairShareOptions;
   /** Window of the throughput figure in `stats()`. Default 60_000 ms. */
   throughputWindowMs?: number;
   /** Interval of throughput-series samples. Default 2_000 ms; 120 samples kept. */

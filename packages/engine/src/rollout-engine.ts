@@ -18,6 +18,7 @@ import {
   ZJobListRequest,
 } from "@raas/shared";
 import { createEngineContext, type EngineContext, poolSettings } from "./engine/engine-context";
+import { AdmissionSystem, type FlowSnapshot } from "./engine/systems/admission-system";
 import { CancellationSystem } from "./engine/systems/cancellation-system";
 import { EventSystem, type StageFinishedEvent } from "./engine/systems/event-system";
 import { ExecutionSystem } from "./engine/systems/execution-system";
@@ -31,9 +32,10 @@ import type { HandlerRegistry } from "./handler-registry";
 import { runCleanups } from "./lifecycle/live-job";
 import { StagePool } from "./lifecycle/stage-pool";
 import { waitForJobs } from "./lifecycle/wait-for-jobs";
+import { withFairShareDefaults } from "./scheduling/fair-share-options";
 import { EngineAbort } from "./util/abort";
 
-export type { StageFinishedEvent, WorkerRecovery };
+export type { FlowSnapshot, StageFinishedEvent, WorkerRecovery };
 
 /**
  * The headless rollout engine: accepts jobs, moves each through INIT → RUN → EVAL on three
@@ -49,6 +51,8 @@ export class RolloutEngine {
   readonly #submission: SubmissionSystem;
   readonly #cancellation: CancellationSystem;
   readonly #recovery: RecoverySystem;
+  /** Null unless `fairShare` was given: then new jobs are admitted to INIT in fair order. */
+  readonly #admission: AdmissionSystem | null;
   readonly #exporter: TrajectoryExporter;
   readonly #recoverAtStart: "all" | "unheld";
   #started = false;
@@ -66,8 +70,25 @@ export class RolloutEngine {
     const moves: TransitionSystem = new TransitionSystem(ctx, this.#events, (live) => {
       if (live.record.jobKey !== null) this.#submission.forgetKey(live.record.jobKey);
     });
-    this.#submission = new SubmissionSystem(ctx, this.#events, (job) => this.#freshest(job));
     this.#cancellation = new CancellationSystem(ctx, moves);
+    this.#admission = options.fairShare
+      ? new AdmissionSystem(
+          ctx,
+          this.#events,
+          withFairShareDefaults(
+            options.fairShare,
+            poolSettings(options).find((pool) => pool.stage === "init")?.concurrency ?? 1,
+          ),
+          (id) => this.#cancellation.preemptOne(id),
+        )
+      : null;
+    const admission = this.#admission;
+    this.#submission = new SubmissionSystem(
+      ctx,
+      this.#events,
+      (job) => this.#freshest(job),
+      admission ? (record) => admission.admit(record) : undefined,
+    );
     this.#recovery = new RecoverySystem(ctx, moves);
     const execution = new ExecutionSystem(ctx, moves, this.#events, this.#recovery);
     this.#exporter = new TrajectoryExporter({
@@ -109,6 +130,7 @@ export class RolloutEngine {
     this.#ctx.stats.seed(await this.#ctx.store.totals());
     await this.#events.start();
     await this.#cancellation.start();
+    this.#admission?.start();
     await this.#recovery.recoverAtStart(this.#recoverAtStart);
     for (const pool of this.#pools.values()) pool.start();
   }
@@ -131,6 +153,7 @@ export class RolloutEngine {
       live.controller?.abort(new EngineAbort("shutdown", "the engine is stopping"));
     await stopped;
     await writer.flush();
+    this.#admission?.stop();
     await this.#cancellation.stop();
     await this.#events.stop();
     for (const held of sandboxes.takeAll()) {
@@ -139,6 +162,22 @@ export class RolloutEngine {
       }
     }
     if (this.#ownsBus) await bus.close();
+  }
+
+  /**
+   * The runs (flows) sharing this engine's INIT admission: weight, priority, sandbox cap, jobs
+   * waiting and in service, mean slot-time per job. Empty when `fairShare` is off.
+   */
+  fairShare(): FlowSnapshot[] {
+    return this.#admission?.snapshot() ?? [];
+  }
+
+  /**
+   * Asks the job's stage to give its slot up for higher-priority work (INIT or RUN only): the job is
+   * queued for INIT again, not counted as an attempt; its finished samples elsewhere are untouched.
+   */
+  async preempt(jobId: string): Promise<void> {
+    await this.#cancellation.preemptOne(jobId);
   }
 
   handlerKinds(): string[] {

@@ -13,6 +13,32 @@ export const ZCreateRunRequest = z
     config: zJsonObjectWithoutNul()
       .optional()
       .describe("The trainer's configuration (learning rate, …); stored, never interpreted."),
+    share: z
+      .number()
+      .positive()
+      .max(1_000_000)
+      .default(1)
+      .describe(
+        "Weight of the run's fair share of stage slots and inference capacity among active runs of the same priority (weighted fair queuing). Default 1: a run with share 3 gets three times the slot-time of a run with share 1 while both have work waiting.",
+      ),
+    priority: z
+      .number()
+      .int()
+      .min(-1_000)
+      .max(1_000)
+      .default(0)
+      .describe(
+        "Scheduling priority: work of a higher-priority run starts before any of a lower one and may preempt its INIT and RUN stages (re-queued, finished trajectories kept). Added to each step's job priority. Default 0.",
+      ),
+    maxSandboxes: z
+      .number()
+      .int()
+      .positive()
+      .max(1_000_000)
+      .optional()
+      .describe(
+        "Most of the run's jobs holding a sandbox at once (started, not yet ended). Default: no cap.",
+      ),
   })
   .strict()
   .meta({ id: "CreateRunRequest", description: "A training run to create." });
@@ -30,6 +56,19 @@ export const ZRun = z
     dataset: z.string().nullable().describe("The dataset, or null."),
     config: z.record(z.string(), z.unknown()).nullable().describe("The trainer's configuration, or null."),
     status: ZRunStatus,
+    share: z.number().describe("Weight of the run's fair share (see `CreateRunRequest.share`)."),
+    priority: z.number().int().describe("Scheduling priority (higher first; may preempt lower)."),
+    maxSandboxes: z
+      .number()
+      .int()
+      .nullable()
+      .describe("Cap on the run's jobs holding a sandbox; null: none."),
+    ownerId: z
+      .string()
+      .nullable()
+      .describe(
+        "Fingerprint of the token that created the run (`token:` + 16 hex digits of its SHA-256); writes to the run (steps, cancel, finish) need that token or an admin token. Null: any trainer may write.",
+      ),
     stepCount: z.number().int().nonnegative().describe("Steps created so far."),
     createdAtMs: z.number().describe("Creation time, ms since the Unix epoch."),
     updatedAtMs: z.number().describe("Last change, ms since the Unix epoch."),

@@ -104,7 +104,11 @@ export class BatchSystem {
     this.#delivery.close();
   }
 
-  async createRun(request: TCreateRunRequest): Promise<{ run: TRun; created: boolean }> {
+  /** `ownerId`: fingerprint of the creating token (writes to the run need it or admin); null: anyone. */
+  async createRun(
+    request: TCreateRunRequest,
+    options: { ownerId?: string | null } = {},
+  ): Promise<{ run: TRun; created: boolean }> {
     const input = parse(ZCreateRunRequest, request);
     if (input.runKey !== undefined) {
       const known = await this.#store.findRunByKey(input.runKey);
@@ -119,6 +123,10 @@ export class BatchSystem {
       dataset: input.dataset ?? null,
       config: input.config ?? null,
       status: "active",
+      share: input.share,
+      priority: input.priority,
+      maxSandboxes: input.maxSandboxes ?? null,
+      ownerId: options.ownerId ?? null,
       stepCount: 0,
       createdAtMs: now,
       updatedAtMs: now,
@@ -352,7 +360,7 @@ export class BatchSystem {
     const submits = actions.flatMap((a) => (a.type === "submit" && a.member.jobId === "" ? [a] : []));
     if (submits.length === 0) return;
     const results = await this.#engine.submitJobs(
-      submits.map(({ group, member }) => memberSubmitRequest(state.step, group, member)),
+      submits.map(({ group, member }) => memberSubmitRequest(state.step, group, member, state.run)),
     );
     state.step.stats.jobsSubmitted += submits.length;
     const finished: TJob[] = [];

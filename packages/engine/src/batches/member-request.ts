@@ -1,15 +1,19 @@
 import type { TGroupMember, TSubmitJobRequest } from "@raas/shared";
-import type { GroupRecord, StepRecord } from "../ports/batch-store.port";
+import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
+import { runShareMetadata } from "../scheduling/job-flow";
+import { dispatchPriorityBoost } from "./pilot-dispatch";
 
 /**
  * The job of one group slot: the task's payload (with the step's `agent` overrides merged in and
  * a seed per sample, so members of a group do not sample alike), keyed by group, slot and
- * dispatch so that a resubmit after a restart returns the same job.
+ * dispatch so that a resubmit after a restart returns the same job. The run's priority is added to
+ * the step's and its fair share rides in the metadata (`share`, read by the engine's scheduler).
  */
 export function memberSubmitRequest(
   step: StepRecord,
   group: GroupRecord,
   member: TGroupMember,
+  run?: Pick<RunRecord, "share" | "priority" | "maxSandboxes">,
 ): TSubmitJobRequest {
   const { request } = step;
   const payload: Record<string, unknown> = { ...group.task.payload };
@@ -24,7 +28,7 @@ export function memberSubmitRequest(
     kind: group.task.kind,
     payload,
     jobKey: `${group.id}:${member.slot}:${member.pastJobIds.length}`,
-    priority: request.priority,
+    priority: request.priority + (run?.priority ?? 0) + dispatchPriorityBoost(group.members),
     groupId: group.id,
     batchId: step.id,
     ...(request.timeoutsMs ? { timeoutsMs: request.timeoutsMs } : {}),
@@ -34,6 +38,7 @@ export function memberSubmitRequest(
       stepIndex: step.index,
       taskId: group.taskId,
       slot: member.slot,
+      ...(run ? runShareMetadata(run) : {}),
     },
   };
 }

@@ -58,6 +58,8 @@ function abortMessage(cause: AbortCause, stage: TStage, timeoutMs: number | null
       return `cancelled during ${stage}`;
     case "shutdown":
       return `the server shut down during ${stage}`;
+    case "preempted":
+      return `preempted during ${stage} by higher-priority work`;
     default:
       return assertNever(cause, "abort cause");
   }
@@ -78,7 +80,9 @@ export function classifyFailure(input: {
   if (cause === "timeout")
     return { kind: "timeout", message: abortMessage(cause, input.stage, input.timeoutMs) };
   if (cause === "cancelled") return { kind: "cancelled", message: abortMessage(cause, input.stage, null) };
-  if (cause === "shutdown") return { kind: "cancelled", message: abortMessage(cause, input.stage, null) };
+  // Preemption normally never reaches here (the executor re-queues the job); if it does, no reward.
+  if (cause === "shutdown" || cause === "preempted")
+    return { kind: "cancelled", message: abortMessage(cause, input.stage, null) };
   if (isStageFailure(input.error)) return { kind: input.error.kind, message: input.error.message };
   return { kind: defaultFailureKind(input.stage), message: messageOf(input.error) };
 }

@@ -29,8 +29,11 @@ export type JobTransition =
   | { type: "fail"; kind: Exclude<TFailureKind, "cancelled">; message: string; failureReward?: number }
   /** any non-terminal → cancelled. */
   | { type: "cancel"; message: string }
-  /** Back to queued(init) after a crash of the process that ran it (resources are lost). */
-  | { type: "restart" };
+  /**
+   * Back to queued(init) after a crash of the process that ran it (resources are lost), or —
+   * `preempted` — because higher-priority work took its slot (not counted as an attempt).
+   */
+  | { type: "restart"; preempted?: boolean };
 
 export class InvalidTransitionError extends Error {
   override readonly name = "InvalidTransitionError";
@@ -144,7 +147,12 @@ export function applyTransition(
         finishedAtMs: at.nowMs,
       };
     case "restart":
-      return { ...base, status: "queued", stage: "init", attempts: job.attempts + 1 };
+      return {
+        ...base,
+        status: "queued",
+        stage: "init",
+        attempts: transition.preempted ? job.attempts : job.attempts + 1,
+      };
     default:
       return assertNever(transition, "transition");
   }

@@ -16,7 +16,9 @@ import { type StageClockHold, startBudgetTimer } from "./stage-clock-hold";
 export type StageOutcome =
   | { type: "ok"; value: unknown }
   | { type: "failed"; failure: ClassifiedFailure }
-  | { type: "shutdown" };
+  | { type: "shutdown" }
+  /** Aborted for higher-priority work: re-queued by the caller, not a failure. */
+  | { type: "preempted" };
 
 export interface StageRunInput {
   live: LiveJob;
@@ -98,6 +100,7 @@ export async function runStage(input: StageRunInput): Promise<StageOutcome> {
   } catch (error) {
     const reason: unknown = controller.signal.reason;
     if (reason instanceof EngineAbort && reason.cause === "shutdown") outcome = { type: "shutdown" };
+    else if (reason instanceof EngineAbort && reason.cause === "preempted") outcome = { type: "preempted" };
     else
       outcome = {
         type: "failed",

@@ -1,5 +1,6 @@
 /** Why an engine-controlled AbortSignal fired. */
-export type AbortCause = "cancelled" | "timeout" | "shutdown";
+/** `preempted`: higher-priority work needs the slot; the job goes back to its queue (not a failure). */
+export type AbortCause = "cancelled" | "timeout" | "shutdown" | "preempted";
 
 export class EngineAbort extends Error {
   override readonly name = "EngineAbort";

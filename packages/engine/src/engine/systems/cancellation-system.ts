@@ -6,7 +6,12 @@ import { EngineAbort } from "../../util/abort";
 import type { EngineContext } from "../engine-context";
 import type { TransitionSystem } from "./transition-system";
 
-const ZCancelMessage = z.object({ jobIds: z.array(z.string()), reason: z.string() });
+const ZCancelMessage = z.object({
+  jobIds: z.array(z.string()),
+  reason: z.string(),
+  /** Preempt (re-queue) rather than cancel: the holder aborts the stage as `preempted`. */
+  preempt: z.boolean().optional(),
+});
 /** Compare-and-set attempts of one cancel against a job that keeps moving. */
 const MAX_CANCEL_TRIES = 5;
 
@@ -57,6 +62,22 @@ export class CancellationSystem {
     return this.#cancelStored(id);
   }
 
+  /**
+   * Asks whoever runs the job to give its slot up: a stage running here is aborted as `preempted`
+   * (the execution system re-queues the job); otherwise the request goes out on the bus. Only
+   * INIT and RUN are preempted: a job in EVAL holds a finished trajectory.
+   */
+  async preemptOne(id: string): Promise<void> {
+    const live = this.#ctx.jobs.live.get(id);
+    if (live?.controller && live.record.status === "active" && live.record.stage !== "eval") {
+      live.controller.abort(new EngineAbort("preempted", "preempted by higher-priority work"));
+      return;
+    }
+    if (!this.#ctx.isBusShared) return;
+    const message = JSON.stringify({ jobIds: [id], reason: "preempted", preempt: true });
+    await this.#ctx.bus.publish(BUS_CHANNELS.cancel, message);
+  }
+
   async #cancelStored(id: string): Promise<boolean> {
     const { store, writer, clock, queue, bus } = this.#ctx;
     await writer.flush();
@@ -86,6 +107,11 @@ export class CancellationSystem {
     for (const id of parsed.jobIds) {
       const live = this.#ctx.jobs.live.get(id);
       if (!live) continue;
+      if (parsed.preempt) {
+        if (live.controller && live.record.status === "active" && live.record.stage !== "eval")
+          live.controller.abort(new EngineAbort("preempted", "preempted by higher-priority work"));
+        continue;
+      }
       if (live.controller) live.controller.abort(new EngineAbort("cancelled", "cancelled by request"));
       else this.#moves.supersede(live, `job ${id} was cancelled by another process`);
     }

@@ -1,5 +1,5 @@
 import type { TStage } from "@raas/shared";
-import { type LiveJob, newLiveJob } from "../../lifecycle/live-job";
+import { type LiveJob, newLiveJob, runCleanups } from "../../lifecycle/live-job";
 import { runStage, type StageOutcome } from "../../lifecycle/stage-executor";
 import { createRecorder } from "../../lifecycle/trajectory-recorder";
 import type { Lease } from "../../ports/job-queue.port";
@@ -63,6 +63,11 @@ export class ExecutionSystem {
     }
     if (outcome.type === "shutdown") {
       await queue.ack(lastLease);
+      return;
+    }
+    if (outcome.type === "preempted") {
+      await queue.ack(lastLease);
+      await this.#requeuePreempted(live, stage);
       return;
     }
     this.#settle(live, stage, outcome);
@@ -136,8 +141,35 @@ export class ExecutionSystem {
     return { outcome, lease: current };
   }
 
+  /**
+   * Higher-priority work took the slot: the sandbox is closed and the job queued for INIT again
+   * (not counted as an attempt); the partial trajectory of this attempt is dropped. Finished jobs
+   * are never preempted (only INIT and RUN are), so no finished trajectory is lost.
+   */
+  async #requeuePreempted(live: LiveJob, stage: TStage): Promise<void> {
+    const { sandboxes, workerId, store, queue, logger, inference } = this.#ctx;
+    const { id } = live.record;
+    if (live.handoff?.workerId === workerId && live.handoff.sandboxId !== null) {
+      sandboxes.release(live.handoff.sandboxId);
+    }
+    for (const error of await runCleanups(live.jobCleanups)) {
+      logger?.warn({ jobId: id, err: String(error) }, "cleanup of a preempted job failed");
+    }
+    inference?.releaseJob(id);
+    live.outputs = {};
+    live.jobCleanups = [];
+    if (!(await this.#moves.move(live, { type: "restart", preempted: true }, null))) return;
+    await store.deleteTrajectory(id);
+    await queue.enqueue({ jobId: id, stage: "init", priority: live.record.priority });
+    logger?.info({ jobId: id, stage }, "preempted by higher-priority work; queued for INIT again");
+  }
+
   /** The stage's outcome as a transition; the next stage is queued (to this worker) once stored. */
-  #settle(live: LiveJob, stage: TStage, outcome: Exclude<StageOutcome, { type: "shutdown" }>): void {
+  #settle(
+    live: LiveJob,
+    stage: TStage,
+    outcome: Exclude<StageOutcome, { type: "shutdown" } | { type: "preempted" }>,
+  ): void {
     const { workerId, sandboxes, queue, logger } = this.#ctx;
     if (outcome.type === "failed") {
       const { kind, message } = outcome.failure;

@@ -18,8 +18,17 @@ export class SubmissionSystem {
   readonly #events: EventSystem;
   readonly #keyed: KeyedSubmissions;
 
-  constructor(ctx: EngineContext, events: EventSystem, freshest: (job: TJob) => TJob) {
+  /** Set when runs share the service fairly: new jobs go through it instead of straight to the queue. */
+  readonly #admit: ((record: TJob) => void) | undefined;
+
+  constructor(
+    ctx: EngineContext,
+    events: EventSystem,
+    freshest: (job: TJob) => TJob,
+    admit?: (record: TJob) => void,
+  ) {
     this.#ctx = ctx;
+    this.#admit = admit;
     this.#events = events;
     this.#keyed = new KeyedSubmissions(async (jobKey) => {
       const existing = await ctx.store.findJobByKey(jobKey);
@@ -70,7 +79,8 @@ export class SubmissionSystem {
     stats.submitted();
     stats.moved(null, { status: "queued", stage: "init", failureKind: null }, nowMs);
     this.#events.committed(record, 0);
-    await queue.enqueue({ jobId: record.id, stage: "init", priority: record.priority });
+    if (this.#admit) this.#admit(record);
+    else await queue.enqueue({ jobId: record.id, stage: "init", priority: record.priority });
     return { job: live.record, created: true };
   }
 }

@@ -1,0 +1,4 @@
+export * from "./fair-queue";
+export * from "./fair-share-options";
+export * from "./job-flow";
+export * from "./preemption";
