@@ -1,3 +1,10 @@
+export type { ArchivedTrajectory } from "./archive/archive-record-codec";
+export {
+  type ArchiveRunResult,
+  archiveFileName,
+  TrajectoryArchive,
+  type TrajectoryArchiveOptions,
+} from "./archive/trajectory-archive";
 export { PrismaBatchStore } from "./batch/prisma-batch-store";
 export type {
   BenchmarkResultRecord,

@@ -4,13 +4,31 @@ import type {
   ToolCall as ToolCallRow,
   Turn as TurnRow,
 } from "../generated/client";
+import { joinPrompt } from "./prompt-delta-codec";
 import { decodeLogprobs, decodeTokenIds } from "./token-codec";
 
-export function fromTurnRow(row: TurnRow): TTurn {
+/**
+ * One job's turn rows (ordered by index) as turns. A prompt stored as a delta takes its prefix
+ * from the turn of the index before it (`prompt-delta-codec.ts`).
+ */
+export function fromTurnRows(rows: readonly TurnRow[]): TTurn[] {
+  const turns: TTurn[] = [];
+  for (const row of rows) {
+    const before = turns[turns.length - 1];
+    const previous =
+      before && before.jobId === row.jobId && before.index === row.index - 1 ? before : undefined;
+    turns.push(fromTurnRow(row, previous));
+  }
+  return turns;
+}
+
+function fromTurnRow(row: TurnRow, previous: TTurn | undefined): TTurn {
+  const suffixIds = decodeTokenIds(row.promptIds);
+  const stored = { suffixIds, prefixTokens: row.promptPrefixTokens, prefixHash: row.promptPrefixHash };
   return {
     jobId: row.jobId,
     index: row.index,
-    promptIds: decodeTokenIds(row.promptIds),
+    promptIds: joinPrompt(stored, previous),
     responseIds: decodeTokenIds(row.responseIds),
     logprobs: decodeLogprobs(row.logprobs),
     backendId: row.backendId,

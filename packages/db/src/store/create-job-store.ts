@@ -8,6 +8,8 @@ export interface CreateJobStoreOptions extends DatabaseOptions {
   migrate?: boolean;
   /** Folder of migration folders. Default: `prisma/migrations` of this repository. */
   migrationsDir?: string;
+  /** Directory of the trajectory archive (retention). Default none: nothing can be archived. */
+  archiveDir?: string;
 }
 
 /**
@@ -41,5 +43,6 @@ export async function createJobStore(options: CreateJobStoreOptions = {}): Promi
     sql: database.sql,
     kind: database.kind,
     release: database.close,
+    ...(options.archiveDir !== undefined && { archiveDir: options.archiveDir }),
   });
 }

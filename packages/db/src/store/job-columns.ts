@@ -31,6 +31,8 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   { name: "created_at_ms", type: "float8" },
   { name: "updated_at_ms", type: "float8" },
   { name: "finished_at_ms", type: "float8" },
+  { name: "run_id", type: "text" },
+  { name: "task_id", type: "text" },
 ];
 
 const COLUMN_BY_NAME = new Map(JOB_COLUMNS.map((column) => [column.name, column]));
@@ -63,7 +65,21 @@ export function jobRowValues(job: JobRecord): unknown[] {
     job.createdAtMs,
     job.updatedAtMs,
     job.finishedAtMs,
+    metadataString(job.metadata, "runId"),
+    metadataString(job.metadata, "taskId"),
   ];
+}
+
+/**
+ * `metadata.runId` / `metadata.taskId` copied into their indexed columns: a string, or null (the
+ * list filters compare strings, as the JSON-path filter they replace did).
+ */
+export function metadataString(
+  metadata: Record<string, unknown> | null | undefined,
+  key: string,
+): string | null {
+  const value = metadata?.[key];
+  return typeof value === "string" ? value : null;
 }
 
 /** Record fields stored in exactly one column of the same meaning. */
@@ -103,6 +119,10 @@ export function jobPatchAssignments(patch: JobPatch): Array<[ColumnSpec, unknown
   for (const [field, column] of Object.entries(JSON_FIELDS)) {
     const value = patch[field as keyof typeof JSON_FIELDS];
     if (value !== undefined) set(column, jsonParam(value));
+  }
+  if (patch.metadata !== undefined) {
+    set("run_id", metadataString(patch.metadata, "runId"));
+    set("task_id", metadataString(patch.metadata, "taskId"));
   }
   if (patch.failure !== undefined) {
     set("failure_kind", patch.failure?.kind ?? null);

@@ -8,13 +8,15 @@ import type {
   StoredJob,
 } from "@raas/engine";
 import type { TJobListQuery, TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
+import { TrajectoryArchive } from "../archive/trajectory-archive";
 import { fromJobRow, fromStoredJobRow } from "../codec/job-row-codec";
-import { fromSandboxEventRow, fromToolCallRow, fromTurnRow } from "../codec/trajectory-codec";
+import { fromSandboxEventRow, fromToolCallRow, fromTurnRows } from "../codec/trajectory-codec";
 import type { Prisma, PrismaClient } from "../generated/client";
 import type { SqlExecutor } from "../sql/sql-executor";
 import { jobListWhere, UNFINISHED } from "./job-list-where";
 import { insertJobRows, transitionJobRows, updateJobRows } from "./job-writes";
 import { insertSandboxEventRows, upsertToolCallRows, upsertTurnRows } from "./trajectory-writes";
+import { TurnPrefixCache } from "./turn-prefix-cache";
 
 const DEFAULT_LIST_LIMIT = 50;
 const DEFAULT_SANDBOX_EVENT_LIMIT = 1_000;
@@ -26,6 +28,8 @@ export interface PrismaJobStoreOptions {
   kind: "pglite" | "postgres";
   /** Releases the client and what is under it (pool, PGlite instance); called once by `close()`. Default: `prisma.$disconnect()`. */
   release?: () => Promise<void>;
+  /** Directory of the trajectory archive (retention); archived trajectories are read from it. Default none. */
+  archiveDir?: string;
 }
 
 /**
@@ -39,12 +43,24 @@ export class PrismaJobStore implements JobStore {
   readonly #sql: SqlExecutor;
   readonly #release: (() => Promise<void>) | undefined;
   #closing: Promise<void> | null = null;
+  readonly #lastTurns = new TurnPrefixCache();
+  readonly #archive: TrajectoryArchive;
 
   constructor(options: PrismaJobStoreOptions) {
     this.#prisma = options.prisma;
     this.#sql = options.sql;
     this.kind = options.kind;
     this.#release = options.release;
+    this.#archive = new TrajectoryArchive({
+      prisma: options.prisma,
+      sql: options.sql,
+      ...(options.archiveDir !== undefined && { archiveDir: options.archiveDir }),
+    });
+  }
+
+  /** Retention: archive a finished run's trajectories, read archived ones back. */
+  get archive(): TrajectoryArchive {
+    return this.#archive;
   }
 
   /** The Prisma client, for the other stores of this package that share the connection. */
@@ -134,8 +150,11 @@ export class PrismaJobStore implements JobStore {
    * A turn whose `(jobId, index)` is already stored is replaced: a retried flush is idempotent
    * and a restarted attempt overwrites the earlier attempt's turn.
    */
-  appendTurns(turns: readonly TTurn[]): Promise<void> {
-    return upsertTurnRows(this.#sql, turns);
+  async appendTurns(turns: readonly TTurn[]): Promise<void> {
+    const written = await upsertTurnRows(this.#sql, turns, (jobId, index) =>
+      this.#lastTurns.previousOf(jobId, index),
+    );
+    this.#lastTurns.remember(written);
   }
 
   /** Same replace-on-key rule as `appendTurns`, keyed by `(jobId, turnIndex, index)`. */
@@ -145,10 +164,12 @@ export class PrismaJobStore implements JobStore {
 
   async listTurns(jobId: string): Promise<TTurn[]> {
     const rows = await this.#prisma.turn.findMany({ where: { jobId }, orderBy: { index: "asc" } });
-    return rows.map(fromTurnRow);
+    if (rows.length > 0) return fromTurnRows(rows);
+    return (await this.#archive.readArchived(jobId))?.turns ?? [];
   }
 
   async deleteTrajectory(jobId: string): Promise<void> {
+    this.#lastTurns.forget(jobId);
     await this.#prisma.$transaction([
       this.#prisma.toolCall.deleteMany({ where: { jobId } }),
       this.#prisma.turn.deleteMany({ where: { jobId } }),
@@ -160,7 +181,8 @@ export class PrismaJobStore implements JobStore {
       where: { jobId },
       orderBy: [{ turnIndex: "asc" }, { index: "asc" }],
     });
-    return rows.map(fromToolCallRow);
+    if (rows.length > 0) return rows.map(fromToolCallRow);
+    return (await this.#archive.readArchived(jobId))?.toolCalls ?? [];
   }
 
   appendSandboxEvents(events: readonly TSandboxEvent[]): Promise<void> {

@@ -1,4 +1,5 @@
 import type { TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
+import { type PreviousTurnIds, splitPrompt } from "../codec/prompt-delta-codec";
 import { encodeLogprobs, encodeTokenIds } from "../codec/token-codec";
 import { buildInsert, type ColumnSpec, jsonParam, rowsPerStatement } from "../sql/bulk-statements";
 import type { SqlExecutor } from "../sql/sql-executor";
@@ -19,6 +20,8 @@ const TURN_COLUMNS: readonly ColumnSpec[] = [
   { name: "finish_reason", type: "text" },
   { name: "text", type: "text" },
   { name: "created_at_ms", type: "float8" },
+  { name: "prompt_prefix_tokens", type: "int4" },
+  { name: "prompt_prefix_hash", type: "int4" },
 ];
 
 const TOOL_CALL_COLUMNS: readonly ColumnSpec[] = [
@@ -48,11 +51,12 @@ function bytesParam(bytes: Uint8Array<ArrayBuffer>): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function turnValues(turn: TTurn): unknown[] {
+function turnValues(turn: TTurn, previous: PreviousTurnIds | undefined): unknown[] {
+  const prompt = splitPrompt(turn.promptIds, previous);
   return [
     turn.jobId,
     turn.index,
-    bytesParam(encodeTokenIds(turn.promptIds)),
+    bytesParam(encodeTokenIds(prompt.suffixIds)),
     bytesParam(encodeTokenIds(turn.responseIds)),
     bytesParam(encodeLogprobs(turn.logprobs)),
     turn.promptIds.length,
@@ -65,6 +69,8 @@ function turnValues(turn: TTurn): unknown[] {
     turn.finishReason,
     turn.text,
     turn.createdAtMs,
+    prompt.prefixTokens,
+    prompt.prefixHash,
   ];
 }
 
@@ -121,10 +127,21 @@ function lastByKey<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
 /**
  * Stores turns; a turn whose `(jobId, index)` is already stored is replaced, so a retried flush
  * is idempotent and a restarted attempt overwrites the earlier attempt's turn of that index.
+ * A prompt is stored as a delta against the previous turn of its job when that turn is in the
+ * batch or `previousOf` knows it (`prompt-delta-codec.ts`). Returns the turns written.
  */
-export async function upsertTurnRows(sql: SqlExecutor, turns: readonly TTurn[]): Promise<void> {
+export async function upsertTurnRows(
+  sql: SqlExecutor,
+  turns: readonly TTurn[],
+  previousOf: (jobId: string, index: number) => PreviousTurnIds | undefined = () => undefined,
+): Promise<TTurn[]> {
   const latest = lastByKey(turns, (turn) => `${turn.jobId}\u0000${turn.index}`);
-  await writeAll(sql, "turns", TURN_COLUMNS, latest.map(turnValues), upsertClause(TURN_COLUMNS, 2));
+  const byKey = new Map(latest.map((turn) => [`${turn.jobId}\u0000${turn.index}`, turn]));
+  const rows = latest.map((turn) =>
+    turnValues(turn, byKey.get(`${turn.jobId}\u0000${turn.index - 1}`) ?? previousOf(turn.jobId, turn.index)),
+  );
+  await writeAll(sql, "turns", TURN_COLUMNS, rows, upsertClause(TURN_COLUMNS, 2));
+  return latest;
 }
 
 /** Stores tool calls with the same replace-on-key rule, keyed by `(jobId, turnIndex, index)`. */
