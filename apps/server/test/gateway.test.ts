@@ -206,6 +206,57 @@ describe("the inference gateway on the composed server", () => {
     expect(family.tokenizer.decode(firstPrompt.slice(0, broken!.position))).toMatch(/\nWhat does$/);
   });
 
+  it("keeps interleaved sub-agents apart and breaks a truncated history where the dropped turns began", async () => {
+    const { jobId, base } = await openJob();
+    const subTask = [
+      { role: "system", content: "You are a sub-agent that reads files." },
+      { role: "user", content: `task_id: ${TASK}\nRead a.txt for the main agent.` },
+    ];
+    const ask = async (messages: Json[]) => {
+      const { status, body } = await post(`${base}/chat/completions`, { messages, tools });
+      expect(status).toBe(200);
+      return body.choices[0].message;
+    };
+    const withResult = (messages: Json[], answer: Json, output: string) => [
+      ...messages,
+      answer,
+      ...answer.tool_calls.map((call: Json) => ({ role: "tool", tool_call_id: call.id, content: output })),
+    ];
+    // Main and sub-agent alternate calls on one session.
+    const main1 = await ask(opening);
+    const sub1 = await ask(subTask);
+    const main2History = withResult(opening, main1, "a.txt");
+    const main2 = await ask(main2History);
+    const sub2 = await ask(withResult(subTask, sub1, "hello"));
+    expect(sub2.content).toBe("Reading.");
+    let traces = await running.gateway.buildTraces(jobId);
+    expect(traces.certificate).toMatchObject({
+      isCertified: true,
+      callCount: 4,
+      chainCount: 2,
+      callsMerged: 2,
+    });
+    expect(traces.chains.map((chain) => chain.callIds.length)).toEqual([2, 2]);
+
+    // The main agent's context manager drops its first exchange, keeping the last answer.
+    const truncated = withResult(opening, main2, "hello");
+    await ask(truncated);
+    traces = await running.gateway.buildTraces(jobId);
+    expect(traces.certificate.isCertified).toBe(false);
+    const [broken] = traces.certificate.breaks;
+    const mainChain = traces.chains[0]!;
+    // The break is where the dropped first answer began (right after the opening prompt), inside
+    // the history the last call's prompt held: a changed history, not a re-rendered answer.
+    expect(broken).toMatchObject({
+      chainIndex: 0,
+      callSeq: 4,
+      region: "prompt",
+      position: mainChain.promptLength,
+    });
+    expect(traces.chains).toHaveLength(3);
+    expect(traces.chains[2]).toMatchObject({ origin: "split", fromChainIndex: 0 });
+  });
+
   it("answers /v1/models, refuses bad requests with 4xx, and stops a token when its job ends", async () => {
     const { jobId, base } = await openJob();
     const models = await fetch(`${base}/models`).then(async (response) => ({

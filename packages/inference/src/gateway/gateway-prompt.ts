@@ -97,12 +97,11 @@ function findAnsweredCall(
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const message = messages[i] as TOpenAiMessage;
     if (message.role !== "assistant") continue;
+    // Ids are unique per answer; two calls can answer with the same text (parallel sub-agents).
     const ids = new Set((message.tool_calls ?? []).map((call) => call.id));
-    for (let k = history.length - 1; k >= 0; k -= 1) {
-      const call = history[k] as SessionCall;
-      if (call.toolCallIds.some((id) => ids.has(id)) || call.answerKey === keys[i]) return call.id;
-    }
-    return null;
+    const byId = history.findLast((call) => call.toolCallIds.some((id) => ids.has(id)));
+    if (byId) return byId.id;
+    return history.findLast((call) => call.answerKey === keys[i])?.id ?? null;
   }
   return null;
 }
