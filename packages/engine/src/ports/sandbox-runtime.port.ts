@@ -187,6 +187,15 @@ export interface SandboxRuntime {
     prepare: (sandbox: Sandbox) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<PreparedSandboxTemplate<T>>;
-  /** Starts a sandbox like `create`, its workspace a private copy of `template`'s (then `spec.files`). */
-  createFrom?(template: SandboxTemplate, spec: SandboxSpec, signal?: AbortSignal): Promise<Sandbox>;
+  /**
+   * Starts a sandbox like `create`, its workspace a private copy of `template`'s (then
+   * `spec.files`). Given a promise, the sandbox starts at once and is filled when the template is
+   * ready (a member's start overlaps its group's INIT); when the promise rejects, the sandbox is
+   * closed and the rejection propagates as it is.
+   */
+  createFrom?(
+    template: SandboxTemplate | PromiseLike<SandboxTemplate>,
+    spec: SandboxSpec,
+    signal?: AbortSignal,
+  ): Promise<Sandbox>;
 }

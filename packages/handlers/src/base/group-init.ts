@@ -31,8 +31,9 @@ export function groupTemplateKey(
 
 /**
  * INIT of a group member from its group's template: the first member to arrive runs `setup`
- * once in a template sandbox, every member (that one included) starts its own sandbox from a
- * private copy of the prepared workspace and gets the shared setup output. The member holds the
+ * once in a template sandbox, every member (that one included) starts its own sandbox at once and
+ * fills it with a private copy of the prepared workspace when it is ready, and gets the shared
+ * setup output. The member holds the
  * template until its job ends. Failures keep INIT's kinds: a sandbox that does not start and a
  * setup that breaks are `sandbox`; `setup`'s own `StageFailure`s pass through.
  */
@@ -48,7 +49,7 @@ export async function initFromGroupTemplate<P extends TAgentTaskBase, S>(input: 
   const { runtime, ctx, spec } = input;
   const jobId = ctx.job.id;
   const key = groupTemplateKey(input.kind, input.groupId, ctx.payload, spec);
-  const lease = await input.templates.acquire(key, ctx.signal, (signal) =>
+  const leasing = input.templates.acquire(key, ctx.signal, (signal) =>
     asStageFailure("sandbox", "preparing the group's workspace failed", signal, () =>
       runtime.prepareTemplate(
         { ...spec, jobId },
@@ -60,10 +61,24 @@ export async function initFromGroupTemplate<P extends TAgentTaskBase, S>(input: 
       ),
     ),
   );
-  ctx.deferToJobEnd(() => lease.release());
-  const sandbox = await asStageFailure("sandbox", "starting the sandbox failed", ctx.signal, () =>
-    runtime.createFrom(lease.template, { ...spec, jobId }, ctx.signal),
+  // The member's own sandbox starts now, beside the group's INIT, and takes its copy once it is ready.
+  const starting = asStageFailure("sandbox", "starting the sandbox failed", ctx.signal, () =>
+    runtime.createFrom(
+      leasing.then((lease) => lease.template),
+      { ...spec, jobId },
+      ctx.signal,
+    ),
   );
+  starting.catch(() => undefined);
+  let lease: Awaited<typeof leasing>;
+  try {
+    lease = await leasing;
+  } catch (error) {
+    await starting.catch(() => undefined); // its sandbox is closed before INIT fails
+    throw error;
+  }
+  ctx.deferToJobEnd(() => lease.release());
+  const sandbox = await starting;
   ctx.deferToJobEnd(() => sandbox.close());
   return { sandbox, setup: lease.value };
 }

@@ -2,7 +2,7 @@
 // on its own copy, a setup that fails on the clean repository fails every member as `eval`.
 import type { ChatFormat, Cleanup, InferencePool, JobRecord, Sandbox, StageContext } from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { AgentInitOutput } from "../../src/base/agent-handler.types";
 import { createSweHandlerFactory } from "../../src/swe/swe-handler";
 import type { TSwePayload } from "../../src/swe/swe-payload.schema";
@@ -43,6 +43,7 @@ describe("swe INIT once per group (bubblewrap)", () => {
   const repoSource = createBundleDirRepoSource({ dir: SWE_BUNDLE_DIR });
   const events: TSandboxEvent[] = [];
   runtime.onEvent((event) => events.push(event));
+  const prepareTemplate = vi.spyOn(runtime, "prepareTemplate");
   const handler = createSweHandlerFactory({ repoSource })({
     sandboxRuntime: runtime,
     inference: unused as InferencePool,
@@ -63,6 +64,7 @@ describe("swe INIT once per group (bubblewrap)", () => {
       const inits = (await Promise.all(members.map((m) => handler.init(m.ctx)))) as AgentInitOutput<{
         repoDir: string;
       }>[];
+      expect(prepareTemplate).toHaveBeenCalledTimes(1);
       const created = events.filter((event) => event.type === "created");
       expect(created).toHaveLength(4); // one template sandbox + three members
       const [a, b, c] = inits.map((init) => init.sandbox) as [Sandbox, Sandbox, Sandbox];
@@ -96,13 +98,14 @@ describe("swe INIT once per group (bubblewrap)", () => {
     async () => {
       const instance = fixtureInstance("raas-fixtures__tinystats-1");
       const payload = handler.payloadSchema.parse({ instance, spec: { setupCommands: ["exit 3"] } });
-      const before = events.filter((event) => event.type === "created").length;
+      prepareTemplate.mockClear();
       const members = ["f0", "f1", "f2"].map((id) => initContext(id, "group-broken", payload));
       const outcomes = await Promise.allSettled(members.map((m) => handler.init(m.ctx)));
       expect(
         outcomes.map((o) => (o.status === "rejected" ? (o.reason as { kind: string }).kind : "ok")),
       ).toEqual(["eval", "eval", "eval"]);
-      expect(events.filter((event) => event.type === "created").length - before).toBe(1);
+      expect(prepareTemplate).toHaveBeenCalledTimes(1);
+      // The members' own sandboxes (started beside the INIT) are closed before INIT fails.
       expect(runtime.openSandboxes).toHaveLength(0);
     },
     TIMEOUT_MS,
@@ -114,9 +117,11 @@ describe("swe INIT once per group (bubblewrap)", () => {
       const payload = handler.payloadSchema.parse({
         instance: fixtureInstance("raas-fixtures__tinystats-1"),
       });
+      prepareTemplate.mockClear();
       const before = events.filter((event) => event.type === "created").length;
       const { ctx, endJob } = initContext("solo", null, payload);
       const init = (await handler.init(ctx)) as AgentInitOutput<{ repoDir: string }>;
+      expect(prepareTemplate).not.toHaveBeenCalled();
       expect(events.filter((event) => event.type === "created").length - before).toBe(1);
       expect(await sh(init.sandbox, "cd tinystats && git status --porcelain")).toBe("");
       await endJob();

@@ -211,33 +211,45 @@ export abstract class BaseRuntime implements SandboxRuntime {
   }
 
   async createFrom(
-    template: SandboxTemplate,
+    template: SandboxTemplate | PromiseLike<SandboxTemplate>,
     spec: SandboxSpec,
     signal?: AbortSignal,
   ): Promise<ManagedSandbox> {
+    const { files, ...rest } = spec;
+    // The sandbox starts while the template may still be prepared; its workspace is filled after.
+    const starting = this.create(rest, signal);
+    starting.catch(() => undefined);
+    let ready: WorkspaceTemplate;
+    try {
+      ready = this.#heldTemplate(await template);
+    } catch (error) {
+      await starting.then(
+        (sandbox) => sandbox.close(),
+        () => undefined,
+      );
+      throw error;
+    }
+    const sandbox = await starting;
+    try {
+      await cloneWorkspace(ready.workspace, sandbox.workspaceHostPath);
+      writeWorkspaceFiles(sandbox.workspaceHostPath, files, this.sandboxOwner());
+    } catch (error) {
+      await sandbox.close();
+      throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
+        cause: error,
+      });
+    }
+    return sandbox;
+  }
+
+  #heldTemplate(template: SandboxTemplate): WorkspaceTemplate {
     if (!(template instanceof WorkspaceTemplate) || !this.#templates.has(template)) {
       throw new SandboxError(
         "start_failed",
         `template ${template.id} is not held by this runtime (removed?)`,
       );
     }
-    const pooled = this.#pool && isPoolable(spec) ? this.#pool.take() : undefined;
-    if (pooled) {
-      try {
-        await cloneWorkspace(template.workspace, pooled.workspaceHostPath);
-        writeWorkspaceFiles(pooled.workspaceHostPath, spec.files, this.sandboxOwner());
-      } catch (error) {
-        await pooled.close();
-        throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
-          cause: error,
-        });
-      }
-      pooled.assign(spec.jobId ?? null, { fromPool: true });
-      return pooled;
-    }
-    const sandbox = await this.#createCold(spec, signal, template);
-    sandbox.assign(spec.jobId ?? null);
-    return sandbox;
+    return template;
   }
 
   /** Templates this runtime holds right now. */
@@ -245,28 +257,13 @@ export abstract class BaseRuntime implements SandboxRuntime {
     return [...this.#templates];
   }
 
-  async #createCold(
-    spec: SandboxSpec,
-    signal?: AbortSignal,
-    template?: WorkspaceTemplate,
-  ): Promise<ManagedSandbox> {
+  async #createCold(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
     const bundle = await ensureServerBundle(this.options.baseDir, this.sandboxOwner());
     const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const limits = mergeLimits(this.options.defaultLimits, spec.limits);
     const owner = this.sandboxOwner();
     if (owner) this.#allowTraversal();
-    const dirs = createSandboxDirs(this.options.baseDir, id, template ? undefined : spec.files, owner);
-    if (template) {
-      try {
-        await cloneWorkspace(template.workspace, dirs.workspace);
-        writeWorkspaceFiles(dirs.workspace, spec.files, owner);
-      } catch (error) {
-        removeSandboxDirs(dirs.root);
-        throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
-          cause: error,
-        });
-      }
-    }
+    const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, owner);
     let plan: LaunchPlan;
     try {
       plan = this.#planFor(id, spec, limits, dirs, bundle);

@@ -1,0 +1,270 @@
+// `npm run bench -- groups [--n 8] [--concurrency 1] [--instances 10]`: INIT of GRPO groups of the
+// shipped SWE fixtures through the real swe handler and bubblewrap, once with an INIT per member
+// (independent) and once with INIT per group (a template, then a private copy per member). INIT
+// seconds per trajectory = the group's INIT wall time ÷ n (members started `concurrency` at a time).
+// The isolation check: one member appends to, deletes and chmods tracked files; every sibling's
+// checkout stays clean and the template's tree is byte-for-byte what it was.
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ChatFormat, Cleanup, InferencePool, JobRecord, Sandbox, StageContext } from "@raas/engine";
+import {
+  type AgentInitOutput,
+  createBundleDirRepoSource,
+  createSweHandlerFactory,
+  parseSweJsonl,
+  type TSweInstance,
+  type TSwePayload,
+} from "@raas/handlers";
+import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
+import type { Bench, BenchReport, BenchRow } from "./bench.types";
+
+const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+const SWE_DATA = fileURLToPath(new URL("../packages/handlers/data/swe/", import.meta.url));
+const TARGET_RATIO = 0.25;
+
+function option(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 && args[at + 1] ? Number(args[at + 1]) : fallback;
+}
+
+const unused = new Proxy({}, { get: () => () => Promise.reject(new Error("not used in INIT")) });
+
+/** A StageContext for one member's INIT; `endJob` runs its job-end cleanups (sandbox, template hold). */
+function memberContext(jobId: string, groupId: string, payload: TSwePayload) {
+  const jobEnd: Cleanup[] = [];
+  const ctx: StageContext<TSwePayload> = {
+    job: { id: jobId, groupId } as unknown as JobRecord,
+    payload,
+    stage: "init",
+    signal: new AbortController().signal,
+    defer: () => undefined,
+    deferToJobEnd: (cleanup) => jobEnd.push(cleanup),
+    record: { turn: () => undefined, toolCall: () => undefined, sandboxEvent: () => undefined },
+  };
+  return {
+    ctx,
+    endJob: async () => {
+      for (const cleanup of jobEnd.reverse()) await cleanup();
+    },
+  };
+}
+
+/** Runs `work` over `items`, `concurrency` at a time. */
+async function pooled<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await work(items[index]!);
+      }
+    }),
+  );
+  return results;
+}
+
+/** Digest of a directory tree: every path, type, mode, owner, symlink target and file content. */
+function treeDigest(root: string): string {
+  const hash = createHash("sha256");
+  const walk = (dir: string, rel: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const stat = lstatSync(path);
+      hash.update(`${rel}/${name}\0${stat.mode}\0${stat.uid}\0`);
+      if (stat.isSymbolicLink()) hash.update(readlinkSync(path));
+      else if (stat.isDirectory()) walk(path, `${rel}/${name}`);
+      else hash.update(readFileSync(path));
+    }
+  };
+  walk(root, "");
+  return hash.digest("hex");
+}
+
+/** Whether `cp --reflink=always` works in `dir` (copies then share blocks) or copies are plain. */
+function cloneMode(dir: string): "reflink" | "copy" {
+  const source = join(dir, "reflink-probe");
+  writeFileSync(source, "probe");
+  try {
+    execFileSync("cp", ["--reflink=always", source, `${source}.clone`], { stdio: "ignore" });
+    return "reflink";
+  } catch {
+    return "copy";
+  } finally {
+    rmSync(source, { force: true });
+    rmSync(`${source}.clone`, { force: true });
+  }
+}
+
+async function sh(sandbox: Sandbox, script: string): Promise<string> {
+  const result = await sandbox.exec(["bash", "-c", script]);
+  if (result.exitCode !== 0) throw new Error(`${script}: exit ${result.exitCode}: ${result.stderr}`);
+  return result.stdout;
+}
+
+interface GroupOutcome {
+  initMs: number;
+  /** Fork only: whether siblings and the template stayed untouched by member 0's writes. */
+  isolated: boolean | null;
+}
+
+type Handler = ReturnType<ReturnType<typeof createSweHandlerFactory>>;
+
+async function runGroup(input: {
+  handler: Handler;
+  runtime: BubblewrapRuntime;
+  instance: TSweInstance;
+  groupId: string;
+  n: number;
+  concurrency: number;
+  checkIsolation: boolean;
+}): Promise<GroupOutcome> {
+  const { handler, instance, n } = input;
+  const payload = handler.payloadSchema.parse({ instance });
+  const members = Array.from({ length: n }, (_, k) =>
+    memberContext(`${input.groupId}-${k}`, input.groupId, payload),
+  );
+  const startedAt = performance.now();
+  let inits: AgentInitOutput<{ repoDir: string }>[] = [];
+  try {
+    inits = (await pooled(members, input.concurrency, (member) => handler.init(member.ctx))) as typeof inits;
+    const initMs = performance.now() - startedAt;
+    if (!input.checkIsolation) return { initMs, isolated: null };
+    const template = input.runtime.heldTemplates[0] as unknown as { workspace: string } | undefined;
+    if (!template) throw new Error("no template held during the fork group");
+    const before = treeDigest(template.workspace);
+    const dir = inits[0]!.setup.repoDir;
+    const files = (await sh(inits[0]!.sandbox, `cd ${dir} && git ls-files | head -3`)).trim().split("\n");
+    const [appendTo, remove, chmod] = [files[0]!, files[1] ?? files[0]!, files[2] ?? files[0]!];
+    await sh(
+      inits[0]!.sandbox,
+      `cd ${dir} && echo '# member 0' >> '${appendTo}' && chmod 700 '${chmod}' && rm -f '${remove}' && echo new > member0.txt`,
+    );
+    const dirty = (await sh(inits[0]!.sandbox, `cd ${dir} && git status --porcelain`)).trim();
+    const siblingsClean = await Promise.all(
+      inits
+        .slice(1)
+        .map(async (init) => (await sh(init.sandbox, `cd ${dir} && git status --porcelain`)).trim() === ""),
+    );
+    return {
+      initMs,
+      isolated: dirty !== "" && siblingsClean.every(Boolean) && treeDigest(template.workspace) === before,
+    };
+  } finally {
+    await Promise.all(members.map((member) => member.endJob()));
+  }
+}
+
+const bench: Bench = {
+  name: "groups",
+  description:
+    "INIT per trajectory of SWE fixture groups (n members) on bubblewrap: an INIT per member vs one INIT per group with a private copy per member; isolation of the copies",
+  async run(args): Promise<BenchReport> {
+    const n = option(args, "n", 8);
+    const concurrency = option(args, "concurrency", 1);
+    const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
+    if (!bwrapPath) throw new Error("the groups bench needs bubblewrap: apt-get install -y bubblewrap");
+    const instances = parseSweJsonl(
+      readFileSync(join(SWE_DATA, "instances.jsonl"), "utf8"),
+      "instances.jsonl",
+    ).slice(0, option(args, "instances", 10));
+    const baseDir = mkdtempSync(join(tmpdir(), "raas-bench-groups-"));
+    const runtime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
+    const repoSource = createBundleDirRepoSource({ dir: join(SWE_DATA, "bundles") });
+    const deps = {
+      sandboxRuntime: runtime,
+      inference: unused as InferencePool,
+      chatFormat: unused as ChatFormat,
+    };
+    const factory = createSweHandlerFactory({ repoSource });
+    const independent = factory({ ...deps, defaults: { groupFork: false } });
+    const forked = factory({ ...deps, defaults: { groupFork: { graceMs: 0 } } });
+    const rows: BenchRow[] = [];
+    let independentMs = 0;
+    let forkMs = 0;
+    let isolationHeld = true;
+    const mode = cloneMode(baseDir);
+    try {
+      // One unmeasured sandbox first: the server bundle is built once per base directory.
+      await (await runtime.create({})).close();
+      for (const [index, instance] of instances.entries()) {
+        const common = { runtime, instance, n, concurrency };
+        const alone = await runGroup({
+          ...common,
+          handler: independent,
+          groupId: `ind-${index}`,
+          checkIsolation: false,
+        });
+        const fork = await runGroup({
+          ...common,
+          handler: forked,
+          groupId: `fork-${index}`,
+          checkIsolation: true,
+        });
+        independentMs += alone.initMs;
+        forkMs += fork.initMs;
+        isolationHeld &&= fork.isolated === true;
+        rows.push({
+          name: instance.instance_id,
+          n,
+          independentInitSPerTrajectory: round(alone.initMs / n / 1_000, 3),
+          forkInitSPerTrajectory: round(fork.initMs / n / 1_000, 3),
+          ratio: round(fork.initMs / alone.initMs, 3),
+          isolated: fork.isolated,
+        });
+        console.error(`[groups] ${index + 1}/${instances.length} ${instance.instance_id}`);
+      }
+    } finally {
+      await runtime.closeAll();
+      await repoSource.close();
+      rmSync(baseDir, { recursive: true, force: true });
+    }
+    const forkInitRatio = round(forkMs / independentMs, 3);
+    rows.push({
+      name: "all",
+      n,
+      independentInitSPerTrajectory: round(independentMs / n / instances.length / 1_000, 3),
+      forkInitSPerTrajectory: round(forkMs / n / instances.length / 1_000, 3),
+      ratio: forkInitRatio,
+      isolated: isolationHeld,
+    });
+    return {
+      bench: "groups",
+      description: bench.description,
+      rows,
+      summary: {
+        forkInitRatio,
+        target: `<= ${TARGET_RATIO}`,
+        targetMet: forkInitRatio <= TARGET_RATIO,
+        isolationHeld,
+        cloneMode: mode,
+        independentInitSPerTrajectory: round(independentMs / n / instances.length / 1_000, 3),
+        forkInitSPerTrajectory: round(forkMs / n / instances.length / 1_000, 3),
+      },
+      config: { n, concurrency, instances: instances.length, runtime: "bubblewrap" },
+    };
+  },
+};
+
+function round(value: number, digits: number): number {
+  return Math.round(value * 10 ** digits) / 10 ** digits;
+}
+
+export default bench;
