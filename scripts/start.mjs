@@ -2,10 +2,10 @@
 // sandboxes, no services needed): the control-plane server, the web dashboard and — when no
 // inference backend is configured — the inference simulator (the labelled test double for a GPU
 // model), supervised together.
-// Options: --no-web. Environment: PORT (server, default 8080), WEB_PORT (default 3000),
-// SIMULATOR_PORT (default a free port), RAAS_BACKENDS (real backends, e.g.
-// vllm=http://gpu-1:8000; when set no simulator starts), RAAS_NO_APT=1 (never install system
-// packages), plus everything apps/server/src/env.ts documents.
+// Options: --no-web, --no-demo (no demo data: see `raas demo`). Environment: RAAS_DEMO=0 (no demo),
+// PORT (server, default 8080), WEB_PORT (default 3000), SIMULATOR_PORT (default a free port),
+// RAAS_BACKENDS (real backends, e.g. vllm=http://gpu-1:8000; when set no simulator starts),
+// RAAS_NO_APT=1 (never install system packages), plus everything apps/server/src/env.ts documents.
 // Before anything starts, the system packages rollouts need (bubblewrap, python3, python3-pytest,
 // git) are checked: installed when running as root with apt, else it stops with the command.
 import { spawn, spawnSync } from "node:child_process";
@@ -42,6 +42,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 const tsx = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
 const withWeb = !process.argv.includes("--no-web") && existsSync(join(root, "apps/web/next.config.ts"));
+// The demo (`raas demo`: training runs and benchmark runs to look at) unless switched off.
+const withDemo =
+  !process.argv.includes("--no-demo") && !["0", "false", "no"].includes(process.env.RAAS_DEMO ?? "");
 // The defaults the apps use, from the one place that owns them (a TypeScript module, hence tsx).
 const { DEFAULT_DATA_DIR, DEFAULT_SERVER_PORT, SIMULATED_MODEL_NAME } = await tsImport(
   "@raas/shared/defaults",
@@ -162,6 +165,23 @@ function writeExampleRollouts() {
   return path;
 }
 
+/**
+ * Starts `raas demo` against the server: short training runs and two SWE-bench runs, idempotent
+ * across restarts. Its end (or failure) stops nothing else.
+ */
+function launchDemo(url, token) {
+  const child = spawn(process.execPath, [tsx, "apps/cli/src/main.ts", "demo"], {
+    cwd: root,
+    env: { ...process.env, RAAS_URL: url, RAAS_TOKEN: token },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  child.on("exit", (code, signal) => {
+    if (!shuttingDown && code !== 0)
+      console.error(`[start] the demo stopped (${signal ?? code}); the service keeps running`);
+  });
+  children.push(child);
+}
+
 let shuttingDown = false;
 function stop(code) {
   shuttingDown = true;
@@ -188,10 +208,12 @@ launch("server", process.execPath, [tsx, "apps/server/src/main.ts"], {
   // The fixtures' test suites finish in about a second: fail a hung one fast (default 15 min).
   RAAS_SWE_TEST_TIMEOUT_MS: process.env.RAAS_SWE_TEST_TIMEOUT_MS ?? "20000",
 });
+// Generous: a busy 2-core machine may take minutes to load the server; one that exits stops
+// everything at once anyway (launch's exit handler), so waiting longer never hides a crash.
 try {
   await Promise.all([
-    waitForHttp(`${serverUrl}/health`, 120_000),
-    simulatorUrl ? waitForHttp(`${simulatorUrl}/health`, 120_000) : null,
+    waitForHttp(`${serverUrl}/health`, 600_000),
+    simulatorUrl ? waitForHttp(`${simulatorUrl}/health`, 600_000) : null,
   ]);
 } catch (error) {
   console.error(`[start] ${error.message}`);
@@ -200,6 +222,7 @@ try {
 }
 
 const examples = writeExampleRollouts();
+if (withDemo) launchDemo(serverUrl, token);
 const inferenceLines = simulatorUrl
   ? [
       `  inference      SIMULATOR at ${simulatorUrl} — the labelled test double for a GPU model, not a model:`,
@@ -217,6 +240,9 @@ const tryLines = [
     ? [`SWE eval:       npm run raas -- eval swe --dataset ${sweDataset} --backend ${sweBackend}`]
     : []),
   "Queues only:    npm run raas -- submit --demo 50   then   npm run raas -- status --watch",
+  withDemo
+    ? "Demo:           running now (training runs demo-*, benchmark runs demo-swe-*); off with --no-demo or RAAS_DEMO=0"
+    : "Demo:           off (npm run raas -- demo  fills the dashboard)",
 ];
 // The API, the examples and how to use them first: the dashboard build below can take minutes.
 console.log(`

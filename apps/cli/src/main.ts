@@ -1,5 +1,6 @@
 import { DEFAULT_DATA_DIR, DEFAULT_SERVER_URL } from "@raas/shared";
 import { createClient, describeError } from "./client";
+import { DEMO_HELP, demoCommand } from "./commands/demo.command";
 import { EVAL_SWE_HELP, evalCommand } from "./commands/eval-swe.command";
 import { EXPORT_HELP, exportCommand } from "./commands/export.command";
 import { JOBS_HELP, jobsCommand } from "./commands/jobs.command";
@@ -24,6 +25,7 @@ ${EVAL_SWE_HELP}
 ${WORKERS_HELP}
 ${RUNS_HELP}
 ${STEPS_HELP}
+${DEMO_HELP}
 
 global options: --url URL (env RAAS_URL, default ${DEFAULT_SERVER_URL})
                 --token TOKEN (env RAAS_TOKEN, default: the admin token \`npm start\` saved in ${DEFAULT_DATA_DIR}/)`;
@@ -68,6 +70,8 @@ async function main(argv: string[]): Promise<number> {
         return await runsCommand(client, rest);
       case "steps":
         return await stepsCommand(client, rest);
+      case "demo":
+        return await demoCommand(client, rest);
       default:
         console.error(`unknown command "${command}"\n\n${HELP}`);
         return 2;

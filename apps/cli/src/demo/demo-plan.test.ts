@@ -1,0 +1,34 @@
+import type { TSweInstance } from "@raas/handlers";
+import { describe, expect, it } from "vitest";
+import { DEMO_PLAN, demoStepKey, halfGoldPredictions, trainingRunsFor } from "./demo-plan";
+
+const instance = (id: string, patch: string) =>
+  ({ instance_id: id, repo: "o/r", base_commit: "a".repeat(40), patch, test_patch: "" }) as TSweInstance;
+
+describe("demo plan", () => {
+  it("runs over math, code and swe, each with its own run key and a step key per index", () => {
+    expect(DEMO_PLAN.training.map((run) => run.dataset)).toEqual(["math", "code", "swe"]);
+    expect(new Set(DEMO_PLAN.training.map((run) => run.runKey)).size).toBe(DEMO_PLAN.training.length);
+    expect(demoStepKey(0)).toBe("demo-step-0");
+    expect(demoStepKey(3)).not.toBe(demoStepKey(2));
+  });
+
+  it("keeps the runs whose dataset the server ships and names the missing ones once", () => {
+    const { runs, missing } = trainingRunsFor(DEMO_PLAN, ["code", "math", "stem"]);
+    expect(runs.map((run) => run.runKey)).toEqual(["demo-math", "demo-code"]);
+    expect(missing).toEqual(["swe"]);
+    expect(trainingRunsFor(DEMO_PLAN, []).runs).toEqual([]);
+  });
+
+  it("predicts the gold patch on every other instance and an empty patch on the rest", () => {
+    const predictions = halfGoldPredictions(
+      [instance("a", "gold-a"), instance("b", "gold-b"), instance("c", "gold-c")],
+      "demo-model",
+    );
+    expect(predictions).toEqual([
+      { instance_id: "a", model_name_or_path: "demo-model", model_patch: "gold-a" },
+      { instance_id: "b", model_name_or_path: "demo-model", model_patch: "" },
+      { instance_id: "c", model_name_or_path: "demo-model", model_patch: "gold-c" },
+    ]);
+  });
+});
