@@ -34,6 +34,12 @@ export const ZGatewayCallRecord = ZGatewayCall.extend({
   tools: z.array(z.unknown()).describe("The request's tools."),
   answer: z.unknown().describe("The assistant message the gateway answered with."),
   cachedPromptTokens: z.number().int().nonnegative().nullable(),
+  overheadMs: z
+    .number()
+    .nonnegative()
+    .describe(
+      "Time the gateway spent on the call besides generation (render, tokenize, route, parse), in ms.",
+    ),
   createdAtMs: z.number(),
 }).meta({ id: "GatewayCallRecord", description: "A model call recorded by the inference gateway." });
 export type TGatewayCallRecord = z.infer<typeof ZGatewayCallRecord>;

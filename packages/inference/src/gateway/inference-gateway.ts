@@ -116,6 +116,7 @@ export class InferenceGateway {
     request: TChatCompletionRequest,
     signal?: AbortSignal,
   ): Promise<TChatCompletion> {
+    const enteredAt = performance.now();
     const session = this.authorize(token);
     const state = this.state.get(session.jobId) ?? { calls: [], nextSeq: 0 };
     this.state.set(session.jobId, state);
@@ -172,6 +173,7 @@ export class InferenceGateway {
       weightVersion: generated.weightVersion,
       cachedPromptTokens: generated.cachedPromptTokens,
       latencyMs: generated.latencyMs,
+      overheadMs: Math.max(0, performance.now() - enteredAt - generated.latencyMs),
       createdAtMs: startedAtMs,
     };
     await this.options.calls.append(record);
@@ -197,6 +199,11 @@ export class InferenceGateway {
         total_tokens: prompt.promptIds.length + cut.responseIds.length,
       },
     };
+  }
+
+  /** The job's recorded calls in arrival order. */
+  listCalls(jobId: string): Promise<TGatewayCallRecord[]> {
+    return this.options.calls.listCalls(jobId);
   }
 
   /** The job's recorded calls as chains with their certificate. */
