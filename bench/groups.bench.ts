@@ -1,9 +1,11 @@
-// `npm run bench -- groups [--n 8] [--concurrency 1] [--instances 10]`: INIT of GRPO groups of the
-// shipped SWE fixtures through the real swe handler and bubblewrap, once with an INIT per member
-// (independent) and once with INIT per group (a template, then a private copy per member). INIT
-// seconds per trajectory = the group's INIT wall time ÷ n (members started `concurrency` at a time).
-// The isolation check: one member appends to, deletes and chmods tracked files; every sibling's
-// checkout stays clean and the template's tree is byte-for-byte what it was.
+// `npm run bench -- groups [--n 8] [--instances 10]`: INIT of GRPO groups of the shipped SWE
+// fixtures through the real swe handler and bubblewrap, with an INIT per member (independent) and
+// with one INIT per group (a template, then a private copy per member). INIT seconds per trajectory
+// = the group's INIT wall time ÷ n, members started one at a time (the cost: `forkInitRatio`) and
+// all at once (a group's latency). `sandboxStart` is n bare sandbox starts, the floor both pay (one
+// execution server per member); `taskPartRatio` compares what is left above it. The isolation
+// check: one member appends to, chmods and deletes tracked files and adds one; every sibling's
+// checkout stays clean and the template's tree (paths, modes, owners, contents) is unchanged.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -172,93 +174,140 @@ async function runGroup(input: {
   }
 }
 
+interface ConfigResult {
+  rows: BenchRow[];
+  independentMs: number;
+  forkMs: number;
+  startMs: number;
+  isolationHeld: boolean;
+}
+
+/** Every instance's independent and fork group on one runtime, members started `concurrency` at a time. */
+async function measureConfig(input: {
+  label: string;
+  runtime: BubblewrapRuntime;
+  repoSource: ReturnType<typeof createBundleDirRepoSource>;
+  instances: readonly TSweInstance[];
+  n: number;
+  concurrency: number;
+}): Promise<ConfigResult> {
+  const { runtime, n, concurrency } = input;
+  const deps = {
+    sandboxRuntime: runtime,
+    inference: unused as InferencePool,
+    chatFormat: unused as ChatFormat,
+  };
+  const factory = createSweHandlerFactory({ repoSource: input.repoSource });
+  const independent = factory({ ...deps, defaults: { groupFork: false } });
+  const forked = factory({ ...deps, defaults: { groupFork: { graceMs: 0 } } });
+  const result: ConfigResult = { rows: [], independentMs: 0, forkMs: 0, startMs: 0, isolationHeld: true };
+  for (const [index, instance] of input.instances.entries()) {
+    const common = { runtime, instance, n, concurrency };
+    // The floor neither way avoids: n bare sandbox starts (one execution server per member).
+    const startedAt = performance.now();
+    const bare = await pooled(Array.from({ length: n }), concurrency, () => runtime.create({}));
+    const startMs = performance.now() - startedAt;
+    await Promise.all(bare.map((sandbox) => sandbox.close()));
+    const alone = await runGroup({
+      ...common,
+      handler: independent,
+      groupId: `ind-${index}`,
+      checkIsolation: false,
+    });
+    const fork = await runGroup({
+      ...common,
+      handler: forked,
+      groupId: `fork-${index}`,
+      checkIsolation: true,
+    });
+    result.independentMs += alone.initMs;
+    result.forkMs += fork.initMs;
+    result.startMs += startMs;
+    result.isolationHeld &&= fork.isolated === true;
+    result.rows.push(
+      row(`${input.label} ${instance.instance_id}`, n, 1, startMs, alone.initMs, fork.initMs, fork.isolated),
+    );
+    console.error(`[groups] ${input.label} ${index + 1}/${input.instances.length} ${instance.instance_id}`);
+  }
+  const { startMs, independentMs, forkMs, isolationHeld } = result;
+  result.rows.push(
+    row(`${input.label} all`, n, input.instances.length, startMs, independentMs, forkMs, isolationHeld),
+  );
+  return result;
+}
+
+function row(
+  name: string,
+  n: number,
+  groups: number,
+  startMs: number,
+  independentMs: number,
+  forkMs: number,
+  isolated: boolean | null,
+): BenchRow {
+  const perTrajectory = (ms: number) => round(ms / n / groups / 1_000, 3);
+  return {
+    name,
+    n,
+    sandboxStartSPerTrajectory: perTrajectory(startMs),
+    independentInitSPerTrajectory: perTrajectory(independentMs),
+    forkInitSPerTrajectory: perTrajectory(forkMs),
+    ratio: round(forkMs / independentMs, 3),
+    taskPartRatio: round(Math.max(0, forkMs - startMs) / Math.max(1, independentMs - startMs), 3),
+    isolated,
+  };
+}
+
 const bench: Bench = {
   name: "groups",
   description:
-    "INIT per trajectory of SWE fixture groups (n members) on bubblewrap: an INIT per member vs one INIT per group with a private copy per member; isolation of the copies",
+    "INIT per trajectory of SWE fixture groups (n members) on bubblewrap: an INIT per member vs one INIT per group with a private copy per member, members one at a time (cost) and all at once (a group's wall time); isolation of the copies",
   async run(args): Promise<BenchReport> {
     const n = option(args, "n", 8);
-    const concurrency = option(args, "concurrency", 1);
     const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
     if (!bwrapPath) throw new Error("the groups bench needs bubblewrap: apt-get install -y bubblewrap");
     const instances = parseSweJsonl(
       readFileSync(join(SWE_DATA, "instances.jsonl"), "utf8"),
       "instances.jsonl",
     ).slice(0, option(args, "instances", 10));
-    const baseDir = mkdtempSync(join(tmpdir(), "raas-bench-groups-"));
-    const runtime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
     const repoSource = createBundleDirRepoSource({ dir: join(SWE_DATA, "bundles") });
-    const deps = {
-      sandboxRuntime: runtime,
-      inference: unused as InferencePool,
-      chatFormat: unused as ChatFormat,
-    };
-    const factory = createSweHandlerFactory({ repoSource });
-    const independent = factory({ ...deps, defaults: { groupFork: false } });
-    const forked = factory({ ...deps, defaults: { groupFork: { graceMs: 0 } } });
-    const rows: BenchRow[] = [];
-    let independentMs = 0;
-    let forkMs = 0;
-    let isolationHeld = true;
+    const baseDir = mkdtempSync(join(tmpdir(), "raas-bench-groups-"));
     const mode = cloneMode(baseDir);
+    const runtime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
+    const results: ConfigResult[] = [];
     try {
       // One unmeasured sandbox first: the server bundle is built once per base directory.
       await (await runtime.create({})).close();
-      for (const [index, instance] of instances.entries()) {
-        const common = { runtime, instance, n, concurrency };
-        const alone = await runGroup({
-          ...common,
-          handler: independent,
-          groupId: `ind-${index}`,
-          checkIsolation: false,
-        });
-        const fork = await runGroup({
-          ...common,
-          handler: forked,
-          groupId: `fork-${index}`,
-          checkIsolation: true,
-        });
-        independentMs += alone.initMs;
-        forkMs += fork.initMs;
-        isolationHeld &&= fork.isolated === true;
-        rows.push({
-          name: instance.instance_id,
-          n,
-          independentInitSPerTrajectory: round(alone.initMs / n / 1_000, 3),
-          forkInitSPerTrajectory: round(fork.initMs / n / 1_000, 3),
-          ratio: round(fork.initMs / alone.initMs, 3),
-          isolated: fork.isolated,
-        });
-        console.error(`[groups] ${index + 1}/${instances.length} ${instance.instance_id}`);
+      for (const concurrency of [1, n]) {
+        const label = concurrency === 1 ? "one at a time" : "all at once";
+        results.push(await measureConfig({ label, runtime, repoSource, instances, n, concurrency }));
       }
     } finally {
       await runtime.closeAll();
       await repoSource.close();
       rmSync(baseDir, { recursive: true, force: true });
     }
-    const forkInitRatio = round(forkMs / independentMs, 3);
-    rows.push({
-      name: "all",
-      n,
-      independentInitSPerTrajectory: round(independentMs / n / instances.length / 1_000, 3),
-      forkInitSPerTrajectory: round(forkMs / n / instances.length / 1_000, 3),
-      ratio: forkInitRatio,
-      isolated: isolationHeld,
-    });
+    const [serial, together] = results as [ConfigResult, ConfigResult];
+    const ratio = (result: ConfigResult) => round(result.forkMs / result.independentMs, 3);
+    const perTrajectory = (ms: number) => round(ms / n / instances.length / 1_000, 3);
+    const forkInitRatio = ratio(serial);
     return {
       bench: "groups",
       description: bench.description,
-      rows,
+      rows: [...serial.rows, ...together.rows],
       summary: {
         forkInitRatio,
         target: `<= ${TARGET_RATIO}`,
         targetMet: forkInitRatio <= TARGET_RATIO,
-        isolationHeld,
+        forkInitRatioAllAtOnce: ratio(together),
+        forkTaskPartRatio: serial.rows.at(-1)?.taskPartRatio ?? null,
+        isolationHeld: serial.isolationHeld && together.isolationHeld,
         cloneMode: mode,
-        independentInitSPerTrajectory: round(independentMs / n / instances.length / 1_000, 3),
-        forkInitSPerTrajectory: round(forkMs / n / instances.length / 1_000, 3),
+        sandboxStartSPerTrajectory: perTrajectory(serial.startMs),
+        independentInitSPerTrajectory: perTrajectory(serial.independentMs),
+        forkInitSPerTrajectory: perTrajectory(serial.forkMs),
       },
-      config: { n, concurrency, instances: instances.length, runtime: "bubblewrap" },
+      config: { n, instances: instances.length, runtime: "bubblewrap", concurrencies: [1, n] },
     };
   },
 };

@@ -41,6 +41,7 @@ import type { HandlersConfig } from "@raas/handlers";
 import type { InferenceGateway, RoutedInferencePool } from "@raas/inference";
 import { DEFAULT_SERVER_HOST, DEFAULT_SERVER_PORT, defaultAllowedHosts } from "@raas/shared";
 import type { Logger } from "pino";
+import { qwen3TokenText } from "./token-text";
 
 /** Everything `startServer` needs; `main.ts` builds it from the environment. */
 export interface ServerConfig {
@@ -206,6 +207,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     workers: composed.workers,
     batches: { system: batches.system, catalog: batches.catalog },
     policy: batches.policy,
+    tokenText: qwen3TokenText(),
     gateway: gateway.gateway,
     sandboxes: {
       name: sandboxRuntime.name,

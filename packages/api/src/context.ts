@@ -5,6 +5,7 @@ import type { BenchmarkRunStore } from "./benchmarks.port";
 import type { ControlPlaneEngine } from "./engine.port";
 import type { ApiLogger } from "./logger.types";
 import type { ControlPlaneSandboxes } from "./sandbox.port";
+import type { TokenTextDecoder } from "./tokens.port";
 import type { WorkerStore } from "./workers.port";
 
 /** Per-request context of every procedure. */
@@ -28,4 +29,6 @@ export interface ControlPlaneContext {
   batches: ControlPlaneBatches | null;
   /** The policy's weight version and pause; null when the server runs no policy control (`policy.*` answer 503). */
   policy: ControlPlanePolicy | null;
+  /** Token ids → text for `tokens.decode`; null when the server has no tokenizer (it answers 503). */
+  tokenText: TokenTextDecoder | null;
 }

@@ -7,6 +7,7 @@ import { runsRouter } from "./routers/runs/runs.router";
 import { sandboxesRouter } from "./routers/sandboxes/sandboxes.router";
 import { stepsRouter } from "./routers/steps/steps.router";
 import { systemRouter } from "./routers/system/system.router";
+import { tokensRouter } from "./routers/tokens/tokens.router";
 import { workersRouter } from "./routers/workers/workers.router";
 import { createCallerFactory, router } from "./trpc";
 
@@ -21,6 +22,7 @@ export const appRouter = router({
   steps: stepsRouter,
   policy: policyRouter,
   datasets: datasetsRouter,
+  tokens: tokensRouter,
 });
 
 /** The router's type, for `@trpc/client`: `createTRPCClient<AppRouter>(…)`. */

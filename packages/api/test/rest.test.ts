@@ -142,6 +142,7 @@ describe("REST routes against a running server", () => {
         "POST /api/v1/policy/pause pausePolicy",
         "POST /api/v1/policy/resume resumePolicy",
         "GET /api/v1/datasets listDatasets",
+        "POST /api/v1/tokens/decode decodeTokens",
       ].sort(),
     );
     // Every $ref resolves, every operation documents a success and an error response.

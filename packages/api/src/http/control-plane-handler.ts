@@ -25,6 +25,7 @@ import { handleRestCall } from "../rest/rest-handler";
 import { REST_ROUTES } from "../rest/rest-routes";
 import { appRouter, createCaller } from "../root";
 import type { ControlPlaneSandboxes } from "../sandbox.port";
+import type { TokenTextDecoder } from "../tokens.port";
 import { requireRole } from "../trpc";
 import type { WorkerStore } from "../workers.port";
 import { BATCH_JSONL_PATH, matchBatchJsonlPath, serveBatchJsonl } from "./batch-jsonl";
@@ -62,6 +63,8 @@ export interface ControlPlaneHandlerOptions {
    */
   batches?: ControlPlaneBatches;
   policy?: ControlPlanePolicy;
+  /** Token ids → text for `tokens.decode` (the dashboard's token view). Default none: it answers 503. */
+  tokenText?: TokenTextDecoder;
   /**
    * The per-job OpenAI-compatible inference gateway served under `/gateway/<session token>/v1/`.
    * Default none: those routes then answer 503.
@@ -110,6 +113,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   const workers = options.workers ?? null;
   const batches = options.batches ?? null;
   const policy = options.policy ?? null;
+  const tokenText = options.tokenText ?? null;
   const { adminToken, trainerToken, viewerToken } = options.auth;
   const logger = createRedactingLogger(options.logger ?? silentLogger, [
     adminToken,
@@ -151,6 +155,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     workers,
     batches,
     policy,
+    tokenText,
   });
 
   /** A slot of the live-subscription caps for this caller (503 past them); returns its release. */

@@ -18,6 +18,7 @@ import {
   type ControlPlaneBackends,
   type ControlPlaneSandboxes,
   createControlPlaneHandler,
+  type TokenTextDecoder,
   type WorkerStore,
 } from "../../src/index";
 
@@ -41,6 +42,7 @@ export async function startTestServer(
     benchmarks?: BenchmarkRunStore;
     sandboxes?: ControlPlaneSandboxes;
     workers?: WorkerStore;
+    tokenText?: TokenTextDecoder;
     /** The engine's store (default a fresh MemoryJobStore), e.g. to add turns a test reads back. */
     store?: JobStore;
   } = {},
@@ -68,6 +70,7 @@ export async function startTestServer(
     ...(options.benchmarks ? { benchmarks: options.benchmarks } : {}),
     ...(options.sandboxes ? { sandboxes: options.sandboxes } : {}),
     ...(options.workers ? { workers: options.workers } : {}),
+    ...(options.tokenText ? { tokenText: options.tokenText } : {}),
   });
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
