@@ -26,20 +26,19 @@ export interface StoredPrompt {
   prefixHash: number | null;
 }
 
-/** FNV-1a over the first `count` ids (each as 4 little-endian bytes), as a signed 32-bit integer. */
+/**
+ * FNV-1a over the first `count` ids of `ids` followed by `second`, one 32-bit id per step, as a
+ * signed 32-bit integer (an `int4` column).
+ */
 export function hashTokenPrefix(
   ids: readonly number[],
   count: number,
   second: readonly number[] = [],
 ): number {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < count; i += 1) {
-    const id = (i < ids.length ? ids[i] : second[i - ids.length]) as number;
-    for (let shift = 0; shift < 32; shift += 8) {
-      hash ^= (id >>> shift) & 0xff;
-      hash = Math.imul(hash, 0x01000193);
-    }
-  }
+  const first = Math.min(count, ids.length);
+  for (let i = 0; i < first; i += 1) hash = Math.imul(hash ^ (ids[i] as number), 0x01000193);
+  for (let i = 0; i < count - first; i += 1) hash = Math.imul(hash ^ (second[i] as number), 0x01000193);
   return hash | 0;
 }
 
