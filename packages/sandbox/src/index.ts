@@ -1,4 +1,10 @@
 export { ExecRequestError } from "./host/exec-client";
+export {
+  type HttpSocketBridge,
+  type HttpSocketBridgeOptions,
+  isGatewayRequest,
+  startHttpSocketBridge,
+} from "./host/http-socket-bridge";
 export { type LaunchPlan, ManagedSandbox } from "./host/managed-sandbox";
 export { isProcessAlive, listProcessTree, processIdentity } from "./host/process-tree";
 export { SandboxError, type SandboxFailureReason } from "./host/sandbox-error";

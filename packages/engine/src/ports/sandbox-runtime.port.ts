@@ -101,9 +101,26 @@ export interface SandboxExecResult {
 }
 
 /** One live sandbox. `close` is idempotent and kills the sandbox's own process tree by pid. */
+/** See `Sandbox.hostChannel`. */
+export interface SandboxHostChannel {
+  /** The directory on the host. */
+  hostDir: string;
+  /** The same directory inside the sandbox. */
+  sandboxDir: string;
+  /** Path inside the sandbox of the loopback forwarder (a CommonJS file for `node`). */
+  forwarderPath: string;
+}
+
 export interface Sandbox {
   readonly id: string;
   readonly state: TSandboxState;
+  /**
+   * A directory the host and the sandbox share, for Unix sockets the host listens on (the
+   * inference gateway's bridge), and the bundled loopback forwarder that reaches them from inside
+   * (`node <forwarderPath> --socket <sandboxDir>/<name> -- <command…>`). Absent where the runtime
+   * offers none.
+   */
+  hostChannel?(): SandboxHostChannel;
   runTool(name: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<ToolResult>;
   /**
    * Runs `argv` (no shell: pass `["bash", "-c", script]` for one) as a non-interactive command,

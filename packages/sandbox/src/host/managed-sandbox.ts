@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import type {
   Sandbox,
   SandboxExecOptions,
   SandboxExecResult,
+  SandboxHostChannel,
   ToolCallOptions,
   ToolResult,
 } from "@raas/engine";
@@ -14,7 +16,7 @@ import { registerExitCleanup } from "./exit-cleanup";
 import { waitForReadyLine } from "./launcher-ready";
 import type { ManagedSandboxOptions } from "./managed-sandbox.types";
 import { isProcessAlive, killPids, listProcessTree, processIdentity } from "./process-tree";
-import { removeSandboxDirs } from "./sandbox-dirs";
+import { HOST_CHANNEL_SUBDIR, removeSandboxDirs } from "./sandbox-dirs";
 import { blamePolicy, SandboxError } from "./sandbox-error";
 import { SandboxWatchdog } from "./sandbox-watchdog";
 import type { WatchdogLimitHit, WatchdogLimitName } from "./watchdog-decision";
@@ -82,6 +84,16 @@ export class ManagedSandbox implements Sandbox {
     const tree = this.#child?.pid === undefined ? [] : listProcessTree(this.#child.pid);
     const inCgroup = this.#options.plan.cgroup?.pids() ?? [];
     return [...new Set([...tree, ...inCgroup])];
+  }
+
+  /** The run directory, shared with the host, and the bundled loopback forwarder inside. */
+  hostChannel(): SandboxHostChannel {
+    const { dirs, inside } = this.#options;
+    return {
+      hostDir: join(dirs.run, HOST_CHANNEL_SUBDIR),
+      sandboxDir: `${inside.run}/${HOST_CHANNEL_SUBDIR}`,
+      forwarderPath: `${inside.serverDir}/loopback-forwarder.cjs`,
+    };
   }
 
   get workspaceHostPath(): string {

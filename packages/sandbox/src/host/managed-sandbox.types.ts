@@ -19,6 +19,8 @@ export interface ManagedSandboxOptions {
   id: string;
   jobId: string | null;
   dirs: SandboxDirs;
+  /** Where the run directory and the server bundle sit inside the sandbox (for `hostChannel`). */
+  inside: { run: string; serverDir: string };
   plan: LaunchPlan;
   /** Give up on readiness after this many ms. */
   startTimeoutMs: number;

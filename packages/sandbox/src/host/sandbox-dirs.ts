@@ -22,6 +22,12 @@ export interface SandboxDirs {
   socket: string;
 }
 
+/**
+ * Subdirectory of the run directory shared with the host for Unix sockets the host listens on
+ * (`Sandbox.hostChannel`). Jailed processes see it read-only: they can connect, not replace.
+ */
+export const HOST_CHANNEL_SUBDIR = "channel";
+
 const OWNER_FILE = "owner.json";
 const CGROUPS_FILE = "cgroups.json";
 
@@ -87,11 +93,13 @@ function populate(
 ): void {
   const { root } = dirs;
   mkdirSync(dirs.run, { mode: 0o700 });
+  mkdirSync(join(dirs.run, HOST_CHANNEL_SUBDIR), { mode: 0o755 });
   writeOwnerFile(root);
   writeWorkspaceFiles(dirs.workspace, files);
   if (owner) {
     chownTree(dirs.workspace, owner.uid, owner.gid);
     chownSync(dirs.run, owner.uid, owner.gid);
+    chownSync(join(dirs.run, HOST_CHANNEL_SUBDIR), owner.uid, owner.gid);
   }
 }
 

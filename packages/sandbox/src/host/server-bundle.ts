@@ -19,7 +19,7 @@ import { build } from "esbuild";
 
 /** Host paths of what the execution server needs inside a sandbox. */
 export interface ServerBundle {
-  /** Directory holding `exec-server.cjs` and `python-driver.py`; bind it read-only. */
+  /** Directory holding `exec-server.cjs`, `loopback-forwarder.cjs` and `python-driver.py`; bind it read-only. */
   dir: string;
   /** Host directory of the node-pty package (with its compiled native module). */
   nodePtyDir: string;
@@ -63,15 +63,27 @@ async function buildBundle(cacheDir: string, owner?: { uid: number; gid: number 
     logLevel: "silent",
   });
   const code = result.outputFiles[0]!.contents;
+  const forwarder = await build({
+    entryPoints: [join(serverDir, "loopback-forwarder.ts")],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    write: false,
+    logLevel: "silent",
+  });
+  const forwarderCode = forwarder.outputFiles[0]!.contents;
   const driverSource = join(serverDir, "python-driver.py");
   const hash = createHash("sha256")
     .update(code)
+    .update(forwarderCode)
     .update(readFileSync(driverSource))
     .digest("hex")
     .slice(0, 16);
   const dir = join(cacheDir, `server-${hash}`);
   publish(dir, "exec-server.cjs", (staging) => {
     writeFileSync(join(staging, "exec-server.cjs"), code, { mode: 0o644 });
+    writeFileSync(join(staging, "loopback-forwarder.cjs"), forwarderCode, { mode: 0o644 });
     copyFileSync(driverSource, join(staging, "python-driver.py"));
   });
   const bin = stageExecOnlyBinaries(cacheDir, owner);

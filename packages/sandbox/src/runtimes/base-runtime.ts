@@ -265,7 +265,9 @@ export abstract class BaseRuntime implements SandboxRuntime {
     if (owner) this.#allowTraversal();
     const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, owner);
     let plan: LaunchPlan;
+    let inside: InsideLayout;
     try {
+      inside = this.insideLayout(dirs, bundle, spec);
       plan = this.#planFor(id, spec, limits, dirs, bundle);
     } catch (error) {
       removeSandboxDirs(dirs.root);
@@ -277,6 +279,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
       id,
       jobId: spec.jobId ?? null,
       dirs,
+      inside: { run: inside.run, serverDir: dirname(inside.pythonDriver) },
       plan,
       startTimeoutMs: this.options.startTimeoutMs,
       ...(limits.wallTimeMs !== undefined ? { wallTimeMs: limits.wallTimeMs } : {}),

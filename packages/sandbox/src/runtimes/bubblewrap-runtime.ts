@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { SandboxLimits, SandboxSpec } from "@raas/engine";
 import type { LaunchPlan } from "../host/managed-sandbox";
 import { SandboxCgroup } from "../host/sandbox-cgroup";
-import { recordSandboxCgroups, type SandboxDirs } from "../host/sandbox-dirs";
+import { HOST_CHANNEL_SUBDIR, recordSandboxCgroups, type SandboxDirs } from "../host/sandbox-dirs";
 import type { ServerBundle } from "../host/server-bundle";
 import { TOOLS_SCRATCH_SUBDIR } from "../server/tool-dispatch";
 import { BaseRuntime, type InsideLayout, type RuntimeLimitFacts } from "./base-runtime";
@@ -192,7 +192,10 @@ export class BubblewrapRuntime extends BaseRuntime {
               uid: this.#bwrap.insideUid,
               gid: this.#bwrap.insideGid,
               hiddenDirs: [BWRAP_INSIDE.run, BWRAP_INSIDE.hostProc],
-              readOnlyDirs: [`${BWRAP_INSIDE.run}/${TOOLS_SCRATCH_SUBDIR}`],
+              readOnlyDirs: [
+                `${BWRAP_INSIDE.run}/${TOOLS_SCRATCH_SUBDIR}`,
+                `${BWRAP_INSIDE.run}/${HOST_CHANNEL_SUBDIR}`,
+              ],
               execTmpSizeBytes: this.#bwrap.tmpSizeBytes,
             },
           }
