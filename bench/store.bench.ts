@@ -133,7 +133,7 @@ function queryCases(store: PrismaJobStore, batches: PrismaBatchStore, count: num
   const runs = Math.min(LAYOUT.runs, steps);
   const run = (r: number) => runIdOf(r % runs);
   const step = (r: number) => (r * 7_919) % steps;
-  const list = (query: TJobListQuery) => store.listJobs({ limit: 50, ...query });
+  const list = (query: Omit<TJobListQuery, "limit">) => store.listJobs({ ...query, limit: 50 });
   return [
     { name: "jobs.list newest", kind: "list", run: () => list({}) },
     { name: "jobs.list status=failed", kind: "filter", run: () => list({ status: "failed" }) },

@@ -205,6 +205,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     backends: { registry: inference.pool, defaultModelName: inference.defaultModelName },
     benchmarks: composed.benchmarks,
     workers: composed.workers,
+    ...(composed.archive && { archive: composed.archive }),
     batches: { system: batches.system, catalog: batches.catalog },
     policy: batches.policy,
     tokenText: qwen3TokenText(),

@@ -1,3 +1,4 @@
+import type { ControlPlaneArchive } from "./archive.port";
 import type { Principal } from "./auth/auth.types";
 import type { ControlPlaneBackends } from "./backends.port";
 import type { ControlPlaneBatches, ControlPlanePolicy } from "./batches.port";
@@ -29,6 +30,8 @@ export interface ControlPlaneContext {
   batches: ControlPlaneBatches | null;
   /** The policy's weight version and pause; null when the server runs no policy control (`policy.*` answer 503). */
   policy: ControlPlanePolicy | null;
+  /** Retention of finished runs' trajectories; null when the server has no database store (`runs.archive` answers 503). */
+  archive?: ControlPlaneArchive | null;
   /** Token ids → text for `tokens.decode`; null when the server has no tokenizer (it answers 503). */
   tokenText: TokenTextDecoder | null;
 }

@@ -1,4 +1,5 @@
 export { formatIssues } from "@raas/shared";
+export type { ArchiveRunOutcome, ControlPlaneArchive } from "./archive.port";
 export type { ControlPlaneAuthOptions, Principal, TRole } from "./auth/auth.types";
 export { ROLES, roleSatisfies } from "./auth/auth.types";
 export type {

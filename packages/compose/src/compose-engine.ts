@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { TrajectoryArchive } from "@raas/db";
 import {
   type AnyTaskHandler,
   type BatchStore,
@@ -69,6 +70,11 @@ export interface ComposedEngine {
   batches: BatchStore;
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
+  /**
+   * Retention: finished runs' trajectories archived to gzip JSONL under `<dataDir>/archive`, and
+   * read back from there by this process's store. Null with the memory store.
+   */
+  archive: Pick<TrajectoryArchive, "archiveRun"> | null;
   /** Closes queue, bus and store; stop the engine first. */
   close(): Promise<void>;
 }
@@ -81,7 +87,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
       "distributed mode (a Redis queue) needs a PostgreSQL store shared by every process: set DATABASE_URL=postgres://… (the embedded PGlite and the memory store live inside one process)",
     );
   }
-  const { store, benchmarks, sandboxEvents, workers, batches, storeKind } = await createStore(
+  const { store, benchmarks, sandboxEvents, workers, batches, storeKind, archive } = await createStore(
     options.store,
     options.logger,
   );
@@ -117,6 +123,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     workers,
     batches,
     storeKind,
+    archive,
     async close() {
       await queue.close();
       await bus?.close();
@@ -151,7 +158,10 @@ async function createStore(
   config: StoreConfig,
   logger: EngineLogger,
 ): Promise<
-  Pick<ComposedEngine, "store" | "benchmarks" | "sandboxEvents" | "workers" | "batches" | "storeKind">
+  Pick<
+    ComposedEngine,
+    "store" | "benchmarks" | "sandboxEvents" | "workers" | "batches" | "storeKind" | "archive"
+  >
 > {
   if (config.kind === "memory") {
     return {
@@ -161,6 +171,7 @@ async function createStore(
       workers: new MemoryWorkerStore(),
       batches: new MemoryBatchStore(),
       storeKind: "memory",
+      archive: null,
     };
   }
   // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
@@ -182,6 +193,7 @@ async function createStore(
     ...(config.databaseUrl
       ? { databaseUrl: config.databaseUrl }
       : { dataDir: join(config.dataDir, "pglite") }),
+    archiveDir: join(config.dataDir, "archive"),
     logger,
   });
   return {
@@ -192,5 +204,6 @@ async function createStore(
     workers: new PrismaWorkerStore(store.prisma),
     batches: new PrismaBatchStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
+    archive: store.archive,
   };
 }

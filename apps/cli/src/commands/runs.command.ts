@@ -3,7 +3,8 @@ import type { TRun } from "@raas/shared";
 import type { RaasClient } from "../client";
 import { printJson, table } from "../output";
 
-export const RUNS_HELP = `raas runs list [--limit N] [--json]     (training runs, newest first; default 100)`;
+export const RUNS_HELP = `raas runs list [--limit N] [--json]     (training runs, newest first; default 100)
+raas runs archive <runId> [--json]      (admin: move a finished run's trajectories to <runId>.jsonl.gz on the server)`;
 
 function row(run: TRun) {
   return {
@@ -19,8 +20,9 @@ function row(run: TRun) {
 
 export async function runsCommand(client: RaasClient, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
+    allowPositionals: true,
     options: { limit: { type: "string", default: "100" }, json: { type: "boolean", default: false } },
   });
   switch (sub) {
@@ -31,6 +33,19 @@ export async function runsCommand(client: RaasClient, argv: string[]): Promise<n
       const { items } = await client.runs.list.query({ limit });
       if (values.json) printJson({ items });
       else console.log(items.length === 0 ? "no training runs yet" : table(items.map(row)));
+      return 0;
+    }
+    case "archive": {
+      const runId = positionals[0];
+      if (!runId) throw new Error(`raas runs archive needs a run id\nusage:\n${RUNS_HELP}`);
+      const outcome = await client.runs.archive.mutate({ runId });
+      if (values.json) printJson(outcome);
+      else
+        console.log(
+          outcome.archivedJobs === 0
+            ? `run ${runId}: nothing left to archive (${outcome.file})`
+            : `run ${runId}: archived ${outcome.archivedJobs} trajectories, ${outcome.archivedBytes} compressed bytes, to ${outcome.file}`,
+        );
       return 0;
     }
     default:

@@ -7,6 +7,7 @@ import {
   RaasError,
 } from "@raas/shared";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import type { ControlPlaneArchive } from "../archive.port";
 import type { ControlPlaneAuthOptions } from "../auth/auth.types";
 import { TokenResolver } from "../auth/resolve-principal";
 import type { ControlPlaneBackends } from "../backends.port";
@@ -63,6 +64,8 @@ export interface ControlPlaneHandlerOptions {
    */
   batches?: ControlPlaneBatches;
   policy?: ControlPlanePolicy;
+  /** Retention (`runs.archive`): archives finished runs' trajectories. Default none: it answers 503. */
+  archive?: ControlPlaneArchive;
   /** Token ids → text for `tokens.decode` (the dashboard's token view). Default none: it answers 503. */
   tokenText?: TokenTextDecoder;
   /**
@@ -113,6 +116,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   const workers = options.workers ?? null;
   const batches = options.batches ?? null;
   const policy = options.policy ?? null;
+  const archive = options.archive ?? null;
   const tokenText = options.tokenText ?? null;
   const { adminToken, trainerToken, viewerToken } = options.auth;
   const logger = createRedactingLogger(options.logger ?? silentLogger, [
@@ -155,6 +159,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     workers,
     batches,
     policy,
+    archive,
     tokenText,
   });
 
