@@ -266,7 +266,7 @@ async function run(args: string[]): Promise<BenchReport> {
       seconds: Number(bulkSeconds.toFixed(1)),
     });
     await loadRunsAndSteps(url, options.trajectories);
-    await store.prisma.$executeRawUnsafe("VACUUM ANALYZE");
+    await store.prisma.$executeRawUnsafe("ANALYZE");
 
     const bytes = {
       jobs: await tableBytes(store, "jobs"),
