@@ -62,6 +62,15 @@ export const ZDynamicSampling = z
       .max(1_000_000)
       .optional()
       .describe("Groups the step may start at most before it gives up (`exhausted`). Default 20 × groups."),
+    pilot: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_024)
+      .optional()
+      .describe(
+        "`zero-variance` only: a new group first runs this many members (its pilot). When their rewards differ the group is informative and its other members run ahead of fresh groups; when the pilot agrees the group is a long shot (likely always or never solved): its samples are kept and carried, and its other members run only once the task source has nothing fresh (or `maxGroups` is reached). A group is still handed out only complete and only when two rewards really differ. Default: every member at once.",
+      ),
   })
   .strict()
   .meta({ id: "DynamicSampling", description: "How a step chooses which groups to hand out." });

@@ -7,6 +7,7 @@ import {
   type TCreateStepRequest,
   type TCurriculumStats,
   type TGroup,
+  type TGroupMember,
   type TJob,
   type TRun,
   type TStep,
@@ -25,6 +26,7 @@ import { toGroupView, toRunView, toStepView } from "./batch-views";
 import { carryIn } from "./carry-over";
 import { GroupDelivery, type NextGroupsResult } from "./group-delivery";
 import { memberSubmitRequest } from "./member-request";
+import { membersToDispatch, pilotSize } from "./pilot-dispatch";
 import {
   advance,
   applyJobEnd,
@@ -357,7 +359,13 @@ export class BatchSystem {
   }
 
   async #submit(state: StepState, actions: readonly BatchAction[]): Promise<void> {
-    const submits = actions.flatMap((a) => (a.type === "submit" && a.member.jobId === "" ? [a] : []));
+    const members = new Set<TGroupMember>();
+    // A member is submitted once, however many actions asked for it.
+    const submits = actions.flatMap((a) =>
+      a.type === "submit" && a.member.jobId === "" && !members.has(a.member) && members.add(a.member)
+        ? [a]
+        : [],
+    );
     if (submits.length === 0) return;
     const results = await this.#engine.submitJobs(
       submits.map(({ group, member }) => memberSubmitRequest(state.step, group, member, state.run)),
@@ -390,11 +398,14 @@ export class BatchSystem {
 
   /** After a restart or a lost event: resubmits pending members and applies ends not seen yet. */
   async #reconcile(state: StepState): Promise<void> {
+    const pilot = pilotSize(state.step.request);
     const pending = state.groups.flatMap((group) =>
       group.state === "running"
-        ? group.members
-            .filter((m) => m.status === "running" && m.jobId === "")
-            .map((member) => ({ type: "submit" as const, group, member }))
+        ? membersToDispatch(group.members, pilot, false).map((member) => ({
+            type: "submit" as const,
+            group,
+            member,
+          }))
         : [],
     );
     if (pending.length > 0) await this.#execute(state, pending);

@@ -38,6 +38,9 @@ describe("groupsToKeepInFlight", () => {
   it("keeps more in flight when few decided groups were informative", () => {
     expect(groupsToKeepInFlight({ ...base, informative: 1, decided: 18 })).toBe(30);
   });
+  it("keeps overProvision per wanted group with a pilot, whatever the informative rate", () => {
+    expect(groupsToKeepInFlight({ ...base, informative: 1, decided: 18, hasPilot: true })).toBe(6);
+  });
   it("keeps exactly the wanted groups under policy none, and none when nothing is wanted", () => {
     expect(groupsToKeepInFlight({ ...base, policy: "none" })).toBe(4);
     expect(groupsToKeepInFlight({ ...base, wanted: 0 })).toBe(0);

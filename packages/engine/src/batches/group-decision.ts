@@ -29,7 +29,9 @@ export function isGroupComplete(members: readonly MemberView[]): boolean {
 /**
  * Groups to keep in flight while `wanted` informative groups are still missing: `overProvision`
  * per wanted group, scaled by the informative rate seen so far (Laplace-smoothed, floored at 5 %),
- * so a step whose groups are mostly zero-variance starts more of them at once. Pure.
+ * so a step whose groups are mostly zero-variance starts more of them at once. With a pilot
+ * (`hasPilot`) the rate is not scaled in: a group in flight runs only its pilot, and one whose
+ * pilot agrees leaves the flight at once, so refill replaces it without a deeper queue. Pure.
  */
 export function groupsToKeepInFlight(input: {
   wanted: number;
@@ -37,9 +39,11 @@ export function groupsToKeepInFlight(input: {
   informative: number;
   decided: number;
   policy: "none" | "zero-variance";
+  hasPilot?: boolean;
 }): number {
   if (input.wanted <= 0) return 0;
   if (input.policy === "none") return input.wanted;
+  if (input.hasPilot === true) return Math.ceil(input.wanted * input.overProvision);
   const rate = Math.max(0.05, (input.informative + 1) / (input.decided + 2));
   return Math.ceil((input.wanted * input.overProvision) / Math.min(1, rate * 2));
 }

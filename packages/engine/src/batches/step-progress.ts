@@ -1,6 +1,7 @@
 import type { TFailureKind, TGroupMember, TStepTask } from "@raas/shared";
 import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
 import { decideGroup, groupsToKeepInFlight, isGroupComplete } from "./group-decision";
+import { isLongShot, membersToDispatch, pilotSize } from "./pilot-dispatch";
 import { addDeliveredRewards, addWaste, refreshStepStats } from "./step-stats";
 
 /** One step with its groups, as the batch system holds it while it runs. */
@@ -138,6 +139,7 @@ export function advance(state: StepState, ctx: ProgressContext): BatchAction[] {
   const { step } = state;
   if (step.status !== "running") return [];
   const actions: BatchAction[] = [];
+  const pilot = pilotSize(step.request);
   for (const group of state.groups) {
     if (group.state !== "running") continue;
     const decision = decideGroup(group.members);
@@ -145,11 +147,19 @@ export function advance(state: StepState, ctx: ProgressContext): BatchAction[] {
       group.decision = decision;
       group.decidedAtMs ??= ctx.nowMs;
     }
+    actions.push(...dispatch(group, pilot, false));
     actions.push(...settleGroup(state, group, ctx));
   }
   const wanted = step.groups - step.deliveredSeq;
   if (wanted <= 0) return [...actions, ...closeStep(state, "completed", ctx)];
-  actions.push(...refill(state, wanted, ctx));
+  const fresh = refill(state, wanted, ctx);
+  actions.push(...fresh.actions);
+  if (fresh.isShort) {
+    // Nothing fresh left to run: long shots run on (they may still turn out informative).
+    for (const group of state.groups)
+      if (group.state === "running" && isLongShot(group.members, pilot))
+        actions.push(...dispatch(group, pilot, true));
+  }
   if (!state.groups.some((g) => g.state === "running"))
     return [...actions, ...closeStep(state, "exhausted", ctx)];
   refreshStepStats(step.stats, state.groups, step.rewards);
@@ -211,10 +221,30 @@ function finishGroup(group: GroupRecord, to: GroupRecord["state"], ctx: Progress
   group.finishedAtMs = ctx.nowMs;
 }
 
-function refill(state: StepState, wanted: number, ctx: ProgressContext): BatchAction[] {
+/** Submits for the members of `group` that may run now (see `membersToDispatch`). */
+function dispatch(group: GroupRecord, pilot: number | null, isReleasing: boolean): BatchAction[] {
+  return membersToDispatch(group.members, pilot, isReleasing).map((member) => ({
+    type: "submit" as const,
+    group,
+    member,
+  }));
+}
+
+/**
+ * Starts new groups until enough are in flight. Long shots (a pilot that agreed) are not in
+ * flight, and carried-in long shots do not count against `maxGroups` (this step did not start
+ * them). `isShort`: more groups were wanted than the task source (or `maxGroups`) could give.
+ */
+function refill(
+  state: StepState,
+  wanted: number,
+  ctx: ProgressContext,
+): { actions: BatchAction[]; isShort: boolean } {
   const { step } = state;
   const { policy, overProvision, maxGroups } = step.request.dynamicSampling;
+  const pilot = pilotSize(step.request);
   const running = state.groups.filter((g) => g.state === "running");
+  const longShots = running.filter((g) => isLongShot(g.members, pilot));
   const stillWanted = wanted - running.filter((g) => g.decision === "informative").length;
   const keep = groupsToKeepInFlight({
     wanted: stillWanted,
@@ -222,19 +252,25 @@ function refill(state: StepState, wanted: number, ctx: ProgressContext): BatchAc
     informative: step.stats.informative,
     decided: step.stats.groupsDecided,
     policy,
+    hasPilot: pilot !== null,
   });
   const inFlight =
-    policy === "none" ? running.length : running.filter((g) => g.decision === "undecided").length;
-  const cap = (maxGroups ?? step.groups * 20) - state.groups.length;
+    policy === "none"
+      ? running.length
+      : running.filter((g) => g.decision === "undecided").length - longShots.length;
+  const carriedLongShots = longShots.filter((g) => g.members.some((m) => m.carriedFromStepId !== null));
+  const cap = (maxGroups ?? step.groups * 20) - (state.groups.length - carriedLongShots.length);
   const actions: BatchAction[] = [];
-  for (let i = 0; i < Math.min(keep - inFlight, cap); i += 1) {
+  const toStart = keep - inFlight;
+  let started = 0;
+  for (; started < Math.min(toStart, cap); started += 1) {
     const task = ctx.drawTask();
     if (!task) break;
     const group = newGroup(state, task, ctx);
     state.groups.push(group);
-    for (const member of group.members) actions.push({ type: "submit", group, member });
+    actions.push(...dispatch(group, pilot, false));
   }
-  return actions;
+  return { actions, isShort: started < toStart };
 }
 
 /** A new running group of the step for `task`, every slot pending. */

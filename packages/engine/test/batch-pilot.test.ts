@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
+
+const start = batchHarnessPerTest();
+const pilot = { policy: "zero-variance" as const, overProvision: 1, pilot: 2 };
+
+describe("BatchSystem: a pilot runs first, long shots wait", () => {
+  it("runs the rest of a group only once its pilot differs, first; an agreeing pilot is kept and carried", async () => {
+    const h = await start();
+    const { run } = await h.batches.createRun({ name: "pilot" });
+    const { step } = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "inline", tasks: [groupTask("flat", [1, 1, 1, 1]), groupTask("mixed", [1, 0, 1, 0])] },
+      groupSize: 4,
+      groups: 1,
+      dynamicSampling: pilot,
+    });
+    const closed = await closedStep(h, step.id);
+    expect(closed.status).toBe("completed");
+    const groups = await h.batches.listGroups(step.id);
+    const flat = groups.find((g) => g.taskId === "flat");
+    const mixed = groups.find((g) => g.taskId === "mixed");
+    // The flat task ran only its pilot: two samples kept, two slots never submitted.
+    expect(flat?.state).toBe("carried");
+    expect(flat?.members.map((m) => [m.status, m.jobId === ""])).toEqual([
+      ["finished", false],
+      ["finished", false],
+      ["cancelled", true],
+      ["cancelled", true],
+    ]);
+    expect(mixed?.state).toBe("delivered");
+    expect(mixed?.members.map((m) => m.reward)).toEqual([1, 0, 1, 0]);
+    expect(closed.stats.jobsSubmitted).toBe(6);
+    expect(closed.stats.jobsCancelled).toBe(0);
+    expect(closed.stats.trajectoriesCarriedOver).toBe(2);
+    // The informative group's missing members ran one priority above fresh work.
+    const priorities = await Promise.all(
+      (mixed?.members ?? []).map(async (m) => (await h.engine.getJob(m.jobId)).priority),
+    );
+    expect(priorities).toEqual([0, 0, 1, 1]);
+
+    // The next step carries the long shot in and keeps it waiting: only the fresh group runs.
+    const next = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "inline", tasks: [groupTask("other", [0, 1, 0, 1])] },
+      groupSize: 4,
+      groups: 1,
+      dynamicSampling: pilot,
+    });
+    const second = await closedStep(h, next.step.id);
+    expect(second.status).toBe("completed");
+    expect(second.stats.jobsSubmitted).toBe(4);
+    expect(second.stats.trajectoriesCarriedIn).toBe(2);
+    const carried = (await h.batches.listGroups(next.step.id)).find((g) => g.taskId === "flat");
+    expect(carried?.state).toBe("carried");
+    expect(carried?.members.slice(0, 2).map((m) => m.jobId)).toEqual(
+      flat?.members.slice(0, 2).map((m) => m.jobId),
+    );
+  });
+
+  it("runs long shots on once the task source has nothing fresh, and decides them exactly", async () => {
+    const h = await start();
+    const { run } = await h.batches.createRun({ name: "pilot-dry" });
+    const { step } = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "inline", tasks: [groupTask("flat", [0, 0, 0, 0]), groupTask("late", [1, 1, 1, 0])] },
+      groupSize: 4,
+      groups: 1,
+      dynamicSampling: pilot,
+    });
+    const closed = await closedStep(h, step.id);
+    expect(closed.status).toBe("completed");
+    const groups = await h.batches.listGroups(step.id);
+    const late = groups.find((g) => g.taskId === "late");
+    const flat = groups.find((g) => g.taskId === "flat");
+    // The late group's pilot agreed; its other members ran when nothing fresh was left.
+    expect(late?.state).toBe("delivered");
+    expect(late?.members.map((m) => m.reward)).toEqual([1, 1, 1, 0]);
+    // The flat one was released too: complete with one reward, dropped as zero variance (or,
+    // when the step closed first, carried with its finished samples).
+    expect(["dropped", "carried"]).toContain(flat?.state);
+    if (flat?.state === "dropped") expect(flat.decision).toBe("uninformative");
+    const result = await h.batches.nextGroups(step.id, { afterSeq: 0, limit: 5, timeoutMs: 100 });
+    expect(result.groups.map((g) => g.taskId)).toEqual(["late"]);
+  });
+});
