@@ -140,6 +140,9 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       secrets: [auth.adminToken, auth.trainerToken, auth.viewerToken],
     });
   const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));
+  // Before the handlers: the `harness` handler bridges sandboxes to it (the URL is known at listen).
+  const gateway = composeGateway({ pool: inference.pool, modelName: inference.defaultModelName });
+  let serverUrl = "";
   // Agent handlers need sandboxes: without the runtime's binary the server refuses to start.
   const sandboxRuntime = composeSandboxRuntime(config.sandbox ?? {}, logger.child({ component: "sandbox" }), {
     requireInstalled: config.agentHandlers !== false,
@@ -153,6 +156,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
           chatFormat: config.agentHandlers?.chatFormat ?? "qwen3",
           ...(config.agentHandlers?.config ? { config: config.agentHandlers.config } : {}),
           ...(config.agentHandlers?.swe ? { swe: config.agentHandlers.swe } : {}),
+          harnessGateway: gateway.harnessGateway(() => serverUrl),
           logger: logger.child({ component: "handlers" }),
         });
   const hostId = config.hostId ?? defaultSandboxHostId();
@@ -194,11 +198,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     bus: composed.bus,
     logger: logger.child({ component: "batches" }),
   });
-  const gateway = composeGateway({
-    engine: composed.engine,
-    pool: inference.pool,
-    modelName: inference.defaultModelName,
-  });
+  gateway.follow(composed.engine);
   const handler = createControlPlaneHandler({
     engine: composed.engine,
     auth,
@@ -247,6 +247,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  serverUrl = url;
   logger.info(
     {
       url,

@@ -1,14 +1,16 @@
+import { join } from "node:path";
 import {
   type GatewayCallStore,
   type InferencePool,
   MemoryGatewayCallStore,
   type RolloutEngine,
 } from "@raas/engine";
+import type { HarnessGateway } from "@raas/handlers";
 import { createQwen3ModelFamily, InferenceGateway, type ModelFamilyAdapter } from "@raas/inference";
+import { isGatewayRequest, startHttpSocketBridge } from "@raas/sandbox";
 import { isTerminalStatus } from "@raas/shared";
 
 export interface GatewayConfig {
-  engine: Pick<RolloutEngine, "subscribe">;
   pool: InferencePool;
   /** The model name the gateway reports. */
   modelName: string;
@@ -21,6 +23,13 @@ export interface GatewayConfig {
 export interface ComposedGateway {
   gateway: InferenceGateway;
   calls: GatewayCallStore;
+  /** Ends a job's session when the job ends (call once the engine exists). */
+  follow(engine: Pick<RolloutEngine, "subscribe">): void;
+  /**
+   * What the `harness` handler needs: a bridge from a sandbox's host channel to the job's
+   * session on this server, whose base URL (`http://host:port`) is known once it listens.
+   */
+  harnessGateway(serverUrl: () => string): HarnessGateway;
   /** Stops following the engine's job events. */
   close(): void;
 }
@@ -34,8 +43,28 @@ export function composeGateway(config: GatewayConfig): ComposedGateway {
     calls,
     modelName: config.modelName,
   });
-  const unsubscribe = config.engine.subscribe((event) => {
-    if (isTerminalStatus(event.job.status)) gateway.closeJob(event.job.id);
-  });
-  return { gateway, calls, close: unsubscribe };
+  let unsubscribe = () => {};
+  return {
+    gateway,
+    calls,
+    follow(engine) {
+      unsubscribe = engine.subscribe((event) => {
+        if (isTerminalStatus(event.job.status)) gateway.closeJob(event.job.id);
+      });
+    },
+    harnessGateway: (serverUrl) => ({
+      async openBridge(jobId, hostDir) {
+        const session = gateway.openSession(jobId);
+        const socketName = "gateway.sock";
+        const bridge = await startHttpSocketBridge({
+          socketPath: join(hostDir, socketName),
+          targetUrl: `${serverUrl()}/gateway/${session.token}`,
+          allow: isGatewayRequest,
+        });
+        return { socketName, apiKey: session.token, close: () => bridge.close() };
+      },
+      countCalls: async (jobId) => (await gateway.listCalls(jobId)).length,
+    }),
+    close: () => unsubscribe(),
+  };
 }

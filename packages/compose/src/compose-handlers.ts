@@ -10,8 +10,10 @@ import {
 import {
   createBundleDirRepoSource,
   createHandlers,
+  createHarnessHandlerFactory,
   createSweHandlerFactory,
   type HandlersConfig,
+  type HarnessGateway,
   type SweEvalOptions,
 } from "@raas/handlers";
 import { createQwen3ChatFormat } from "@raas/inference";
@@ -38,6 +40,11 @@ export interface AgentHandlersOptions {
      */
     scratchDir?: string;
   } & SweEvalOptions;
+  /**
+   * The job's inference gateway as harnesses reach it; with `swe`, registers the `harness`
+   * handler (bring your own agent over the OpenAI API). Default none: no `harness` handler.
+   */
+  harnessGateway?: HarnessGateway;
   logger: EngineLogger;
 }
 
@@ -76,6 +83,16 @@ export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAge
     handlers.push(
       defineHandler(createSwe({ ...deps, ...(agentDefaults ? { defaults: agentDefaults } : {}) })),
     );
+    if (options.harnessGateway) {
+      const createHarness = createHarnessHandlerFactory({
+        ...evalOptions,
+        repoSource,
+        gateway: options.harnessGateway,
+      });
+      handlers.push(
+        defineHandler(createHarness({ ...deps, ...(agentDefaults ? { defaults: agentDefaults } : {}) })),
+      );
+    }
   }
   options.logger.info(
     {

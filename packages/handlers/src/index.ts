@@ -14,6 +14,7 @@ export * from "./code/code-test-runner.script";
 export * from "./code/code-verdict";
 export * from "./code/hidden-tests";
 export * from "./create-handlers";
+export * from "./harness/harness-handler";
 export * from "./math/latex-number.parser";
 export * from "./math/math-answer.grader";
 export * from "./math/math-answer.normalizer";

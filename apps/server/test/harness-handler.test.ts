@@ -1,0 +1,91 @@
+// The `harness` handler end to end: the shipped example harness (a standard-library Python SWE
+// agent over the OpenAI chat API) runs inside a real bubblewrap sandbox with no network, reaches
+// the job's inference gateway through the loopback forwarder and the host's socket bridge, and
+// solves shipped SWE fixtures scripted by the simulator (the labelled test double for a GPU
+// model); the swe grader resolves them, and the gateway's traces of each job are certified.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildSwePolicyConfig, type RunningSimulator, startSimulator } from "@raas/simulator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configFromEnv } from "../src/config-from-env";
+import { parseServerEnv } from "../src/env";
+import { type RunningServer, startServer } from "../src/server";
+
+const SWE_DATA = fileURLToPath(new URL("../../../packages/handlers/data/swe/", import.meta.url));
+const INSTANCES = readFileSync(join(SWE_DATA, "instances.jsonl"), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "")
+  .map((line) => JSON.parse(line) as { instance_id: string; repo: string; patch: string });
+const SOLVED = INSTANCES.slice(0, 2);
+
+describe("harness handler: the example SWE harness through the gateway", () => {
+  let running: RunningServer;
+  let simulator: RunningSimulator;
+  let sandboxDir: string;
+  let scratchDir: string;
+
+  beforeAll(async () => {
+    const policy = buildSwePolicyConfig(INSTANCES, new Set(SOLVED.map((instance) => instance.instance_id)));
+    simulator = await startSimulator({ policy, latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 } });
+    sandboxDir = mkdtempSync(join(tmpdir(), "raas-server-harness-"));
+    scratchDir = mkdtempSync(join(tmpdir(), "raas-server-harness-scratch-"));
+    const fromEnv = configFromEnv(
+      parseServerEnv({ RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles"), RAAS_BACKENDS: simulator.url }),
+    );
+    const swe = fromEnv.agentHandlers ? fromEnv.agentHandlers.swe : undefined;
+    running = await startServer({
+      port: 0,
+      logLevel: "silent",
+      auth: { adminToken: "harness-admin" },
+      ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
+      agentHandlers: { ...fromEnv.agentHandlers, ...(swe && { swe: { ...swe, scratchDir } }) },
+      sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await running?.close({ graceMs: 100 });
+    await simulator?.close();
+    rmSync(sandboxDir, { recursive: true, force: true });
+    rmSync(scratchDir, { recursive: true, force: true });
+  });
+
+  it("solves the fixtures end to end and certifies each job's single chain", async () => {
+    expect(running.engine.handlerKinds()).toContain("harness");
+    const instances = INSTANCES.filter((instance) => SOLVED.includes(instance));
+    const submitted = await Promise.all(
+      instances.map((instance) =>
+        running.engine.submitJob({ kind: "harness", payload: { task: { instance }, timeoutMs: 300_000 } }),
+      ),
+    );
+    const ids = submitted.map(({ job }) => job.id);
+    const { jobs } = await running.engine.waitForJobs(ids, { timeoutMs: 600_000 });
+    for (const job of jobs) {
+      expect(job.failure).toBeNull();
+      expect(job).toMatchObject({ status: "completed", reward: 1, trainable: true });
+      expect(job.result).toMatchObject({ resolved: true, emptyPatch: false });
+      const traces = await running.gateway.buildTraces(job.id);
+      // The script: look, apply the patch, diff --stat, submit — four calls, one exact chain.
+      expect(traces.certificate).toMatchObject({ isCertified: true, callCount: 4, chainCount: 1, callsMerged: 3 });
+      expect(traces.chains[0]?.lossMask.filter((bit) => bit === 1).length).toBeGreaterThan(0);
+    }
+    // The session ended with the job: its token no longer works.
+    const calls = await running.gateway.listCalls(ids[0]!);
+    expect(calls[0]?.jobId).toBe(ids[0]);
+    expect(running.gateway.sessions.size).toBe(0);
+  }, 700_000);
+
+  it("grades a harness that changed nothing as an empty patch (reward 0, trainable)", async () => {
+    const [instance] = INSTANCES.filter((candidate) => !SOLVED.includes(candidate));
+    const { job } = await running.engine.submitJob({
+      kind: "harness",
+      payload: { task: { instance }, command: ["python3", "-c", "print('no model calls')"], timeoutMs: 60_000 },
+    });
+    const { jobs } = await running.engine.waitForJobs([job.id], { timeoutMs: 300_000 });
+    expect(jobs[0]).toMatchObject({ status: "completed", reward: 0, trainable: true });
+    expect(jobs[0]?.result).toMatchObject({ resolved: false, emptyPatch: true });
+    expect((await running.gateway.buildTraces(job.id)).certificate.callCount).toBe(0);
+  }, 400_000);
+});

@@ -1,0 +1,183 @@
+import { readFileSync } from "node:fs";
+import {
+  type EvalContext,
+  type RunContext,
+  type StageContext,
+  StageFailure,
+  type TaskHandler,
+} from "@raas/engine";
+import { z } from "zod";
+import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
+import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
+import { runStep, SweStepError } from "../swe/repo-materializer";
+import { createSweHandlerFactory, type SweArtifacts, type SweHandlerConfig } from "../swe/swe-handler";
+import { type TSwePayload, ZSwePayload } from "../swe/swe-payload.schema";
+import { SWE_SYSTEM_PROMPT, sweUserMessage } from "../swe/swe-prompt";
+import { extractDiffScript, repoPath } from "../swe/swe-shell-scripts";
+
+/** The host side of a job's inference gateway, as a harness reaches it from its sandbox. */
+export interface HarnessGateway {
+  /**
+   * Serves the job's gateway session on a Unix socket in `hostDir` (a directory the sandbox
+   * shares) and returns the socket's file name and the API key the harness sends.
+   */
+  openBridge(
+    jobId: string,
+    hostDir: string,
+  ): Promise<{ socketName: string; apiKey: string; close(): Promise<void> }>;
+  /** Model calls the job made through the gateway so far. */
+  countCalls(jobId: string): Promise<number>;
+}
+
+/** Payload of a `harness` job: a swe task and the harness that solves it. */
+export const ZHarnessPayload = z
+  .object({
+    task: ZSwePayload.describe("The task, as a `swe` job's payload (INIT and EVAL are the swe handler's)."),
+    command: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe(
+        "argv of the harness, run in the repository with OPENAI_BASE_URL, OPENAI_API_KEY and RAAS_TASK_FILE set. Default the shipped example: `python3 <dir>/swe_agent.py`.",
+      ),
+    files: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe(
+        "Files written into the harness directory (`/workspace/.raas-harness/`) before RUN, by name.",
+      ),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(3_600_000)
+      .default(600_000)
+      .describe("Time limit of the harness in ms (1_000 to 3_600_000). Default 600_000."),
+  })
+  .strict();
+export type THarnessPayload = z.infer<typeof ZHarnessPayload>;
+
+/** Where the harness and its task file go, relative to the workspace (outside the repository). */
+const HARNESS_DIR = ".raas-harness";
+const EXAMPLE_HARNESS = readFileSync(new URL("../../harnesses/swe_agent.py", import.meta.url), "utf8");
+
+type SweInit = AgentInitOutput<{ repoDir: string }>;
+type SweRun = AgentRunOutput<SweArtifacts>;
+
+/**
+ * `harness`: bring your own agent. INIT prepares the swe task in a sandbox (the swe handler's
+ * INIT); RUN starts the harness command inside it with the job's inference gateway — reached
+ * over the sandbox's Unix-socket channel by the loopback forwarder, the harness gets only
+ * `OPENAI_BASE_URL`/`OPENAI_API_KEY` — and a time limit, then takes the repository's diff; EVAL
+ * grades it with the swe grader in a fresh sandbox. The model calls are recorded by the gateway
+ * (the trajectory's traces and certificate), not as agent-loop turns.
+ */
+export function createHarnessHandlerFactory(config: SweHandlerConfig & { gateway: HarnessGateway }) {
+  const sweFactory = createSweHandlerFactory(config);
+  return (deps: AgentHandlerDeps): TaskHandler<THarnessPayload, SweInit, SweRun> => {
+    const swe = sweFactory(deps);
+    const asSwe = <C extends { payload: THarnessPayload }>(ctx: C) => ({ ...ctx, payload: ctx.payload.task });
+    return {
+      kind: "harness",
+      description:
+        "A harness of your own (any OpenAI-API agent) solving a swe task through the inference gateway.",
+      payloadSchema: ZHarnessPayload,
+      resultSchema: swe.resultSchema,
+      async init(ctx: StageContext<THarnessPayload>) {
+        if (ctx.payload.task.modelPatch !== undefined) {
+          throw new StageFailure(
+            "eval",
+            "a harness job runs its harness: give no modelPatch (grade it with a swe job)",
+          );
+        }
+        return (await swe.init(asSwe(ctx) as StageContext<TSwePayload>)) as SweInit;
+      },
+      async run(ctx: RunContext<THarnessPayload, SweInit>) {
+        const { sandbox } = ctx.init;
+        ctx.defer(() => sandbox.close());
+        const channel = sandbox.hostChannel?.();
+        if (!channel)
+          throw new StageFailure("sandbox", "this sandbox runtime offers no host channel for the gateway");
+        const bridge = await asStageFailure("sandbox", "opening the gateway bridge failed", ctx.signal, () =>
+          config.gateway.openBridge(ctx.job.id, channel.hostDir),
+        );
+        ctx.defer(() => bridge.close());
+        const guarded = guardSandbox(sandbox, ctx.signal);
+        const task = ctx.payload.task;
+        const cwd = repoPath(task.instance.repo);
+        await guarded.writeFile(`${HARNESS_DIR}/swe_agent.py`, EXAMPLE_HARNESS);
+        for (const [name, content] of Object.entries(ctx.payload.files)) {
+          await guarded.writeFile(`${HARNESS_DIR}/${name.replace(/^\/+/, "")}`, content);
+        }
+        const taskFile = `/workspace/${HARNESS_DIR}/task.json`;
+        await guarded.writeFile(
+          `${HARNESS_DIR}/task.json`,
+          JSON.stringify({ system: SWE_SYSTEM_PROMPT, user: sweUserMessage(task), cwd }),
+        );
+        const command = ctx.payload.command ?? ["python3", `/workspace/${HARNESS_DIR}/swe_agent.py`];
+        const startedAt = Date.now();
+        const result = await guarded.exec(
+          [
+            "node",
+            channel.forwarderPath,
+            "--socket",
+            `${channel.sandboxDir}/${bridge.socketName}`,
+            "--api-key",
+            bridge.apiKey,
+            "--",
+            ...command,
+          ],
+          { cwd, env: { RAAS_TASK_FILE: taskFile }, timeoutMs: ctx.payload.timeoutMs, signal: ctx.signal },
+        );
+        const calls = await config.gateway.countCalls(ctx.job.id);
+        const stopMessage = result.timedOut
+          ? `the harness ran past its ${ctx.payload.timeoutMs} ms`
+          : `the harness exited with code ${result.exitCode}${result.signal ? ` (${result.signal})` : ""}`;
+        const artifacts = await collectDiff(guarded, task, ctx.signal);
+        return {
+          summary: {
+            stopReason: result.timedOut ? "time_budget" : "final_answer",
+            stopMessage: `${stopMessage}; ${calls} model calls; output: ${result.stdout.slice(-500)}${result.stderr.slice(-1_500)}`,
+            turns: calls,
+            toolCalls: 0,
+            responseTokens: 0,
+            finalContent: result.stdout.slice(-2_000),
+            submission: null,
+            events: [],
+            durationMs: Date.now() - startedAt,
+          },
+          artifacts,
+          // The gateway's trace certificate speaks for the tokens; there are no loop turns to check.
+          drift: { isConsistent: true, turnsChecked: 0, violations: [] },
+        };
+      },
+      eval(ctx: EvalContext<THarnessPayload, SweInit, SweRun>) {
+        return swe.eval(asSwe(ctx) as unknown as EvalContext<TSwePayload, SweInit, SweRun>);
+      },
+    };
+  };
+}
+
+async function collectDiff(
+  sandbox: Parameters<typeof runStep>[0],
+  task: TSwePayload,
+  signal: AbortSignal,
+): Promise<SweArtifacts> {
+  try {
+    const diff = await runStep(
+      sandbox,
+      "taking the diff",
+      extractDiffScript(task.instance.repo, task.instance.base_commit),
+      {
+        timeoutMs: 300_000,
+        signal,
+      },
+    );
+    if (diff.truncated)
+      return { modelPatch: null, diffError: "the diff against base_commit is larger than 16 MiB" };
+    return { modelPatch: diff.stdout, diffError: null };
+  } catch (error) {
+    if (error instanceof SweStepError) return { modelPatch: null, diffError: error.message };
+    throw error;
+  }
+}
