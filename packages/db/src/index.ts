@@ -12,6 +12,7 @@ export type {
   TestOutcomes,
 } from "./benchmark/benchmark-run.types";
 export { PrismaBenchmarkRunStore } from "./benchmark/prisma-benchmark-run-store";
+export { PrismaCurriculumStore } from "./curriculum/prisma-curriculum-store";
 export type { DatabaseOptions } from "./client/database-options.types";
 export { DEFAULT_PGLITE_DATA_DIR } from "./client/database-options.types";
 export { type OpenedDatabase, openDatabase } from "./client/open-database";
