@@ -17,7 +17,7 @@ describe("/openapi.json of the composed server", () => {
     // biome-ignore lint/suspicious/noExplicitAny: the test reads the document's JSON freely
     const doc: any = await fetch(`${running.url}/openapi.json`).then((response) => response.json());
     const kinds = Object.keys(doc.components.schemas.SubmitJobRequest.discriminator.mapping).sort();
-    expect(kinds).toEqual(["code", "math", "sleep", "stem", "swe"]);
+    expect(kinds).toEqual(["code", "harness", "math", "sleep", "stem", "swe"]);
     expect(findDocumentGaps(doc)).toEqual([]);
     const { schemas } = doc.components;
     expect(schemas.MathPayload.required).toEqual(expect.arrayContaining(["taskId", "problem", "answer"]));
@@ -28,6 +28,9 @@ describe("/openapi.json of the composed server", () => {
     expect(schemas.SwePayload.properties.instance.properties.base_commit.pattern).toBe("^[0-9a-f]{40}$");
     expect(schemas.SweResult.properties.resolved.type).toBe("boolean");
     expect(schemas.SweResult.required).not.toContain("agent");
+    // A harness job: a swe task and the command of the agent that solves it through the gateway.
+    expect(schemas.HarnessPayload.required).toEqual(expect.arrayContaining(["task"]));
+    expect(schemas.HarnessPayload.properties.command.type).toBe("array");
     // The submit example is a valid math job: every required key present, no unknown key.
     const example = doc.paths["/api/v1/jobs"].post.requestBody.content["application/json"].example;
     expect(example.kind).toBe("math");
