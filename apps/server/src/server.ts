@@ -194,6 +194,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   const batches = await composeBatches({
     engine: composed.engine,
     store: composed.batches,
+    curriculum: composed.curriculum,
     inference: inference.pool,
     bus: composed.bus,
     logger: logger.child({ component: "batches" }),

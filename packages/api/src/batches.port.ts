@@ -20,6 +20,7 @@ export interface ControlPlaneBatches {
     | "listGroups"
     | "nextGroups"
     | "cancelStep"
+    | "curriculumStats"
   >;
   /** The datasets a step may name as its task source; null when the server knows none. */
   catalog: TaskCatalog | null;

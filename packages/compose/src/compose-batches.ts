@@ -2,6 +2,7 @@ import {
   type BatchStore,
   BatchSystem,
   BusPolicySink,
+  type CurriculumStore,
   type EngineLogger,
   type EventBus,
   PolicyControl,
@@ -15,6 +16,8 @@ export interface ComposeBatchesOptions {
   engine: RolloutEngine;
   /** Runs, steps, groups and the policy state (`ComposedEngine.batches`). */
   store: BatchStore;
+  /** Per-task history and curriculum state (`ComposedEngine.curriculum`). Default: in memory. */
+  curriculum?: CurriculumStore;
   /** This process's inference pool: a policy change gates its generation and stamps its backends. */
   inference?: PolicySink;
   /** Datasets a step may name. Default: the shipped ones whose handler the engine has registered. */
@@ -55,6 +58,7 @@ export async function composeBatches(options: ComposeBatchesOptions): Promise<Co
   const system = new BatchSystem({
     engine: options.engine,
     store: options.store,
+    ...(options.curriculum ? { curriculum: options.curriculum } : {}),
     catalog,
     weightVersion: () => policy.weightVersion,
     logger: options.logger,

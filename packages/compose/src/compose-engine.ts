@@ -5,6 +5,7 @@ import {
   type AnyTaskHandler,
   type BatchStore,
   type BenchmarkRunStore,
+  type CurriculumStore,
   createSleepHandler,
   type EngineLogger,
   type EngineOptions,
@@ -14,6 +15,7 @@ import {
   type JobStore,
   MemoryBatchStore,
   MemoryBenchmarkRunStore,
+  MemoryCurriculumStore,
   MemoryJobQueue,
   MemoryJobStore,
   MemorySandboxEventStore,
@@ -68,6 +70,8 @@ export interface ComposedEngine {
   workers: WorkerStore;
   /** Training runs, steps, groups and the policy state (the batch system's), in the same store as the jobs. */
   batches: BatchStore;
+  /** Per-task history and curriculum state (adaptive task sampling), in the same store as the jobs. */
+  curriculum: CurriculumStore;
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
   /**
@@ -87,10 +91,8 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
       "distributed mode (a Redis queue) needs a PostgreSQL store shared by every process: set DATABASE_URL=postgres://… (the embedded PGlite and the memory store live inside one process)",
     );
   }
-  const { store, benchmarks, sandboxEvents, workers, batches, storeKind, archive } = await createStore(
-    options.store,
-    options.logger,
-  );
+  const { store, benchmarks, sandboxEvents, workers, batches, curriculum, storeKind, archive } =
+    await createStore(options.store, options.logger);
   // A Redis back from an outage may have lost every item (no persistence): re-queue from the store.
   let onQueueRestored = () => {};
   const { queue, bus } = await createQueue(queueConfig, options.logger, () => onQueueRestored());
@@ -122,6 +124,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     sandboxEvents,
     workers,
     batches,
+    curriculum,
     storeKind,
     archive,
     async close() {
@@ -160,7 +163,7 @@ async function createStore(
 ): Promise<
   Pick<
     ComposedEngine,
-    "store" | "benchmarks" | "sandboxEvents" | "workers" | "batches" | "storeKind" | "archive"
+    "store" | "benchmarks" | "sandboxEvents" | "workers" | "batches" | "curriculum" | "storeKind" | "archive"
   >
 > {
   if (config.kind === "memory") {
@@ -170,6 +173,7 @@ async function createStore(
       sandboxEvents: new MemorySandboxEventStore(),
       workers: new MemoryWorkerStore(),
       batches: new MemoryBatchStore(),
+      curriculum: new MemoryCurriculumStore(),
       storeKind: "memory",
       archive: null,
     };
@@ -179,6 +183,7 @@ async function createStore(
     createJobStore,
     PrismaBatchStore,
     PrismaBenchmarkRunStore,
+    PrismaCurriculumStore,
     PrismaSandboxEventStore,
     PrismaWorkerStore,
     makePrivateDir,
@@ -203,6 +208,7 @@ async function createStore(
     sandboxEvents: new PrismaSandboxEventStore(store.prisma),
     workers: new PrismaWorkerStore(store.prisma),
     batches: new PrismaBatchStore(store.prisma),
+    curriculum: new PrismaCurriculumStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
     archive: store.archive,
   };

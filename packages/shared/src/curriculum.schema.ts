@@ -8,7 +8,7 @@ export const TASK_HISTORY_SCOPES = ["run", "dataset"] as const;
 export const ADAPTIVE_SAMPLING_DEFAULTS = {
   targetPassRate: 0.5,
   windowSize: 16,
-  retireAfterSolvedInARow: 24,
+  retireAfterSolvedInARow: 16,
   reprobeEvery: 32,
   settledWeight: 0.05,
   scope: "run",
@@ -45,7 +45,7 @@ const ZAdaptiveSampling = z
       .max(100_000)
       .default(ADAPTIVE_SAMPLING_DEFAULTS.retireAfterSolvedInARow)
       .describe(
-        "N: a task whose last N attempts all succeeded is retired (no longer drawn but to re-probe it). Default 24.",
+        "N: a task whose last N attempts all succeeded is retired (no longer drawn but to re-probe it). Default 16.",
       ),
     reprobeEvery: z
       .number()

@@ -63,6 +63,11 @@ export function drawAdaptive<T extends { taskId: string }>(input: AdaptiveDrawIn
     if (index !== null) return { index, reason: "reprobe" };
   }
   const weights = tasks.map((t) => (exclude.has(t.taskId) ? 0 : taskWeight(history.get(t.taskId), policy)));
+  // An untried task is worth what a tried one is on average (1 before any was tried).
+  const untried = untriedWeight(tasks, history, policy);
+  tasks.forEach((t, i) => {
+    if (weights[i] === 1 && windowPassRate(history.get(t.taskId), policy.windowSize) === null) weights[i] = untried;
+  });
   let total = 0;
   for (const weight of weights) total += weight;
   if (total > 0) {
@@ -78,6 +83,23 @@ export function drawAdaptive<T extends { taskId: string }>(input: AdaptiveDrawIn
   const index =
     stalest(tasks, history, (t) => !exclude.has(t.taskId)) ?? stalest(tasks, history, () => true) ?? 0;
   return { index, reason: "fallback" };
+}
+
+/** Mean weight of the tried, not retired tasks of the source; 1 when none was tried. */
+export function untriedWeight(
+  tasks: readonly { taskId: string }[],
+  history: ReadonlyMap<string, TaskHistory>,
+  policy: Policy,
+): number {
+  let sum = 0;
+  let count = 0;
+  for (const task of tasks) {
+    const entry = history.get(task.taskId);
+    if (windowPassRate(entry, policy.windowSize) === null || isRetired(entry, policy)) continue;
+    sum += taskWeight(entry, policy);
+    count += 1;
+  }
+  return count === 0 ? 1 : sum / count;
 }
 
 /** The matching task attempted longest ago (never attempted first; ties by position). */
