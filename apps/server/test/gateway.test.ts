@@ -157,6 +157,13 @@ describe("the inference gateway on the composed server", () => {
     expect(chain?.logprobs.every((logprob, i) => (chain.lossMask[i] === 1) === (logprob !== null))).toBe(
       true,
     );
+
+    // The same traces over REST (what the trajectory page and trainers read).
+    const rest = await fetch(`${running.url}/api/v1/jobs/${jobId}/gateway-traces`);
+    expect(rest.status).toBe(200);
+    expect(await rest.json()).toEqual(JSON.parse(JSON.stringify(calls)));
+    const unknown = await fetch(`${running.url}/api/v1/jobs/job_nope/gateway-traces`);
+    expect(unknown.status).toBe(404);
   });
 
   it("streams a completion as chat.completion.chunk events", async () => {

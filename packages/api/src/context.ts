@@ -4,6 +4,7 @@ import type { ControlPlaneBackends } from "./backends.port";
 import type { ControlPlaneBatches, ControlPlanePolicy } from "./batches.port";
 import type { BenchmarkRunStore } from "./benchmarks.port";
 import type { ControlPlaneEngine } from "./engine.port";
+import type { ControlPlaneGateway } from "./gateway.port";
 import type { ApiLogger } from "./logger.types";
 import type { ControlPlaneSandboxes } from "./sandbox.port";
 import type { TokenTextDecoder } from "./tokens.port";
@@ -30,6 +31,8 @@ export interface ControlPlaneContext {
   batches: ControlPlaneBatches | null;
   /** The policy's weight version and pause; null when the server runs no policy control (`policy.*` answer 503). */
   policy: ControlPlanePolicy | null;
+  /** The inference gateway, for `jobs.gatewayTraces`; absent or null when the server runs none (503). */
+  gateway?: ControlPlaneGateway | null;
   /** Retention of finished runs' trajectories; null when the server has no database store (`runs.archive` answers 503). */
   archive?: ControlPlaneArchive | null;
   /** Token ids → text for `tokens.decode`; null when the server has no tokenizer (it answers 503). */

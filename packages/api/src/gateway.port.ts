@@ -1,4 +1,4 @@
-import type { TChatCompletion, TChatCompletionRequest } from "@raas/shared";
+import type { TChatCompletion, TChatCompletionRequest, TGatewayTraces } from "@raas/shared";
 
 /** The per-job OpenAI-compatible inference gateway (implemented by `@raas/inference`'s `InferenceGateway`). */
 export interface ControlPlaneGateway {
@@ -6,4 +6,6 @@ export interface ControlPlaneGateway {
   listModels(token: string): unknown;
   /** One chat completion for the token's job. */
   complete(token: string, request: TChatCompletionRequest, signal?: AbortSignal): Promise<TChatCompletion>;
+  /** The job's recorded calls as chains with their token-exactness certificate. */
+  buildTraces(jobId: string): Promise<TGatewayTraces>;
 }

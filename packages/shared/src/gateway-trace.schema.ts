@@ -19,10 +19,16 @@ export const ZGatewayCall = z
     logprobs: z
       .array(z.number())
       .describe("Logprob of each sampled token (empty when the backend gave none)."),
-    finishReason: z.string().nullable(),
-    backendId: z.string().nullable(),
-    weightVersion: z.string().nullable(),
-    latencyMs: z.number().nonnegative(),
+    finishReason: z
+      .string()
+      .nullable()
+      .describe("Why sampling stopped (`stop`, `length`, …); null when unknown."),
+    backendId: z.string().nullable().describe("The inference backend that sampled the answer."),
+    weightVersion: z
+      .string()
+      .nullable()
+      .describe("Weight version of that backend; null when it reported none."),
+    latencyMs: z.number().nonnegative().describe("Time the backend spent on the generation, in ms."),
   })
   .meta({ id: "GatewayCall", description: "A model call made through the inference gateway." });
 export type TGatewayCall = z.infer<typeof ZGatewayCall>;
@@ -45,14 +51,16 @@ export const ZGatewayCallRecord = ZGatewayCall.extend({
 export type TGatewayCallRecord = z.infer<typeof ZGatewayCallRecord>;
 
 /** Where one call's sampled tokens sit in its chain's stream. */
-export const ZTraceCallSpan = z.object({
-  callId: z.string(),
-  start: z.number().int().nonnegative().describe("Offset of the call's first sampled token in `tokens`."),
-  end: z.number().int().nonnegative().describe("Offset just past its last sampled token (exclusive)."),
-  backendId: z.string().nullable(),
-  weightVersion: z.string().nullable(),
-  finishReason: z.string().nullable(),
-});
+export const ZTraceCallSpan = z
+  .object({
+    callId: z.string().describe("The call whose sampled tokens these are."),
+    start: z.number().int().nonnegative().describe("Offset of the call's first sampled token in `tokens`."),
+    end: z.number().int().nonnegative().describe("Offset just past its last sampled token (exclusive)."),
+    backendId: z.string().nullable().describe("The backend that sampled them."),
+    weightVersion: z.string().nullable().describe("Its weight version; null when unknown."),
+    finishReason: z.string().nullable().describe("Why sampling stopped; null when unknown."),
+  })
+  .describe("Where one call's sampled tokens sit in its chain's stream.");
 export type TTraceCallSpan = z.infer<typeof ZTraceCallSpan>;
 
 export const TRACE_CHAIN_ORIGINS = ["start", "fork", "split"] as const;
@@ -60,7 +68,11 @@ export const TRACE_CHAIN_ORIGINS = ["start", "fork", "split"] as const;
 /** One chain of calls, each continuing the one before token for token, as one flat stream. */
 export const ZTraceChain = z
   .object({
-    index: z.number().int().nonnegative(),
+    index: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe("Position of the chain in the trajectory's list (0 first)."),
     origin: z
       .enum(TRACE_CHAIN_ORIGINS)
       .describe(
@@ -72,13 +84,17 @@ export const ZTraceChain = z
       .nonnegative()
       .nullable()
       .describe("For `fork` and `split`: the chain it came from."),
-    callIds: z.array(z.string()),
-    tokens: z.array(z.number().int()),
+    callIds: z.array(z.string()).describe("The calls merged into the chain, in order."),
+    tokens: z
+      .array(z.number().int())
+      .describe(
+        "The stream: the first prompt, then each call's sampled ids and the ids that came in between.",
+      ),
     lossMask: z.array(z.union([z.literal(0), z.literal(1)])).describe("1 on sampled tokens, 0 elsewhere."),
     logprobs: z.array(z.number().nullable()).describe("Aligned to `tokens`; null where the mask is 0."),
     logprobsComplete: z.boolean().describe("False when a call came back without one logprob per token."),
-    promptLength: z.number().int().nonnegative(),
-    spans: z.array(ZTraceCallSpan),
+    promptLength: z.number().int().nonnegative().describe("Length of the first call's prompt in `tokens`."),
+    spans: z.array(ZTraceCallSpan).describe("Where each call's sampled tokens sit in `tokens`."),
   })
   .meta({ id: "TraceChain", description: "A chain of gateway calls as one token stream." });
 export type TTraceChain = z.infer<typeof ZTraceChain>;
@@ -88,8 +104,8 @@ export const TRACE_BREAK_REGIONS = ["prompt", "response"] as const;
 /** A call that should have continued a chain but did not extend its prompt + response exactly. */
 export const ZTraceBreak = z
   .object({
-    callId: z.string(),
-    callSeq: z.number().int().nonnegative(),
+    callId: z.string().describe("The call that broke the chain."),
+    callSeq: z.number().int().nonnegative().describe("Its arrival order in the job."),
     chainIndex: z
       .number()
       .int()
@@ -110,7 +126,7 @@ export const ZTraceBreak = z
       .describe(
         "`prompt`: the harness changed earlier history (rewrote or truncated it); `response`: the sampled answer was not sent back as sampled (re-rendered, e.g. a chat template dropping a past <think> block).",
       ),
-    message: z.string(),
+    message: z.string().describe("The break in a sentence."),
   })
   .meta({ id: "TraceBreak", description: "Where a chain of gateway calls stopped being token-exact." });
 export type TTraceBreak = z.infer<typeof ZTraceBreak>;
@@ -121,15 +137,19 @@ export const ZTraceCertificate = z
     isCertified: z
       .boolean()
       .describe("True when no chain broke: every stream is what the model saw and sampled."),
-    callCount: z.number().int().nonnegative(),
-    chainCount: z.number().int().nonnegative(),
+    callCount: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe("Model calls the trajectory made through the gateway."),
+    chainCount: z.number().int().nonnegative().describe("Chains they form."),
     callsMerged: z
       .number()
       .int()
       .nonnegative()
       .describe("Calls that continued a chain (their prompts were not repeated in the stream)."),
-    forkCount: z.number().int().nonnegative(),
-    breaks: z.array(ZTraceBreak),
+    forkCount: z.number().int().nonnegative().describe("Chains that fork from another (parallel calls)."),
+    breaks: z.array(ZTraceBreak).describe("Where chains broke, in call order; empty when certified."),
   })
   .meta({
     id: "TraceCertificate",
@@ -137,5 +157,14 @@ export const ZTraceCertificate = z
   });
 export type TTraceCertificate = z.infer<typeof ZTraceCertificate>;
 
-export const ZGatewayTraces = z.object({ chains: z.array(ZTraceChain), certificate: ZTraceCertificate });
+export const ZGatewayTraces = z
+  .object({
+    chains: z.array(ZTraceChain).describe("The trajectory's chains, each one token-exact stream."),
+    certificate: ZTraceCertificate,
+  })
+  .meta({
+    id: "GatewayTraces",
+    description:
+      "A trajectory's gateway calls rebuilt into training streams, with its token-exactness certificate.",
+  });
 export type TGatewayTraces = z.infer<typeof ZGatewayTraces>;

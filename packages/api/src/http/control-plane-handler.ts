@@ -161,6 +161,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     policy,
     archive,
     tokenText,
+    gateway: options.gateway ?? null,
   });
 
   /** A slot of the live-subscription caps for this caller (503 past them); returns its release. */

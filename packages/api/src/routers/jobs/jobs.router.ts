@@ -3,6 +3,7 @@ import { cancel } from "./cancel";
 import { events } from "./events";
 import { exportJob } from "./export";
 import { exportBatch } from "./export-batch";
+import { gatewayTraces } from "./gateway-traces";
 import { get } from "./get";
 import { list } from "./list";
 import { submit } from "./submit";
@@ -20,5 +21,6 @@ export const jobsRouter = router({
   trajectory,
   export: exportJob,
   exportBatch,
+  gatewayTraces,
   events,
 });
