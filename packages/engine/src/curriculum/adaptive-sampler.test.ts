@@ -1,6 +1,6 @@
 import { ADAPTIVE_SAMPLING_DEFAULTS } from "@raas/shared";
 import { describe, expect, it } from "vitest";
-import { drawAdaptive, isRetired, seededUnit, taskWeight } from "./adaptive-sampler";
+import { drawAdaptive, isRetired, seededUnit, taskWeight, untriedWeight } from "./adaptive-sampler";
 import { emptyTaskHistory, type TaskHistory, withOutcomes } from "./task-history";
 
 const policy = {
@@ -65,12 +65,19 @@ describe("drawAdaptive", () => {
     ["done", history("done", "1".repeat(20))],
   ]);
 
+  it("weighs an untried task as the tried, not retired ones on average (1 before any was tried)", () => {
+    expect(untriedWeight(tasks, new Map(), policy)).toBe(1);
+    expect(untriedWeight(tasks, map, policy)).toBeCloseTo((1 + 2 * (0.05 + 0.95 * 0)) / 3);
+  });
+
   it("draws near-target and untried tasks far more often than settled ones, retired ones never", () => {
     const counts = frequencies(tasks, map);
     const near = counts.get("near") ?? 0;
     expect(near).toBeGreaterThan(10 * (counts.get("easy") ?? 0));
     expect(near).toBeGreaterThan(10 * (counts.get("hard") ?? 0));
-    expect(counts.get("new") ?? 0).toBeGreaterThan(10 * (counts.get("hard") ?? 0));
+    // Untried: the mean weight of the tried, not retired tasks ((1 + 0.05 + 0.05) / 3).
+    expect(counts.get("new") ?? 0).toBeGreaterThan(3 * (counts.get("hard") ?? 0));
+    expect(counts.get("new") ?? 0).toBeLessThan(near);
     expect(counts.get("easy") ?? 0).toBeGreaterThan(0);
     expect(counts.get("done")).toBeUndefined();
   });
