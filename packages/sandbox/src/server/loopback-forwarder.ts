@@ -66,15 +66,13 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const { server, port } = await listenLoopback(args.socketPath);
-  const [command, ...rest] = args.command as [string, ...string[]];
-  const child = spawn(command, rest, {
-    stdio: "inherit",
-    env: {
-      ...process.env,
-      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
-      OPENAI_API_KEY: args.apiKey,
-    },
-  });
+  const [command] = args.command as [string, ...string[]];
+  // `env` adds the two variables to the environment the command inherits from this process.
+  const child = spawn(
+    "env",
+    [`OPENAI_BASE_URL=http://127.0.0.1:${port}/v1`, `OPENAI_API_KEY=${args.apiKey}`, ...args.command],
+    { stdio: "inherit" },
+  );
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on("SIGTERM", forward);
   process.on("SIGINT", forward);
