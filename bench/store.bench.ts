@@ -112,7 +112,9 @@ async function load(store: PrismaJobStore, from: number, count: number, concurre
       if (performance.now() - lastReport > 30_000) {
         lastReport = performance.now();
         const seconds = (lastReport - started) / 1_000;
-        console.error(`  loaded ${next} in ${seconds.toFixed(0)} s (${(next / seconds).toFixed(0)}/s)`);
+        console.error(
+          `  loaded ${next - from} in ${seconds.toFixed(0)} s (${((next - from) / seconds).toFixed(0)}/s)`,
+        );
       }
     }
   };
