@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { describeText, visibleText } from "../../apps/web/src/components/trajectories/token-text";
 import { apiClient, uniqueTag } from "../support/api-client";
 import { e2eUrls } from "../support/e2e-env";
 import { saveScreenshot } from "../support/screenshot";
@@ -130,7 +131,25 @@ test("a trajectory shows its task, turns, tool calls and a token view read with 
     `token ${second} · id ${exported.tokens[second]}`,
   );
   await expect(view.getByTestId("token-readout")).toContainText("sampled · logprob");
-  await expect(view.getByRole("option", { selected: true })).toHaveText(String(exported.tokens[second]));
+  // Each token is drawn as its own text, as the server's Qwen3 tokenizer decodes it (tokens.decode),
+  // and the readout quotes it; the switch shows the ids instead.
+  const secondId = exported.tokens[second]!;
+  const [decoded] = (await api.tokens.decode.query({ ids: [secondId] })).tokens;
+  expect(decoded?.id).toBe(secondId);
+  const selected = view.getByRole("option", { selected: true });
+  await expect(selected).toHaveText(visibleText(decoded!.text));
+  await expect(view.getByTestId("token-readout")).toContainText(describeText(decoded)!);
+  await view.getByTestId("token-ids-switch").click();
+  await expect(view.getByTestId("token-ids-switch")).toHaveAttribute("aria-pressed", "true");
+  await expect(selected).toHaveText(String(secondId));
+  await view.getByTestId("token-ids-switch").click();
+  await expect(selected).toHaveText(visibleText(decoded!.text));
+  // The whole turn's text, token by token, is the tokenizer's text of the sampled ids.
+  const sampledIds = exported.tokens.slice(first.start, first.end);
+  const pieces = [];
+  for (let at = 0; at < sampledIds.length; at += 512)
+    pieces.push(...(await api.tokens.decode.query({ ids: sampledIds.slice(at, at + 512) })).tokens);
+  await expect(view.getByTestId("token-sampled")).toHaveText(pieces.map((piece) => visibleText(piece.text)));
   await expectNoBlockingViolations(page, "/trajectories/[jobId] (math)");
 
   await page.goto(`${e2eUrls().webUrl}/trajectories/job_does_not_exist`);

@@ -3,8 +3,10 @@
 import { type KeyboardEvent, type MouseEvent, useId, useState } from "react";
 import type { TTokenBlock } from "./token-blocks";
 import { confidenceOf, describeToken, weightVersionAt } from "./token-blocks";
+import { describeText, visibleText } from "./token-text";
 import styles from "./token-view.module.css";
 import type { TExportView } from "./trajectory-types";
+import { useTokenTexts } from "./use-token-texts";
 
 /** Tokens drawn per block before a "show all" button (a long observation would stall the page). */
 export const MAX_TOKENS_SHOWN = 1_500;
@@ -16,9 +18,10 @@ const BLOCK_LABELS: Record<TTokenBlock["kind"], string> = {
 };
 
 /**
- * Token ids of some blocks of the flat stream: sampled tokens coloured by their logprob, prompt and
+ * Tokens of some blocks of the flat stream, each drawn as its own text (decoded by the server's
+ * tokenizer; a switch shows the ids instead): sampled tokens coloured by their logprob, prompt and
  * observation tokens greyed (loss mask 0). Hovering or selecting a token (click, or arrow keys
- * once the stream has focus) reads out its id, logprob and weight version in a live region.
+ * once the stream has focus) reads out its id, logprob, weight version and text in a live region.
  */
 export function TokenView({
   exported,
@@ -35,24 +38,32 @@ export function TokenView({
   const [selected, setSelected] = useState<number | null>(null);
   const [hovered, setHovered] = useState<number | null>(null);
   const [isExpanded, setIsExpanded] = useState(false);
+  const [showsIds, setShowsIds] = useState(false);
   const shown = blocks.map((block) => ({
     ...block,
     shownEnd: isExpanded ? block.end : Math.min(block.end, block.start + MAX_TOKENS_SHOWN),
   }));
   const positions = shown.flatMap((block) => range(block.start, block.shownEnd));
   const hidden = shown.reduce((sum, block) => sum + (block.end - block.shownEnd), 0);
+  const texts = useTokenTexts(
+    positions.map((position) => exported.tokens[position] ?? 0),
+    !showsIds,
+  );
+  const textOf = (position: number) => texts.byId.get(exported.tokens[position] ?? -1);
 
   const describe = (position: number) => {
     const block = blocks.find((candidate) => position >= candidate.start && position < candidate.end);
     const turn = exported.turns.find((candidate) => candidate.index === block?.turnIndex);
     const isSampled = exported.lossMask[position] === 1;
-    return describeToken({
+    const head = describeToken({
       position,
       id: exported.tokens[position] ?? -1,
       isSampled,
       logprob: exported.logprobs[position] ?? null,
       ...(isSampled && turn ? { weightVersion: weightVersionAt(turn, position) } : {}),
     });
+    const text = describeText(textOf(position));
+    return text === undefined ? head : `${head} · ${text}`;
   };
 
   const positionOf = (event: MouseEvent<HTMLDivElement>): number | null => {
@@ -75,8 +86,27 @@ export function TokenView({
   };
 
   const current = hovered ?? selected;
+  const textState = showsIds
+    ? null
+    : texts.error !== null
+      ? `Token text unavailable (${texts.error}); showing ids.`
+      : texts.isLoading
+        ? "Decoding tokens…"
+        : null;
   return (
     <div data-testid={testId}>
+      <p className={styles.controls}>
+        <button
+          type="button"
+          className={styles.switch}
+          aria-pressed={showsIds}
+          onClick={() => setShowsIds((value) => !value)}
+          data-testid="token-ids-switch"
+        >
+          Show ids
+        </button>
+        {textState === null ? null : <span data-testid="token-text-state">{textState}</span>}
+      </p>
       <div
         className={styles.stream}
         role="listbox"
@@ -95,6 +125,7 @@ export function TokenView({
             const tone = isSampled
               ? styles[confidenceOf(exported.logprobs[position] ?? null)]
               : styles.masked;
+            const piece = showsIds ? undefined : textOf(position);
             return (
               <span
                 key={position}
@@ -105,10 +136,11 @@ export function TokenView({
                 data-pos={position}
                 data-testid={isSampled ? "token-sampled" : "token-masked"}
                 data-logprob={exported.logprobs[position] ?? undefined}
+                data-token-id={exported.tokens[position]}
                 className={`${styles.token} ${tone} ${selected === position ? styles.selected : ""}`}
                 title={describe(position)}
               >
-                {exported.tokens[position]}
+                {piece === undefined ? exported.tokens[position] : visibleText(piece.text)}
               </span>
             );
           }),
