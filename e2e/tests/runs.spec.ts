@@ -1,7 +1,8 @@
+import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { apiClient, uniqueTag } from "../support/api-client";
-import { e2eUrls } from "../support/e2e-env";
+import { E2E_TOKENS, e2eUrls } from "../support/e2e-env";
 import { saveScreenshot } from "../support/screenshot";
 import {
   createRun,
@@ -200,4 +201,25 @@ test("from a run to a step's groups to a member's trajectory and its token view"
     tokens: exported.tokens,
     lossMask: exported.lossMask,
   });
+
+  // With a token entered, the export link sends it (a plain link could not): a token the server
+  // does not know is refused with its sentence, the viewer token downloads the row.
+  await page.getByLabel("API token").fill("e2e-not-a-token");
+  await page.getByRole("button", { name: "Use token" }).click();
+  await page.getByTestId("export-link").click();
+  await expect(page.getByTestId("export-error")).toContainText("the bearer token is not valid");
+  await page.getByRole("button", { name: "Forget token" }).click();
+  await page.getByLabel("API token").fill(E2E_TOKENS.viewer);
+  await page.getByRole("button", { name: "Use token" }).click();
+  const exportRequest = page.waitForRequest((request) =>
+    request.url().endsWith(`/trajectories/${member.jobId}/export`),
+  );
+  const saved = page.waitForEvent("download");
+  await page.getByTestId("export-link").click();
+  expect((await exportRequest).headers().authorization).toBe(`Bearer ${E2E_TOKENS.viewer}`);
+  const file = await (await saved).path();
+  const row = JSON.parse(readFileSync(file, "utf8").trim()) as { jobId: string; tokens: number[] };
+  expect(row).toMatchObject({ jobId: member.jobId, tokens: exported.tokens });
+  await expect(page.getByTestId("export-error")).toHaveCount(0);
+  await page.getByRole("button", { name: "Forget token" }).click();
 });

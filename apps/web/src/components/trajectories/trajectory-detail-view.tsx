@@ -8,13 +8,13 @@ import { isTerminalStatus } from "../../lib/domain";
 import { useTRPC } from "../../trpc/trpc-context";
 import { ErrorState } from "../error-state";
 import { EvalReport } from "./eval-report";
+import { ExportLink } from "./export-link";
 import { TaskPanel } from "./task-panel";
 import { TimingPanel } from "./timing-panel";
 import { tokenBlocks } from "./token-blocks";
 import { TokenLegend } from "./token-view";
 import styles from "./trajectory.module.css";
 import { TrajectoryHeader } from "./trajectory-header";
-import { exportHref } from "./trajectory-links";
 import { TurnPanel } from "./turn-panel";
 
 /** Refresh of a running trajectory, in ms. */
@@ -62,9 +62,7 @@ export function TrajectoryDetailView({ jobId }: { jobId: string }) {
         {data.id}
       </h1>
       <div className={styles.actions}>
-        <a href={exportHref(data.id)} download={`${data.id}.jsonl`} data-testid="export-link">
-          Export as JSONL
-        </a>
+        <ExportLink jobId={data.id} />
         <Link href={`/jobs/${encodeURIComponent(data.id)}`}>Job page (cancel, payload, metadata)</Link>
       </div>
       <TrajectoryHeader job={data} />
