@@ -63,7 +63,7 @@ export async function startControlPlane(mode: E2EMode, root: string): Promise<Co
   const serverUrl = `http://127.0.0.1:${port}`;
   try {
     // The server migrates the fresh schema before it listens; the worker starts on a migrated one.
-    await waitForHttp(`${serverUrl}/health`, 120_000, server);
+    await waitForHttp(`${serverUrl}/health`, 300_000, server);
     if (services)
       worker = await spawnWorker(
         { ...shared, RAAS_WORKER_POOLS: "init=8,run=8,eval=8", RAAS_WORKER_HEARTBEAT_MS: "300" },

@@ -66,7 +66,8 @@ export async function startSimulatorProcess(
   );
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttp(`${url}/health`, 60_000, simulator);
+    // Generous: on a loaded 2-core machine tsx may take minutes to load the simulator.
+    await waitForHttp(`${url}/health`, 240_000, simulator);
   } catch (error) {
     await simulator.stop();
     policy.remove();
