@@ -131,6 +131,7 @@ describe("REST routes against a running server", () => {
         "GET /api/v1/runs/{runId} getRun",
         "POST /api/v1/runs/{runId}/finish finishRun",
         "GET /api/v1/runs/{runId}/steps listSteps",
+        "GET /api/v1/runs/{runId}/curriculum getRunCurriculum",
         "POST /api/v1/steps createStep",
         "GET /api/v1/steps/{stepId} getStep",
         "GET /api/v1/steps/{stepId}/groups listStepGroups",
