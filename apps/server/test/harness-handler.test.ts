@@ -68,8 +68,18 @@ describe("harness handler: the example SWE harness through the gateway", () => {
       expect(job.result).toMatchObject({ resolved: true, emptyPatch: false });
       const traces = await running.gateway.buildTraces(job.id);
       // The script: look, apply the patch, diff --stat, submit — four calls, one exact chain.
-      expect(traces.certificate).toMatchObject({ isCertified: true, callCount: 4, chainCount: 1, callsMerged: 3 });
+      expect(traces.certificate).toMatchObject({
+        isCertified: true,
+        callCount: 4,
+        chainCount: 1,
+        callsMerged: 3,
+      });
       expect(traces.chains[0]?.lossMask.filter((bit) => bit === 1).length).toBeGreaterThan(0);
+      // The calls are the job's stored turns too: the ordinary export is the same exact stream.
+      const exported = await running.engine.exportTrajectory(job.id);
+      expect(exported).toMatchObject({ tokenExact: true, turnCount: 4 });
+      expect(exported.tokens).toEqual(traces.chains[0]?.tokens);
+      expect(exported.lossMask).toEqual(traces.chains[0]?.lossMask);
     }
     // The session ended with the job: its token no longer works.
     const calls = await running.gateway.listCalls(ids[0]!);
@@ -81,7 +91,11 @@ describe("harness handler: the example SWE harness through the gateway", () => {
     const [instance] = INSTANCES.filter((candidate) => !SOLVED.includes(candidate));
     const { job } = await running.engine.submitJob({
       kind: "harness",
-      payload: { task: { instance }, command: ["python3", "-c", "print('no model calls')"], timeoutMs: 60_000 },
+      payload: {
+        task: { instance },
+        command: ["python3", "-c", "print('no model calls')"],
+        timeoutMs: 60_000,
+      },
     });
     const { jobs } = await running.engine.waitForJobs([job.id], { timeoutMs: 300_000 });
     expect(jobs[0]).toMatchObject({ status: "completed", reward: 0, trainable: true });

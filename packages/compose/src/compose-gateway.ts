@@ -63,7 +63,7 @@ export function composeGateway(config: GatewayConfig): ComposedGateway {
         });
         return { socketName, apiKey: session.token, close: () => bridge.close() };
       },
-      countCalls: async (jobId) => (await gateway.listCalls(jobId)).length,
+      listCalls: (jobId) => gateway.listCalls(jobId),
     }),
     close: () => unsubscribe(),
   };

@@ -6,6 +6,7 @@ import {
   StageFailure,
   type TaskHandler,
 } from "@raas/engine";
+import type { TGatewayCallRecord } from "@raas/shared";
 import { z } from "zod";
 import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
@@ -25,8 +26,8 @@ export interface HarnessGateway {
     jobId: string,
     hostDir: string,
   ): Promise<{ socketName: string; apiKey: string; close(): Promise<void> }>;
-  /** Model calls the job made through the gateway so far. */
-  countCalls(jobId: string): Promise<number>;
+  /** The model calls the job made through the gateway, in arrival order. */
+  listCalls(jobId: string): Promise<TGatewayCallRecord[]>;
 }
 
 /** Payload of a `harness` job: a swe task and the harness that solves it. */
@@ -70,7 +71,7 @@ type SweRun = AgentRunOutput<SweArtifacts>;
  * over the sandbox's Unix-socket channel by the loopback forwarder, the harness gets only
  * `OPENAI_BASE_URL`/`OPENAI_API_KEY` — and a time limit, then takes the repository's diff; EVAL
  * grades it with the swe grader in a fresh sandbox. The model calls are recorded by the gateway
- * (the trajectory's traces and certificate), not as agent-loop turns.
+ * (the trajectory's traces and certificate) and stored as the job's turns (index = arrival order).
  */
 export function createHarnessHandlerFactory(config: SweHandlerConfig & { gateway: HarnessGateway }) {
   const sweFactory = createSweHandlerFactory(config);
@@ -129,7 +130,25 @@ export function createHarnessHandlerFactory(config: SweHandlerConfig & { gateway
           ],
           { cwd, env: { RAAS_TASK_FILE: taskFile }, timeoutMs: ctx.payload.timeoutMs, signal: ctx.signal },
         );
-        const calls = await config.gateway.countCalls(ctx.job.id);
+        const calls = await config.gateway.listCalls(ctx.job.id);
+        // Each call is stored as a turn too (the job store keeps the ids; the trajectory page shows
+        // them). Interleaved sub-agents do not form one stream: read `jobs.gatewayTraces` for the
+        // chains and their certificate.
+        for (const call of calls) {
+          ctx.record.turn({
+            index: call.seq,
+            promptIds: call.promptIds,
+            responseIds: call.responseIds,
+            logprobs: call.logprobs,
+            backendId: call.backendId,
+            weightVersion: call.weightVersion,
+            weightVersionSpans: null,
+            cachedPromptTokens: call.cachedPromptTokens,
+            latencyMs: call.latencyMs,
+            finishReason: call.finishReason,
+            text: null,
+          });
+        }
         const stopMessage = result.timedOut
           ? `the harness ran past its ${ctx.payload.timeoutMs} ms`
           : `the harness exited with code ${result.exitCode}${result.signal ? ` (${result.signal})` : ""}`;
@@ -137,8 +156,8 @@ export function createHarnessHandlerFactory(config: SweHandlerConfig & { gateway
         return {
           summary: {
             stopReason: result.timedOut ? "time_budget" : "final_answer",
-            stopMessage: `${stopMessage}; ${calls} model calls; output: ${result.stdout.slice(-500)}${result.stderr.slice(-1_500)}`,
-            turns: calls,
+            stopMessage: `${stopMessage}; ${calls.length} model calls; output: ${result.stdout.slice(-500)}${result.stderr.slice(-1_500)}`,
+            turns: calls.length,
             toolCalls: 0,
             responseTokens: 0,
             finalContent: result.stdout.slice(-2_000),
