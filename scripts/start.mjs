@@ -2,7 +2,8 @@
 // sandboxes, no services needed): the control-plane server, the web dashboard and — when no
 // inference backend is configured — the inference simulator (the labelled test double for a GPU
 // model), supervised together.
-// Options: --no-web, --no-demo (no demo data: see `raas demo`). Environment: RAAS_DEMO=0 (no demo),
+// Options: --no-web, --no-demo (no demo data: see `raas demo`). Environment: RAAS_DEMO=0 (no demo;
+// 1 runs it with real backends too),
 // PORT (server, default 8080), WEB_PORT (default 3000), SIMULATOR_PORT (default a free port),
 // RAAS_BACKENDS (real backends, e.g. vllm=http://gpu-1:8000; when set no simulator starts),
 // RAAS_NO_APT=1 (never install system packages), plus everything apps/server/src/env.ts documents.
@@ -42,9 +43,14 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 const tsx = join(dirname(require.resolve("tsx/package.json")), "dist", "cli.mjs");
 const withWeb = !process.argv.includes("--no-web") && existsSync(join(root, "apps/web/next.config.ts"));
-// The demo (`raas demo`: training runs and benchmark runs to look at) unless switched off.
+// The demo (`raas demo`: training runs and benchmark runs to look at): on with the simulator unless
+// switched off; with real backends (RAAS_BACKENDS) only when asked for (RAAS_DEMO=1), so a real
+// deployment never spends GPU time on it unasked.
+const demoSetting = (process.env.RAAS_DEMO ?? "").trim().toLowerCase();
 const withDemo =
-  !process.argv.includes("--no-demo") && !["0", "false", "no"].includes(process.env.RAAS_DEMO ?? "");
+  !process.argv.includes("--no-demo") &&
+  !["0", "false", "no"].includes(demoSetting) &&
+  ((process.env.RAAS_BACKENDS ?? "").trim() === "" || ["1", "true", "yes"].includes(demoSetting));
 // The defaults the apps use, from the one place that owns them (a TypeScript module, hence tsx).
 const { DEFAULT_DATA_DIR, DEFAULT_SERVER_PORT, SIMULATED_MODEL_NAME } = await tsImport(
   "@raas/shared/defaults",
@@ -242,7 +248,7 @@ const tryLines = [
   "Queues only:    npm run raas -- submit --demo 50   then   npm run raas -- status --watch",
   withDemo
     ? "Demo:           running now (training runs demo-*, benchmark runs demo-swe-*); off with --no-demo or RAAS_DEMO=0"
-    : "Demo:           off (npm run raas -- demo  fills the dashboard)",
+    : "Demo:           off (npm run raas -- demo  fills the dashboard; RAAS_DEMO=1 runs it at start)",
 ];
 // The API, the examples and how to use them first: the dashboard build below can take minutes.
 console.log(`

@@ -144,7 +144,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const backends = await client.backends.list.query();
   const model = backends.backends[0]?.modelName;
   if (model === undefined) throw new Error("the server has no inference backend; register one first");
-  const benchmarks = options.sweInstances.length > 0 ? plan.benchmarks : [];
+  const hasSwe = datasets.some((dataset) => dataset.name === "swe");
+  if (!hasSwe) log("the server runs no swe handler; the benchmark runs are skipped");
+  const benchmarks = hasSwe && options.sweInstances.length > 0 ? plan.benchmarks : [];
   const [runIds, benchmarkIds] = await Promise.all([
     inTurn(runs, (spec) => runTraining(options, spec, model)),
     inTurn(benchmarks, (spec) => runBenchmark(options, spec, model)),
