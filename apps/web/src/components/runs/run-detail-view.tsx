@@ -10,6 +10,7 @@ import { formatTimestamp } from "../../lib/format";
 import { useTRPC } from "../../trpc/trpc-context";
 import { ErrorState } from "../error-state";
 import { RunCharts } from "./run-charts";
+import { RunCurriculum } from "./run-curriculum";
 import { RUNS_REFRESH_MS } from "./run-types";
 import { StepsTable } from "./steps-table";
 import { useRunSelection } from "./use-run-selection";
@@ -90,6 +91,7 @@ export function RunDetailView({ runId }: { runId: string }) {
           <RunCharts runs={[{ run: { id: data.id, name: data.name }, steps: items }]} wasteUnit={wasteUnit} />
         </Section>
       ) : null}
+      <RunCurriculum runId={data.id} isActive={isActive} />
       {data.config ? (
         <Section id="config" title="Trainer configuration">
           <pre className="json">{JSON.stringify(data.config, null, 2)}</pre>
