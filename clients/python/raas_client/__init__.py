@@ -20,10 +20,11 @@ from .models import (
     WeightVersionSpan,
 )
 from .operations import BackendRegistered, Dataset, NextGroups, RunCreated, StepCreated
-from .requests import DynamicSampling, StageTimeoutsMs, Staleness, StepTask
+from .requests import AdaptiveSampling, DynamicSampling, StageTimeoutsMs, Staleness, StepTask, UniformSampling
 from .wire import WireFormatError
 
 __all__ = [
+    "AdaptiveSampling",
     "Backend",
     "BackendRegistered",
     "Dataset",
@@ -47,6 +48,7 @@ __all__ = [
     "StepTask",
     "StepTrajectory",
     "TokenBreak",
+    "UniformSampling",
     "TurnSpan",
     "WasteEntry",
     "WasteLedger",

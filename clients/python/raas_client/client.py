@@ -89,14 +89,19 @@ class RaasClient:
         staleness: rq.Staleness | None = None,
         max_infra_retries: int | None = None,
         shuffle_seed: int | None = None,
+        task_sampling: rq.UniformSampling | rq.AdaptiveSampling | Literal["uniform", "adaptive"] | None = None,
     ) -> StepCreated:
         """Asks for `groups` groups of `group_size` samples, drawn from inline `tasks` or a server
-        `dataset` (exactly one). `dynamic_sampling` may be just the policy's name."""
+        `dataset` (exactly one). `dynamic_sampling` and `task_sampling` may be just the policy's name."""
         if (tasks is None) == (dataset is None):
             raise ValueError("create_step: give exactly one of tasks= or dataset=")
         source = rq.InlineTasks(list(tasks)) if tasks is not None else rq.DatasetTasks(dataset or "")
         if isinstance(dynamic_sampling, str):
             dynamic_sampling = rq.DynamicSampling(policy=dynamic_sampling)
+        if task_sampling == "uniform":
+            task_sampling = rq.UniformSampling()
+        elif task_sampling == "adaptive":
+            task_sampling = rq.AdaptiveSampling()
         request = rq.CreateStepRequest(
             run_id=run_id,
             tasks=source,
@@ -110,6 +115,7 @@ class RaasClient:
             staleness=staleness,
             max_infra_retries=max_infra_retries,
             shuffle_seed=shuffle_seed,
+            task_sampling=task_sampling,
         )
         return self._http.call(ops.CREATE_STEP, None, request)
 

@@ -59,6 +59,28 @@ class DynamicSampling:
 
 
 @dataclass(frozen=True)
+class UniformSampling:
+    """Every task of the source in turn (seeded order with `shuffle_seed`)."""
+
+    policy: Literal["uniform"] = "uniform"
+
+
+@dataclass(frozen=True)
+class AdaptiveSampling:
+    """Curriculum over per-task pass rates: favour tasks near `target_pass_rate` over their last
+    `window_size` attempts, retire tasks solved `retire_after_solved_in_a_row` times in a row and
+    re-probe one every `reprobe_every` draws. Unset fields take the server's defaults."""
+
+    policy: Literal["adaptive"] = "adaptive"
+    target_pass_rate: float | None = None
+    window_size: int | None = None
+    retire_after_solved_in_a_row: int | None = None
+    reprobe_every: int | None = None
+    settled_weight: float | None = None
+    scope: Literal["run", "dataset"] | None = None
+
+
+@dataclass(frozen=True)
 class Staleness:
     """A sample dispatched under version v is stale once the policy's version exceeds v + max_versions."""
 
@@ -80,6 +102,7 @@ class CreateStepRequest:
     staleness: Staleness | None = None
     max_infra_retries: int | None = None
     shuffle_seed: int | None = None
+    task_sampling: UniformSampling | AdaptiveSampling | None = None
 
 
 @dataclass(frozen=True)
