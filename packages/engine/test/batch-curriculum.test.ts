@@ -98,6 +98,11 @@ describe("BatchSystem: adaptive task sampling", () => {
     const stats = await h.batches.curriculumStats(run.id);
     expect(stats.sampling).toEqual({ policy: "uniform" });
     expect(stats.current).toMatchObject({ total: 9, unexplored: 8, active: 1, retired: 0 });
+    // A finished run's history is dropped from memory, not from the store.
+    await h.batches.finishRun(run.id);
+    expect((await h.batches.curriculumStats(run.id)).current).toEqual(
+      stats.current === null ? null : { ...stats.current, atMs: expect.any(Number) },
+    );
   });
 
   it("refuses an adaptive policy with a bad target pass rate with a 400 naming the field", async () => {

@@ -164,6 +164,7 @@ export class BatchSystem {
       run.status = "finished";
       run.updatedAtMs = this.#clock.now();
       await this.#store.saveRun(run);
+      this.#curriculum.forgetRun(run.id);
       return toRunView(run);
     });
   }

@@ -86,6 +86,12 @@ export class CurriculumTracker {
     });
   }
 
+  /** Drops what it holds of a finished run (the store keeps it; `stats` reads from there). */
+  forgetRun(runId: string): void {
+    const prefix = sourceKey(runId, "");
+    for (const key of [...this.#sources.keys()]) if (key.startsWith(prefix)) this.#sources.delete(key);
+  }
+
   /** A step loaded from the store: what finished before is counted already. */
   attach(state: StepState): void {
     const counted = new Set(state.groups.filter((g) => COUNTED_STATES.has(g.state)).map((g) => g.id));
