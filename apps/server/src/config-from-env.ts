@@ -35,10 +35,16 @@ export function configFromEnv(env: TServerEnv, files: HostEnvFiles = {}): Server
     auth: {
       ...(env.RAAS_ADMIN_TOKEN ? { adminToken: env.RAAS_ADMIN_TOKEN } : {}),
       ...(env.RAAS_TRAINER_TOKEN ? { trainerToken: env.RAAS_TRAINER_TOKEN } : {}),
+      ...(env.RAAS_TRAINER_TOKENS.length > 0 ? { trainerTokens: env.RAAS_TRAINER_TOKENS } : {}),
       ...(env.RAAS_VIEWER_TOKEN ? { viewerToken: env.RAAS_VIEWER_TOKEN } : {}),
       requireViewerToken: env.RAAS_REQUIRE_VIEWER_TOKEN,
     },
     pools: { init: pool("init"), run: pool("run"), eval: pool("eval") },
+    ...(env.RAAS_FAIR_SHARE && {
+      fairShare: {
+        ...(env.RAAS_PREEMPT_AFTER_MS !== undefined && { preemptAfterMs: env.RAAS_PREEMPT_AFTER_MS }),
+      },
+    }),
     inference: host.inference,
     sandbox: host.sandbox,
     agentHandlers: host.agentHandlers,

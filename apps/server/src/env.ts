@@ -40,6 +40,30 @@ export const ZServerEnv = z.object({
   RAAS_STORE: z.enum(["memory", "db"]).default("db"),
   RAAS_ADMIN_TOKEN: ZOptionalText,
   RAAS_TRAINER_TOKEN: ZOptionalText,
+  /**
+   * More trainer tokens, comma-separated: one per experiment or team sharing the service. A
+   * training run belongs to the token that created it; writes to it need that token or admin.
+   */
+  RAAS_TRAINER_TOKENS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((token) => token.trim())
+        .filter((token) => token.length > 0),
+    ),
+  /**
+   * Fair sharing between training runs (weighted fair queuing of new jobs by each run's `share`,
+   * its `priority` and `maxSandboxes`). Default true.
+   */
+  RAAS_FAIR_SHARE: ZBooleanFlag.default(true),
+  /**
+   * With fair sharing: a job of a higher-priority run that waited this long (ms) for an INIT or
+   * RUN slot preempts a lower-priority job in that stage (re-queued, not counted as an attempt).
+   * Default: no preemption.
+   */
+  RAAS_PREEMPT_AFTER_MS: ZPositiveInt(86_400_000).optional(),
   RAAS_VIEWER_TOKEN: ZOptionalText,
   /** When true, reads need a viewer (or stronger) token. Default false. */
   RAAS_REQUIRE_VIEWER_TOKEN: ZBooleanFlag.default(false),

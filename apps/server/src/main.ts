@@ -18,7 +18,12 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createRaasLogger(env.LOG_LEVEL, {
-    secrets: [env.RAAS_ADMIN_TOKEN, env.RAAS_TRAINER_TOKEN, env.RAAS_VIEWER_TOKEN],
+    secrets: [
+      env.RAAS_ADMIN_TOKEN,
+      env.RAAS_TRAINER_TOKEN,
+      env.RAAS_VIEWER_TOKEN,
+      ...env.RAAS_TRAINER_TOKENS,
+    ],
   });
   const running = await startServer({ ...configFromEnv(env, files), logger }).catch((error: unknown) => {
     if (!(error instanceof SandboxUnavailableError || error instanceof DistributedStoreError)) throw error;

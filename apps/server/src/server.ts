@@ -65,6 +65,12 @@ export interface ServerConfig {
    */
   auth?: Partial<ControlPlaneAuthOptions>;
   pools?: EngineOptions["pools"];
+  /**
+   * Fair sharing of the service between training runs (weights, priorities, sandbox caps,
+   * optional preemption): new jobs are admitted to INIT by weighted fair queuing. Default off
+   * here; `main.ts` turns it on unless RAAS_FAIR_SHARE=false.
+   */
+  fairShare?: EngineOptions["fairShare"];
   /** Extra task handlers (tests, plug-ins), registered after the built-in ones. */
   handlers?: AnyTaskHandler[];
   /** The routed inference pool: backends registered at start, default model, health checks. Default: no backends. */
@@ -137,7 +143,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   const logger =
     config.logger ??
     createRaasLogger(config.logLevel ?? "info", {
-      secrets: [auth.adminToken, auth.trainerToken, auth.viewerToken],
+      secrets: [auth.adminToken, auth.trainerToken, auth.viewerToken, ...(auth.trainerTokens ?? [])],
     });
   const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));
   // Before the handlers: the `harness` handler bridges sandboxes to it (the URL is known at listen).
@@ -168,6 +174,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     handlers: [...agentHandlers.handlers, ...(config.handlers ?? [])],
     inference: inference.pool,
     workerId: hostId,
+    ...(config.fairShare ? { fairShare: config.fairShare } : {}),
   }).catch(async (error: unknown) => {
     // E.g. a Redis queue without PostgreSQL: release what was built before saying why.
     await Promise.all([inference.close(), agentHandlers.close()]);
@@ -313,7 +320,8 @@ function resolveAuth(given: Partial<ControlPlaneAuthOptions> = {}): {
   isAdminTokenGenerated: boolean;
 } {
   const auth: ControlPlaneAuthOptions = { ...given, requireViewerToken: given.requireViewerToken ?? false };
-  if (auth.adminToken || auth.trainerToken) return { auth, isAdminTokenGenerated: false };
+  if (auth.adminToken || auth.trainerToken || (auth.trainerTokens?.length ?? 0) > 0)
+    return { auth, isAdminTokenGenerated: false };
   return {
     auth: { ...auth, adminToken: `raas_${randomBytes(24).toString("base64url")}` },
     isAdminTokenGenerated: true,

@@ -54,6 +54,8 @@ export interface ComposeOptions {
   inference?: EngineOptions["inference"];
   /** This process's worker id (jobs' stage handoffs name it; `recoverWorker` finds a lost one's). */
   workerId?: string;
+  /** Fair sharing between training runs (weighted fair queuing of INIT admission, preemption). Default off. */
+  fairShare?: EngineOptions["fairShare"];
 }
 
 export interface ComposedEngine {
@@ -109,6 +111,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     ...(options.inference ? { inference: options.inference } : {}),
     ...(options.workerId !== undefined && { workerId: options.workerId }),
     ...(options.pools ? { pools: options.pools } : {}),
+    ...(options.fairShare ? { fairShare: options.fairShare } : {}),
   });
   onQueueRestored = () => {
     engine.requeueQueuedJobs().catch((error: unknown) => {

@@ -75,10 +75,10 @@ export class RolloutEngine {
       ? new AdmissionSystem(
           ctx,
           this.#events,
-          withFairShareDefaults(
-            options.fairShare,
-            poolSettings(options).find((pool) => pool.stage === "init")?.concurrency ?? 1,
-          ),
+          withFairShareDefaults(options.fairShare, {
+            init: poolSettings(options).find((pool) => pool.stage === "init")?.concurrency ?? 1,
+            run: poolSettings(options).find((pool) => pool.stage === "run")?.concurrency ?? 1,
+          }),
           (id) => this.#cancellation.preemptOne(id),
         )
       : null;

@@ -17,6 +17,12 @@ export interface ControlPlaneAuthOptions {
   adminToken?: string;
   /** Token of the trainer role (submit, cancel, wait, reads). Default: none. */
   trainerToken?: string;
+  /**
+   * More trainer tokens, one per experiment or team sharing the service: each is a trainer, and a
+   * training run belongs to the token that created it (writes to it need that token or admin).
+   * Default: none.
+   */
+  trainerTokens?: readonly string[];
   /** Token of the viewer role (reads only). Default: none. */
   viewerToken?: string;
   /** When true, read-only procedures need a viewer, trainer or admin token. Default false. */
@@ -29,6 +35,11 @@ export interface Principal {
   role: TRole | null;
   /** `none`: no token sent; `invalid`: a token was sent but matches no role. */
   token: "none" | "valid" | "invalid";
+  /**
+   * Fingerprint of a valid token (`token:` + 16 hex digits of its SHA-256), never the token
+   * itself: what a training run records as its owner. Absent when no valid token was sent.
+   */
+  tokenId?: string;
 }
 
 /** True when `role` is at least as privileged as `needed`. */

@@ -4,14 +4,15 @@ import type { ControlPlaneAuthOptions, Principal, TRole } from "./auth.types";
 /** Looks a bearer token up in a fixed set of role tokens, in constant time per token. */
 export class TokenResolver {
   readonly #digests: Array<{ role: TRole; digest: Buffer }> = [];
-  /** Tokens already found valid (at most three distinct ones exist), to skip hashing per request. */
-  readonly #known = new Map<string, TRole>();
+  /** Tokens already found valid (one per configured token), to skip hashing per request. */
+  readonly #known = new Map<string, Principal>();
 
   constructor(options: ControlPlaneAuthOptions) {
     const entries: Array<[TRole, string | undefined]> = [
       ["admin", options.adminToken],
       ["trainer", options.trainerToken],
       ["viewer", options.viewerToken],
+      ...(options.trainerTokens ?? []).map((token): [TRole, string] => ["trainer", token]),
     ];
     for (const [role, token] of entries) {
       if (token !== undefined && token.length > 0) this.#digests.push({ role, digest: digest(token) });
@@ -28,7 +29,7 @@ export class TokenResolver {
     const token = extractToken(authorization) ?? (paramToken || null);
     if (token === null) return { role: null, token: "none" };
     const known = this.#known.get(token);
-    if (known !== undefined) return { role: known, token: "valid" };
+    if (known !== undefined) return known;
     const candidate = digest(token);
     // Compare against every entry so timing does not reveal which role matched.
     let role: TRole | null = null;
@@ -36,9 +37,15 @@ export class TokenResolver {
       if (timingSafeEqual(entry.digest, candidate) && role === null) role = entry.role;
     }
     if (role === null) return { role: null, token: "invalid" };
-    this.#known.set(token, role);
-    return { role, token: "valid" };
+    const principal: Principal = { role, token: "valid", tokenId: tokenFingerprint(candidate) };
+    this.#known.set(token, principal);
+    return principal;
   }
+}
+
+/** What a run stores as its owner: enough to tell tokens apart, useless to authenticate with. */
+function tokenFingerprint(tokenDigest: Buffer): string {
+  return `token:${tokenDigest.toString("hex").slice(0, 16)}`;
 }
 
 function digest(token: string): Buffer {

@@ -98,6 +98,16 @@ describe("weighted fair queuing", () => {
     expect(order.filter((id) => id === "late").length).toBeGreaterThanOrEqual(9);
   });
 
+  it("starts a newcomer at the backlogged flows' tags, not at a clock inflated by over-estimates", () => {
+    // a's first units were estimated at 1000 but really cost 10: once corrected, b must not wait.
+    let state = arriveMany(emptyFairQueue(), "a", share(1), 100);
+    for (let i = 0; i < 5; i += 1) state = dispatchUnit(state, "a", 1_000);
+    for (let i = 0; i < 5; i += 1) state = finishUnit(state, "a", 10, 1_000);
+    state = arriveMany(state, "b", share(1), 100);
+    const { order } = serve(state, 20, () => 10);
+    expect(order.filter((id) => id === "b").length).toBeGreaterThanOrEqual(9);
+  });
+
   it("forgets idle flows and drops withdrawn units", () => {
     let state = arriveUnit(emptyFairQueue(), "a", share(1));
     state = withdrawUnit(state, "a");

@@ -6,8 +6,10 @@
  * Each flow has a virtual start tag: the virtual time at which its next unit may start. Dispatching
  * a unit of estimated cost `c` advances the flow's tag by `c / weight`; the scheduler always serves
  * the eligible flow with the highest priority and, within it, the lowest tag. A flow that was idle
- * restarts at the system's virtual time (the tag of the last unit dispatched), so idling earns no
- * credit and costs no debt. When the unit ends, the difference between its real and estimated cost
+ * restarts at the system's virtual time — the lowest tag among flows with units waiting, counting
+ * only the units that ended (estimates of units still in service are not yet real cost), else the
+ * tag of the last unit dispatched — so idling earns no credit and costs no debt, and a too-high
+ * first estimate of another flow never leaves a newcomer behind an inflated clock. When the unit ends, the difference between its real and estimated cost
  * is charged (`finishUnit`), so over time each backlogged flow's real cost (slot-time) is
  * proportional to its weight, whatever its units' lengths.
  */
@@ -30,12 +32,14 @@ export interface FlowState extends FlowShare {
   waiting: number;
   /** Units dispatched and not finished. */
   inService: number;
+  /** The part of `startTag` that is estimates of units still in service. */
+  pendingTag: number;
   /** First-arrival order: breaks ties between equal tags. */
   arrival: number;
 }
 
 export interface FairQueueState {
-  /** The system's virtual time: the start tag of the unit dispatched last (never decreases). */
+  /** The start tag of the unit dispatched last. */
   virtualTime: number;
   flows: ReadonlyMap<string, FlowState>;
   nextArrival: number;
@@ -70,6 +74,16 @@ export function pickFlow(state: FairQueueState): FlowState | null {
   return best;
 }
 
+/** Where a flow that starts or resumes now begins: the lowest tag among other backlogged flows. */
+export function systemVirtualTime(state: FairQueueState, exceptFlowId?: string): number {
+  let lowest = Number.POSITIVE_INFINITY;
+  for (const flow of state.flows.values()) {
+    if (flow.id !== exceptFlowId && flow.waiting > 0)
+      lowest = Math.min(lowest, flow.startTag - flow.pendingTag);
+  }
+  return Number.isFinite(lowest) ? lowest : state.virtualTime;
+}
+
 /**
  * A unit arrives for `flowId` (created with `share` if new; a known flow takes the newest share).
  * A flow with nothing waiting restarts at the system's virtual time if it is behind it.
@@ -80,14 +94,16 @@ export function arriveUnit(state: FairQueueState, flowId: string, share: FlowSha
     const flow: FlowState = {
       id: flowId,
       ...share,
-      startTag: state.virtualTime,
+      startTag: systemVirtualTime(state),
       waiting: 1,
       inService: 0,
+      pendingTag: 0,
       arrival: state.nextArrival,
     };
     return { ...withFlow(state, flow), nextArrival: state.nextArrival + 1 };
   }
-  const startTag = known.waiting === 0 ? Math.max(known.startTag, state.virtualTime) : known.startTag;
+  const startTag =
+    known.waiting === 0 ? Math.max(known.startTag, systemVirtualTime(state, flowId)) : known.startTag;
   return withFlow(state, { ...known, ...share, startTag, waiting: known.waiting + 1 });
 }
 
@@ -102,11 +118,17 @@ export function withdrawUnit(state: FairQueueState, flowId: string): FairQueueSt
 export function dispatchUnit(state: FairQueueState, flowId: string, estimatedCost: number): FairQueueState {
   const flow = state.flows.get(flowId);
   if (!flow || flow.waiting === 0) return state;
-  const virtualTime = Math.max(state.virtualTime, flow.startTag);
-  const startTag = flow.startTag + Math.max(0, estimatedCost) / flow.weight;
+  const virtualTime = flow.startTag;
+  const charge = Math.max(0, estimatedCost) / flow.weight;
   return withFlow(
     state,
-    { ...flow, startTag, waiting: flow.waiting - 1, inService: flow.inService + 1 },
+    {
+      ...flow,
+      startTag: flow.startTag + charge,
+      pendingTag: flow.pendingTag + charge,
+      waiting: flow.waiting - 1,
+      inService: flow.inService + 1,
+    },
     virtualTime,
   );
 }
@@ -120,8 +142,11 @@ export function finishUnit(
 ): FairQueueState {
   const flow = state.flows.get(flowId);
   if (!flow) return state;
-  const startTag = flow.startTag + (Math.max(0, actualCost) - Math.max(0, estimatedCost)) / flow.weight;
-  return withFlow(state, { ...flow, startTag, inService: Math.max(0, flow.inService - 1) });
+  const estimate = Math.max(0, estimatedCost) / flow.weight;
+  const startTag = flow.startTag + Math.max(0, actualCost) / flow.weight - estimate;
+  const inService = Math.max(0, flow.inService - 1);
+  const pendingTag = inService === 0 ? 0 : Math.max(0, flow.pendingTag - estimate);
+  return withFlow(state, { ...flow, startTag, pendingTag, inService });
 }
 
 /**

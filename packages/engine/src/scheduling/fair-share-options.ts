@@ -1,10 +1,10 @@
 /** Fair sharing between training runs (weighted fair queuing of INIT admission, preemption). */
 export interface FairShareOptions {
   /**
-   * Released jobs allowed ahead of the RUN slots: waiting in any stage queue or running INIT. The
-   * rest wait in the engine, per run, until the scheduler picks them. Small keeps the order fair
-   * and sandboxes few; it must cover the INIT slots to keep them busy. Default: this engine's INIT
-   * concurrency.
+   * Released jobs allowed ahead of the RUN slots: queued for INIT or RUN, or running INIT. The rest
+   * wait in the engine, per run, until the scheduler picks them. Small keeps the order fair and
+   * sandboxes few; it must cover the INIT and RUN slots to keep them busy (in distributed mode,
+   * the workers' slots: set it). Default: this engine's INIT + RUN concurrency.
    */
   queuedAhead?: number;
   /**
@@ -29,10 +29,10 @@ export type TResolvedFairShareOptions = Required<FairShareOptions>;
 /** Every fair-share option defaulted, here and nowhere else. */
 export function withFairShareDefaults(
   options: FairShareOptions,
-  initConcurrency: number,
+  slots: { init: number; run: number },
 ): TResolvedFairShareOptions {
   return {
-    queuedAhead: Math.max(1, Math.floor(options.queuedAhead ?? initConcurrency)),
+    queuedAhead: Math.max(1, Math.floor(options.queuedAhead ?? slots.init + slots.run)),
     preemptAfterMs: options.preemptAfterMs ?? null,
     initialCostMs: options.initialCostMs ?? 1_000,
     sweepEveryMs: options.sweepEveryMs ?? 500,

@@ -19,7 +19,7 @@ export const create = trainerProcedure
       operationId: "createRun",
       summary: "Create a training run (idempotent by runKey): 201, or 200 with the existing run (trainer).",
       description:
-        "A run is one training job: a series of steps of one model on one dataset. With a `runKey` already used, the stored run is returned (200, `created: false`) — a restarted trainer gets its run back. 503 when the server runs no batch system.",
+        "A run is one training job: a series of steps of one model on one dataset. It belongs to the token that created it (`ownerId`): its steps, cancels and finish need that token or an admin token. `share`, `priority` and `maxSandboxes` set its fair share of the service among active runs (weighted fair queuing of stage slots), its priority (may preempt lower-priority INIT/RUN work, re-queued) and a cap on its sandboxes. With a `runKey` already used, the stored run is returned (200, `created: false`) — a restarted trainer gets its run back. 503 when the server runs no batch system.",
       successStatus: "created",
       errors: ["UNAVAILABLE"],
       example: {
@@ -28,13 +28,18 @@ export const create = trainerProcedure
         model: "Qwen/Qwen3-8B",
         dataset: "math",
         config: { learningRate: 1e-6, groupSize: 8 },
+        share: 3,
+        priority: 0,
+        maxSandboxes: 64,
       },
     },
   })
   .input(ZCreateRunRequest)
   .output(ZCreateRunResponse)
   .mutation(async ({ ctx, input }) => {
-    const result = await requireBatches(ctx).system.createRun(input);
+    // The run belongs to the token that created it: writes to it need that token (or admin).
+    const ownerId = ctx.principal.tokenId ?? null;
+    const result = await requireBatches(ctx).system.createRun(input, { ownerId });
     if (result.created)
       ctx.logger.info({ runId: result.run.id, name: result.run.name }, "training run created");
     return result;

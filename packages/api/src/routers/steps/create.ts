@@ -2,6 +2,7 @@ import { ZCreateStepRequest, ZStep } from "@raas/shared";
 import { z } from "zod";
 import { trainerProcedure } from "../../trpc";
 import { requireBatches } from "../runs/require-batches";
+import { requireRunWriter } from "../runs/require-run-writer";
 
 export const ZCreateStepResponse = z
   .object({
@@ -24,7 +25,7 @@ export const create = trainerProcedure
       operationId: "createStep",
       summary: "Start a training step: m groups of n samples, with dynamic sampling (trainer).",
       description:
-        "Starts groups from the task source (inline tasks, or a dataset of `GET /api/v1/datasets`) and keeps enough in flight to reach `groups`; with `zero-variance` only groups whose rewards differ are handed out. Finished samples of groups left undecided by the run's previous step are used first. Read the groups with `nextStepGroups` (long-poll) or `streamStepGroups` (SSE). With a `stepKey` already used in the run, the stored step is returned (200, `created: false`). The first jobs are validated before anything is stored: a task whose payload its handler rejects, an unknown dataset or kind is a 400 and creates nothing. 404 for an unknown run, 409 for a finished one; 503 when the server runs no batch system.",
+        "Starts groups from the task source (inline tasks, or a dataset of `GET /api/v1/datasets`) and keeps enough in flight to reach `groups`; with `zero-variance` only groups whose rewards differ are handed out. Finished samples of groups left undecided by the run's previous step are used first. Read the groups with `nextStepGroups` (long-poll) or `streamStepGroups` (SSE). With a `stepKey` already used in the run, the stored step is returned (200, `created: false`). The first jobs are validated before anything is stored: a task whose payload its handler rejects, an unknown dataset or kind is a 400 and creates nothing. 403 with another trainer's token (the run's owner token or an admin token is needed); 404 for an unknown run, 409 for a finished one; 503 when the server runs no batch system.",
       successStatus: "created",
       errors: ["CONFLICT", "UNAVAILABLE", "NOT_FOUND"],
       example: {
@@ -51,6 +52,7 @@ export const create = trainerProcedure
   .input(ZCreateStepRequest)
   .output(ZCreateStepResponse)
   .mutation(async ({ ctx, input }) => {
+    await requireRunWriter(ctx, input.runId);
     const result = await requireBatches(ctx).system.createStep(input);
     if (result.created) {
       const { step } = result;

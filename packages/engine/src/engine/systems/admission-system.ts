@@ -37,9 +37,9 @@ interface TrackedJob {
   heardAtMs: number;
 }
 
-/** Released and not yet in a RUN or EVAL slot: queued in any stage, or running INIT. */
+/** Released and not yet in a RUN slot: queued for INIT or RUN, or running INIT. */
 const isAhead = (job: Pick<TrackedJob, "status" | "stage">) =>
-  job.status === "queued" || (job.status === "active" && job.stage === "init");
+  (job.status === "queued" && job.stage !== "eval") || (job.status === "active" && job.stage === "init");
 
 /** One flow (training run) as `fairShare()` reports it. */
 export interface FlowSnapshot {
@@ -61,8 +61,8 @@ const COST_SMOOTHING = 0.2;
 /**
  * Fair admission of new jobs to the INIT queue: jobs wait here per flow (training run) and are
  * released in weighted-fair order (`scheduling/fair-queue`), priority tier first, a run's sandbox
- * cap respected, keeping only `queuedAhead` released jobs ahead of the RUN slots (queued in any
- * stage or running INIT) — so the queues' order (by priority, then FIFO) is the fair order, on the
+ * cap respected, keeping only `queuedAhead` released jobs ahead of the RUN slots (queued for INIT
+ * or RUN, or running INIT) — so the queues' order (by priority, then FIFO) is the fair order, on the
  * in-memory queue and on Redis alike, and a run never holds sandboxes far ahead of its turn.
  * A job's real slot-time is charged to its run when it ends. Optional preemption asks lower
  * priority INIT/RUN work to give its slot up when higher-priority work has waited too long.
