@@ -53,10 +53,24 @@ class RaasClient:
         model: str | None = None,
         dataset: str | None = None,
         config: dict[str, Any] | None = None,
+        share: float | None = None,
+        priority: int | None = None,
+        max_sandboxes: int | None = None,
     ) -> RunCreated:
         """Creates a training run; with `run_key`, a restarted trainer gets its existing run back
-        (`created` False)."""
-        request = rq.CreateRunRequest(name, run_key=run_key, model=model, dataset=dataset, config=config)
+        (`created` False). `share` (default 1) weighs its fair share of the service among active
+        runs, `priority` (default 0) runs it before lower ones, `max_sandboxes` caps its sandboxes.
+        The run belongs to this client's token: its steps and finish need it (or an admin token)."""
+        request = rq.CreateRunRequest(
+            name,
+            run_key=run_key,
+            model=model,
+            dataset=dataset,
+            config=config,
+            share=share,
+            priority=priority,
+            max_sandboxes=max_sandboxes,
+        )
         return self._http.call(ops.CREATE_RUN, None, request)
 
     def get_run(self, run_id: str) -> Run:

@@ -27,6 +27,12 @@ class Run:
     dataset: str | None
     config: dict[str, Any] | None
     status: RunStatus
+    share: float
+    """Weight of the run's fair share of the service among active runs of its priority."""
+    priority: int
+    max_sandboxes: int | None
+    owner_id: str | None
+    """Fingerprint of the token that created the run; writes need that token or an admin one."""
     step_count: int
     created_at_ms: float
     updated_at_ms: float

@@ -19,6 +19,9 @@ class CreateRunRequest:
     model: str | None = None
     dataset: str | None = None
     config: dict[str, Any] | None = None
+    share: float | None = None
+    priority: int | None = None
+    max_sandboxes: int | None = None
 
 
 @dataclass(frozen=True)
