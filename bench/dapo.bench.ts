@@ -1,5 +1,5 @@
 // `npm run bench -- dapo [--steps 4] [--groups 8] [--group-size 8] [--batch-groups 16]
-// [--concurrency 24] [--decode-ms 5] [--tool-ms 100] [--seed 1] [--stream]
+// [--concurrency 24] [--decode-ms 5] [--tool-ms 100] [--seed 1] [--pilot 3 (0: none)] [--stream]
 // [--only wait-for-all|prorl|ours|sync]`: server-side DAPO against the trainer-side baselines on
 // the same workload — tasks with per-task success probabilities (always solved, never solved,
 // mixed) and long-tailed trajectory lengths, every trajectory a real agent loop through a
@@ -77,6 +77,7 @@ const bench: Bench = {
         "tool-ms": { type: "string" },
         seed: { type: "string" },
         only: { type: "string" },
+        pilot: { type: "string" },
         stream: { type: "boolean", default: false },
       },
     });
@@ -87,6 +88,7 @@ const bench: Bench = {
       groupSize: positiveInt("group-size", values["group-size"], 8),
       batchGroups: positiveInt("batch-groups", values["batch-groups"], 2 * groupsPerStep),
       overProvision: 1.5,
+      pilot: values.pilot === "0" ? null : positiveInt("pilot", values.pilot, 3),
     };
     const seed = positiveInt("seed", values.seed, 1);
     const tasks = buildDapoTasks(TASKS, seed);
@@ -113,7 +115,11 @@ const bench: Bench = {
     const entries: Array<{ key: string; make: Make; rig: Partial<DapoRigOptions> }> = [
       { key: "wait-for-all", make: (rig) => new WaitForAllRunner(rig, plan, tasks), rig: plain },
       { key: "prorl", make: (rig) => new ProrlStyleRunner(rig, plan, tasks), rig: plain },
-      { key: "ours", make: (rig) => new OursRunner("ours (BatchSystem)", rig, plan, tasks), rig: plain },
+      {
+        key: "ours",
+        make: (rig) => new OursRunner("ours (BatchSystem)", rig, plan, tasks, { holdBetweenSteps: true }),
+        rig: plain,
+      },
     ];
     const chosen = entries.filter((entry) => only === undefined || entry.key === only);
     const rigs: DapoRig[] = [];

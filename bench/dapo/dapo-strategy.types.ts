@@ -13,6 +13,8 @@ export interface DapoPlan {
   batchGroups: number;
   /** The batch system's over-provisioning (undecided groups in flight per group still wanted). */
   overProvision: number;
+  /** The batch system's pilot: members a new group runs first (null: all at once). */
+  pilot: number | null;
 }
 
 export interface StrategyResult {

@@ -1,8 +1,14 @@
 // Ours: the engine's BatchSystem (server-side DAPO) — zero-variance policy, early decision,
 // refill, cancel of redundant jobs at the step's close and carry-over into the next step. The
 // trainer side is a plain long-poll loop over `nextGroups`.
-import { BatchSystem, MemoryBatchStore, type TaskCatalog } from "@raas/engine";
-import { addToEntry, emptyLedger, isFinishedSample, unaccountedSamples } from "./dapo-ledger";
+import { BatchSystem, MemoryBatchStore, PolicyControl, type TaskCatalog } from "@raas/engine";
+import {
+  addToEntry,
+  emptyLedger,
+  isFinishedSample,
+  type StepGroupView,
+  unaccountedSamples,
+} from "./dapo-ledger";
 import type { DapoRig } from "./dapo-rig";
 import {
   type DapoPlan,
@@ -20,6 +26,12 @@ export interface OursHooks {
   weightVersion?: () => number | null;
   /** Called each time a group is handed out (step index, groups handed out in that step so far). */
   onDelivered?: (stepIndex: number, delivered: number) => void;
+  /**
+   * Pause generation (`wait`) from the end of each step until the next begins: the comparison
+   * interleaves strategies, and ours must not go on generating (groups carried whole keep their
+   * running members) while the clock runs for the others.
+   */
+  holdBetweenSteps?: boolean;
 }
 
 function catalogOf(tasks: readonly DapoTask[]): TaskCatalog {
@@ -41,6 +53,7 @@ export class OursRunner implements StrategyRunner {
   #runId: string | null = null;
   #tokensAtStart = 0;
   #informative = 0;
+  readonly #hold: PolicyControl | null;
 
   constructor(
     readonly name: string,
@@ -55,10 +68,14 @@ export class OursRunner implements StrategyRunner {
       catalog: catalogOf(tasks),
       ...(hooks.weightVersion ? { weightVersion: hooks.weightVersion } : {}),
     });
+    this.#hold = hooks.holdBetweenSteps
+      ? new PolicyControl({ store: new MemoryBatchStore(), sinks: [rig.pool] })
+      : null;
   }
 
   async step(index: number): Promise<void> {
     const batches = this.#batches;
+    if (this.#hold?.state.isPaused) await this.#hold.resume();
     if (this.#runId === null) {
       await batches.start();
       this.#runId = (await batches.createRun({ name: "dapo-bench" })).run.id;
@@ -71,7 +88,11 @@ export class OursRunner implements StrategyRunner {
       groups: this.plan.groupsPerStep,
       // Agent overrides make the batch system give every member its own sampling seed.
       agent: { temperature: 1 },
-      dynamicSampling: { policy: "zero-variance", overProvision: this.plan.overProvision },
+      dynamicSampling: {
+        policy: "zero-variance",
+        overProvision: this.plan.overProvision,
+        ...(this.plan.pilot === null ? {} : { pilot: this.plan.pilot }),
+      },
     });
     this.#stepIds.push(step.id);
     let afterSeq = 0;
@@ -84,12 +105,15 @@ export class OursRunner implements StrategyRunner {
       }
       if (next.done) break;
     }
+    await this.#hold?.pause({ mode: "wait" });
   }
 
   async finish(timing: StepTiming): Promise<StrategyResult> {
     const { rig } = this;
     const batches = this.#batches;
     const stepIds = this.#stepIds;
+    // Untimed from here: what still runs may finish so that every job is accounted for.
+    if (this.#hold?.state.isPaused) await this.#hold.resume();
     const listAll = async () => (await Promise.all(stepIds.map((id) => batches.listGroups(id)))).flat();
     // The close's cancels land after the last step is done: wait for every job, then for the
     // batch system to have applied their ends (stop() waits for its queued work).
@@ -127,7 +151,6 @@ export class OursRunner implements StrategyRunner {
         generatedTokens: await rig.storedTokens(job.id),
       });
     }
-    const lastStepGroups = stepIds.length > 0 ? await batches.listGroups(stepIds.at(-1) as string) : [];
     let storedTokens = 0;
     for (const job of ended) storedTokens += await rig.storedTokens(job.id);
     return {
@@ -138,9 +161,7 @@ export class OursRunner implements StrategyRunner {
       jobsSubmitted: steps.reduce((sum, s) => sum + s.stats.jobsSubmitted, 0),
       ledger,
       finishedThrownAway: thrown.size,
-      keptForLater: lastStepGroups
-        .filter((g) => g.state === "carried")
-        .reduce((sum, g) => sum + g.members.filter((m) => m.status === "finished").length, 0),
+      keptForLater: keptSamples(groups),
       simulatorTokens: (await rig.simulator.snapshot()).generationTokens - this.#tokensAtStart,
       storedTokens,
     };
@@ -153,4 +174,19 @@ export class OursRunner implements StrategyRunner {
       .filter((j) => j.batchId !== null && ours.has(j.batchId))
       .map((j) => j.id);
   }
+}
+
+/**
+ * Finished samples still waiting in carried groups when the run stops: a carried group's samples
+ * move into the next step's group (same job ids), so a sample counts here only if no later group
+ * delivered or dropped it. With a pilot, most are long shots' pilots (kept, likely never handed out).
+ */
+function keptSamples(groups: readonly StepGroupView[]): number {
+  const settled = new Set<string>();
+  const carried = new Set<string>();
+  for (const group of groups) {
+    const target = group.state === "carried" ? carried : settled;
+    for (const member of group.members) if (member.status === "finished") target.add(member.jobId);
+  }
+  return [...carried].filter((id) => !settled.has(id)).length;
 }

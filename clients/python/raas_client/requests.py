@@ -59,6 +59,8 @@ class DynamicSampling:
     policy: Literal["none", "zero-variance"] | None = None
     over_provision: float | None = None
     max_groups: int | None = None
+    # `zero-variance` only: members a new group runs first; the rest run once two rewards differ.
+    pilot: int | None = None
 
 
 @dataclass(frozen=True)

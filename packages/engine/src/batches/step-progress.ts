@@ -233,7 +233,8 @@ function dispatch(group: GroupRecord, pilot: number | null, isReleasing: boolean
 /**
  * Starts new groups until enough are in flight. Long shots (a pilot that agreed) are not in
  * flight, and carried-in long shots do not count against `maxGroups` (this step did not start
- * them). `isShort`: more groups were wanted than the task source (or `maxGroups`) could give.
+ * them). `isShort`: more groups were wanted than the task source (or `maxGroups`) could give
+ * while informative ones are still missing.
  */
 function refill(
   state: StepState,
@@ -247,7 +248,9 @@ function refill(
   const longShots = running.filter((g) => isLongShot(g.members, pilot));
   const stillWanted = wanted - running.filter((g) => g.decision === "informative").length;
   const keep = groupsToKeepInFlight({
-    wanted: stillWanted,
+    // Pilots keep flowing until the close: an informative group found late is carried whole into
+    // the next step rather than left for the capacity to idle while the last groups complete.
+    wanted: pilot === null ? stillWanted : step.groups,
     overProvision,
     informative: step.stats.informative,
     decided: step.stats.groupsDecided,
@@ -270,7 +273,8 @@ function refill(
     state.groups.push(group);
     actions.push(...dispatch(group, pilot, false));
   }
-  return { actions, isShort: started < toStart };
+  // Short only while informative groups are still missing beyond those in flight.
+  return { actions, isShort: started < toStart && stillWanted > 0 };
 }
 
 /** A new running group of the step for `task`, every slot pending. */
