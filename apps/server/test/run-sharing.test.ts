@@ -123,8 +123,8 @@ describe("runs sharing one service (PostgreSQL)", () => {
     });
     try {
       // Run b's jobs are twice as long: fairness is in slot-time, not in job counts.
-      await ok("alice", "/api/v1/steps", step(heavy.id, "heavy", 100, 300));
-      await ok("bob", "/api/v1/steps", step(light.id, "light", 200, 300));
+      await ok("alice", "/api/v1/steps", step(heavy.id, "heavy", 100, 100));
+      await ok("bob", "/api/v1/steps", step(light.id, "light", 200, 100));
       const deadline = Date.now() + 180_000;
       while (ended.length < 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(ended.length).toBeGreaterThanOrEqual(300);
