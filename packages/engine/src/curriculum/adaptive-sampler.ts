@@ -66,7 +66,8 @@ export function drawAdaptive<T extends { taskId: string }>(input: AdaptiveDrawIn
   // An untried task is worth what a tried one is on average (1 before any was tried).
   const untried = untriedWeight(tasks, history, policy);
   tasks.forEach((t, i) => {
-    if (weights[i] === 1 && windowPassRate(history.get(t.taskId), policy.windowSize) === null) weights[i] = untried;
+    if (weights[i] === 1 && windowPassRate(history.get(t.taskId), policy.windowSize) === null)
+      weights[i] = untried;
   });
   let total = 0;
   for (const weight of weights) total += weight;
