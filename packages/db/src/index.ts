@@ -12,12 +12,12 @@ export type {
   TestOutcomes,
 } from "./benchmark/benchmark-run.types";
 export { PrismaBenchmarkRunStore } from "./benchmark/prisma-benchmark-run-store";
-export { PrismaCurriculumStore } from "./curriculum/prisma-curriculum-store";
 export type { DatabaseOptions } from "./client/database-options.types";
 export { DEFAULT_PGLITE_DATA_DIR } from "./client/database-options.types";
 export { type OpenedDatabase, openDatabase } from "./client/open-database";
 export { makePrivateDir, restrictTreeToOwner } from "./client/private-dir";
 export { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "./codec/token-codec";
+export { PrismaCurriculumStore } from "./curriculum/prisma-curriculum-store";
 export type { DbLogger } from "./db-logger.types";
 export { DEFAULT_MIGRATIONS_DIR, type MigrationFile, readMigrationFiles } from "./migrate/migration-files";
 export type { MigrationSession, MigrationTarget } from "./migrate/migration-target.types";
