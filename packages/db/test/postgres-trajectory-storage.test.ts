@@ -111,15 +111,19 @@ describe("PostgreSQL trajectory storage", () => {
     const a = makeJob({ metadata: { runId: "run_filter_a", taskId: "task-1" } });
     const b = makeJob({ metadata: { runId: "run_filter_b", taskId: "task-1" } });
     await store.insertJobs([a, b]);
-    expect((await store.listJobs({ runId: "run_filter_a" })).items.map((job) => job.id)).toEqual([a.id]);
-    expect((await store.listJobs({ taskId: "task-1" })).items.map((job) => job.id).sort()).toEqual(
-      [a.id, b.id].sort(),
-    );
+    expect((await store.listJobs({ runId: "run_filter_a", limit: 100 })).items.map((job) => job.id)).toEqual([
+      a.id,
+    ]);
+    expect(
+      (await store.listJobs({ taskId: "task-1", limit: 100 })).items.map((job) => job.id).sort(),
+    ).toEqual([a.id, b.id].sort());
     await store.updateJobs([{ id: b.id, metadata: { runId: "run_filter_a", taskId: "task-2" } }]);
-    expect((await store.listJobs({ runId: "run_filter_a" })).items.map((job) => job.id).sort()).toEqual(
-      [a.id, b.id].sort(),
-    );
-    expect((await store.listJobs({ taskId: "task-2" })).items.map((job) => job.id)).toEqual([b.id]);
+    expect(
+      (await store.listJobs({ runId: "run_filter_a", limit: 100 })).items.map((job) => job.id).sort(),
+    ).toEqual([a.id, b.id].sort());
+    expect((await store.listJobs({ taskId: "task-2", limit: 100 })).items.map((job) => job.id)).toEqual([
+      b.id,
+    ]);
   });
 
   describe("retention", () => {
@@ -132,7 +136,7 @@ describe("PostgreSQL trajectory storage", () => {
         metadata: { runId, taskId: `t${i}` },
       }),
     );
-    const running = makeJob({ status: "running", stage: "run", metadata: { runId } });
+    const running = makeJob({ status: "active", stage: "run", metadata: { runId } });
 
     beforeAll(async () => {
       await store.prisma.$executeRawUnsafe(
@@ -172,7 +176,9 @@ describe("PostgreSQL trajectory storage", () => {
       );
       expect(after).toEqual(before);
       expect(
-        (await store.listJobs({ runId, status: "completed" })).items.map((job) => job.reward).sort(),
+        (await store.listJobs({ runId, status: "completed", limit: 100 })).items
+          .map((job) => job.reward)
+          .sort(),
       ).toEqual([0, 0.5, 1]);
 
       const lines = gunzipSync(await readFile(result.file))
@@ -234,8 +240,12 @@ describe("migration store_fast on existing rows", () => {
     }
     const store = await createJobStore({ databaseUrl: TEST_DATABASE_URL, schema });
     try {
-      expect((await store.listJobs({ runId: "run_old" })).items.map((job) => job.id)).toEqual(["job_old"]);
-      expect((await store.listJobs({ taskId: "t-9" })).items.map((job) => job.id)).toEqual(["job_old"]);
+      expect((await store.listJobs({ runId: "run_old", limit: 100 })).items.map((job) => job.id)).toEqual([
+        "job_old",
+      ]);
+      expect((await store.listJobs({ taskId: "t-9", limit: 100 })).items.map((job) => job.id)).toEqual([
+        "job_old",
+      ]);
       const turns = await store.listTurns("job_old");
       expect(turns.map((turn) => [turn.promptIds, turn.responseIds])).toEqual([[[1, -2], [5]]]);
     } finally {
