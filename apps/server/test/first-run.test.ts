@@ -145,6 +145,8 @@ describe("npm start --no-web", () => {
         RAAS_DATA_DIR: dataDir,
         RAAS_BACKENDS: "",
         RAAS_NO_APT: "1",
+        // The demo has its own test (scripts/start-demo.test.ts); here it would only add load.
+        RAAS_DEMO: "0",
       },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -174,7 +176,7 @@ describe("npm start --no-web", () => {
     expect((await fetch(`http://127.0.0.1:${simulatorPort}/health`)).status).toBe(200);
     process.kill(-child.pid!, "SIGTERM");
     await new Promise((resolveExit) => child.once("exit", resolveExit));
-  });
+  }, 240_000);
 
   it("rejects a SIMULATOR_PORT that is no port, in one line", () => {
     const result = spawnSync(process.execPath, [START, "--no-web"], {

@@ -68,14 +68,20 @@ describe("red team: the execution server is out of the tools' reach", () => {
   });
 
   it("has no /run/raas/exec.sock in the tools' view", async () => {
-    // Only the read-only directory of the shell's own scripts shows through the hidden /run/raas.
+    // Only two read-only directories show through the hidden /run/raas: the shell's own scripts
+    // and the host channel, which stays empty unless the host opens a gateway for a harness job.
     const probe =
-      "test -e /run/raas/exec.sock && echo present || echo absent; find / -xdev -type s -name 'exec*.sock' 2>/dev/null; ls -A /run/raas";
-    expect((await bash(probe)).output).toBe("absent\ntools\n");
-    expect((await sandbox.exec(["sh", "-c", probe])).stdout).toBe("absent\ntools\n");
+      "test -e /run/raas/exec.sock && echo present || echo absent; find / -xdev -type s -name 'exec*.sock' 2>/dev/null; ls -A1 /run/raas; ls -A /run/raas/channel | wc -l; touch /run/raas/channel/x 2>/dev/null && echo writable || echo read-only";
+    const expected = "absent\nchannel\ntools\n0\nread-only\n";
+    expect((await bash(probe)).output).toBe(expected);
+    expect((await sandbox.exec(["sh", "-c", probe])).stdout).toBe(expected);
     expect(
-      (await python("import os\n(os.path.exists('/run/raas/exec.sock'), os.listdir('/run/raas'))")).output,
-    ).toBe("(False, ['tools'])\n");
+      (
+        await python(
+          "import os\n(os.path.exists('/run/raas/exec.sock'), sorted(os.listdir('/run/raas')), os.listdir('/run/raas/channel'))",
+        )
+      ).output,
+    ).toBe("(False, ['channel', 'tools'], [])\n");
   });
 
   it.each([
