@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { SweJobGateway } from "@raas/handlers";
-import type { TJob } from "@raas/shared";
 import type { RaasClient } from "../client";
 import { bar, printJson } from "../output";
 import { benchmarkStore } from "./benchmark-store";
 import { sweEvalCounts, writeSweEvalOutput } from "./swe-eval-output";
+import { sweJobGateway } from "./swe-job-gateway";
 
 export const EVAL_SWE_HELP = `raas eval swe --dataset FILE.jsonl (--backend URL [--model NAME] | --predictions FILE.jsonl)
               [--specs FILE.json] [--concurrency N] [--run-id ID] [--out DIR] [--max-turns N] [--json]
@@ -113,16 +112,7 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
           specs: values.specs ?? null,
         },
   });
-  const gateway: SweJobGateway = {
-    submit: async (requests) =>
-      (await client.jobs.submitMany.mutate({ jobs: [...requests] })).results.map((r) => ({
-        id: r.job.id,
-        created: r.created,
-        status: r.job.status,
-      })),
-    wait: async (ids, timeoutMs) =>
-      (await client.jobs.wait.query({ ids: [...ids], timeoutMs })).jobs as TJob[],
-  };
+  const gateway = sweJobGateway(client);
   const outcome = await runSweBenchmark({
     instances,
     model,

@@ -1,7 +1,7 @@
-import type { SweJobGateway, TSweInstance } from "@raas/handlers";
-import type { TJob } from "@raas/shared";
+import type { TSweInstance } from "@raas/handlers";
 import type { RaasClient } from "../client";
 import { benchmarkStore } from "../commands/benchmark-store";
+import { sweJobGateway } from "../commands/swe-job-gateway";
 import {
   type DemoBenchmarkRun,
   type DemoPlan,
@@ -94,16 +94,7 @@ async function runBenchmark(options: DemoOptions, spec: DemoBenchmarkRun, backen
     dataset: "raas-swe-fixtures",
     config: { demo: true, source: spec.source },
   });
-  const gateway: SweJobGateway = {
-    submit: async (requests) =>
-      (await client.jobs.submitMany.mutate({ jobs: [...requests] })).results.map((r) => ({
-        id: r.job.id,
-        created: r.created,
-        status: r.job.status,
-      })),
-    wait: async (ids, timeoutMs) =>
-      (await client.jobs.wait.query({ ids: [...ids], timeoutMs })).jobs as TJob[],
-  };
+  const gateway = sweJobGateway(client);
   const outcome = await runSweBenchmark({
     instances: options.sweInstances,
     model,
