@@ -1,3 +1,4 @@
+export * from "./fair-grant-queue";
 export * from "./fair-queue";
 export * from "./fair-share-options";
 export * from "./job-flow";
