@@ -1,5 +1,17 @@
 import { z } from "zod";
 
+/** An answer that did not honour the request's `tool_choice` (the gateway cannot force a tool call). */
+export const ZToolChoiceViolation = z
+  .object({
+    required: z
+      .string()
+      .describe('What `tool_choice` asked for: `any` for `"required"`, else the named tool.'),
+    calledTools: z.array(z.string()).describe("The tools the answer called (empty when none)."),
+    message: z.string().describe("The violation in a sentence."),
+  })
+  .meta({ id: "ToolChoiceViolation", description: "An answer that did not honour `tool_choice`." });
+export type TToolChoiceViolation = z.infer<typeof ZToolChoiceViolation>;
+
 /**
  * One model call recorded by the inference gateway: what the harness sent (rendered to token ids by
  * the server) and what the model sampled.
@@ -29,6 +41,9 @@ export const ZGatewayCall = z
       .nullable()
       .describe("Weight version of that backend; null when it reported none."),
     latencyMs: z.number().nonnegative().describe("Time the backend spent on the generation, in ms."),
+    toolChoiceViolation: ZToolChoiceViolation.optional().describe(
+      "Set when the answer did not honour the request's `tool_choice`; absent when it did or there was none.",
+    ),
   })
   .meta({ id: "GatewayCall", description: "A model call made through the inference gateway." });
 export type TGatewayCall = z.infer<typeof ZGatewayCall>;
@@ -150,6 +165,17 @@ export const ZTraceCertificate = z
       .describe("Calls that continued a chain (their prompts were not repeated in the stream)."),
     forkCount: z.number().int().nonnegative().describe("Chains that fork from another (parallel calls)."),
     breaks: z.array(ZTraceBreak).describe("Where chains broke, in call order; empty when certified."),
+    toolChoiceViolations: z
+      .array(
+        ZToolChoiceViolation.extend({
+          callId: z.string().describe("The call whose answer it was."),
+          callSeq: z.number().int().nonnegative().describe("Its arrival order in the job."),
+        }),
+      )
+      .default([])
+      .describe(
+        "Calls whose answer did not honour `tool_choice`, in call order. Token-exactness does not depend on them (the tokens are what the model sampled); a trainer may drop or penalise them.",
+      ),
   })
   .meta({
     id: "TraceCertificate",

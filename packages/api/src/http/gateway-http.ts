@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { RaasError, type TChatCompletion, ZChatCompletionRequest } from "@raas/shared";
+import { toRaasError } from "../errors/to-raas-error";
 import type { ControlPlaneGateway } from "../gateway.port";
 import { readJsonBody } from "./read-json-body";
 import { sendJson } from "./send-json";
@@ -50,34 +51,78 @@ export async function serveGateway(options: {
   res.once("close", () => {
     if (!res.writableFinished) abort.abort();
   });
-  const completion = await gateway.complete(token, request, abort.signal);
-  if (request.stream) writeStream(res, completion, request.stream_options?.include_usage === true);
-  else sendJson(res, 200, completion);
+  if (!request.stream) {
+    sendJson(res, 200, await gateway.complete(token, request, { signal: abort.signal }));
+    return;
+  }
+  const stream = new ChunkStream(res);
+  try {
+    const completion = await gateway.complete(token, request, {
+      signal: abort.signal,
+      stream: { onStart: (head) => stream.open(head), onDelta: (delta) => stream.send(delta) },
+    });
+    stream.close(completion, request.stream_options?.include_usage === true);
+  } catch (thrown) {
+    // Before the stream opened the failure is the request's (a JSON error with its status).
+    if (!stream.isOpen) throw thrown;
+    stream.fail(toRaasError(thrown).error);
+  }
 }
 
-/** The completion as OpenAI's `chat.completion.chunk` events, then `[DONE]`. */
-function writeStream(res: ServerResponse, completion: TChatCompletion, includeUsage: boolean): void {
-  const [choice] = completion.choices;
-  const { message } = choice;
-  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
-    id: completion.id,
-    object: "chat.completion.chunk",
-    created: completion.created,
-    model: completion.model,
-    choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
-  });
-  const events: unknown[] = [chunk({ role: "assistant", content: "" })];
-  if (message.reasoning_content) events.push(chunk({ reasoning_content: message.reasoning_content }));
-  if (message.content) events.push(chunk({ content: message.content }));
-  (message.tool_calls ?? []).forEach((call, index) => {
-    events.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: call.function }] }));
-  });
-  events.push(chunk({}, choice.finish_reason));
-  if (includeUsage) events.push({ ...chunk({}), choices: [], usage: completion.usage });
-  res.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-store",
-    connection: "keep-alive",
-  });
-  res.end(`${events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join("")}data: [DONE]\n\n`);
+/**
+ * OpenAI's `chat.completion.chunk` events, written as the answer is sampled: the role first,
+ * reasoning and content deltas as they arrive, then the tool calls (whole: their arguments are
+ * JSON only once closed), the finish reason, usage when asked, and `[DONE]`.
+ */
+class ChunkStream {
+  private head: { id: string; created: number; model: string } | null = null;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  get isOpen(): boolean {
+    return this.head !== null;
+  }
+
+  open(head: { id: string; created: number; model: string }): void {
+    this.head = head;
+    this.res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+    });
+    this.send({ role: "assistant", content: "" });
+  }
+
+  send(delta: Record<string, unknown>, finishReason: string | null = null): void {
+    this.write({
+      ...this.chunk(),
+      choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+    });
+  }
+
+  close(completion: TChatCompletion, includeUsage: boolean): void {
+    const [choice] = completion.choices;
+    (choice.message.tool_calls ?? []).forEach((call, index) => {
+      this.send({ tool_calls: [{ index, id: call.id, type: "function", function: call.function }] });
+    });
+    this.send({}, choice.finish_reason);
+    if (includeUsage) this.write({ ...this.chunk(), choices: [], usage: completion.usage });
+    this.res.end("data: [DONE]\n\n");
+  }
+
+  /** A failure after the stream opened: an error event (as OpenAI-compatible servers send), then the end. */
+  fail(error: RaasError): void {
+    if (this.res.writableEnded) return;
+    this.write({ error: { code: error.code, message: error.message } });
+    this.res.end();
+  }
+
+  private chunk() {
+    const head = this.head as { id: string; created: number; model: string };
+    return { id: head.id, object: "chat.completion.chunk", created: head.created, model: head.model };
+  }
+
+  private write(event: unknown): void {
+    if (!this.res.writableEnded) this.res.write(`data: ${JSON.stringify(event)}\n\n`);
+  }
 }

@@ -71,6 +71,7 @@ describe("buildGatewayTraces", () => {
       callsMerged: 2,
       forkCount: 0,
       breaks: [],
+      toolChoiceViolations: [],
     });
   });
 
@@ -200,6 +201,18 @@ describe("buildGatewayTraces", () => {
     const { chains } = build(calls);
     expect(chains[0]?.logprobs).toEqual([null, -0.01, -0.011, null, null]);
     expect(chains[0]?.logprobsComplete).toBe(false);
+  });
+
+  it("lists answers that ignored tool_choice without uncertifying the token-exact chain", () => {
+    const violation = {
+      required: "bash",
+      calledTools: [],
+      message: "tool_choice named bash but the answer calls no tool",
+    };
+    const calls = [straight[0]!, { ...straight[1]!, toolChoiceViolation: violation }];
+    const { certificate } = build(calls);
+    expect(certificate.isCertified).toBe(true);
+    expect(certificate.toolChoiceViolations).toEqual([{ callId: "c1", callSeq: 1, ...violation }]);
   });
 
   it("answers an empty call list with an empty certified trace", () => {

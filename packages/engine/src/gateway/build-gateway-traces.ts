@@ -59,6 +59,9 @@ export function buildGatewayTraces(calls: readonly TGatewayCall[]): TGatewayTrac
       callsMerged: ordered.length - chainList.length,
       forkCount,
       breaks,
+      toolChoiceViolations: ordered.flatMap((call) =>
+        call.toolChoiceViolation ? [{ callId: call.id, callSeq: call.seq, ...call.toolChoiceViolation }] : [],
+      ),
     },
   };
 }

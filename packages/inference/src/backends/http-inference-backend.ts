@@ -70,10 +70,13 @@ export class HttpInferenceBackend implements InferenceBackend {
           interrupt: request.interrupt,
           deadlineMs: request.deadlineMs,
         },
-        (data) => reader.push(data),
+        (data) => {
+          const added = reader.push(data);
+          if (added.ids.length > 0) request.onTokens?.(added.ids, added.logprobs);
+        },
       );
       // A server that ignored `stream` answered with one JSON body.
-      if (answer.type === "json") return this.codec.parseResponse(answer.json, this.id, request);
+      if (answer.type === "json") return handOver(this.codec.parseResponse(answer.json, this.id, request));
       return reader.finish({ isInterrupted: answer.isInterrupted });
     }
     const body = await this.options.client.postJson(
@@ -81,7 +84,12 @@ export class HttpInferenceBackend implements InferenceBackend {
       this.codec.buildRequest(request, this.options.model),
       { backendId: this.id, signal: request.signal, deadlineMs: request.deadlineMs },
     );
-    return this.codec.parseResponse(body, this.id, request);
+    return handOver(this.codec.parseResponse(body, this.id, request));
+
+    function handOver(generation: BackendGeneration): BackendGeneration {
+      if (generation.responseIds.length > 0) request.onTokens?.(generation.responseIds, generation.logprobs);
+      return generation;
+    }
   }
 
   async checkHealth(timeoutMs: number): Promise<boolean> {

@@ -16,6 +16,8 @@ export interface BackendGenerateRequest {
   interrupt?: AbortSignal;
   /** Absolute deadline, epoch ms. */
   deadlineMs?: number;
+  /** Sampled ids (with their logprobs) as they arrive; see `GenerateRequest.onTokens`. */
+  onTokens?: (ids: readonly number[], logprobs: readonly number[]) => void;
 }
 
 /** What every backend returns, whatever its wire format. */
@@ -40,8 +42,11 @@ export interface StreamingCodec {
 }
 
 export interface StreamReader {
-  /** One event's `data` (JSON text). Throws a `bad-response` failure on a malformed event. */
-  push(data: string): void;
+  /**
+   * One event's `data` (JSON text); returns the ids (and logprobs) it added. Throws a
+   * `bad-response` failure on a malformed event.
+   */
+  push(data: string): { ids: readonly number[]; logprobs: readonly number[] };
   /** The generation so far; throws when a stream that was not interrupted ended unfinished. */
   finish(outcome: { isInterrupted: boolean }): BackendGeneration;
 }

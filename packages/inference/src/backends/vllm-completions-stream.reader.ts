@@ -2,6 +2,7 @@ import type { BackendGeneration, StreamReader } from "./inference-backend.types"
 import { ResponseReader } from "./response-fields";
 
 const TOKEN_ID_TEXT = /^token_id:(\d+)$/;
+const NOTHING = { ids: [], logprobs: [] } as const;
 
 /**
  * Collects a streamed vLLM `/v1/completions` answer (`stream: true`): each chunk carries the new
@@ -22,7 +23,7 @@ export class VllmStreamReader implements StreamReader {
     this.read = new ResponseReader("vLLM /v1/completions stream", backendId);
   }
 
-  push(data: string): void {
+  push(data: string): { ids: readonly number[]; logprobs: readonly number[] } {
     const path = `chunk ${this.chunks}`;
     this.chunks += 1;
     let body: unknown;
@@ -47,7 +48,7 @@ export class VllmStreamReader implements StreamReader {
       }
     }
     const choices = root.choices == null ? [] : this.read.array(root.choices, `${path}.choices`);
-    if (choices.length === 0) return;
+    if (choices.length === 0) return NOTHING;
     const choice = this.read.object(choices[0], `${path}.choices[0]`);
     const logprobsObject =
       choice.logprobs == null ? null : this.read.object(choice.logprobs, `${path}.choices[0].logprobs`);
@@ -79,8 +80,11 @@ export class VllmStreamReader implements StreamReader {
       }
       this.responseIds.push(...ids);
       this.logprobs.push(...logprobs);
+      if (typeof choice.finish_reason === "string") this.finishReason = choice.finish_reason;
+      return { ids, logprobs };
     }
     if (typeof choice.finish_reason === "string") this.finishReason = choice.finish_reason;
+    return NOTHING;
   }
 
   finish(outcome: { isInterrupted: boolean }): BackendGeneration {

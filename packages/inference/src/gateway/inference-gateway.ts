@@ -15,9 +15,30 @@ import {
 } from "@raas/shared";
 import { isInferenceFailure } from "../inference-failure";
 import type { ModelFamilyAdapter } from "../model/model-family.types";
+import { type AnswerDelta, AnswerStream } from "./answer-stream";
 import { buildGatewayPrompt, type SessionCall } from "./gateway-prompt";
 import { cutAtStopStrings, toOpenAiAnswer } from "./openai-answer";
 import { messageKey, toToolSpecs } from "./openai-messages";
+import { findToolChoiceViolation, readToolChoice } from "./tool-choice";
+
+/** What a streamed answer starts with (the fields every `chat.completion.chunk` repeats). */
+export interface CompletionHead {
+  id: string;
+  created: number;
+  model: string;
+}
+
+/** How one completion is carried out. */
+export interface CompleteOptions {
+  /** Aborts the generation (the harness went away). */
+  signal?: AbortSignal;
+  /**
+   * Streams the answer: `onStart` once the request is accepted and generation begins (errors
+   * before it are the request's own), then `onDelta` with reasoning and content as the tokens
+   * arrive; the returned completion carries the tool calls, finish reason and usage.
+   */
+  stream?: { onStart(head: CompletionHead): void; onDelta(delta: AnswerDelta): void };
+}
 
 export interface InferenceGatewayOptions {
   /** Where generations go; calls of one job stick to its backend (the pool's sticky routing). */
@@ -114,13 +135,15 @@ export class InferenceGateway {
   async complete(
     token: string,
     request: TChatCompletionRequest,
-    signal?: AbortSignal,
+    options: CompleteOptions = {},
   ): Promise<TChatCompletion> {
+    const { signal, stream } = options;
     const enteredAt = performance.now();
     const session = this.authorize(token);
     const state = this.state.get(session.jobId) ?? { calls: [], nextSeq: 0 };
     this.state.set(session.jobId, state);
     const { family } = this.options;
+    const requiredCall = readToolChoice(request);
     const tools = toToolSpecs(request.tools);
     const enableThinking = request.chat_template_kwargs?.enable_thinking ?? true;
     const seq = state.nextSeq++;
@@ -140,15 +163,23 @@ export class InferenceGateway {
       );
     }
     const startedAtMs = this.now();
+    const callId = `gwc_${randomBytes(8).toString("hex")}`;
+    const stops =
+      request.stop === undefined ? [] : typeof request.stop === "string" ? [request.stop] : request.stop;
+    const answerStream = stream ? new AnswerStream(family.tokenizer, { stops }) : null;
+    stream?.onStart({
+      id: `chatcmpl-${callId}`,
+      created: Math.floor(startedAtMs / 1000),
+      model: this.options.modelName,
+    });
     const generated = await this.generate(
       session.jobId,
       prompt.promptIds,
       request,
       Math.min(maxTokens, room),
       signal,
+      answerStream && stream ? (ids) => answerStream.push(ids).forEach(stream.onDelta) : undefined,
     );
-    const stops =
-      request.stop === undefined ? [] : typeof request.stop === "string" ? [request.stop] : request.stop;
     const cut = cutAtStopStrings(family.tokenizer, generated.responseIds, generated.logprobs, stops);
     const finishReason = cut.isCut ? "stop" : generated.finishReason;
     const answer = toOpenAiAnswer(family, cut.responseIds, {
@@ -156,7 +187,11 @@ export class InferenceGateway {
       parseToolCalls: request.tool_choice !== "none",
       knownTools: tools.map((tool) => tool.name),
     });
-    const callId = `gwc_${randomBytes(8).toString("hex")}`;
+    if (answerStream && stream) answerStream.finish(answer.message).forEach(stream.onDelta);
+    const violation = findToolChoiceViolation(
+      requiredCall,
+      (answer.message.tool_calls ?? []).map((call) => call.function.name),
+    );
     const record: TGatewayCallRecord = {
       id: callId,
       seq,
@@ -175,6 +210,7 @@ export class InferenceGateway {
       latencyMs: generated.latencyMs,
       overheadMs: Math.max(0, performance.now() - enteredAt - generated.latencyMs),
       createdAtMs: startedAtMs,
+      ...(violation && { toolChoiceViolation: violation }),
     };
     await this.options.calls.append(record);
     state.calls.push({
@@ -217,6 +253,7 @@ export class InferenceGateway {
     request: TChatCompletionRequest,
     maxTokens: number,
     signal: AbortSignal | undefined,
+    onTokens: ((ids: readonly number[]) => void) | undefined,
   ) {
     try {
       return await this.options.pool.generate({
@@ -230,6 +267,7 @@ export class InferenceGateway {
           stopTokenIds: [...this.options.family.stopTokenIds],
         },
         ...(signal && { signal }),
+        ...(onTokens && { onTokens }),
       });
     } catch (error) {
       if (signal?.aborted) throw error;
