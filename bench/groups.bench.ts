@@ -1,13 +1,18 @@
 // `npm run bench -- groups [--n 8] [--instances 10]`: INIT of GRPO groups of the shipped SWE
 // fixtures through the real swe handler and bubblewrap, with an INIT per member (independent) and
-// with one INIT per group (a template, then a private copy per member). INIT seconds per trajectory
-// = the group's INIT wall time ÷ n, members started one at a time (the cost: `forkInitRatio`) and
-// all at once (a group's latency). `sandboxStart` is n bare sandbox starts, the floor both pay (one
-// execution server per member); `taskPartRatio` compares what is left above it. The isolation
+// with one INIT per group (a template, then a private copy per member). INIT seconds per
+// trajectory = the mean over members of (member ready to RUN − the member's job start), the same
+// definition for both arms; members started one at a time (the cost: `forkInitRatio`; there it
+// equals the group's wall time ÷ n) and all at once (a group's latency). `sandboxStart` is n bare
+// sandbox starts, the floor both pay without a warm pool (one execution server per member).
+// The breakdown of the fork arm: the member that prepared the template (`forkFirstMemberS`: the
+// group's INIT, the template's teardown and its own copy), the others (`forkOtherMembersS`), and
+// from the runtime's `forked` events the copy and the wait for the template. The isolation
 // check: one member appends to, chmods and deletes tracked files and adds one; every sibling's
 // checkout stays clean and the template's tree (paths, modes, owners, contents) is unchanged.
-// A third configuration keeps a warm pool of n started sandboxes (as RAAS_SANDBOX_WARM_POOL does in
-// a deployment), so both paths INIT in an already started sandbox: `forkInitRatioWarmPool`.
+// A third configuration keeps a warm pool of n started sandboxes (RAAS_SANDBOX_WARM_POOL in a
+// deployment), so both paths INIT in an already started sandbox (`forkInitRatioWarmPool`); the
+// pool's refills run during the measurement, as they would in service.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -20,7 +25,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChatFormat, Cleanup, InferencePool, JobRecord, Sandbox, StageContext } from "@raas/engine";
@@ -33,6 +38,7 @@ import {
   type TSwePayload,
 } from "@raas/handlers";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
+import type { TSandboxEvent } from "@raas/shared";
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
 
 const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -124,7 +130,10 @@ async function sh(sandbox: Sandbox, script: string): Promise<string> {
 }
 
 interface GroupOutcome {
-  initMs: number;
+  /** The group's INIT wall time. */
+  wallMs: number;
+  /** Each member's INIT: its job start to ready to RUN, in member order. */
+  memberMs: number[];
   /** Fork only: whether siblings and the template stayed untouched by member 0's writes. */
   isolated: boolean | null;
 }
@@ -145,12 +154,18 @@ async function runGroup(input: {
   const members = Array.from({ length: n }, (_, k) =>
     memberContext(`${input.groupId}-${k}`, input.groupId, payload),
   );
+  const memberMs: number[] = new Array(n).fill(0);
   const startedAt = performance.now();
   let inits: AgentInitOutput<{ repoDir: string }>[] = [];
   try {
-    inits = (await pooled(members, input.concurrency, (member) => handler.init(member.ctx))) as typeof inits;
-    const initMs = performance.now() - startedAt;
-    if (!input.checkIsolation) return { initMs, isolated: null };
+    inits = (await pooled(members, input.concurrency, async (member) => {
+      const jobStart = performance.now();
+      const init = await handler.init(member.ctx);
+      memberMs[members.indexOf(member)] = performance.now() - jobStart;
+      return init;
+    })) as typeof inits;
+    const wallMs = performance.now() - startedAt;
+    if (!input.checkIsolation) return { wallMs, memberMs, isolated: null };
     const template = input.runtime.heldTemplates[0] as unknown as { workspace: string } | undefined;
     if (!template) throw new Error("no template held during the fork group");
     const before = treeDigest(template.workspace);
@@ -168,7 +183,8 @@ async function runGroup(input: {
         .map(async (init) => (await sh(init.sandbox, `cd ${dir} && git status --porcelain`)).trim() === ""),
     );
     return {
-      initMs,
+      wallMs,
+      memberMs,
       isolated: dirty !== "" && siblingsClean.every(Boolean) && treeDigest(template.workspace) === before,
     };
   } finally {
@@ -176,13 +192,52 @@ async function runGroup(input: {
   }
 }
 
-interface ConfigResult {
-  rows: BenchRow[];
+/** Sums over a configuration's groups (ms), for its rows and summary. */
+interface Totals {
+  groups: number;
+  startMs: number;
   independentMs: number;
   forkMs: number;
-  startMs: number;
+  /** Member 0 of each fork group (one at a time: the member that prepared the template). */
+  forkFirstMs: number;
+  forkOtherMs: number;
+  copyMs: number;
+  templateWaitMs: number;
+  forkedMembers: number;
+  /** Members (and templates) whose sandbox came from the warm pool / all that started one. */
+  fromPool: number;
+  sandboxes: number;
   isolationHeld: boolean;
 }
+
+interface ConfigResult {
+  rows: BenchRow[];
+  totals: Totals;
+}
+
+const emptyTotals = (): Totals => ({
+  groups: 0,
+  startMs: 0,
+  independentMs: 0,
+  forkMs: 0,
+  forkFirstMs: 0,
+  forkOtherMs: 0,
+  copyMs: 0,
+  templateWaitMs: 0,
+  forkedMembers: 0,
+  fromPool: 0,
+  sandboxes: 0,
+  isolationHeld: true,
+});
+
+function addTotals(into: Totals, from: Totals): void {
+  for (const key of Object.keys(into) as (keyof Totals)[]) {
+    if (key === "isolationHeld") into.isolationHeld &&= from.isolationHeld;
+    else into[key] += from[key];
+  }
+}
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 /** Every instance's independent and fork group on one runtime, members started `concurrency` at a time. */
 async function measureConfig(input: {
@@ -202,72 +257,94 @@ async function measureConfig(input: {
   const factory = createSweHandlerFactory({ repoSource: input.repoSource });
   const independent = factory({ ...deps, defaults: { groupFork: false } });
   const forked = factory({ ...deps, defaults: { groupFork: { graceMs: 0 } } });
-  const result: ConfigResult = { rows: [], independentMs: 0, forkMs: 0, startMs: 0, isolationHeld: true };
-  for (const [index, instance] of input.instances.entries()) {
-    const common = { runtime, instance, n, concurrency };
-    // The floor neither way avoids: n bare sandbox starts (one execution server per member).
-    const startedAt = performance.now();
-    const bare = await pooled(Array.from({ length: n }), concurrency, () => runtime.create({}));
-    const startMs = performance.now() - startedAt;
-    await Promise.all(bare.map((sandbox) => sandbox.close()));
-    // With a warm pool (deployments that keep sandboxes started ahead), each group starts from
-    // a full pool, so neither path pays the sandbox start inside its INIT; without one this is a no-op.
-    await runtime.warmUp();
-    const alone = await runGroup({
-      ...common,
-      handler: independent,
-      groupId: `ind-${index}`,
-      checkIsolation: false,
-    });
-    await runtime.warmUp();
-    const fork = await runGroup({
-      ...common,
-      handler: forked,
-      groupId: `fork-${index}`,
-      checkIsolation: true,
-    });
-    result.independentMs += alone.initMs;
-    result.forkMs += fork.initMs;
-    result.startMs += startMs;
-    result.isolationHeld &&= fork.isolated === true;
-    result.rows.push(
-      row(`${input.label} ${instance.instance_id}`, n, 1, startMs, alone.initMs, fork.initMs, fork.isolated),
-    );
-    console.error(`[groups] ${input.label} ${index + 1}/${input.instances.length} ${instance.instance_id}`);
+  const all = emptyTotals();
+  const rows: BenchRow[] = [];
+  let events: TSandboxEvent[] = [];
+  const stopListening = runtime.onEvent((event) => events.push(event));
+  try {
+    for (const [index, instance] of input.instances.entries()) {
+      const common = { runtime, instance, n, concurrency };
+      // The floor neither way avoids without a pool: n bare sandbox starts (one execution server each).
+      const startedAt = performance.now();
+      const bare = await pooled(Array.from({ length: n }), concurrency, () => runtime.create({}));
+      const startMs = performance.now() - startedAt;
+      await Promise.all(bare.map((sandbox) => sandbox.close()));
+      // With a warm pool (deployments that keep sandboxes started ahead), each group starts from
+      // a full pool; without one this is a no-op.
+      await runtime.warmUp();
+      events = [];
+      const alone = await runGroup({
+        ...common,
+        handler: independent,
+        groupId: `ind-${index}`,
+        checkIsolation: false,
+      });
+      const aloneEvents = events;
+      await runtime.warmUp();
+      events = [];
+      const fork = await runGroup({
+        ...common,
+        handler: forked,
+        groupId: `fork-${index}`,
+        checkIsolation: true,
+      });
+      const forkEvents = events;
+      const forkedDetails = forkEvents
+        .filter((event) => event.type === "forked")
+        .map((event) => event.detail as { copyMs: number; waitedForTemplateMs: number });
+      const pooledCount = (list: TSandboxEvent[]) =>
+        list.filter((event) => event.type === "assigned" && event.detail?.fromPool === true).length;
+      const totals: Totals = {
+        groups: 1,
+        startMs,
+        independentMs: sum(alone.memberMs),
+        forkMs: sum(fork.memberMs),
+        forkFirstMs: fork.memberMs[0] ?? 0,
+        forkOtherMs: sum(fork.memberMs.slice(1)),
+        copyMs: sum(forkedDetails.map((detail) => detail.copyMs)),
+        templateWaitMs: sum(forkedDetails.map((detail) => detail.waitedForTemplateMs)),
+        forkedMembers: forkedDetails.length,
+        fromPool: pooledCount(aloneEvents) + pooledCount(forkEvents),
+        // n members each way, and the fork's template sandbox.
+        sandboxes: 2 * n + 1,
+        isolationHeld: fork.isolated === true,
+      };
+      addTotals(all, totals);
+      rows.push(row(`${input.label} ${instance.instance_id}`, n, totals));
+      console.error(`[groups] ${input.label} ${index + 1}/${input.instances.length} ${instance.instance_id}`);
+    }
+  } finally {
+    stopListening();
   }
-  const { startMs, independentMs, forkMs, isolationHeld } = result;
-  result.rows.push(
-    row(`${input.label} all`, n, input.instances.length, startMs, independentMs, forkMs, isolationHeld),
-  );
-  return result;
+  rows.push(row(`${input.label} all`, n, all));
+  return { rows, totals: all };
 }
 
-function row(
-  name: string,
-  n: number,
-  groups: number,
-  startMs: number,
-  independentMs: number,
-  forkMs: number,
-  isolated: boolean | null,
-): BenchRow {
-  const perTrajectory = (ms: number) => round(ms / n / groups / 1_000, 3);
+/** Seconds per trajectory (or per forked member) of a sum over `count` items. */
+const perItem = (ms: number, count: number) => round(ms / Math.max(1, count) / 1_000, 3);
+
+function row(name: string, n: number, totals: Totals): BenchRow {
+  const { groups } = totals;
   return {
     name,
     n,
-    sandboxStartSPerTrajectory: perTrajectory(startMs),
-    independentInitSPerTrajectory: perTrajectory(independentMs),
-    forkInitSPerTrajectory: perTrajectory(forkMs),
-    ratio: round(forkMs / independentMs, 3),
-    taskPartRatio: round(Math.max(0, forkMs - startMs) / Math.max(1, independentMs - startMs), 3),
-    isolated,
+    sandboxStartSPerTrajectory: perItem(totals.startMs, n * groups),
+    independentInitSPerTrajectory: perItem(totals.independentMs, n * groups),
+    forkInitSPerTrajectory: perItem(totals.forkMs, n * groups),
+    ratio: round(totals.forkMs / totals.independentMs, 3),
+    forkFirstMemberS: perItem(totals.forkFirstMs, groups),
+    forkOtherMembersS: perItem(totals.forkOtherMs, (n - 1) * groups),
+    copyS: perItem(totals.copyMs, totals.forkedMembers),
+    templateWaitS: perItem(totals.templateWaitMs, totals.forkedMembers),
+    fromPool: `${totals.fromPool}/${totals.sandboxes}`,
+    isolated: totals.isolationHeld,
   };
 }
 
 const bench: Bench = {
   name: "groups",
   description:
-    "INIT per trajectory of SWE fixture groups (n members) on bubblewrap: an INIT per member vs one INIT per group with a private copy per member, members one at a time (cost) and all at once (a group's wall time); isolation of the copies",
+    "INIT per trajectory (job start to ready to RUN, mean over members) of SWE fixture groups (n members) on bubblewrap: an INIT per member vs one INIT per group with a private copy per member, members one at a time (cost) and all at once (a group's latency), without and with a warm pool; isolation of the copies",
   async run(args): Promise<BenchReport> {
     const n = option(args, "n", 8);
     const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
@@ -282,6 +359,7 @@ const bench: Bench = {
     const runtime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
     const warmRuntime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {}, warmPoolSize: n });
     const results: ConfigResult[] = [];
+    const loadBefore = loadavg();
     try {
       // One unmeasured sandbox first: the server bundle is built once per base directory.
       await (await runtime.create({})).close();
@@ -305,27 +383,37 @@ const bench: Bench = {
       await repoSource.close();
       rmSync(baseDir, { recursive: true, force: true });
     }
-    const [serial, together, warm] = results as [ConfigResult, ConfigResult, ConfigResult];
-    const ratio = (result: ConfigResult) => round(result.forkMs / result.independentMs, 3);
-    const perTrajectory = (ms: number) => round(ms / n / instances.length / 1_000, 3);
+    const [serial, together, warm] = results.map((result) => result.totals) as [Totals, Totals, Totals];
+    const ratio = (totals: Totals) => round(totals.forkMs / totals.independentMs, 3);
+    const perTrajectory = (ms: number) => perItem(ms, n * instances.length);
     const forkInitRatio = ratio(serial);
+    const forkInitRatioWarmPool = ratio(warm);
     return {
       bench: "groups",
       description: bench.description,
-      rows: [...serial.rows, ...together.rows, ...warm.rows],
+      rows: results.flatMap((result) => result.rows),
       summary: {
         forkInitRatio,
         target: `<= ${TARGET_RATIO}`,
         targetMet: forkInitRatio <= TARGET_RATIO,
         forkInitRatioAllAtOnce: ratio(together),
         // Sandboxes started ahead (RAAS_SANDBOX_WARM_POOL): the INIT work itself, fork vs independent.
-        forkInitRatioWarmPool: ratio(warm),
-        forkTaskPartRatio: serial.rows.at(-1)?.taskPartRatio ?? null,
+        forkInitRatioWarmPool,
+        targetMetWarmPool: forkInitRatioWarmPool <= TARGET_RATIO,
         isolationHeld: serial.isolationHeld && together.isolationHeld && warm.isolationHeld,
         cloneMode: mode,
         sandboxStartSPerTrajectory: perTrajectory(serial.startMs),
         independentInitSPerTrajectory: perTrajectory(serial.independentMs),
         forkInitSPerTrajectory: perTrajectory(serial.forkMs),
+        forkFirstMemberS: perItem(serial.forkFirstMs, instances.length),
+        forkOtherMembersS: perItem(serial.forkOtherMs, (n - 1) * instances.length),
+        warmIndependentInitSPerTrajectory: perTrajectory(warm.independentMs),
+        warmForkInitSPerTrajectory: perTrajectory(warm.forkMs),
+        warmForkFirstMemberS: perItem(warm.forkFirstMs, instances.length),
+        warmForkOtherMembersS: perItem(warm.forkOtherMs, (n - 1) * instances.length),
+        warmCopyS: perItem(warm.copyMs, warm.forkedMembers),
+        loadAverage1mBefore: round(loadBefore[0] ?? 0, 1),
+        loadAverage1mAfter: round(loadavg()[0] ?? 0, 1),
       },
       config: {
         n,

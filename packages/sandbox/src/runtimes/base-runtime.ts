@@ -62,6 +62,9 @@ export const EXEC_MAX_OUTPUT_BYTES = 16 * 1024 ** 2;
 
 const DIR_PREFIX = "sbx-";
 
+/** Fills a new sandbox's workspace (host path); skips its work once `cancelled` is aborted. */
+type WorkspaceFill = (workspace: string, cancelled: AbortSignal) => Promise<void>;
+
 /**
  * What every runtime shares: sandbox ids and directories, the server bundle, events,
  * bookkeeping for closeAll. A concrete runtime says how to launch the server (a LaunchPlan)
@@ -160,11 +163,21 @@ export abstract class BaseRuntime implements SandboxRuntime {
     };
   }
 
-  async create(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
+  create(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
+    return this.#start(spec, signal);
+  }
+
+  /**
+   * A pooled sandbox when one fits `spec`, else a cold start. `fill` puts the workspace's contents
+   * in: into a pooled sandbox right after the take, into a cold one while it starts (the
+   * workspace is a host directory bound in, so it may be filled before or after the server is up).
+   */
+  async #start(spec: SandboxSpec, signal?: AbortSignal, fill?: WorkspaceFill): Promise<ManagedSandbox> {
     const pooled = this.#pool && isPoolable(spec) ? this.#pool.take() : undefined;
     if (pooled) {
       try {
         for (const [path, data] of Object.entries(spec.files ?? {})) await pooled.writeFile(path, data);
+        await fill?.(pooled.workspaceHostPath, new AbortController().signal);
       } catch (error) {
         await pooled.close();
         throw error;
@@ -172,7 +185,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
       pooled.assign(spec.jobId ?? null, { fromPool: true });
       return pooled;
     }
-    const sandbox = await this.#createCold(spec, signal);
+    const sandbox = await this.#createCold(spec, signal, fill);
     sandbox.assign(spec.jobId ?? null);
     return sandbox;
   }
@@ -216,27 +229,36 @@ export abstract class BaseRuntime implements SandboxRuntime {
     signal?: AbortSignal,
   ): Promise<ManagedSandbox> {
     const { files, ...rest } = spec;
-    // The sandbox starts while the template may still be prepared; its workspace is filled after.
-    const starting = this.create(rest, signal);
-    starting.catch(() => undefined);
-    let ready: WorkspaceTemplate;
-    try {
-      ready = this.#heldTemplate(await template);
-    } catch (error) {
-      await starting.then(
-        (sandbox) => sandbox.close(),
-        () => undefined,
-      );
-      throw error;
-    }
-    const sandbox = await starting;
-    try {
-      await cloneWorkspace(ready.workspace, sandbox.workspaceHostPath);
-      writeWorkspaceFiles(sandbox.workspaceHostPath, files, this.sandboxOwner());
-    } catch (error) {
-      await sandbox.close();
-      throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
-        cause: error,
+    const startedAt = performance.now();
+    let filled: { templateId: string; waitedForTemplateMs: number; copyMs: number } | undefined;
+    // The sandbox starts while the template may still be prepared; the copy goes in as soon as
+    // both exist (a cold start's workspace is filled while its server starts).
+    const sandbox = await this.#start(rest, signal, async (workspace, cancelled) => {
+      const ready = this.#heldTemplate(await template);
+      const copyFrom = performance.now();
+      if (cancelled.aborted) return;
+      try {
+        await cloneWorkspace(ready.workspace, workspace);
+        writeWorkspaceFiles(workspace, files, this.sandboxOwner());
+      } catch (error) {
+        throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
+          cause: error,
+        });
+      }
+      filled = {
+        templateId: ready.id,
+        waitedForTemplateMs: Math.round(copyFrom - startedAt),
+        copyMs: Math.round(performance.now() - copyFrom),
+      };
+    });
+    if (filled) {
+      this.#emit({
+        sandboxId: sandbox.id,
+        jobId: spec.jobId ?? null,
+        type: "forked",
+        state: sandbox.state,
+        detail: { ...filled, readyMs: Math.round(performance.now() - startedAt) },
+        atMs: Date.now(),
       });
     }
     return sandbox;
@@ -257,7 +279,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     return [...this.#templates];
   }
 
-  async #createCold(spec: SandboxSpec, signal?: AbortSignal): Promise<ManagedSandbox> {
+  async #createCold(spec: SandboxSpec, signal?: AbortSignal, fill?: WorkspaceFill): Promise<ManagedSandbox> {
     const bundle = await ensureServerBundle(this.options.baseDir, this.sandboxOwner());
     const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const limits = mergeLimits(this.options.defaultLimits, spec.limits);
@@ -290,7 +312,20 @@ export abstract class BaseRuntime implements SandboxRuntime {
       onGone: () => this.#sandboxes.delete(sandbox),
     });
     this.#sandboxes.add(sandbox);
-    await sandbox.start(signal);
+    const cancelFill = new AbortController();
+    const filling = fill?.(dirs.workspace, cancelFill.signal);
+    filling?.catch(() => undefined);
+    try {
+      await sandbox.start(signal);
+      await filling;
+    } catch (error) {
+      // A copy still running would write into the removed directory: stop it, wait, remove again.
+      cancelFill.abort();
+      await sandbox.close();
+      await filling?.catch(() => undefined);
+      removeSandboxDirs(dirs.root);
+      throw error;
+    }
     this.lastIsolation = sandbox.isolation;
     return sandbox;
   }

@@ -21,6 +21,7 @@ export class WarmPool {
   readonly #start: () => Promise<ManagedSandbox>;
   readonly #idle: ManagedSandbox[] = [];
   readonly #starting = new Set<Promise<unknown>>();
+  #pendingRefill: ReturnType<typeof setImmediate> | undefined;
 
   constructor(size: number, start: () => Promise<ManagedSandbox>) {
     this.#size = size;
@@ -35,7 +36,12 @@ export class WarmPool {
   take(): ManagedSandbox | undefined {
     let sandbox = this.#idle.shift();
     while (sandbox && sandbox.state !== "ready") sandbox = this.#idle.shift();
-    this.refill();
+    // The refill's start (directories, cgroups, spawning bwrap) runs synchronously on this thread
+    // up to its first wait: deferred, it overlaps the taker's next wait instead of delaying it.
+    this.#pendingRefill ??= setImmediate(() => {
+      this.#pendingRefill = undefined;
+      this.refill();
+    });
     return sandbox;
   }
 
@@ -52,8 +58,11 @@ export class WarmPool {
     }
   }
 
-  /** Resolves once no member is still starting (so a shutdown can close them all). */
+  /** Drops a deferred refill and resolves once no member is still starting (so a shutdown can close them all). */
   async settle(): Promise<void> {
+    // A refill deferred by `take` would start sandboxes after a shutdown closed them all.
+    if (this.#pendingRefill) clearImmediate(this.#pendingRefill);
+    this.#pendingRefill = undefined;
     await Promise.all(this.#starting);
   }
 
