@@ -20,6 +20,7 @@ import {
   composeInference,
   composeSandboxRuntime,
   composeWorkers,
+  composeBackends,
   createRaasLogger,
   defaultSandboxHostId,
   type InferenceConfig,
@@ -33,6 +34,7 @@ import type {
   AnyTaskHandler,
   BenchmarkRunStore,
   EngineOptions,
+  GatewayCallStore,
   RolloutEngine,
   SandboxRuntime,
   WorkerStore,
@@ -147,7 +149,17 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     });
   const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));
   // Before the handlers: the `harness` handler bridges sandboxes to it (the URL is known at listen).
-  const gateway = composeGateway({ pool: inference.pool, modelName: inference.defaultModelName });
+  // Its calls go to the engine's store (the database when there is one), composed below; no job
+  // runs, so no call arrives, before it exists.
+  let gatewayCalls: GatewayCallStore | null = null;
+  const gateway = composeGateway({
+    pool: inference.pool,
+    modelName: inference.defaultModelName,
+    calls: () => {
+      if (!gatewayCalls) throw new Error("the gateway's call store is used before the engine's store exists");
+      return gatewayCalls;
+    },
+  });
   let serverUrl = "";
   // Agent handlers need sandboxes: without the runtime's binary the server refuses to start.
   const sandboxRuntime = composeSandboxRuntime(config.sandbox ?? {}, logger.child({ component: "sandbox" }), {
@@ -180,6 +192,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     await Promise.all([inference.close(), agentHandlers.close()]);
     throw error;
   });
+  gatewayCalls = composed.gatewayCalls;
   const sandboxEvents = recordSandboxEvents(sandboxRuntime, composed.sandboxEvents, {
     hostId,
     logger: logger.child({ component: "sandbox-events" }),
@@ -193,8 +206,26 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     engine: composed.engine,
     sandboxRuntime,
     workerId: hostId,
-    ...(composed.bus && { bus: composed.bus }),
+    ...(composed.bus && { bus: composed.bus, backends: () => inference.pool.listBackends() }),
     logger: logger.child({ component: "workers" }),
+  });
+  // Distributed mode: what is registered, drained or removed through the API is kept in the store
+  // (a restart gets it back) and applied by every worker; backends.list merges the workers' views.
+  const backends = await composeBackends({
+    registry: inference.pool,
+    shared: composed.bus
+      ? {
+          store: composed.backendRegistrations,
+          bus: composed.bus,
+          workers: composed.workers,
+          selfWorkerId: workers.workerId,
+          ...(config.workers?.heartbeatIntervalMs !== undefined && {
+            syncIntervalMs: config.workers.heartbeatIntervalMs,
+          }),
+          ...(config.workers?.missedAfterMs !== undefined && { missedAfterMs: config.workers.missedAfterMs }),
+        }
+      : null,
+    logger: logger.child({ component: "backends" }),
   });
   // The server runs the deployment's one batch system: embedded, or as the control plane of
   // workers (they never do). After the engine, so that resumed steps find it running.
@@ -210,7 +241,11 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   const handler = createControlPlaneHandler({
     engine: composed.engine,
     auth,
-    backends: { registry: inference.pool, defaultModelName: inference.defaultModelName },
+    backends: {
+      registry: backends.directory,
+      pool: inference.pool,
+      defaultModelName: inference.defaultModelName,
+    },
     benchmarks: composed.benchmarks,
     workers: composed.workers,
     ...(composed.archive && { archive: composed.archive }),
@@ -245,6 +280,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     handler.close();
     gateway.close();
     await batches.close();
+    await backends.close();
     await workers.close();
     await composed.engine.stop({ graceMs: 0 });
     await Promise.all([sandboxRuntime.closeAll(), inference.close(), agentHandlers.close()]);
@@ -278,6 +314,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       // Before the engine: no step acts on job events while the engine winds down.
       await batches.close();
       await composed.engine.stop({ graceMs: options.graceMs ?? config.shutdownGraceMs });
+      await backends.close();
       await workers.close();
       // Long-polls and SSE streams would hold the server open; the engine is stopped, so end them.
       server.closeAllConnections();

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { TrajectoryArchive } from "@raas/db";
 import {
   type AnyTaskHandler,
+  type BackendRegistrationStore,
   type BatchStore,
   type BenchmarkRunStore,
   type CurriculumStore,
@@ -10,12 +11,15 @@ import {
   type EngineLogger,
   type EngineOptions,
   type EventBus,
+  type GatewayCallStore,
   HandlerRegistry,
   type JobQueue,
   type JobStore,
+  MemoryBackendRegistrationStore,
   MemoryBatchStore,
   MemoryBenchmarkRunStore,
   MemoryCurriculumStore,
+  MemoryGatewayCallStore,
   MemoryJobQueue,
   MemoryJobStore,
   MemorySandboxEventStore,
@@ -74,6 +78,10 @@ export interface ComposedEngine {
   batches: BatchStore;
   /** Per-task history and curriculum state (adaptive task sampling), in the same store as the jobs. */
   curriculum: CurriculumStore;
+  /** The inference gateway's call records (harness jobs' traces), in the same store as the jobs. */
+  gatewayCalls: GatewayCallStore;
+  /** Backends registered, drained or removed through the API (distributed mode shares them), in the same store as the jobs. */
+  backendRegistrations: BackendRegistrationStore;
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
   /**
@@ -93,7 +101,18 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
       "distributed mode (a Redis queue) needs a PostgreSQL store shared by every process: set DATABASE_URL=postgres://… (the embedded PGlite and the memory store live inside one process)",
     );
   }
-  const { store, benchmarks, sandboxEvents, workers, batches, curriculum, storeKind, archive } =
+  const {
+    store,
+    benchmarks,
+    sandboxEvents,
+    workers,
+    batches,
+    curriculum,
+    gatewayCalls,
+    backendRegistrations,
+    storeKind,
+    archive,
+  } =
     await createStore(options.store, options.logger);
   // A Redis back from an outage may have lost every item (no persistence): re-queue from the store.
   let onQueueRestored = () => {};
@@ -128,6 +147,8 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     workers,
     batches,
     curriculum,
+    gatewayCalls,
+    backendRegistrations,
     storeKind,
     archive,
     async close() {
@@ -166,7 +187,16 @@ async function createStore(
 ): Promise<
   Pick<
     ComposedEngine,
-    "store" | "benchmarks" | "sandboxEvents" | "workers" | "batches" | "curriculum" | "storeKind" | "archive"
+    | "store"
+    | "benchmarks"
+    | "sandboxEvents"
+    | "workers"
+    | "batches"
+    | "curriculum"
+    | "gatewayCalls"
+    | "backendRegistrations"
+    | "storeKind"
+    | "archive"
   >
 > {
   if (config.kind === "memory") {
@@ -177,6 +207,8 @@ async function createStore(
       workers: new MemoryWorkerStore(),
       batches: new MemoryBatchStore(),
       curriculum: new MemoryCurriculumStore(),
+      gatewayCalls: new MemoryGatewayCallStore(),
+      backendRegistrations: new MemoryBackendRegistrationStore(),
       storeKind: "memory",
       archive: null,
     };
@@ -184,9 +216,11 @@ async function createStore(
   // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
   const {
     createJobStore,
+    PrismaBackendRegistrationStore,
     PrismaBatchStore,
     PrismaBenchmarkRunStore,
     PrismaCurriculumStore,
+    PrismaGatewayCallStore,
     PrismaSandboxEventStore,
     PrismaWorkerStore,
     makePrivateDir,
@@ -212,6 +246,8 @@ async function createStore(
     workers: new PrismaWorkerStore(store.prisma),
     batches: new PrismaBatchStore(store.prisma),
     curriculum: new PrismaCurriculumStore(store.prisma),
+    gatewayCalls: new PrismaGatewayCallStore(store.sql),
+    backendRegistrations: new PrismaBackendRegistrationStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
     archive: store.archive,
   };

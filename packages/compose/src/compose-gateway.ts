@@ -16,8 +16,12 @@ export interface GatewayConfig {
   modelName: string;
   /** Default Qwen3 with its real tokenizer. */
   family?: ModelFamilyAdapter;
-  /** Default in memory. */
-  calls?: GatewayCallStore;
+  /**
+   * Where calls are recorded. Default in memory. A function is asked at each call: the server
+   * builds the gateway before the engine's store exists (the `harness` handler needs it), and
+   * hands over the store's once it does.
+   */
+  calls?: GatewayCallStore | (() => GatewayCallStore);
 }
 
 export interface ComposedGateway {
@@ -36,7 +40,7 @@ export interface ComposedGateway {
 
 /** The inference gateway over the routed pool; a job's session ends when the job does. */
 export function composeGateway(config: GatewayConfig): ComposedGateway {
-  const calls = config.calls ?? new MemoryGatewayCallStore();
+  const calls = resolveCallStore(config.calls);
   const gateway = new InferenceGateway({
     pool: config.pool,
     family: config.family ?? createQwen3ModelFamily(),
@@ -66,5 +70,14 @@ export function composeGateway(config: GatewayConfig): ComposedGateway {
       listCalls: (jobId) => gateway.listCalls(jobId),
     }),
     close: () => unsubscribe(),
+  };
+}
+
+function resolveCallStore(given: GatewayConfig["calls"]): GatewayCallStore {
+  if (given === undefined) return new MemoryGatewayCallStore();
+  if (typeof given !== "function") return given;
+  return {
+    append: (record) => given().append(record),
+    listCalls: (jobId) => given().listCalls(jobId),
   };
 }

@@ -63,6 +63,11 @@ export class PrismaJobStore implements JobStore {
     return this.#archive;
   }
 
+  /** The driver under Prisma, for the other stores of this package whose writes bypass it (bytea). */
+  get sql(): SqlExecutor {
+    return this.#sql;
+  }
+
   /** The Prisma client, for the other stores of this package that share the connection. */
   get prisma(): PrismaClient {
     return this.#prisma;

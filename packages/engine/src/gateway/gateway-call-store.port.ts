@@ -2,6 +2,7 @@ import type { TGatewayCallRecord } from "@raas/shared";
 
 /** Where the gateway records every model call of a job (memory, or the job store's database). */
 export interface GatewayCallStore {
+  /** Records a call; a second record with the same `jobId` and `seq` replaces the first. */
   append(record: TGatewayCallRecord): Promise<void>;
   /** The job's calls in arrival order (`seq`). */
   listCalls(jobId: string): Promise<TGatewayCallRecord[]>;

@@ -1,0 +1,134 @@
+// The inference gateway's call records in PostgreSQL: a harness job's calls, and the traces and
+// certificate rebuilt from them, survive a server restart (the store, not the process, holds them).
+// Against an in-process simulator (the labelled test double for a GPU model).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TGatewayTraces } from "@raas/shared";
+import { type RunningSimulator, startSimulator } from "@raas/simulator";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../src/server";
+
+const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const schema = `raas_test_gwcalls_${process.pid}_${Date.now().toString(36)}`;
+const TASK = "gw-restart-1";
+const policy = {
+  kind: "scripted" as const,
+  tasks: {
+    [TASK]: {
+      steps: [
+        { thinking: "Look.", toolCalls: [{ name: "bash", arguments: { command: "ls" } }] },
+        { thinking: "Read.", toolCalls: [{ name: "bash", arguments: { command: "cat a.txt" } }] },
+        { content: "It says hello." },
+      ],
+    },
+  },
+};
+const tools = [
+  {
+    type: "function",
+    function: { name: "bash", parameters: { type: "object", properties: { command: { type: "string" } } } },
+  },
+];
+const opening = [
+  { role: "system", content: "You are a careful engineer." },
+  { role: "user", content: `task_id: ${TASK}\nWhat does a.txt say?` },
+];
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+type Json = any;
+
+describe("gateway call records on PostgreSQL", () => {
+  let simulator: RunningSimulator;
+  let server: RunningServer | undefined;
+  let dir: string;
+
+  const start = () =>
+    startServer({
+      port: 0,
+      logLevel: "silent",
+      agentHandlers: false,
+      store: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${DATABASE_URL}?schema=${schema}` },
+      inference: { backends: [{ kind: "vllm" as const, baseUrl: simulator.url, modelName: null }] },
+    });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "raas-gwcalls-"));
+    simulator = await startSimulator({ policy, latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close({ graceMs: 0 });
+    await simulator?.close();
+    rmSync(dir, { recursive: true, force: true });
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  });
+
+  const chat = async (base: string, messages: Json[]) => {
+    const response = await fetch(`${base}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages, tools }),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as Json).choices[0].message;
+  };
+  const traces = async (jobId: string): Promise<TGatewayTraces> => {
+    const response = await fetch(`${server!.url}/api/v1/jobs/${jobId}/gateway-traces`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as TGatewayTraces;
+  };
+
+  it("serves the same traces and certificate after a restart", async () => {
+    server = await start();
+    expect(server.storeKind).toBe("postgres");
+    const { job } = await server.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    const base = `${server.url}/gateway/${server.gateway.openSession(job.id).token}/v1`;
+    // Two calls that chain exactly, then one that rewrote the user's question: a break.
+    const first = await chat(base, opening);
+    const afterFirst = [
+      ...opening,
+      first,
+      { role: "tool", tool_call_id: first.tool_calls[0].id, content: "a.txt" },
+    ];
+    const second = await chat(base, afterFirst);
+    const rewritten = [opening[0], { ...opening[1], content: `task_id: ${TASK}\nWhat does b.txt say?` }];
+    await chat(base, [
+      ...rewritten,
+      first,
+      { role: "tool", tool_call_id: first.tool_calls[0].id, content: "a.txt" },
+      second,
+      { role: "tool", tool_call_id: second.tool_calls[0].id, content: "hello" },
+    ]);
+    const before = await traces(job.id);
+    expect(before.certificate).toMatchObject({ isCertified: false, callCount: 3, callsMerged: 1 });
+    expect(before.certificate.breaks).toHaveLength(1);
+    expect(before.chains[0]!.lossMask.filter((bit) => bit === 1).length).toBeGreaterThan(0);
+
+    // The rows are in the job store's database, not only in this process.
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT seq, prompt_tokens, octet_length(prompt_ids) AS bytes FROM "${schema}".gateway_calls WHERE job_id = $1 ORDER BY seq`,
+        [job.id],
+      );
+      expect(rows.map((row) => row.seq)).toEqual([0, 1, 2]);
+      expect(rows.every((row) => Number(row.bytes) === 4 * row.prompt_tokens)).toBe(true);
+    } finally {
+      await client.end();
+    }
+
+    await server.engine.cancel({ jobId: job.id });
+    await server.close({ graceMs: 0 });
+    server = undefined;
+
+    server = await start();
+    const after = await traces(job.id);
+    expect(after).toEqual(before);
+  }, 180_000);
+});
