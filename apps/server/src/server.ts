@@ -20,7 +20,6 @@ import {
   composeInference,
   composeSandboxRuntime,
   composeWorkers,
-  composeBackends,
   createRaasLogger,
   defaultSandboxHostId,
   type InferenceConfig,
@@ -206,26 +205,8 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     engine: composed.engine,
     sandboxRuntime,
     workerId: hostId,
-    ...(composed.bus && { bus: composed.bus, backends: () => inference.pool.listBackends() }),
+    ...(composed.bus && { bus: composed.bus }),
     logger: logger.child({ component: "workers" }),
-  });
-  // Distributed mode: what is registered, drained or removed through the API is kept in the store
-  // (a restart gets it back) and applied by every worker; backends.list merges the workers' views.
-  const backends = await composeBackends({
-    registry: inference.pool,
-    shared: composed.bus
-      ? {
-          store: composed.backendRegistrations,
-          bus: composed.bus,
-          workers: composed.workers,
-          selfWorkerId: workers.workerId,
-          ...(config.workers?.heartbeatIntervalMs !== undefined && {
-            syncIntervalMs: config.workers.heartbeatIntervalMs,
-          }),
-          ...(config.workers?.missedAfterMs !== undefined && { missedAfterMs: config.workers.missedAfterMs }),
-        }
-      : null,
-    logger: logger.child({ component: "backends" }),
   });
   // The server runs the deployment's one batch system: embedded, or as the control plane of
   // workers (they never do). After the engine, so that resumed steps find it running.
@@ -241,11 +222,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   const handler = createControlPlaneHandler({
     engine: composed.engine,
     auth,
-    backends: {
-      registry: backends.directory,
-      pool: inference.pool,
-      defaultModelName: inference.defaultModelName,
-    },
+    backends: { registry: inference.pool, defaultModelName: inference.defaultModelName },
     benchmarks: composed.benchmarks,
     workers: composed.workers,
     ...(composed.archive && { archive: composed.archive }),
@@ -280,7 +257,6 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     handler.close();
     gateway.close();
     await batches.close();
-    await backends.close();
     await workers.close();
     await composed.engine.stop({ graceMs: 0 });
     await Promise.all([sandboxRuntime.closeAll(), inference.close(), agentHandlers.close()]);
@@ -314,7 +290,6 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       // Before the engine: no step acts on job events while the engine winds down.
       await batches.close();
       await composed.engine.stop({ graceMs: options.graceMs ?? config.shutdownGraceMs });
-      await backends.close();
       await workers.close();
       // Long-polls and SSE streams would hold the server open; the engine is stopped, so end them.
       server.closeAllConnections();

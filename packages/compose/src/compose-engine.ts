@@ -3,7 +3,6 @@ import { join } from "node:path";
 import type { TrajectoryArchive } from "@raas/db";
 import {
   type AnyTaskHandler,
-  type BackendRegistrationStore,
   type BatchStore,
   type BenchmarkRunStore,
   type CurriculumStore,
@@ -15,7 +14,6 @@ import {
   HandlerRegistry,
   type JobQueue,
   type JobStore,
-  MemoryBackendRegistrationStore,
   MemoryBatchStore,
   MemoryBenchmarkRunStore,
   MemoryCurriculumStore,
@@ -80,8 +78,6 @@ export interface ComposedEngine {
   curriculum: CurriculumStore;
   /** The inference gateway's call records (harness jobs' traces), in the same store as the jobs. */
   gatewayCalls: GatewayCallStore;
-  /** Backends registered, drained or removed through the API (distributed mode shares them), in the same store as the jobs. */
-  backendRegistrations: BackendRegistrationStore;
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
   /**
@@ -101,18 +97,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
       "distributed mode (a Redis queue) needs a PostgreSQL store shared by every process: set DATABASE_URL=postgres://… (the embedded PGlite and the memory store live inside one process)",
     );
   }
-  const {
-    store,
-    benchmarks,
-    sandboxEvents,
-    workers,
-    batches,
-    curriculum,
-    gatewayCalls,
-    backendRegistrations,
-    storeKind,
-    archive,
-  } =
+  const { store, benchmarks, sandboxEvents, workers, batches, curriculum, gatewayCalls, storeKind, archive } =
     await createStore(options.store, options.logger);
   // A Redis back from an outage may have lost every item (no persistence): re-queue from the store.
   let onQueueRestored = () => {};
@@ -148,7 +133,6 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     batches,
     curriculum,
     gatewayCalls,
-    backendRegistrations,
     storeKind,
     archive,
     async close() {
@@ -194,7 +178,6 @@ async function createStore(
     | "batches"
     | "curriculum"
     | "gatewayCalls"
-    | "backendRegistrations"
     | "storeKind"
     | "archive"
   >
@@ -208,7 +191,6 @@ async function createStore(
       batches: new MemoryBatchStore(),
       curriculum: new MemoryCurriculumStore(),
       gatewayCalls: new MemoryGatewayCallStore(),
-      backendRegistrations: new MemoryBackendRegistrationStore(),
       storeKind: "memory",
       archive: null,
     };
@@ -216,7 +198,6 @@ async function createStore(
   // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
   const {
     createJobStore,
-    PrismaBackendRegistrationStore,
     PrismaBatchStore,
     PrismaBenchmarkRunStore,
     PrismaCurriculumStore,
@@ -247,7 +228,6 @@ async function createStore(
     batches: new PrismaBatchStore(store.prisma),
     curriculum: new PrismaCurriculumStore(store.prisma),
     gatewayCalls: new PrismaGatewayCallStore(store.sql),
-    backendRegistrations: new PrismaBackendRegistrationStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
     archive: store.archive,
   };
