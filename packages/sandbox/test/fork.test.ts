@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Sandbox, SandboxTemplate } from "@raas/engine";
+import type { TSandboxEvent } from "@raas/shared";
 import { afterAll, describe, expect, it } from "vitest";
 import type { WorkspaceTemplate } from "../src/host/workspace-template";
 import { SandboxError } from "../src/index";
@@ -173,6 +174,60 @@ describe("sandbox fork for groups (bubblewrap)", () => {
       expect(error).toBeInstanceOf(SandboxError);
       expect((error as SandboxError).reason).toBe("start_failed");
       expect(sandboxDirsIn(fixture.baseDir)).toEqual([]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "a cold member is filled while it starts and reports the copy; a template failing meanwhile leaves nothing",
+    async () => {
+      const events: TSandboxEvent[] = [];
+      const stop = runtime.onEvent((event) => events.push(event));
+      try {
+        const { template } = await runtime.prepareTemplate({}, prepareRepo);
+        const member = await runtime.createFrom(template, { jobId: "cold", files: { "own.txt": "mine" } });
+        expect((await sh(member, SNAPSHOT)).trim().split("\n")).toEqual(PREPARED);
+        expect(await sh(member, "cat own.txt")).toBe("mine");
+        const forked = events.find((event) => event.type === "forked" && event.sandboxId === member.id);
+        expect(forked?.jobId).toBe("cold");
+        expect(forked?.detail).toMatchObject({ templateId: template.id, copyMs: expect.any(Number) });
+        await member.close();
+        await template.remove();
+
+        const failure = new Error("the group's INIT failed");
+        let rejectTemplate: (error: Error) => void = () => undefined;
+        const pending = new Promise<SandboxTemplate>((_, reject) => {
+          rejectTemplate = reject;
+        });
+        const starting = runtime.createFrom(pending, { jobId: "cold-failed" });
+        // Fails while the member's sandbox is starting (or just started).
+        setTimeout(() => rejectTemplate(failure), 50);
+        await expect(starting).rejects.toBe(failure);
+        expect(runtime.openSandboxes).toHaveLength(0);
+        expect(sandboxDirsIn(fixture.baseDir)).toEqual([]);
+      } finally {
+        stop();
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "a shutdown right after a warm-pool take starts no refill afterwards",
+    async () => {
+      const pooled = createTestRuntime({ defaultLimits: { memoryBytes: 2 * 1024 ** 3 }, warmPoolSize: 1 });
+      try {
+        await pooled.runtime.warmUp();
+        const taken = await pooled.runtime.create({ jobId: "taken" });
+        expect(taken.state).toBe("ready");
+        await pooled.runtime.closeAll();
+        // The refill `take` deferred would have run by now.
+        for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+        expect(pooled.runtime.openSandboxes).toHaveLength(0);
+        expect(sandboxDirsIn(pooled.baseDir)).toEqual([]);
+      } finally {
+        await pooled.dispose();
+      }
     },
     TIMEOUT_MS,
   );

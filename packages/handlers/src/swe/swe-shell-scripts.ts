@@ -48,14 +48,17 @@ _random.seed(int(_os.environ.get("RAAS_SEED", "0")))
 /**
  * Fetches the bundle's one ref into a fresh repository, checks `baseCommit` out detached and
  * leaves nothing else: no branch, tag, remote, FETCH_HEAD, reflog or unreachable object (the
- * bundle already holds `baseCommit`'s history only), then drops the bundle.
+ * bundle already holds `baseCommit`'s history only), then drops the bundle. The repository gets
+ * no git template (no sample hooks, no description): fewer files for every copy of a group's
+ * workspace to make.
  */
 export function materializeScript(repo: string, baseCommit: string): string {
   const dir = shellQuote(repoPath(repo));
   const bundle = shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.bundle}`);
   return `set -e
-${GIT} init -q ${dir}
+${GIT} init -q --template= ${dir}
 cd ${dir}
+mkdir -p .git/info
 ${GIT} fetch -q --no-tags ${bundle} ${BASE_BUNDLE_REF}
 ${GIT} checkout -q --detach ${shellQuote(baseCommit)}
 rm -f .git/FETCH_HEAD .git/ORIG_HEAD
@@ -146,8 +149,8 @@ ${GIT} apply -v ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.testPatch}`)}
 /** Prints `RAAS_PYTHON=<version>` and `RAAS_PYTEST=<version>` (each only when available). */
 export function versionProbeScript(repo: string): string {
   return `cd ${shellQuote(repoPath(repo))} || exit 0
-python3 -c 'import platform; print("RAAS_PYTHON=" + platform.python_version())' 2>/dev/null
-python3 -c 'import pytest; print("RAAS_PYTEST=" + pytest.__version__)' 2>/dev/null
+python3 -c 'import platform; print("RAAS_PYTHON=" + platform.python_version(), flush=True)
+import pytest; print("RAAS_PYTEST=" + pytest.__version__)' 2>/dev/null
 true
 `;
 }
