@@ -17,7 +17,8 @@ import {
   SWE_DATA_DIR,
 } from "./support/swe-test-fixture";
 
-const REPEATS = 3;
+/** Each outcome is compared across this many fresh sandboxes (2 is enough to catch a nondeterministic grade). */
+const REPEATS = 2;
 const HANGING = "raas-fixtures__textwrapper-5";
 /** Its environment lacks a dependency the test suite's conftest imports: nothing collects. */
 const UNCOLLECTABLE = "raas-fixtures__depless-6";
@@ -73,7 +74,9 @@ const outcome = (report: SweEvalReport) => {
   return rest;
 };
 
-describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)", () => {
+// The single-case tests below run concurrently (each on its own sandboxes; they wait on
+// processes more than they compute), so each gets a limit for a loaded machine.
+describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)", { timeout: 240_000 }, () => {
   const instances = [...loadFixtureInstances(), ...loadEdgeInstances()];
 
   it("ships instances mixing pytest and unittest, a src/ layout with its test_cmd, and two of one repository", () => {
@@ -128,24 +131,26 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
     }
   }, 300_000);
 
-  it("is an eval error, never reward 0, when the listed tests cannot be collected even with the gold patch", async () => {
+  it.concurrent("is an eval error, never reward 0, when the listed tests cannot be collected even with the gold patch", async () => {
     const instance = fixtureInstance(UNCOLLECTABLE);
     // The gold patch itself, and an empty patch (which falls back to a gold run before deciding).
-    for (const patch of [instance.patch, ""]) {
-      const error = await rejection(evaluate(instance, patch, { evaluateEmptyPatch: true }));
+    const errors = await Promise.all(
+      [instance.patch, ""].map((patch) => rejection(evaluate(instance, patch, { evaluateEmptyPatch: true }))),
+    );
+    for (const error of errors) {
       expect(isStageFailure(error) && error.kind, String(error)).toBe("eval");
       expect(String((error as Error).message)).toMatch(/none of the listed tests .* reported a result/);
       expect(String((error as Error).message)).toMatch(/raas_missing_dependency/);
     }
   });
 
-  it("is an eval error when the repository's setup command and environment are not configured", async () => {
+  it.concurrent("is an eval error when the repository's setup command and environment are not configured", async () => {
     const instance = fixtureInstance("raas-fixtures__envkit-2");
     const error = await rejection(evaluate(instance, instance.patch, { repoSpecs: {} }));
     expect(isStageFailure(error) && error.kind, String(error)).toBe("eval");
   });
 
-  it("grades a model patch that breaks the package's imports as unresolved (the model's fault)", async () => {
+  it.concurrent("grades a model patch that breaks the package's imports as unresolved (the model's fault)", async () => {
     const instance = fixtureInstance("raas-fixtures__tinystats-1");
     const breaking = [
       "diff --git a/tinystats/__init__.py b/tinystats/__init__.py",
@@ -190,7 +195,7 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
     expect(report.logTail).toMatch(/ImportError|cannot import name/);
   });
 
-  it("grades an empty patch without a sandbox by default", async () => {
+  it.concurrent("grades an empty patch without a sandbox by default", async () => {
     const instance = fixtureInstance("raas-fixtures__tinystats-1");
     const report = await evaluateSwePatch({
       instance,
@@ -201,7 +206,7 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
     expect(report).toMatchObject({ resolved: false, emptyPatch: true, failedApplyPatch: false });
   });
 
-  it("reports failed_apply_patch for a patch that applies nowhere", async () => {
+  it.concurrent("reports failed_apply_patch for a patch that applies nowhere", async () => {
     const broken = [
       "diff --git a/tinystats/core.py b/tinystats/core.py",
       "--- a/tinystats/core.py",
@@ -222,7 +227,7 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
     });
   });
 
-  it("falls back to patch --fuzz when git apply rejects drifted context", async () => {
+  it.concurrent("falls back to patch --fuzz when git apply rejects drifted context", async () => {
     const instance = fixtureInstance("raas-fixtures__spans-12");
     const drifted = instance.patch.replace(
       '     """Merges overlapping closed intervals ``(start, end)``; returns sorted tuples."""',
@@ -233,7 +238,7 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
     expect(report).toMatchObject({ resolved: true, patchApplyMethod: "patch-fuzz" });
   });
 
-  it("resets model edits to the test patch's files before applying it", async () => {
+  it.concurrent("resets model edits to the test patch's files before applying it", async () => {
     const instance = fixtureInstance("raas-fixtures__tinystats-1");
     const tamperedTests = [
       "diff --git a/tests/test_core.py b/tests/test_core.py",
@@ -254,7 +259,7 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
     expect(report).toMatchObject({ resolved: true, patchApplyMethod: "git-apply" });
   });
 
-  it("reverts a conftest.py or pytest.ini the model patch adds to make every test pass", async () => {
+  it.concurrent("reverts a conftest.py or pytest.ini the model patch adds to make every test pass", async () => {
     const instance = fixtureInstance("raas-fixtures__tinystats-1");
     const passEverything = [
       "diff --git a/conftest.py b/conftest.py",
@@ -296,7 +301,7 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
     expect(report.testsStatus.FAIL_TO_PASS.failure).toContain("tests/test_wrap.py::test_long_word_is_split");
   });
 
-  it("turns a sandbox that dies during evaluation into a sandbox failure, not a grade", async () => {
+  it.concurrent("turns a sandbox that dies during evaluation into a sandbox failure, not a grade", async () => {
     const instance = fixtureInstance("raas-fixtures__tinystats-1");
     let calls = 0;
     const error = await evaluateSwePatch({
