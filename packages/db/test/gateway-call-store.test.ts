@@ -41,11 +41,14 @@ function describeContract(name: string, open: () => Promise<GatewayCallStore>) {
       await store.append(call(job, 2));
       await store.append(call(job, 0));
       await store.append(call(`${job}_other`, 0));
-      await store.append(call(job, 1, { logprobs: [], finishReason: null, backendId: null }));
+      const violation = { required: "bash", calledTools: [], message: "asked for bash, called none" };
+      await store.append(
+        call(job, 1, { logprobs: [], finishReason: null, backendId: null, toolChoiceViolation: violation }),
+      );
       const listed = await store.listCalls(job);
       expect(listed).toEqual([
         call(job, 0),
-        call(job, 1, { logprobs: [], finishReason: null, backendId: null }),
+        call(job, 1, { logprobs: [], finishReason: null, backendId: null, toolChoiceViolation: violation }),
         call(job, 2),
       ]);
       expect(await store.listCalls("job_none")).toEqual([]);

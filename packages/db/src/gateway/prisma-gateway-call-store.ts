@@ -1,5 +1,5 @@
 import type { GatewayCallStore } from "@raas/engine";
-import type { TGatewayCallRecord } from "@raas/shared";
+import type { TGatewayCallRecord, TToolChoiceViolation } from "@raas/shared";
 import { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "../codec/token-codec";
 import { jsonParam } from "../sql/bulk-statements";
 import type { SqlExecutor } from "../sql/sql-executor";
@@ -22,14 +22,15 @@ interface GatewayCallRow {
   messages: unknown;
   tools: unknown;
   answer: unknown;
+  tool_choice_violation: unknown;
   created_at_ms: number;
 }
 
 const UPSERT = `INSERT INTO gateway_calls (job_id, seq, call_id, parent_call_id, prompt_ids, response_ids,
   logprobs, prompt_tokens, response_tokens, finish_reason, backend_id, weight_version,
-  cached_prompt_tokens, latency_ms, overhead_ms, messages, tools, answer, created_at_ms)
+  cached_prompt_tokens, latency_ms, overhead_ms, messages, tools, answer, tool_choice_violation, created_at_ms)
 VALUES ($1, $2, $3, $4, $5::bytea, $6::bytea, $7::bytea, $8, $9, $10, $11, $12, $13, $14, $15,
-  $16::jsonb, $17::jsonb, $18::jsonb, $19)
+  $16::jsonb, $17::jsonb, $18::jsonb, $19::jsonb, $20)
 ON CONFLICT (job_id, seq) DO UPDATE SET call_id = EXCLUDED.call_id,
   parent_call_id = EXCLUDED.parent_call_id, prompt_ids = EXCLUDED.prompt_ids,
   response_ids = EXCLUDED.response_ids, logprobs = EXCLUDED.logprobs,
@@ -38,11 +39,11 @@ ON CONFLICT (job_id, seq) DO UPDATE SET call_id = EXCLUDED.call_id,
   weight_version = EXCLUDED.weight_version, cached_prompt_tokens = EXCLUDED.cached_prompt_tokens,
   latency_ms = EXCLUDED.latency_ms, overhead_ms = EXCLUDED.overhead_ms,
   messages = EXCLUDED.messages, tools = EXCLUDED.tools, answer = EXCLUDED.answer,
-  created_at_ms = EXCLUDED.created_at_ms`;
+  tool_choice_violation = EXCLUDED.tool_choice_violation, created_at_ms = EXCLUDED.created_at_ms`;
 
 const SELECT = `SELECT job_id, seq, call_id, parent_call_id, prompt_ids, response_ids, logprobs,
   finish_reason, backend_id, weight_version, cached_prompt_tokens, latency_ms, overhead_ms,
-  messages, tools, answer, created_at_ms
+  messages, tools, answer, tool_choice_violation, created_at_ms
 FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 
 /** Bytes as a driver parameter: both `pg` and PGlite send a Buffer as bytea. */
@@ -76,12 +77,13 @@ function callValues(record: TGatewayCallRecord): unknown[] {
     jsonParam(record.tools),
     // An answer is an assistant message; a JSON `null` keeps the column NOT NULL and round-trips.
     JSON.stringify(record.answer ?? null),
+    jsonParam(record.toolChoiceViolation ?? null),
     record.createdAtMs,
   ];
 }
 
 function fromRow(row: GatewayCallRow): TGatewayCallRecord {
-  return {
+  const record: TGatewayCallRecord = {
     id: row.call_id,
     seq: Number(row.seq),
     jobId: row.job_id,
@@ -100,6 +102,10 @@ function fromRow(row: GatewayCallRow): TGatewayCallRecord {
     answer: parsedJson(row.answer),
     createdAtMs: Number(row.created_at_ms),
   };
+  if (row.tool_choice_violation !== null) {
+    record.toolChoiceViolation = parsedJson(row.tool_choice_violation) as TToolChoiceViolation;
+  }
+  return record;
 }
 
 /**
