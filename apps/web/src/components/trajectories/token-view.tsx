@@ -5,7 +5,7 @@ import type { TTokenBlock } from "./token-blocks";
 import { confidenceOf, describeToken, weightVersionAt } from "./token-blocks";
 import { describeText, visibleText } from "./token-text";
 import styles from "./token-view.module.css";
-import type { TExportView } from "./trajectory-types";
+import type { TTokenStreamView } from "./trajectory-types";
 import { useTokenTexts } from "./use-token-texts";
 
 /** Tokens drawn per block before a "show all" button (a long observation would stall the page). */
@@ -29,7 +29,7 @@ export function TokenView({
   label,
   testId,
 }: {
-  exported: TExportView;
+  exported: TTokenStreamView;
   blocks: readonly TTokenBlock[];
   label: string;
   testId?: string;

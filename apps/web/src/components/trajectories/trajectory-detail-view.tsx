@@ -9,6 +9,7 @@ import { useTRPC } from "../../trpc/trpc-context";
 import { ErrorState } from "../error-state";
 import { EvalReport } from "./eval-report";
 import { ExportLink } from "./export-link";
+import { GatewayCertificatePanel } from "./gateway-certificate-panel";
 import { TaskPanel } from "./task-panel";
 import { TimingPanel } from "./timing-panel";
 import { tokenBlocks } from "./token-blocks";
@@ -117,6 +118,7 @@ export function TrajectoryDetailView({ jobId }: { jobId: string }) {
           </>
         ) : null}
       </Section>
+      {data.kind === "harness" ? <GatewayCertificatePanel jobId={data.id} isRunning={isRunning} /> : null}
       <EvalReport result={data.result} />
     </div>
   );

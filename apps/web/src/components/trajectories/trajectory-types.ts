@@ -5,3 +5,12 @@ type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 /** One job's training export (flat tokens, loss mask, logprobs, turn spans) as the browser receives it. */
 export type TExportView = RouterOutputs["jobs"]["export"];
+
+/**
+ * What the token view draws: a flat stream with its loss mask and logprobs, and the turns (or
+ * gateway calls) whose weight versions it reads out. A trajectory export is one; a gateway chain
+ * is shaped into one.
+ */
+export type TTokenStreamView = Pick<TExportView, "tokens" | "lossMask" | "logprobs"> & {
+  turns: ReadonlyArray<Pick<TExportView["turns"][number], "index" | "weightVersion" | "weightVersionSpans">>;
+};
