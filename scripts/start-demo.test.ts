@@ -1,7 +1,8 @@
 // `npm start`'s demo, end to end: scripts/start.mjs (--no-web) on a fresh data directory starts the
-// server, the simulator and `raas demo`; once the demo says it is done, the API holds the three
-// training runs (finished, every step completed with trajectories) and the two SWE-bench runs over
-// every shipped fixture. A second `raas demo` finds everything by its keys and adds nothing.
+// server, the simulator (its seeded coin-flip policy) and `raas demo`; once the demo says it is
+// done, the API holds the three training runs (finished, every step completed with trajectories,
+// some group informative and some step's rewards spread) and the two SWE-bench runs over every
+// shipped fixture. A second `raas demo` finds everything by its keys and adds nothing.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -17,7 +18,18 @@ const sweInstances = readFileSync(join(root, "packages/handlers/data/swe/instanc
   .filter((line) => line.trim() !== "").length;
 
 type TRunRow = { id: string; runKey: string | null; status: string; stepCount: number };
-type TStepRow = { id: string; status: string; stats: { trajectories: number; rewardMean: number | null } };
+type TStepRow = {
+  id: string;
+  status: string;
+  stats: {
+    trajectories: number;
+    rewardMean: number | null;
+    rewardMin: number | null;
+    rewardMax: number | null;
+    informative: number;
+    groupsDecided: number;
+  };
+};
 type TBenchmarkRow = { id: string; status: string; totalCount: number; resolvedCount: number };
 
 let dir: string;
@@ -92,14 +104,19 @@ afterAll(async () => {
 });
 
 describe("npm start's demo", () => {
-  it("says it runs and how to switch it off", () => {
+  it("says it runs and how to switch it off, and when every page first had data", () => {
     expect(output).toMatch(/Demo: +running now .*--no-demo or RAAS_DEMO=0/);
+    // The figure itself is a measurement (printed for the reader), not asserted.
+    expect(output).toMatch(
+      /\[demo\] first results on every page after [\d.]+ s \(jobs queued [\d.]+ s; first step of demo-math [\d.]+ s, demo-code [\d.]+ s, demo-swe [\d.]+ s; benchmark comparison [\d.]+ s\)/,
+    );
   });
 
   it("stores finished training runs over math, code and swe whose steps all completed", async () => {
     const { items } = await get<{ items: TRunRow[] }>("/api/v1/runs");
     const demo = items.filter((run) => run.runKey?.startsWith("demo-"));
     expect(demo.map((run) => run.runKey).sort()).toEqual(["demo-code", "demo-math", "demo-swe"]);
+    const allSteps: TStepRow[] = [];
     for (const run of demo) {
       expect(run.status).toBe("finished");
       const steps = (await get<{ items: TStepRow[] }>(`/api/v1/runs/${run.id}/steps`)).items;
@@ -110,7 +127,13 @@ describe("npm start's demo", () => {
         expect(step.stats.trajectories).toBeGreaterThan(0);
         expect(step.stats.rewardMean).not.toBeNull();
       }
+      allSteps.push(...steps);
     }
+    // The simulator's coin flip per trajectory: members of a group disagree in some step (the
+    // informative-group chart is not flat at 0 %) and rewards within a step are spread.
+    expect(allSteps.some((step) => step.stats.informative > 0)).toBe(true);
+    expect(allSteps.some((step) => step.stats.rewardMin !== step.stats.rewardMax)).toBe(true);
+    expect(allSteps.some((step) => step.stats.informative < step.stats.groupsDecided)).toBe(true);
   });
 
   it("stores two completed SWE-bench runs over every shipped instance, with different results", async () => {
@@ -128,7 +151,15 @@ describe("npm start's demo", () => {
     }
     // Gold patches on every other instance resolve exactly those; empty patches resolve none.
     expect(demo[0]?.resolvedCount).toBe(Math.ceil(sweInstances / 2));
+    // The simulator solves some instances (its coin flip), so the two runs can be compared.
     expect(demo[1]?.resolvedCount).toBeGreaterThan(0);
+    type TResult = { instanceId: string; resolved: boolean };
+    const results = async (id: string) =>
+      (await get<{ items: TResult[] }>(`/api/v1/benchmarks/${id}/results?limit=100`)).items;
+    const [gold = [], rollouts = []] = await Promise.all(demo.map((run) => results(run.id)));
+    // Both runs over the same instances, and the per-instance matrix has contrast.
+    expect(gold.map((r) => r.instanceId)).toEqual(rollouts.map((r) => r.instanceId));
+    expect(gold.some((r, index) => r.resolved !== rollouts[index]?.resolved)).toBe(true);
   });
 
   it("adds nothing when run again: runs, steps and benchmark runs are found by their keys", async () => {

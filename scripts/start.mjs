@@ -63,6 +63,8 @@ const configuredBackends = (process.env.RAAS_BACKENDS ?? "").trim();
 const simulatorPolicyFile = join(root, "packages/handlers/data/simulator/math-code-stem.policy.json");
 const sweDataset = join(root, "packages/handlers/data/swe/instances.jsonl");
 const sweBundles = join(root, "packages/handlers/data/swe/bundles");
+/** Chance that the simulator follows a task's script in a trajectory (see writeSimulatorPolicy). */
+const SIMULATED_SOLVE_PROBABILITY = "0.6";
 const children = [];
 
 function adminToken() {
@@ -115,26 +117,33 @@ function freePort() {
 }
 
 /**
- * The simulator's scripts for the shipped tasks: math/code/stem (some solved, some failed on
- * purpose) plus the SWE fixtures (solved with their gold patches), written to
- * `<dataDir>/simulator-policy.json`. Null when the scripts are missing.
+ * The simulator's policy for the shipped tasks, written to `<dataDir>/simulator-policy.json`: each
+ * math/code/stem task follows its script (some solve it, some fail on purpose) and each SWE fixture
+ * its gold patch with probability SIMULATED_SOLVE_PROBABILITY, else makes a wrong attempt — one
+ * draw per trajectory from its sampling seed, so a group's members disagree now and then and the
+ * demo's reward curves and informative groups are not flat. Null when the scripts are missing.
  */
 function writeSimulatorPolicy() {
   if (!existsSync(simulatorPolicyFile)) return null;
-  const policy = JSON.parse(readFileSync(simulatorPolicyFile, "utf8"));
-  const sweScripts = join(root, "apps/simulator/src/swe/swe-policy-main.ts");
-  if (existsSync(sweDataset) && existsSync(sweScripts)) {
-    const built = spawnSync(process.execPath, [tsx, sweScripts, "--dataset", sweDataset, "--solve-all"], {
+  const builder = join(root, "apps/simulator/src/demo/demo-policy-main.ts");
+  const args = [tsx, builder, "--scripts", simulatorPolicyFile, "--probability", SIMULATED_SOLVE_PROBABILITY];
+  const built = spawnSync(
+    process.execPath,
+    [...args, ...(existsSync(sweDataset) ? ["--swe-dataset", sweDataset] : [])],
+    {
       cwd: root,
       encoding: "utf8",
-    });
-    if (built.status === 0) Object.assign(policy.tasks, JSON.parse(built.stdout).tasks);
-    else
-      console.error("[start] could not build the simulator's SWE scripts; swe tasks get its default script");
-  }
+    },
+  );
   mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // owner-only: it holds the admin token and the database
   const path = join(dataDir, "simulator-policy.json");
-  writeFileSync(path, `${JSON.stringify(policy)}\n`);
+  if (built.status === 0) writeFileSync(path, built.stdout);
+  else {
+    console.error(
+      `[start] could not build the simulator's coin-flip policy; it follows the scripts alone\n${built.stderr}`,
+    );
+    writeFileSync(path, readFileSync(simulatorPolicyFile));
+  }
   return path;
 }
 
@@ -173,10 +182,11 @@ function writeExampleRollouts() {
 
 /**
  * Starts `raas demo` against the server: short training runs and two SWE-bench runs, idempotent
- * across restarts. Its end (or failure) stops nothing else.
+ * across restarts. It is started beside the loading server (so that both load at once) and waits
+ * for it to answer. Its end (or failure) stops nothing else.
  */
 function launchDemo(url, token) {
-  const child = spawn(process.execPath, [tsx, "apps/cli/src/main.ts", "demo"], {
+  const child = spawn(process.execPath, [tsx, "apps/cli/src/main.ts", "demo", "--wait-for-server", "600"], {
     cwd: root,
     env: { ...process.env, RAAS_URL: url, RAAS_TOKEN: token },
     stdio: ["ignore", "inherit", "inherit"],
@@ -216,23 +226,28 @@ launch("server", process.execPath, [tsx, "apps/server/src/main.ts"], {
 });
 // Generous: a busy 2-core machine may take minutes to load the server; one that exits stops
 // everything at once anyway (launch's exit handler), so waiting longer never hides a crash.
+// The demo starts as soon as its backend answers, beside the loading server, and waits for it.
 try {
   await Promise.all([
     waitForHttp(`${serverUrl}/health`, 600_000),
-    simulatorUrl ? waitForHttp(`${simulatorUrl}/health`, 600_000) : null,
+    (async () => {
+      if (simulatorUrl) await waitForHttp(`${simulatorUrl}/health`, 600_000);
+      if (withDemo) launchDemo(serverUrl, token);
+    })(),
   ]);
 } catch (error) {
   console.error(`[start] ${error.message}`);
   stop(1);
   await new Promise(() => {}); // stop() exits the process
 }
+console.error(`[start] the API answered ${(performance.now() / 1_000).toFixed(1)} s after start`);
 
 const examples = writeExampleRollouts();
-if (withDemo) launchDemo(serverUrl, token);
 const inferenceLines = simulatorUrl
   ? [
       `  inference      SIMULATOR at ${simulatorUrl} — the labelled test double for a GPU model, not a model:`,
-      "                 it answers the shipped math/code/stem tasks and SWE fixtures from scripts (some failed on purpose).",
+      "                 it answers the shipped math/code/stem tasks and SWE fixtures from scripts (some failed on purpose),",
+      `                 each trajectory following its script with probability ${SIMULATED_SOLVE_PROBABILITY} (a seeded coin flip), else answering wrongly.`,
       "                 For a real model: RAAS_BACKENDS=vllm=http://<host>:8000 npm start  (sglang=…, nemo-rl=… too;",
       `                 RAAS_MODEL names the served model), or register one at run time: POST ${serverUrl}/api/v1/backends`,
     ]

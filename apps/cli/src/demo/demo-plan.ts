@@ -1,6 +1,12 @@
 import type { TSweInstance, TSwePrediction } from "@raas/handlers";
 
-/** One demo training run: `steps` steps of `groups` × `groupSize` samples over a shipped dataset. */
+/** How many groups of how many samples one step asks for. */
+export interface DemoStepShape {
+  groups: number;
+  groupSize: number;
+}
+
+/** One demo training run: `steps` steps over a shipped dataset, the first one small. */
 export interface DemoTrainingRun {
   /** Idempotency key: a restarted `npm start` finds the run instead of starting another. */
   runKey: string;
@@ -8,8 +14,16 @@ export interface DemoTrainingRun {
   /** A dataset of `GET /api/v1/datasets`; the run is skipped when the server does not ship it. */
   dataset: string;
   steps: number;
-  groups: number;
-  groupSize: number;
+  /** The first step: one small group, so the run has a point on its reward curve early. */
+  firstStep: DemoStepShape;
+  /** Every later step. */
+  laterSteps: DemoStepShape;
+  /**
+   * Sampling seed of the run's steps (`agent.seed`): the engine gives each member its own seed
+   * from it, so members of a group sample differently from the simulator's coin-flip policy —
+   * and a restart draws the same outcomes again.
+   */
+  seed: number;
 }
 
 /** One demo benchmark run over the shipped SWE fixtures. */
@@ -29,19 +43,52 @@ export interface DemoBenchmarkRun {
 export interface DemoPlan {
   training: readonly DemoTrainingRun[];
   benchmarks: readonly DemoBenchmarkRun[];
+  /**
+   * Instances per stored chunk of a benchmark run: the first chunk is small so that the
+   * comparison of the runs exists early; each later chunk adds its results as it finishes.
+   */
+  benchmarkChunks: { first: number; rest: number };
+  /** Unfinished jobs per benchmark run at most. */
+  benchmarkMaxInFlight: number;
 }
 
 /**
- * What `npm start` shows a newcomer within a minute: short training runs over the shipped math,
- * code and SWE items (every group handed out, so reward curves move step by step) and two stored
- * SWE-bench runs to compare. Small on purpose (about 10 sandboxes at a time): it shares the
- * machine with whatever else runs, and too many sandboxes starting at once on 2 cores time out.
+ * What `npm start` shows a newcomer within a minute. Everything starts at once: each training
+ * run's first step is one small group, and the benchmark runs store their first two instances
+ * before the rest, so every page has data after the first round of sandboxes (about 13 at a time);
+ * later steps (about 20 sandboxes at a time) and chunks keep the pages moving for a few minutes.
+ * Small on purpose: it shares the machine with whatever else runs, and too many sandboxes starting
+ * at once on 2 cores time out.
  */
 export const DEMO_PLAN: DemoPlan = {
   training: [
-    { runKey: "demo-math", name: "demo-math", dataset: "math", steps: 5, groups: 2, groupSize: 4 },
-    { runKey: "demo-code", name: "demo-code", dataset: "code", steps: 3, groups: 2, groupSize: 4 },
-    { runKey: "demo-swe", name: "demo-swe", dataset: "swe", steps: 2, groups: 1, groupSize: 2 },
+    {
+      runKey: "demo-math",
+      name: "demo-math",
+      dataset: "math",
+      steps: 5,
+      firstStep: { groups: 1, groupSize: 4 },
+      laterSteps: { groups: 2, groupSize: 4 },
+      seed: 101,
+    },
+    {
+      runKey: "demo-code",
+      name: "demo-code",
+      dataset: "code",
+      steps: 3,
+      firstStep: { groups: 1, groupSize: 4 },
+      laterSteps: { groups: 2, groupSize: 3 },
+      seed: 202,
+    },
+    {
+      runKey: "demo-swe",
+      name: "demo-swe",
+      dataset: "swe",
+      steps: 2,
+      firstStep: { groups: 1, groupSize: 2 },
+      laterSteps: { groups: 1, groupSize: 2 },
+      seed: 303,
+    },
   ],
   benchmarks: [
     { id: "demo-swe-simulator-rollouts", source: "rollouts", model: null },
@@ -51,7 +98,24 @@ export const DEMO_PLAN: DemoPlan = {
       model: "demo: gold patch on every other instance",
     },
   ],
+  benchmarkChunks: { first: 2, rest: 4 },
+  benchmarkMaxInFlight: 2,
 };
+
+/** The shape of step `index` (from 0) of `run`. */
+export function stepShape(run: DemoTrainingRun, index: number): DemoStepShape {
+  return index === 0 ? run.firstStep : run.laterSteps;
+}
+
+/** `items` in order, cut into a chunk of `first` and then chunks of `rest` (both at least 1). */
+export function inChunks<T>(items: readonly T[], first: number, rest: number): T[][] {
+  const chunks: T[][] = [];
+  let size = Math.max(1, first);
+  for (let at = 0; at < items.length; at += size, size = Math.max(1, rest)) {
+    chunks.push(items.slice(at, at + size));
+  }
+  return chunks;
+}
 
 /** The plan's training runs whose dataset the server ships, and the names it does not. */
 export function trainingRunsFor(

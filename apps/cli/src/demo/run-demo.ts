@@ -1,15 +1,9 @@
-import type { TSweInstance } from "@raas/handlers";
+import type { SweJobGateway, TSweInstance } from "@raas/handlers";
 import type { RaasClient } from "../client";
-import { benchmarkStore } from "../commands/benchmark-store";
 import { sweJobGateway } from "../commands/swe-job-gateway";
-import {
-  type DemoBenchmarkRun,
-  type DemoPlan,
-  type DemoTrainingRun,
-  demoStepKey,
-  halfGoldPredictions,
-  trainingRunsFor,
-} from "./demo-plan";
+import { runDemoBenchmark } from "./demo-benchmark";
+import { DemoMilestones, type TDemoMilestone } from "./demo-milestones";
+import { type DemoPlan, type DemoTrainingRun, demoStepKey, stepShape, trainingRunsFor } from "./demo-plan";
 
 export interface DemoOptions {
   client: RaasClient;
@@ -19,6 +13,8 @@ export interface DemoOptions {
   log(message: string): void;
   /** How often a running step is read back, ms. Default 1_000. */
   pollMs?: number;
+  /** Milliseconds on a monotonic clock, for the time-to-first-results line. Default `performance.now`. */
+  now?: () => number;
   signal?: AbortSignal;
 }
 
@@ -27,22 +23,33 @@ export interface DemoSummary {
   runs: Record<string, string>;
   /** Stored benchmark run ids. */
   benchmarks: string[];
+  /** Milliseconds from the demo's start until every page had data; null when that was never reached. */
+  firstResultsMs: number | null;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Runs one demo training run to its end: its steps one after the other, then finishes the run. */
-async function runTraining(options: DemoOptions, spec: DemoTrainingRun, model: string): Promise<string> {
+/**
+ * Runs one demo training run to its end: its steps one after the other (the first one small),
+ * then finishes the run, reaching its `step:` milestone once its first step is handed out.
+ */
+async function runTraining(
+  options: DemoOptions,
+  spec: DemoTrainingRun,
+  model: string,
+  reach: (milestone: TDemoMilestone) => void,
+): Promise<string> {
   const { client, log } = options;
   const { run, created } = await client.runs.create.mutate({
     name: spec.name,
     runKey: spec.runKey,
     model,
     dataset: spec.dataset,
-    config: { demo: true, groups: spec.groups, groupSize: spec.groupSize, steps: spec.steps },
+    config: { demo: true, firstStep: spec.firstStep, laterSteps: spec.laterSteps, steps: spec.steps },
   });
   if (run.status === "finished") {
     log(`run ${spec.name} (${run.id}) is already complete`);
+    reach(`step:${spec.runKey}`);
     return run.id;
   }
   log(
@@ -54,75 +61,40 @@ async function runTraining(options: DemoOptions, spec: DemoTrainingRun, model: s
       runId: run.id,
       stepKey: demoStepKey(index),
       tasks: { type: "dataset", dataset: spec.dataset },
-      groups: spec.groups,
-      groupSize: spec.groupSize,
+      ...stepShape(spec, index),
+      // A seed per step: the engine derives each member's sampling seed from it, so members of a
+      // group answer differently under the simulator's coin-flip policy (informative groups).
+      agent: { seed: spec.seed + index },
       // Every complete group goes out, so each step's reward mean moves with the tasks drawn.
       dynamicSampling: { policy: "none", overProvision: 1 },
       shuffleSeed: 7,
     });
+    reach("queues");
     let current = step;
     while (current.status === "running") {
       options.signal?.throwIfAborted();
       await sleep(options.pollMs ?? 1_000);
       current = await client.steps.get.query({ stepId: step.id });
     }
-    const mean = current.stats.rewardMean;
+    if (current.stats.trajectories > 0) reach(`step:${spec.runKey}`);
+    const { rewardMean, rewardMin, rewardMax, informative, groupsDecided } = current.stats;
+    const format = (value: number | null) => (value === null ? "-" : value.toFixed(2));
     log(
-      `run ${spec.name} step ${index + 1}/${spec.steps} ${current.status}: reward mean ${mean === null ? "-" : mean.toFixed(2)}`,
+      `run ${spec.name} step ${index + 1}/${spec.steps} ${current.status}: reward mean ${format(rewardMean)} ` +
+        `(min ${format(rewardMin)}, max ${format(rewardMax)}), informative groups ${informative}/${groupsDecided}`,
     );
   }
   await client.runs.finish.mutate({ runId: run.id });
   return run.id;
 }
 
-/** Stores one demo benchmark run (skipped when a completed one is stored already). Returns its id. */
-async function runBenchmark(options: DemoOptions, spec: DemoBenchmarkRun, backendModel: string) {
-  const { client, log } = options;
-  const existing = await client.benchmarks.get.query({ runId: spec.id }).catch(() => null);
-  if (existing?.run.status === "completed") {
-    log(`benchmark run ${spec.id} is already stored`);
-    return spec.id;
-  }
-  const { runSweBenchmark } = await import("@raas/handlers");
-  const model = spec.model ?? backendModel;
-  const predictions =
-    spec.source === "half-gold-predictions" ? halfGoldPredictions(options.sweInstances, model) : undefined;
-  const store = benchmarkStore(client, log);
-  await store.createRun({
-    id: spec.id,
-    model,
-    dataset: "raas-swe-fixtures",
-    config: { demo: true, source: spec.source },
-  });
-  const gateway = sweJobGateway(client);
-  const outcome = await runSweBenchmark({
-    instances: options.sweInstances,
-    model,
-    runId: spec.id,
-    gateway,
-    maxInFlight: 2,
-    ...(predictions && { predictions }),
-    ...(options.signal && { signal: options.signal }),
-  });
-  await store.recordResults(spec.id, outcome.results);
-  await store.finishRun(spec.id, "completed");
-  const resolved = outcome.results.filter((result) => result.resolved).length;
-  log(`benchmark run ${spec.id}: ${resolved}/${outcome.results.length} resolved`);
-  return spec.id;
-}
-
-/** Runs `work` over `items` one after the other. */
-async function inTurn<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (const item of items) results.push(await work(item));
-  return results;
-}
-
 /**
- * Fills a fresh server with something to look at: the plan's training runs (over the datasets the
- * server ships) one after the other, and beside them its benchmark runs one after the other.
- * Idempotent: runs are found again by their keys, steps by their step keys, benchmark runs by their
- * ids, so a restart resumes or skips them.
+ * Fills a fresh server with something to look at, all at once so that every dashboard page has
+ * data early: the plan's training runs (over the datasets the server ships) side by side, each
+ * starting with a small step, and beside them its benchmark runs, each storing a small first chunk
+ * of instances before the rest. Logs when every page first had data. Idempotent: runs are found
+ * again by their keys, steps by their step keys, benchmark runs by their ids, so a restart resumes
+ * or skips them.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const { client, plan, log } = options;
@@ -138,12 +110,52 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const hasSwe = datasets.some((dataset) => dataset.name === "swe");
   if (!hasSwe) log("the server runs no swe handler; the benchmark runs are skipped");
   const benchmarks = hasSwe && options.sweInstances.length > 0 ? plan.benchmarks : [];
+
+  const milestones = new DemoMilestones({
+    runKeys: runs.map((spec) => spec.runKey),
+    hasComparison: benchmarks.length > 1,
+    now: options.now ?? (() => performance.now()),
+  });
+  const reach = (milestone: TDemoMilestone) => {
+    const line = milestones.reach(milestone);
+    if (line !== null) log(line);
+  };
+  const base = sweJobGateway(client);
+  const gateway: SweJobGateway = {
+    submit: async (requests) => {
+      const submitted = await base.submit(requests);
+      reach("queues");
+      return submitted;
+    },
+    wait: base.wait,
+  };
+  const stored = new Set<string>();
   const [runIds, benchmarkIds] = await Promise.all([
-    inTurn(runs, (spec) => runTraining(options, spec, model)),
-    inTurn(benchmarks, (spec) => runBenchmark(options, spec, model)),
+    Promise.all(runs.map((spec) => runTraining(options, spec, model, reach))),
+    Promise.all(
+      benchmarks.map((spec) =>
+        runDemoBenchmark(
+          {
+            client,
+            plan,
+            sweInstances: options.sweInstances,
+            gateway,
+            log,
+            onFirstResults: () => {
+              stored.add(spec.id);
+              if (stored.size === benchmarks.length) reach("comparison");
+            },
+            ...(options.signal && { signal: options.signal }),
+          },
+          spec,
+          model,
+        ),
+      ),
+    ),
   ]);
   return {
     runs: Object.fromEntries(runs.map((spec, index) => [spec.runKey, runIds[index] as string])),
     benchmarks: benchmarkIds,
+    firstResultsMs: milestones.allReachedAfterMs(),
   };
 }
