@@ -16,6 +16,12 @@ export interface SandboxConfig {
   defaultLimits?: SandboxLimits;
   /** Bytes one sandbox's workspace may occupy (bubblewrap only). Default none. */
   workspaceSizeBytes?: number;
+  /**
+   * Sandboxes kept started ahead of demand (filled in the background from the start): a job's
+   * INIT, a group member's above all, then only takes one instead of waiting for a cold start.
+   * Each idle one costs one sandbox's memory. Default 0 (off).
+   */
+  warmPoolSize?: number;
 }
 
 const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -33,7 +39,8 @@ export class SandboxUnavailableError extends Error {
 }
 
 /**
- * Builds the sandbox runtime. Creating one starts no sandbox. A missing binary stops the server
+ * Builds the sandbox runtime. Creating one starts no sandbox, except the warm pool's (when
+ * `warmPoolSize` > 0), which fills in the background. A missing binary stops the server
  * (`SandboxUnavailableError`, with the install command) when `requireInstalled` — handlers that
  * need sandboxes are registered, and every job of theirs would fail in INIT; a server without
  * them (diagnostic jobs only) starts with a warning.
@@ -46,7 +53,8 @@ export function composeSandboxRuntime(
   const kind = config.runtime ?? "bubblewrap";
   const searchPath = config.searchPath ?? SYSTEM_PATH;
   const needed = BINARIES[kind];
-  if (needed && !needed.names.some((name) => findExecutable(name, searchPath))) {
+  const isInstalled = !needed || needed.names.some((name) => findExecutable(name, searchPath));
+  if (needed && !isInstalled) {
     const missing = `sandbox runtime ${kind} is not installed (no ${needed.names.join(" or ")} on PATH=${searchPath}): ${needed.hint}`;
     if (options.requireInstalled) {
       throw new SandboxUnavailableError(
@@ -64,12 +72,20 @@ export function composeSandboxRuntime(
       `sandbox runtime ${kind} does not bound the workspace size; only bubblewrap enforces workspaceSizeBytes`,
     );
   }
-  return createSandboxRuntime({
+  const runtime = createSandboxRuntime({
     kind,
     searchPath,
     ...(config.baseDir ? { baseDir: config.baseDir } : {}),
     ...(config.defaultLimits ? { defaultLimits: config.defaultLimits } : {}),
     ...(config.workspaceSizeBytes !== undefined ? { workspaceSizeBytes: config.workspaceSizeBytes } : {}),
+    ...(config.warmPoolSize !== undefined ? { warmPoolSize: config.warmPoolSize } : {}),
     warn: (message) => logger.warn({ runtime: kind }, message),
   });
+  // Without the binary nothing could start (the warning above says why).
+  if ((config.warmPoolSize ?? 0) > 0 && isInstalled) {
+    runtime
+      .warmUp()
+      .catch((error: unknown) => logger.warn({ runtime: kind, error }, "filling the warm pool failed"));
+  }
+  return runtime;
 }
