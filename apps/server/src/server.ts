@@ -14,6 +14,7 @@ import {
   type ComposedBatches,
   type ComposedWorkers,
   composeAgentHandlers,
+  composeBackends,
   composeBatches,
   composeEngine,
   composeGateway,
@@ -205,8 +206,26 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     engine: composed.engine,
     sandboxRuntime,
     workerId: hostId,
-    ...(composed.bus && { bus: composed.bus }),
+    ...(composed.bus && { bus: composed.bus, backends: () => inference.pool.listBackends() }),
     logger: logger.child({ component: "workers" }),
+  });
+  // Distributed mode: what is registered, drained or removed through the API is kept in the store
+  // (a restart gets it back) and applied by every worker; backends.list merges the workers' views.
+  const backends = await composeBackends({
+    registry: inference.pool,
+    shared: composed.bus
+      ? {
+          store: composed.backendRegistrations,
+          bus: composed.bus,
+          workers: composed.workers,
+          selfWorkerId: workers.workerId,
+          ...(config.workers?.heartbeatIntervalMs !== undefined && {
+            syncIntervalMs: config.workers.heartbeatIntervalMs,
+          }),
+          ...(config.workers?.missedAfterMs !== undefined && { missedAfterMs: config.workers.missedAfterMs }),
+        }
+      : null,
+    logger: logger.child({ component: "backends" }),
   });
   // The server runs the deployment's one batch system: embedded, or as the control plane of
   // workers (they never do). After the engine, so that resumed steps find it running.
@@ -222,7 +241,11 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   const handler = createControlPlaneHandler({
     engine: composed.engine,
     auth,
-    backends: { registry: inference.pool, defaultModelName: inference.defaultModelName },
+    backends: {
+      registry: backends.directory,
+      pool: inference.pool,
+      defaultModelName: inference.defaultModelName,
+    },
     benchmarks: composed.benchmarks,
     workers: composed.workers,
     ...(composed.archive && { archive: composed.archive }),
@@ -257,6 +280,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     handler.close();
     gateway.close();
     await batches.close();
+    await backends.close();
     await workers.close();
     await composed.engine.stop({ graceMs: 0 });
     await Promise.all([sandboxRuntime.closeAll(), inference.close(), agentHandlers.close()]);
@@ -290,6 +314,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       // Before the engine: no step acts on job events while the engine winds down.
       await batches.close();
       await composed.engine.stop({ graceMs: options.graceMs ?? config.shutdownGraceMs });
+      await backends.close();
       await workers.close();
       // Long-polls and SSE streams would hold the server open; the engine is stopped, so end them.
       server.closeAllConnections();

@@ -1,6 +1,7 @@
 import {
   type ComposedWorkers,
   composeAgentHandlers,
+  composeBackends,
   composeEngine,
   composeInference,
   composeSandboxRuntime,
@@ -86,6 +87,17 @@ export async function startWorker(
     hostId: workerId,
     logger: logger.child({ component: "sandbox-events" }),
   });
+  // Backends registered, drained or removed through the API reach this pool: what is stored now
+  // (before the first job), then each change (bus, and every heartbeat interval).
+  const backends = await composeBackends({
+    registry: inference.pool,
+    shared: {
+      store: composed.backendRegistrations,
+      bus: composed.bus,
+      ...(config.heartbeatIntervalMs !== undefined && { syncIntervalMs: config.heartbeatIntervalMs }),
+    },
+    logger: logger.child({ component: "backends" }),
+  });
   await composed.engine.start();
   const workers = await composeWorkers({
     store: composed.workers,
@@ -95,6 +107,8 @@ export async function startWorker(
     labels: config.labels,
     ...(config.heartbeatIntervalMs !== undefined && { heartbeatIntervalMs: config.heartbeatIntervalMs }),
     ...(composed.bus && { bus: composed.bus }),
+    // The control plane merges these into backends.list.
+    backends: () => inference.pool.listBackends(),
     // The server watches every worker; a worker only reports on itself.
     monitor: false,
     onSelfLost: () => {
@@ -131,6 +145,7 @@ export async function startWorker(
       state = "stopping";
       await composed.engine.stop({ graceMs: config.abortGraceMs });
       await workers.close();
+      await backends.close();
       await sandboxRuntime.closeAll();
       await sandboxEvents.close();
       await agentHandlers.close();

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { TrajectoryArchive } from "@raas/db";
 import {
   type AnyTaskHandler,
+  type BackendRegistrationStore,
   type BatchStore,
   type BenchmarkRunStore,
   type CurriculumStore,
@@ -14,6 +15,7 @@ import {
   HandlerRegistry,
   type JobQueue,
   type JobStore,
+  MemoryBackendRegistrationStore,
   MemoryBatchStore,
   MemoryBenchmarkRunStore,
   MemoryCurriculumStore,
@@ -78,6 +80,8 @@ export interface ComposedEngine {
   curriculum: CurriculumStore;
   /** The inference gateway's call records (harness jobs' traces), in the same store as the jobs. */
   gatewayCalls: GatewayCallStore;
+  /** Backends registered, drained or removed through the API (distributed mode shares them), in the same store as the jobs. */
+  backendRegistrations: BackendRegistrationStore;
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
   /**
@@ -97,8 +101,18 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
       "distributed mode (a Redis queue) needs a PostgreSQL store shared by every process: set DATABASE_URL=postgres://… (the embedded PGlite and the memory store live inside one process)",
     );
   }
-  const { store, benchmarks, sandboxEvents, workers, batches, curriculum, gatewayCalls, storeKind, archive } =
-    await createStore(options.store, options.logger);
+  const {
+    store,
+    benchmarks,
+    sandboxEvents,
+    workers,
+    batches,
+    curriculum,
+    gatewayCalls,
+    backendRegistrations,
+    storeKind,
+    archive,
+  } = await createStore(options.store, options.logger);
   // A Redis back from an outage may have lost every item (no persistence): re-queue from the store.
   let onQueueRestored = () => {};
   const { queue, bus } = await createQueue(queueConfig, options.logger, () => onQueueRestored());
@@ -133,6 +147,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     batches,
     curriculum,
     gatewayCalls,
+    backendRegistrations,
     storeKind,
     archive,
     async close() {
@@ -178,6 +193,7 @@ async function createStore(
     | "batches"
     | "curriculum"
     | "gatewayCalls"
+    | "backendRegistrations"
     | "storeKind"
     | "archive"
   >
@@ -191,6 +207,7 @@ async function createStore(
       batches: new MemoryBatchStore(),
       curriculum: new MemoryCurriculumStore(),
       gatewayCalls: new MemoryGatewayCallStore(),
+      backendRegistrations: new MemoryBackendRegistrationStore(),
       storeKind: "memory",
       archive: null,
     };
@@ -198,6 +215,7 @@ async function createStore(
   // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
   const {
     createJobStore,
+    PrismaBackendRegistrationStore,
     PrismaBatchStore,
     PrismaBenchmarkRunStore,
     PrismaCurriculumStore,
@@ -228,6 +246,7 @@ async function createStore(
     batches: new PrismaBatchStore(store.prisma),
     curriculum: new PrismaCurriculumStore(store.prisma),
     gatewayCalls: new PrismaGatewayCallStore(store.sql),
+    backendRegistrations: new PrismaBackendRegistrationStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
     archive: store.archive,
   };

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import {
+  type BackendView,
   type EngineLogger,
   type EventBus,
   type RolloutEngine,
@@ -47,6 +48,11 @@ export interface ComposeWorkersOptions extends WorkersConfig {
   workerId: string;
   bus?: EventBus;
   /**
+   * This process's view of its inference backends, stored with every heartbeat (distributed mode:
+   * the control plane merges the workers' views into `backends.list`). Default none reported.
+   */
+  backends?: () => BackendView[];
+  /**
    * This process's own record was marked lost (it was silent too long, e.g. paused or cut off;
    * its jobs were restarted elsewhere). A stale worker must not go on taking work under an id the
    * monitor will never recover again: the worker app stops. Default: logged only.
@@ -78,6 +84,7 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
       labels: options.labels ?? [],
       pools: () => poolsOf(engine),
       sandboxes: liveSandboxes.count,
+      ...(options.backends && { backends: options.backends }),
       ...(options.heartbeatIntervalMs !== undefined && { intervalMs: options.heartbeatIntervalMs }),
       ...(options.bus && { bus: options.bus }),
       logger,

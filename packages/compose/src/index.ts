@@ -1,5 +1,6 @@
 export { watchBackendHealth } from "./backend-health.watcher";
 export { type BackendSeed, defaultBackendId, parseBackendList } from "./backend-list.parser";
+export { type ComposeBackendsOptions, type ComposedBackends, composeBackends } from "./compose-backends";
 export { type ComposeBatchesOptions, type ComposedBatches, composeBatches } from "./compose-batches";
 export {
   type ComposedEngine,

@@ -5,6 +5,7 @@ export {
   TrajectoryArchive,
   type TrajectoryArchiveOptions,
 } from "./archive/trajectory-archive";
+export { PrismaBackendRegistrationStore } from "./backend/prisma-backend-registration-store";
 export { PrismaBatchStore } from "./batch/prisma-batch-store";
 export type {
   BenchmarkResultRecord,

@@ -1,4 +1,5 @@
 export * from "./agent/index";
+export * from "./backends/index";
 export * from "./batches/index";
 export * from "./curriculum/index";
 export * from "./define-handler";
@@ -11,6 +12,7 @@ export * from "./handlers/sleep-handler";
 export * from "./lifecycle/failure-classifier";
 export * from "./lifecycle/job-state-machine";
 export * from "./memory/job-filter";
+export * from "./memory/memory-backend-registration-store";
 export * from "./memory/memory-batch-store";
 export * from "./memory/memory-benchmark-run-store";
 export * from "./memory/memory-curriculum-store";

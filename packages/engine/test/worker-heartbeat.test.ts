@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { MemoryEventBus } from "../src/memory/memory-event-bus";
 import { MemoryWorkerStore } from "../src/memory/memory-worker-store";
 import { BUS_CHANNELS } from "../src/ports/event-bus.port";
+import type { BackendView } from "../src/ports/inference-pool.port";
 import type { WorkerBeat, WorkerRecord, WorkerStore } from "../src/ports/worker-store.port";
+import { StickyRouter } from "../src/routing/sticky-router";
 import { parseWorkerBusMessage, WorkerHeartbeat, type WorkerHeartbeatOptions } from "../src/workers/index";
 import { ManualClock } from "./manual-clock";
 
@@ -47,6 +49,7 @@ describe("WorkerHeartbeat", () => {
       labels: ["apptainer"],
       pools: { run: { concurrency: 8, active: 0 } },
       sandboxes: 0,
+      backends: [],
       status: "active",
       startedAtMs: startedAt,
       heartbeatAtMs: startedAt,
@@ -67,6 +70,27 @@ describe("WorkerHeartbeat", () => {
       heartbeatAtMs: startedAt + 6_000,
     });
     expect(announced).toEqual(["registered"]);
+    await heartbeat.stop();
+  });
+
+  it("stores this process's backend views with every beat", async () => {
+    const backends: BackendView[] = [];
+    const { clock, store, heartbeat } = setUp({ backends: () => backends });
+    await heartbeat.start();
+    expect((await store.get("node-3:4711"))?.backends).toEqual([]);
+    const router = new StickyRouter();
+    router.registerBackend({ id: "gpu-1", modelName: "m", weightVersion: "step-3", maxConcurrency: 8 }, 0);
+    router.release(router.acquire("job-1", 0)!.backendId, { type: "failure" }, 1);
+    router.acquire("job-2", 2);
+    backends.push(
+      ...router
+        .listBackends(3)
+        .map((snapshot) => ({ ...snapshot, kind: "vllm" as const, baseUrl: "http://g:1" })),
+    );
+    await clock.advance(3_000);
+    expect((await store.get("node-3:4711"))?.backends).toMatchObject([
+      { id: "gpu-1", weightVersion: "step-3", inFlight: 1, stats: { requests: 1, errors: 1 } },
+    ]);
     await heartbeat.stop();
   });
 

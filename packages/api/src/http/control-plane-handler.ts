@@ -130,7 +130,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   const metrics = new ControlPlaneMetrics({
     engine,
     collectProcessMetrics: options.collectProcessMetrics ?? true,
-    ...(backends ? { backends: backends.registry } : {}),
+    ...(backends ? { backends: backends.pool } : {}),
     liveSubscriptions: () => subscribers.size,
   });
   const allowedHosts = options.allowedHosts ?? LOOPBACK_HOSTS;

@@ -1,4 +1,11 @@
-import type { WorkerBeat, WorkerPoolOccupancy, WorkerRecord, WorkerStore } from "@raas/engine";
+import type {
+  BackendView,
+  WorkerBeat,
+  WorkerPoolOccupancy,
+  WorkerRecord,
+  WorkerRegistration,
+  WorkerStore,
+} from "@raas/engine";
 import type { TStage } from "@raas/shared";
 import type { Prisma, PrismaClient, Worker as WorkerRow } from "../generated/client";
 
@@ -15,6 +22,7 @@ interface RawWorkerRow {
   labels: string[] | null;
   pools: unknown;
   sandboxes: number;
+  backends: unknown;
   status: string;
   started_at_ms: number;
   heartbeat_at_ms: number;
@@ -26,6 +34,7 @@ function fromRow(row: WorkerRow): WorkerRecord {
     ...row,
     labels: row.labels ?? [],
     pools: (row.pools ?? {}) as Pools,
+    backends: (Array.isArray(row.backends) ? row.backends : []) as unknown as BackendView[],
     status: row.status as WorkerRecord["status"],
   };
 }
@@ -38,6 +47,9 @@ function fromRawRow(row: RawWorkerRow): WorkerRecord {
     labels: row.labels ?? [],
     pools: (typeof row.pools === "string" ? JSON.parse(row.pools) : row.pools) as Prisma.JsonValue,
     sandboxes: Number(row.sandboxes),
+    backends: (typeof row.backends === "string"
+      ? JSON.parse(row.backends)
+      : row.backends) as Prisma.JsonValue,
     status: row.status,
     startedAtMs: Number(row.started_at_ms),
     heartbeatAtMs: Number(row.heartbeat_at_ms),
@@ -60,11 +72,12 @@ export class PrismaWorkerStore implements WorkerStore {
     this.#prisma = prisma;
   }
 
-  async register(worker: Omit<WorkerRecord, "status" | "stoppedAtMs">): Promise<void> {
+  async register(worker: WorkerRegistration): Promise<void> {
     const data = {
       ...worker,
       labels: [...worker.labels],
       pools: worker.pools as Prisma.InputJsonObject,
+      backends: (worker.backends ?? []) as unknown as Prisma.InputJsonArray,
       status: "active",
       stoppedAtMs: null,
     };
@@ -77,6 +90,7 @@ export class PrismaWorkerStore implements WorkerStore {
       data: {
         pools: beat.pools as Prisma.InputJsonObject,
         sandboxes: beat.sandboxes,
+        ...(beat.backends && { backends: beat.backends as unknown as Prisma.InputJsonArray }),
         heartbeatAtMs: beat.atMs,
       },
     });

@@ -1,4 +1,4 @@
-import type { WorkerRecord, WorkerStore } from "@raas/engine";
+import type { BackendView, WorkerRecord, WorkerStore } from "@raas/engine";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 export interface WorkerStoreHarness {
@@ -23,9 +23,43 @@ function worker(
     labels: ["apptainer", "node-3"],
     pools: { init: { concurrency: 4, active: 0 }, run: { concurrency: 8, active: 0 } },
     sandboxes: 0,
+    backends: [],
     startedAtMs: 1_000,
     heartbeatAtMs: 1_000,
     ...overrides,
+  };
+}
+
+/** A backend as a worker's pool reports it (`listBackends()`), with some traffic. */
+function backendView(id: string, requests: number): BackendView {
+  return {
+    id,
+    kind: "vllm",
+    baseUrl: `http://${id}:8000`,
+    modelName: "Qwen/Qwen3-8B",
+    weightVersion: "step-3",
+    maxConcurrency: 64,
+    lifecycle: "active",
+    circuit: "closed",
+    consecutiveFailures: 0,
+    inFlight: 2,
+    stickyJobs: 1,
+    registeredAtMs: 1_000.25,
+    lastHealthCheck: { atMs: 2_000, isHealthy: true },
+    stats: {
+      requests,
+      errors: 0,
+      aborted: 0,
+      promptTokens: 1_200,
+      cachedPromptTokens: 700,
+      promptTokensWithKnownCache: 1_200,
+      responseTokens: 300,
+      prefixCacheHitRate: 700 / 1_200,
+      requestsWithUnknownCachedTokens: 0,
+      responseTokensPerSec: 12.5,
+      meanLatencyMs: 41.5,
+      reported: null,
+    },
   };
 }
 
@@ -71,6 +105,18 @@ export function describeWorkerStoreContract(name: string, harness: WorkerStoreHa
       });
       expect(await store.get("w1")).toEqual(beat);
       expect(await store.heartbeat("nope", { pools: {}, sandboxes: 0, atMs: 4_000 })).toBeNull();
+    });
+
+    it("keeps each beat's backend views; a beat without them leaves the stored ones; lost workers keep theirs", async () => {
+      await store.register(worker("w1"));
+      expect((await store.get("w1"))?.backends).toEqual([]);
+      const backends = [backendView("gpu-1", 10), backendView("gpu-2", 0)];
+      const beat = await store.heartbeat("w1", { pools: {}, sandboxes: 0, backends, atMs: 2_000 });
+      expect(beat?.backends).toEqual(backends);
+      await store.heartbeat("w1", { pools: {}, sandboxes: 0, atMs: 3_000 });
+      expect((await store.get("w1"))?.backends).toEqual(backends);
+      const lost = await store.markLost(5_000);
+      expect(lost.map((w) => w.backends)).toEqual([backends]);
     });
 
     it("drains and resumes; the heartbeat's answer carries draining", async () => {

@@ -1,7 +1,12 @@
-import type { WorkerBeat, WorkerRecord, WorkerStore } from "../ports/worker-store.port";
+import type { WorkerBeat, WorkerRecord, WorkerRegistration, WorkerStore } from "../ports/worker-store.port";
 
 function copy(worker: WorkerRecord): WorkerRecord {
-  return { ...worker, labels: [...worker.labels], pools: structuredClone(worker.pools) };
+  return {
+    ...worker,
+    labels: [...worker.labels],
+    pools: structuredClone(worker.pools),
+    backends: structuredClone(worker.backends),
+  };
 }
 
 /**
@@ -11,8 +16,11 @@ function copy(worker: WorkerRecord): WorkerRecord {
 export class MemoryWorkerStore implements WorkerStore {
   readonly #workers = new Map<string, WorkerRecord>();
 
-  async register(worker: Omit<WorkerRecord, "status" | "stoppedAtMs">): Promise<void> {
-    this.#workers.set(worker.id, copy({ ...worker, status: "active", stoppedAtMs: null }));
+  async register(worker: WorkerRegistration): Promise<void> {
+    this.#workers.set(
+      worker.id,
+      copy({ ...worker, backends: worker.backends ?? [], status: "active", stoppedAtMs: null }),
+    );
   }
 
   async heartbeat(workerId: string, beat: WorkerBeat): Promise<WorkerRecord | null> {
@@ -21,6 +29,7 @@ export class MemoryWorkerStore implements WorkerStore {
     if (worker.status === "active" || worker.status === "draining") {
       worker.pools = structuredClone(beat.pools);
       worker.sandboxes = beat.sandboxes;
+      if (beat.backends) worker.backends = structuredClone(beat.backends);
       worker.heartbeatAtMs = beat.atMs;
     }
     return copy(worker);

@@ -8,6 +8,8 @@ export const BUS_CHANNELS = {
   workers: "raas:workers",
   /** The policy state (`TPolicyState` JSON) after every change: workers apply it to their inference pools. */
   policy: "raas:policy",
+  /** A backend registered, drained, resumed or removed through the API (`{ id }`): workers re-read the stored backends. */
+  backends: "raas:backends",
 } as const;
 export type TBusChannel = (typeof BUS_CHANNELS)[keyof typeof BUS_CHANNELS];
 

@@ -1,3 +1,4 @@
+export * from "./backend-registration-store.port";
 export * from "./batch-store.port";
 export * from "./benchmark-run-store.port";
 export * from "./chat-format.port";

@@ -1,4 +1,5 @@
 import type { TStage } from "@raas/shared";
+import type { BackendView } from "./inference-pool.port";
 
 export type TWorkerStatus = "active" | "draining" | "stopped" | "lost";
 
@@ -19,6 +20,12 @@ export interface WorkerRecord {
   pools: Partial<Record<TStage, WorkerPoolOccupancy>>;
   /** Live sandboxes at the last heartbeat. */
   sandboxes: number;
+  /**
+   * The worker's own view of each inference backend at the last heartbeat (its in-flight load,
+   * counters, circuit, health, weight version: `InferenceBackendRegistry.listBackends()`); empty
+   * for a worker that reports none.
+   */
+  backends: BackendView[];
   status: TWorkerStatus;
   startedAtMs: number;
   heartbeatAtMs: number;
@@ -29,15 +36,22 @@ export interface WorkerRecord {
 export interface WorkerBeat {
   pools: Partial<Record<TStage, WorkerPoolOccupancy>>;
   sandboxes: number;
+  /** Its backends as it routes to them now. Default: the stored ones are kept. */
+  backends?: BackendView[];
   atMs: number;
 }
+
+/** What `WorkerStore.register` takes: a new record without status (`active`), with optional backends. */
+export type WorkerRegistration = Omit<WorkerRecord, "status" | "stoppedAtMs" | "backends"> & {
+  backends?: BackendView[];
+};
 
 /**
  * Where workers register and heartbeat, and where the server finds those that went silent.
  * Lives beside the job store (the same database).
  */
 export interface WorkerStore {
-  register(worker: Omit<WorkerRecord, "status" | "stoppedAtMs">): Promise<void>;
+  register(worker: WorkerRegistration): Promise<void>;
   /** Records a heartbeat; returns the stored record (its `status` tells a worker it was drained). */
   heartbeat(workerId: string, beat: WorkerBeat): Promise<WorkerRecord | null>;
   /** Sets `draining` (true) or back to `active` (false); null when unknown. */

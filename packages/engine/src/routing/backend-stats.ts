@@ -34,6 +34,8 @@ export interface BackendStats {
   promptTokens: number;
   /** Prompt tokens served from the prefix cache, over the requests whose count the backend gave. */
   cachedPromptTokens: number;
+  /** Prompt tokens of the successful requests whose cached count the backend gave (the hit rate's denominator). */
+  promptTokensWithKnownCache: number;
   responseTokens: number;
   /**
    * cachedPromptTokens / prompt tokens of the successful requests whose cached count is known;
@@ -120,6 +122,7 @@ export class BackendStatsAccumulator {
       aborted: this.aborted,
       promptTokens: this.promptTokens,
       cachedPromptTokens: this.cachedPromptTokens,
+      promptTokensWithKnownCache: this.promptTokensWithKnownCache,
       responseTokens: this.responseTokens,
       prefixCacheHitRate:
         this.promptTokensWithKnownCache === 0

@@ -2,6 +2,7 @@ import type { TStage } from "@raas/shared";
 import type { EngineLogger } from "../engine.types";
 import { type Clock, systemClock } from "../ports/clock.port";
 import { BUS_CHANNELS, type EventBus } from "../ports/event-bus.port";
+import type { BackendView } from "../ports/inference-pool.port";
 import type {
   TWorkerStatus,
   WorkerPoolOccupancy,
@@ -23,6 +24,12 @@ export interface WorkerHeartbeatOptions {
   pools: () => Partial<Record<TStage, WorkerPoolOccupancy>>;
   /** Live sandboxes, read at every beat. Default 0. */
   sandboxes?: () => number;
+  /**
+   * This process's view of its inference backends (`listBackends()`), read at every beat and
+   * stored with it, so the control plane can show the load and counters of backends it does not
+   * route to itself. Default none reported.
+   */
+  backends?: () => BackendView[];
   /** Time between beats in ms. Default `DEFAULT_HEARTBEAT_INTERVAL_MS` (3_000). */
   intervalMs?: number;
   clock?: Clock;
@@ -106,6 +113,7 @@ export class WorkerHeartbeat {
       labels: [...labels],
       pools: this.#options.pools(),
       sandboxes: this.#options.sandboxes?.() ?? 0,
+      backends: this.#backends() ?? [],
       startedAtMs: now,
       heartbeatAtMs: now,
     });
@@ -113,9 +121,11 @@ export class WorkerHeartbeat {
   }
 
   async #beatOnce(): Promise<WorkerRecord | null> {
+    const backends = this.#backends();
     const record = await this.#options.store.heartbeat(this.workerId, {
       pools: this.#options.pools(),
       sandboxes: this.#options.sandboxes?.() ?? 0,
+      ...(backends && { backends }),
       atMs: this.#clock.now(),
     });
     if (this.#isStopped) return record;
@@ -127,6 +137,10 @@ export class WorkerHeartbeat {
     }
     await this.#follow(record);
     return record;
+  }
+
+  #backends(): BackendView[] | undefined {
+    return this.#options.backends?.();
   }
 
   /** Acts on a status change an admin or the server's monitor made to the stored record. */

@@ -59,6 +59,11 @@ const ZBackendStats = z.object({
   cachedPromptTokens: z
     .number()
     .describe("Of those, tokens the backend reported as served from its prefix cache."),
+  promptTokensWithKnownCache: z
+    .number()
+    .describe(
+      "Prompt tokens of the successful requests whose cached count the backend reported (the hit rate's denominator).",
+    ),
   responseTokens: z.number().describe("Tokens generated in successful requests."),
   prefixCacheHitRate: z
     .number()
@@ -105,6 +110,29 @@ const ZBackendStats = z.object({
     ),
 });
 
+/** One worker's own figures for a backend (distributed mode), beside the merged ones. */
+const ZBackendWorkerView = z.object({
+  workerId: z.string().describe("The worker's id (`workers.list`)."),
+  lifecycle: z
+    .enum(["active", "draining", "drained"])
+    .describe("The backend's lifecycle in that worker's pool."),
+  circuit: z.enum(["closed", "open", "half-open"]).describe("Its circuit breaker in that worker's pool."),
+  inFlight: z.number().int().describe("Requests that worker runs on it now."),
+  requests: z.number().describe("Requests that worker sent it since it registered the backend."),
+  errors: z.number().describe("Of those, failed."),
+  responseTokens: z.number().describe("Tokens it generated for that worker."),
+  prefixCacheHitRate: z
+    .number()
+    .nullable()
+    .describe("That worker's prefix-cache hit rate, 0..1; null while unknown."),
+  responseTokensPerSec: z.number().describe("That worker's recent generation throughput, tokens per second."),
+  weightVersion: z.string().nullable().describe("The weight version that worker records for it."),
+  lastHealthCheck: z
+    .object({ atMs: z.number(), isHealthy: z.boolean() })
+    .nullable()
+    .describe("That worker's last health check of it, or null."),
+});
+
 /** One registered backend with its routing state and statistics. */
 export const ZBackendView = z
   .object({
@@ -132,6 +160,12 @@ export const ZBackendView = z
       .nullable()
       .describe("The last health check, or null before the first."),
     stats: ZBackendStats.describe("Request, token and cache statistics since registration."),
+    workers: z
+      .array(ZBackendWorkerView)
+      .optional()
+      .describe(
+        "In `backends.list`: each live worker's own figures for this backend from its last heartbeat (distributed mode; empty when only this server routes). The fields above are this server's merged with these.",
+      ),
   })
   .meta({
     id: "Backend",

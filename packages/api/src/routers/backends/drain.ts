@@ -20,8 +20,8 @@ export const drain = adminProcedure
   })
   .input(ZDrainBackendRequest)
   .output(ZDrainBackendResponse)
-  .mutation(({ ctx, input }) => {
-    const backend = requireBackends(ctx).registry.drainBackend(input.id);
+  .mutation(async ({ ctx, input }) => {
+    const backend = await requireBackends(ctx).registry.drainBackend(input.id);
     ctx.logger.info({ backendId: input.id, inFlight: backend.inFlight }, "backend draining");
     return { backend };
   });

@@ -23,10 +23,15 @@ export const list = viewerProcedure
       operationId: "listBackends",
       summary: "The registered inference backends with in-flight load, health and prefix-cache statistics.",
       description:
-        "Every registered backend in registration order, with its lifecycle, circuit state, in-flight requests, sticky jobs and request/token/cache statistics. 503 without an inference pool.",
+        "Every registered backend in registration order, with its lifecycle, circuit state, in-flight requests, sticky jobs and request/token/cache statistics. In distributed mode the figures are the whole deployment's: this server's own merged with every live worker's last heartbeat (counters and load summed, the circuit open where any worker's is), each worker's own under `workers`. 503 without an inference pool.",
       errors: ["UNAVAILABLE"],
     },
   })
   .input(ZListBackendsRequest)
   .output(ZListBackendsResponse)
-  .query(({ ctx }) => ({ backends: requireBackends(ctx).registry.listBackends() }));
+  .query(async ({ ctx }) => ({
+    backends: (await requireBackends(ctx).registry.listBackends()).map((backend) => ({
+      ...backend,
+      workers: backend.workers ?? [],
+    })),
+  }));

@@ -64,14 +64,14 @@ export const register = adminProcedure
   })
   .input(ZRegisterBackendRequest)
   .output(ZRegisterBackendResponse)
-  .mutation(({ ctx, input }) => {
+  .mutation(async ({ ctx, input }) => {
     const backends = requireBackends(ctx);
     const modelName = input.modelName ?? backends.defaultModelName;
     if (modelName === undefined) {
       throw new RaasError("VALIDATION_FAILED", "modelName: required, this server has no default model name");
     }
     const id = input.id ?? new URL(input.baseUrl).host;
-    const { backend, isCreated } = backends.registry.registerBackend({
+    const { backend, isCreated } = await backends.registry.registerBackend({
       id,
       kind: input.kind,
       baseUrl: input.baseUrl,

@@ -24,8 +24,8 @@ export const remove = adminProcedure
   })
   .input(ZRemoveBackendRequest)
   .output(ZRemoveBackendResponse)
-  .mutation(({ ctx, input }) => {
-    const backend = requireBackends(ctx).registry.removeBackend(input.id);
+  .mutation(async ({ ctx, input }) => {
+    const backend = await requireBackends(ctx).registry.removeBackend(input.id);
     ctx.logger.info({ backendId: input.id, inFlight: backend.inFlight }, "backend removed");
     return { backend };
   });

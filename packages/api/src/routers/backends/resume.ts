@@ -20,8 +20,8 @@ export const resume = adminProcedure
   })
   .input(ZResumeBackendRequest)
   .output(ZResumeBackendResponse)
-  .mutation(({ ctx, input }) => {
-    const backend = requireBackends(ctx).registry.resumeBackend(input.id);
+  .mutation(async ({ ctx, input }) => {
+    const backend = await requireBackends(ctx).registry.resumeBackend(input.id);
     ctx.logger.info({ backendId: input.id }, "backend resumed");
     return { backend };
   });

@@ -33,8 +33,8 @@ export const setWeightVersion = adminProcedure
   })
   .input(ZSetWeightVersionRequest)
   .output(ZSetWeightVersionResponse)
-  .mutation(({ ctx, input }) => {
-    const backend = requireBackends(ctx).registry.setWeightVersion(input.id, input.weightVersion);
+  .mutation(async ({ ctx, input }) => {
+    const backend = await requireBackends(ctx).registry.setWeightVersion(input.id, input.weightVersion);
     ctx.logger.info(
       { backendId: input.id, weightVersion: input.weightVersion },
       "backend weight version set",

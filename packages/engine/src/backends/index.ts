@@ -1,0 +1,2 @@
+export * from "./backend-directory";
+export * from "./merge-backend-views";
