@@ -54,11 +54,6 @@ export const ZServerEnv = z.object({
         .filter((token) => token.length > 0),
     ),
   /**
-   * Fair sharing between training runs (weighted fair queuing of new jobs by each run's `share`,
-   * its `priority` and `maxSandboxes`). Default true.
-   */
-  RAAS_FAIR_SHARE: ZBooleanFlag.default(true),
-  /**
    * With fair sharing: a job of a higher-priority run that waited this long (ms) for an INIT or
    * RUN slot preempts a lower-priority job in that stage (re-queued, not counted as an attempt).
    * Default: no preemption.

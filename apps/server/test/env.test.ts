@@ -90,6 +90,7 @@ describe("server env", () => {
       backends: [],
       defaultModelName: "Qwen/Qwen3-8B",
       healthCheckIntervalMs: 5_000,
+      fairShare: {},
     });
     expect(defaults.sandbox?.runtime).toBe("bubblewrap");
     expect(defaults.agentHandlers).toEqual({ chatFormat: "qwen3" });
@@ -113,8 +114,18 @@ describe("server env", () => {
       ],
       defaultModelName: "Qwen/Qwen3-4B",
       healthCheckIntervalMs: 250,
+      fairShare: {},
     });
     expect(config.sandbox).toEqual({ runtime: "local", searchPath: "/opt/bin:/usr/bin" });
+  });
+
+  it("RAAS_FAIR_SHARE (default true) turns fair sharing on for INIT admission and inference in-flight capacity alike", () => {
+    const defaults = configFromEnv(parseServerEnv({}));
+    expect(defaults.fairShare).toEqual({});
+    expect(defaults.inference?.fairShare).toEqual({});
+    const off = configFromEnv(parseServerEnv({ RAAS_FAIR_SHARE: "false" }));
+    expect(off).not.toHaveProperty("fairShare");
+    expect(off.inference).not.toHaveProperty("fairShare");
   });
 
   it("passes RAAS_INFERENCE_OUTAGE_BUDGET_MS to the pool; unset keeps the pool's default", () => {

@@ -1,5 +1,5 @@
 import { type EngineLogger, StickyRouter, type StickyRouterOptions } from "@raas/engine";
-import { RoutedInferencePool, startHealthMonitor } from "@raas/inference";
+import { RoutedInferencePool, type RoutedInferencePoolOptions, startHealthMonitor } from "@raas/inference";
 import { DEFAULT_MODEL_NAME } from "@raas/shared";
 import { watchBackendHealth } from "./backend-health.watcher";
 import { type BackendSeed, defaultBackendId } from "./backend-list.parser";
@@ -18,6 +18,11 @@ export interface InferenceConfig {
   router?: StickyRouterOptions;
   /** Outage budget of a turn, in ms (`RAAS_INFERENCE_OUTAGE_BUDGET_MS`). Default the pool's (60_000). */
   outageBudgetMs?: number;
+  /**
+   * Grant the backends' in-flight capacity in weighted-fair order between training runs (the
+   * engine tells the pool each job's run). Default off; `RAAS_FAIR_SHARE` (default true) turns it on.
+   */
+  fairShare?: RoutedInferencePoolOptions["fairShare"];
 }
 
 export interface ComposedInference {
@@ -37,6 +42,7 @@ export function composeInference(config: InferenceConfig, logger: EngineLogger):
   const pool = new RoutedInferencePool({
     router: new StickyRouter(config.router ?? {}),
     ...(config.outageBudgetMs !== undefined && { outageBudgetMs: config.outageBudgetMs }),
+    ...(config.fairShare && { fairShare: config.fairShare }),
   });
   for (const seed of config.backends ?? []) {
     const { backend } = pool.registerBackend({

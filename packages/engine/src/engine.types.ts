@@ -30,9 +30,11 @@ export interface EngineOptions {
   logger?: EngineLogger;
   /**
    * The inference pool the handlers generate through: told when a job ends (any terminal state —
-   * completed, failed, cancelled) so that the job's sticky backend is released. Default none.
+   * completed, failed, cancelled) so that the job's sticky backend is released; and handed the
+   * engine's `flowOfJob` (when it takes one) to share in-flight capacity fairly between runs.
+   * Default none.
    */
-  inference?: Pick<InferencePool, "releaseJob">;
+  inference?: Pick<InferencePool, "releaseJob" | "resolveFlowsWith">;
   /** Defaults: INIT 64 / 300 s, RUN 64 / 3600 s, EVAL 64 / 1800 s. */
   pools?: Partial<Record<TStage, Partial<StagePoolOptions>>>;
   /** Queue lease length in ms; leases are extended while a stage runs. Default 60_000. */

@@ -33,6 +33,7 @@ import { runCleanups } from "./lifecycle/live-job";
 import { StagePool } from "./lifecycle/stage-pool";
 import { waitForJobs } from "./lifecycle/wait-for-jobs";
 import { withFairShareDefaults } from "./scheduling/fair-share-options";
+import { type JobFlow, jobFlowOf } from "./scheduling/job-flow";
 import { EngineAbort } from "./util/abort";
 
 export type { FlowSnapshot, StageFinishedEvent, WorkerRecovery };
@@ -111,6 +112,7 @@ export class RolloutEngine {
         }),
       );
     }
+    options.inference?.resolveFlowsWith?.((jobId) => this.flowOfJob(jobId));
   }
 
   /** This process's worker id (RUN and EVAL of the jobs it initialised are addressed to it). */
@@ -170,6 +172,15 @@ export class RolloutEngine {
    */
   fairShare(): FlowSnapshot[] {
     return this.#admission?.snapshot() ?? [];
+  }
+
+  /**
+   * The run (flow id, share, priority) of a job this engine is running, as the inference pool
+   * charges its generations; null for a job it does not hold.
+   */
+  flowOfJob(jobId: string): JobFlow | null {
+    const live = this.#ctx.jobs.live.get(jobId);
+    return live ? jobFlowOf(live.record) : null;
   }
 
   /**

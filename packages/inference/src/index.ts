@@ -25,6 +25,7 @@ export * from "./model/qwen3/qwen3-model-family";
 export * from "./model/qwen3/qwen3-tokenizer";
 export * from "./pool/continued-generation";
 export * from "./pool/health-monitor";
+export * from "./pool/inflight-share-gate";
 export * from "./pool/outage-wait";
 export * from "./pool/policy-gate";
 export * from "./pool/routed-inference-pool";

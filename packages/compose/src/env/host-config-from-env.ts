@@ -49,6 +49,7 @@ export function rolloutHostConfigFromEnv(env: TRolloutHostEnv, files: HostEnvFil
       ...(env.RAAS_INFERENCE_OUTAGE_BUDGET_MS !== undefined && {
         outageBudgetMs: env.RAAS_INFERENCE_OUTAGE_BUDGET_MS,
       }),
+      ...(env.RAAS_FAIR_SHARE && { fairShare: {} }),
     },
     sandbox: {
       runtime: env.RAAS_SANDBOX_RUNTIME,

@@ -4,6 +4,7 @@ import { DEFAULT_MODEL_NAME, ZWorkerLabelsVariable } from "@raas/shared";
 import { z } from "zod";
 import {
   ZBackendList,
+  ZBooleanFlag,
   ZImagePatterns,
   ZOptionalText,
   ZPositiveInt,
@@ -68,6 +69,13 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
     .min(0, { error: "expected at least 0" })
     .max(3_600_000, { error: "expected at most 3600000" })
     .optional(),
+  /**
+   * Fair sharing between training runs: new jobs are admitted to INIT by weighted fair queuing
+   * (each run's `share`, its `priority` and `maxSandboxes`; the server), and the inference pool's
+   * in-flight capacity is granted in weighted-fair order between runs (every process that runs
+   * RUN). Default true.
+   */
+  RAAS_FAIR_SHARE: ZBooleanFlag.default(true),
   /** Time between backend health checks (health endpoint + prefix-cache counters), in ms. Default 5_000. */
   RAAS_BACKEND_HEALTH_INTERVAL_MS: z.coerce
     .number({ error: "expected a number" })

@@ -68,11 +68,30 @@ export interface GenerateResult {
   pausedMs?: number;
 }
 
+/** The training run a job's generations are charged to when in-flight capacity is shared fairly. */
+export interface GenerationFlow {
+  /** The run's id; requests of no run share one flow (`""`). */
+  flowId: string;
+  /** The run's share (> 0). */
+  weight: number;
+  /** The job's priority: higher tiers are granted capacity first. */
+  priority: number;
+}
+
+/** Finds the flow of a job's generations; null when the job is unknown (its requests go as no run's). */
+export type GenerationFlowResolver = (jobId: string) => GenerationFlow | null;
+
 /** Routes generations to inference backends (vLLM, SGLang, NeMo-RL, simulator). */
 export interface InferencePool {
   generate(request: GenerateRequest): Promise<GenerateResult>;
   /** The job is done: forget its sticky backend. */
   releaseJob(jobId: string): void;
+  /**
+   * Tells the pool how to find the run (share, priority) of a job's requests, for fair sharing of
+   * in-flight capacity between runs. The engine calls it once, at construction, with the jobs it
+   * runs; pools that do not share capacity per run need not implement it.
+   */
+  resolveFlowsWith?(flowOf: GenerationFlowResolver): void;
 }
 
 /** Wire protocol of an inference backend. */

@@ -4,6 +4,7 @@ import type {
   BackendView,
   GenerateRequest,
   GenerateResult,
+  GenerationFlowResolver,
   InferenceBackendRegistry,
   InferencePool,
   InferenceRouter,
@@ -15,6 +16,11 @@ import { BACKEND_KINDS, type InferenceBackend } from "../backends/inference-back
 import { JsonHttpClient } from "../http/json-http-client";
 import { InferenceFailure } from "../inference-failure";
 import { finishReasonOfPartial, type GenerationPiece, mergeGenerationPieces } from "./continued-generation";
+import {
+  type InflightFairShareOptions,
+  InflightShareGate,
+  type InflightShareSnapshot,
+} from "./inflight-share-gate";
 import { DEFAULT_OUTAGE_BUDGET_MS, outageExhausted, outageWaitMs, waitOutOutage } from "./outage-wait";
 import { PolicyGate } from "./policy-gate";
 
@@ -45,6 +51,14 @@ export interface RoutedInferencePoolOptions {
   streamGenerations?: boolean;
   /** Default max concurrency of registrations that give none. Default 64. */
   defaultMaxConcurrency?: number;
+  /**
+   * Share the backends' in-flight capacity (the sum of their `maxConcurrency`) fairly between
+   * training runs: while it is taken, requests wait here and are granted in weighted-fair order
+   * by their run's share and priority (the engine hands the pool each job's run through
+   * `resolveFlowsWith`; requests of no run form one class). Default off: every request is sent at
+   * once and waits, first come first served, in the backend's own queue.
+   */
+  fairShare?: InflightFairShareOptions;
   now?: () => number;
 }
 
@@ -65,6 +79,8 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
   >();
   private readonly now: () => number;
   private readonly gate = new PolicyGate();
+  /** Null unless `fairShare` was given. */
+  private readonly share: InflightShareGate | null;
   /** The policy's weight version (`applyPolicy`); registrations that name none get it. */
   private policyWeightVersion: string | null = null;
 
@@ -73,6 +89,19 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     this.ownsClient = options.client === undefined;
     this.client = options.client ?? new JsonHttpClient();
     this.now = options.now ?? Date.now;
+    this.share = options.fairShare
+      ? new InflightShareGate(options.fairShare, () => this.inflightCapacity(), this.now)
+      : null;
+  }
+
+  /** How to find the run of a job's requests (the engine calls it); unused with `fairShare` off. */
+  resolveFlowsWith(flowOf: GenerationFlowResolver): void {
+    this.share?.resolveFlowsWith(flowOf);
+  }
+
+  /** In-flight capacity, what is granted and each run's share of it; null with `fairShare` off. */
+  inflightShare(): InflightShareSnapshot | null {
+    return this.share?.snapshot() ?? null;
   }
 
   /**
@@ -144,8 +173,15 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
         deadlineMs += heldMs;
         if (outageSinceMs !== null) outageSinceMs += heldMs;
       }
+      const ticket = this.share ? await this.share.enter(request.jobId, request.signal, deadlineMs) : null;
+      if (ticket && this.gate.isPaused) {
+        // Paused while it waited for capacity: back to the gate, charged nothing.
+        this.share?.leave(ticket, false);
+        continue;
+      }
       const decision = this.router.acquire(request.jobId, this.now(), { excludeIds: excluded });
       if (!decision) {
+        if (ticket) this.share?.leave(ticket, false);
         if (excluded.size === 0 && !this.hasRecoverableBackend())
           throw lastFailure ?? this.noBackendFailure();
         outageSinceMs ??= this.now();
@@ -166,6 +202,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
       const entry = this.backends.get(decision.backendId);
       if (!entry) {
         this.router.release(decision.backendId, { type: "aborted" }, this.now());
+        if (ticket) this.share?.leave(ticket, false);
         throw new InferenceFailure(
           "no-backend",
           `backend ${decision.backendId} is routable but has no client`,
@@ -238,6 +275,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
         excluded.add(entry.backend.id);
       } finally {
         interrupt.done();
+        if (ticket) this.share?.leave(ticket);
       }
     }
   }
@@ -282,6 +320,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
           stream: this.options.streamGenerations ?? true,
         }));
     this.backends.set(registration.id, { backend: create(registration, this.client), registration });
+    this.share?.pump();
     return { backend: this.viewOf(result.backend), isCreated: result.isCreated };
   }
 
@@ -294,7 +333,9 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
   }
 
   resumeBackend(backendId: string): BackendView {
-    return this.viewOf(this.router.resumeBackend(backendId, this.now()));
+    const view = this.viewOf(this.router.resumeBackend(backendId, this.now()));
+    this.share?.pump();
+    return view;
   }
 
   removeBackend(backendId: string): BackendView {
@@ -324,6 +365,8 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
         if (counters) this.router.recordBackendCounters(backend.id, counters);
       }),
     );
+    // A circuit may have closed: room for waiting requests.
+    this.share?.pump();
   }
 
   async close(): Promise<void> {
@@ -333,6 +376,16 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
   private viewOf(snapshot: BackendSnapshot): BackendView {
     const registration = this.backends.get(snapshot.id)?.registration;
     return { ...snapshot, kind: registration?.kind ?? "vllm", baseUrl: registration?.baseUrl ?? "" };
+  }
+
+  /** Sum of `maxConcurrency` over the backends that can take traffic now. */
+  private inflightCapacity(): number {
+    let capacity = 0;
+    for (const backend of this.router.listBackends(this.now())) {
+      if (backend.lifecycle === "active" && backend.circuit !== "open" && this.backends.has(backend.id))
+        capacity += backend.maxConcurrency;
+    }
+    return capacity;
   }
 
   /** An active backend whose circuit is open or half-open: it may take traffic again soon. */

@@ -1,0 +1,169 @@
+// Fair sharing of inference in-flight capacity between runs, against the simulator over real HTTP:
+// two runs of shares 3:1 keep more requests going than the backend's in-flight capacity; the pool
+// holds the rest and grants freed capacity so that the runs' in-flight time splits 3:1, and a
+// request of a higher-priority run is granted the next slot that frees.
+import { type GenerationFlow, StickyRouter } from "@raas/engine";
+import {
+  type BackendGenerateRequest,
+  createQwen3ModelFamily,
+  HttpInferenceBackend,
+  RoutedInferencePool,
+  TokenConversation,
+} from "@raas/inference";
+import { afterEach, describe, expect, it } from "vitest";
+import { startSimulator } from "../src/index";
+
+const family = createQwen3ModelFamily();
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+/** The backend's (and the pool's) in-flight capacity. */
+const CAPACITY = 2;
+
+const RUNS: Record<string, GenerationFlow> = {
+  a: { flowId: "run-a", weight: 3, priority: 0 },
+  b: { flowId: "run-b", weight: 1, priority: 0 },
+  urgent: { flowId: "run-urgent", weight: 1, priority: 5 },
+};
+
+/** Job ids are `<run key>-<n>`. */
+const flowOf = (jobId: string): GenerationFlow | null => RUNS[jobId.split("-")[0] as string] ?? null;
+
+const sampling = { maxTokens: 512, seed: 3, stopTokenIds: [family.endOfTurnId] };
+
+function promptOf(jobId: string): number[] {
+  return [
+    ...TokenConversation.start(family, [{ role: "user", content: `task_id: ${jobId}\nThink.` }]).promptIds,
+  ];
+}
+
+/** Waits for an outcome (not a duration): polls `condition` until it holds. */
+async function until(condition: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
+  const startedAt = Date.now();
+  while (!condition()) {
+    if (Date.now() - startedAt > timeoutMs) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+interface Finished {
+  run: string;
+  latencyMs: number;
+  tokens: number;
+}
+
+describe("fair sharing of in-flight capacity between runs", () => {
+  it("splits in-flight time 3:1 between runs of shares 3:1 and grants a higher-priority run's request next", async () => {
+    // ~20 thinking words (~30 tokens) at 4 ms a token: ~120 ms in flight per request.
+    const sim = await startSimulator({
+      policy: {
+        kind: "scripted",
+        default: { steps: [{ thinkingWords: 20, content: "ok" }], repeatLast: true },
+      },
+      latency: { prefillMsPerToken: 0, decodeMsPerToken: 4 },
+      maxConcurrency: CAPACITY,
+    });
+    cleanups.push(() => sim.close());
+    /** Owner (job id) of each request the backend was sent, in the order they were sent. */
+    const sent: string[] = [];
+    const ownerOfPrompt = new Map<string, string>();
+    const pool = new RoutedInferencePool({
+      router: new StickyRouter(),
+      fairShare: {},
+      streamGenerations: false,
+      createBackend: (registration, client) =>
+        new (class extends HttpInferenceBackend {
+          override generate(request: BackendGenerateRequest) {
+            sent.push(ownerOfPrompt.get(request.promptIds.join(",")) ?? "?");
+            return super.generate(request);
+          }
+        })({
+          id: registration.id,
+          kind: registration.kind,
+          baseUrl: registration.baseUrl,
+          model: registration.modelName,
+          client,
+        }),
+    });
+    cleanups.push(() => pool.close());
+    const share = () => pool.inflightShare()?.flows ?? [];
+    // Taken when the urgent request arrives (its run is resolved right before it queues).
+    let sentBefore = -1;
+    let backloggedAtArrival: string[] = [];
+    pool.resolveFlowsWith((jobId) => {
+      if (jobId === "urgent-0") {
+        sentBefore = sent.length;
+        backloggedAtArrival = share()
+          .filter((flow) => flow.waiting > 0)
+          .map((flow) => flow.flowId);
+      }
+      return flowOf(jobId);
+    });
+    pool.registerBackend({
+      id: "sim-0",
+      kind: "vllm",
+      baseUrl: sim.url,
+      modelName: sim.modelName,
+      maxConcurrency: CAPACITY,
+    });
+
+    // Each run keeps 6 jobs generating turn after turn: 12 requests for 2 slots.
+    const stops: AbortController[] = [];
+    const finished: Finished[] = [];
+    const loop = async (jobId: string) => {
+      const stop = new AbortController();
+      stops.push(stop);
+      const promptIds = promptOf(jobId);
+      ownerOfPrompt.set(promptIds.join(","), jobId);
+      while (!stop.signal.aborted) {
+        try {
+          const result = await pool.generate({ jobId, promptIds, sampling, signal: stop.signal });
+          if (stop.signal.aborted) return;
+          finished.push({
+            run: jobId.split("-")[0] as string,
+            latencyMs: result.latencyMs,
+            tokens: result.responseIds.length,
+          });
+        } catch (error) {
+          if (stop.signal.aborted) return;
+          throw error;
+        }
+      }
+    };
+    const loops = ["a", "b"].flatMap((run) => Array.from({ length: 6 }, (_, i) => loop(`${run}-${i}`)));
+    let maxBackendWaiting = 0;
+    await until(() => {
+      maxBackendWaiting = Math.max(maxBackendWaiting, sim.snapshot().waiting);
+      return finished.length >= 200;
+    }, "200 requests finished");
+
+    // While both runs are backlogged, a request of the high-priority run arrives.
+    const urgentPrompt = promptOf("urgent-0");
+    ownerOfPrompt.set(urgentPrompt.join(","), "urgent-0");
+    const urgent = await pool.generate({ jobId: "urgent-0", promptIds: urgentPrompt, sampling });
+    expect(urgent.responseIds.length).toBeGreaterThan(0);
+    for (const stop of stops) stop.abort();
+    await Promise.all(loops);
+
+    expect(backloggedAtArrival).toEqual(expect.arrayContaining(["run-a", "run-b"]));
+    // The first request sent after it arrived was the urgent one.
+    expect(sentBefore).toBeGreaterThan(0);
+    expect(sent[sentBefore]).toBe("urgent-0");
+    expect(pool.inflightShare()?.capacity).toBe(CAPACITY);
+
+    const sum = (run: string, of: (f: Finished) => number) =>
+      finished.filter((f) => f.run === run).reduce((total, f) => total + of(f), 0);
+    const timeRatio = sum("a", (f) => f.latencyMs) / sum("b", (f) => f.latencyMs);
+    const tokenRatio = sum("a", (f) => f.tokens) / sum("b", (f) => f.tokens);
+    console.log(
+      `in-flight time a:b = ${timeRatio.toFixed(3)}, tokens a:b = ${tokenRatio.toFixed(3)} over ${finished.length} requests`,
+    );
+    expect(timeRatio).toBeGreaterThan(2.7);
+    expect(timeRatio).toBeLessThan(3.3);
+    // The pool held what the backend could not run: nothing waited in the backend's FIFO queue.
+    expect(maxBackendWaiting).toBe(0);
+  }, 300_000);
+});
