@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   buildGatewayTraces,
   type GatewayCallStore,
@@ -15,10 +14,12 @@ import {
 } from "@raas/shared";
 import { isInferenceFailure } from "../inference-failure";
 import type { ModelFamilyAdapter } from "../model/model-family.types";
+import { createSegmentCachedTokenizer } from "../model/segment-cached-tokenizer";
 import { type AnswerDelta, AnswerStream } from "./answer-stream";
 import { buildGatewayPrompt, type SessionCall } from "./gateway-prompt";
 import { cutAtStopStrings, toOpenAiAnswer } from "./openai-answer";
 import { messageKey, toToolSpecs } from "./openai-messages";
+import { randomHex } from "./random-hex";
 import { findToolChoiceViolation, readToolChoice } from "./tool-choice";
 
 /** What a streamed answer starts with (the fields every `chat.completion.chunk` repeats). */
@@ -76,8 +77,11 @@ export class InferenceGateway {
   private readonly now: () => number;
   private readonly defaultMaxTokens: number;
   private readonly maxContextTokens: number;
+  /** The served family with a tokenizer that encodes each stretch between added tokens once. */
+  private readonly family: ModelFamilyAdapter;
 
   constructor(private readonly options: InferenceGatewayOptions) {
+    this.family = { ...options.family, tokenizer: createSegmentCachedTokenizer(options.family.tokenizer) };
     this.now = options.now ?? Date.now;
     this.sessions = options.sessions ?? new GatewaySessionRegistry(this.now);
     this.defaultMaxTokens = options.defaultMaxTokens ?? 4_096;
@@ -142,7 +146,7 @@ export class InferenceGateway {
     const session = this.authorize(token);
     const state = this.state.get(session.jobId) ?? { calls: [], nextSeq: 0 };
     this.state.set(session.jobId, state);
-    const { family } = this.options;
+    const { family } = this;
     const requiredCall = readToolChoice(request);
     const tools = toToolSpecs(request.tools);
     const enableThinking = request.chat_template_kwargs?.enable_thinking ?? true;
@@ -163,7 +167,7 @@ export class InferenceGateway {
       );
     }
     const startedAtMs = this.now();
-    const callId = `gwc_${randomBytes(8).toString("hex")}`;
+    const callId = `gwc_${randomHex(8)}`;
     const stops =
       request.stop === undefined ? [] : typeof request.stop === "string" ? [request.stop] : request.stop;
     const answerStream = stream ? new AnswerStream(family.tokenizer, { stops }) : null;

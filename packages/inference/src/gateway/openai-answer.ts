@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { TOpenAiAssistantMessage, TOpenAiToolCall } from "@raas/shared";
 import type { ModelFamilyAdapter, Tokenizer } from "../model/model-family.types";
+import { randomHex } from "./random-hex";
 
 export type OpenAiFinishReason = "stop" | "length" | "tool_calls";
 
@@ -23,7 +23,7 @@ export function toOpenAiAnswer(
     content = visibleText(text);
   }
   const toolCalls: TOpenAiToolCall[] = calls.map((call) => ({
-    id: `call_${randomBytes(12).toString("hex")}`,
+    id: `call_${randomHex(12)}`,
     type: "function",
     function: { name: call.name, arguments: JSON.stringify(call.arguments) },
   }));

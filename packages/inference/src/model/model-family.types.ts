@@ -43,6 +43,11 @@ export interface Tokenizer {
   encode(text: string): number[];
   /** Decodes ids, keeping special tokens as text. */
   decode(ids: readonly number[]): string;
+  /**
+   * The added tokens the tokenizer matches in raw text before anything else (no stripping, no
+   * normalization), when it says; `createSegmentCachedTokenizer` splits at them.
+   */
+  readonly addedTokens?: readonly { text: string; id: number }[];
 }
 
 export interface PromptOptions {

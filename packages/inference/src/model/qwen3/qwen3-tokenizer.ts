@@ -16,11 +16,24 @@ export const QWEN3_SPECIAL_IDS = {
 
 let shared: Tokenizer | null = null;
 
+/** An added token as the shipped tokenizer describes it. */
+interface AddedToken {
+  content: string;
+  id: number;
+  lstrip?: boolean;
+  rstrip?: boolean;
+  normalized?: boolean;
+}
+
 /** Qwen3's real tokenizer (loaded once per process, ≈ 0.35 s). */
 export function loadQwen3Tokenizer(): Tokenizer {
   if (shared) return shared;
   const inner = fromPreTrained();
+  const added = (inner as unknown as { added_tokens?: AddedToken[] }).added_tokens ?? [];
+  // Only tokens matched verbatim (no strip, not normalized) split the text exactly.
+  const isVerbatim = added.every((token) => !token.lstrip && !token.rstrip && !token.normalized);
   shared = {
+    ...(isVerbatim && { addedTokens: added.map((token) => ({ text: token.content, id: token.id })) }),
     encode: (text) => inner.encode(text, { add_special_tokens: false }),
     decode: (ids) => inner.decode([...ids], { skip_special_tokens: false }),
   };
