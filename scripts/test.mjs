@@ -2,10 +2,11 @@
 // integration against the real services, real bubblewrap sandboxes), then the Playwright e2e suite
 // against a production build of the dashboard. Extra arguments go to vitest.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureSystemPackages, infraTestRequirements, rolloutRequirements } from "./system-packages.mjs";
+import { startWebBuild, webBuildLogTail } from "./web-build.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const run = (label, command, args) => {
@@ -23,10 +24,25 @@ const run = (label, command, args) => {
 if (!ensureSystemPackages([...rolloutRequirements(), ...infraTestRequirements()], { label: "test" }))
   process.exit(1);
 run("services", process.execPath, [join(root, "scripts/ensure-services.mjs")]);
+const withE2e = process.argv.length <= 2 && existsSync(join(root, "e2e/playwright.config.ts"));
+if (withE2e && !existsSync("/usr/bin/chromium")) {
+  console.error("[test] the e2e suite needs Debian's chromium: apt-get install -y chromium");
+  process.exit(1);
+}
+// The e2e suite's dashboard build (`next build`, a minute or two of CPU) runs in the background
+// while vitest runs, whose suites mostly wait on sandboxes and services; e2e waits for it.
+const webBuildLog = join(root, ".cache/web-build.log");
+let webBuild = null;
+if (withE2e) {
+  mkdirSync(dirname(webBuildLog), { recursive: true });
+  console.log(`\n[test] building the dashboard for e2e in the background (log: ${webBuildLog})`);
+  webBuild = startWebBuild(root, { logPath: webBuildLog });
+  process.once("exit", () => webBuild?.cancel());
+}
 run("vitest", "npx", ["vitest", "run", ...process.argv.slice(2)]);
-if (process.argv.length <= 2 && existsSync(join(root, "e2e/playwright.config.ts"))) {
-  if (!existsSync("/usr/bin/chromium")) {
-    console.error("[test] the e2e suite needs Debian's chromium: apt-get install -y chromium");
+if (webBuild) {
+  if (!(await webBuild.done)) {
+    console.error(`${webBuildLogTail(webBuildLog)}\n[test] next build failed; its log: ${webBuildLog}`);
     process.exit(1);
   }
   run("e2e", "npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"]);

@@ -1,7 +1,7 @@
 // The dashboard's production build, shared by `npm start` (scripts/start.mjs) and the e2e setup:
 // `next build` runs only when the build is missing or older than a source it is built from.
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
@@ -49,4 +49,36 @@ export function ensureWebBuild(
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
   return result.status === 0;
+}
+
+/**
+ * Starts `next build` in the background when the build is stale, its output going to `logPath`
+ * (not the terminal, where another suite may be printing). Resolves to true once the build is
+ * there (at once when it was fresh), false when `next build` failed (its output is in `logPath`).
+ * `cancel()` stops a build still running.
+ */
+export function startWebBuild(root, { logPath }) {
+  if (!isWebBuildStale(root)) return { done: Promise.resolve(true), cancel: () => {} };
+  const fd = openSync(logPath, "w");
+  const child = spawn(process.execPath, [nextBin(root), "build"], {
+    cwd: join(root, "apps/web"),
+    stdio: ["ignore", fd, fd],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  closeSync(fd);
+  const done = new Promise((resolve) => {
+    child.once("error", () => resolve(false));
+    child.once("exit", (code) => resolve(code === 0));
+  });
+  return {
+    done,
+    cancel: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    },
+  };
+}
+
+/** The tail of a background build's log, for a failure message. */
+export function webBuildLogTail(logPath, maxChars = 4_000) {
+  return existsSync(logPath) ? readFileSync(logPath, "utf8").slice(-maxChars) : "";
 }
