@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,9 +106,15 @@ afterAll(async () => {
 describe("npm start's demo", () => {
   it("says it runs and how to switch it off, and when every page first had data", () => {
     expect(output).toMatch(/Demo: +running now .*--no-demo or RAAS_DEMO=0/);
-    // The figure itself is a measurement (printed for the reader), not asserted.
-    expect(output).toMatch(
+    // The figure itself is a measurement (printed here for the reader), never asserted.
+    const firstResults = output.match(
       /\[demo\] first results on every page after [\d.]+ s \(jobs queued [\d.]+ s; first step of demo-math [\d.]+ s, demo-code [\d.]+ s, demo-swe [\d.]+ s; benchmark comparison [\d.]+ s\)/,
+    );
+    expect(firstResults).not.toBeNull();
+    console.info(
+      `${firstResults?.[0]} — load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
     );
   });
 
