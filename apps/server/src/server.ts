@@ -233,6 +233,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     engine: composed.engine,
     store: composed.batches,
     curriculum: composed.curriculum,
+    gatewayCalls: composed.gatewayCalls,
     inference: inference.pool,
     bus: composed.bus,
     logger: logger.child({ component: "batches" }),

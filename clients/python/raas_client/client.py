@@ -104,9 +104,12 @@ class RaasClient:
         max_infra_retries: int | None = None,
         shuffle_seed: int | None = None,
         task_sampling: rq.UniformSampling | rq.AdaptiveSampling | Literal["uniform", "adaptive"] | None = None,
+        require_certified_traces: bool | None = None,
     ) -> StepCreated:
         """Asks for `groups` groups of `group_size` samples, drawn from inline `tasks` or a server
-        `dataset` (exactly one). `dynamic_sampling` and `task_sampling` may be just the policy's name."""
+        `dataset` (exactly one). `dynamic_sampling` and `task_sampling` may be just the policy's name.
+        `require_certified_traces`: hand out only trajectories whose inference-gateway traces are
+        token-exact (groups with an uncertified member are dropped, counted as `uncertified` waste)."""
         if (tasks is None) == (dataset is None):
             raise ValueError("create_step: give exactly one of tasks= or dataset=")
         source = rq.InlineTasks(list(tasks)) if tasks is not None else rq.DatasetTasks(dataset or "")
@@ -130,6 +133,7 @@ class RaasClient:
             max_infra_retries=max_infra_retries,
             shuffle_seed=shuffle_seed,
             task_sampling=task_sampling,
+            require_certified_traces=require_certified_traces,
         )
         return self._http.call(ops.CREATE_STEP, None, request)
 

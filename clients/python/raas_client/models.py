@@ -55,10 +55,13 @@ class WasteLedger:
     zero_variance: WasteEntry
     stale: WasteEntry
     infra_failures: WasteEntry
+    # Groups dropped for an uncertified gateway trace (steps with require_certified_traces); a
+    # server from before it sends none.
+    uncertified: WasteEntry = WasteEntry(jobs=0, rollout_seconds=0.0, generated_tokens=0)
 
     @property
     def total(self) -> WasteEntry:
-        entries = (self.cancelled, self.zero_variance, self.stale, self.infra_failures)
+        entries = (self.cancelled, self.zero_variance, self.stale, self.infra_failures, self.uncertified)
         return WasteEntry(
             jobs=sum(entry.jobs for entry in entries),
             rollout_seconds=sum(entry.rollout_seconds for entry in entries),
@@ -91,6 +94,7 @@ class StepStats:
     solved_fraction: float | None
     mean_trajectory_tokens: float | None
     waste: WasteLedger
+    uncertified_dropped: int = 0
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,7 @@ class CreateStepRequest:
     max_infra_retries: int | None = None
     shuffle_seed: int | None = None
     task_sampling: UniformSampling | AdaptiveSampling | None = None
+    require_certified_traces: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ import {
   type CurriculumStore,
   type EngineLogger,
   type EventBus,
+  type GatewayCallStore,
+  gatewayTraceCertifier,
   PolicyControl,
   type PolicySink,
   type RolloutEngine,
@@ -25,6 +27,12 @@ export interface ComposeBatchesOptions {
   logger: EngineLogger;
   /** The deployment's bus (distributed mode): policy changes reach the workers through it. */
   bus?: EventBus | null;
+  /**
+   * The inference gateway's call records (`ComposedEngine.gatewayCalls`): steps with
+   * `requireCertifiedTraces` read each finished job's certificate from them. Without them such
+   * steps are refused.
+   */
+  gatewayCalls?: GatewayCallStore;
 }
 
 export interface ComposedBatches {
@@ -59,6 +67,7 @@ export async function composeBatches(options: ComposeBatchesOptions): Promise<Co
     engine: options.engine,
     store: options.store,
     ...(options.curriculum ? { curriculum: options.curriculum } : {}),
+    ...(options.gatewayCalls ? { traceCertifier: gatewayTraceCertifier(options.gatewayCalls) } : {}),
     catalog,
     weightVersion: () => policy.weightVersion,
     logger: options.logger,

@@ -2,6 +2,8 @@ import { afterEach } from "vitest";
 import { z } from "zod";
 import { BatchSystem } from "../src/batches/batch-system";
 import type { TaskCatalog } from "../src/batches/batch-system.types";
+import { gatewayTraceCertifier } from "../src/batches/trace-certification";
+import type { GatewayCallStore } from "../src/gateway/gateway-call-store.port";
 import { HandlerRegistry } from "../src/handler-registry";
 import { MemoryBatchStore } from "../src/memory/memory-batch-store";
 import { MemoryJobQueue } from "../src/memory/memory-job-queue";
@@ -27,6 +29,12 @@ const ZGroupTaskPayload = z
       .array(z.number().int())
       .default([])
       .describe("Slots whose jobs fail as `agent` (trainable)."),
+    rewriteHistorySlots: z
+      .array(z.number().int())
+      .default([])
+      .describe(
+        "Slots whose two gateway calls (recorded when the harness has a call store) rewrite the first prompt's second token in the second call.",
+      ),
   })
   .strict();
 type TGroupTaskPayload = z.infer<typeof ZGroupTaskPayload>;
@@ -74,7 +82,10 @@ function attemptOf(jobKey: string | null): number {
 }
 
 /** A handler whose outcome per group slot is scripted by the payload; RUN waits at the test's gates. */
-export function createGroupTaskHandler(gates: Gates): TaskHandler<TGroupTaskPayload, null, null> {
+export function createGroupTaskHandler(
+  gates: Gates,
+  gatewayCalls?: GatewayCallStore,
+): TaskHandler<TGroupTaskPayload, null, null> {
   return {
     kind: "grouptask",
     failureReward: -1,
@@ -99,6 +110,10 @@ export function createGroupTaskHandler(gates: Gates): TaskHandler<TGroupTaskPayl
         finishReason: "stop",
         text: null,
       });
+      if (gatewayCalls) {
+        const rewrites = ctx.payload.rewriteHistorySlots.includes(slot);
+        await recordGatewayCalls(gatewayCalls, ctx.job.id, rewrites);
+      }
       if (attemptOf(ctx.job.jobKey) < (ctx.payload.infraFailures[slot] ?? 0))
         throw new StageFailure("sandbox", `scripted infrastructure failure of slot ${slot}`);
       if (ctx.payload.agentFailSlots.includes(slot)) throw new StageFailure("agent", "scripted policy fault");
@@ -108,6 +123,44 @@ export function createGroupTaskHandler(gates: Gates): TaskHandler<TGroupTaskPayl
       return { reward: ctx.payload.rewards[slotOf(ctx.job.metadata)] ?? 0 };
     },
   };
+}
+
+/**
+ * Two calls of a harness through the gateway, as the gateway records them: the second continues
+ * the first token for token, or (`rewritesHistory`) changed the first prompt's token 1 — a break.
+ */
+async function recordGatewayCalls(store: GatewayCallStore, jobId: string, rewritesHistory: boolean) {
+  const base = {
+    jobId,
+    finishReason: "stop",
+    backendId: "test",
+    weightVersion: null,
+    latencyMs: 1,
+    messages: [],
+    tools: [],
+    answer: null,
+    cachedPromptTokens: null,
+    overheadMs: 0,
+    createdAtMs: 0,
+  };
+  await store.append({
+    ...base,
+    id: `${jobId}-c0`,
+    seq: 0,
+    parentCallId: null,
+    promptIds: [1, 2, 3],
+    responseIds: [10, 11],
+    logprobs: [-0.5, -0.5],
+  });
+  await store.append({
+    ...base,
+    id: `${jobId}-c1`,
+    seq: 1,
+    parentCallId: `${jobId}-c0`,
+    promptIds: [1, rewritesHistory ? 9 : 2, 3, 10, 11, 20],
+    responseIds: [12],
+    logprobs: [-0.5],
+  });
 }
 
 export function groupTask(taskId: string, rewards: number[], extra: Partial<TGroupTaskPayload> = {}) {
@@ -121,10 +174,12 @@ export async function startBatchHarness(
     weightVersion?: () => number | null;
     catalog?: TaskCatalog;
     curriculum?: CurriculumStore;
+    /** Where the scripted handler records gateway calls; the batch system certifies from them. */
+    gatewayCalls?: GatewayCallStore;
   } = {},
 ) {
   const gates = new Gates();
-  const handlers = new HandlerRegistry().register(createGroupTaskHandler(gates));
+  const handlers = new HandlerRegistry().register(createGroupTaskHandler(gates, options.gatewayCalls));
   const jobStore = new MemoryJobStore();
   const queue = new MemoryJobQueue();
   const engine = new RolloutEngine({
@@ -143,6 +198,7 @@ export async function startBatchHarness(
       ...(options.catalog ? { catalog: options.catalog } : {}),
       ...(options.curriculum ? { curriculum: options.curriculum } : {}),
       ...(options.weightVersion ? { weightVersion: options.weightVersion } : {}),
+      ...(options.gatewayCalls ? { traceCertifier: gatewayTraceCertifier(options.gatewayCalls) } : {}),
     });
   let batches = make();
   await batches.start();

@@ -41,6 +41,9 @@ export const ZWasteLedger = z
     zeroVariance: ZWasteEntry.describe("Members of groups dropped for zero reward variance."),
     stale: ZWasteEntry.describe("Samples withheld or regenerated for staleness."),
     infraFailures: ZWasteEntry.describe("Members that failed for infrastructure reasons (re-run)."),
+    uncertified: ZWasteEntry.default({ jobs: 0, rolloutSeconds: 0, generatedTokens: 0 }).describe(
+      "Members of groups dropped because a member's gateway traces were not token-exact (`requireCertifiedTraces`).",
+    ),
   })
   .meta({ id: "WasteLedger", description: "Where a step's rollout work went without reaching the trainer." });
 export type TWasteLedger = z.infer<typeof ZWasteLedger>;
@@ -72,6 +75,12 @@ export const ZStepStats = z
       .describe("Finished samples kept for the next step."),
     staleWithheld: z.number().int().nonnegative().describe("Samples withheld for staleness."),
     staleRegenerated: z.number().int().nonnegative().describe("Samples re-run for staleness."),
+    uncertifiedDropped: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(0)
+      .describe("Groups dropped because a member's gateway traces were not token-exact."),
     trajectories: z.number().int().nonnegative().describe("Trajectories handed out."),
     rewardMean: z
       .number()
@@ -197,6 +206,7 @@ export function emptyStepStats(): TStepStats {
     trajectoriesCarriedOver: 0,
     staleWithheld: 0,
     staleRegenerated: 0,
+    uncertifiedDropped: 0,
     trajectories: 0,
     rewardMean: null,
     rewardStd: null,
@@ -204,6 +214,12 @@ export function emptyStepStats(): TStepStats {
     rewardMax: null,
     solvedFraction: null,
     meanTrajectoryTokens: null,
-    waste: { cancelled: noWaste(), zeroVariance: noWaste(), stale: noWaste(), infraFailures: noWaste() },
+    waste: {
+      cancelled: noWaste(),
+      zeroVariance: noWaste(),
+      stale: noWaste(),
+      infraFailures: noWaste(),
+      uncertified: noWaste(),
+    },
   };
 }

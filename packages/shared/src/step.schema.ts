@@ -124,6 +124,12 @@ export const ZCreateStepRequest = z
       .describe(
         "Re-runs of a member that failed for infrastructure reasons before its group fails. Default 2.",
       ),
+    requireCertifiedTraces: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Hand out only trajectories whose inference-gateway traces are token-exact (issue 15): a group with a member whose certificate is not clean (a harness rewrote or truncated history) is dropped — counted in the waste ledger as `uncertified`, never as reward 0 or an infrastructure failure — and the step draws another. Jobs that made no gateway call have no certificate and pass. Default false.",
+      ),
     shuffleSeed: z
       .number()
       .int()

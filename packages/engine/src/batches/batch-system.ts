@@ -38,6 +38,7 @@ import {
 } from "./step-progress";
 import { emptyRewardAggregate } from "./step-stats";
 import { taskAt } from "./task-draw";
+import type { TraceCertifier } from "./trace-certification";
 
 /**
  * Training runs, steps and groups over the engine's public operations and the batch store:
@@ -60,6 +61,7 @@ export class BatchSystem {
   readonly #chains = new Map<string, Promise<unknown>>();
   readonly #delivery: GroupDelivery;
   readonly #curriculum: CurriculumTracker;
+  readonly #traceCertifier: TraceCertifier | undefined;
   #unsubscribe: (() => void) | null = null;
   #cancelSweep: (() => void) | null = null;
 
@@ -71,6 +73,7 @@ export class BatchSystem {
     this.#logger = options.logger;
     this.#weightVersion = options.weightVersion ?? (() => null);
     this.#reconcileEveryMs = options.reconcileEveryMs ?? 5_000;
+    this.#traceCertifier = options.traceCertifier;
     this.#delivery = new GroupDelivery({
       engine: this.#engine,
       clock: this.#clock,
@@ -176,6 +179,11 @@ export class BatchSystem {
    */
   async createStep(request: TCreateStepRequest): Promise<{ step: TStep; created: boolean }> {
     const input = parse(ZCreateStepRequest, request);
+    if (input.requireCertifiedTraces && !this.#traceCertifier)
+      throw new RaasError(
+        "VALIDATION_FAILED",
+        "requireCertifiedTraces: this service reads no trace certificates",
+      );
     const tasks = await resolveTasks(this.#catalog, input.tasks);
     return this.#withRun(input.runId, async () => {
       const run = await this.#requireRun(input.runId);
@@ -305,6 +313,8 @@ export class BatchSystem {
       if (target && target !== state && takenOver) return this.#applyEnd(target, job);
     }
     const end = await this.#jobEnd(job);
+    if (state.step.request.requireCertifiedTraces && end.status !== "cancelled" && this.#traceCertifier)
+      end.tracesCertified = await this.#traceCertifier.isCertified(job.id);
     const tasks = await this.#tasksOf(state.step);
     await this.#curriculum.prepare(state);
     const before = snapshot(state.groups);

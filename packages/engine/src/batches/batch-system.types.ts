@@ -10,6 +10,7 @@ import type { EngineLogger, JobEventListener, SubmitResult } from "../engine.typ
 import type { BatchStore } from "../ports/batch-store.port";
 import type { Clock } from "../ports/clock.port";
 import type { CurriculumStore } from "../ports/curriculum-store.port";
+import type { TraceCertifier } from "./trace-certification";
 
 /** The engine's public operations the batch system works through (a `RolloutEngine` has them). */
 export interface BatchEngine {
@@ -42,6 +43,11 @@ export interface BatchSystemOptions {
   logger?: EngineLogger;
   /** Per-task history and curriculum state (adaptive task sampling). Default: in memory. */
   curriculum?: CurriculumStore;
+  /**
+   * Reads a finished job's token-exactness certificate, for steps with `requireCertifiedTraces`
+   * (e.g. `gatewayTraceCertifier(gatewayCalls)`). Without it such steps are refused (400).
+   */
+  traceCertifier?: TraceCertifier;
   /**
    * Interval of the sweep that re-reads running members' jobs from the engine, in case a job
    * event was lost (the bus delivers at most once). Default 5_000 ms.

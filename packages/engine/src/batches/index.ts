@@ -5,3 +5,4 @@ export * from "./group-decision";
 export type { NextGroupsResult } from "./group-delivery";
 export * from "./step-stats";
 export * from "./task-draw";
+export * from "./trace-certification";

@@ -3,6 +3,7 @@ import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.po
 import { decideGroup, groupsToKeepInFlight, isGroupComplete } from "./group-decision";
 import { isLongShot, membersToDispatch, pilotSize } from "./pilot-dispatch";
 import { addDeliveredRewards, addWaste, refreshStepStats } from "./step-stats";
+import { isExcludedAsUncertified } from "./trace-certification";
 
 /** One step with its groups, as the batch system holds it while it runs. */
 export interface StepState {
@@ -20,6 +21,11 @@ export interface JobEnd {
   failureKind: TFailureKind | null;
   rolloutMs: number;
   generatedTokens: number;
+  /**
+   * Whether the job's gateway traces are token-exact; null when it has no certificate (no gateway
+   * call). Read only for steps with `requireCertifiedTraces`; absent means null.
+   */
+  tracesCertified?: boolean | null;
 }
 
 /** What the batch system must do after a state change. */
@@ -78,8 +84,16 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
   if (!group || !member) return [];
   const cost = { rolloutMs: end.rolloutMs, generatedTokens: end.generatedTokens };
   const isSample = end.status === "completed" || (end.status === "failed" && end.trainable === true);
+  const isUncertified =
+    isSample &&
+    isExcludedAsUncertified(step.request.requireCertifiedTraces ?? false, end.tracesCertified ?? null);
   if (member.status !== "running") {
     if (member.status !== "cancelled") return [];
+    if (isUncertified) {
+      // Finished after the close's cancel, but not token-exact: not carried, never handed out.
+      addWaste(uncertifiedWaste(step), cost);
+      return [];
+    }
     if (
       isSample &&
       group.carriedIntoGroupId === null &&
@@ -114,7 +128,11 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
   member.generatedTokens += end.generatedTokens;
   member.failureKind = end.failureKind;
   const actions: BatchAction[] = [];
-  if (isSample) {
+  if (isUncertified) {
+    member.status = "finished";
+    member.reward = end.reward ?? 0;
+    actions.push(...dropUncertifiedGroup(state, group, ctx));
+  } else if (isSample) {
     member.status = "finished";
     member.reward = end.reward ?? 0;
     step.rewards.finished += 1;
@@ -208,6 +226,30 @@ function settleGroup(state: StepState, group: GroupRecord, ctx: ProgressContext)
     group.members.reduce((sum, m) => sum + m.generatedTokens, 0),
   );
   return [];
+}
+
+/**
+ * A member's traces are not token-exact and the step takes certified traces only: its group is
+ * dropped whole (its members' work counted as `uncertified` waste, not as reward 0 and not as an
+ * infrastructure failure), its running members cancelled; the refill starts another group.
+ */
+function dropUncertifiedGroup(state: StepState, group: GroupRecord, ctx: ProgressContext): BatchAction[] {
+  const { step } = state;
+  finishGroup(group, "dropped", ctx);
+  step.stats.uncertifiedDropped = (step.stats.uncertifiedDropped ?? 0) + 1;
+  const live = group.members.filter((m) => m.status === "running");
+  for (const member of live) member.status = "cancelled";
+  for (const member of group.members.filter((m) => m.status === "finished"))
+    addWaste(uncertifiedWaste(step), member);
+  const jobIds = live.map((m) => m.jobId).filter((id) => id !== "");
+  step.stats.jobsCancelled += jobIds.length;
+  return jobIds.length > 0 ? [{ type: "cancel", jobIds }] : [];
+}
+
+/** The step's `uncertified` waste entry (steps stored before it existed have none yet). */
+function uncertifiedWaste(step: StepRecord) {
+  step.stats.waste.uncertified ??= { jobs: 0, rolloutSeconds: 0, generatedTokens: 0 };
+  return step.stats.waste.uncertified;
 }
 
 function staleMembers(state: StepState, group: GroupRecord, weightVersion: number | null): TGroupMember[] {
