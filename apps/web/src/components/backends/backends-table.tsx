@@ -22,7 +22,24 @@ function health(backend: TBackendView): { tone: TBadgeTone; label: string } {
     : { tone: "bad", label: "unhealthy" };
 }
 
-/** Every registered backend: routing state, load, throughput, cache and the admin actions. */
+/** Distributed mode: how many workers route to it, each one's own state on hover. */
+function workersCell(backend: TBackendView): { label: string; title: string } {
+  const workers = backend.workers ?? [];
+  if (workers.length === 0) return { label: "—", title: "only this server routes to it" };
+  const title = workers
+    .map(
+      (worker) =>
+        `${worker.workerId}: ${worker.lifecycle}, circuit ${worker.circuit}, ${worker.inFlight} in flight, ${worker.requests} requests`,
+    )
+    .join("\n");
+  return { label: String(workers.length), title };
+}
+
+/**
+ * Every registered backend: routing state, load, throughput, cache and the admin actions. In
+ * distributed mode the figures are the whole deployment's (the server's merged with every live
+ * worker's heartbeat), and the workers column says how many report it.
+ */
 export function BackendsTable({
   backends,
   blockReason,
@@ -119,6 +136,16 @@ export function BackendsTable({
           isNumeric: true,
           cell: (backend) =>
             backend.stats.requests === 0 ? "—" : formatDurationMs(backend.stats.meanLatencyMs),
+        },
+        {
+          key: "workers",
+          header: "workers",
+          isNumeric: true,
+          cell: (backend) => {
+            const { label, title } = workersCell(backend);
+            return <span title={title}>{label}</span>;
+          },
+          cellTestId: (backend) => `backend-workers-${backend.id}`,
         },
         {
           key: "weights",
