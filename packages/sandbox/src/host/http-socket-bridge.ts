@@ -1,5 +1,5 @@
 import { chmodSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
+import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
 
 export interface HttpSocketBridgeOptions {
   /** Host path of the Unix socket to listen on (inside a directory the sandbox has bound). */
@@ -35,6 +35,8 @@ export async function startHttpSocketBridge(options: HttpSocketBridgeOptions): P
   const target = new URL(options.targetUrl);
   const prefix = target.pathname.replace(/\/+$/, "");
   let forwarded = 0;
+  // Connections to the target stay open between calls: a harness's calls skip TCP set-up.
+  const agent = new Agent({ keepAlive: true });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const raw = req.url ?? "/";
     const queryAt = raw.indexOf("?");
@@ -60,6 +62,7 @@ export async function startHttpSocketBridge(options: HttpSocketBridgeOptions): P
         host: target.hostname,
         port: target.port,
         method,
+        agent,
         path: `${prefix}${raw}`,
         headers: { ...headers, host: target.host },
       },
@@ -105,6 +108,7 @@ export async function startHttpSocketBridge(options: HttpSocketBridgeOptions): P
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        agent.destroy();
         rmSync(options.socketPath, { force: true });
       }),
   };
