@@ -96,6 +96,7 @@ describe("InflightShareGate", () => {
     const tickets = await Promise.all(["a:0", "a:0", "none:0"].map((id) => gate.enter(id, undefined, FAR)));
     expect(tickets.map((t) => t.grant.flowId)).toEqual(["a", "a", ""]);
     room.capacity = 1;
+    gate.pump(true);
     const waiting = tracked(gate.enter("a:0", undefined, FAR));
     await settle();
     expect(waiting.value).toBeUndefined();

@@ -26,6 +26,13 @@ export interface InflightShareSnapshot {
 /** The flow of requests whose job no resolver knows: one class of weight 1. */
 const NO_RUN: GenerationFlow = { flowId: "", weight: 1, priority: 0 };
 
+/**
+ * How long a reading of the capacity is reused, in ms: reading it walks every backend's statistics,
+ * too slow for every request; changes the pool makes itself are announced with `pump(true)`, and
+ * the rest (a circuit opening on failures or half-opening with time) is seen this late.
+ */
+const CAPACITY_TTL_MS = 100;
+
 /** Longest delay a Node timer takes (about 24.8 days). */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -54,6 +61,7 @@ export class InflightShareGate {
   readonly #now: () => number;
   #flowOf: GenerationFlowResolver = () => null;
   #inFlight = 0;
+  #capacityRead: { value: number; atMs: number } | null = null;
 
   constructor(options: InflightFairShareOptions, capacity: () => number, now: () => number) {
     this.#queue = new FairGrantQueue({ initialCost: options.initialCostMs ?? 1_000 });
@@ -114,10 +122,14 @@ export class InflightShareGate {
     this.pump();
   }
 
-  /** Grants waiting requests while there is room; call it when capacity may have grown. */
-  pump(): void {
+  /**
+   * Grants waiting requests while there is room. Call it with `isCapacityChanged` when backends
+   * were registered, removed, drained, resumed or health-checked.
+   */
+  pump(isCapacityChanged = false): void {
+    if (isCapacityChanged) this.#capacityRead = null;
     while (this.#queue.waitingCount > 0) {
-      const capacity = this.#capacity();
+      const capacity = this.#currentCapacity();
       if (capacity > 0 && this.#inFlight >= capacity) return;
       const grant = this.#queue.grantNext();
       if (!grant) return;
@@ -127,7 +139,16 @@ export class InflightShareGate {
   }
 
   snapshot(): InflightShareSnapshot {
-    return { capacity: this.#capacity(), inFlight: this.#inFlight, flows: this.#queue.snapshot() };
+    return { capacity: this.#currentCapacity(), inFlight: this.#inFlight, flows: this.#queue.snapshot() };
+  }
+
+  #currentCapacity(): number {
+    const nowMs = this.#now();
+    const read = this.#capacityRead;
+    if (read && nowMs - read.atMs < CAPACITY_TTL_MS && nowMs >= read.atMs) return read.value;
+    const value = this.#capacity();
+    this.#capacityRead = { value, atMs: nowMs };
+    return value;
   }
 }
 

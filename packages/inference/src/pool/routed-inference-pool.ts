@@ -320,7 +320,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
           stream: this.options.streamGenerations ?? true,
         }));
     this.backends.set(registration.id, { backend: create(registration, this.client), registration });
-    this.share?.pump();
+    this.share?.pump(true);
     return { backend: this.viewOf(result.backend), isCreated: result.isCreated };
   }
 
@@ -329,18 +329,21 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
   }
 
   drainBackend(backendId: string): BackendView {
-    return this.viewOf(this.router.drainBackend(backendId, this.now()));
+    const view = this.viewOf(this.router.drainBackend(backendId, this.now()));
+    this.share?.pump(true);
+    return view;
   }
 
   resumeBackend(backendId: string): BackendView {
     const view = this.viewOf(this.router.resumeBackend(backendId, this.now()));
-    this.share?.pump();
+    this.share?.pump(true);
     return view;
   }
 
   removeBackend(backendId: string): BackendView {
     const view = this.viewOf(this.router.removeBackend(backendId, this.now()));
     this.backends.delete(backendId);
+    this.share?.pump(true);
     return view;
   }
 
@@ -366,7 +369,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
       }),
     );
     // A circuit may have closed: room for waiting requests.
-    this.share?.pump();
+    this.share?.pump(true);
   }
 
   async close(): Promise<void> {
