@@ -1,5 +1,34 @@
 import { availableParallelism } from "node:os";
+import { relative } from "node:path";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * Files that take longest (CI on 2 cores, slowest first). Without timings from an earlier run
+ * (a clean clone has none) vitest starts the largest files first, so these small but slow ones
+ * would start last and leave one worker idle while they finish: they go first instead.
+ */
+const SLOW_FILES = [
+  "packages/handlers/test/swe/swe-eval.test.ts",
+  "apps/server/test/distributed/worker-kill.test.ts",
+  "apps/server/test/distributed.test.ts",
+  "apps/server/test/distributed/server-restart.test.ts",
+  "apps/server/test/distributed/worker-drain.test.ts",
+];
+
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const path = relative(spec.project.config.root, spec.moduleId);
+      const isTimed = this.ctx.cache.getFileTestResults(`${spec.project.name}:${path}`) !== undefined;
+      const index = SLOW_FILES.indexOf(path);
+      return isTimed || index < 0 ? SLOW_FILES.length : index;
+    };
+    // Array#sort is stable: every other file keeps the base order.
+    return sorted.sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   // Dashboard components render in tests through react-dom/server; its tsconfig keeps JSX for Next.
@@ -23,5 +52,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ["default"],
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });
