@@ -10,6 +10,7 @@ import {
   RoutedInferencePool,
   TokenConversation,
 } from "@raas/inference";
+import type { TPolicyState } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator } from "../src/index";
 
@@ -166,4 +167,71 @@ describe("fair sharing of in-flight capacity between runs", () => {
     // The pool held what the backend could not run: nothing waited in the backend's FIFO queue.
     expect(maxBackendWaiting).toBe(0);
   }, 300_000);
+
+  it("sends nothing during a weight-sync pause: a request granted a freed slot meanwhile gives it back and waits at the gate", async () => {
+    const sim = await startSimulator({
+      policy: {
+        kind: "scripted",
+        default: { steps: [{ thinkingWords: 60, content: "ok" }], repeatLast: true },
+      },
+      latency: { prefillMsPerToken: 0, decodeMsPerToken: 3 },
+      maxConcurrency: 1,
+    });
+    cleanups.push(() => sim.close());
+    const pool = new RoutedInferencePool({
+      router: new StickyRouter(),
+      fairShare: {},
+      streamGenerations: false,
+    });
+    cleanups.push(() => pool.close());
+    pool.resolveFlowsWith(flowOf);
+    pool.registerBackend({
+      id: "sim-0",
+      kind: "vllm",
+      baseUrl: sim.url,
+      modelName: sim.modelName,
+      maxConcurrency: 1,
+    });
+    const policy = (weightVersion: number, isPaused: boolean): TPolicyState => ({
+      weightVersion,
+      isPaused,
+      pauseMode: isPaused ? "wait" : null,
+      pausedAtMs: isPaused ? Date.now() : null,
+    });
+    pool.applyPolicy(policy(1, false));
+
+    const first = pool.generate({ jobId: "a-0", promptIds: promptOf("a-0"), sampling });
+    await until(() => sim.snapshot().running === 1, "the first request runs");
+    let second: { weightVersion: string | null; pausedMs?: number } | null = null;
+    const secondCall = pool
+      .generate({ jobId: "b-0", promptIds: promptOf("b-0"), sampling })
+      .then((result) => {
+        second = result;
+        return result;
+      });
+    const waitingOf = (flowId: string) =>
+      pool.inflightShare()?.flows.find((flow) => flow.flowId === flowId)?.waiting ?? 0;
+    await until(() => waitingOf("run-b") === 1, "the second request waits for capacity");
+
+    pool.applyPolicy(policy(1, true));
+    expect((await first).weightVersion).toBe("1");
+    // The freed slot went to the waiting request, which found the pause and gave it back.
+    await until(
+      () => pool.inflightShare()?.inFlight === 0 && waitingOf("run-b") === 0,
+      "the slot is given back",
+    );
+    expect(second).toBeNull();
+    // Granted once, charged nothing: it never reached the backend.
+    expect(pool.inflightShare()?.flows.find((flow) => flow.flowId === "run-b")).toMatchObject({
+      granted: 1,
+      charged: 0,
+    });
+    expect(sim.snapshot()).toMatchObject({ requestsSucceeded: 1, running: 0, waiting: 0 });
+
+    pool.applyPolicy(policy(2, false));
+    const resumed = await secondCall;
+    expect(resumed.weightVersion).toBe("2");
+    expect(resumed.pausedMs).toBeGreaterThan(0);
+    expect(sim.snapshot().requestsSucceeded).toBe(2);
+  }, 120_000);
 });
