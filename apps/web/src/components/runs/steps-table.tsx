@@ -12,12 +12,13 @@ function seconds(value: number): string {
 
 /** Rollout-seconds of the whole waste ledger of a step. */
 function wastedSeconds(step: TStepView): number {
-  const { cancelled, zeroVariance, stale, infraFailures } = step.stats.waste;
+  const { cancelled, zeroVariance, stale, infraFailures, uncertified } = step.stats.waste;
   return (
     cancelled.rolloutSeconds +
     zeroVariance.rolloutSeconds +
     stale.rolloutSeconds +
-    infraFailures.rolloutSeconds
+    infraFailures.rolloutSeconds +
+    uncertified.rolloutSeconds
   );
 }
 

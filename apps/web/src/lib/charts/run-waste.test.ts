@@ -17,6 +17,7 @@ const steps = [
         zeroVariance: entry(4, 3, 800),
         stale: entry(0, 0, 0),
         infraFailures: entry(1, 0.5, 0),
+        uncertified: entry(1, 0.25, 40),
       },
     }),
   },
@@ -26,8 +27,8 @@ const steps = [
 describe("wasteRows", () => {
   it("gives one row per step with every ledger entry in the chosen unit", () => {
     expect(wasteRows(steps, "seconds")).toEqual([
-      { step: 0, cancelled: 1.3, zeroVariance: 3, stale: 0, infraFailures: 0.5 },
-      { step: 1, cancelled: 0, zeroVariance: 0, stale: 0, infraFailures: 0 },
+      { step: 0, cancelled: 1.3, zeroVariance: 3, stale: 0, infraFailures: 0.5, uncertified: 0.3 },
+      { step: 1, cancelled: 0, zeroVariance: 0, stale: 0, infraFailures: 0, uncertified: 0 },
     ]);
     expect(wasteRows(steps, "tokens")[0]).toEqual({
       step: 0,
@@ -35,12 +36,13 @@ describe("wasteRows", () => {
       zeroVariance: 800,
       stale: 0,
       infraFailures: 0,
+      uncertified: 40,
     });
   });
 
   it("sums the ledger and reads the unit from the query string", () => {
-    expect(totalWaste(steps, "tokens")).toBe(1_100);
-    expect(totalWaste(steps, "seconds")).toBeCloseTo(4.76);
+    expect(totalWaste(steps, "tokens")).toBe(1_140);
+    expect(totalWaste(steps, "seconds")).toBeCloseTo(5.01);
     expect(parseWasteUnit("tokens")).toBe("tokens");
     expect(parseWasteUnit("bogus")).toBe("seconds");
     expect(parseWasteUnit(null)).toBe("seconds");

@@ -11,6 +11,7 @@ export const WASTE_CATEGORIES = [
   { key: "zeroVariance", label: "zero-variance groups" },
   { key: "stale", label: "stale samples" },
   { key: "infraFailures", label: "infrastructure failures" },
+  { key: "uncertified", label: "uncertified traces" },
 ] as const satisfies ReadonlyArray<{ key: keyof TWasteLedger; label: string }>;
 
 /** Reads a unit from the query string; anything else is rollout-seconds. */
