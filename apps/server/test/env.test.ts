@@ -298,6 +298,10 @@ describe("server env", () => {
     });
     // Only the field that is set: the runtime keeps its other default limits.
     expect(Object.keys(config.sandbox?.defaultLimits ?? {})).toEqual(["totalCpuSec"]);
+    expect(configFromEnv(parseServerEnv({ RAAS_SANDBOX_WARM_POOL: "8" })).sandbox?.warmPoolSize).toBe(8);
+    expect(await envErrorOf(() => parseServerEnv({ RAAS_SANDBOX_WARM_POOL: "-2" }))).toContain(
+      'RAAS_SANDBOX_WARM_POOL: expected at least 1 (got "-2")',
+    );
 
     const bad = await envErrorOf(() =>
       parseServerEnv({ RAAS_SANDBOX_TOTAL_CPU_SEC: "lots", RAAS_SANDBOX_WORKSPACE_BYTES: "-1" }),

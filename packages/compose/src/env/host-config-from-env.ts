@@ -60,6 +60,7 @@ export function rolloutHostConfigFromEnv(env: TRolloutHostEnv, files: HostEnvFil
       ...(env.RAAS_SANDBOX_WORKSPACE_BYTES !== undefined && {
         workspaceSizeBytes: env.RAAS_SANDBOX_WORKSPACE_BYTES,
       }),
+      ...(env.RAAS_SANDBOX_WARM_POOL !== undefined && { warmPoolSize: env.RAAS_SANDBOX_WARM_POOL }),
     },
     agentHandlers: {
       chatFormat: env.RAAS_CHAT_FORMAT ?? chatFormatOfModel(env.RAAS_MODEL) ?? "qwen3",

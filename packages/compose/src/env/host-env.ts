@@ -122,6 +122,14 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
    * none. Shown in `system.health` as `disk`.
    */
   RAAS_SANDBOX_WORKSPACE_BYTES: ZPositiveInt(2 ** 50).optional(),
+  /**
+   * Sandboxes kept started ahead of demand (filled when the process starts, refilled after each
+   * take), so INIT takes one instead of waiting for a cold start — what makes a GRPO group's
+   * fork cheap: each member then only copies the group's prepared workspace. Used by sandboxes
+   * that ask for no image, env or limits of their own. Each idle one costs one sandbox's memory.
+   * Default 0 (off); the group size n is a good value.
+   */
+  RAAS_SANDBOX_WARM_POOL: ZPositiveInt(1_024).optional(),
   /** Where the sandbox runtime looks for bwrap/apptainer/prlimit. Default the usual system directories. */
   PATH: z.string().default("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
