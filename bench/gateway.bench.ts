@@ -112,8 +112,18 @@ interface PhaseResult {
   generationMs: number[];
   directGenerationMs: number[];
   serverSideMs: number[];
+  /** This process's CPU time (user + system) per call of each arm, in ms (the gateway arm's includes the bench's HTTP clients). */
+  gatewayCpuMsPerCall: number;
+  directCpuMsPerCall: number;
+  /** Direct generations that sampled exactly the ids the gateway's did (same work in both arms). */
+  sameResponses: number;
   records: Map<string, TGatewayCallRecord[]>;
 }
+
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
@@ -160,13 +170,17 @@ async function runPhase(
     const warmUps = await Promise.all(Array.from({ length: 4 }, submit));
     await Promise.all(warmUps.map(({ job }, index) => conversation(job.id, -1 - index)));
     wallMs.clear();
+    const gatewayCpu = process.cpuUsage();
     await Promise.all(jobs.map(({ job }, index) => conversation(job.id, index)));
+    const gatewayCpuMs = cpuMsSince(gatewayCpu);
     const records = new Map<string, TGatewayCallRecord[]>();
     for (const { job } of jobs) records.set(job.id, await server.gateway.listCalls(job.id));
 
     // Direct: each recorded call's prompt ids straight into the pool, at the same concurrency.
     const directMs = new Map<string, number>();
     const directGenerationMs: number[] = [];
+    let sameResponses = 0;
+    const directCpu = process.cpuUsage();
     await Promise.all(
       [...records.entries()].map(async ([jobId, calls]) => {
         for (const call of calls) {
@@ -178,9 +192,16 @@ async function runPhase(
           });
           directMs.set(`${jobId}:${call.seq}`, performance.now() - startedAt);
           directGenerationMs.push(result.latencyMs);
+          const sampled = result.responseIds;
+          if (
+            sampled.length === call.responseIds.length &&
+            sampled.every((id, i) => id === call.responseIds[i])
+          )
+            sameResponses += 1;
         }
       }),
     );
+    const directCpuMs = cpuMsSince(directCpu);
     const all = [...records.values()].flat();
     const key = (record: TGatewayCallRecord) => `${record.jobId}:${record.seq}`;
     const gatewayMs = all.map((record) => wallMs.get(key(record)) ?? Number.NaN);
@@ -192,6 +213,9 @@ async function runPhase(
       generationMs: all.map((record) => record.latencyMs),
       directGenerationMs,
       serverSideMs: all.map((record) => record.overheadMs),
+      gatewayCpuMsPerCall: gatewayCpuMs / all.length,
+      directCpuMsPerCall: directCpuMs / all.length,
+      sameResponses,
       records,
     };
   } finally {
@@ -262,6 +286,9 @@ const bench: Bench = {
           serverSideOverheadP50Ms: Number(median(pacedPhase.serverSideMs).toFixed(3)),
           saturatedOverheadP50Ms: Number(median(saturated.overheadMs).toFixed(3)),
           saturatedServerSideOverheadP50Ms: Number(median(saturated.serverSideMs).toFixed(3)),
+          pacedCpuMsPerCall: `gateway ${pacedPhase.gatewayCpuMsPerCall.toFixed(3)}, direct ${pacedPhase.directCpuMsPerCall.toFixed(3)}`,
+          saturatedCpuMsPerCall: `gateway ${saturated.gatewayCpuMsPerCall.toFixed(3)}, direct ${saturated.directCpuMsPerCall.toFixed(3)}`,
+          sameGenerationsInBothArms: `${pacedPhase.sameResponses + saturated.sameResponses}/${pacedPhase.gatewayMs.length + saturated.gatewayMs.length}`,
           targetOverheadP50Ms: TARGET_OVERHEAD_P50_MS,
           meetsTarget: overheadP50 <= TARGET_OVERHEAD_P50_MS,
           traceBuildP50Ms: Number(median(traceMs).toFixed(3)),
