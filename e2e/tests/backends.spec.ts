@@ -40,15 +40,25 @@ test("Backends shows each backend's state and statistics and a hit-rate line per
         backend.weightVersion ?? "unknown",
         quick,
       );
+      await expect(page.getByTestId(`backend-workers-${id}`)).toHaveText(
+        backend.workers?.length ? String(backend.workers.length) : "—",
+        quick,
+      );
     }
   }).toPass({ timeout: 60_000 });
 
   const { backends } = await api.backends.list.query();
   expect(backends.length).toBeGreaterThanOrEqual(1);
-  if (e2eMode() === "embedded") {
-    // The server's pool sent the turns: its counters moved, and the simulator's prefix cache served part.
-    expect(backends[0]!.stats.requests).toBeGreaterThanOrEqual(6);
-    expect(backends[0]!.stats.prefixCacheHitRate).toBeGreaterThan(0);
+  // Embedded, the server's pool sent the turns; distributed, the worker's did and its heartbeats
+  // brought its counters to the server. Either way they moved, and the simulator's prefix cache
+  // served part.
+  expect(backends[0]!.stats.requests).toBeGreaterThanOrEqual(6);
+  expect(backends[0]!.stats.prefixCacheHitRate).toBeGreaterThan(0);
+  if (e2eMode() === "distributed") {
+    // The API-only server routes nothing itself: the figures are the one worker's.
+    expect(backends[0]!.workers).toEqual([
+      expect.objectContaining({ requests: backends[0]!.stats.requests }),
+    ]);
   }
   const chart = page.getByTestId("hit-rate-chart");
   await expect(chart.getByRole("application")).toBeVisible();
