@@ -5,6 +5,7 @@ import { type SpawnedWorker, spawnWorker } from "../../apps/worker/test/support/
 import { startProcess, waitForHttp } from "./child-process";
 import { E2E_TOKENS, type E2EMode } from "./e2e-env";
 import { freePort } from "./free-port";
+import { SWE_REPOS_DIR } from "./harness-jobs";
 import { startSimulatorProcess } from "./simulator";
 
 const require = createRequire(import.meta.url);
@@ -47,7 +48,9 @@ export async function startControlPlane(mode: E2EMode, root: string): Promise<Co
       PORT: String(port),
       HOST: "127.0.0.1",
       RAAS_STORE: services ? "db" : "memory",
-      ...(services ? { RAAS_SERVER_POOLS: "none" } : {}),
+      // Embedded: the shipped SWE fixtures register `swe` and the `harness` handler (bring your own
+      // agent through the inference gateway), which runs only where the server runs the pools.
+      ...(services ? { RAAS_SERVER_POOLS: "none" } : { RAAS_SWE_REPOS_DIR: SWE_REPOS_DIR }),
       RAAS_ADMIN_TOKEN: E2E_TOKENS.admin,
       RAAS_TRAINER_TOKEN: E2E_TOKENS.trainer,
       RAAS_VIEWER_TOKEN: E2E_TOKENS.viewer,
