@@ -7,7 +7,8 @@ import { dirname, join } from "node:path";
 
 /** Sources of the dashboard build: the app itself and the workspace code it imports. */
 const BUILD_INPUTS = ["apps/web", "packages/shared/src", "packages/api/src", "packages/ui/src"];
-const SKIPPED = new Set(["node_modules", ".next", ".turbo"]);
+// `.cache` holds typecheck state (tsbuildinfo), written by `npm run check`: not a build input.
+const SKIPPED = new Set(["node_modules", ".next", ".turbo", ".cache"]);
 
 function newestMtimeMs(path) {
   if (!existsSync(path)) return 0;
