@@ -1,4 +1,4 @@
-// `npm run bench -- groups [--n 8] [--instances 10]`: INIT of GRPO groups of the shipped SWE
+// `npm run bench -- groups [--n 8] [--instances 10] [--base-dir /tmp]`: INIT of GRPO groups of the shipped SWE
 // fixtures through the real swe handler and bubblewrap, with an INIT per member (independent) and
 // with one INIT per group (a template, then a private copy per member). INIT seconds per
 // trajectory = the mean over members of (member ready to RUN − the member's job start), the same
@@ -45,9 +45,23 @@ const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bi
 const SWE_DATA = fileURLToPath(new URL("../packages/handlers/data/swe/", import.meta.url));
 const TARGET_RATIO = 0.25;
 
-function option(args: string[], name: string, fallback: number): number {
+function optionText(args: string[], name: string): string | undefined {
   const at = args.indexOf(`--${name}`);
-  return at >= 0 && args[at + 1] ? Number(args[at + 1]) : fallback;
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
+function option(args: string[], name: string, fallback: number): number {
+  const text = optionText(args, name);
+  return text ? Number(text) : fallback;
+}
+
+/** The file system type of `dir` (`tmpfs`, `ext2/ext3` for ext4, …), as `stat -f` names it. */
+function fileSystemOf(dir: string): string {
+  try {
+    return execFileSync("stat", ["-f", "-c", "%T", dir], { encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
 }
 
 const unused = new Proxy({}, { get: () => () => Promise.reject(new Error("not used in INIT")) });
@@ -354,8 +368,11 @@ const bench: Bench = {
       "instances.jsonl",
     ).slice(0, option(args, "instances", 10));
     const repoSource = createBundleDirRepoSource({ dir: join(SWE_DATA, "bundles") });
-    const baseDir = mkdtempSync(join(tmpdir(), "raas-bench-groups-"));
+    // Sandboxes and templates live here (`--base-dir`, default the OS temp dir): copies and the
+    // checkouts' writes are metadata-heavy, so its file system shows in both arms.
+    const baseDir = mkdtempSync(join(optionText(args, "base-dir") ?? tmpdir(), "raas-bench-groups-"));
     const mode = cloneMode(baseDir);
+    const baseDirFileSystem = fileSystemOf(baseDir);
     const runtime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
     const warmRuntime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {}, warmPoolSize: n });
     const results: ConfigResult[] = [];
@@ -402,6 +419,7 @@ const bench: Bench = {
         targetMetWarmPool: forkInitRatioWarmPool <= TARGET_RATIO,
         isolationHeld: serial.isolationHeld && together.isolationHeld && warm.isolationHeld,
         cloneMode: mode,
+        baseDirFileSystem,
         sandboxStartSPerTrajectory: perTrajectory(serial.startMs),
         independentInitSPerTrajectory: perTrajectory(serial.independentMs),
         forkInitSPerTrajectory: perTrajectory(serial.forkMs),
