@@ -1,7 +1,9 @@
-// `npm run bench -- gateway [--sessions 64] [--calls 6] [--decode-ms-per-token 10]`: the inference
-// gateway's overhead per call over a direct call of the routed pool, and the time to build a
-// trajectory's traces. One process holds the server (no agent handlers) and the bench's clients;
-// the simulator (the labelled test double) runs in a process of its own, as a real backend would.
+// `npm run bench -- gateway [--sessions 64] [--calls 6] [--decode-ms-per-token 10] [--clients process|inline]`:
+// the inference gateway's overhead per call over a direct call of the routed pool, and the time to
+// build a trajectory's traces. The server (no agent handlers) runs in this process; the harnesses
+// in a process of their own (`bench/gateway-harness-client.ts`, as harnesses run in sandboxes;
+// `--clients inline` puts them here); the simulator (the labelled test double) in another, as a
+// real backend would.
 //
 // Overhead per call = the harness's wall time of the gateway call (HTTP to the server, Qwen3
 // template + tokenizer, routed pool → backend, tool-call parsing, recording, the JSON answer) minus
@@ -15,7 +17,6 @@
 // the server's CPU, so the per-call difference is ~sessions × the gateway's CPU per call (a
 // throughput figure on a shared 2-core machine, reported as `saturatedOverheadP50Ms`).
 import { spawn } from "node:child_process";
-import { Agent, request } from "node:http";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createRaasLogger } from "@raas/compose";
@@ -23,43 +24,30 @@ import { buildGatewayTraces } from "@raas/engine";
 import { startServer } from "@raas/server";
 import type { TGatewayCallRecord } from "@raas/shared";
 import type { Bench, BenchRow } from "./bench.types";
+import { type HarnessSession, runConversations } from "./gateway-harness-client";
 import { median, percentile } from "./stats";
 
 const TARGET_OVERHEAD_P50_MS = 2;
-const TOOLS = [
-  {
-    type: "function",
-    function: {
-      name: "bash",
-      description: "Run a shell command",
-      parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
-    },
-  },
-];
-
-function post(agent: Agent, url: URL, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          text += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
+/** The harnesses in a process of their own (as in sandboxes), or in this one (`--clients inline`). */
+async function runHarnesses(
+  sessions: HarnessSession[],
+  calls: number,
+  where: "process" | "inline",
+): Promise<Record<string, number>> {
+  if (where === "inline") return runConversations(sessions, calls);
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench/gateway-harness-client.ts")], {
+    cwd: root,
+    stdio: ["pipe", "pipe", "inherit"],
   });
+  child.stdin.end(JSON.stringify({ sessions, calls }));
+  let output = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    output += chunk;
+  });
+  const code = await new Promise<number | null>((done) => child.once("exit", done));
+  if (code !== 0) throw new Error(`the harness process exited with ${code}`);
+  return (JSON.parse(output) as { wallMs: Record<string, number> }).wallMs;
 }
 
 const root = resolve(import.meta.dirname, "..");
@@ -112,7 +100,7 @@ interface PhaseResult {
   generationMs: number[];
   directGenerationMs: number[];
   serverSideMs: number[];
-  /** This process's CPU time (user + system) per call of each arm, in ms (the gateway arm's includes the bench's HTTP clients). */
+  /** The server process's CPU time (user + system) per call of each arm, in ms (with `--clients inline` the gateway arm's includes the harnesses'). */
   gatewayCpuMsPerCall: number;
   directCpuMsPerCall: number;
   /** Direct generations that sampled exactly the ids the gateway's did (same work in both arms). */
@@ -131,7 +119,7 @@ type Server = Awaited<ReturnType<typeof startServer>>;
 async function runPhase(
   server: Server,
   backendUrl: string,
-  options: { sessions: number; callsPerSession: number; backendId: string },
+  options: { sessions: number; callsPerSession: number; backendId: string; clients: "process" | "inline" },
 ): Promise<PhaseResult> {
   const { sessions, callsPerSession, backendId } = options;
   server.inference.registerBackend({
@@ -141,38 +129,36 @@ async function runPhase(
     modelName: server.defaultModelName,
     maxConcurrency: sessions * 4,
   });
-  const agent = new Agent({ keepAlive: true, maxSockets: sessions });
   try {
     const submit = () => server.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    const sessionsOf = (jobIds: string[], firstIndex: number): HarnessSession[] =>
+      jobIds.map((jobId, i) => ({
+        key: jobId,
+        url: `${server.url}/gateway/${server.gateway.openSession(jobId).token}/v1/chat/completions`,
+        index: firstIndex + i,
+      }));
     const jobs = await Promise.all(Array.from({ length: sessions }, submit));
-    const wallMs = new Map<string, number>();
-    const conversation = async (jobId: string, index: number) => {
-      const session = server.gateway.openSession(jobId);
-      const url = new URL(`${server.url}/gateway/${session.token}/v1/chat/completions`);
-      const messages: unknown[] = [
-        { role: "system", content: "You are a careful engineer." },
-        { role: "user", content: `task_id: bench-gateway-${index}\nList the files.` },
-      ];
-      for (let call = 0; call < callsPerSession; call += 1) {
-        const body = JSON.stringify({ model: "bench", messages, tools: TOOLS, max_tokens: 512 });
-        const startedAt = performance.now();
-        const response = await post(agent, url, body);
-        wallMs.set(`${jobId}:${call}`, performance.now() - startedAt);
-        if (response.status !== 200) throw new Error(`gateway answered ${response.status}: ${response.text}`);
-        const message = JSON.parse(response.text).choices[0].message;
-        messages.push(message);
-        for (const toolCall of message.tool_calls ?? []) {
-          messages.push({ role: "tool", tool_call_id: toolCall.id, content: "a.txt\nb.txt\n" });
-        }
-      }
-    };
     // Warm-up on jobs of their own (tokenizer, JIT, connections), not measured.
     const warmUps = await Promise.all(Array.from({ length: 4 }, submit));
-    await Promise.all(warmUps.map(({ job }, index) => conversation(job.id, -1 - index)));
-    wallMs.clear();
+    await runHarnesses(
+      sessionsOf(
+        warmUps.map(({ job }) => job.id),
+        -100,
+      ),
+      callsPerSession,
+      options.clients,
+    );
     const gatewayCpu = process.cpuUsage();
-    await Promise.all(jobs.map(({ job }, index) => conversation(job.id, index)));
+    const wallMsByKey = await runHarnesses(
+      sessionsOf(
+        jobs.map(({ job }) => job.id),
+        0,
+      ),
+      callsPerSession,
+      options.clients,
+    );
     const gatewayCpuMs = cpuMsSince(gatewayCpu);
+    const wallMs = new Map(Object.entries(wallMsByKey));
     const records = new Map<string, TGatewayCallRecord[]>();
     for (const { job } of jobs) records.set(job.id, await server.gateway.listCalls(job.id));
 
@@ -219,7 +205,6 @@ async function runPhase(
       records,
     };
   } finally {
-    agent.destroy();
     server.inference.removeBackend(backendId);
   }
 }
@@ -234,11 +219,13 @@ const bench: Bench = {
         sessions: { type: "string", default: "64" },
         calls: { type: "string", default: "6" },
         "decode-ms-per-token": { type: "string", default: "10" },
+        clients: { type: "string", default: "process" },
       },
     });
     const sessions = Number(values.sessions);
     const callsPerSession = Number(values.calls);
     const decodeMsPerToken = Number(values["decode-ms-per-token"]);
+    const clients = values.clients === "inline" ? "inline" : "process";
     const paced = await startSimulatorProcess(sessions * 4, decodeMsPerToken);
     const zero = await startSimulatorProcess(sessions * 4, 0);
     const server = await startServer({ port: 0, agentHandlers: false, logger: createRaasLogger("warn") });
@@ -247,11 +234,13 @@ const bench: Bench = {
         sessions,
         callsPerSession,
         backendId: "sim-paced",
+        clients,
       });
       const saturated = await runPhase(server, zero.url, {
         sessions,
         callsPerSession,
         backendId: "sim-zero",
+        clients,
       });
 
       const traceMs: number[] = [];
@@ -298,6 +287,7 @@ const bench: Bench = {
           sessions,
           callsPerSession,
           pacedDecodeMsPerToken: decodeMsPerToken,
+          clients,
           saturatedDecodeMsPerToken: 0,
         },
       };

@@ -1,0 +1,92 @@
+// The harnesses of `bench/gateway.bench.ts`: tool-calling conversations over HTTP against gateway
+// sessions, timing each call. Run in a process of its own (as harnesses run in their sandboxes,
+// never in the server): `node --import tsx bench/gateway-harness-client.ts` reads
+// `{ sessions: [{ key, url, index }], calls }` on stdin and writes `{ wallMs: { "<key>:<call>": ms } }`.
+import { Agent, request } from "node:http";
+
+const TOOLS = [
+  {
+    type: "function",
+    function: {
+      name: "bash",
+      description: "Run a shell command",
+      parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+    },
+  },
+];
+
+export interface HarnessSession {
+  /** Names the session's calls in the answer (`<key>:<call>`). */
+  key: string;
+  /** The session's `/v1/chat/completions` URL. */
+  url: string;
+  /** Makes the task (and so the conversation) of each session its own. */
+  index: number;
+}
+
+function post(agent: Agent, url: URL, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** Every session's conversation at once; the wall time of each call by `<key>:<call>`. */
+export async function runConversations(
+  sessions: readonly HarnessSession[],
+  calls: number,
+): Promise<Record<string, number>> {
+  const agent = new Agent({ keepAlive: true, maxSockets: sessions.length });
+  const wallMs: Record<string, number> = {};
+  const conversation = async (session: HarnessSession) => {
+    const url = new URL(session.url);
+    const messages: unknown[] = [
+      { role: "system", content: "You are a careful engineer." },
+      { role: "user", content: `task_id: bench-gateway-${session.index}\nList the files.` },
+    ];
+    for (let call = 0; call < calls; call += 1) {
+      const body = JSON.stringify({ model: "bench", messages, tools: TOOLS, max_tokens: 512 });
+      const startedAt = performance.now();
+      const response = await post(agent, url, body);
+      wallMs[`${session.key}:${call}`] = performance.now() - startedAt;
+      if (response.status !== 200) throw new Error(`gateway answered ${response.status}: ${response.text}`);
+      const message = JSON.parse(response.text).choices[0].message;
+      messages.push(message);
+      for (const toolCall of message.tool_calls ?? []) {
+        messages.push({ role: "tool", tool_call_id: toolCall.id, content: "a.txt\nb.txt\n" });
+      }
+    }
+  };
+  try {
+    await Promise.all(sessions.map(conversation));
+    return wallMs;
+  } finally {
+    agent.destroy();
+  }
+}
+
+if (process.argv[1] && import.meta.filename === process.argv[1]) {
+  let input = "";
+  process.stdin.setEncoding("utf8");
+  for await (const chunk of process.stdin) input += chunk;
+  const { sessions, calls } = JSON.parse(input) as { sessions: HarnessSession[]; calls: number };
+  process.stdout.write(JSON.stringify({ wallMs: await runConversations(sessions, calls) }));
+}
