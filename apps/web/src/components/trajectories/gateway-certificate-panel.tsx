@@ -87,6 +87,9 @@ export function GatewayCertificatePanel({ jobId, isRunning }: { jobId: string; i
         <>
           <FactList facts={certificateFacts(certificate)} testId="certificate-facts" />
           {certificate.breaks.length > 0 ? (
+            <h3 className={styles.certificatePart}>Where chains broke</h3>
+          ) : null}
+          {certificate.breaks.length > 0 ? (
             <DataTable
               caption="Where chains broke"
               columns={BREAK_COLUMNS}
@@ -98,6 +101,7 @@ export function GatewayCertificatePanel({ jobId, isRunning }: { jobId: string; i
           ) : null}
           {traces.data.chains.length > 0 ? (
             <>
+              <h3 className={styles.certificatePart}>Chains</h3>
               <DataTable
                 caption="Chains"
                 columns={CHAIN_COLUMNS}
