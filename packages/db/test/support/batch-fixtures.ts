@@ -49,7 +49,14 @@ function stats(): TStepStats {
     rewardMax: 1,
     solvedFraction: null,
     meanTrajectoryTokens: 1_234.5,
-    waste: { cancelled: entry, zeroVariance: { ...entry, jobs: 24 }, stale: entry, infraFailures: entry },
+    uncertifiedDropped: 1,
+    waste: {
+      cancelled: entry,
+      zeroVariance: { ...entry, jobs: 24 },
+      stale: entry,
+      infraFailures: entry,
+      uncertified: { ...entry, jobs: 2 },
+    },
   };
 }
 
