@@ -50,8 +50,39 @@ const CONNECTION_CODES = new Set([
   "UND_ERR_CLOSED",
 ]);
 
-/** The blank line that ends a server-sent event. */
-const EVENT_END = /\r?\n\r?\n/;
+/**
+ * The first blank line ending a server-sent event in `text` at or after `from` (`\r?\n\r?\n`):
+ * where the event stops and where the next begins; null until a whole one has arrived.
+ */
+export function findEventEnd(text: string, from: number): { at: number; next: number } | null {
+  for (let newline = text.indexOf("\n", from); newline !== -1; newline = text.indexOf("\n", newline + 1)) {
+    const after = text.charCodeAt(newline + 1);
+    const at = newline > from && text.charCodeAt(newline - 1) === CR ? newline - 1 : newline;
+    if (after === LF) return { at, next: newline + 2 };
+    if (after === CR) {
+      const afterCr = text.charCodeAt(newline + 2);
+      if (afterCr === LF) return { at, next: newline + 3 };
+      if (Number.isNaN(afterCr)) return null;
+    }
+    if (Number.isNaN(after)) return null;
+  }
+  return null;
+}
+
+const CR = 13;
+const LF = 10;
+
+/** The `data` of one event: its `data:` lines (one leading space dropped each), joined by newlines. */
+export function eventData(event: string): string {
+  if (event.startsWith("data:") && !event.includes("\n")) {
+    return event.charCodeAt(5) === 32 ? event.slice(6) : event.slice(5);
+  }
+  return event
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => line.slice(5).replace(/^ /, ""))
+    .join("\n");
+}
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -177,16 +208,14 @@ export class JsonHttpClient {
       let buffered = "";
       for await (const chunk of response) {
         buffered += decoder.decode(chunk as Buffer, { stream: true });
-        for (let end = buffered.search(EVENT_END); end !== -1; end = buffered.search(EVENT_END)) {
-          const event = buffered.slice(0, end);
-          buffered = buffered.slice(end).replace(EVENT_END, "");
-          const data = event
-            .split(/\r?\n/)
-            .filter((line) => line.startsWith("data:"))
-            .map((line) => line.slice(5).replace(/^ /, ""))
-            .join("\n");
+        // One event per token: find each event's end by index, never re-scanning or copying the rest.
+        let start = 0;
+        for (let end = findEventEnd(buffered, start); end !== null; end = findEventEnd(buffered, start)) {
+          const data = eventData(buffered.slice(start, end.at));
+          start = end.next;
           if (data !== "" && data !== "[DONE]") onData(data);
         }
+        if (start > 0) buffered = buffered.slice(start);
       }
       return { type: "stream", isInterrupted: wasInterrupted() };
     } catch (error) {
