@@ -1,5 +1,4 @@
 import {
-  emptyStepStats,
   isTerminalStatus,
   newId,
   RaasError,
@@ -26,6 +25,7 @@ import { toGroupView, toRunView, toStepView } from "./batch-views";
 import { carryIn } from "./carry-over";
 import { GroupDelivery, type NextGroupsResult } from "./group-delivery";
 import { memberSubmitRequest } from "./member-request";
+import { newRunRecord, newStepRecord } from "./new-records";
 import { membersToDispatch, pilotSize } from "./pilot-dispatch";
 import {
   advance,
@@ -36,7 +36,6 @@ import {
   type ProgressContext,
   type StepState,
 } from "./step-progress";
-import { emptyRewardAggregate } from "./step-stats";
 import { taskAt } from "./task-draw";
 import type { TraceCertifier } from "./trace-certification";
 
@@ -119,25 +118,7 @@ export class BatchSystem {
       const known = await this.#store.findRunByKey(input.runKey);
       if (known) return { run: toRunView(known), created: false };
     }
-    const now = this.#clock.now();
-    const run: RunRecord = {
-      id: newId("run", now),
-      runKey: input.runKey ?? null,
-      name: input.name,
-      model: input.model ?? null,
-      dataset: input.dataset ?? null,
-      config: input.config ?? null,
-      status: "active",
-      share: input.share,
-      priority: input.priority,
-      maxSandboxes: input.maxSandboxes ?? null,
-      ownerId: options.ownerId ?? null,
-      stepCount: 0,
-      createdAtMs: now,
-      updatedAtMs: now,
-      taskCursors: {},
-      version: 0,
-    };
+    const run = newRunRecord(input, options.ownerId ?? null, this.#clock.now());
     await this.#store.insertRun(run);
     return { run: toRunView(run), created: true };
   }
@@ -194,24 +175,7 @@ export class BatchSystem {
         if (known) return { step: toStepView(known), created: false };
       }
       const now = this.#clock.now();
-      const step: StepRecord = {
-        id: newId("stp", now),
-        runId: run.id,
-        index: run.stepCount,
-        stepKey: input.stepKey ?? null,
-        status: "running",
-        groupSize: input.groupSize,
-        groups: input.groups,
-        policy: input.dynamicSampling.policy,
-        stats: emptyStepStats(),
-        deliveredSeq: 0,
-        createdAtMs: now,
-        closedAtMs: null,
-        request: input,
-        nextTaskIndex: input.tasks.type === "dataset" ? (run.taskCursors[input.tasks.dataset] ?? 0) : 0,
-        rewards: emptyRewardAggregate(),
-        version: 0,
-      };
+      const step = newStepRecord(run, input, now);
       const state: StepState = { run, step, groups: [] };
       await this.#curriculum.prepare(state, { refresh: true });
       const context = this.#context(state, tasks);
