@@ -128,7 +128,10 @@ const ZBackendWorkerView = z.object({
   responseTokensPerSec: z.number().describe("That worker's recent generation throughput, tokens per second."),
   weightVersion: z.string().nullable().describe("The weight version that worker records for it."),
   lastHealthCheck: z
-    .object({ atMs: z.number(), isHealthy: z.boolean() })
+    .object({
+      atMs: z.number().describe("When that worker checked, in ms since the epoch."),
+      isHealthy: z.boolean().describe("Whether the backend answered the check."),
+    })
     .nullable()
     .describe("That worker's last health check of it, or null."),
 });
