@@ -50,7 +50,7 @@ export default defineConfig({
     // and every suite has to hold up under that load anyway.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 60_000,
-    hookTimeout: 120_000,
+    hookTimeout: 240_000,
     reporters: ["default"],
     sequence: { sequencer: SlowFirstSequencer },
   },

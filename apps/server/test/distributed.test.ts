@@ -70,7 +70,7 @@ describe("distributed mode: an API-only server and a worker process", () => {
       RAAS_WORKER_HEARTBEAT_MS: "300",
       RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B`,
     });
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await worker?.kill();

@@ -19,7 +19,7 @@ export async function startServer(
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
     let output = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 150_000);
     server.stderr?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);

@@ -51,8 +51,8 @@ export async function spawnWorker(
   const started = await new Promise<{ id: string; httpUrl: string }>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`worker did not start within ${options.timeoutMs ?? 60_000} ms:\n${output}`));
-    }, options.timeoutMs ?? 60_000);
+      reject(new Error(`worker did not start within ${options.timeoutMs ?? 150_000} ms:\n${output}`));
+    }, options.timeoutMs ?? 150_000);
     const onData = () => {
       const match = /RaaS worker (\S+) running pools [^;]*; health and metrics on (\S+)/.exec(output);
       if (!match) return;
