@@ -1,5 +1,6 @@
 import {
   arriveUnit,
+  compareFlows,
   dispatchUnit,
   emptyFairQueue,
   estimateCost,
@@ -145,17 +146,15 @@ export class FairGrantQueue<T> {
 
   /** Every flow known, highest priority and most behind first. */
   snapshot(): GrantFlowSnapshot[] {
-    return [...this.#state.flows.values()]
-      .sort((a, b) => b.priority - a.priority || a.startTag - b.startTag)
-      .map((flow) => ({
-        flowId: flow.id,
-        weight: flow.weight,
-        priority: flow.priority,
-        waiting: flow.waiting,
-        inService: flow.inService,
-        granted: this.#totals.get(flow.id)?.granted ?? 0,
-        charged: this.#totals.get(flow.id)?.charged ?? 0,
-      }));
+    return [...this.#state.flows.values()].sort(compareFlows).map((flow) => ({
+      flowId: flow.id,
+      weight: flow.weight,
+      priority: flow.priority,
+      waiting: flow.waiting,
+      inService: flow.inService,
+      granted: this.#totals.get(flow.id)?.granted ?? 0,
+      charged: this.#totals.get(flow.id)?.charged ?? 0,
+    }));
   }
 
   /**

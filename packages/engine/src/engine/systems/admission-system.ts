@@ -2,6 +2,7 @@ import { isTerminalStatus, type TJob, type TStage } from "@raas/shared";
 import type { JobRecord } from "../../ports/job-record.types";
 import {
   arriveUnit,
+  compareFlows,
   dispatchUnit,
   emptyFairQueue,
   estimateCost,
@@ -135,17 +136,15 @@ export class AdmissionSystem {
 
   /** Every flow this engine schedules, highest priority and most behind first. */
   snapshot(): FlowSnapshot[] {
-    return [...this.#state.flows.values()]
-      .sort((a, b) => b.priority - a.priority || a.startTag - b.startTag)
-      .map((flow) => ({
-        flowId: flow.id,
-        weight: flow.weight,
-        priority: flow.priority,
-        maxInService: flow.maxInService,
-        waiting: flow.waiting,
-        inService: flow.inService,
-        meanCostMs: this.#costs.get(flow.id) ?? null,
-      }));
+    return [...this.#state.flows.values()].sort(compareFlows).map((flow) => ({
+      flowId: flow.id,
+      weight: flow.weight,
+      priority: flow.priority,
+      maxInService: flow.maxInService,
+      waiting: flow.waiting,
+      inService: flow.inService,
+      meanCostMs: this.#costs.get(flow.id) ?? null,
+    }));
   }
 
   /** Releases units while the queue is short, or while a unit outranks everything released. */
