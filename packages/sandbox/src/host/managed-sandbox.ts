@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type {
@@ -14,20 +14,16 @@ import type { ExecFileEntry, ExecHealth, ExecRequestBody } from "../protocol/exe
 import { ExecClient, ExecRequestError } from "./exec-client";
 import { registerExitCleanup } from "./exit-cleanup";
 import { waitForReadyLine } from "./launcher-ready";
+import { limitHitsOfCall } from "./limit-hits";
 import type { ManagedSandboxOptions } from "./managed-sandbox.types";
 import { isProcessAlive, killPids, listProcessTree, processIdentity } from "./process-tree";
 import { HOST_CHANNEL_SUBDIR, removeSandboxDirs } from "./sandbox-dirs";
 import { blamePolicy, SandboxError } from "./sandbox-error";
 import { SandboxWatchdog } from "./sandbox-watchdog";
+import { spawnLauncher } from "./spawn-launcher";
 import type { WatchdogLimitHit, WatchdogLimitName } from "./watchdog-decision";
 
 export type { LaunchPlan, ManagedSandboxOptions } from "./managed-sandbox.types";
-
-// Joins each cgroup.procs given before `--`, then execs the launcher, so not even bwrap's
-// first fork happens outside the sandbox's cgroups.
-const JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"';
-
-const STDERR_TAIL_BYTES = 4_096;
 
 /** `closed` event reasons of the watchdog's limits. */
 const CLOSE_REASONS: Record<WatchdogLimitName, string> = {
@@ -46,7 +42,7 @@ export class ManagedSandbox implements Sandbox {
   readonly #options: ManagedSandboxOptions;
   #child: ChildProcess | undefined;
   #client: ExecClient | undefined;
-  #stderrTail = "";
+  #stderrTail: () => string = () => "";
   #inflight = 0;
   #wallTimer: NodeJS.Timeout | undefined;
   #jobId: string | null;
@@ -103,28 +99,17 @@ export class ManagedSandbox implements Sandbox {
   async start(signal?: AbortSignal): Promise<void> {
     const startedAt = performance.now();
     this.#emit("created", { hostDir: this.#options.dirs.root });
-    const { command, args, env, uid, gid, cgroup } = this.#options.plan;
-    const argv = cgroup
-      ? ["/bin/sh", "-c", JOIN_CGROUPS, "raas-join", ...cgroup.procsFiles, "--", command, ...args]
-      : [command, ...args];
-    const child = spawn(argv[0]!, argv.slice(1), {
-      stdio: ["pipe", "pipe", "pipe"],
-      env: env ?? {},
-      uid,
-      gid,
-    });
+    const launched = spawnLauncher(this.#options.plan);
+    const child = launched.child;
     this.#child = child;
+    this.#stderrTail = launched.stderrTail;
+    this.#exited = launched.exited;
     this.#unregisterExit = registerExitCleanup(() => this.#killSync());
-    this.#exited = new Promise((resolve) => child.once("close", () => resolve()));
-    child.stderr?.setEncoding("utf8");
-    child.stderr?.on("data", (chunk: string) => {
-      this.#stderrTail = (this.#stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
-    });
     child.once("exit", (code, exitSignal) => this.#onExit(code, exitSignal));
     try {
       await waitForReadyLine(child, {
         timeoutMs: this.#options.startTimeoutMs,
-        stderrTail: () => this.#stderrTail,
+        stderrTail: this.#stderrTail,
         ...(signal ? { signal } : {}),
       });
       this.#client = await ExecClient.connect(this.#options.dirs.socket);
@@ -348,21 +333,10 @@ export class ManagedSandbox implements Sandbox {
 
   /** One limit_hit per limit per call: from the output, and from cgroup counters when present. */
   #reportLimits(tool: string, fromOutput: string | undefined): void {
-    const reported = new Set<string>();
-    if (fromOutput) {
-      reported.add(fromOutput);
-      this.#emit("limit_hit", { limit: fromOutput, tool });
-    }
-    const cgroup = this.#options.plan.cgroup;
-    if (!cgroup) return;
-    const now = cgroup.counters();
-    if (now.pidsLimitHits > this.#cgroupCounters.pidsLimitHits && !reported.has("processes")) {
-      this.#emit("limit_hit", { limit: "processes", tool, source: "cgroup" });
-    }
-    if (now.oomKills > this.#cgroupCounters.oomKills && !reported.has("memory")) {
-      this.#emit("limit_hit", { limit: "memory", tool, source: "cgroup", oomKills: now.oomKills });
-    }
-    this.#cgroupCounters = now;
+    const now = this.#options.plan.cgroup?.counters() ?? null;
+    for (const hit of limitHitsOfCall(fromOutput, this.#cgroupCounters, now))
+      this.#emit("limit_hit", { ...hit, tool });
+    if (now) this.#cgroupCounters = now;
   }
 
   #cgroupCounters = { pidsLimitHits: 0, oomKills: 0 };
@@ -453,7 +427,7 @@ export class ManagedSandbox implements Sandbox {
   /** A sandbox that died or hung under us: one `crashed` event, then the usual cleanup. */
   #fail(detail: Record<string, unknown>): Promise<void> {
     if (this.#state !== "ready" && this.#state !== "busy") return this.#closing ?? Promise.resolve();
-    this.#emit("crashed", { ...detail, stderrTail: this.#stderrTail.slice(-1_000) }, "failed");
+    this.#emit("crashed", { ...detail, stderrTail: this.#stderrTail().slice(-1_000) }, "failed");
     return this.#teardown("failed", "crashed");
   }
 
