@@ -4,6 +4,8 @@ export interface ApiLogger {
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
+  /** False when lines of `level` are dropped (pino's); then a wrapper need not prepare them. */
+  isLevelEnabled?(level: string): boolean;
 }
 
 /** Discards everything; the default when no logger is given. */

@@ -90,6 +90,8 @@ export class SimulatedModel {
   private readonly latency: LatencyModel;
   private readonly inspect: (promptIds: readonly number[]) => PromptFacts;
   private readonly seed: number;
+  /** Text of single tokens by id (bounded by the vocabulary). */
+  private readonly tokenTexts = new Map<number, string>();
 
   constructor(private readonly options: SimulatedModelOptions) {
     this.cache = new BlockPrefixCache(options.cache);
@@ -103,15 +105,23 @@ export class SimulatedModel {
     const release = await this.slots.acquire(call.signal);
     const sentIds: number[] = [];
     try {
+      // Prefill and every chunk are due on a fixed schedule from the request's start, as a GPU
+      // works whatever the host's CPU is doing: a late timer (or a slow prompt inspection) is
+      // caught up on, never added to every later chunk.
+      const startedAtMs = performance.now();
       const cachedTokens = this.cache.lookupAndInsert(call.promptIds);
-      await sleep(this.latency.prefillMs(call.promptIds.length - cachedTokens), call.signal);
+      const decodeStartMs = startedAtMs + this.latency.prefillMs(call.promptIds.length - cachedTokens);
+      await sleep(decodeStartMs - performance.now(), call.signal);
       const facts = this.inspect(call.promptIds);
       const outcome = this.respond(facts, call);
       if (call.onTokens) {
         const perChunk = this.tokensPerChunk();
         for (let start = 0; start < outcome.outputIds.length; start += perChunk) {
           const ids = outcome.outputIds.slice(start, start + perChunk);
-          await sleep(this.latency.decodeMs(ids.length), call.signal);
+          await sleep(
+            decodeStartMs + this.latency.decodeMs(start + ids.length) - performance.now(),
+            call.signal,
+          );
           // One turn of I/O first: a client that left while this chunk decoded is noticed before
           // more is sent (a real server too decodes a little past a disconnect; less is better).
           await new Promise((resolve) => setImmediate(resolve));
@@ -119,13 +129,14 @@ export class SimulatedModel {
           call.onTokens({
             ids,
             logprobs: outcome.logprobs.slice(start, start + perChunk),
-            text: this.options.family.tokenizer.decode(ids),
+            text: this.chunkText(ids),
           });
           sentIds.push(...ids);
           this.counters.generationTokens += ids.length;
         }
       } else {
-        await sleep(this.latency.decodeMs(outcome.outputIds.length), call.signal);
+        const doneAtMs = decodeStartMs + this.latency.decodeMs(outcome.outputIds.length);
+        await sleep(doneAtMs - performance.now(), call.signal);
         this.counters.generationTokens += outcome.outputIds.length;
       }
       this.record(call.promptIds, outcome.outputIds, cachedTokens);
@@ -144,6 +155,19 @@ export class SimulatedModel {
     } finally {
       release();
     }
+  }
+
+  /** A chunk's text; one token's (the usual chunk) from a cache, as a token decodes alike anywhere. */
+  private chunkText(ids: readonly number[]): string {
+    const { tokenizer } = this.options.family;
+    if (ids.length !== 1) return tokenizer.decode(ids);
+    const id = ids[0] as number;
+    let text = this.tokenTexts.get(id);
+    if (text === undefined) {
+      text = tokenizer.decode(ids);
+      this.tokenTexts.set(id, text);
+    }
+    return text;
   }
 
   /** Tokens per streamed chunk: `streamIntervalMs` of decode time, at least one. */

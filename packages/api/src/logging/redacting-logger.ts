@@ -11,8 +11,19 @@ export function createRedactingLogger(
 ): ApiLogger {
   const redact = createSecretRedactor(secrets);
   const wrap =
-    (level: keyof ApiLogger) =>
-    (fields: Record<string, unknown>, message: string): void =>
+    (level: "debug" | "info" | "warn" | "error") =>
+    (fields: Record<string, unknown>, message: string): void => {
+      // Redacting costs a walk over the fields: skipped for lines the logger drops anyway.
+      if (logger.isLevelEnabled?.(level) === false) return;
       logger[level](redactFields(fields, redact), redact(message));
-  return { debug: wrap("debug"), info: wrap("info"), warn: wrap("warn"), error: wrap("error") };
+    };
+  return {
+    debug: wrap("debug"),
+    info: wrap("info"),
+    warn: wrap("warn"),
+    error: wrap("error"),
+    ...(logger.isLevelEnabled && {
+      isLevelEnabled: (level: string) => logger.isLevelEnabled?.(level) ?? true,
+    }),
+  };
 }

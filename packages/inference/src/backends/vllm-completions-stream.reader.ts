@@ -24,14 +24,27 @@ export class VllmStreamReader implements StreamReader {
   }
 
   push(data: string): { ids: readonly number[]; logprobs: readonly number[] } {
-    const path = `chunk ${this.chunks}`;
+    const index = this.chunks;
     this.chunks += 1;
     let body: unknown;
     try {
       body = JSON.parse(data);
     } catch {
-      this.read.fail(path, "is not JSON");
+      this.read.fail(`chunk ${index}`, "is not JSON");
     }
+    // One chunk per token: the usual one (token ids with their logprobs) is taken without the
+    // field-by-field reading below, which names the exact field of anything else.
+    const usual = usualTokenChunk(body);
+    if (usual) {
+      this.responseIds.push(...usual.ids);
+      this.logprobs.push(...usual.logprobs);
+      if (usual.finishReason !== null) this.finishReason = usual.finishReason;
+      return { ids: usual.ids, logprobs: usual.logprobs };
+    }
+    return this.readChunk(body, `chunk ${index}`);
+  }
+
+  private readChunk(body: unknown, path: string): { ids: readonly number[]; logprobs: readonly number[] } {
     const root = this.read.object(body, path);
     if (root.error != null) {
       const error = root.error as { message?: unknown };
@@ -98,4 +111,27 @@ export class VllmStreamReader implements StreamReader {
       ...(!isFinished && { isInterrupted: true }),
     };
   }
+}
+
+const isTokenId = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
+
+/**
+ * A chunk of the usual shape — no error or usage, one choice with at least one token id in
+ * `token_ids` and a number logprob for each — read as it is; null for anything else.
+ */
+function usualTokenChunk(
+  body: unknown,
+): { ids: number[]; logprobs: number[]; finishReason: string | null } | null {
+  if (typeof body !== "object" || body === null) return null;
+  const root = body as Record<string, unknown>;
+  if (root.error != null || root.usage != null || !Array.isArray(root.choices)) return null;
+  const choice = root.choices[0] as Record<string, unknown> | undefined;
+  if (typeof choice !== "object" || choice === null) return null;
+  const ids = choice.token_ids;
+  const logprobs = (choice.logprobs as { token_logprobs?: unknown } | null | undefined)?.token_logprobs;
+  if (!Array.isArray(ids) || ids.length === 0 || !Array.isArray(logprobs)) return null;
+  if (logprobs.length !== ids.length || !ids.every(isTokenId)) return null;
+  if (!logprobs.every((logprob) => typeof logprob === "number")) return null;
+  const finishReason = typeof choice.finish_reason === "string" ? choice.finish_reason : null;
+  return { ids, logprobs, finishReason };
 }

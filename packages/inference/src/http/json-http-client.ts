@@ -84,6 +84,43 @@ export function eventData(event: string): string {
     .join("\n");
 }
 
+/**
+ * Reads `response` as server-sent events, handing each event's `data` to `onData` (not the closing
+ * `[DONE]`); resolves at its end, rejects on a stream error or when `onData` throws. Reads by
+ * `data` events (one per chunk, i.e. per token), not an async iterator (a promise per chunk).
+ */
+function readEvents(response: IncomingMessage, onData: (data: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let buffered = "";
+    response.setEncoding("utf8");
+    const onChunk = (chunk: string) => {
+      buffered += chunk;
+      // One event per token: find each event's end by index, never re-scanning or copying the rest.
+      let start = 0;
+      try {
+        for (let end = findEventEnd(buffered, start); end !== null; end = findEventEnd(buffered, start)) {
+          const data = eventData(buffered.slice(start, end.at));
+          start = end.next;
+          if (data !== "" && data !== "[DONE]") onData(data);
+        }
+      } catch (error) {
+        response.off("data", onChunk);
+        response.destroy();
+        reject(error);
+        return;
+      }
+      if (start > 0) buffered = buffered.slice(start);
+    };
+    response.on("data", onChunk);
+    response.once("end", () => resolve());
+    response.once("error", reject);
+    // A connection cut before the end (`aborted`, then `close` without `end`).
+    response.once("close", () => {
+      if (!response.complete) reject(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+    });
+  });
+}
+
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current; depth += 1) {
@@ -204,19 +241,7 @@ export class JsonHttpClient {
         this.checkStatus(status, text, url, method, options.backendId);
         return { type: "json", json: this.parseJson(text, url, options.backendId) };
       }
-      const decoder = new TextDecoder();
-      let buffered = "";
-      for await (const chunk of response) {
-        buffered += decoder.decode(chunk as Buffer, { stream: true });
-        // One event per token: find each event's end by index, never re-scanning or copying the rest.
-        let start = 0;
-        for (let end = findEventEnd(buffered, start); end !== null; end = findEventEnd(buffered, start)) {
-          const data = eventData(buffered.slice(start, end.at));
-          start = end.next;
-          if (data !== "" && data !== "[DONE]") onData(data);
-        }
-        if (start > 0) buffered = buffered.slice(start);
-      }
+      await readEvents(response, onData);
       return { type: "stream", isInterrupted: wasInterrupted() };
     } catch (error) {
       if (wasInterrupted()) return { type: "stream", isInterrupted: true };

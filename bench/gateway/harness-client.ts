@@ -1,7 +1,10 @@
 // The harnesses of `bench/gateway.bench.ts`: tool-calling conversations over HTTP against gateway
-// sessions, timing each call. Run in a process of its own (as harnesses run in their sandboxes,
-// never in the server): `node --import tsx bench/gateway-harness-client.ts` reads
-// `{ sessions: [{ key, url, index }], calls }` on stdin and writes `{ wallMs: { "<key>:<call>": ms } }`.
+// sessions, timing each call; and the same harnesses calling the backend directly. Run in a
+// process of their own (as harnesses run in their sandboxes, never in the server):
+// `node --import tsx bench/gateway/harness-client.ts` reads `{ sessions: [{ key, url, index }],
+// calls }` (conversations through the gateway) or `{ direct: [{ key, url, bodies }] }` (each
+// session's bodies POSTed in order to the backend) on stdin and writes
+// `{ wallMs: { "<key>:<call>": ms }, answers?: { "<key>:<call>": text } }`.
 import { Agent, request } from "node:http";
 
 const TOOLS = [
@@ -54,7 +57,7 @@ export async function runConversations(
   sessions: readonly HarnessSession[],
   calls: number,
 ): Promise<Record<string, number>> {
-  const agent = new Agent({ keepAlive: true, maxSockets: sessions.length });
+  const agent = new Agent({ keepAlive: true });
   const wallMs: Record<string, number> = {};
   const conversation = async (session: HarnessSession) => {
     const url = new URL(session.url);
@@ -83,10 +86,49 @@ export async function runConversations(
   }
 }
 
+/** A session's calls made straight to the backend: each JSON body POSTed to `url` in order. */
+export interface DirectSession {
+  key: string;
+  url: string;
+  bodies: string[];
+}
+
+/** Every session's direct calls at once; wall time and answer text of each by `<key>:<call>`. */
+export async function runDirectCalls(
+  sessions: readonly DirectSession[],
+): Promise<{ wallMs: Record<string, number>; answers: Record<string, string> }> {
+  const agent = new Agent({ keepAlive: true });
+  const wallMs: Record<string, number> = {};
+  const answers: Record<string, string> = {};
+  const calls = async (session: DirectSession) => {
+    const url = new URL(session.url);
+    for (const [call, body] of session.bodies.entries()) {
+      const startedAt = performance.now();
+      const response = await post(agent, url, body);
+      wallMs[`${session.key}:${call}`] = performance.now() - startedAt;
+      if (response.status !== 200)
+        throw new Error(`the backend answered ${response.status}: ${response.text}`);
+      answers[`${session.key}:${call}`] = response.text;
+    }
+  };
+  try {
+    await Promise.all(sessions.map(calls));
+    return { wallMs, answers };
+  } finally {
+    agent.destroy();
+  }
+}
+
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
   let input = "";
   process.stdin.setEncoding("utf8");
   for await (const chunk of process.stdin) input += chunk;
-  const { sessions, calls } = JSON.parse(input) as { sessions: HarnessSession[]; calls: number };
-  process.stdout.write(JSON.stringify({ wallMs: await runConversations(sessions, calls) }));
+  const parsed = JSON.parse(input) as
+    | { sessions: HarnessSession[]; calls: number }
+    | { direct: DirectSession[] };
+  const output =
+    "direct" in parsed
+      ? await runDirectCalls(parsed.direct)
+      : { wallMs: await runConversations(parsed.sessions, parsed.calls) };
+  process.stdout.write(JSON.stringify(output));
 }

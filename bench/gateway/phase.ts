@@ -1,0 +1,152 @@
+// One phase of `npm run bench -- gateway`: the same calls three ways, at the same concurrency, on
+// one backend — through the gateway (harness → server → backend), straight from the harness to the
+// backend (the call a harness makes without RaaS), and straight into the server's routed pool
+// (in-process: no HTTP from the harness at all).
+
+import { vllmCompletionsCodec } from "@raas/inference";
+import type { startServer } from "@raas/server";
+import type { TGatewayCallRecord } from "@raas/shared";
+import { type HarnessWork, runHarnesses } from "./processes";
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+
+/** Sampling of the direct calls: what the gateway asks for the bench's requests. */
+const SAMPLING = { maxTokens: 512, stopTokenIds: [151_645, 151_643] };
+
+export interface PhaseResult {
+  /** Per call, in record order: the harness's wall time through the gateway. */
+  gatewayMs: number[];
+  /** The same call asked of the backend by the harness (HTTP, as without RaaS). */
+  backendMs: number[];
+  /** The same generation asked of the routed pool in the server's process (no HTTP from the harness). */
+  poolMs: number[];
+  /** The pool's generation time inside the gateway call and inside the direct pool call. */
+  generationMs: number[];
+  poolGenerationMs: number[];
+  /** The gateway's own time per call (render, tokenize, route, parse, record). */
+  serverSideMs: number[];
+  /** Per call: gateway wall − the pool's generation − the gateway's own time (HTTP and waiting). */
+  outsideMs: number[];
+  /** The server's CPU (user + system) per call in the gateway arm and the direct pool arm, in ms. */
+  gatewayCpuMsPerCall: number;
+  poolCpuMsPerCall: number;
+  /** Calls whose direct backend and direct pool generations sampled exactly the gateway's ids. */
+  sameInBackendArm: number;
+  sameInPoolArm: number;
+  records: Map<string, TGatewayCallRecord[]>;
+}
+
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+};
+
+const sameIds = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((id, i) => id === b[i]);
+
+export async function runPhase(
+  server: Server,
+  backendUrl: string,
+  options: { sessions: number; callsPerSession: number; backendId: string; clients: "process" | "inline" },
+): Promise<PhaseResult> {
+  const { sessions, callsPerSession, backendId, clients } = options;
+  server.inference.registerBackend({
+    id: backendId,
+    kind: "vllm",
+    baseUrl: backendUrl,
+    modelName: server.defaultModelName,
+    maxConcurrency: sessions * 4,
+  });
+  try {
+    const submit = () => server.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    const conversations = (jobIds: string[], firstIndex: number): HarnessWork => ({
+      sessions: jobIds.map((jobId, i) => ({
+        key: jobId,
+        url: `${server.url}/gateway/${server.gateway.openSession(jobId).token}/v1/chat/completions`,
+        index: firstIndex + i,
+      })),
+      calls: callsPerSession,
+    });
+    const jobs = (await Promise.all(Array.from({ length: sessions }, submit))).map(({ job }) => job.id);
+    // Warm-up on jobs of their own, at the measured concurrency (tokenizer, JIT, a connection per
+    // session to the backend), not measured.
+    const warmUps = (await Promise.all(Array.from({ length: sessions }, submit))).map(({ job }) => job.id);
+    await runHarnesses(conversations(warmUps, -100), clients);
+
+    const gatewayCpu = process.cpuUsage();
+    const gateway = await runHarnesses(conversations(jobs, 0), clients);
+    const gatewayCpuMs = cpuMsSince(gatewayCpu);
+    const records = new Map<string, TGatewayCallRecord[]>();
+    for (const jobId of jobs) records.set(jobId, await server.gateway.listCalls(jobId));
+    const all = [...records.values()].flat();
+    const key = (record: TGatewayCallRecord) => `${record.jobId}:${record.seq}`;
+
+    // Straight to the backend from the harness: each recorded prompt as vLLM's token-id completion.
+    const backend = await runHarnesses(
+      {
+        direct: [...records.entries()].map(([jobId, calls]) => ({
+          key: jobId,
+          url: `${backendUrl}${vllmCompletionsCodec.path}`,
+          bodies: calls.map((call) =>
+            JSON.stringify(
+              vllmCompletionsCodec.buildRequest(
+                { promptIds: call.promptIds, sampling: SAMPLING },
+                server.defaultModelName,
+              ),
+            ),
+          ),
+        })),
+      },
+      clients,
+    );
+    let sameInBackendArm = 0;
+    for (const record of all) {
+      const answer = backend.answers?.[key(record)];
+      if (answer === undefined) continue;
+      const parsed = vllmCompletionsCodec.parseResponse(JSON.parse(answer), backendId, {
+        promptIds: record.promptIds,
+        sampling: SAMPLING,
+      });
+      if (sameIds(parsed.responseIds, record.responseIds)) sameInBackendArm += 1;
+    }
+
+    // Straight into the pool, in the server's process, at the same concurrency.
+    const poolMs = new Map<string, number>();
+    const poolGenerationMs = new Map<string, number>();
+    let sameInPoolArm = 0;
+    const poolCpu = process.cpuUsage();
+    await Promise.all(
+      [...records.entries()].map(async ([jobId, calls]) => {
+        for (const call of calls) {
+          const startedAt = performance.now();
+          const result = await server.inference.generate({
+            jobId: `direct-${jobId}`,
+            promptIds: call.promptIds,
+            sampling: SAMPLING,
+          });
+          poolMs.set(key(call), performance.now() - startedAt);
+          poolGenerationMs.set(key(call), result.latencyMs);
+          if (sameIds(result.responseIds, call.responseIds)) sameInPoolArm += 1;
+        }
+      }),
+    );
+    const poolCpuMs = cpuMsSince(poolCpu);
+    const gatewayMs = all.map((record) => gateway.wallMs[key(record)] ?? Number.NaN);
+    return {
+      gatewayMs,
+      backendMs: all.map((record) => backend.wallMs[key(record)] ?? Number.NaN),
+      poolMs: all.map((record) => poolMs.get(key(record)) ?? Number.NaN),
+      generationMs: all.map((record) => record.latencyMs),
+      poolGenerationMs: all.map((record) => poolGenerationMs.get(key(record)) ?? Number.NaN),
+      serverSideMs: all.map((record) => record.overheadMs),
+      outsideMs: all.map((record, i) => (gatewayMs[i] as number) - record.latencyMs - record.overheadMs),
+      gatewayCpuMsPerCall: gatewayCpuMs / all.length,
+      poolCpuMsPerCall: poolCpuMs / all.length,
+      sameInBackendArm,
+      sameInPoolArm,
+      records,
+    };
+  } finally {
+    server.inference.removeBackend(backendId);
+  }
+}
