@@ -79,5 +79,6 @@ function resolveCallStore(given: GatewayConfig["calls"]): GatewayCallStore {
   return {
     append: (record) => given().append(record),
     listCalls: (jobId) => given().listCalls(jobId),
+    nextSeq: (jobId) => given().nextSeq(jobId),
   };
 }

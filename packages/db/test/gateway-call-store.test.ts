@@ -61,6 +61,17 @@ function describeContract(name: string, open: () => Promise<GatewayCallStore>) {
       await store.append(call(job, 0, { id: "gwc_again", responseIds: [1, 2, 3] }));
       expect(await store.listCalls(job)).toEqual([call(job, 0, { id: "gwc_again", responseIds: [1, 2, 3] })]);
     });
+
+    it("numbers a job's next call one past its highest stored seq, 0 with none", async () => {
+      const store = await open();
+      const job = `job_${freshSchemaName()}`;
+      expect(await store.nextSeq(job)).toBe(0);
+      await store.append(call(job, 0));
+      await store.append(call(job, 4));
+      await store.append(call(`${job}_other`, 9));
+      expect(await store.nextSeq(job)).toBe(5);
+      expect(await store.nextSeq(`${job}_other`)).toBe(10);
+    });
   });
 }
 

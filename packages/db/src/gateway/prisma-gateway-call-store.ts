@@ -46,6 +46,8 @@ const SELECT = `SELECT job_id, seq, call_id, parent_call_id, prompt_ids, respons
   messages, tools, answer, tool_choice_violation, created_at_ms
 FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 
+const NEXT_SEQ = `SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM gateway_calls WHERE job_id = $1`;
+
 /** Bytes as a driver parameter: both `pg` and PGlite send a Buffer as bytea. */
 function bytesParam(bytes: Uint8Array<ArrayBuffer>): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -130,5 +132,10 @@ export class PrismaGatewayCallStore implements GatewayCallStore {
   async listCalls(jobId: string): Promise<TGatewayCallRecord[]> {
     const rows = await this.#sql.query<GatewayCallRow>(SELECT, [jobId]);
     return rows.map(fromRow);
+  }
+
+  async nextSeq(jobId: string): Promise<number> {
+    const [row] = await this.#sql.query<{ next: number | string }>(NEXT_SEQ, [jobId]);
+    return Number(row?.next ?? 0);
   }
 }

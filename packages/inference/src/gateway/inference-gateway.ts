@@ -73,7 +73,8 @@ interface SessionState {
  */
 export class InferenceGateway {
   readonly sessions: GatewaySessionRegistry;
-  private readonly state = new Map<string, SessionState>();
+  /** Per job in this process; a promise, so concurrent first calls share one store lookup. */
+  private readonly state = new Map<string, Promise<SessionState>>();
   private readonly now: () => number;
   private readonly defaultMaxTokens: number;
   private readonly maxContextTokens: number;
@@ -94,9 +95,7 @@ export class InferenceGateway {
 
   /** The job's session (the same token for every call until the job ends). */
   openSession(jobId: string): GatewaySession {
-    const session = this.sessions.open(jobId);
-    if (!this.state.has(jobId)) this.state.set(jobId, { calls: [], nextSeq: 0 });
-    return session;
+    return this.sessions.open(jobId);
   }
 
   /** The job ended: its token stops working. Its recorded calls stay in the store. */
@@ -144,8 +143,7 @@ export class InferenceGateway {
     const { signal, stream } = options;
     const enteredAt = performance.now();
     const session = this.authorize(token);
-    const state = this.state.get(session.jobId) ?? { calls: [], nextSeq: 0 };
-    this.state.set(session.jobId, state);
+    const state = await this.sessionState(session.jobId);
     const { family } = this;
     const requiredCall = readToolChoice(request);
     const tools = toToolSpecs(request.tools);
@@ -249,6 +247,24 @@ export class InferenceGateway {
   /** The job's recorded calls as chains with their certificate. */
   async buildTraces(jobId: string): Promise<TGatewayTraces> {
     return buildGatewayTraces(await this.options.calls.listCalls(jobId));
+  }
+
+  /**
+   * The job's state in this process, built at its first call here: the numbering continues after
+   * the calls already stored (recorded before a restart, or by another process), so none of them
+   * is overwritten. Their prompts are not replayed: the next prompt is rendered afresh, and the
+   * trace builder chains it to them by token prefix as it would any call.
+   */
+  private sessionState(jobId: string): Promise<SessionState> {
+    const known = this.state.get(jobId);
+    if (known) return known;
+    const building = this.options.calls.nextSeq(jobId).then((nextSeq) => ({ calls: [], nextSeq }));
+    this.state.set(jobId, building);
+    // A failed lookup is not remembered: the next call asks the store again.
+    building.catch(() => {
+      if (this.state.get(jobId) === building) this.state.delete(jobId);
+    });
+    return building;
   }
 
   private async generate(

@@ -1,0 +1,104 @@
+// A job that keeps running across a server restart: its gateway calls continue the numbering
+// stored in PostgreSQL (seq is not per-process), so no call recorded before the restart is
+// overwritten. Against an in-process simulator (the labelled test double for a GPU model).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TGatewayTraces } from "@raas/shared";
+import { type RunningSimulator, startSimulator } from "@raas/simulator";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningServer, startServer } from "../src/server";
+
+const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const schema = `raas_test_gwseq_${process.pid}_${Date.now().toString(36)}`;
+const TASK = "gw-seq-1";
+const policy = {
+  kind: "scripted" as const,
+  tasks: { [TASK]: { steps: [{ content: "one" }, { content: "two" }, { content: "three" }] } },
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
+type Json = any;
+
+describe("gateway call numbering across a server restart", () => {
+  let simulator: RunningSimulator;
+  let server: RunningServer | undefined;
+  let dir: string;
+
+  const start = () =>
+    startServer({
+      port: 0,
+      logLevel: "silent",
+      agentHandlers: false,
+      store: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${DATABASE_URL}?schema=${schema}` },
+      inference: { backends: [{ kind: "vllm" as const, baseUrl: simulator.url, modelName: null }] },
+    });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "raas-gwseq-"));
+    simulator = await startSimulator({ policy, latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close({ graceMs: 0 });
+    await simulator?.close();
+    rmSync(dir, { recursive: true, force: true });
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  });
+
+  const ask = async (running: RunningServer, jobId: string, question: string) => {
+    const token = running.gateway.openSession(jobId).token;
+    const response = await fetch(`${running.url}/gateway/${token}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: `task_id: ${TASK}\n${question}` }] }),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as Json).choices[0].message.content as string;
+  };
+  const storedCalls = async (jobId: string) => {
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT seq, call_id, messages FROM "${schema}".gateway_calls WHERE job_id = $1 ORDER BY seq`,
+        [jobId],
+      );
+      return rows.map((row) => ({ seq: row.seq, id: row.call_id, question: row.messages[0].content }));
+    } finally {
+      await client.end();
+    }
+  };
+
+  it("continues at max stored seq + 1 and keeps every earlier call", async () => {
+    server = await start();
+    expect(server.storeKind).toBe("postgres");
+    // The job stays running (a long RUN) while the server stops and starts again.
+    const { job } = await server.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    await ask(server, job.id, "first");
+    await ask(server, job.id, "second");
+    const before = await storedCalls(job.id);
+    expect(before.map((call) => call.seq)).toEqual([0, 1]);
+
+    await server.close({ graceMs: 0 });
+    server = undefined;
+    server = await start();
+    const stored = await server.engine.getJob(job.id);
+    expect(stored.status).not.toBe("completed");
+
+    await ask(server, job.id, "third");
+    const after = await storedCalls(job.id);
+    expect(after.map((call) => call.seq)).toEqual([0, 1, 2]);
+    // The calls from before the restart are the same rows, untouched.
+    expect(after.slice(0, 2)).toEqual(before);
+    expect(after[2]!.question).toBe(`task_id: ${TASK}\nthird`);
+    const response = await fetch(`${server.url}/api/v1/jobs/${job.id}/gateway-traces`);
+    expect(response.status).toBe(200);
+    const traces = (await response.json()) as TGatewayTraces;
+    expect(traces.certificate.callCount).toBe(3);
+  }, 180_000);
+});
