@@ -12,7 +12,8 @@
 // pays for going through RaaS. Both arms at the same concurrency (`--sessions` conversations of
 // `--calls` sequential calls each, all at once), paired per call (job, seq). A stricter figure,
 // `overheadVsPoolP50Ms`, compares with the same generation asked of the routed pool inside the
-// server's process (no HTTP from the harness at all).
+// server's process (no HTTP from the harness at all). For scale, `passThroughProxyOverheadP50Ms`
+// is what a proxy that only forwards (no gateway work) adds to the direct call on this machine.
 //
 // Two phases: `paced`, where the simulator decodes at `--decode-ms-per-token` (generation takes
 // time, as on a GPU, so 64 sessions do not all sit in the gateway at once) — the headline; and
@@ -49,6 +50,7 @@ function phaseRows(label: string, phase: PhaseResult): BenchRow[] {
     row(`${label}: direct pool call (in the server)`, phase.poolMs),
     row(`${label}: overhead over the direct backend call`, minus(phase.gatewayMs, phase.backendMs)),
     row(`${label}: overhead over the direct pool call`, minus(phase.gatewayMs, phase.poolMs)),
+    row(`${label}: pass-through proxy's overhead (the floor)`, minus(phase.proxyMs, phase.backendMs)),
     row(`${label}: pool generation in the gateway call`, phase.generationMs),
     row(`${label}: pool generation in the direct pool call`, phase.poolGenerationMs),
     row(`${label}: gateway's own time in the server`, phase.serverSideMs),
@@ -105,6 +107,7 @@ const bench: Bench = {
           overheadP95Ms: fixed(percentile(overheadMs, 95)),
           overheadVsPoolP50Ms: fixed(median(minus(pacedPhase.gatewayMs, pacedPhase.poolMs))),
           serverSideOverheadP50Ms: fixed(median(pacedPhase.serverSideMs)),
+          passThroughProxyOverheadP50Ms: fixed(median(minus(pacedPhase.proxyMs, pacedPhase.backendMs))),
           saturatedOverheadP50Ms: fixed(median(minus(saturated.gatewayMs, saturated.backendMs))),
           saturatedOverheadVsPoolP50Ms: fixed(median(minus(saturated.gatewayMs, saturated.poolMs))),
           pacedServerCpuMsPerCall: `gateway ${pacedPhase.gatewayCpuMsPerCall.toFixed(3)}, direct pool ${pacedPhase.poolCpuMsPerCall.toFixed(3)}`,

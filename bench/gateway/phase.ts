@@ -6,6 +6,7 @@
 import { vllmCompletionsCodec } from "@raas/inference";
 import type { startServer } from "@raas/server";
 import type { TGatewayCallRecord } from "@raas/shared";
+import { startPassThroughProxy } from "./pass-through-proxy";
 import { type HarnessWork, runHarnesses } from "./processes";
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -18,6 +19,8 @@ export interface PhaseResult {
   gatewayMs: number[];
   /** The same call asked of the backend by the harness (HTTP, as without RaaS). */
   backendMs: number[];
+  /** The same call through a pass-through proxy in the server's process (the floor of an extra hop). */
+  proxyMs: number[];
   /** The same generation asked of the routed pool in the server's process (no HTTP from the harness). */
   poolMs: number[];
   /** The pool's generation time inside the gateway call and inside the direct pool call. */
@@ -81,24 +84,25 @@ export async function runPhase(
     const all = [...records.values()].flat();
     const key = (record: TGatewayCallRecord) => `${record.jobId}:${record.seq}`;
 
-    // Straight to the backend from the harness: each recorded prompt as vLLM's token-id completion.
-    const backend = await runHarnesses(
-      {
-        direct: [...records.entries()].map(([jobId, calls]) => ({
-          key: jobId,
-          url: `${backendUrl}${vllmCompletionsCodec.path}`,
-          bodies: calls.map((call) =>
-            JSON.stringify(
-              vllmCompletionsCodec.buildRequest(
-                { promptIds: call.promptIds, sampling: SAMPLING },
-                server.defaultModelName,
-              ),
+    // Straight to the backend from the harness: each recorded prompt as vLLM's token-id completion;
+    // then the same bodies through a proxy that only forwards.
+    const directTo = (baseUrl: string): HarnessWork => ({
+      direct: [...records.entries()].map(([jobId, calls]) => ({
+        key: jobId,
+        url: `${baseUrl}${vllmCompletionsCodec.path}`,
+        bodies: calls.map((call) =>
+          JSON.stringify(
+            vllmCompletionsCodec.buildRequest(
+              { promptIds: call.promptIds, sampling: SAMPLING },
+              server.defaultModelName,
             ),
           ),
-        })),
-      },
-      clients,
-    );
+        ),
+      })),
+    });
+    const backend = await runHarnesses(directTo(backendUrl), clients);
+    const proxy = await startPassThroughProxy(backendUrl);
+    const proxied = await runHarnesses(directTo(proxy.url), clients).finally(() => proxy.close());
     let sameInBackendArm = 0;
     for (const record of all) {
       const answer = backend.answers?.[key(record)];
@@ -135,6 +139,7 @@ export async function runPhase(
     return {
       gatewayMs,
       backendMs: all.map((record) => backend.wallMs[key(record)] ?? Number.NaN),
+      proxyMs: all.map((record) => proxied.wallMs[key(record)] ?? Number.NaN),
       poolMs: all.map((record) => poolMs.get(key(record)) ?? Number.NaN),
       generationMs: all.map((record) => record.latencyMs),
       poolGenerationMs: all.map((record) => poolGenerationMs.get(key(record)) ?? Number.NaN),
