@@ -14,6 +14,7 @@ import { fanOutPolicy, followPolicy, type RolloutEngine } from "@raas/engine";
 import type { Logger } from "pino";
 import { waitUntilIdle } from "./idle";
 import type { WorkerConfig } from "./worker-config";
+import { startWorkerGateway } from "./worker-gateway";
 import { startWorkerHttp, type WorkerHttp } from "./worker-http";
 
 /** How often a worker re-applies the stored policy state (weight version, pause), in ms. */
@@ -55,11 +56,18 @@ export async function startWorker(
   const sandboxRuntime = composeSandboxRuntime(config.sandbox, logger.child({ component: "sandbox" }), {
     requireInstalled: true,
   });
+  // Before the handlers: the `harness` handler bridges this worker's sandboxes to it.
+  const gateway = await startWorkerGateway({
+    pool: inference.pool,
+    modelName: inference.defaultModelName,
+    logger: logger.child({ component: "gateway" }),
+  });
   const agentHandlers = composeAgentHandlers({
     sandboxRuntime,
     inference: inference.pool,
     chatFormat: config.agentHandlers.chatFormat,
     ...(config.agentHandlers.swe && { swe: config.agentHandlers.swe }),
+    harnessGateway: gateway.harnessGateway,
     logger: logger.child({ component: "handlers" }),
   });
   const composed = await composeEngine({
@@ -70,7 +78,14 @@ export async function startWorker(
     inference: inference.pool,
     workerId,
     logger: logger.child({ component: "engine" }),
+  }).catch(async (error: unknown) => {
+    // Its listener would keep the process alive after the failed start.
+    await gateway.close();
+    throw error;
   });
+  gateway.useCallStore(composed.gatewayCalls);
+  // A job's session token stops working when the job ends (its events reach every worker).
+  gateway.composed.follow(composed.engine);
   // Weight syncs reach this worker's own inference pool: the stored policy state at start (and
   // every few seconds, making up for a lost bus message), then each change from the bus.
   const policy = composed.bus
@@ -144,6 +159,7 @@ export async function startWorker(
     closing ??= (async () => {
       state = "stopping";
       await composed.engine.stop({ graceMs: config.abortGraceMs });
+      await gateway.close();
       await workers.close();
       await backends.close();
       await sandboxRuntime.closeAll();

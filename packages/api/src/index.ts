@@ -24,6 +24,7 @@ export {
   type ControlPlaneHandlerOptions,
   createControlPlaneHandler,
 } from "./http/control-plane-handler";
+export { createGatewayHandler, type GatewayHandlerOptions } from "./http/gateway-handler";
 export { GATEWAY_PATH, matchGatewayPath } from "./http/gateway-http";
 export { STEP_STREAM_HEARTBEAT_MS, STEP_STREAM_PATH } from "./http/step-stream";
 export type { ApiLogger } from "./logger.types";

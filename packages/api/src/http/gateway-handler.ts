@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { DEFAULT_MAX_BODY_BYTES, RaasError } from "@raas/shared";
+import { toRaasError } from "../errors/to-raas-error";
+import type { ControlPlaneGateway } from "../gateway.port";
+import type { ApiLogger } from "../logger.types";
+import { GATEWAY_PATH, matchGatewayPath, serveGateway } from "./gateway-http";
+import { sendRestError } from "./send-json";
+
+export interface GatewayHandlerOptions {
+  gateway: ControlPlaneGateway;
+  /** Largest request body in bytes. Default the control plane's (`DEFAULT_MAX_BODY_BYTES`). */
+  maxBodyBytes?: number;
+  /** Unexpected failures (never a request's own fault) are logged here. */
+  logger?: Pick<ApiLogger, "error">;
+}
+
+/**
+ * A request handler serving only the inference gateway's routes (`/gateway/<session token>/v1/…`)
+ * with the control plane's error envelope: what a worker listens with on its loopback interface,
+ * so its sandboxes' bridges reach the gateway of the jobs it runs. Every other path is a 404.
+ */
+export function createGatewayHandler(options: GatewayHandlerOptions) {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const path = (req.url ?? "/").split("?")[0] as string;
+    const route = matchGatewayPath(path);
+    const served = route
+      ? serveGateway({ req, res, gateway: options.gateway, ...route, maxBodyBytes })
+      : Promise.reject(new RaasError("NOT_FOUND", `${path} is not a gateway route: /gateway/<token>/v1/…`));
+    served.catch((thrown: unknown) => {
+      const mapped = toRaasError(thrown);
+      if (mapped.isUnexpected) {
+        options.logger?.error(
+          { err: mapped.original, method: req.method, path: route ? GATEWAY_PATH : path },
+          "unexpected error while serving a gateway request",
+        );
+      }
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const headers: Record<string, string> =
+        mapped.error.code === "UNAUTHORIZED" ? { "www-authenticate": 'Bearer realm="raas"' } : {};
+      const allow = mapped.error.details?.allow;
+      if (Array.isArray(allow)) headers.allow = allow.join(", ");
+      sendRestError(res, mapped.error, headers);
+    });
+  };
+}
