@@ -94,4 +94,26 @@ describe("python tool in a bubblewrap sandbox", () => {
     expect(long.truncated).toBe(true);
     expect(long.output).toMatch(/output truncated/);
   });
+
+  it("names the process limit when a cell's forks are refused, and records a limit_hit", async () => {
+    const limited = await fixture.runtime.create({ limits: { maxProcesses: 64 } });
+    const hits: unknown[] = [];
+    const stop = fixture.runtime.onEvent((event) => {
+      if (event.sandboxId === limited.id && event.type === "limit_hit") hits.push(event.detail);
+    });
+    try {
+      const forks = await limited.runTool(
+        "python",
+        {
+          code: "import os, time\nwhile True:\n    if os.fork() == 0:\n        time.sleep(2)\n        os._exit(0)\n",
+        },
+        { timeoutMs: 20_000 },
+      );
+      expect(forks.output).toContain("BlockingIOError: [Errno 11]");
+      expect(hits).toContainEqual(expect.objectContaining({ limit: "processes", tool: "python" }));
+    } finally {
+      stop();
+      await limited.close();
+    }
+  });
 });
