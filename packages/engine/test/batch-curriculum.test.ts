@@ -121,4 +121,34 @@ describe("BatchSystem: adaptive task sampling", () => {
       message: expect.stringContaining("targetPassRate"),
     });
   });
+
+  it("keeps inline tasks' history per run: another run's inline tasks with the same ids start fresh", async () => {
+    const curriculum = new MemoryCurriculumStore();
+    const h = await start({ catalog, curriculum });
+    const inlineStep = (runId: string, rewards: number[]) => ({
+      runId,
+      tasks: { type: "inline" as const, tasks: [groupTask("t-1", rewards)] },
+      groupSize: 2,
+      groups: 1,
+      taskSampling: { ...adaptive, scope: "dataset" as const },
+      dynamicSampling: { policy: "none" as const },
+    });
+    const { run: first } = await h.batches.createRun({ name: "inline-a" });
+    const { step: a } = await h.batches.createStep(inlineStep(first.id, [1, 1]));
+    await closedStep(h, a.id);
+    const { run: second } = await h.batches.createRun({ name: "inline-b" });
+    const { step: b } = await h.batches.createStep(inlineStep(second.id, [0, 0]));
+    await closedStep(h, b.id);
+
+    expect(await curriculum.listTaskHistory(`inline:${first.id}`, null)).toEqual([
+      expect.objectContaining({ taskId: "t-1", attempts: 2, successes: 2 }),
+    ]);
+    expect(await curriculum.listTaskHistory(`inline:${second.id}`, null)).toEqual([
+      expect.objectContaining({ taskId: "t-1", attempts: 2, successes: 0 }),
+    ]);
+    expect(await curriculum.listTaskHistory("inline", null)).toEqual([]);
+    const current = (await h.batches.curriculumStats(second.id)).current;
+    expect(current).toMatchObject({ total: 1, unexplored: 0 });
+    expect(current?.histogram[0]).toBe(1);
+  });
 });

@@ -26,10 +26,14 @@ interface SourceCache {
   isSamplerDirty: boolean;
 }
 
-/** Where a step's tasks come from, for the history: the dataset's name (`inline` for inline tasks). */
-export function historyDatasetOf(step: Pick<StepRecord, "request">): string {
+/**
+ * Where a step's tasks come from, for the history: the dataset's name, or `inline:<run id>` for
+ * inline tasks — they have no identity beyond their run, so unrelated runs whose inline tasks share
+ * ids never pool their pass rates (the dataset scope of an inline source is its run).
+ */
+export function historyDatasetOf(step: Pick<StepRecord, "request" | "runId">): string {
   const { tasks } = step.request;
-  return tasks.type === "dataset" ? tasks.dataset : "inline";
+  return tasks.type === "dataset" ? tasks.dataset : `inline:${step.runId}`;
 }
 
 /** A step's task sampling (steps stored before it existed are uniform). */
