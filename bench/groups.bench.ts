@@ -1,18 +1,27 @@
 // `npm run bench -- groups [--n 8] [--instances 10] [--base-dir /tmp]`: INIT of GRPO groups of the shipped SWE
 // fixtures through the real swe handler and bubblewrap, with an INIT per member (independent) and
-// with one INIT per group (a template, then a private copy per member). INIT seconds per
-// trajectory = the mean over members of (member ready to RUN − the member's job start), the same
-// definition for both arms; members started one at a time (the cost: `forkInitRatio`; there it
-// equals the group's wall time ÷ n) and all at once (a group's latency). `sandboxStart` is n bare
-// sandbox starts, the floor both pay without a warm pool (one execution server per member).
-// The breakdown of the fork arm: the member that prepared the template (`forkFirstMemberS`: the
-// group's INIT, the template's teardown and its own copy), the others (`forkOtherMembersS`), and
-// from the runtime's `forked` events the copy and the wait for the template. The isolation
-// check: one member appends to, chmods and deletes tracked files and adds one; every sibling's
-// checkout stays clean and the template's tree (paths, modes, owners, contents) is unchanged.
-// A third configuration keeps a warm pool of n started sandboxes (RAAS_SANDBOX_WARM_POOL in a
-// deployment), so both paths INIT in an already started sandbox (`forkInitRatioWarmPool`); the
-// pool's refills run during the measurement, as they would in service.
+// with one INIT per group (the first member's sandbox runs it and stays that member's own once a
+// pristine copy of its workspace is kept as the group's template; every other member gets a private
+// copy). INIT seconds per trajectory = the mean over members of (member ready to RUN − the member's
+// job start), the same definition for both arms; members started one at a time (the cost: the
+// ratio, there it equals the group's wall time ÷ n) or all at once (a group's latency).
+//
+// The headline `forkInitRatio` is the DEFAULT configuration a deployment gets: the runtime's warm
+// pool on `auto` (RAAS_SANDBOX_WARM_POOL unset). An auto pool starts nothing until a group forks and
+// learns the group's size from the sandboxes its template serves; here one unmeasured warm-up group
+// of n teaches it (`poolLearnedSize`), then each measured group starts from a refilled pool (as after
+// any pause between groups) and the pool's refills run during the measurement, as they would in
+// service. The unprefixed per-trajectory and member keys describe that configuration too.
+// `forkInitRatioNoPool` (and `noPool*`) is the same without any pool: each member pays its own
+// sandbox start (`sandboxStartSPerTrajectory`: n bare starts, the floor both arms pay there);
+// `forkInitRatioAllAtOnce` is that with members started together; `forkInitRatioWarmPool` (and
+// `warm*`) a fixed pool of n started sandboxes (RAAS_SANDBOX_WARM_POOL=n).
+//
+// The breakdown of the fork arm: the member that prepared the template (`…ForkFirstMemberS`: the
+// group's INIT and the template's copy), the others (`…ForkOtherMembersS`), and from the runtime's
+// `forked` events the copy and the wait for the template. The isolation check: member 0 (the one
+// whose sandbox ran the INIT) appends to, chmods and deletes tracked files and adds one; every
+// sibling's checkout stays clean and the template's tree (paths, modes, owners, contents) is unchanged.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -261,6 +270,8 @@ async function measureConfig(input: {
   instances: readonly TSweInstance[];
   n: number;
   concurrency: number;
+  /** n bare sandbox starts per instance (only without a pool: a pool would serve them). */
+  measureBareStarts: boolean;
 }): Promise<ConfigResult> {
   const { runtime, n, concurrency } = input;
   const deps = {
@@ -279,10 +290,13 @@ async function measureConfig(input: {
     for (const [index, instance] of input.instances.entries()) {
       const common = { runtime, instance, n, concurrency };
       // The floor neither way avoids without a pool: n bare sandbox starts (one execution server each).
-      const startedAt = performance.now();
-      const bare = await pooled(Array.from({ length: n }), concurrency, () => runtime.create({}));
-      const startMs = performance.now() - startedAt;
-      await Promise.all(bare.map((sandbox) => sandbox.close()));
+      let startMs = 0;
+      if (input.measureBareStarts) {
+        const startedAt = performance.now();
+        const bare = await pooled(Array.from({ length: n }), concurrency, () => runtime.create({}));
+        startMs = performance.now() - startedAt;
+        await Promise.all(bare.map((sandbox) => sandbox.close()));
+      }
       // With a warm pool (deployments that keep sandboxes started ahead), each group starts from
       // a full pool; without one this is a no-op.
       await runtime.warmUp();
@@ -319,8 +333,8 @@ async function measureConfig(input: {
         templateWaitMs: sum(forkedDetails.map((detail) => detail.waitedForTemplateMs)),
         forkedMembers: forkedDetails.length,
         fromPool: pooledCount(aloneEvents) + pooledCount(forkEvents),
-        // n members each way, and the fork's template sandbox.
-        sandboxes: 2 * n + 1,
+        // n members each way (the fork's first member runs in the template's sandbox).
+        sandboxes: 2 * n,
         isolationHeld: fork.isolated === true,
       };
       addTotals(all, totals);
@@ -358,7 +372,7 @@ function row(name: string, n: number, totals: Totals): BenchRow {
 const bench: Bench = {
   name: "groups",
   description:
-    "INIT per trajectory (job start to ready to RUN, mean over members) of SWE fixture groups (n members) on bubblewrap: an INIT per member vs one INIT per group with a private copy per member, members one at a time (cost) and all at once (a group's latency), without and with a warm pool; isolation of the copies",
+    "INIT per trajectory (job start to ready to RUN, mean over members) of SWE fixture groups (n members) on bubblewrap: an INIT per member vs one INIT per group with a private copy per member; the default configuration (auto warm pool) one at a time, no pool one at a time (cost) and all at once (a group's latency), a fixed warm pool of n; isolation of the copies",
   async run(args): Promise<BenchReport> {
     const n = option(args, "n", 8);
     const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
@@ -373,62 +387,86 @@ const bench: Bench = {
     const baseDir = mkdtempSync(join(optionText(args, "base-dir") ?? tmpdir(), "raas-bench-groups-"));
     const mode = cloneMode(baseDir);
     const baseDirFileSystem = fileSystemOf(baseDir);
-    const runtime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
-    const warmRuntime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {}, warmPoolSize: n });
+    const common = { bwrapPath, baseDir, warn: () => {} };
+    // What composeSandboxRuntime builds when RAAS_SANDBOX_WARM_POOL is unset.
+    const defaultRuntime = new BubblewrapRuntime({ ...common, warmPoolSize: "auto" });
+    const runtime = new BubblewrapRuntime({ ...common, warmPoolSize: 0 });
+    const warmRuntime = new BubblewrapRuntime({ ...common, warmPoolSize: n });
     const results: ConfigResult[] = [];
+    let poolLearnedSize = 0;
     const loadBefore = loadavg();
     try {
       // One unmeasured sandbox first: the server bundle is built once per base directory.
       await (await runtime.create({})).close();
-      for (const concurrency of [1, n]) {
-        const label = concurrency === 1 ? "one at a time" : "all at once";
-        results.push(await measureConfig({ label, runtime, repoSource, instances, n, concurrency }));
-      }
-      results.push(
-        await measureConfig({
-          label: "warm pool, one at a time",
-          runtime: warmRuntime,
+      poolLearnedSize = await warmUpAutoPool(defaultRuntime, repoSource, instances[0]!, n);
+      const measure = (label: string, on: BubblewrapRuntime, concurrency: number) =>
+        measureConfig({
+          label,
+          runtime: on,
           repoSource,
           instances,
           n,
-          concurrency: 1,
-        }),
-      );
+          concurrency,
+          measureBareStarts: on === runtime,
+        });
+      results.push(await measure("default (auto pool), one at a time", defaultRuntime, 1));
+      results.push(await measure("no pool, one at a time", runtime, 1));
+      results.push(await measure("no pool, all at once", runtime, n));
+      results.push(await measure("warm pool, one at a time", warmRuntime, 1));
     } finally {
+      await defaultRuntime.closeAll();
       await runtime.closeAll();
       await warmRuntime.closeAll();
       await repoSource.close();
       rmSync(baseDir, { recursive: true, force: true });
     }
-    const [serial, together, warm] = results.map((result) => result.totals) as [Totals, Totals, Totals];
+    const [auto, serial, together, warm] = results.map((result) => result.totals) as [
+      Totals,
+      Totals,
+      Totals,
+      Totals,
+    ];
     const ratio = (totals: Totals) => round(totals.forkMs / totals.independentMs, 3);
     const perTrajectory = (ms: number) => perItem(ms, n * instances.length);
-    const forkInitRatio = ratio(serial);
+    const perFirst = (totals: Totals) => perItem(totals.forkFirstMs, instances.length);
+    const perOther = (totals: Totals) => perItem(totals.forkOtherMs, (n - 1) * instances.length);
+    const forkInitRatio = ratio(auto);
     const forkInitRatioWarmPool = ratio(warm);
     return {
       bench: "groups",
       description: bench.description,
       rows: results.flatMap((result) => result.rows),
       summary: {
+        // The default configuration (auto warm pool, after one warm-up group taught it n).
         forkInitRatio,
         target: `<= ${TARGET_RATIO}`,
         targetMet: forkInitRatio <= TARGET_RATIO,
+        configuration:
+          "default: RAAS_SANDBOX_WARM_POOL unset (auto), learned from one unmeasured warm-up group",
+        poolLearnedSize,
+        forkInitRatioNoPool: ratio(serial),
         forkInitRatioAllAtOnce: ratio(together),
-        // Sandboxes started ahead (RAAS_SANDBOX_WARM_POOL): the INIT work itself, fork vs independent.
+        // A fixed pool of n (RAAS_SANDBOX_WARM_POOL=n): the INIT work itself, fork vs independent.
         forkInitRatioWarmPool,
         targetMetWarmPool: forkInitRatioWarmPool <= TARGET_RATIO,
-        isolationHeld: serial.isolationHeld && together.isolationHeld && warm.isolationHeld,
+        isolationHeld: [auto, serial, together, warm].every((totals) => totals.isolationHeld),
         cloneMode: mode,
         baseDirFileSystem,
         sandboxStartSPerTrajectory: perTrajectory(serial.startMs),
-        independentInitSPerTrajectory: perTrajectory(serial.independentMs),
-        forkInitSPerTrajectory: perTrajectory(serial.forkMs),
-        forkFirstMemberS: perItem(serial.forkFirstMs, instances.length),
-        forkOtherMembersS: perItem(serial.forkOtherMs, (n - 1) * instances.length),
+        independentInitSPerTrajectory: perTrajectory(auto.independentMs),
+        forkInitSPerTrajectory: perTrajectory(auto.forkMs),
+        forkFirstMemberS: perFirst(auto),
+        forkOtherMembersS: perOther(auto),
+        copyS: perItem(auto.copyMs, auto.forkedMembers),
+        fromPool: `${auto.fromPool}/${auto.sandboxes}`,
+        noPoolIndependentInitSPerTrajectory: perTrajectory(serial.independentMs),
+        noPoolForkInitSPerTrajectory: perTrajectory(serial.forkMs),
+        noPoolForkFirstMemberS: perFirst(serial),
+        noPoolForkOtherMembersS: perOther(serial),
         warmIndependentInitSPerTrajectory: perTrajectory(warm.independentMs),
         warmForkInitSPerTrajectory: perTrajectory(warm.forkMs),
-        warmForkFirstMemberS: perItem(warm.forkFirstMs, instances.length),
-        warmForkOtherMembersS: perItem(warm.forkOtherMs, (n - 1) * instances.length),
+        warmForkFirstMemberS: perFirst(warm),
+        warmForkOtherMembersS: perOther(warm),
         warmCopyS: perItem(warm.copyMs, warm.forkedMembers),
         loadAverage1mBefore: round(loadBefore[0] ?? 0, 1),
         loadAverage1mAfter: round(loadavg()[0] ?? 0, 1),
@@ -439,10 +477,42 @@ const bench: Bench = {
         runtime: "bubblewrap",
         concurrencies: [1, n],
         warmPoolSize: n,
+        defaultWarmPool: "auto",
+        warmUpGroups: 1,
       },
     };
   },
 };
+
+/**
+ * One unmeasured fork group of n on the default runtime: its template serves n sandboxes, which
+ * is what an auto pool learns its size from. Resolves with the size it learned.
+ */
+async function warmUpAutoPool(
+  runtime: BubblewrapRuntime,
+  repoSource: ReturnType<typeof createBundleDirRepoSource>,
+  instance: TSweInstance,
+  n: number,
+): Promise<number> {
+  const handler = createSweHandlerFactory({ repoSource })({
+    sandboxRuntime: runtime,
+    inference: unused as InferencePool,
+    chatFormat: unused as ChatFormat,
+    defaults: { groupFork: { graceMs: 0 } },
+  });
+  await runGroup({
+    handler,
+    runtime,
+    instance,
+    groupId: "warm-up",
+    n,
+    concurrency: 1,
+    checkIsolation: false,
+  });
+  const learned = runtime.warmPool?.targetSize ?? 0;
+  if (learned !== n) throw new Error(`the auto warm pool learned ${learned} from a group of ${n}`);
+  return learned;
+}
 
 function round(value: number, digits: number): number {
   return Math.round(value * 10 ** digits) / 10 ** digits;

@@ -299,8 +299,14 @@ describe("server env", () => {
     // Only the field that is set: the runtime keeps its other default limits.
     expect(Object.keys(config.sandbox?.defaultLimits ?? {})).toEqual(["totalCpuSec"]);
     expect(configFromEnv(parseServerEnv({ RAAS_SANDBOX_WARM_POOL: "8" })).sandbox?.warmPoolSize).toBe(8);
+    expect(configFromEnv(parseServerEnv({ RAAS_SANDBOX_WARM_POOL: "0" })).sandbox?.warmPoolSize).toBe(0);
+    expect(configFromEnv(parseServerEnv({ RAAS_SANDBOX_WARM_POOL: "Auto" })).sandbox?.warmPoolSize).toBe(
+      "auto",
+    );
+    // Unset: the compose default (auto) applies.
+    expect(configFromEnv(parseServerEnv({})).sandbox?.warmPoolSize).toBeUndefined();
     expect(await envErrorOf(() => parseServerEnv({ RAAS_SANDBOX_WARM_POOL: "-2" }))).toContain(
-      'RAAS_SANDBOX_WARM_POOL: expected at least 1 (got "-2")',
+      'RAAS_SANDBOX_WARM_POOL: expected auto or a whole number from 0 to 1024 (got "-2")',
     );
 
     const bad = await envErrorOf(() =>

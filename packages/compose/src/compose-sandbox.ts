@@ -17,11 +17,14 @@ export interface SandboxConfig {
   /** Bytes one sandbox's workspace may occupy (bubblewrap only). Default none. */
   workspaceSizeBytes?: number;
   /**
-   * Sandboxes kept started ahead of demand (filled in the background from the start): a job's
-   * INIT, a group member's above all, then only takes one instead of waiting for a cold start.
-   * Each idle one costs one sandbox's memory. Default 0 (off).
+   * Sandboxes kept started ahead of demand: a job's INIT, a group member's above all, then only
+   * takes one instead of waiting for a cold start; each idle one costs one sandbox's memory.
+   * `"auto"`: none until a group forks, then as many as the largest group since the pool was last
+   * idle (at most 16), closed after 5 minutes without a take — nothing for a process that never
+   * runs groups. A number: that many, filled in the background from the start. 0: off.
+   * Default `"auto"`.
    */
-  warmPoolSize?: number;
+  warmPoolSize?: number | "auto";
 }
 
 const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -40,7 +43,7 @@ export class SandboxUnavailableError extends Error {
 
 /**
  * Builds the sandbox runtime. Creating one starts no sandbox, except the warm pool's (when
- * `warmPoolSize` > 0), which fills in the background. A missing binary stops the server
+ * `warmPoolSize` is a number > 0), which fills in the background. A missing binary stops the server
  * (`SandboxUnavailableError`, with the install command) when `requireInstalled` — handlers that
  * need sandboxes are registered, and every job of theirs would fail in INIT; a server without
  * them (diagnostic jobs only) starts with a warning.
@@ -72,17 +75,18 @@ export function composeSandboxRuntime(
       `sandbox runtime ${kind} does not bound the workspace size; only bubblewrap enforces workspaceSizeBytes`,
     );
   }
+  const warmPoolSize = config.warmPoolSize ?? "auto";
   const runtime = createSandboxRuntime({
     kind,
     searchPath,
     ...(config.baseDir ? { baseDir: config.baseDir } : {}),
     ...(config.defaultLimits ? { defaultLimits: config.defaultLimits } : {}),
     ...(config.workspaceSizeBytes !== undefined ? { workspaceSizeBytes: config.workspaceSizeBytes } : {}),
-    ...(config.warmPoolSize !== undefined ? { warmPoolSize: config.warmPoolSize } : {}),
+    warmPoolSize,
     warn: (message) => logger.warn({ runtime: kind }, message),
   });
   // Without the binary nothing could start (the warning above says why).
-  if ((config.warmPoolSize ?? 0) > 0 && isInstalled) {
+  if (warmPoolSize !== "auto" && warmPoolSize > 0 && isInstalled) {
     runtime
       .warmUp()
       .catch((error: unknown) => logger.warn({ runtime: kind, error }, "filling the warm pool failed"));

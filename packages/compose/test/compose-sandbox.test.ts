@@ -44,13 +44,21 @@ describe("composeSandboxRuntime (bubblewrap)", () => {
     TIMEOUT_MS,
   );
 
-  it("without it, creating the runtime starts no sandbox", async () => {
+  it("without it, the pool is auto: creating the runtime starts no sandbox; 0 turns the pool off", async () => {
     const runtime = composeSandboxRuntime(
       { runtime: "bubblewrap", baseDir },
       createRaasLogger("silent"),
     ) as BubblewrapRuntime;
     await new Promise((resolve) => setImmediate(resolve));
     expect(runtime.openSandboxes).toHaveLength(0);
+    // An auto pool, empty until a group forks.
+    expect(runtime.warmPool).toEqual({ targetSize: 0, idle: 0 });
     await runtime.closeAll();
+    const off = composeSandboxRuntime(
+      { runtime: "bubblewrap", baseDir, warmPoolSize: 0 },
+      createRaasLogger("silent"),
+    ) as BubblewrapRuntime;
+    expect(off.warmPool).toBeUndefined();
+    await off.closeAll();
   });
 });

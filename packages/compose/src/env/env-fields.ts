@@ -26,6 +26,20 @@ export const ZPositiveInt = (max: number) =>
     .min(1, { error: "expected at least 1" })
     .max(max, { error: `expected at most ${max}` });
 
+/** `auto` or a whole number from 0 to `max` (a warm pool's size: 0 is off). */
+export const ZAutoOrCount = (max: number) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((text, ctx) => {
+      if (text === "auto") return "auto" as const;
+      const count = text === "" ? Number.NaN : Number(text);
+      if (Number.isInteger(count) && count >= 0 && count <= max) return count;
+      ctx.addIssue({ code: "custom", message: `expected auto or a whole number from 0 to ${max}` });
+      return z.NEVER;
+    });
+
 /** `RAAS_BACKENDS`: `[kind=]url[#model]`, comma-separated; empty means none. */
 export const ZBackendList = z
   .string()

@@ -3,6 +3,7 @@ import { DEFAULT_HEALTH_CHECK_INTERVAL_MS } from "@raas/inference";
 import { DEFAULT_MODEL_NAME, ZWorkerLabelsVariable } from "@raas/shared";
 import { z } from "zod";
 import {
+  ZAutoOrCount,
   ZBackendList,
   ZBooleanFlag,
   ZImagePatterns,
@@ -123,13 +124,15 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
    */
   RAAS_SANDBOX_WORKSPACE_BYTES: ZPositiveInt(2 ** 50).optional(),
   /**
-   * Sandboxes kept started ahead of demand (filled when the process starts, refilled after each
-   * take), so INIT takes one instead of waiting for a cold start — what makes a GRPO group's
-   * fork cheap: each member then only copies the group's prepared workspace. Used by sandboxes
-   * that ask for no image, env or limits of their own. Each idle one costs one sandbox's memory.
-   * Default 0 (off); the group size n is a good value.
+   * Sandboxes kept started ahead of demand, so INIT takes one instead of waiting for a cold start
+   * — what makes a GRPO group's fork cheap: each member then only copies the group's prepared
+   * workspace. Used by sandboxes that ask for no image, env or limits of their own; each idle one
+   * costs one sandbox's memory. `auto` (the default when unset): none until a group forks, then
+   * as many as the largest group since the pool was last idle (at most 16), refilled after each
+   * take, closed after 5 minutes without one — a process that never runs groups starts none. A
+   * number keeps that many from start-up on; 0 turns the pool off.
    */
-  RAAS_SANDBOX_WARM_POOL: ZPositiveInt(1_024).optional(),
+  RAAS_SANDBOX_WARM_POOL: ZAutoOrCount(1_024).optional(),
   /** Where the sandbox runtime looks for bwrap/apptainer/prlimit. Default the usual system directories. */
   PATH: z.string().default("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

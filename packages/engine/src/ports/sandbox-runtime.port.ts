@@ -180,6 +180,23 @@ export interface SandboxTemplate {
 export interface PreparedSandboxTemplate<T> {
   template: SandboxTemplate;
   value: T;
+  /**
+   * With `keepSandbox`: the sandbox that ran `prepare`, still running, its workspace the one the
+   * template was copied from (the caller owns it and closes it). Absent otherwise.
+   */
+  sandbox?: Sandbox;
+}
+
+/** How `SandboxRuntime.prepareTemplate` ends. */
+export interface PrepareTemplateOptions {
+  /**
+   * Keep the sandbox that ran `prepare` running and return it (one group member's own sandbox:
+   * no teardown and no second start): the template is a copy of its workspace taken once
+   * `prepare` returned, before anything else runs in it. Processes `prepare` left running stay
+   * in that sandbox only; the template is bound into no sandbox either way. Default false (the
+   * sandbox is closed and its workspace kept as the template).
+   */
+  keepSandbox?: boolean;
 }
 
 /** Adapters: bubblewrap (default on Linux), singularity/apptainer (HPC), local (dev only). */
@@ -196,13 +213,15 @@ export interface SandboxRuntime {
   /**
    * Starts a sandbox from `spec`, runs `prepare` in it (a group's INIT), closes it (every process
    * it ran is gone before its workspace is kept, so nothing changes the template afterwards) and
-   * keeps its workspace as a template. When `prepare` throws, the sandbox is closed, nothing is
-   * kept and the error propagates as it is.
+   * keeps its workspace as a template (or, with `keepSandbox`, keeps a copy of it and returns the
+   * sandbox still running). When `prepare` throws, the sandbox is closed, nothing is kept and the
+   * error propagates as it is.
    */
   prepareTemplate?<T>(
     spec: SandboxSpec,
     prepare: (sandbox: Sandbox) => Promise<T>,
     signal?: AbortSignal,
+    options?: PrepareTemplateOptions,
   ): Promise<PreparedSandboxTemplate<T>>;
   /**
    * Starts a sandbox like `create`, its workspace a private copy of `template`'s (then

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import type { SandboxRuntime, SandboxSpec, StageContext } from "@raas/engine";
+import type { Sandbox, SandboxRuntime, SandboxSpec, StageContext } from "@raas/engine";
 import type { AgentInitOutput, SetupContext } from "./agent-handler.types";
 import type { TAgentTaskBase } from "./agent-payload.schema";
-import type { GroupTemplates } from "./group-templates";
+import type { GroupTemplates, TemplateLease } from "./group-templates";
 import { asStageFailure, guardSandbox } from "./infrastructure-guard";
 
 /** A runtime that can prepare a template once and start sandboxes from copies of it. */
@@ -31,11 +31,12 @@ export function groupTemplateKey(
 
 /**
  * INIT of a group member from its group's template: the first member to arrive runs `setup`
- * once in a template sandbox, every member (that one included) starts its own sandbox at once and
- * fills it with a private copy of the prepared workspace when it is ready, and gets the shared
- * setup output. The member holds the
- * template until its job ends. Failures keep INIT's kinds: a sandbox that does not start and a
- * setup that breaks are `sandbox`; `setup`'s own `StageFailure`s pass through.
+ * once in its own sandbox, which the runtime keeps running for it once a pristine copy of the
+ * workspace is taken as the template (no teardown, no second start); every other member starts
+ * its own sandbox at once and fills it with a private copy of the template when it is ready. All
+ * get the shared setup output, and each holds the template until its job ends. Failures keep
+ * INIT's kinds: a sandbox that does not start and a setup that breaks are `sandbox`; `setup`'s
+ * own `StageFailure`s pass through.
  */
 export async function initFromGroupTemplate<P extends TAgentTaskBase, S>(input: {
   runtime: ForkingRuntime;
@@ -49,36 +50,68 @@ export async function initFromGroupTemplate<P extends TAgentTaskBase, S>(input: 
   const { runtime, ctx, spec } = input;
   const jobId = ctx.job.id;
   const key = groupTemplateKey(input.kind, input.groupId, ctx.payload, spec);
-  const leasing = input.templates.acquire(key, ctx.signal, (signal) =>
-    asStageFailure("sandbox", "preparing the group's workspace failed", signal, () =>
-      runtime.prepareTemplate(
-        { ...spec, jobId },
-        (sandbox) =>
-          asStageFailure("sandbox", "task setup failed", signal, () =>
-            input.setup({ jobId, payload: ctx.payload, sandbox: guardSandbox(sandbox, signal), signal }),
-          ),
-        signal,
-      ),
-    ),
-  );
-  // The member's own sandbox starts now, beside the group's INIT, and takes its copy once it is ready.
-  const starting = asStageFailure("sandbox", "starting the sandbox failed", ctx.signal, () =>
-    runtime.createFrom(
-      leasing.then((lease) => lease.template),
-      { ...spec, jobId },
-      ctx.signal,
-    ),
-  );
-  starting.catch(() => undefined);
+  /** The sandbox that ran the group's INIT, when this member ran it (kept running for it). */
+  let kept: Sandbox | undefined;
+  let isPreparer = false;
+  let hasLeft = false;
+  const leasing = input.templates.acquire(key, ctx.signal, async (signal) => {
+    isPreparer = true;
+    const { sandbox, ...prepared } = await asStageFailure(
+      "sandbox",
+      "preparing the group's workspace failed",
+      signal,
+      () =>
+        runtime.prepareTemplate(
+          { ...spec, jobId },
+          (sandbox) =>
+            asStageFailure("sandbox", "task setup failed", signal, () =>
+              input.setup({ jobId, payload: ctx.payload, sandbox: guardSandbox(sandbox, signal), signal }),
+            ),
+          signal,
+          { keepSandbox: true },
+        ),
+    );
+    // The preparation outlives a member that left (others still wait for it): nobody takes its sandbox.
+    if (sandbox && (hasLeft || kept)) await sandbox.close();
+    else kept = sandbox;
+    return prepared;
+  });
+  // `acquire` starts a preparation at once when the group has none: then this member's sandbox is
+  // the one the INIT runs in. Any other member starts its own now, beside the group's INIT, and
+  // takes its copy once the template is ready.
+  const starting = isPreparer ? undefined : startFromTemplate(runtime, leasing, spec, ctx);
   let lease: Awaited<typeof leasing>;
   try {
     lease = await leasing;
   } catch (error) {
-    await starting.catch(() => undefined); // its sandbox is closed before INIT fails
+    hasLeft = true;
+    await Promise.all([starting?.catch(() => undefined), kept?.close()]); // closed before INIT fails
     throw error;
   }
   ctx.deferToJobEnd(() => lease.release());
-  const sandbox = await starting;
+  // A member that started its own sandbox before a retried preparation fell to it uses that one.
+  if (starting && kept) await kept.close();
+  const sandbox = starting
+    ? await starting
+    : (kept ?? (await startFromTemplate(runtime, leasing, spec, ctx)));
   ctx.deferToJobEnd(() => sandbox.close());
   return { sandbox, setup: lease.value };
+}
+
+/** A member's own sandbox, filled with a copy of the group's template once it is ready. */
+function startFromTemplate<P>(
+  runtime: ForkingRuntime,
+  leasing: Promise<TemplateLease<unknown>>,
+  spec: Omit<SandboxSpec, "jobId">,
+  ctx: StageContext<P>,
+): Promise<Sandbox> {
+  const starting = asStageFailure("sandbox", "starting the sandbox failed", ctx.signal, () =>
+    runtime.createFrom(
+      leasing.then((lease) => lease.template),
+      { ...spec, jobId: ctx.job.id },
+      ctx.signal,
+    ),
+  );
+  starting.catch(() => undefined);
+  return starting;
 }

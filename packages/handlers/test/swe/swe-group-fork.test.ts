@@ -66,7 +66,8 @@ describe("swe INIT once per group (bubblewrap)", () => {
       }>[];
       expect(prepareTemplate).toHaveBeenCalledTimes(1);
       const created = events.filter((event) => event.type === "created");
-      expect(created).toHaveLength(4); // one template sandbox + three members
+      // One sandbox per member: the one that ran the checkout is kept running as its preparer's own.
+      expect(created).toHaveLength(3);
       const [a, b, c] = inits.map((init) => init.sandbox) as [Sandbox, Sandbox, Sandbox];
       expect(inits.map((init) => init.setup.repoDir)).toEqual(Array(3).fill("/workspace/tinystats"));
       for (const sandbox of [a, b, c]) {

@@ -14,6 +14,8 @@ export class WorkspaceTemplate implements SandboxTemplate {
   readonly root: string;
   readonly #onRemoved: (template: WorkspaceTemplate) => void;
   #isRemoved = false;
+  /** Sandboxes started for this template: the one that prepared it, then one per `createFrom`. */
+  #sandboxes = 1;
 
   constructor(id: string, root: string, onRemoved: (template: WorkspaceTemplate) => void) {
     this.id = id;
@@ -28,6 +30,12 @@ export class WorkspaceTemplate implements SandboxTemplate {
 
   get isRemoved(): boolean {
     return this.#isRemoved;
+  }
+
+  /** Counts one more sandbox started from this template; returns how many it has had (its group's size so far). */
+  countSandbox(): number {
+    this.#sandboxes += 1;
+    return this.#sandboxes;
   }
 
   async remove(): Promise<void> {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type {
   PreparedSandboxTemplate,
+  PrepareTemplateOptions,
   Sandbox,
   SandboxEventListener,
   SandboxLimits,
@@ -42,7 +43,7 @@ import {
   SANDBOX_PATH,
   type SandboxRuntimeOptions,
 } from "./runtime-options";
-import { isPoolable, WarmPool } from "./warm-pool";
+import { isPoolable, WarmPool, type WarmPoolSizing } from "./warm-pool";
 
 export type { RuntimeLimitFacts };
 
@@ -93,6 +94,8 @@ export abstract class BaseRuntime implements SandboxRuntime {
       pythonPath: "python3",
       shellPath: "/bin/bash",
       warmPoolSize: 0,
+      warmPoolMaxSize: 16,
+      warmPoolIdleMs: 300_000,
       warn: (message) => console.warn(message),
       allowUnboundedMemory: false,
       ...options,
@@ -104,8 +107,14 @@ export abstract class BaseRuntime implements SandboxRuntime {
         "refusing to run sandboxes without a memory bound: defaultLimits.memoryBytes is unset, so no memory cgroup and no memory watchdog would limit a sandbox; set defaultLimits.memoryBytes, or pass allowUnboundedMemory: true to accept that a sandbox may take all of the host's memory",
       );
     }
-    if (this.options.warmPoolSize > 0)
-      this.#pool = new WarmPool(this.options.warmPoolSize, () => this.#createCold({}));
+    const { warmPoolSize, warmPoolMaxSize, warmPoolIdleMs } = this.options;
+    if (warmPoolSize === "auto" || warmPoolSize > 0) {
+      const sizing: WarmPoolSizing =
+        warmPoolSize === "auto"
+          ? { kind: "auto", maxSize: warmPoolMaxSize, idleMs: warmPoolIdleMs }
+          : { kind: "fixed", size: warmPoolSize };
+      this.#pool = new WarmPool(sizing, () => this.#createCold({}));
+    }
     mkdirSync(this.options.baseDir, { recursive: true, mode: 0o755 });
     reapStaleSandboxDirs(this.options.baseDir, DIR_PREFIX);
   }
@@ -190,7 +199,12 @@ export abstract class BaseRuntime implements SandboxRuntime {
     return sandbox;
   }
 
-  /** Starts the warm pool (when `warmPoolSize` > 0) and resolves once it is full. */
+  /** The warm pool's size now (an auto pool's learned one) and its ready members; undefined without a pool. */
+  get warmPool(): { targetSize: number; idle: number } | undefined {
+    return this.#pool ? { targetSize: this.#pool.targetSize, idle: this.#pool.idleCount } : undefined;
+  }
+
+  /** Starts the warm pool (a fixed `warmPoolSize`; an auto pool fills once a group forked) and resolves once it is full. */
   warmUp(): Promise<void> {
     return this.#pool?.fill() ?? Promise.resolve();
   }
@@ -199,6 +213,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     spec: SandboxSpec,
     prepare: (sandbox: Sandbox) => Promise<T>,
     signal?: AbortSignal,
+    options: PrepareTemplateOptions = {},
   ): Promise<PreparedSandboxTemplate<T>> {
     const sandbox = await this.create(spec, signal);
     let value: T;
@@ -212,7 +227,8 @@ export abstract class BaseRuntime implements SandboxRuntime {
     const id = `${DIR_PREFIX}tpl-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const root = createTemplateRoot(this.options.baseDir, id);
     try {
-      await sandbox.closeKeepingWorkspace(templateWorkspace(root));
+      if (options.keepSandbox) await this.#copyLiveWorkspace(sandbox, templateWorkspace(root), signal);
+      else await sandbox.closeKeepingWorkspace(templateWorkspace(root));
     } catch (error) {
       await sandbox.close();
       removeSandboxDirs(root);
@@ -220,7 +236,27 @@ export abstract class BaseRuntime implements SandboxRuntime {
     }
     const template = new WorkspaceTemplate(id, root, (gone) => this.#templates.delete(gone));
     this.#templates.add(template);
-    return { template, value };
+    return { template, value, ...(options.keepSandbox ? { sandbox } : {}) };
+  }
+
+  /**
+   * The template's copy of a sandbox that keeps running (`keepSandbox`): taken after `prepare`
+   * returned and before the sandbox is handed on, so nothing the caller runs later reaches it.
+   */
+  async #copyLiveWorkspace(
+    sandbox: ManagedSandbox,
+    destination: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    mkdirSync(destination, { mode: 0o700 });
+    await cloneWorkspace(sandbox.workspaceHostPath, destination);
+    signal?.throwIfAborted();
+    if (sandbox.state !== "ready") {
+      throw new SandboxError(
+        "closed",
+        `sandbox ${sandbox.id} is ${sandbox.state}; its workspace is not kept`,
+      );
+    }
   }
 
   async createFrom(
@@ -235,6 +271,8 @@ export abstract class BaseRuntime implements SandboxRuntime {
     // both exist (a cold start's workspace is filled while its server starts).
     const sandbox = await this.#start(rest, signal, async (workspace, cancelled) => {
       const ready = this.#heldTemplate(await template);
+      // What one group used (its template's sandbox and each member so far) sizes an auto pool.
+      this.#pool?.demand(ready.countSandbox());
       const copyFrom = performance.now();
       if (cancelled.aborted) return;
       try {
@@ -393,7 +431,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
 
   /** Closes every sandbox and removes every template this runtime holds. */
   async closeAll(): Promise<void> {
-    await this.#pool?.settle();
+    await this.#pool?.close();
     await Promise.all([...this.#sandboxes].map((sandbox) => sandbox.close()));
     await Promise.all([...this.#templates].map((template) => template.remove()));
   }

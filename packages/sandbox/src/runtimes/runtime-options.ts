@@ -28,9 +28,16 @@ export interface SandboxRuntimeOptions {
   /**
    * Sandboxes kept started ahead of demand with the runtime's defaults. `create` takes one when
    * the spec sets no image, env or limits (its files are written in through the server), then
-   * refills in the background; each idle member costs one sandbox's memory. Default 0 (off).
+   * refills in the background; each idle member costs one sandbox's memory. A number keeps that
+   * many from `warmUp` on; `"auto"` keeps none until a group forks (`createFrom`), then as many as
+   * the largest group since the pool was last idle used (its template's sandbox and its members),
+   * at most `warmPoolMaxSize`, and closes them after `warmPoolIdleMs` without a take. Default 0 (off).
    */
-  warmPoolSize?: number;
+  warmPoolSize?: number | "auto";
+  /** Most sandboxes an `"auto"` warm pool keeps ready. Default 16. */
+  warmPoolMaxSize?: number;
+  /** An `"auto"` warm pool nobody took from (nor forked) for this long closes its sandboxes, in ms. Default 300_000. */
+  warmPoolIdleMs?: number;
   /** Where warnings go (the local runtime's isolation warning). Default `console.warn`. */
   warn?: (message: string) => void;
   /**
