@@ -17,8 +17,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
-  // The `harness` kind is registered by the server only, and the distributed server runs no pools.
-  projects: [{ name: "embedded" }, { name: "distributed", testIgnore: /gateway-certificate\.spec\.ts$/ }],
+  projects: [{ name: "embedded" }, { name: "distributed" }],
   forbidOnly: Boolean(process.env.CI),
   use: {
     browserName: "chromium",

@@ -30,6 +30,9 @@ export async function startControlPlane(mode: E2EMode, root: string): Promise<Co
   const services = mode === "distributed" ? freshDistributedServices() : null;
   const shared: Record<string, string> = {
     RAAS_BACKENDS: `vllm=${simulator.url}`,
+    // The shipped SWE fixtures register `swe` and the `harness` handler (bring your own agent
+    // through the inference gateway) — on the worker too, which hosts the gateway of its jobs.
+    RAAS_SWE_REPOS_DIR: SWE_REPOS_DIR,
     ...(services
       ? {
           DATABASE_URL: services.databaseUrl,
@@ -48,9 +51,7 @@ export async function startControlPlane(mode: E2EMode, root: string): Promise<Co
       PORT: String(port),
       HOST: "127.0.0.1",
       RAAS_STORE: services ? "db" : "memory",
-      // Embedded: the shipped SWE fixtures register `swe` and the `harness` handler (bring your own
-      // agent through the inference gateway), which runs only where the server runs the pools.
-      ...(services ? { RAAS_SERVER_POOLS: "none" } : { RAAS_SWE_REPOS_DIR: SWE_REPOS_DIR }),
+      ...(services ? { RAAS_SERVER_POOLS: "none" } : {}),
       RAAS_ADMIN_TOKEN: E2E_TOKENS.admin,
       RAAS_TRAINER_TOKEN: E2E_TOKENS.trainer,
       RAAS_VIEWER_TOKEN: E2E_TOKENS.viewer,
