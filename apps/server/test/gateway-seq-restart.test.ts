@@ -1,6 +1,6 @@
 // A job that keeps running across a server restart: its gateway calls continue the numbering
 // stored in PostgreSQL (seq is not per-process), so no call recorded before the restart is
-// overwritten. Against an in-process simulator (the labelled test double for a GPU model).
+// overwritten; a fresh RUN attempt starts its calls over. Against an in-process simulator (the labelled test double for a GPU model).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -100,5 +100,20 @@ describe("gateway call numbering across a server restart", () => {
     expect(response.status).toBe(200);
     const traces = (await response.json()) as TGatewayTraces;
     expect(traces.certificate.callCount).toBe(3);
+  }, 180_000);
+
+  it("drops an earlier attempt's calls when a fresh RUN attempt starts (its harness bridge opens)", async () => {
+    server ??= await start();
+    const { job } = await server.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    await ask(server, job.id, "first");
+    await ask(server, job.id, "second");
+    expect((await storedCalls(job.id)).map((call) => call.seq)).toEqual([0, 1]);
+
+    await server.gateway.startAttempt(job.id);
+    await ask(server, job.id, "third");
+    const after = await storedCalls(job.id);
+    expect(after.map((call) => [call.seq, call.question])).toEqual([[0, `task_id: ${TASK}\nthird`]]);
+    const response = await fetch(`${server.url}/api/v1/jobs/${job.id}/gateway-traces`);
+    expect(((await response.json()) as TGatewayTraces).certificate.callCount).toBe(1);
   }, 180_000);
 });

@@ -58,6 +58,8 @@ export function composeGateway(config: GatewayConfig): ComposedGateway {
     },
     harnessGateway: (serverUrl) => ({
       async openBridge(jobId, hostDir) {
+        // A bridge is opened once per RUN attempt: an earlier attempt's calls are not this one's.
+        await gateway.startAttempt(jobId);
         const session = gateway.openSession(jobId);
         const socketName = "gateway.sock";
         const bridge = await startHttpSocketBridge({
@@ -80,5 +82,6 @@ function resolveCallStore(given: GatewayConfig["calls"]): GatewayCallStore {
     append: (record) => given().append(record),
     listCalls: (jobId) => given().listCalls(jobId),
     nextSeq: (jobId) => given().nextSeq(jobId),
+    deleteCalls: (jobId) => given().deleteCalls(jobId),
   };
 }

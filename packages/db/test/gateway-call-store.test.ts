@@ -72,6 +72,18 @@ function describeContract(name: string, open: () => Promise<GatewayCallStore>) {
       expect(await store.nextSeq(job)).toBe(5);
       expect(await store.nextSeq(`${job}_other`)).toBe(10);
     });
+
+    it("deletes one job's calls (a fresh attempt), leaving other jobs' alone", async () => {
+      const store = await open();
+      const job = `job_${freshSchemaName()}`;
+      await store.append(call(job, 0));
+      await store.append(call(job, 1));
+      await store.append(call(`${job}_other`, 0));
+      await store.deleteCalls(job);
+      expect(await store.listCalls(job)).toEqual([]);
+      expect(await store.nextSeq(job)).toBe(0);
+      expect((await store.listCalls(`${job}_other`)).map((c) => c.seq)).toEqual([0]);
+    });
   });
 }
 

@@ -47,6 +47,7 @@ const SELECT = `SELECT job_id, seq, call_id, parent_call_id, prompt_ids, respons
 FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 
 const NEXT_SEQ = `SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM gateway_calls WHERE job_id = $1`;
+const DELETE_CALLS = `DELETE FROM gateway_calls WHERE job_id = $1`;
 
 /** Bytes as a driver parameter: both `pg` and PGlite send a Buffer as bytea. */
 function bytesParam(bytes: Uint8Array<ArrayBuffer>): Buffer {
@@ -132,6 +133,10 @@ export class PrismaGatewayCallStore implements GatewayCallStore {
   async listCalls(jobId: string): Promise<TGatewayCallRecord[]> {
     const rows = await this.#sql.query<GatewayCallRow>(SELECT, [jobId]);
     return rows.map(fromRow);
+  }
+
+  async deleteCalls(jobId: string): Promise<void> {
+    await this.#sql.execute(DELETE_CALLS, [jobId]);
   }
 
   async nextSeq(jobId: string): Promise<number> {

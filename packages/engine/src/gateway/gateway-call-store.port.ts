@@ -12,4 +12,9 @@ export interface GatewayCallStore {
    * numbering from here instead of overwriting the calls recorded before it.
    */
   nextSeq(jobId: string): Promise<number>;
+  /**
+   * Removes the job's calls: a fresh attempt of its RUN (a retry after a lost worker or a
+   * restart) starts a new trajectory, as the engine removes the earlier attempt's turns.
+   */
+  deleteCalls(jobId: string): Promise<void>;
 }

@@ -32,6 +32,10 @@ export class MemoryGatewayCallStore implements GatewayCallStore {
     this.byJob.set(record.jobId, calls);
   }
 
+  async deleteCalls(jobId: string): Promise<void> {
+    this.byJob.delete(jobId);
+  }
+
   async listCalls(jobId: string): Promise<TGatewayCallRecord[]> {
     const calls = [...(this.byJob.get(jobId)?.values() ?? [])];
     return calls.map(copyRecord).sort((a, b) => a.seq - b.seq);

@@ -98,6 +98,16 @@ export class InferenceGateway {
     return this.sessions.open(jobId);
   }
 
+  /**
+   * A fresh attempt of the job's RUN begins (its first, or a retry): calls recorded by an earlier
+   * attempt are removed, as the engine removes that attempt's turns, and numbering starts at 0.
+   */
+  async startAttempt(jobId: string): Promise<void> {
+    this.state.delete(jobId);
+    await this.options.calls.deleteCalls(jobId);
+    this.state.set(jobId, Promise.resolve({ calls: [], nextSeq: 0 }));
+  }
+
   /** The job ended: its token stops working. Its recorded calls stay in the store. */
   closeJob(jobId: string): void {
     this.sessions.closeJob(jobId);
