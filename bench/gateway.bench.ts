@@ -14,6 +14,8 @@
 // `overheadVsPoolP50Ms`, compares with the same generation asked of the routed pool inside the
 // server's process (no HTTP from the harness at all). For scale, `passThroughProxyOverheadP50Ms`
 // is what a proxy that only forwards (no gateway work) adds to the direct call on this machine.
+// Each session's first call (a new connection from a new harness process, all 64 at once) is also
+// reported apart from its later ones (`overheadFirstCallsP50Ms`, `overheadLaterCallsP50Ms`).
 //
 // Two phases: `paced`, where the simulator decodes at `--decode-ms-per-token` (generation takes
 // time, as on a GPU, so 64 sessions do not all sit in the gateway at once) — the headline; and
@@ -42,6 +44,11 @@ const row = (name: string, values: readonly number[], extra: Record<string, numb
 
 const minus = (a: readonly number[], b: readonly number[]) => a.map((value, i) => value - (b[i] as number));
 const fixed = (value: number) => Number(value.toFixed(3));
+/** The values of sessions' first calls (all 64 connect and arrive at once) or of their later ones. */
+const firstCalls = (phase: PhaseResult, values: readonly number[]) =>
+  values.filter((_, i) => phase.isFirstCall[i]);
+const laterCalls = (phase: PhaseResult, values: readonly number[]) =>
+  values.filter((_, i) => !phase.isFirstCall[i]);
 
 function phaseRows(label: string, phase: PhaseResult): BenchRow[] {
   return [
@@ -49,8 +56,20 @@ function phaseRows(label: string, phase: PhaseResult): BenchRow[] {
     row(`${label}: direct backend call (HTTP, harness wall)`, phase.backendMs),
     row(`${label}: direct pool call (in the server)`, phase.poolMs),
     row(`${label}: overhead over the direct backend call`, minus(phase.gatewayMs, phase.backendMs)),
+    row(
+      `${label}: the same, sessions' later calls`,
+      laterCalls(phase, minus(phase.gatewayMs, phase.backendMs)),
+    ),
+    row(
+      `${label}: the same, sessions' first calls`,
+      firstCalls(phase, minus(phase.gatewayMs, phase.backendMs)),
+    ),
     row(`${label}: overhead over the direct pool call`, minus(phase.gatewayMs, phase.poolMs)),
     row(`${label}: pass-through proxy's overhead (the floor)`, minus(phase.proxyMs, phase.backendMs)),
+    row(
+      `${label}: the same, sessions' first calls`,
+      firstCalls(phase, minus(phase.proxyMs, phase.backendMs)),
+    ),
     row(`${label}: pool generation in the gateway call`, phase.generationMs),
     row(`${label}: pool generation in the direct pool call`, phase.poolGenerationMs),
     row(`${label}: gateway's own time in the server`, phase.serverSideMs),
@@ -106,8 +125,13 @@ const bench: Bench = {
           overheadP50Ms: fixed(overheadP50),
           overheadP95Ms: fixed(percentile(overheadMs, 95)),
           overheadVsPoolP50Ms: fixed(median(minus(pacedPhase.gatewayMs, pacedPhase.poolMs))),
+          overheadLaterCallsP50Ms: fixed(median(laterCalls(pacedPhase, overheadMs))),
+          overheadFirstCallsP50Ms: fixed(median(firstCalls(pacedPhase, overheadMs))),
           serverSideOverheadP50Ms: fixed(median(pacedPhase.serverSideMs)),
           passThroughProxyOverheadP50Ms: fixed(median(minus(pacedPhase.proxyMs, pacedPhase.backendMs))),
+          passThroughProxyFirstCallsP50Ms: fixed(
+            median(firstCalls(pacedPhase, minus(pacedPhase.proxyMs, pacedPhase.backendMs))),
+          ),
           saturatedOverheadP50Ms: fixed(median(minus(saturated.gatewayMs, saturated.backendMs))),
           saturatedOverheadVsPoolP50Ms: fixed(median(minus(saturated.gatewayMs, saturated.poolMs))),
           pacedServerCpuMsPerCall: `gateway ${pacedPhase.gatewayCpuMsPerCall.toFixed(3)}, direct pool ${pacedPhase.poolCpuMsPerCall.toFixed(3)}`,

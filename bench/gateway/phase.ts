@@ -26,6 +26,8 @@ export interface PhaseResult {
   /** The pool's generation time inside the gateway call and inside the direct pool call. */
   generationMs: number[];
   poolGenerationMs: number[];
+  /** Per call, in record order: true for a session's first call (a new connection, the start burst). */
+  isFirstCall: boolean[];
   /** The gateway's own time per call (render, tokenize, route, parse, record). */
   serverSideMs: number[];
   /** Per call: gateway wall − the pool's generation − the gateway's own time (HTTP and waiting). */
@@ -144,6 +146,7 @@ export async function runPhase(
       generationMs: all.map((record) => record.latencyMs),
       poolGenerationMs: all.map((record) => poolGenerationMs.get(key(record)) ?? Number.NaN),
       serverSideMs: all.map((record) => record.overheadMs),
+      isFirstCall: all.map((record) => record.seq === 0),
       outsideMs: all.map((record, i) => (gatewayMs[i] as number) - record.latencyMs - record.overheadMs),
       gatewayCpuMsPerCall: gatewayCpuMs / all.length,
       poolCpuMsPerCall: poolCpuMs / all.length,
