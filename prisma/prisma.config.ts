@@ -13,6 +13,25 @@ export default {
   async adapter() {
     const { PGlite } = await import("@electric-sql/pglite");
     const { PrismaPGlite } = await import("pglite-prisma-adapter");
-    return new PrismaPGlite(new PGlite());
+    const factory = new PrismaPGlite(new PGlite());
+    return {
+      provider: factory.provider,
+      adapterName: factory.adapterName,
+      connect: () => factory.connect(),
+      // The schema engine replays each committed migration on the shadow database as one
+      // `executeRaw` without parameters; PGlite prepares statements, which refuses a script of
+      // several. Such a call runs through `exec` (the simple protocol), as `pg` would.
+      async connectToShadowDb() {
+        const shadow = new PGlite();
+        const adapter = await new PrismaPGlite(shadow).connect();
+        const executeRaw = adapter.executeRaw.bind(adapter);
+        adapter.executeRaw = async (query) => {
+          if (query.args.length > 0) return executeRaw(query);
+          await shadow.exec(query.sql);
+          return 0;
+        };
+        return adapter;
+      },
+    };
   },
 } satisfies PrismaConfig;
