@@ -3,22 +3,16 @@
 // harness that rewrites its history produces a broken certificate; its group is dropped and
 // counted as `uncertifiedDropped` (not reward 0, not an infrastructure failure), and the step
 // hands out the group of the shipped example harness, whose traces are exact, instead.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { TGatewayTraces, TStep } from "@raas/shared";
-import { buildSwePolicyConfig, type RunningSimulator, startSimulator } from "@raas/simulator";
+import { buildSwePolicyConfig } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config-from-env";
-import { parseServerEnv } from "../src/env";
-import { type RunningServer, startServer } from "../src/server";
+import type { RunningServer } from "../src/server";
+import {
+  SWE_INSTANCES as INSTANCES,
+  type SweFixtureServer,
+  startSweFixtureServer,
+} from "./support/swe-fixture-server";
 
-const SWE_DATA = fileURLToPath(new URL("../../../packages/handlers/data/swe/", import.meta.url));
-const INSTANCES = readFileSync(join(SWE_DATA, "instances.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as { instance_id: string; repo: string; patch: string });
 const [SOLVED] = INSTANCES as [(typeof INSTANCES)[number]];
 const ADMIN = "certified-step-admin";
 
@@ -43,10 +37,8 @@ ask(rewritten + [second, {"role": "user", "content": "Once more."}])
 type Json = any;
 
 describe("a step with requireCertifiedTraces over harness jobs", () => {
+  let fixture: SweFixtureServer;
   let running: RunningServer;
-  let simulator: RunningSimulator;
-  let sandboxDir: string;
-  let scratchDir: string;
 
   const call = async <T = Json>(path: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const response = await fetch(`${running.url}${path}`, {
@@ -62,28 +54,12 @@ describe("a step with requireCertifiedTraces over harness jobs", () => {
 
   beforeAll(async () => {
     const policy = buildSwePolicyConfig(INSTANCES, new Set([SOLVED.instance_id]));
-    simulator = await startSimulator({ policy, latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 } });
-    sandboxDir = mkdtempSync(join(tmpdir(), "raas-certified-step-"));
-    scratchDir = mkdtempSync(join(tmpdir(), "raas-certified-step-scratch-"));
-    const fromEnv = configFromEnv(
-      parseServerEnv({ RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles"), RAAS_BACKENDS: simulator.url }),
-    );
-    const swe = fromEnv.agentHandlers ? fromEnv.agentHandlers.swe : undefined;
-    running = await startServer({
-      port: 0,
-      logLevel: "silent",
-      auth: { adminToken: ADMIN },
-      ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
-      agentHandlers: { ...fromEnv.agentHandlers, ...(swe && { swe: { ...swe, scratchDir } }) },
-      sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
-    });
+    fixture = await startSweFixtureServer({ adminToken: ADMIN, name: "certified-step", policy });
+    running = fixture.running;
   }, 60_000);
 
   afterAll(async () => {
-    await running?.close({ graceMs: 100 });
-    await simulator?.close();
-    rmSync(sandboxDir, { recursive: true, force: true });
-    rmSync(scratchDir, { recursive: true, force: true });
+    await fixture?.close();
   });
 
   it("drops the rewriting harness's group as uncertified and hands out the exact one", async () => {

@@ -3,53 +3,29 @@
 // the job's inference gateway through the loopback forwarder and the host's socket bridge, and
 // solves shipped SWE fixtures scripted by the simulator (the labelled test double for a GPU
 // model); the swe grader resolves them, and the gateway's traces of each job are certified.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { buildSwePolicyConfig, type RunningSimulator, startSimulator } from "@raas/simulator";
+import { buildSwePolicyConfig } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config-from-env";
-import { parseServerEnv } from "../src/env";
-import { type RunningServer, startServer } from "../src/server";
+import type { RunningServer } from "../src/server";
+import {
+  SWE_INSTANCES as INSTANCES,
+  type SweFixtureServer,
+  startSweFixtureServer,
+} from "./support/swe-fixture-server";
 
-const SWE_DATA = fileURLToPath(new URL("../../../packages/handlers/data/swe/", import.meta.url));
-const INSTANCES = readFileSync(join(SWE_DATA, "instances.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as { instance_id: string; repo: string; patch: string });
 const SOLVED = INSTANCES.slice(0, 2);
 
 describe("harness handler: the example SWE harness through the gateway", () => {
+  let fixture: SweFixtureServer;
   let running: RunningServer;
-  let simulator: RunningSimulator;
-  let sandboxDir: string;
-  let scratchDir: string;
 
   beforeAll(async () => {
     const policy = buildSwePolicyConfig(INSTANCES, new Set(SOLVED.map((instance) => instance.instance_id)));
-    simulator = await startSimulator({ policy, latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 } });
-    sandboxDir = mkdtempSync(join(tmpdir(), "raas-server-harness-"));
-    scratchDir = mkdtempSync(join(tmpdir(), "raas-server-harness-scratch-"));
-    const fromEnv = configFromEnv(
-      parseServerEnv({ RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles"), RAAS_BACKENDS: simulator.url }),
-    );
-    const swe = fromEnv.agentHandlers ? fromEnv.agentHandlers.swe : undefined;
-    running = await startServer({
-      port: 0,
-      logLevel: "silent",
-      auth: { adminToken: "harness-admin" },
-      ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
-      agentHandlers: { ...fromEnv.agentHandlers, ...(swe && { swe: { ...swe, scratchDir } }) },
-      sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
-    });
+    fixture = await startSweFixtureServer({ adminToken: "harness-admin", name: "server-harness", policy });
+    running = fixture.running;
   }, 60_000);
 
   afterAll(async () => {
-    await running?.close({ graceMs: 100 });
-    await simulator?.close();
-    rmSync(sandboxDir, { recursive: true, force: true });
-    rmSync(scratchDir, { recursive: true, force: true });
+    await fixture?.close();
   });
 
   it("solves the fixtures end to end and certifies each job's single chain", async () => {

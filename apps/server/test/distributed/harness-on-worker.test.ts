@@ -1,17 +1,11 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { isTerminalStatus, type TGatewayTraces, type TJob } from "@raas/shared";
 import { buildSwePolicyConfig, type RunningSimulator, startSimulator } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SWE_INSTANCES as INSTANCES, SWE_DATA } from "../support/swe-fixture-server";
 import { Deployment, type ServerHandle, until } from "./support/deployment";
 import { WorkerProcesses } from "./support/worker-processes";
 
-const SWE_DATA = fileURLToPath(new URL("../../../../packages/handlers/data/swe/", import.meta.url));
-const INSTANCES = readFileSync(join(SWE_DATA, "instances.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as { instance_id: string; repo: string; patch: string });
 const SOLVED = INSTANCES.slice(0, 1);
 
 // A `harness` job in a distributed deployment: the server (API only, no pools) takes it, a worker

@@ -1,0 +1,69 @@
+// The shipped SWE fixtures (packages/handlers/data/swe) and a server that runs the swe and harness
+// handlers over them the way RAAS_SWE_REPOS_DIR composes it: real bubblewrap sandboxes and an
+// in-process simulator (the labelled test double for a GPU model) on a given script.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type RunningSimulator, type SimulatorOptions, startSimulator } from "@raas/simulator";
+import { configFromEnv } from "../../src/config-from-env";
+import { parseServerEnv } from "../../src/env";
+import { type RunningServer, startServer } from "../../src/server";
+
+export const SWE_DATA = fileURLToPath(new URL("../../../../packages/handlers/data/swe/", import.meta.url));
+
+export interface SweFixtureInstance {
+  instance_id: string;
+  repo: string;
+  patch: string;
+  version?: string;
+}
+
+/** The shipped fixture instances, in file order. */
+export const SWE_INSTANCES: SweFixtureInstance[] = readFileSync(join(SWE_DATA, "instances.jsonl"), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "")
+  .map((line) => JSON.parse(line) as SweFixtureInstance);
+
+export interface SweFixtureServer {
+  running: RunningServer;
+  simulator: RunningSimulator;
+  close(): Promise<void>;
+}
+
+/** A server with the swe handlers over the fixture bundles; `policy` scripts the simulator. */
+export async function startSweFixtureServer(options: {
+  adminToken: string;
+  /** Prefix of the temporary sandbox and scratch directories. */
+  name: string;
+  policy?: SimulatorOptions["policy"];
+}): Promise<SweFixtureServer> {
+  const simulator = await startSimulator({
+    ...(options.policy && { policy: options.policy }),
+    latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 },
+  });
+  const sandboxDir = mkdtempSync(join(tmpdir(), `raas-${options.name}-`));
+  const scratchDir = mkdtempSync(join(tmpdir(), `raas-${options.name}-scratch-`));
+  const fromEnv = configFromEnv(
+    parseServerEnv({ RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles"), RAAS_BACKENDS: simulator.url }),
+  );
+  const swe = fromEnv.agentHandlers ? fromEnv.agentHandlers.swe : undefined;
+  const running = await startServer({
+    port: 0,
+    logLevel: "silent",
+    auth: { adminToken: options.adminToken },
+    ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
+    agentHandlers: { ...fromEnv.agentHandlers, ...(swe && { swe: { ...swe, scratchDir } }) },
+    sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
+  });
+  return {
+    running,
+    simulator,
+    async close() {
+      await running.close({ graceMs: 100 });
+      await simulator.close();
+      rmSync(sandboxDir, { recursive: true, force: true });
+      rmSync(scratchDir, { recursive: true, force: true });
+    },
+  };
+}
