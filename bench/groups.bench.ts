@@ -23,17 +23,7 @@
 // whose sandbox ran the INIT) appends to, chmods and deletes tracked files and adds one; every
 // sibling's checkout stays clean and the template's tree (paths, modes, owners, contents) is unchanged.
 
-import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import {
-  lstatSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,6 +39,7 @@ import {
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
 import type { TSandboxEvent } from "@raas/shared";
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
+import { cloneMode, fileSystemOf, treeDigest } from "./groups/tree-probes";
 
 const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 const SWE_DATA = fileURLToPath(new URL("../packages/handlers/data/swe/", import.meta.url));
@@ -62,15 +53,6 @@ function optionText(args: string[], name: string): string | undefined {
 function option(args: string[], name: string, fallback: number): number {
   const text = optionText(args, name);
   return text ? Number(text) : fallback;
-}
-
-/** The file system type of `dir` (`tmpfs`, `ext2/ext3` for ext4, …), as `stat -f` names it. */
-function fileSystemOf(dir: string): string {
-  try {
-    return execFileSync("stat", ["-f", "-c", "%T", dir], { encoding: "utf8" }).trim();
-  } catch {
-    return "unknown";
-  }
 }
 
 const unused = new Proxy({}, { get: () => () => Promise.reject(new Error("not used in INIT")) });
@@ -112,38 +94,6 @@ async function pooled<T, R>(
     }),
   );
   return results;
-}
-
-/** Digest of a directory tree: every path, type, mode, owner, symlink target and file content. */
-function treeDigest(root: string): string {
-  const hash = createHash("sha256");
-  const walk = (dir: string, rel: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      const stat = lstatSync(path);
-      hash.update(`${rel}/${name}\0${stat.mode}\0${stat.uid}\0`);
-      if (stat.isSymbolicLink()) hash.update(readlinkSync(path));
-      else if (stat.isDirectory()) walk(path, `${rel}/${name}`);
-      else hash.update(readFileSync(path));
-    }
-  };
-  walk(root, "");
-  return hash.digest("hex");
-}
-
-/** Whether `cp --reflink=always` works in `dir` (copies then share blocks) or copies are plain. */
-function cloneMode(dir: string): "reflink" | "copy" {
-  const source = join(dir, "reflink-probe");
-  writeFileSync(source, "probe");
-  try {
-    execFileSync("cp", ["--reflink=always", source, `${source}.clone`], { stdio: "ignore" });
-    return "reflink";
-  } catch {
-    return "copy";
-  } finally {
-    rmSync(source, { force: true });
-    rmSync(`${source}.clone`, { force: true });
-  }
 }
 
 async function sh(sandbox: Sandbox, script: string): Promise<string> {
