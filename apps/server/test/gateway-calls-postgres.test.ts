@@ -1,17 +1,15 @@
 // The inference gateway's call records in PostgreSQL: a harness job's calls, and the traces and
 // certificate rebuilt from them, survive a server restart (the store, not the process, holds them).
 // Against an in-process simulator (the labelled test double for a GPU model).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { TGatewayTraces } from "@raas/shared";
-import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../src/server";
+import type { RunningServer } from "../src/server";
+import {
+  type PostgresGatewayServers,
+  preparePostgresGatewayServers,
+} from "./support/postgres-gateway-server";
 
-const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const schema = `raas_test_gwcalls_${process.pid}_${Date.now().toString(36)}`;
 const TASK = "gw-restart-1";
 const policy = {
   kind: "scripted" as const,
@@ -40,32 +38,17 @@ const opening = [
 type Json = any;
 
 describe("gateway call records on PostgreSQL", () => {
-  let simulator: RunningSimulator;
+  let servers: PostgresGatewayServers;
   let server: RunningServer | undefined;
-  let dir: string;
-
-  const start = () =>
-    startServer({
-      port: 0,
-      logLevel: "silent",
-      agentHandlers: false,
-      store: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${DATABASE_URL}?schema=${schema}` },
-      inference: { backends: [{ kind: "vllm" as const, baseUrl: simulator.url, modelName: null }] },
-    });
+  const start = () => servers.start();
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "raas-gwcalls-"));
-    simulator = await startSimulator({ policy, latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 } });
+    servers = await preparePostgresGatewayServers("gwcalls", policy);
   }, 60_000);
 
   afterAll(async () => {
     await server?.close({ graceMs: 0 });
-    await simulator?.close();
-    rmSync(dir, { recursive: true, force: true });
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await servers?.dispose();
   });
 
   const chat = async (base: string, messages: Json[]) => {
@@ -110,11 +93,11 @@ describe("gateway call records on PostgreSQL", () => {
     expect(before.chains[0]!.lossMask.filter((bit) => bit === 1).length).toBeGreaterThan(0);
 
     // The rows are in the job store's database, not only in this process.
-    const client = new pg.Client({ connectionString: DATABASE_URL });
+    const client = new pg.Client({ connectionString: servers.databaseUrl });
     await client.connect();
     try {
       const { rows } = await client.query(
-        `SELECT seq, prompt_tokens, octet_length(prompt_ids) AS bytes FROM "${schema}".gateway_calls WHERE job_id = $1 ORDER BY seq`,
+        `SELECT seq, prompt_tokens, octet_length(prompt_ids) AS bytes FROM "${servers.schema}".gateway_calls WHERE job_id = $1 ORDER BY seq`,
         [job.id],
       );
       expect(rows.map((row) => row.seq)).toEqual([0, 1, 2]);

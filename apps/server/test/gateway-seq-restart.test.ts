@@ -1,17 +1,16 @@
 // A job that keeps running across a server restart: its gateway calls continue the numbering
 // stored in PostgreSQL (seq is not per-process), so no call recorded before the restart is
-// overwritten; a fresh RUN attempt starts its calls over. Against an in-process simulator (the labelled test double for a GPU model).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// overwritten; a fresh RUN attempt starts its calls over. Against an in-process simulator (the
+// labelled test double for a GPU model).
 import type { TGatewayTraces } from "@raas/shared";
-import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../src/server";
+import type { RunningServer } from "../src/server";
+import {
+  type PostgresGatewayServers,
+  preparePostgresGatewayServers,
+} from "./support/postgres-gateway-server";
 
-const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const schema = `raas_test_gwseq_${process.pid}_${Date.now().toString(36)}`;
 const TASK = "gw-seq-1";
 const policy = {
   kind: "scripted" as const,
@@ -22,32 +21,17 @@ const policy = {
 type Json = any;
 
 describe("gateway call numbering across a server restart", () => {
-  let simulator: RunningSimulator;
+  let servers: PostgresGatewayServers;
   let server: RunningServer | undefined;
-  let dir: string;
-
-  const start = () =>
-    startServer({
-      port: 0,
-      logLevel: "silent",
-      agentHandlers: false,
-      store: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${DATABASE_URL}?schema=${schema}` },
-      inference: { backends: [{ kind: "vllm" as const, baseUrl: simulator.url, modelName: null }] },
-    });
+  const start = () => servers.start();
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "raas-gwseq-"));
-    simulator = await startSimulator({ policy, latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 } });
+    servers = await preparePostgresGatewayServers("gwseq", policy);
   }, 60_000);
 
   afterAll(async () => {
     await server?.close({ graceMs: 0 });
-    await simulator?.close();
-    rmSync(dir, { recursive: true, force: true });
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await servers?.dispose();
   });
 
   const ask = async (running: RunningServer, jobId: string, question: string) => {
@@ -61,11 +45,11 @@ describe("gateway call numbering across a server restart", () => {
     return ((await response.json()) as Json).choices[0].message.content as string;
   };
   const storedCalls = async (jobId: string) => {
-    const client = new pg.Client({ connectionString: DATABASE_URL });
+    const client = new pg.Client({ connectionString: servers.databaseUrl });
     await client.connect();
     try {
       const { rows } = await client.query(
-        `SELECT seq, call_id, messages FROM "${schema}".gateway_calls WHERE job_id = $1 ORDER BY seq`,
+        `SELECT seq, call_id, messages FROM "${servers.schema}".gateway_calls WHERE job_id = $1 ORDER BY seq`,
         [jobId],
       );
       return rows.map((row) => ({ seq: row.seq, id: row.call_id, question: row.messages[0].content }));
