@@ -7,6 +7,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Agent, request, errors as undiciErrors } from "undici";
 import { InferenceFailure } from "../inference-failure";
+import { CallSignal } from "./call-signal";
 
 /** Options of the pooled HTTP client shared by all backends. */
 export interface JsonHttpClientOptions {
@@ -182,7 +183,8 @@ export class JsonHttpClient {
     onData: (data: string) => void,
   ): Promise<{ type: "stream"; isInterrupted: boolean } | { type: "json"; json: unknown }> {
     const method = "POST";
-    const { signal, deadline } = this.signalsOf(options);
+    const calling = new CallSignal(options.signal, options.deadlineMs);
+    const { signal } = calling;
     const isHttps = url.startsWith("https:");
     let outgoing: ClientRequest | null = null;
     let hasResponse = false;
@@ -206,7 +208,7 @@ export class JsonHttpClient {
     const { interrupt } = options;
     if (interrupt?.aborted) onInterrupt();
     else interrupt?.addEventListener("abort", onInterrupt, { once: true });
-    const wasInterrupted = () => isInterrupted && !options.signal?.aborted && !deadline?.aborted;
+    const wasInterrupted = () => isInterrupted && !options.signal?.aborted && !calling.isDeadlinePassed;
     try {
       const payload = JSON.stringify(body);
       const response = await new Promise<IncomingMessage>((resolve, reject) => {
@@ -245,8 +247,9 @@ export class JsonHttpClient {
       return { type: "stream", isInterrupted: wasInterrupted() };
     } catch (error) {
       if (wasInterrupted()) return { type: "stream", isInterrupted: true };
-      throw this.failureOf(error, url, method, options, deadline);
+      throw this.failureOf(error, url, method, options, calling);
     } finally {
+      calling.dispose();
       clearTimeout(graceTimer);
       interrupt?.removeEventListener("abort", onInterrupt);
     }
@@ -267,7 +270,8 @@ export class JsonHttpClient {
     init: { method: "GET" | "POST"; body?: string },
     options: CallOptions,
   ): Promise<string> {
-    const { signal, deadline } = this.signalsOf(options);
+    const calling = new CallSignal(options.signal, options.deadlineMs);
+    const { signal } = calling;
     try {
       const response = await request(url, {
         method: init.method,
@@ -280,21 +284,10 @@ export class JsonHttpClient {
       this.checkStatus(response.statusCode, text, url, init.method, options.backendId);
       return text;
     } catch (error) {
-      throw this.failureOf(error, url, init.method, options, deadline);
+      throw this.failureOf(error, url, init.method, options, calling);
+    } finally {
+      calling.dispose();
     }
-  }
-
-  private signalsOf(options: CallOptions): {
-    signal: AbortSignal | undefined;
-    deadline: AbortSignal | undefined;
-  } {
-    const signals: AbortSignal[] = options.signal ? [options.signal] : [];
-    let deadline: AbortSignal | undefined;
-    if (options.deadlineMs !== undefined) {
-      deadline = AbortSignal.timeout(Math.max(0, options.deadlineMs - Date.now()));
-      signals.push(deadline);
-    }
-    return { signal: signals.length > 0 ? AbortSignal.any(signals) : undefined, deadline };
   }
 
   private checkStatus(status: number, text: string, url: string, method: string, backendId: string): void {
@@ -322,7 +315,7 @@ export class JsonHttpClient {
     url: string,
     method: string,
     options: CallOptions,
-    deadline: AbortSignal | undefined,
+    calling: CallSignal,
   ): InferenceFailure {
     const { backendId, signal } = options;
     if (error instanceof InferenceFailure) return error;
@@ -332,7 +325,7 @@ export class JsonHttpClient {
         cause: error,
       });
     }
-    if (deadline?.aborted) {
+    if (calling.isDeadlinePassed) {
       return new InferenceFailure("deadline", `${backendId}: deadline passed before ${url} answered`, {
         backendId,
         cause: error,
