@@ -29,7 +29,7 @@ import { startServer } from "@raas/server";
 import type { Bench, BenchRow } from "./bench.types";
 import { type PhaseResult, runPhase } from "./gateway/phase";
 import { startSimulatorProcess } from "./gateway/processes";
-import { median, percentile } from "./stats";
+import { mean, median, percentile } from "./stats";
 
 const TARGET_OVERHEAD_P50_MS = 2;
 
@@ -39,6 +39,7 @@ const row = (name: string, values: readonly number[], extra: Record<string, numb
   p50Ms: median(values),
   p95Ms: percentile(values, 95),
   p99Ms: percentile(values, 99),
+  meanMs: mean(values),
   ...extra,
 });
 
@@ -124,11 +125,13 @@ const bench: Bench = {
         summary: {
           overheadP50Ms: fixed(overheadP50),
           overheadP95Ms: fixed(percentile(overheadMs, 95)),
+          overheadMeanMs: fixed(mean(overheadMs)),
           overheadVsPoolP50Ms: fixed(median(minus(pacedPhase.gatewayMs, pacedPhase.poolMs))),
           overheadLaterCallsP50Ms: fixed(median(laterCalls(pacedPhase, overheadMs))),
           overheadFirstCallsP50Ms: fixed(median(firstCalls(pacedPhase, overheadMs))),
           serverSideOverheadP50Ms: fixed(median(pacedPhase.serverSideMs)),
           passThroughProxyOverheadP50Ms: fixed(median(minus(pacedPhase.proxyMs, pacedPhase.backendMs))),
+          passThroughProxyOverheadMeanMs: fixed(mean(minus(pacedPhase.proxyMs, pacedPhase.backendMs))),
           passThroughProxyFirstCallsP50Ms: fixed(
             median(firstCalls(pacedPhase, minus(pacedPhase.proxyMs, pacedPhase.backendMs))),
           ),
