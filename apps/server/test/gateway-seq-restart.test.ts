@@ -1,6 +1,7 @@
 // A job that keeps running across a server restart: its gateway calls continue the numbering
 // stored in PostgreSQL (seq is not per-process), so no call recorded before the restart is
-// overwritten; a fresh RUN attempt starts its calls over. Against an in-process simulator (the
+// overwritten, and its conversation continues the chain recorded before the restart token-in/
+// token-out; a fresh RUN attempt starts its calls over. Against an in-process simulator (the
 // labelled test double for a GPU model).
 import type { TGatewayTraces } from "@raas/shared";
 import pg from "pg";
@@ -12,9 +13,21 @@ import {
 } from "./support/postgres-gateway-server";
 
 const TASK = "gw-seq-1";
+const THINKING_TASK = "gw-seq-thinking";
 const policy = {
   kind: "scripted" as const,
-  tasks: { [TASK]: { steps: [{ content: "one" }, { content: "two" }, { content: "three" }] } },
+  tasks: {
+    [TASK]: { steps: [{ content: "one" }, { content: "two" }, { content: "three" }] },
+    // Qwen3's template drops past turns' thinking when it renders a history afresh: a restarted
+    // gateway that rendered the third call from scratch would break the chain there.
+    [THINKING_TASK]: {
+      steps: [
+        { thinking: "Read the task first.", content: "I read it." },
+        { thinking: "Now the second part.", content: "Second part done." },
+        { thinking: "Wrap up.", content: "All done." },
+      ],
+    },
+  },
 };
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
@@ -43,6 +56,16 @@ describe("gateway call numbering across a server restart", () => {
     });
     expect(response.status).toBe(200);
     return ((await response.json()) as Json).choices[0].message.content as string;
+  };
+  const chat = async (running: RunningServer, jobId: string, messages: Json[]) => {
+    const token = running.gateway.openSession(jobId).token;
+    const response = await fetch(`${running.url}/gateway/${token}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages }),
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as Json).choices[0].message as Json;
   };
   const storedCalls = async (jobId: string) => {
     const client = new pg.Client({ connectionString: servers.databaseUrl });
@@ -84,6 +107,29 @@ describe("gateway call numbering across a server restart", () => {
     expect(response.status).toBe(200);
     const traces = (await response.json()) as TGatewayTraces;
     expect(traces.certificate.callCount).toBe(3);
+  }, 180_000);
+
+  it("continues the conversation's chain recorded before the restart, token-in/token-out", async () => {
+    server ??= await start();
+    const { job } = await server.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    const messages: Json[] = [{ role: "user", content: `task_id: ${THINKING_TASK}\nStart.` }];
+    messages.push(await chat(server, job.id, messages), { role: "user", content: "Go on." });
+    messages.push(await chat(server, job.id, messages), { role: "user", content: "Finish." });
+
+    await server.close({ graceMs: 0 });
+    server = undefined;
+    server = await start();
+    expect((await chat(server, job.id, messages)).content).toBe("All done.");
+
+    const response = await fetch(`${server.url}/api/v1/jobs/${job.id}/gateway-traces`);
+    expect(response.status).toBe(200);
+    const { certificate } = (await response.json()) as TGatewayTraces;
+    expect(certificate.breaks).toEqual([]);
+    expect(certificate).toMatchObject({ isCertified: true, callCount: 3, chainCount: 1, callsMerged: 2 });
+    const calls = await storedCalls(job.id);
+    const records = await server.gateway.listCalls(job.id);
+    expect(records.map((record) => record.parentCallId)).toEqual([null, calls[0]!.id, calls[1]!.id]);
+    expect(records.map((record) => record.enableThinking)).toEqual([true, true, true]);
   }, 180_000);
 
   it("drops an earlier attempt's calls when a fresh RUN attempt starts (its harness bridge opens)", async () => {

@@ -81,7 +81,6 @@ function resolveCallStore(given: GatewayConfig["calls"]): GatewayCallStore {
   return {
     append: (record) => given().append(record),
     listCalls: (jobId) => given().listCalls(jobId),
-    nextSeq: (jobId) => given().nextSeq(jobId),
     deleteCalls: (jobId) => given().deleteCalls(jobId),
   };
 }

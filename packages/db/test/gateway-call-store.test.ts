@@ -62,15 +62,15 @@ function describeContract(name: string, open: () => Promise<GatewayCallStore>) {
       expect(await store.listCalls(job)).toEqual([call(job, 0, { id: "gwc_again", responseIds: [1, 2, 3] })]);
     });
 
-    it("numbers a job's next call one past its highest stored seq, 0 with none", async () => {
+    it("keeps whether a call's prompt was rendered with thinking on, and its absence", async () => {
       const store = await open();
       const job = `job_${freshSchemaName()}`;
-      expect(await store.nextSeq(job)).toBe(0);
-      await store.append(call(job, 0));
-      await store.append(call(job, 4));
-      await store.append(call(`${job}_other`, 9));
-      expect(await store.nextSeq(job)).toBe(5);
-      expect(await store.nextSeq(`${job}_other`)).toBe(10);
+      await store.append(call(job, 0, { enableThinking: false }));
+      await store.append(call(job, 1, { enableThinking: true }));
+      await store.append(call(job, 2));
+      const stored = await store.listCalls(job);
+      expect(stored.map((c) => c.enableThinking)).toEqual([false, true, undefined]);
+      expect(stored[2]).not.toHaveProperty("enableThinking");
     });
 
     it("deletes one job's calls (a fresh attempt), leaving other jobs' alone", async () => {
@@ -81,7 +81,6 @@ function describeContract(name: string, open: () => Promise<GatewayCallStore>) {
       await store.append(call(`${job}_other`, 0));
       await store.deleteCalls(job);
       expect(await store.listCalls(job)).toEqual([]);
-      expect(await store.nextSeq(job)).toBe(0);
       expect((await store.listCalls(`${job}_other`)).map((c) => c.seq)).toEqual([0]);
     });
   });

@@ -55,6 +55,12 @@ export const ZGatewayCallRecord = ZGatewayCall.extend({
   tools: z.array(z.unknown()).describe("The request's tools."),
   answer: z.unknown().describe("The assistant message the gateway answered with."),
   cachedPromptTokens: z.number().int().nonnegative().nullable(),
+  enableThinking: z
+    .boolean()
+    .optional()
+    .describe(
+      "Whether the prompt was rendered with thinking on (`chat_template_kwargs.enable_thinking`, default true); absent for calls recorded before it was kept.",
+    ),
   overheadMs: z
     .number()
     .nonnegative()

@@ -19,6 +19,7 @@ interface GatewayCallRow {
   cached_prompt_tokens: number | null;
   latency_ms: number;
   overhead_ms: number;
+  enable_thinking: boolean | null;
   messages: unknown;
   tools: unknown;
   answer: unknown;
@@ -28,9 +29,10 @@ interface GatewayCallRow {
 
 const UPSERT = `INSERT INTO gateway_calls (job_id, seq, call_id, parent_call_id, prompt_ids, response_ids,
   logprobs, prompt_tokens, response_tokens, finish_reason, backend_id, weight_version,
-  cached_prompt_tokens, latency_ms, overhead_ms, messages, tools, answer, tool_choice_violation, created_at_ms)
+  cached_prompt_tokens, latency_ms, overhead_ms, messages, tools, answer, tool_choice_violation, created_at_ms,
+  enable_thinking)
 VALUES ($1, $2, $3, $4, $5::bytea, $6::bytea, $7::bytea, $8, $9, $10, $11, $12, $13, $14, $15,
-  $16::jsonb, $17::jsonb, $18::jsonb, $19::jsonb, $20)
+  $16::jsonb, $17::jsonb, $18::jsonb, $19::jsonb, $20, $21)
 ON CONFLICT (job_id, seq) DO UPDATE SET call_id = EXCLUDED.call_id,
   parent_call_id = EXCLUDED.parent_call_id, prompt_ids = EXCLUDED.prompt_ids,
   response_ids = EXCLUDED.response_ids, logprobs = EXCLUDED.logprobs,
@@ -39,14 +41,14 @@ ON CONFLICT (job_id, seq) DO UPDATE SET call_id = EXCLUDED.call_id,
   weight_version = EXCLUDED.weight_version, cached_prompt_tokens = EXCLUDED.cached_prompt_tokens,
   latency_ms = EXCLUDED.latency_ms, overhead_ms = EXCLUDED.overhead_ms,
   messages = EXCLUDED.messages, tools = EXCLUDED.tools, answer = EXCLUDED.answer,
-  tool_choice_violation = EXCLUDED.tool_choice_violation, created_at_ms = EXCLUDED.created_at_ms`;
+  tool_choice_violation = EXCLUDED.tool_choice_violation, created_at_ms = EXCLUDED.created_at_ms,
+  enable_thinking = EXCLUDED.enable_thinking`;
 
 const SELECT = `SELECT job_id, seq, call_id, parent_call_id, prompt_ids, response_ids, logprobs,
   finish_reason, backend_id, weight_version, cached_prompt_tokens, latency_ms, overhead_ms,
-  messages, tools, answer, tool_choice_violation, created_at_ms
+  messages, tools, answer, tool_choice_violation, created_at_ms, enable_thinking
 FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 
-const NEXT_SEQ = `SELECT COALESCE(MAX(seq) + 1, 0) AS next FROM gateway_calls WHERE job_id = $1`;
 const DELETE_CALLS = `DELETE FROM gateway_calls WHERE job_id = $1`;
 
 /** Bytes as a driver parameter: both `pg` and PGlite send a Buffer as bytea. */
@@ -82,6 +84,7 @@ function callValues(record: TGatewayCallRecord): unknown[] {
     JSON.stringify(record.answer ?? null),
     jsonParam(record.toolChoiceViolation ?? null),
     record.createdAtMs,
+    record.enableThinking ?? null,
   ];
 }
 
@@ -105,6 +108,7 @@ function fromRow(row: GatewayCallRow): TGatewayCallRecord {
     answer: parsedJson(row.answer),
     createdAtMs: Number(row.created_at_ms),
   };
+  if (row.enable_thinking !== null) record.enableThinking = row.enable_thinking;
   if (row.tool_choice_violation !== null) {
     record.toolChoiceViolation = parsedJson(row.tool_choice_violation) as TToolChoiceViolation;
   }
@@ -137,10 +141,5 @@ export class PrismaGatewayCallStore implements GatewayCallStore {
 
   async deleteCalls(jobId: string): Promise<void> {
     await this.#sql.execute(DELETE_CALLS, [jobId]);
-  }
-
-  async nextSeq(jobId: string): Promise<number> {
-    const [row] = await this.#sql.query<{ next: number | string }>(NEXT_SEQ, [jobId]);
-    return Number(row?.next ?? 0);
   }
 }

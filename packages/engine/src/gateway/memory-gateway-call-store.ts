@@ -40,10 +40,4 @@ export class MemoryGatewayCallStore implements GatewayCallStore {
     const calls = [...(this.byJob.get(jobId)?.values() ?? [])];
     return calls.map(copyRecord).sort((a, b) => a.seq - b.seq);
   }
-
-  async nextSeq(jobId: string): Promise<number> {
-    let next = 0;
-    for (const seq of this.byJob.get(jobId)?.keys() ?? []) next = Math.max(next, seq + 1);
-    return next;
-  }
 }

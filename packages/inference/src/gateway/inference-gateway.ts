@@ -219,22 +219,14 @@ export class InferenceGateway {
       backendId: generated.backendId,
       weightVersion: generated.weightVersion,
       cachedPromptTokens: generated.cachedPromptTokens,
+      enableThinking,
       latencyMs: generated.latencyMs,
       overheadMs: Math.max(0, performance.now() - enteredAt - generated.latencyMs),
       createdAtMs: startedAtMs,
       ...(violation && { toolChoiceViolation: violation }),
     };
     await this.options.calls.append(record);
-    state.calls.push({
-      id: callId,
-      messageKeys: request.messages.map((message, i) => messageKey(message, i)),
-      answerKey: messageKey(answer.message, request.messages.length),
-      toolCallIds: (answer.message.tool_calls ?? []).map((call) => call.id),
-      toolsKey: JSON.stringify(tools),
-      enableThinking,
-      promptIds: prompt.promptIds,
-      responseIds: cut.responseIds,
-    });
+    state.calls.push(sessionCallOf(record));
     return {
       id: `chatcmpl-${callId}`,
       object: "chat.completion",
@@ -260,15 +252,19 @@ export class InferenceGateway {
   }
 
   /**
-   * The job's state in this process, built at its first call here: the numbering continues after
-   * the calls already stored (recorded before a restart, or by another process), so none of them
-   * is overwritten. Their prompts are not replayed: the next prompt is rendered afresh, and the
-   * trace builder chains it to them by token prefix as it would any call.
+   * The job's state in this process, built at its first call here from the calls already stored
+   * (recorded before a restart, or by another process): the numbering continues after them, so
+   * none is overwritten, and the next call continues their chains token-in/token-out as it would
+   * have in the process that recorded them (calls recorded without their thinking flag are not
+   * continued: their next prompt is rendered afresh).
    */
   private sessionState(jobId: string): Promise<SessionState> {
     const known = this.state.get(jobId);
     if (known) return known;
-    const building = this.options.calls.nextSeq(jobId).then((nextSeq) => ({ calls: [], nextSeq }));
+    const building = this.options.calls.listCalls(jobId).then((stored) => ({
+      calls: stored.flatMap((record) => (record.enableThinking === undefined ? [] : [sessionCallOf(record)])),
+      nextSeq: stored.reduce((next, record) => Math.max(next, record.seq + 1), 0),
+    }));
     this.state.set(jobId, building);
     // A failed lookup is not remembered: the next call asks the store again.
     building.catch(() => {
@@ -307,4 +303,20 @@ export class InferenceGateway {
       throw error;
     }
   }
+}
+
+/** What the prompt builder needs of a recorded call to continue its chain. */
+function sessionCallOf(record: TGatewayCallRecord): SessionCall {
+  const messages = record.messages as TChatCompletionRequest["messages"];
+  const answer = record.answer as TChatCompletion["choices"][0]["message"];
+  return {
+    id: record.id,
+    messageKeys: messages.map((message, i) => messageKey(message, i)),
+    answerKey: messageKey(answer, messages.length),
+    toolCallIds: (answer.tool_calls ?? []).map((call) => call.id),
+    toolsKey: JSON.stringify(toToolSpecs(record.tools as TChatCompletionRequest["tools"])),
+    enableThinking: record.enableThinking ?? true,
+    promptIds: record.promptIds,
+    responseIds: record.responseIds,
+  };
 }
