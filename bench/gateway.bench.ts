@@ -12,7 +12,10 @@
 // pays for going through RaaS. Both arms at the same concurrency (`--sessions` conversations of
 // `--calls` sequential calls each, all at once), paired per call (job, seq). A stricter figure,
 // `overheadVsPoolP50Ms`, compares with the same generation asked of the routed pool inside the
-// server's process (no HTTP from the harness at all). For scale, `passThroughProxyOverheadP50Ms`
+// server's process (no HTTP from the harness at all). `overheadVsBackendChatP50Ms` compares with
+// what a harness calls without RaaS: the same conversations sent to the backend's OpenAI chat
+// endpoint (the backend renders, tokenizes and parses; the simulator with the same template,
+// tokenizer and parser code as the gateway). For scale, `passThroughProxyOverheadP50Ms`
 // is what a proxy that only forwards (no gateway work) adds to the direct call on this machine.
 // Each session's first call (a new connection from a new harness process, all 64 at once) is also
 // reported apart from its later ones (`overheadFirstCallsP50Ms`, `overheadLaterCallsP50Ms`).
@@ -55,6 +58,7 @@ function phaseRows(label: string, phase: PhaseResult): BenchRow[] {
   return [
     row(`${label}: gateway call (HTTP, harness wall)`, phase.gatewayMs),
     row(`${label}: direct backend call (HTTP, harness wall)`, phase.backendMs),
+    row(`${label}: direct backend chat call (HTTP, harness wall)`, phase.backendChatMs),
     row(`${label}: direct pool call (in the server)`, phase.poolMs),
     row(`${label}: overhead over the direct backend call`, minus(phase.gatewayMs, phase.backendMs)),
     row(
@@ -65,6 +69,7 @@ function phaseRows(label: string, phase: PhaseResult): BenchRow[] {
       `${label}: the same, sessions' first calls`,
       firstCalls(phase, minus(phase.gatewayMs, phase.backendMs)),
     ),
+    row(`${label}: overhead over the backend's chat call`, minus(phase.gatewayMs, phase.backendChatMs)),
     row(`${label}: overhead over the direct pool call`, minus(phase.gatewayMs, phase.poolMs)),
     row(`${label}: pass-through proxy's overhead (the floor)`, minus(phase.proxyMs, phase.backendMs)),
     row(
@@ -127,6 +132,8 @@ const bench: Bench = {
           overheadP95Ms: fixed(percentile(overheadMs, 95)),
           overheadMeanMs: fixed(mean(overheadMs)),
           overheadVsPoolP50Ms: fixed(median(minus(pacedPhase.gatewayMs, pacedPhase.poolMs))),
+          overheadVsBackendChatP50Ms: fixed(median(minus(pacedPhase.gatewayMs, pacedPhase.backendChatMs))),
+          overheadVsBackendChatMeanMs: fixed(mean(minus(pacedPhase.gatewayMs, pacedPhase.backendChatMs))),
           overheadLaterCallsP50Ms: fixed(median(laterCalls(pacedPhase, overheadMs))),
           overheadFirstCallsP50Ms: fixed(median(firstCalls(pacedPhase, overheadMs))),
           serverSideOverheadP50Ms: fixed(median(pacedPhase.serverSideMs)),

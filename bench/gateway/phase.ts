@@ -1,6 +1,8 @@
-// One phase of `npm run bench -- gateway`: the same calls three ways, at the same concurrency, on
-// one backend — through the gateway (harness → server → backend), straight from the harness to the
-// backend (the call a harness makes without RaaS), and straight into the server's routed pool
+// One phase of `npm run bench -- gateway`: the same calls four ways, at the same concurrency, on
+// one backend — through the gateway (harness → server → backend); straight from the harness to the
+// backend as a token-id completion (the recorded prompt ids: the strict baseline); the same
+// conversations straight to the backend's OpenAI chat endpoint (what a harness calls without RaaS:
+// the backend renders, tokenizes and parses); and straight into the server's routed pool
 // (in-process: no HTTP from the harness at all).
 
 import { vllmCompletionsCodec } from "@raas/inference";
@@ -17,8 +19,10 @@ const SAMPLING = { maxTokens: 512, stopTokenIds: [151_645, 151_643] };
 export interface PhaseResult {
   /** Per call, in record order: the harness's wall time through the gateway. */
   gatewayMs: number[];
-  /** The same call asked of the backend by the harness (HTTP, as without RaaS). */
+  /** The same call asked of the backend by the harness as a token-id completion (HTTP). */
   backendMs: number[];
+  /** The same conversation's call asked of the backend's `/v1/chat/completions` by the harness. */
+  backendChatMs: number[];
   /** The same call through a pass-through proxy in the server's process (the floor of an extra hop). */
   proxyMs: number[];
   /** The same generation asked of the routed pool in the server's process (no HTTP from the harness). */
@@ -103,6 +107,18 @@ export async function runPhase(
       })),
     });
     const backend = await runHarnesses(directTo(backendUrl), clients);
+    // The same conversations (same tasks, so the same answers) against the backend's chat endpoint.
+    const chat = await runHarnesses(
+      {
+        sessions: jobs.map((jobId, i) => ({
+          key: jobId,
+          url: `${backendUrl}/v1/chat/completions`,
+          index: i,
+        })),
+        calls: callsPerSession,
+      },
+      clients,
+    );
     const proxy = await startPassThroughProxy(backendUrl);
     const proxied = await runHarnesses(directTo(proxy.url), clients).finally(() => proxy.close());
     let sameInBackendArm = 0;
@@ -141,6 +157,7 @@ export async function runPhase(
     return {
       gatewayMs,
       backendMs: all.map((record) => backend.wallMs[key(record)] ?? Number.NaN),
+      backendChatMs: all.map((record) => chat.wallMs[key(record)] ?? Number.NaN),
       proxyMs: all.map((record) => proxied.wallMs[key(record)] ?? Number.NaN),
       poolMs: all.map((record) => poolMs.get(key(record)) ?? Number.NaN),
       generationMs: all.map((record) => record.latencyMs),

@@ -21,7 +21,14 @@ async function main(): Promise<void> {
       msg: "simulator listening (test double, not a model)",
       url: simulator.url,
       policy: options.policy && "kind" in options.policy ? options.policy.kind : "scripted",
-      endpoints: ["/v1/completions", "/generate", "/health", "/metrics"],
+      endpoints: [
+        "/v1/completions",
+        "/v1/chat/completions",
+        "/v1/models",
+        "/generate",
+        "/health",
+        "/metrics",
+      ],
     }),
   );
   const stop = () => {

@@ -23,6 +23,7 @@ export * from "./model/qwen3/hermes-tool-call.parser";
 export * from "./model/qwen3/qwen3-chat-template";
 export * from "./model/qwen3/qwen3-model-family";
 export * from "./model/qwen3/qwen3-tokenizer";
+export * from "./model/segment-cached-tokenizer";
 export * from "./pool/continued-generation";
 export * from "./pool/health-monitor";
 export * from "./pool/inflight-share-gate";

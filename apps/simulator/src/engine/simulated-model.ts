@@ -93,6 +93,11 @@ export class SimulatedModel {
   /** Text of single tokens by id (bounded by the vocabulary). */
   private readonly tokenTexts = new Map<number, string>();
 
+  /** The served model family (chat template, tokenizer, response parser). */
+  get family(): ModelFamilyAdapter {
+    return this.options.family;
+  }
+
   constructor(private readonly options: SimulatedModelOptions) {
     this.cache = new BlockPrefixCache(options.cache);
     this.slots = new BatchSlots(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);

@@ -16,8 +16,15 @@ export interface WireProtocol {
     wantsStream?: boolean;
     /** The stream ends with a usage chunk (`stream_options.include_usage`). */
     wantsUsage?: boolean;
+    /** Chat completions only: how the answer is written back as an OpenAI message. */
+    chat?: { knownTools: readonly string[]; parseToolCalls: boolean; returnTokenIds: boolean };
   };
-  format(outcome: GenerationOutcome, context: FormatContext): unknown;
+  /** The response body; `call` is what `parse` made of the request. */
+  format(
+    outcome: GenerationOutcome,
+    context: FormatContext,
+    call?: ReturnType<WireProtocol["parse"]>,
+  ): unknown;
   /** The protocol's streamed form, when it has one: one event per token chunk, then the finish and usage. */
   stream?: {
     chunk(chunk: TokenChunk, context: FormatContext): unknown;

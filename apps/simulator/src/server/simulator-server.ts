@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { formatIssues } from "@raas/shared";
 import { ZodError } from "zod";
 import type { SimulatedModel } from "../engine/simulated-model";
+import { createChatCompletionsProtocol } from "./chat-completions-protocol";
 import { renderPrometheusMetrics } from "./prometheus-metrics";
 import {
   nemoGenerateProtocol,
@@ -54,6 +55,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
   const { model, modelName } = options;
   let fault: (SimulatorFault & { remaining: number }) | null = null;
   let requestSeq = 0;
+  const chatProtocol = createChatCompletionsProtocol(model.family);
 
   const takeFault = (kinds: readonly SimulatorFault["kind"][]): SimulatorFault["kind"] | null => {
     if (!fault || !kinds.includes(fault.kind)) return null;
@@ -93,11 +95,11 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
     }
     const outcome = await model.generate({ ...call, signal: aborter.signal });
     requestSeq += 1;
-    const formatted = protocol.format(outcome, {
-      model: modelName,
-      requestId: String(requestSeq),
-      latencyMs: performance.now() - startedAt,
-    });
+    const formatted = protocol.format(
+      outcome,
+      { model: modelName, requestId: String(requestSeq), latencyMs: performance.now() - startedAt },
+      call,
+    );
     sendJson(res, 200, injected === "bad-body" ? { choices: [{ text: "" }], meta_info: {} } : formatted);
   };
 
@@ -180,6 +182,10 @@ export async function startSimulatorServer(options: SimulatorServerOptions): Pro
             ? sglangGenerateProtocol
             : nemoGenerateProtocol;
       await generate(protocol, body, req, res);
+      return;
+    }
+    if (req.method === "POST" && path === "/v1/chat/completions") {
+      await generate(chatProtocol, await readJson(req), req, res);
       return;
     }
     throw new HttpError(404, `no route ${req.method} ${path}`);
