@@ -7,7 +7,7 @@ import {
 } from "@raas/inference";
 import { ZChatCompletionRequest } from "@raas/shared";
 import { z } from "zod";
-import type { WireProtocol } from "./protocols";
+import { openAiUsage, type WireProtocol } from "./protocols";
 
 /** `max_tokens` of a request that gives none (vLLM's default is the context's room). */
 const DEFAULT_MAX_TOKENS = 4_096;
@@ -79,12 +79,7 @@ export function createChatCompletionsProtocol(family: ModelFamilyAdapter): WireP
           },
         ],
         ...(ids && { prompt_token_ids: call?.promptIds }),
-        usage: {
-          prompt_tokens: outcome.promptTokens,
-          completion_tokens: outcome.outputIds.length,
-          total_tokens: outcome.promptTokens + outcome.outputIds.length,
-          prompt_tokens_details: { cached_tokens: outcome.cachedTokens },
-        },
+        usage: openAiUsage(outcome),
       };
     },
   };

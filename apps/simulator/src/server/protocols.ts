@@ -33,6 +33,16 @@ export interface WireProtocol {
   };
 }
 
+/** OpenAI's `usage`, with vLLM's cached prompt tokens. */
+export function openAiUsage(outcome: GenerationOutcome) {
+  return {
+    prompt_tokens: outcome.promptTokens,
+    completion_tokens: outcome.outputIds.length,
+    total_tokens: outcome.promptTokens + outcome.outputIds.length,
+    prompt_tokens_details: { cached_tokens: outcome.cachedTokens },
+  };
+}
+
 /** Prompts run to tens of thousands of ids: a plain loop, since per-item zod checks cost ms per request. */
 const ZTokenIds = z.custom<number[]>(
   (value) =>
@@ -124,12 +134,7 @@ export const vllmCompletionsProtocol: WireProtocol = {
       created: Math.floor(Date.now() / 1000),
       model: context.model,
       choices: [],
-      usage: {
-        prompt_tokens: outcome.promptTokens,
-        completion_tokens: outcome.outputIds.length,
-        total_tokens: outcome.promptTokens + outcome.outputIds.length,
-        prompt_tokens_details: { cached_tokens: outcome.cachedTokens },
-      },
+      usage: openAiUsage(outcome),
     }),
   },
   format(outcome, context) {
@@ -154,12 +159,7 @@ export const vllmCompletionsProtocol: WireProtocol = {
           token_ids: outcome.outputIds,
         },
       ],
-      usage: {
-        prompt_tokens: outcome.promptTokens,
-        completion_tokens: outcome.outputIds.length,
-        total_tokens: outcome.promptTokens + outcome.outputIds.length,
-        prompt_tokens_details: { cached_tokens: outcome.cachedTokens },
-      },
+      usage: openAiUsage(outcome),
     };
   },
 };
