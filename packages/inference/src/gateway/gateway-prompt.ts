@@ -23,6 +23,9 @@ export interface GatewayPrompt {
   parentCallId: string | null;
   /** True when the prompt is that call's prompt + sampled ids + newly templated ids (token-in/token-out). */
   isContinuation: boolean;
+  /** `messageKey` of each request message and the tools' key, as `SessionCall` keeps them. */
+  messageKeys: string[];
+  toolsKey: string;
 }
 
 /**
@@ -54,6 +57,8 @@ export function buildGatewayPrompt(input: {
       promptIds: [...parent.promptIds, ...parent.responseIds, ...family.tokenizer.encode(text)],
       parentCallId: parent.id,
       isContinuation: true,
+      messageKeys: keys,
+      toolsKey,
     };
   }
   const text = family.renderPrompt(
@@ -64,6 +69,8 @@ export function buildGatewayPrompt(input: {
     promptIds: family.tokenizer.encode(text),
     parentCallId: findAnsweredCall(messages, keys, history),
     isContinuation: false,
+    messageKeys: keys,
+    toolsKey,
   };
 }
 

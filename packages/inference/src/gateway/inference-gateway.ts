@@ -226,7 +226,7 @@ export class InferenceGateway {
       ...(violation && { toolChoiceViolation: violation }),
     };
     await this.options.calls.append(record);
-    state.calls.push(sessionCallOf(record));
+    state.calls.push(sessionCallOf(record, prompt));
     return {
       id: `chatcmpl-${callId}`,
       object: "chat.completion",
@@ -305,16 +305,22 @@ export class InferenceGateway {
   }
 }
 
-/** What the prompt builder needs of a recorded call to continue its chain. */
-function sessionCallOf(record: TGatewayCallRecord): SessionCall {
+/**
+ * What the prompt builder needs of a recorded call to continue its chain; `keys` when the prompt
+ * builder already worked them out for the call's request.
+ */
+function sessionCallOf(
+  record: TGatewayCallRecord,
+  keys?: { messageKeys: readonly string[]; toolsKey: string },
+): SessionCall {
   const messages = record.messages as TChatCompletionRequest["messages"];
   const answer = record.answer as TChatCompletion["choices"][0]["message"];
   return {
     id: record.id,
-    messageKeys: messages.map((message, i) => messageKey(message, i)),
+    messageKeys: keys?.messageKeys ?? messages.map((message, i) => messageKey(message, i)),
     answerKey: messageKey(answer, messages.length),
     toolCallIds: (answer.tool_calls ?? []).map((call) => call.id),
-    toolsKey: JSON.stringify(toToolSpecs(record.tools as TChatCompletionRequest["tools"])),
+    toolsKey: keys?.toolsKey ?? JSON.stringify(toToolSpecs(record.tools as TChatCompletionRequest["tools"])),
     enableThinking: record.enableThinking ?? true,
     promptIds: record.promptIds,
     responseIds: record.responseIds,
