@@ -175,3 +175,30 @@ export async function runPhase(
     server.inference.removeBackend(backendId);
   }
 }
+
+/** Repeats of one phase as one: every call of each, in order (CPU per call weighted by calls). */
+export function mergePhases(phases: readonly PhaseResult[]): PhaseResult {
+  const calls = phases.map((phase) => phase.gatewayMs.length);
+  const total = calls.reduce((sum, n) => sum + n, 0);
+  const perCall = (pick: (phase: PhaseResult) => number) =>
+    phases.reduce((sum, phase, i) => sum + pick(phase) * (calls[i] as number), 0) / total;
+  const concat = <K extends keyof PhaseResult>(key: K) =>
+    phases.flatMap((phase) => phase[key] as unknown[]) as PhaseResult[K];
+  return {
+    gatewayMs: concat("gatewayMs"),
+    backendMs: concat("backendMs"),
+    backendChatMs: concat("backendChatMs"),
+    proxyMs: concat("proxyMs"),
+    poolMs: concat("poolMs"),
+    generationMs: concat("generationMs"),
+    poolGenerationMs: concat("poolGenerationMs"),
+    isFirstCall: concat("isFirstCall"),
+    serverSideMs: concat("serverSideMs"),
+    outsideMs: concat("outsideMs"),
+    gatewayCpuMsPerCall: perCall((phase) => phase.gatewayCpuMsPerCall),
+    poolCpuMsPerCall: perCall((phase) => phase.poolCpuMsPerCall),
+    sameInBackendArm: phases.reduce((sum, phase) => sum + phase.sameInBackendArm, 0),
+    sameInPoolArm: phases.reduce((sum, phase) => sum + phase.sameInPoolArm, 0),
+    records: new Map(phases.flatMap((phase) => [...phase.records])),
+  };
+}
