@@ -9,26 +9,12 @@ const SWE_DATA = join(dirname(fileURLToPath(import.meta.url)), "../../packages/h
 export const SWE_REPOS_DIR = join(SWE_DATA, "bundles");
 
 /**
- * A harness of our own (standard-library Python, run in the sandbox with the gateway's
- * `OPENAI_BASE_URL`): a first call, a second whose history rewrote the user's question (a break
- * in the prompt: a new chain), and a third that continues the second exactly — so its certificate
- * has two chains, one call merged and one break.
+ * The test harness that rewrites its history (standard-library Python, run in the sandbox with the
+ * gateway's `OPENAI_BASE_URL`): a first call, a second whose history rewrote the user's question (a
+ * break: a new chain), and a third that continues the second exactly — so its certificate has two
+ * chains, one call merged and one break.
  */
-const REWRITING_HARNESS = `
-import json, os, urllib.request
-base = os.environ["OPENAI_BASE_URL"].rstrip("/")
-def ask(messages):
-    request = urllib.request.Request(base + "/chat/completions", method="POST",
-        data=json.dumps({"model": "any", "messages": messages, "max_tokens": 24}).encode(),
-        headers={"content-type": "application/json", "authorization": "Bearer " + os.environ["OPENAI_API_KEY"]})
-    with urllib.request.urlopen(request, timeout=120) as response:
-        return json.load(response)["choices"][0]["message"]
-system = {"role": "system", "content": "You are terse."}
-first = ask([system, {"role": "user", "content": "task_id: e2e-gateway\\nSay hi."}])
-rewritten = [system, {"role": "user", "content": "task_id: e2e-gateway\\nSay bye."}, first, {"role": "user", "content": "Again."}]
-second = ask(rewritten)
-ask(rewritten + [second, {"role": "user", "content": "Once more."}])
-`;
+const REWRITING_HARNESS = readFileSync(join(SWE_DATA, "../harness/rewriting_harness.py"), "utf8");
 
 /**
  * Runs one `harness` job through the API — INIT sets up the first shipped SWE fixture in a real
@@ -46,7 +32,11 @@ export async function runRewritingHarnessJob(tag: string): Promise<string> {
       {
         kind: "harness",
         jobKey: `${tag}-harness`,
-        payload: { task: { instance }, command: ["python3", "-c", REWRITING_HARNESS], timeoutMs: 240_000 },
+        payload: {
+          task: { instance },
+          command: ["python3", "-c", REWRITING_HARNESS, "e2e-gateway"],
+          timeoutMs: 240_000,
+        },
       },
     ],
   });

@@ -9,29 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../src/server";
 import {
   SWE_INSTANCES as INSTANCES,
+  rewritingHarnessCommand,
   type SweFixtureServer,
   startSweFixtureServer,
 } from "./support/swe-fixture-server";
 
 const [SOLVED] = INSTANCES as [(typeof INSTANCES)[number]];
 const ADMIN = "certified-step-admin";
-
-/** Standard-library Python: its second call rewrites the user's question (a break), the third continues it. */
-const REWRITING_HARNESS = `
-import json, os, urllib.request
-base = os.environ["OPENAI_BASE_URL"].rstrip("/")
-def ask(messages):
-    request = urllib.request.Request(base + "/chat/completions", method="POST",
-        data=json.dumps({"model": "any", "messages": messages, "max_tokens": 24}).encode(),
-        headers={"content-type": "application/json", "authorization": "Bearer " + os.environ["OPENAI_API_KEY"]})
-    with urllib.request.urlopen(request, timeout=120) as response:
-        return json.load(response)["choices"][0]["message"]
-system = {"role": "system", "content": "You are terse."}
-first = ask([system, {"role": "user", "content": "task_id: rewrites\\nSay hi."}])
-rewritten = [system, {"role": "user", "content": "task_id: rewrites\\nSay bye."}, first, {"role": "user", "content": "Again."}]
-second = ask(rewritten)
-ask(rewritten + [second, {"role": "user", "content": "Once more."}])
-`;
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
 type Json = any;
@@ -73,7 +57,7 @@ describe("a step with requireCertifiedTraces over harness jobs", () => {
           {
             taskId: "rewrites",
             kind: "harness",
-            payload: { task, command: ["python3", "-c", REWRITING_HARNESS], timeoutMs: 240_000 },
+            payload: { task, command: rewritingHarnessCommand("rewrites"), timeoutMs: 240_000 },
           },
           { taskId: "exact", kind: "harness", payload: { task, timeoutMs: 240_000 } },
         ],

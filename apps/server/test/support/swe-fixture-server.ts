@@ -5,12 +5,37 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TGatewayTraces } from "@raas/shared";
 import { type RunningSimulator, type SimulatorOptions, startSimulator } from "@raas/simulator";
+import { expect } from "vitest";
 import { configFromEnv } from "../../src/config-from-env";
 import { parseServerEnv } from "../../src/env";
 import { type RunningServer, startServer } from "../../src/server";
 
 export const SWE_DATA = fileURLToPath(new URL("../../../../packages/handlers/data/swe/", import.meta.url));
+
+/**
+ * The traces of the shipped example harness solving a fixture. Its script: look, apply the patch,
+ * diff --stat, submit — four calls, one exact chain, with sampled tokens to train on.
+ */
+export function expectExampleHarnessTraces(traces: TGatewayTraces): void {
+  expect(traces.certificate).toMatchObject({
+    isCertified: true,
+    callCount: 4,
+    chainCount: 1,
+    callsMerged: 3,
+  });
+  expect(traces.chains[0]?.lossMask.filter((bit) => bit === 1).length).toBeGreaterThan(0);
+}
+
+/**
+ * The argv of a harness job running the test harness that rewrites its history
+ * (`packages/handlers/data/harness/rewriting_harness.py`: a break, then an exact continuation).
+ */
+export function rewritingHarnessCommand(taskId: string): string[] {
+  const script = readFileSync(join(SWE_DATA, "../harness/rewriting_harness.py"), "utf8");
+  return ["python3", "-c", script, taskId];
+}
 
 export interface SweFixtureInstance {
   instance_id: string;

@@ -3,13 +3,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Cleanup, JobRecord, Sandbox, StageContext } from "@raas/engine";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { SetupContext } from "../../src/base/agent-handler.types";
 import type { TAgentTaskBase } from "../../src/base/agent-payload.schema";
 import { initFromGroupTemplate } from "../../src/base/group-init";
 import { GroupTemplates } from "../../src/base/group-templates";
+import { initStageContext, sh } from "../support/init-stage";
 
 const TIMEOUT_MS = 120_000;
 const bwrapPath = findExecutable("bwrap", "/usr/local/bin:/usr/bin:/bin");
@@ -17,31 +17,8 @@ if (!bwrapPath) throw new Error("this test needs bubblewrap: apt-get install -y 
 const baseDir = mkdtempSync(join(tmpdir(), "raas-group-init-"));
 const runtime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
 
-function member(jobId: string, controller = new AbortController()) {
-  const jobEnd: Cleanup[] = [];
-  const ctx: StageContext<TAgentTaskBase> = {
-    job: { id: jobId, groupId: "g" } as unknown as JobRecord,
-    payload: {} as TAgentTaskBase,
-    stage: "init",
-    signal: controller.signal,
-    defer: () => undefined,
-    deferToJobEnd: (cleanup) => jobEnd.push(cleanup),
-    record: { turn: () => undefined, toolCall: () => undefined, sandboxEvent: () => undefined },
-  };
-  return {
-    ctx,
-    controller,
-    endJob: async () => {
-      for (const cleanup of jobEnd.reverse()) await cleanup();
-    },
-  };
-}
-
-async function sh(sandbox: Sandbox, script: string): Promise<string> {
-  const result = await sandbox.exec(["bash", "-c", script]);
-  if (result.exitCode !== 0) throw new Error(`${script}: ${result.stderr}`);
-  return result.stdout;
-}
+const member = (jobId: string, controller = new AbortController()) =>
+  initStageContext({ id: jobId, groupId: "g" }, {} as TAgentTaskBase, controller);
 
 function init(
   templates: GroupTemplates<string>,

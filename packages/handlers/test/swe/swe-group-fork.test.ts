@@ -1,42 +1,20 @@
 // The SWE handler's INIT for a group on real bubblewrap: the checkout runs once, every member works
 // on its own copy, a setup that fails on the clean repository fails every member as `eval`.
-import type { ChatFormat, Cleanup, InferencePool, JobRecord, Sandbox, StageContext } from "@raas/engine";
+import type { ChatFormat, InferencePool, Sandbox } from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { AgentInitOutput } from "../../src/base/agent-handler.types";
 import { createSweHandlerFactory } from "../../src/swe/swe-handler";
 import type { TSwePayload } from "../../src/swe/swe-payload.schema";
 import { createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
+import { initStageContext, sh } from "../support/init-stage";
 import { createSweTestRuntime, fixtureInstance, SWE_BUNDLE_DIR } from "./support/swe-test-fixture";
 
 const TIMEOUT_MS = 180_000;
 const unused = new Proxy({}, { get: () => () => Promise.reject(new Error("not used in INIT")) });
 
-/** A StageContext for INIT of one member; `endJob` runs its job-end cleanups. */
-function initContext(jobId: string, groupId: string | null, payload: TSwePayload) {
-  const jobEnd: Cleanup[] = [];
-  const ctx: StageContext<TSwePayload> = {
-    job: { id: jobId, groupId } as unknown as JobRecord,
-    payload,
-    stage: "init",
-    signal: new AbortController().signal,
-    defer: () => undefined,
-    deferToJobEnd: (cleanup) => jobEnd.push(cleanup),
-    record: { turn: () => undefined, toolCall: () => undefined, sandboxEvent: () => undefined },
-  };
-  return {
-    ctx,
-    endJob: async () => {
-      for (const cleanup of jobEnd.reverse()) await cleanup();
-    },
-  };
-}
-
-async function sh(sandbox: Sandbox, script: string): Promise<string> {
-  const result = await sandbox.exec(["bash", "-c", script]);
-  if (result.exitCode !== 0) throw new Error(`${script}: ${result.stderr}`);
-  return result.stdout;
-}
+const initContext = (jobId: string, groupId: string | null, payload: TSwePayload) =>
+  initStageContext({ id: jobId, groupId }, payload);
 
 describe("swe INIT once per group (bubblewrap)", () => {
   const { runtime, dispose } = createSweTestRuntime();
