@@ -58,10 +58,20 @@ class WasteLedger:
     # Groups dropped for an uncertified gateway trace (steps with require_certified_traces); a
     # server from before it sends none.
     uncertified: WasteEntry = WasteEntry(jobs=0, rollout_seconds=0.0, generated_tokens=0)
+    # Samples of carried long shots that a step let go untaken (more waited than a step takes); a
+    # server from before it sends none.
+    expired_long_shots: WasteEntry = WasteEntry(jobs=0, rollout_seconds=0.0, generated_tokens=0)
 
     @property
     def total(self) -> WasteEntry:
-        entries = (self.cancelled, self.zero_variance, self.stale, self.infra_failures, self.uncertified)
+        entries = (
+            self.cancelled,
+            self.zero_variance,
+            self.stale,
+            self.infra_failures,
+            self.uncertified,
+            self.expired_long_shots,
+        )
         return WasteEntry(
             jobs=sum(entry.jobs for entry in entries),
             rollout_seconds=sum(entry.rollout_seconds for entry in entries),

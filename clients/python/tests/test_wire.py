@@ -54,6 +54,20 @@ class WireTest(unittest.TestCase):
         self.assertEqual(ledger.zero_variance.rollout_seconds, 1.5)
         self.assertEqual(ledger.total.jobs, 8)
         self.assertEqual(ledger.total.generated_tokens, 160)
+        # Entries newer servers send are read too, and count in the total.
+        newer = from_wire(
+            WasteLedger,
+            {
+                "cancelled": WASTE,
+                "zeroVariance": WASTE,
+                "stale": WASTE,
+                "infraFailures": WASTE,
+                "uncertified": WASTE,
+                "expiredLongShots": WASTE,
+            },
+        )
+        self.assertEqual(newer.expired_long_shots.jobs, 2)
+        self.assertEqual(newer.total.jobs, 12)
 
     def test_a_trajectory_gives_the_weight_version_of_every_sampled_token(self):
         turn = {

@@ -44,6 +44,9 @@ export const ZWasteLedger = z
     uncertified: ZWasteEntry.default({ jobs: 0, rolloutSeconds: 0, generatedTokens: 0 }).describe(
       "Members of groups dropped because a member's gateway traces were not token-exact (`requireCertifiedTraces`).",
     ),
+    expiredLongShots: ZWasteEntry.default({ jobs: 0, rolloutSeconds: 0, generatedTokens: 0 }).describe(
+      "Finished samples of carried long shots (groups whose pilot agreed) that this step let go untaken: more of them waited than a step takes (`groups`), so the oldest went.",
+    ),
   })
   .meta({ id: "WasteLedger", description: "Where a step's rollout work went without reaching the trainer." });
 export type TWasteLedger = z.infer<typeof ZWasteLedger>;
@@ -220,6 +223,7 @@ export function emptyStepStats(): TStepStats {
       stale: noWaste(),
       infraFailures: noWaste(),
       uncertified: noWaste(),
+      expiredLongShots: noWaste(),
     },
   };
 }

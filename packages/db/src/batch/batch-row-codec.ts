@@ -133,6 +133,7 @@ export function groupColumns(group: GroupRecord) {
     seq: group.seq,
     members: json(group.members),
     carriedIntoGroupId: group.carriedIntoGroupId,
+    expiredInStepId: group.expiredInStepId,
     createdAtMs: group.createdAtMs,
     decidedAtMs: group.decidedAtMs,
     finishedAtMs: group.finishedAtMs,
@@ -160,6 +161,7 @@ export function fromGroupRow(row: GroupRow): GroupRecord {
     finishedAtMs: row.finishedAtMs,
     task: row.task as unknown as TStepTask,
     carriedIntoGroupId: row.carriedIntoGroupId,
+    expiredInStepId: row.expiredInStepId,
     version: row.version,
   };
 }

@@ -141,7 +141,7 @@ export class PrismaBatchStore implements BatchStore {
 
   async listCarriedGroups(runId: string): Promise<GroupRecord[]> {
     const rows = await this.#prisma.trainingGroup.findMany({
-      where: { runId, state: "carried", carriedIntoGroupId: null },
+      where: { runId, state: "carried", carriedIntoGroupId: null, expiredInStepId: null },
       orderBy: [{ createdAtMs: "asc" }, { id: "asc" }],
     });
     return rows.map(fromGroupRow);

@@ -56,6 +56,7 @@ function stats(): TStepStats {
       stale: entry,
       infraFailures: entry,
       uncertified: { ...entry, jobs: 2 },
+      expiredLongShots: { ...entry, jobs: 3 },
     },
   };
 }
@@ -152,6 +153,7 @@ export function makeGroup(step: StepRecord, overrides: Partial<GroupRecord> = {}
     finishedAtMs: 1_764_000_003_000.5,
     task: { taskId: "t-1", kind: "math", payload: { question: "1+1?", answer: "2", meta: [null, 1.5] } },
     carriedIntoGroupId: null,
+    expiredInStepId: null,
     version: 0,
     ...overrides,
   };

@@ -190,7 +190,7 @@ export function describeBatchStoreContract(name: string, harness: BatchStoreHarn
       expect(byId(await store.listRunningSteps())).toEqual([runningB.id]);
     });
 
-    it("lists a run's carried groups no later step took, oldest first", async () => {
+    it("lists a run's carried groups no later step took or let go, oldest first", async () => {
       const [run, other] = [makeRun(), makeRun()];
       await store.insertRun(run);
       await store.insertRun(other);
@@ -214,6 +214,11 @@ export function describeBatchStoreContract(name: string, harness: BatchStoreHarn
       expect(await store.saveGroup(older)).toBe(true);
       expect(await store.listCarriedGroups(run.id)).toEqual([newer]);
       expect(await store.listCarriedGroups("run_missing")).toEqual([]);
+
+      newer.expiredInStepId = "stp_later";
+      expect(await store.saveGroup(newer)).toBe(true);
+      expect(await store.listCarriedGroups(run.id)).toEqual([]);
+      expect((await store.getGroup(newer.id))?.expiredInStepId).toBe("stp_later");
     });
 
     it("keeps one policy state: none at first, each save replaces it", async () => {

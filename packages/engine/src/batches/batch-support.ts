@@ -33,7 +33,7 @@ export function snapshot(groups: readonly GroupRecord[]): Map<string, string> {
 }
 
 function fingerprint(group: GroupRecord): string {
-  return `${group.state}|${group.decision}|${group.seq}|${group.carriedIntoGroupId}|${group.members.map((m) => `${m.status}:${m.jobId}:${m.reward}:${m.isStale}`).join(",")}`;
+  return `${group.state}|${group.decision}|${group.seq}|${group.carriedIntoGroupId}|${group.expiredInStepId}|${group.members.map((m) => `${m.status}:${m.jobId}:${m.reward}:${m.isStale}`).join(",")}`;
 }
 
 export function changedGroups(groups: readonly GroupRecord[], before: Map<string, string>): Set<string> {

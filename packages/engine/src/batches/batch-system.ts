@@ -194,7 +194,8 @@ export class BatchSystem {
       run.updatedAtMs = now;
       await this.#store.insertStep(step);
       await this.#store.insertGroups(state.groups);
-      for (const old of carried) if (old.carriedIntoGroupId !== null) await this.#store.saveGroup(old);
+      for (const old of carried)
+        if (old.carriedIntoGroupId !== null || old.expiredInStepId !== null) await this.#store.saveGroup(old);
       await this.#store.saveRun(run);
       await this.#curriculum.observe(state);
       await this.#execute(

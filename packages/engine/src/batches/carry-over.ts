@@ -1,14 +1,19 @@
 import type { TGroupMember } from "@raas/shared";
-import type { GroupRecord } from "../ports/batch-store.port";
+import type { GroupRecord, StepRecord } from "../ports/batch-store.port";
 import { membersToDispatch, pilotSize } from "./pilot-dispatch";
 import { type BatchAction, newGroup, type ProgressContext, type StepState } from "./step-progress";
+import { addWaste } from "./step-stats";
 
 /**
  * Starts the run's carried groups in a new step: each becomes a group of this step with its
  * finished samples and still-running jobs in the first slots (at most `groupSize`) and the
  * remaining slots submitted fresh (with a pilot, a long shot's slots wait: `membersToDispatch`).
- * The old groups are marked as taken; a running job's end is forwarded to its new group. Returns
- * the submits.
+ * The old groups are marked as taken; a running job's end is forwarded to its new group.
+ *
+ * A step takes at most `groups` long shots (oldest first) and leaves as many again waiting for
+ * the next step; older ones beyond that are let go (`expiredInStepId`, their samples in the
+ * step's `expiredLongShots` waste), so a run whose pilots keep agreeing does not pile up a
+ * backlog that every later step reads and no step ever takes. Returns the submits.
  */
 export function carryIn(
   state: StepState,
@@ -18,6 +23,7 @@ export function carryIn(
   const actions: BatchAction[] = [];
   const pilot = pilotSize(state.step.request);
   let longShots = 0;
+  const waiting: Array<{ old: GroupRecord; kept: TGroupMember[] }> = [];
   for (const old of carried) {
     // Finished samples, and the running jobs of a group carried whole (informative at close).
     const kept = old.members
@@ -26,9 +32,10 @@ export function carryIn(
     const finished = kept.filter((m) => m.status === "finished");
     if (kept.length === 0) continue;
     if (isCarriedLongShot(kept, pilot, state.step.groupSize)) {
-      // Long shots wait for spare work: a step takes at most `groups` of them, the rest stay
-      // carried (kept) for a later step, so the backlog is not copied into every step.
-      if (longShots >= state.step.groups) continue;
+      if (longShots >= state.step.groups) {
+        waiting.push({ old, kept });
+        continue;
+      }
       longShots += 1;
     }
     const group = newGroup(state, old.task, ctx);
@@ -47,6 +54,11 @@ export function carryIn(
     for (const member of membersToDispatch(group.members, pilot, false))
       actions.push({ type: "submit", group, member });
   }
+  // The newest `groups` stay carried for the next step; the older rest are let go.
+  for (const { old, kept } of waiting.slice(0, Math.max(0, waiting.length - state.step.groups))) {
+    old.expiredInStepId = state.step.id;
+    for (const sample of kept) addWaste(expiredLongShotWaste(state.step), sample);
+  }
   return actions;
 }
 
@@ -55,4 +67,10 @@ function isCarriedLongShot(kept: readonly TGroupMember[], pilot: number | null, 
   if (pilot === null || kept.length < pilot || kept.length >= groupSize) return false;
   const first = kept[0]?.reward;
   return kept.every((m) => m.status === "finished" && m.reward === first);
+}
+
+/** The step's `expiredLongShots` entry (absent from steps stored before it existed). */
+function expiredLongShotWaste(step: StepRecord) {
+  step.stats.waste.expiredLongShots ??= { jobs: 0, rolloutSeconds: 0, generatedTokens: 0 };
+  return step.stats.waste.expiredLongShots;
 }

@@ -338,6 +338,7 @@ export function newGroup(state: StepState, task: TStepTask, ctx: ProgressContext
     decidedAtMs: null,
     finishedAtMs: null,
     carriedIntoGroupId: null,
+    expiredInStepId: null,
     version: 0,
   };
 }

@@ -68,7 +68,13 @@ export class MemoryBatchStore implements BatchStore {
   }
   async listCarriedGroups(runId: string): Promise<GroupRecord[]> {
     return [...this.#groups.values()]
-      .filter((g) => g.runId === runId && g.state === "carried" && g.carriedIntoGroupId === null)
+      .filter(
+        (g) =>
+          g.runId === runId &&
+          g.state === "carried" &&
+          g.carriedIntoGroupId === null &&
+          g.expiredInStepId === null,
+      )
       .sort(byCreation)
       .map(clone);
   }

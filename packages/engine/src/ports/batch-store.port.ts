@@ -34,6 +34,11 @@ export interface GroupRecord extends TGroup {
   task: TStepTask;
   /** The group of the next step that took this one's finished samples; null until then. */
   carriedIntoGroupId: string | null;
+  /**
+   * The later step that let this carried group go untaken (more long shots waited than a step
+   * takes: `carryIn`); null otherwise. A let-go group is carried into no step.
+   */
+  expiredInStepId: string | null;
   version: number;
 }
 
@@ -70,7 +75,7 @@ export interface BatchStore {
   getGroup(id: string): Promise<GroupRecord | null>;
   /** A step's groups, oldest first. */
   listGroups(stepId: string): Promise<GroupRecord[]>;
-  /** A run's groups in state `carried` whose samples no later step took yet, oldest first. */
+  /** A run's groups in state `carried` that no later step took or let go yet, oldest first. */
   listCarriedGroups(runId: string): Promise<GroupRecord[]>;
   saveGroup(group: GroupRecord): Promise<boolean>;
 

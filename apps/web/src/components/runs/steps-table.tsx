@@ -1,6 +1,7 @@
 import { DataTable } from "@raas/ui/data-table";
 import Link from "next/link";
 import { informativeFraction } from "../../lib/charts/run-curves";
+import { totalWaste } from "../../lib/charts/run-waste";
 import { formatNumber, formatPercent } from "../../lib/format";
 import { stepHref, type TStepView } from "./run-types";
 import { StepStatusBadge } from "./step-status-badge";
@@ -12,14 +13,7 @@ function seconds(value: number): string {
 
 /** Rollout-seconds of the whole waste ledger of a step. */
 function wastedSeconds(step: TStepView): number {
-  const { cancelled, zeroVariance, stale, infraFailures, uncertified } = step.stats.waste;
-  return (
-    cancelled.rolloutSeconds +
-    zeroVariance.rolloutSeconds +
-    stale.rolloutSeconds +
-    infraFailures.rolloutSeconds +
-    uncertified.rolloutSeconds
-  );
+  return totalWaste([step], "seconds");
 }
 
 /** A run's steps, oldest first, with their counters and reward statistics; each links to its groups. */

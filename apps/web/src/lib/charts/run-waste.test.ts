@@ -18,6 +18,7 @@ const steps = [
         stale: entry(0, 0, 0),
         infraFailures: entry(1, 0.5, 0),
         uncertified: entry(1, 0.25, 40),
+        expiredLongShots: entry(2, 1, 100),
       },
     }),
   },
@@ -27,8 +28,24 @@ const steps = [
 describe("wasteRows", () => {
   it("gives one row per step with every ledger entry in the chosen unit", () => {
     expect(wasteRows(steps, "seconds")).toEqual([
-      { step: 0, cancelled: 1.3, zeroVariance: 3, stale: 0, infraFailures: 0.5, uncertified: 0.3 },
-      { step: 1, cancelled: 0, zeroVariance: 0, stale: 0, infraFailures: 0, uncertified: 0 },
+      {
+        step: 0,
+        cancelled: 1.3,
+        zeroVariance: 3,
+        stale: 0,
+        infraFailures: 0.5,
+        uncertified: 0.3,
+        expiredLongShots: 1,
+      },
+      {
+        step: 1,
+        cancelled: 0,
+        zeroVariance: 0,
+        stale: 0,
+        infraFailures: 0,
+        uncertified: 0,
+        expiredLongShots: 0,
+      },
     ]);
     expect(wasteRows(steps, "tokens")[0]).toEqual({
       step: 0,
@@ -37,12 +54,13 @@ describe("wasteRows", () => {
       stale: 0,
       infraFailures: 0,
       uncertified: 40,
+      expiredLongShots: 100,
     });
   });
 
   it("sums the ledger and reads the unit from the query string", () => {
-    expect(totalWaste(steps, "tokens")).toBe(1_140);
-    expect(totalWaste(steps, "seconds")).toBeCloseTo(5.01);
+    expect(totalWaste(steps, "tokens")).toBe(1_240);
+    expect(totalWaste(steps, "seconds")).toBeCloseTo(6.01);
     expect(parseWasteUnit("tokens")).toBe("tokens");
     expect(parseWasteUnit("bogus")).toBe("seconds");
     expect(parseWasteUnit(null)).toBe("seconds");

@@ -12,6 +12,7 @@ export const WASTE_CATEGORIES = [
   { key: "stale", label: "stale samples" },
   { key: "infraFailures", label: "infrastructure failures" },
   { key: "uncertified", label: "uncertified traces" },
+  { key: "expiredLongShots", label: "long shots let go" },
 ] as const satisfies ReadonlyArray<{ key: keyof TWasteLedger; label: string }>;
 
 /** Reads a unit from the query string; anything else is rollout-seconds. */
