@@ -53,9 +53,31 @@ const minus = (a: readonly number[], b: readonly number[]) => a.map((value, i) =
 const fixed = (value: number) => Number(value.toFixed(3));
 /** The values of sessions' first calls (all 64 connect and arrive at once) or of their later ones. */
 const firstCalls = (phase: PhaseResult, values: readonly number[]) =>
-  values.filter((_, i) => phase.isFirstCall[i]);
+  values.filter((_, i) => phase.callIndex[i] === 0);
 const laterCalls = (phase: PhaseResult, values: readonly number[]) =>
-  values.filter((_, i) => !phase.isFirstCall[i]);
+  values.filter((_, i) => phase.callIndex[i] !== 0);
+/** Sessions' calls by their index in the session, in ranges that double: 0, 1, 2, 3–5, 6–11, … */
+const CALL_INDEX_RANGES = [
+  [0, 0],
+  [1, 1],
+  [2, 2],
+  [3, 5],
+  [6, 11],
+  [12, 23],
+  [24, 47],
+  [48, Number.POSITIVE_INFINITY],
+] as const;
+/** The p50 of `values` per range of call index (`"0: 27.5, 1: 3.1, …"`), ranges with calls only. */
+function p50ByCallIndex(phase: PhaseResult, values: readonly number[]): string {
+  return CALL_INDEX_RANGES.flatMap(([low, high]) => {
+    const inRange = values.filter(
+      (_, i) => (phase.callIndex[i] as number) >= low && (phase.callIndex[i] as number) <= high,
+    );
+    if (inRange.length === 0) return [];
+    const label = low === high ? `${low}` : high === Number.POSITIVE_INFINITY ? `${low}+` : `${low}-${high}`;
+    return [`${label}: ${median(inRange).toFixed(2)}`];
+  }).join(", ");
+}
 
 function phaseRows(label: string, phase: PhaseResult): BenchRow[] {
   return [
@@ -152,6 +174,7 @@ const bench: Bench = {
           overheadVsBackendChatMeanMs: fixed(mean(minus(pacedPhase.gatewayMs, pacedPhase.backendChatMs))),
           overheadLaterCallsP50Ms: fixed(median(laterCalls(pacedPhase, overheadMs))),
           overheadFirstCallsP50Ms: fixed(median(firstCalls(pacedPhase, overheadMs))),
+          overheadP50ByCallIndexMs: p50ByCallIndex(pacedPhase, overheadMs),
           serverSideOverheadP50Ms: fixed(median(pacedPhase.serverSideMs)),
           passThroughProxyOverheadP50Ms: fixed(median(minus(pacedPhase.proxyMs, pacedPhase.backendMs))),
           passThroughProxyOverheadMeanMs: fixed(mean(minus(pacedPhase.proxyMs, pacedPhase.backendMs))),

@@ -30,8 +30,8 @@ export interface PhaseResult {
   /** The pool's generation time inside the gateway call and inside the direct pool call. */
   generationMs: number[];
   poolGenerationMs: number[];
-  /** Per call, in record order: true for a session's first call (a new connection, the start burst). */
-  isFirstCall: boolean[];
+  /** Per call, in record order: its index in its session (0: a new connection, in the start burst). */
+  callIndex: number[];
   /** The gateway's own time per call (render, tokenize, route, parse, record). */
   serverSideMs: number[];
   /** Per call: gateway wall − the pool's generation − the gateway's own time (HTTP and waiting). */
@@ -163,7 +163,7 @@ export async function runPhase(
       generationMs: all.map((record) => record.latencyMs),
       poolGenerationMs: all.map((record) => poolGenerationMs.get(key(record)) ?? Number.NaN),
       serverSideMs: all.map((record) => record.overheadMs),
-      isFirstCall: all.map((record) => record.seq === 0),
+      callIndex: all.map((record) => record.seq),
       outsideMs: all.map((record, i) => (gatewayMs[i] as number) - record.latencyMs - record.overheadMs),
       gatewayCpuMsPerCall: gatewayCpuMs / all.length,
       poolCpuMsPerCall: poolCpuMs / all.length,
@@ -192,7 +192,7 @@ export function mergePhases(phases: readonly PhaseResult[]): PhaseResult {
     poolMs: concat("poolMs"),
     generationMs: concat("generationMs"),
     poolGenerationMs: concat("poolGenerationMs"),
-    isFirstCall: concat("isFirstCall"),
+    callIndex: concat("callIndex"),
     serverSideMs: concat("serverSideMs"),
     outsideMs: concat("outsideMs"),
     gatewayCpuMsPerCall: perCall((phase) => phase.gatewayCpuMsPerCall),

@@ -152,6 +152,13 @@ describe("the inference gateway on the composed server", () => {
     expect(family.tokenizer.decode(between)).toBe(
       "\n<|im_start|>user\n<tool_response>\na.txt\nb.txt\n</tool_response><|im_end|>\n<|im_start|>assistant\n",
     );
+    // Each call's own time is measured on a monotonic clock apart from generation: never 0.
+    const records = await running.gateway.listCalls(jobId);
+    expect(records.map((record) => record.overheadMs > 0 && Number.isFinite(record.overheadMs))).toEqual([
+      true,
+      true,
+      true,
+    ]);
     // Sticky: every call of the job went to one backend.
     expect(new Set(chain?.spans.map((span) => span.backendId)).size).toBe(1);
     expect(chain?.logprobs.every((logprob, i) => (chain.lossMask[i] === 1) === (logprob !== null))).toBe(

@@ -65,7 +65,7 @@ export const ZGatewayCallRecord = ZGatewayCall.extend({
     .number()
     .nonnegative()
     .describe(
-      "Time the gateway spent on the call besides generation (render, tokenize, route, parse), in ms.",
+      "Time the gateway spent on the call besides the routed pool's generation (render, tokenize, parse, answer), in ms, on a monotonic clock.",
     ),
   createdAtMs: z.number(),
 }).meta({ id: "GatewayCallRecord", description: "A model call recorded by the inference gateway." });

@@ -184,6 +184,9 @@ export class InferenceGateway {
       created: Math.floor(startedAtMs / 1000),
       model: this.options.modelName,
     });
+    // The generation's span on the same monotonic clock as `enteredAt` (the pool's `latencyMs` is
+    // on its wall clock, in whole ms: too coarse to subtract from a sub-ms total).
+    const generationStartedAt = performance.now();
     const generated = await this.generate(
       session.jobId,
       prompt.promptIds,
@@ -192,6 +195,7 @@ export class InferenceGateway {
       signal,
       answerStream && stream ? (ids) => answerStream.push(ids).forEach(stream.onDelta) : undefined,
     );
+    const generationMs = performance.now() - generationStartedAt;
     const cut = cutAtStopStrings(family.tokenizer, generated.responseIds, generated.logprobs, stops);
     const finishReason = cut.isCut ? "stop" : generated.finishReason;
     const answer = toOpenAiAnswer(family, cut.responseIds, {
@@ -221,7 +225,7 @@ export class InferenceGateway {
       cachedPromptTokens: generated.cachedPromptTokens,
       enableThinking,
       latencyMs: generated.latencyMs,
-      overheadMs: Math.max(0, performance.now() - enteredAt - generated.latencyMs),
+      overheadMs: performance.now() - enteredAt - generationMs,
       createdAtMs: startedAtMs,
       ...(violation && { toolChoiceViolation: violation }),
     };
