@@ -18,7 +18,9 @@
 // tokenizer and parser code as the gateway). For scale, `passThroughProxyOverheadP50Ms`
 // is what a proxy that only forwards (no gateway work) adds to the direct call on this machine.
 // Each session's first call (a new connection from a new harness process, all 64 at once) is also
-// reported apart from its later ones (`overheadFirstCallsP50Ms`, `overheadLaterCallsP50Ms`).
+// reported apart from its later ones (`overheadFirstCallsP50Ms`, `overheadLaterCallsP50Ms`), and
+// the p50 per range of call index (`overheadP50ByCallIndexMs`): the sessions start in one burst and
+// stay bunched for their next calls, so longer sessions (`--calls 24`) show the steadier state.
 // `--repeat N` runs the paced phase N times on fresh jobs and pools the calls (the headline is then
 // the pooled p50; each repeat's p50 and their median are reported too): one run's p50 moves by
 // about ±1 ms on this shared 2-core machine.
