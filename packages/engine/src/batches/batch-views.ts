@@ -13,6 +13,12 @@ export function toStepView(step: StepRecord): TStep {
 }
 
 export function toGroupView(group: GroupRecord): TGroup {
-  const { task: _task, carriedIntoGroupId: _into, expiredInStepId: _expired, version: _version, ...view } = group;
+  const {
+    task: _task,
+    carriedIntoGroupId: _into,
+    expiredInStepId: _expired,
+    version: _version,
+    ...view
+  } = group;
   return structuredClone(view);
 }
