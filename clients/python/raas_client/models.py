@@ -164,6 +164,9 @@ class Group:
     created_at_ms: float
     decided_at_ms: float | None
     finished_at_ms: float | None
+    # The later step that let this carried long shot go untaken; None otherwise (and from a server
+    # from before it).
+    expired_in_step_id: str | None = None
 
 
 @dataclass(frozen=True)

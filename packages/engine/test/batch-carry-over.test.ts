@@ -54,7 +54,9 @@ describe("BatchSystem: redundant jobs cancelled, finished samples carried into t
   });
 
   it("keeps an informative group's running members going past the close; the next step hands it out", async () => {
-    const h = await start();
+    // No reconcile sweep during the test: the running members' ends must reach the next step's
+    // group as they happen (through the closed step's state, still held), not by a later re-read.
+    const h = await start({ reconcileEveryMs: 600_000 });
     h.gates.hold("inf:2", "inf:3");
     const { run } = await h.batches.createRun({ name: "carry-whole" });
     const { step } = await h.batches.createStep({

@@ -176,6 +176,8 @@ export async function startBatchHarness(
     curriculum?: CurriculumStore;
     /** Where the scripted handler records gateway calls; the batch system certifies from them. */
     gatewayCalls?: GatewayCallStore;
+    /** How often the batch system re-reads running jobs (its safety net for missed job ends). */
+    reconcileEveryMs?: number;
   } = {},
 ) {
   const gates = new Gates();
@@ -194,7 +196,7 @@ export async function startBatchHarness(
     new BatchSystem({
       engine,
       store,
-      reconcileEveryMs: 200,
+      reconcileEveryMs: options.reconcileEveryMs ?? 200,
       ...(options.catalog ? { catalog: options.catalog } : {}),
       ...(options.curriculum ? { curriculum: options.curriculum } : {}),
       ...(options.weightVersion ? { weightVersion: options.weightVersion } : {}),

@@ -73,6 +73,17 @@ describe("BatchSystem: a pilot runs first, long shots wait", () => {
       flat?.members.slice(0, 2).map((m) => m.jobId),
     );
     expect(carried?.members.slice(2).map((m) => m.jobId)).toEqual(["", ""]);
+    // The first step's other long shots (spares whose pilot agreed): the step takes one (the flat
+    // one, oldest), one more waits, older ones are let go by the second step, with their cost.
+    const longShots = groups.filter(
+      (g) => g.state === "carried" && g.members.filter((m) => m.status === "finished").length === 2,
+    );
+    expect(longShots[0]?.taskId).toBe("flat");
+    const letGo = (await h.batches.listGroups(step.id)).filter((g) => g.expiredInStepId !== null);
+    expect(letGo.map((g) => [g.taskId, g.expiredInStepId])).toEqual(
+      longShots.slice(1, -1).map((g) => [g.taskId, next.step.id]),
+    );
+    expect(second.stats.waste.expiredLongShots.jobs).toBe(2 * letGo.length);
   });
 
   it("runs long shots on once the task source has nothing fresh, and decides them exactly", async () => {

@@ -173,6 +173,12 @@ export const ZGroup = z
       .number()
       .nullable()
       .describe("When it was delivered, dropped, withheld, carried or cancelled."),
+    expiredInStepId: z
+      .string()
+      .nullable()
+      .describe(
+        "For a carried long shot (its pilot agreed) that no step took: the later step that let it go, because more long shots waited than a step takes; null otherwise.",
+      ),
   })
   .meta({ id: "Group", description: "A group: n samples of one task and what was decided about it." });
 export type TGroup = z.infer<typeof ZGroup>;

@@ -194,8 +194,11 @@ export class BatchSystem {
       run.updatedAtMs = now;
       await this.#store.insertStep(step);
       await this.#store.insertGroups(state.groups);
-      for (const old of carried)
-        if (old.carriedIntoGroupId !== null || old.expiredInStepId !== null) await this.#store.saveGroup(old);
+      for (const old of carried) {
+        if (old.carriedIntoGroupId === null && old.expiredInStepId === null) continue;
+        await this.#store.saveGroup(old);
+        this.#replaceCachedGroup(old);
+      }
       await this.#store.saveRun(run);
       await this.#curriculum.observe(state);
       await this.#execute(
@@ -457,6 +460,17 @@ export class BatchSystem {
   async #loadStepView(stepId: string): Promise<TStep | null> {
     const step = this.#states.get(stepId)?.step ?? (await this.#store.getStep(stepId));
     return step ? toStepView(step) : null;
+  }
+
+  /**
+   * Puts a group saved outside its step's state (a carried group taken or let go by a later step)
+   * into that state when it is still held (a step closed less than a minute ago): a job end read
+   * there must see where the group went.
+   */
+  #replaceCachedGroup(group: GroupRecord): void {
+    const groups = this.#states.get(group.stepId)?.groups;
+    const index = groups?.findIndex((g) => g.id === group.id) ?? -1;
+    if (groups && index >= 0) groups[index] = group;
   }
 
   async #loadGroups(stepId: string): Promise<GroupRecord[]> {

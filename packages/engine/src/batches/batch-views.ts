@@ -13,12 +13,6 @@ export function toStepView(step: StepRecord): TStep {
 }
 
 export function toGroupView(group: GroupRecord): TGroup {
-  const {
-    task: _task,
-    carriedIntoGroupId: _into,
-    expiredInStepId: _expired,
-    version: _version,
-    ...view
-  } = group;
+  const { task: _task, carriedIntoGroupId: _into, version: _version, ...view } = group;
   return structuredClone(view);
 }

@@ -34,11 +34,6 @@ export interface GroupRecord extends TGroup {
   task: TStepTask;
   /** The group of the next step that took this one's finished samples; null until then. */
   carriedIntoGroupId: string | null;
-  /**
-   * The later step that let this carried group go untaken (more long shots waited than a step
-   * takes: `carryIn`); null otherwise. A let-go group is carried into no step.
-   */
-  expiredInStepId: string | null;
   version: number;
 }
 

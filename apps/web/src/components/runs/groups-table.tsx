@@ -3,7 +3,7 @@ import { DataTable } from "@raas/ui/data-table";
 import Link from "next/link";
 import { formatNumber } from "../../lib/format";
 import { trajectoryHref } from "../trajectories/trajectory-links";
-import type { TGroupView } from "./run-types";
+import { stepHref, type TGroupView } from "./run-types";
 import styles from "./runs.module.css";
 
 const DECISION_TONES: Record<TGroupView["decision"], TBadgeTone> = {
@@ -56,9 +56,21 @@ export function GroupsTable({ groups }: { groups: readonly TGroupView[] }) {
           key: "state",
           header: "State",
           cell: (group) => (
-            <Badge tone={STATE_TONES[group.state]} testId={`group-${group.id}-state`}>
-              {group.state}
-            </Badge>
+            <>
+              <Badge tone={STATE_TONES[group.state]} testId={`group-${group.id}-state`}>
+                {group.state}
+              </Badge>
+              {group.expiredInStepId ? (
+                <Link
+                  href={stepHref(group.runId, group.expiredInStepId)}
+                  className={styles.muted}
+                  data-testid={`group-${group.id}-let-go`}
+                >
+                  {" "}
+                  let go in a later step
+                </Link>
+              ) : null}
+            </>
           ),
         },
         { key: "seq", header: "Seq", isNumeric: true, cell: (group) => group.seq ?? "—" },
