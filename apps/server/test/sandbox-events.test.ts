@@ -71,14 +71,18 @@ describe("sandbox events stored by the server", () => {
         timeout: 30_000,
       })
       .toEqual({ closed: 2, failed: 1 });
-    const { body: summary } = await trpc<Record<string, unknown>>("sandboxes.summary", { hostId: HOST_ID });
-    expect(summary).toMatchObject({
+    // A crash is stored as two events (crashed: state failed; closed: its close reason), possibly
+    // in two writes: the summary is polled until both are in.
+    const hostSummary = async () =>
+      (await trpc<Record<string, unknown>>("sandboxes.summary", { hostId: HOST_ID })).body;
+    await expect.poll(hostSummary, { timeout: 30_000 }).toMatchObject({
       sandboxes: 3,
       byCloseReason: { closed: 1, wall_time: 1, crashed: 1 },
       limitHits: { wallTime: 1 },
       crashed: 1,
       startFailed: 0,
     });
+    const summary = await hostSummary();
     expect(summary.meanReadyMs).toBeGreaterThan(0);
     expect(summary.meanLifetimeMs).toBeGreaterThan(0);
 
