@@ -14,7 +14,7 @@ import {
   ZCreateRunRequest,
   ZCreateStepRequest,
 } from "@raas/shared";
-import { CurriculumTracker, taskSamplingOf } from "../curriculum/curriculum-tracker";
+import { CurriculumTracker } from "../curriculum/curriculum-tracker";
 import type { EngineLogger } from "../engine.types";
 import { MemoryCurriculumStore } from "../memory/memory-curriculum-store";
 import type { BatchStore, GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
@@ -36,7 +36,7 @@ import {
   type ProgressContext,
   type StepState,
 } from "./step-progress";
-import { taskAt } from "./task-draw";
+import { stepTaskDrawer } from "./step-task-drawer";
 import type { TraceCertifier } from "./trace-certification";
 
 /**
@@ -413,25 +413,11 @@ export class BatchSystem {
   }
 
   #context(state: StepState, tasks: readonly TStepTask[] | null): ProgressContext {
-    const { request } = state.step;
     return {
       nowMs: this.#clock.now(),
       weightVersion: this.#weightVersion(),
       newGroupId: () => newId("grp", this.#clock.now()),
-      drawTask: () => {
-        if (!tasks) return null;
-        if (taskSamplingOf(state.step).policy === "adaptive") {
-          const drawn = this.#curriculum.draw(state, tasks);
-          if (drawn) state.step.nextTaskIndex += 1;
-          return drawn;
-        }
-        const task = taskAt(tasks, state.step.nextTaskIndex, {
-          cycle: request.tasks.type === "dataset",
-          shuffleSeed: request.shuffleSeed,
-        });
-        if (task) state.step.nextTaskIndex += 1;
-        return task;
-      },
+      drawTask: stepTaskDrawer(state, tasks, this.#curriculum),
     };
   }
 

@@ -1,8 +1,8 @@
 import type { TGroupMember } from "@raas/shared";
-import type { GroupRecord, StepRecord } from "../ports/batch-store.port";
+import type { GroupRecord } from "../ports/batch-store.port";
 import { membersToDispatch, pilotSize } from "./pilot-dispatch";
 import { type BatchAction, newGroup, type ProgressContext, type StepState } from "./step-progress";
-import { addWaste } from "./step-stats";
+import { addWaste, laterWasteEntry } from "./step-stats";
 
 /**
  * Starts the run's carried groups in a new step: each becomes a group of this step with its
@@ -57,7 +57,7 @@ export function carryIn(
   // The newest `groups` stay carried for the next step; the older rest are let go.
   for (const { old, kept } of waiting.slice(0, Math.max(0, waiting.length - state.step.groups))) {
     old.expiredInStepId = state.step.id;
-    for (const sample of kept) addWaste(expiredLongShotWaste(state.step), sample);
+    for (const sample of kept) addWaste(laterWasteEntry(state.step.stats, "expiredLongShots"), sample);
   }
   return actions;
 }
@@ -67,10 +67,4 @@ function isCarriedLongShot(kept: readonly TGroupMember[], pilot: number | null, 
   if (pilot === null || kept.length < pilot || kept.length >= groupSize) return false;
   const first = kept[0]?.reward;
   return kept.every((m) => m.status === "finished" && m.reward === first);
-}
-
-/** The step's `expiredLongShots` entry (absent from steps stored before it existed). */
-function expiredLongShotWaste(step: StepRecord) {
-  step.stats.waste.expiredLongShots ??= { jobs: 0, rolloutSeconds: 0, generatedTokens: 0 };
-  return step.stats.waste.expiredLongShots;
 }

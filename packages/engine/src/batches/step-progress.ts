@@ -2,7 +2,7 @@ import type { TFailureKind, TGroupMember, TStepTask } from "@raas/shared";
 import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
 import { decideGroup, groupsToKeepInFlight, isGroupComplete } from "./group-decision";
 import { isLongShot, membersToDispatch, pilotSize } from "./pilot-dispatch";
-import { addDeliveredRewards, addWaste, refreshStepStats } from "./step-stats";
+import { addDeliveredRewards, addWaste, laterWasteEntry, refreshStepStats } from "./step-stats";
 import { isExcludedAsUncertified } from "./trace-certification";
 
 /** One step with its groups, as the batch system holds it while it runs. */
@@ -91,7 +91,7 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
     if (member.status !== "cancelled") return [];
     if (isUncertified) {
       // Finished after the close's cancel, but not token-exact: not carried, never handed out.
-      addWaste(uncertifiedWaste(step), cost);
+      addWaste(laterWasteEntry(step.stats, "uncertified"), cost);
       return [];
     }
     if (
@@ -240,16 +240,10 @@ function dropUncertifiedGroup(state: StepState, group: GroupRecord, ctx: Progres
   const live = group.members.filter((m) => m.status === "running");
   for (const member of live) member.status = "cancelled";
   for (const member of group.members.filter((m) => m.status === "finished"))
-    addWaste(uncertifiedWaste(step), member);
+    addWaste(laterWasteEntry(step.stats, "uncertified"), member);
   const jobIds = live.map((m) => m.jobId).filter((id) => id !== "");
   step.stats.jobsCancelled += jobIds.length;
   return jobIds.length > 0 ? [{ type: "cancel", jobIds }] : [];
-}
-
-/** The step's `uncertified` waste entry (steps stored before it existed have none yet). */
-function uncertifiedWaste(step: StepRecord) {
-  step.stats.waste.uncertified ??= { jobs: 0, rolloutSeconds: 0, generatedTokens: 0 };
-  return step.stats.waste.uncertified;
 }
 
 function staleMembers(state: StepState, group: GroupRecord, weightVersion: number | null): TGroupMember[] {

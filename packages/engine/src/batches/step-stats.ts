@@ -15,6 +15,15 @@ export function emptyRewardAggregate(): RewardAggregate {
   };
 }
 
+/**
+ * A waste-ledger entry added after steps were stored (`uncertified`, `expiredLongShots`): created
+ * empty on a step stored before it existed, so costs can be added to it.
+ */
+export function laterWasteEntry(stats: TStepStats, key: "uncertified" | "expiredLongShots"): TWasteEntry {
+  stats.waste[key] ??= { jobs: 0, rolloutSeconds: 0, generatedTokens: 0 };
+  return stats.waste[key];
+}
+
 /** Adds one trajectory's cost to a waste entry (in place). */
 export function addWaste(entry: TWasteEntry, cost: { rolloutMs: number; generatedTokens: number }): void {
   entry.jobs += 1;
