@@ -1,13 +1,10 @@
-import {
-  type ClientRequest,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingMessage,
-} from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Agent, request, errors as undiciErrors } from "undici";
 import { InferenceFailure } from "../inference-failure";
 import { CallSignal } from "./call-signal";
+import { Http1ConnectionPool } from "./http1-connection-pool";
+import { type Http1Target, postForEvents } from "./http1-event-stream";
+
+export { eventData, findEventEnd } from "./sse-events";
 
 /** Options of the pooled HTTP client shared by all backends. */
 export interface JsonHttpClientOptions {
@@ -51,77 +48,6 @@ const CONNECTION_CODES = new Set([
   "UND_ERR_CLOSED",
 ]);
 
-/**
- * The first blank line ending a server-sent event in `text` at or after `from` (`\r?\n\r?\n`):
- * where the event stops and where the next begins; null until a whole one has arrived.
- */
-export function findEventEnd(text: string, from: number): { at: number; next: number } | null {
-  for (let newline = text.indexOf("\n", from); newline !== -1; newline = text.indexOf("\n", newline + 1)) {
-    const after = text.charCodeAt(newline + 1);
-    const at = newline > from && text.charCodeAt(newline - 1) === CR ? newline - 1 : newline;
-    if (after === LF) return { at, next: newline + 2 };
-    if (after === CR) {
-      const afterCr = text.charCodeAt(newline + 2);
-      if (afterCr === LF) return { at, next: newline + 3 };
-      if (Number.isNaN(afterCr)) return null;
-    }
-    if (Number.isNaN(after)) return null;
-  }
-  return null;
-}
-
-const CR = 13;
-const LF = 10;
-
-/** The `data` of one event: its `data:` lines (one leading space dropped each), joined by newlines. */
-export function eventData(event: string): string {
-  if (event.startsWith("data:") && !event.includes("\n")) {
-    return event.charCodeAt(5) === 32 ? event.slice(6) : event.slice(5);
-  }
-  return event
-    .split(/\r?\n/)
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => line.slice(5).replace(/^ /, ""))
-    .join("\n");
-}
-
-/**
- * Reads `response` as server-sent events, handing each event's `data` to `onData` (not the closing
- * `[DONE]`); resolves at its end, rejects on a stream error or when `onData` throws. Reads by
- * `data` events (one per chunk, i.e. per token), not an async iterator (a promise per chunk).
- */
-function readEvents(response: IncomingMessage, onData: (data: string) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let buffered = "";
-    response.setEncoding("utf8");
-    const onChunk = (chunk: string) => {
-      buffered += chunk;
-      // One event per token: find each event's end by index, never re-scanning or copying the rest.
-      let start = 0;
-      try {
-        for (let end = findEventEnd(buffered, start); end !== null; end = findEventEnd(buffered, start)) {
-          const data = eventData(buffered.slice(start, end.at));
-          start = end.next;
-          if (data !== "" && data !== "[DONE]") onData(data);
-        }
-      } catch (error) {
-        response.off("data", onChunk);
-        response.destroy();
-        reject(error);
-        return;
-      }
-      if (start > 0) buffered = buffered.slice(start);
-    };
-    response.on("data", onChunk);
-    response.once("end", () => resolve());
-    response.once("error", reject);
-    // A connection cut before the end (`aborted`, then `close` without `end`).
-    response.once("close", () => {
-      if (!response.complete) reject(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
-    });
-  });
-}
-
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current; depth += 1) {
@@ -138,20 +64,20 @@ function errorCode(error: unknown): string | undefined {
  */
 export class JsonHttpClient {
   private readonly agent: Agent;
-  private readonly streamAgents: { http: HttpAgent; https: HttpsAgent };
+  /** Streamed calls' connections (see `postEventStream`). */
+  private readonly streams: Http1ConnectionPool;
+  private readonly targets = new Map<string, Http1Target>();
   private readonly interruptGraceMs: number;
 
   constructor(options: JsonHttpClientOptions = {}) {
-    const streamAgentOptions = {
-      keepAlive: true,
-      maxSockets: options.connectionsPerOrigin ?? 256,
-      timeout: options.keepAliveTimeoutMs ?? 60_000,
-    };
     this.interruptGraceMs = options.interruptGraceMs ?? 2_000;
-    this.streamAgents = {
-      http: new HttpAgent(streamAgentOptions),
-      https: new HttpsAgent(streamAgentOptions),
-    };
+    this.streams = new Http1ConnectionPool({
+      ...(options.connectionsPerOrigin !== undefined && {
+        connectionsPerOrigin: options.connectionsPerOrigin,
+      }),
+      ...(options.connectTimeoutMs !== undefined && { connectTimeoutMs: options.connectTimeoutMs }),
+      ...(options.keepAliveTimeoutMs !== undefined && { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
+    });
     this.agent = new Agent({
       connections: options.connectionsPerOrigin ?? 256,
       connect: { timeout: options.connectTimeoutMs ?? 5_000 },
@@ -172,9 +98,11 @@ export class JsonHttpClient {
    * read as one (`{ json }`). `interrupt` ends the stream early without an error: our end of the
    * connection closes and the events the server sent until it noticed are still delivered.
    *
-   * Streams go through `node:http` rather than undici: an aborted undici response leaves its
-   * socket open until the server writes again, so the server would decode (and count) tokens the
-   * client has stopped reading; destroying a `node:http` request closes the connection at once.
+   * Streams go over connections of our own (`Http1ConnectionPool`, one write per request and a
+   * byte-level parser): node's `http` client costs several times more per request and per chunk,
+   * paid on every generation's critical path; and an aborted undici response leaves its socket
+   * open until the server writes again (the server would decode tokens nobody reads), where
+   * destroying our socket closes the connection at once.
    */
   async postEventStream(
     url: string,
@@ -184,74 +112,28 @@ export class JsonHttpClient {
   ): Promise<{ type: "stream"; isInterrupted: boolean } | { type: "json"; json: unknown }> {
     const method = "POST";
     const calling = new CallSignal(options.signal, options.deadlineMs);
-    const { signal } = calling;
-    const isHttps = url.startsWith("https:");
-    let outgoing: ClientRequest | null = null;
-    let hasResponse = false;
-    let isInterrupted = false;
-    let graceTimer: NodeJS.Timeout | undefined;
-    // Stopping a stream: our side of the connection ends (the server sees the client leave and
-    // stops generating) and the answer is read to its end, so that every token the server sent
-    // before it noticed arrives; a server that goes on regardless is cut off after a grace.
-    const onInterrupt = () => {
-      isInterrupted = true;
-      // Before the answer's headers the request may already be generating (its first chunk on
-      // the wire): half-close as well, unless no connection exists yet (then nothing was sent).
-      if (!hasResponse && !outgoing?.socket) {
-        outgoing?.destroy();
-        return;
-      }
-      outgoing?.socket?.end();
-      graceTimer = setTimeout(() => outgoing?.destroy(), this.interruptGraceMs);
-      graceTimer.unref();
-    };
     const { interrupt } = options;
-    if (interrupt?.aborted) onInterrupt();
-    else interrupt?.addEventListener("abort", onInterrupt, { once: true });
-    const wasInterrupted = () => isInterrupted && !options.signal?.aborted && !calling.isDeadlinePassed;
+    const wasInterrupted = () =>
+      interrupt?.aborted === true && !options.signal?.aborted && !calling.isDeadlinePassed;
     try {
-      const payload = JSON.stringify(body);
-      const response = await new Promise<IncomingMessage>((resolve, reject) => {
-        outgoing = (isHttps ? httpsRequest : httpRequest)(
-          url,
-          {
-            method,
-            agent: isHttps ? this.streamAgents.https : this.streamAgents.http,
-            headers: {
-              "content-type": "application/json",
-              "content-length": Buffer.byteLength(payload),
-              accept: "text/event-stream",
-            },
-            ...(signal && { signal }),
-          },
-          resolve,
-        );
-        outgoing.on("error", reject);
-        if (isInterrupted) outgoing.destroy();
-        outgoing.end(payload);
+      const answer = await postForEvents(this.streams, {
+        target: this.targetOf(url),
+        payload: JSON.stringify(body),
+        ...(calling.signal && { signal: calling.signal }),
+        ...(interrupt && { interrupt }),
+        interruptGraceMs: this.interruptGraceMs,
+        onData,
       });
-      hasResponse = true;
-      const status = response.statusCode ?? 0;
-      if (
-        status < 200 ||
-        status >= 300 ||
-        !String(response.headers["content-type"]).includes("event-stream")
-      ) {
-        const chunks: Buffer[] = [];
-        for await (const chunk of response) chunks.push(chunk as Buffer);
-        const text = Buffer.concat(chunks).toString("utf8");
-        this.checkStatus(status, text, url, method, options.backendId);
-        return { type: "json", json: this.parseJson(text, url, options.backendId) };
+      if (answer.type === "other") {
+        this.checkStatus(answer.status, answer.text, url, method, options.backendId);
+        return { type: "json", json: this.parseJson(answer.text, url, options.backendId) };
       }
-      await readEvents(response, onData);
       return { type: "stream", isInterrupted: wasInterrupted() };
     } catch (error) {
       if (wasInterrupted()) return { type: "stream", isInterrupted: true };
       throw this.failureOf(error, url, method, options, calling);
     } finally {
       calling.dispose();
-      clearTimeout(graceTimer);
-      interrupt?.removeEventListener("abort", onInterrupt);
     }
   }
 
@@ -260,9 +142,30 @@ export class JsonHttpClient {
   }
 
   close(): Promise<void> {
-    this.streamAgents.http.destroy();
-    this.streamAgents.https.destroy();
+    this.streams.close();
     return this.agent.close();
+  }
+
+  /** Origin, request target and `Host` of a URL, parsed once per URL (a backend has a few). */
+  private targetOf(url: string): Http1Target {
+    let target = this.targets.get(url);
+    if (target) return target;
+    const parsed = new URL(url);
+    const isTls = parsed.protocol === "https:";
+    if (!isTls && parsed.protocol !== "http:") {
+      throw new InferenceFailure("connection", `cannot reach ${url}: only http and https URLs are served`);
+    }
+    const port = parsed.port === "" ? (isTls ? 443 : 80) : Number(parsed.port);
+    // IPv6 literals keep their brackets in `host` but not in the address to connect to.
+    const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
+    target = {
+      origin: { key: `${parsed.protocol}//${parsed.host}`, host, port, isTls },
+      path: `${parsed.pathname}${parsed.search}`,
+      hostHeader: parsed.host,
+    };
+    if (this.targets.size >= 1_000) this.targets.clear();
+    this.targets.set(url, target);
+    return target;
   }
 
   private async call(
