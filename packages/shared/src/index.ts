@@ -11,6 +11,7 @@ export * from "./job.schema";
 export * from "./job-list-trajectory-filters.schema";
 export * from "./job-status";
 export * from "./openai-chat.schema";
+export * from "./openai-chat-fast-parse";
 export * from "./policy.schema";
 export * from "./redact-secrets";
 export * from "./run.schema";

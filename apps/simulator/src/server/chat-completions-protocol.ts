@@ -5,7 +5,7 @@ import {
   toOpenAiAnswer,
   toToolSpecs,
 } from "@raas/inference";
-import { ZChatCompletionRequest } from "@raas/shared";
+import { parseChatCompletionRequest } from "@raas/shared";
 import { z } from "zod";
 import { openAiUsage, type WireProtocol } from "./protocols";
 
@@ -27,7 +27,7 @@ export function createChatCompletionsProtocol(family: ModelFamilyAdapter): WireP
   };
   return {
     parse(body) {
-      const request = ZChatCompletionRequest.parse(body);
+      const request = parseChatCompletionRequest(body);
       if (request.stream) {
         throw new z.ZodError([
           {

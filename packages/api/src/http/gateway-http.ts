@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { RaasError, type TChatCompletion, ZChatCompletionRequest } from "@raas/shared";
+import { parseChatCompletionRequest, RaasError, type TChatCompletion } from "@raas/shared";
 import { toRaasError } from "../errors/to-raas-error";
 import type { ControlPlaneGateway } from "../gateway.port";
 import { readJsonBody } from "./read-json-body";
@@ -46,7 +46,7 @@ export async function serveGateway(options: {
   const body = await readJsonBody(req, options.maxBodyBytes);
   if (body === undefined)
     throw new RaasError("BAD_REQUEST", "the request body is empty: send a chat completion request");
-  const request = ZChatCompletionRequest.parse(body);
+  const request = parseChatCompletionRequest(body);
   const abort = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) abort.abort();
