@@ -1,4 +1,4 @@
-// `npm run bench -- gateway [--sessions 64] [--calls 6] [--decode-ms-per-token 10] [--clients process|inline] [--repeat 1]`:
+// `npm run bench -- gateway [--sessions 64] [--calls 6] [--decode-ms-per-token 10] [--clients process|inline] [--repeat 1] [--warm-up 2]`:
 // the inference gateway's overhead per call over a direct backend call, and the time to build a
 // trajectory's traces. The server (no agent handlers) runs in this process; the harnesses in a
 // process of their own (`bench/gateway/harness-client.ts`, as harnesses run in sandboxes;
@@ -21,7 +21,8 @@
 // reported apart from its later ones (`overheadFirstCallsP50Ms`, `overheadLaterCallsP50Ms`), and
 // the p50 per range of call index (`overheadP50ByCallIndexMs`): the sessions start in one burst and
 // stay bunched for their next calls, so longer sessions (`--calls 24`) show the steadier state.
-// `--repeat N` runs the paced phase N times on fresh jobs and pools the calls (the headline is then
+// Each phase starts with `--warm-up` unmeasured rounds of conversations (of other tasks) on jobs of their
+// own. `--repeat N` runs the paced phase N times on fresh jobs and pools the calls (the headline is then
 // the pooled p50; each repeat's p50 and their median are reported too): one run's p50 moves by
 // about ±1 ms on this shared 2-core machine.
 //
@@ -122,9 +123,11 @@ const bench: Bench = {
         "decode-ms-per-token": { type: "string", default: "10" },
         clients: { type: "string", default: "process" },
         repeat: { type: "string", default: "1" },
+        "warm-up": { type: "string", default: "2" },
       },
     });
     const repeats = Math.max(1, Number(values.repeat));
+    const warmUpRounds = Math.max(0, Number(values["warm-up"]));
     const sessions = Number(values.sessions);
     const callsPerSession = Number(values.calls);
     const decodeMsPerToken = Number(values["decode-ms-per-token"]);
@@ -133,7 +136,7 @@ const bench: Bench = {
     const zero = await startSimulatorProcess(sessions * 4, 0);
     const server = await startServer({ port: 0, agentHandlers: false, logger: createRaasLogger("warn") });
     try {
-      const options = { sessions, callsPerSession, clients } as const;
+      const options = { sessions, callsPerSession, clients, warmUpRounds } as const;
       // Repeats of the headline phase (each on fresh jobs), pooled: run-to-run spread on a shared
       // 2-core machine is about ±1 ms, so one figure alone says little about a small change.
       const pacedRuns: PhaseResult[] = [];
@@ -199,6 +202,7 @@ const bench: Bench = {
           pacedDecodeMsPerToken: decodeMsPerToken,
           clients,
           repeats,
+          warmUpRounds,
           saturatedDecodeMsPerToken: 0,
         },
       };
