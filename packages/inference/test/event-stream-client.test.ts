@@ -274,4 +274,18 @@ describe("JsonHttpClient.postEventStream", () => {
     expect(await first).toEqual({ type: "stream", isInterrupted: false });
     expect(backend.connections()).toBe(1);
   });
+
+  it("fails a request waiting for a connection when the client closes", async () => {
+    const backend = await serve((req, res) => {
+      req.resume();
+      setTimeout(() => writeEvents(res, ['"x"']), 100);
+    });
+    const http = new JsonHttpClient({ connectionsPerOrigin: 1 });
+    const first = http.postEventStream(backend.url, {}, call, () => {});
+    const waiting = http.postEventStream(backend.url, {}, call, () => {}).catch((e) => e);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await http.close();
+    expect((await waiting).reason).toBe("connection");
+    expect(await first).toEqual({ type: "stream", isInterrupted: false });
+  });
 });

@@ -34,7 +34,10 @@ export interface Http1Wait {
 
 interface Waiter {
   grant(lease: Http1Lease): void;
+  fail(error: Error): void;
 }
+
+const closedError = () => Object.assign(new Error("the HTTP client is closed"), { code: "UND_ERR_CLOSED" });
 
 interface OriginState {
   idle: Socket[];
@@ -72,8 +75,7 @@ export class Http1ConnectionPool {
    * which the caller cancels when it leaves first.
    */
   acquire(origin: Http1Origin): Http1Lease | Http1Wait {
-    if (this.isClosed)
-      throw Object.assign(new Error("the HTTP client is closed"), { code: "UND_ERR_CLOSED" });
+    if (this.isClosed) throw closedError();
     const state = this.stateOf(origin);
     const idle = state.idle.pop();
     if (idle) {
@@ -82,9 +84,10 @@ export class Http1ConnectionPool {
     }
     if (state.open < this.limit) return { socket: this.open(origin, state), isReused: false };
     let waiter: Waiter | undefined;
-    const promise = new Promise<Http1Lease>((grant) => {
-      waiter = { grant };
-      state.waiters.push(waiter);
+    const promise = new Promise<Http1Lease>((grant, fail) => {
+      const created: Waiter = { grant, fail };
+      waiter = created;
+      state.waiters.push(created);
     });
     return {
       promise,
@@ -114,11 +117,15 @@ export class Http1ConnectionPool {
     state.idle.push(socket);
   }
 
-  /** Closes every idle connection; connections in use close when their requests end. */
+  /**
+   * Closes every idle connection and fails every waiting request; connections in use close when
+   * their requests end.
+   */
   close(): void {
     this.isClosed = true;
     for (const state of this.origins.values()) {
       for (const socket of state.idle.splice(0)) socket.destroy();
+      for (const waiter of state.waiters.splice(0)) waiter.fail(closedError());
     }
   }
 

@@ -77,11 +77,14 @@ function attemptOnce(pool: Http1ConnectionPool, call: EventStreamCall): Promise<
     const onInterrupt = () => leave(() => resolve({ type: "answer", answer: { type: "stream" } }));
     signal?.addEventListener("abort", onAbort, { once: true });
     interrupt?.addEventListener("abort", onInterrupt, { once: true });
-    acquired.promise.then((lease) => {
-      signal?.removeEventListener("abort", onAbort);
-      interrupt?.removeEventListener("abort", onInterrupt);
-      exchange(pool, call, lease).then(resolve, reject);
-    });
+    acquired.promise.then(
+      (lease) => {
+        signal?.removeEventListener("abort", onAbort);
+        interrupt?.removeEventListener("abort", onInterrupt);
+        exchange(pool, call, lease).then(resolve, reject);
+      },
+      (error: unknown) => leave(() => reject(error)),
+    );
   });
 }
 
@@ -89,6 +92,13 @@ function attemptOnce(pool: Http1ConnectionPool, call: EventStreamCall): Promise<
 function exchange(pool: Http1ConnectionPool, call: EventStreamCall, lease: Http1Lease): Promise<Attempt> {
   const { signal, interrupt, target } = call;
   const { socket } = lease;
+  // The caller left while the connection was on its way (granted to a waiter): nothing is sent.
+  if (signal?.aborted || interrupt?.aborted) {
+    pool.release(target.origin, socket, true);
+    return signal?.aborted
+      ? Promise.reject(signal.reason)
+      : Promise.resolve({ type: "answer", answer: { type: "stream" } });
+  }
   return new Promise<Attempt>((resolve, reject) => {
     let isSettled = false;
     let isInterrupted = false;
