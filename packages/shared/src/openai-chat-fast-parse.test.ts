@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ZChatCompletionRequest } from "./openai-chat.schema";
 import { parseChatCompletionRequest, readChatCompletionRequestFast } from "./openai-chat-fast-parse";
+import { seededRandom } from "./seeded-random";
 
-/** A small seeded generator (mulberry32), so that a failure names a case that can be run again. */
+/** A seeded generator, so that a failure names a case that can be run again. */
 function seeded(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   return { next, pick };
 }

@@ -1,13 +1,8 @@
+import { seededRandom } from "@raas/shared";
+
 /** Seeded PRNG (mulberry32), so a failing fuzz run can be replayed with its seed. */
 export function createRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandom(seed);
   const int = (max: number) => Math.floor(next() * max);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
   return { next, int, pick };

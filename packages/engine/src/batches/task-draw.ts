@@ -1,16 +1,9 @@
-import type { TStepTask } from "@raas/shared";
+import { seededRandom, type TStepTask } from "@raas/shared";
 
 /** A seeded permutation of 0..n-1 (Fisher–Yates over a mulberry32 stream); pure. */
 export function seededOrder(length: number, seed: number): number[] {
   const order = Array.from({ length }, (_, i) => i);
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandom(seed);
   for (let i = length - 1; i > 0; i -= 1) {
     const j = Math.floor(next() * (i + 1));
     [order[i], order[j]] = [order[j] as number, order[i] as number];
