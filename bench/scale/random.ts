@@ -1,14 +1,7 @@
+import { seededRandom } from "@raas/shared";
+
 /** A seeded uniform generator on [0, 1) (mulberry32): the same seed gives the same run. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export const createRandom: (seed: number) => () => number = seededRandom;
 
 /** A log-normal duration: `medianMs` × e^(σ·Z), Z standard normal (Box–Muller). σ = 0 is fixed. */
 export function sampleLogNormalMs(random: () => number, medianMs: number, sigma: number): number {
