@@ -1,7 +1,12 @@
 // `JsonHttpClient.postEventStream` against real servers on loopback: events, kept-alive
 // connections, a connection the server closed while idle, abort, interrupt, the connection limit.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InferenceFailure, JsonHttpClient } from "../src";
 
@@ -287,5 +292,55 @@ describe("JsonHttpClient.postEventStream", () => {
     await http.close();
     expect((await waiting).reason).toBe("connection");
     expect(await first).toEqual({ type: "stream", isInterrupted: false });
+  });
+
+  it("speaks TLS to an https backend: a certificate it cannot verify is refused, never read as plain HTTP", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "raas-tls-"));
+    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    try {
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-days",
+          "1",
+          "-subj",
+          "/CN=localhost",
+          "-keyout",
+          join(dir, "key.pem"),
+          "-out",
+          join(dir, "cert.pem"),
+        ],
+        { stdio: "ignore" },
+      );
+    } catch {
+      throw new Error("this test needs the openssl command: apt-get install -y openssl");
+    }
+    let handshakes = 0;
+    const server = createHttpsServer(
+      { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) },
+      (req, res) => {
+        req.resume();
+        writeEvents(res, ['"x"']);
+      },
+    );
+    server.on("tlsClientError", () => {
+      handshakes += 1;
+    });
+    // Every local address: `localhost` may resolve to ::1 or 127.0.0.1.
+    await new Promise<void>((resolve) => server.listen(0, resolve));
+    closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as AddressInfo;
+    const failed = await client()
+      .postEventStream(`https://localhost:${port}/v1/completions`, {}, call, () => {})
+      .catch((e) => e);
+    expect(failed).toBeInstanceOf(InferenceFailure);
+    expect(failed.message).toMatch(/self[- ]signed certificate/);
+    // The server saw a TLS handshake that the client broke off (not plain-text HTTP).
+    await expect.poll(() => handshakes).toBe(1);
   });
 });
