@@ -65,8 +65,9 @@ function hasPyYaml() {
 }
 
 /**
- * What the tests of the deployment files in infra/ run (scripts/infra-files.test.ts): shellcheck,
- * systemd-analyze and PyYAML for the system python3.
+ * What tests run besides rollouts: for the deployment files in infra/ (scripts/infra-files.test.ts)
+ * shellcheck, systemd-analyze and PyYAML for the system python3; openssl for the certificate of
+ * the inference client's TLS test.
  */
 export function infraTestRequirements(searchPath = process.env.PATH ?? SYSTEM_PATH) {
   return [
@@ -81,6 +82,7 @@ export function infraTestRequirements(searchPath = process.env.PATH ?? SYSTEM_PA
       present: () => findExecutable("systemd-analyze", searchPath) !== null,
     },
     { apt: "python3-yaml", label: "PyYAML for the system python3", present: hasPyYaml },
+    { apt: "openssl", label: "openssl", present: () => findExecutable("openssl", searchPath) !== null },
   ];
 }
 
