@@ -110,7 +110,8 @@ describe("npm start / npm test on a machine without bubblewrap", () => {
     symlinkSync("/usr/bin/npx", join(bin, "npx"));
     symlinkSync("/bin/sh", join(bin, "sh"));
     // Only bubblewrap is missing: the infra tests' tools (which `npm test` installed) stay on PATH.
-    for (const tool of ["shellcheck", "systemd-analyze"]) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
+    for (const tool of ["shellcheck", "systemd-analyze", "openssl"])
+      symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
     const result = spawnSync(process.execPath, [TEST, "--passWithNoTests", "__raas_no_such_test__"], {
       cwd: ROOT,
       env: { ...bareEnv(bin), RAAS_NO_APT: "" },
