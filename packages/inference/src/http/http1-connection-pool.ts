@@ -39,6 +39,9 @@ interface Waiter {
 
 const closedError = () => Object.assign(new Error("the HTTP client is closed"), { code: "UND_ERR_CLOSED" });
 
+/** What ends an idle connection's life in the pool. */
+const IDLE_EVENTS = ["end", "data", "error", "timeout"] as const;
+
 interface OriginState {
   idle: Socket[];
   open: number;
@@ -59,6 +62,8 @@ const connectTimeoutError = (origin: Http1Origin, ms: number) =>
  */
 export class Http1ConnectionPool {
   private readonly origins = new Map<string, OriginState>();
+  /** The listener that drops each idle connection (removed, and only it, when the connection is taken). */
+  private readonly idleDrops = new Map<Socket, () => void>();
   private readonly limit: number;
   private readonly connectTimeoutMs: number;
   private readonly keepAliveTimeoutMs: number;
@@ -161,6 +166,7 @@ export class Http1ConnectionPool {
       state.open -= 1;
       const at = state.idle.indexOf(socket);
       if (at !== -1) state.idle.splice(at, 1);
+      this.idleDrops.delete(socket);
       // Room for one more: the longest waiter opens it.
       const waiter = state.waiters.shift();
       if (waiter && !this.isClosed) waiter.grant({ socket: this.open(origin, state), isReused: false });
@@ -172,22 +178,21 @@ export class Http1ConnectionPool {
     const drop = () => {
       const at = state.idle.indexOf(socket);
       if (at !== -1) state.idle.splice(at, 1);
+      this.idleDrops.delete(socket);
       socket.destroy();
     };
     // The server closing an idle connection (its keep-alive timeout), or bytes nobody asked for.
-    socket.on("end", drop);
-    socket.on("data", drop);
-    socket.on("error", drop);
-    socket.on("timeout", drop);
+    for (const event of IDLE_EVENTS) socket.on(event, drop);
+    this.idleDrops.set(socket, drop);
     socket.setTimeout(this.keepAliveTimeoutMs);
     socket.unref();
   }
 
   private unwatchIdle(socket: Socket): void {
-    socket.removeAllListeners("end");
-    socket.removeAllListeners("data");
-    socket.removeAllListeners("error");
-    socket.removeAllListeners("timeout");
+    // Only our own listener: node's socket has listeners of its own (its 'end' handling).
+    const drop = this.idleDrops.get(socket);
+    this.idleDrops.delete(socket);
+    if (drop) for (const event of IDLE_EVENTS) socket.off(event, drop);
     socket.setTimeout(0);
     socket.ref();
   }
