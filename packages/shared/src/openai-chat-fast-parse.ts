@@ -121,7 +121,8 @@ const message: Read = (value) => {
   }
   return (MESSAGES[value.role] as Read)(value);
 };
-const record: Read = (value) => (isObject(value) ? object({}, { keepsUnknown: true })(value) : UNSURE);
+/** `z.record(z.string(), z.unknown())`: every key kept, in its order. */
+const record = object({}, { keepsUnknown: true });
 const tool = object(
   {
     type: (value) => (value === "function" ? value : UNSURE),
@@ -140,16 +141,15 @@ const tool = object(
   },
   { keepsUnknown: false, required: ["type", "function"] },
 );
+const toolChoiceFunction = object(
+  {
+    type: (type) => (type === "function" ? type : UNSURE),
+    function: object({ name: str }, { keepsUnknown: false, required: ["name"] }),
+  },
+  { keepsUnknown: false, required: ["type", "function"] },
+);
 const toolChoice: Read = (value) =>
-  value === "auto" || value === "none" || value === "required"
-    ? value
-    : object(
-        {
-          type: (type) => (type === "function" ? type : UNSURE),
-          function: object({ name: str }, { keepsUnknown: false, required: ["name"] }),
-        },
-        { keepsUnknown: false, required: ["type", "function"] },
-      )(value);
+  value === "auto" || value === "none" || value === "required" ? value : toolChoiceFunction(value);
 const stop: Read = (value) => (typeof value === "string" ? value : array(str, { max: 4 })(value));
 const request = object(
   {

@@ -90,13 +90,8 @@ export class Http1ResponseParser {
     switch (state.kind) {
       case "head":
         return this.readHead(data);
-      case "length": {
-        const taken = Math.min(state.remaining, data.length);
-        this.sink.onBody(data.subarray(0, taken));
-        state.remaining -= taken;
-        if (state.remaining === 0) this.state = { kind: "done" };
-        return taken;
-      }
+      case "length":
+        return this.takeBody(data, state, { kind: "done" });
       case "chunk-size": {
         const at = lineEnd(data);
         if (at === -1) return null;
@@ -107,13 +102,8 @@ export class Http1ResponseParser {
         this.state = size === 0 ? { kind: "trailers" } : { kind: "chunk-data", remaining: size };
         return at + 2;
       }
-      case "chunk-data": {
-        const taken = Math.min(state.remaining, data.length);
-        this.sink.onBody(data.subarray(0, taken));
-        state.remaining -= taken;
-        if (state.remaining === 0) this.state = { kind: "chunk-end" };
-        return taken;
-      }
+      case "chunk-data":
+        return this.takeBody(data, state, { kind: "chunk-end" });
       case "chunk-end": {
         if (data.length < 2) return null;
         if (data[0] !== 13 || data[1] !== 10) throw new Http1ProtocolError("a chunk does not end with CRLF");
@@ -132,6 +122,15 @@ export class Http1ResponseParser {
       case "done":
         return data.length;
     }
+  }
+
+  /** Hands over up to `state.remaining` body bytes; at the last of them the parser moves to `next`. */
+  private takeBody(data: Buffer, state: { remaining: number }, next: State): number {
+    const taken = Math.min(state.remaining, data.length);
+    this.sink.onBody(data.subarray(0, taken));
+    state.remaining -= taken;
+    if (state.remaining === 0) this.state = next;
+    return taken;
   }
 
   private readHead(data: Buffer): number | null {
