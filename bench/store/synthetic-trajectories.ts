@@ -2,25 +2,13 @@
 // task with 1–4 model turns (first prompt 400 tokens, 150–350 sampled tokens per turn, 80
 // observation tokens and one tool call between turns), ids from Qwen3's vocabulary range.
 import type { JobRecord } from "@raas/engine";
-import type { TToolCall, TTurn } from "@raas/shared";
+import { seededRandom, type TToolCall, type TTurn } from "@raas/shared";
 
 export const VOCAB = 151_936;
 export const FIRST_PROMPT_TOKENS = 400;
 export const OBSERVATION_TOKENS = 80;
 const FAILURE_KINDS = ["sandbox", "agent", "timeout", "inference", "eval"] as const;
 const KINDS = ["math", "code", "swe", "stem"] as const;
-
-/** mulberry32: a small seeded PRNG, so every run stores the same data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export interface Layout {
   runs: number;
