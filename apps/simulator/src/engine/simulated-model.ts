@@ -5,6 +5,7 @@ import { BlockPrefixCache, type BlockPrefixCacheOptions } from "../cache/block-p
 import { malformedTurn } from "../policies/malformed-policy";
 import type { PolicyTurn, SimulatorPolicy } from "../policies/policy.types";
 import { BatchSlots } from "./batch-slots";
+import { type DueChunk, streamChunks } from "./chunk-streamer";
 import { createLatencyModel, type LatencyModel, type LatencyModelOptions } from "./latency-model";
 import { createPromptInspector, type PromptFacts } from "./prompt-inspector";
 import { fillerWords, hashSeed, seededRandom } from "./seeded-random";
@@ -119,26 +120,24 @@ export class SimulatedModel {
       await sleep(decodeStartMs - performance.now(), call.signal);
       const facts = this.inspect(call.promptIds);
       const outcome = this.respond(facts, call);
-      if (call.onTokens) {
+      const { onTokens } = call;
+      if (onTokens) {
         const perChunk = this.tokensPerChunk();
+        const chunks: DueChunk[] = [];
         for (let start = 0; start < outcome.outputIds.length; start += perChunk) {
-          const ids = outcome.outputIds.slice(start, start + perChunk);
-          await sleep(
-            decodeStartMs + this.latency.decodeMs(start + ids.length) - performance.now(),
-            call.signal,
-          );
-          // One turn of I/O first: a client that left while this chunk decoded is noticed before
-          // more is sent (a real server too decodes a little past a disconnect; less is better).
-          await new Promise((resolve) => setImmediate(resolve));
-          if (call.signal?.aborted) throw call.signal.reason;
-          call.onTokens({
-            ids,
-            logprobs: outcome.logprobs.slice(start, start + perChunk),
-            text: this.chunkText(ids),
-          });
-          sentIds.push(...ids);
-          this.counters.generationTokens += ids.length;
+          const end = Math.min(start + perChunk, outcome.outputIds.length);
+          chunks.push({ start, end, dueAtMs: decodeStartMs + this.latency.decodeMs(end) });
         }
+        await streamChunks(
+          chunks,
+          ({ start, end }) => {
+            const ids = outcome.outputIds.slice(start, end);
+            onTokens({ ids, logprobs: outcome.logprobs.slice(start, end), text: this.chunkText(ids) });
+            for (const id of ids) sentIds.push(id);
+            this.counters.generationTokens += ids.length;
+          },
+          call.signal,
+        );
       } else {
         const doneAtMs = decodeStartMs + this.latency.decodeMs(outcome.outputIds.length);
         await sleep(doneAtMs - performance.now(), call.signal);
