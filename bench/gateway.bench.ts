@@ -1,4 +1,4 @@
-// `npm run bench -- gateway [--sessions 64] [--calls 6] [--decode-ms-per-token 10] [--clients process|inline] [--repeat 1] [--warm-up 2]`:
+// `npm run bench -- gateway [--sessions 64] [--calls 6] [--decode-ms-per-token 10] [--clients process|inline] [--repeat 1] [--warm-up 2] [--tool-output-lines 0]`:
 // the inference gateway's overhead per call over a direct backend call, and the time to build a
 // trajectory's traces. The server (no agent handlers) runs in this process; the harnesses in a
 // process of their own (`bench/gateway/harness-client.ts`, as harnesses run in sandboxes;
@@ -24,7 +24,9 @@
 // Each phase starts with `--warm-up` unmeasured rounds of conversations (of other tasks) on jobs of their
 // own. `--repeat N` runs the paced phase N times on fresh jobs and pools the calls (the headline is then
 // the pooled p50; each repeat's p50 and their median are reported too): one run's p50 moves by
-// about ±1 ms on this shared 2-core machine.
+// about ±1 ms on this shared 2-core machine. Tool results are a two-file listing; `--tool-output-lines N`
+// makes each an N-line test log, new text on every call (about 20 tokens a line), as a SWE harness's
+// are: the gateway then tokenizes that much new text per call.
 //
 // Two phases: `paced`, where the simulator decodes at `--decode-ms-per-token` (generation takes
 // time, as on a GPU, so 64 sessions do not all sit in the gateway at once) — the headline; and
@@ -124,10 +126,12 @@ const bench: Bench = {
         clients: { type: "string", default: "process" },
         repeat: { type: "string", default: "1" },
         "warm-up": { type: "string", default: "2" },
+        "tool-output-lines": { type: "string", default: "0" },
       },
     });
     const repeats = Math.max(1, Number(values.repeat));
     const warmUpRounds = Math.max(0, Number(values["warm-up"]));
+    const toolOutputLines = Math.max(0, Number(values["tool-output-lines"]));
     const sessions = Number(values.sessions);
     const callsPerSession = Number(values.calls);
     const decodeMsPerToken = Number(values["decode-ms-per-token"]);
@@ -136,16 +140,26 @@ const bench: Bench = {
     const zero = await startSimulatorProcess(sessions * 4, 0);
     const server = await startServer({ port: 0, agentHandlers: false, logger: createRaasLogger("warn") });
     try {
-      const options = { sessions, callsPerSession, clients, warmUpRounds } as const;
+      const options = { sessions, callsPerSession, clients, warmUpRounds, toolOutputLines } as const;
       // Repeats of the headline phase (each on fresh jobs), pooled: run-to-run spread on a shared
       // 2-core machine is about ±1 ms, so one figure alone says little about a small change.
       const pacedRuns: PhaseResult[] = [];
       for (let i = 0; i < repeats; i += 1) {
-        pacedRuns.push(await runPhase(server, paced.url, { ...options, backendId: `sim-paced-${i}` }));
+        pacedRuns.push(
+          await runPhase(server, paced.url, {
+            ...options,
+            backendId: `sim-paced-${i}`,
+            firstSessionIndex: (i + 1) * 10 * sessions,
+          }),
+        );
       }
       const pacedPhase = mergePhases(pacedRuns);
       const p50PerRepeat = pacedRuns.map((run) => median(minus(run.gatewayMs, run.backendMs)));
-      const saturated = await runPhase(server, zero.url, { ...options, backendId: "sim-zero" });
+      const saturated = await runPhase(server, zero.url, {
+        ...options,
+        backendId: "sim-zero",
+        firstSessionIndex: (repeats + 1) * 10 * sessions,
+      });
 
       const traceMs: number[] = [];
       let certified = 0;
@@ -203,6 +217,7 @@ const bench: Bench = {
           clients,
           repeats,
           warmUpRounds,
+          toolOutputLines,
           saturatedDecodeMsPerToken: 0,
         },
       };

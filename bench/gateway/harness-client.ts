@@ -2,7 +2,7 @@
 // sessions, timing each call; and the same harnesses calling the backend directly. Run in a
 // process of their own (as harnesses run in their sandboxes, never in the server):
 // `node --import tsx bench/gateway/harness-client.ts` reads `{ sessions: [{ key, url, index }],
-// calls }` (conversations through the gateway) or `{ direct: [{ key, url, bodies }] }` (each
+// calls, toolOutputLines? }` (conversations through the gateway) or `{ direct: [{ key, url, bodies }] }` (each
 // session's bodies POSTed in order to the backend) on stdin and writes
 // `{ wallMs: { "<key>:<call>": ms }, answers?: { "<key>:<call>": text } }`.
 import { Agent, request } from "node:http";
@@ -52,10 +52,27 @@ function post(agent: Agent, url: URL, body: string): Promise<{ status: number; t
   });
 }
 
-/** Every session's conversation at once; the wall time of each call by `<key>:<call>`. */
+/**
+ * What a tool call answers: the two-file listing, or `lines` lines of a test log, new text on every
+ * call of every session (as real tool output is, so the gateway tokenizes it anew).
+ */
+export function toolOutput(session: number, call: number, lines: number): string {
+  if (lines <= 0) return "a.txt\nb.txt\n";
+  return Array.from(
+    { length: lines },
+    (_, i) =>
+      `tests/test_module_${session}_${call}.py::test_case_${i} ${i % 9 === 0 ? "FAILED" : "PASSED"} [${Math.floor((i * 100) / lines)}%]`,
+  ).join("\n");
+}
+
+/**
+ * Every session's conversation at once; the wall time of each call by `<key>:<call>`. Tool results
+ * are `toolOutput(session, call, toolOutputLines)`.
+ */
 export async function runConversations(
   sessions: readonly HarnessSession[],
   calls: number,
+  toolOutputLines = 0,
 ): Promise<Record<string, number>> {
   const agent = new Agent({ keepAlive: true });
   const wallMs: Record<string, number> = {};
@@ -74,7 +91,11 @@ export async function runConversations(
       const message = JSON.parse(response.text).choices[0].message;
       messages.push(message);
       for (const toolCall of message.tool_calls ?? []) {
-        messages.push({ role: "tool", tool_call_id: toolCall.id, content: "a.txt\nb.txt\n" });
+        messages.push({
+          role: "tool",
+          tool_call_id: toolCall.id,
+          content: toolOutput(session.index, call, toolOutputLines),
+        });
       }
     }
   };
@@ -124,11 +145,11 @@ if (process.argv[1] && import.meta.filename === process.argv[1]) {
   process.stdin.setEncoding("utf8");
   for await (const chunk of process.stdin) input += chunk;
   const parsed = JSON.parse(input) as
-    | { sessions: HarnessSession[]; calls: number }
+    | { sessions: HarnessSession[]; calls: number; toolOutputLines?: number }
     | { direct: DirectSession[] };
   const output =
     "direct" in parsed
       ? await runDirectCalls(parsed.direct)
-      : { wallMs: await runConversations(parsed.sessions, parsed.calls) };
+      : { wallMs: await runConversations(parsed.sessions, parsed.calls, parsed.toolOutputLines) };
   process.stdout.write(JSON.stringify(output));
 }

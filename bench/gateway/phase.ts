@@ -63,9 +63,17 @@ export async function runPhase(
     clients: "process" | "inline";
     /** Unmeasured rounds of conversations first. */
     warmUpRounds: number;
+    /** Lines of each tool result (a test log); 0: a two-file listing. */
+    toolOutputLines: number;
+    /**
+     * The first session's index (its task and tool output): phases with different bases hold
+     * conversations of their own, not a tokenizer cache's hits of an earlier phase.
+     */
+    firstSessionIndex: number;
   },
 ): Promise<PhaseResult> {
-  const { sessions, callsPerSession, backendId, clients, warmUpRounds } = options;
+  const { sessions, callsPerSession, backendId, clients, warmUpRounds, toolOutputLines, firstSessionIndex } =
+    options;
   server.inference.registerBackend({
     id: backendId,
     kind: "vllm",
@@ -82,6 +90,7 @@ export async function runPhase(
         index: firstIndex + i,
       })),
       calls: callsPerSession,
+      toolOutputLines,
     });
     const jobs = (await Promise.all(Array.from({ length: sessions }, submit))).map(({ job }) => job.id);
     // Warm-up rounds on jobs of their own, at the measured concurrency (tokenizer, JIT, a
@@ -89,11 +98,11 @@ export async function runPhase(
     // repeat was still the slowest of its run (its per-call paths not yet optimized).
     for (let round = 0; round < warmUpRounds; round += 1) {
       const warmUps = (await Promise.all(Array.from({ length: sessions }, submit))).map(({ job }) => job.id);
-      await runHarnesses(conversations(warmUps, -100 * (round + 1)), clients);
+      await runHarnesses(conversations(warmUps, firstSessionIndex - sessions * (round + 1)), clients);
     }
 
     const gatewayCpu = process.cpuUsage();
-    const gateway = await runHarnesses(conversations(jobs, 0), clients);
+    const gateway = await runHarnesses(conversations(jobs, firstSessionIndex), clients);
     const gatewayCpuMs = cpuMsSince(gatewayCpu);
     const records = new Map<string, TGatewayCallRecord[]>();
     for (const jobId of jobs) records.set(jobId, await server.gateway.listCalls(jobId));
@@ -123,9 +132,10 @@ export async function runPhase(
         sessions: jobs.map((jobId, i) => ({
           key: jobId,
           url: `${backendUrl}/v1/chat/completions`,
-          index: i,
+          index: firstSessionIndex + i,
         })),
         calls: callsPerSession,
+        toolOutputLines,
       },
       clients,
     );

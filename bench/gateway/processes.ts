@@ -13,14 +13,16 @@ export interface HarnessOutput {
   answers?: Record<string, string>;
 }
 
-export type HarnessWork = { sessions: HarnessSession[]; calls: number } | { direct: DirectSession[] };
+export type HarnessWork =
+  | { sessions: HarnessSession[]; calls: number; toolOutputLines?: number }
+  | { direct: DirectSession[] };
 
 /** Runs `work` in a harness process of its own, or in this one (`inline`). */
 export async function runHarnesses(work: HarnessWork, where: "process" | "inline"): Promise<HarnessOutput> {
   if (where === "inline") {
     return "direct" in work
       ? runDirectCalls(work.direct)
-      : { wallMs: await runConversations(work.sessions, work.calls) };
+      : { wallMs: await runConversations(work.sessions, work.calls, work.toolOutputLines) };
   }
   const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench/gateway/harness-client.ts")], {
     cwd: root,
