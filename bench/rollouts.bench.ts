@@ -59,13 +59,10 @@ function row(name: string, jobs: TJob[], wallMs: number | null): BenchRow {
   const timing = (key: "initMs" | "runMs" | "evalMs") =>
     jobs.map((job) => job.timings[key]).filter((v): v is number => v !== null);
   const completed = jobs.filter((job) => job.status === "completed");
-  const failures = jobs
-    .filter((job) => job.failure)
-    .map((job) => job.failure?.kind)
-    .reduce<Record<string, number>>(
-      (acc, kind) => ({ ...acc, [kind as string]: (acc[kind as string] ?? 0) + 1 }),
-      {},
-    );
+  const failures: Record<string, number> = {};
+  for (const job of jobs) {
+    if (job.failure) failures[job.failure.kind] = (failures[job.failure.kind] ?? 0) + 1;
+  }
   return {
     name,
     jobs: jobs.length,

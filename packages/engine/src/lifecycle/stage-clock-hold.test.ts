@@ -16,7 +16,11 @@ function manualClock() {
   };
   const advance = (ms: number) => {
     now += ms;
-    for (const timer of [...timers]) if (timer.at <= now) timers.delete(timer), timer.fn();
+    for (const timer of [...timers]) {
+      if (timer.at > now) continue;
+      timers.delete(timer);
+      timer.fn();
+    }
   };
   return { clock, advance };
 }
