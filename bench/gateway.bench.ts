@@ -1,4 +1,4 @@
-// `npm run bench -- gateway [--sessions 64] [--calls 6] [--decode-ms-per-token 10] [--clients process|inline] [--repeat 1] [--warm-up 2] [--tool-output-lines 0]`:
+// `npm run bench -- gateway [--sessions 64] [--calls 6] [--decode-ms-per-token 10] [--clients process|inline] [--repeat 1] [--warm-up 2] [--tool-output-lines 0] [--store memory|pglite|postgres]`:
 // the inference gateway's overhead per call over a direct backend call, and the time to build a
 // trajectory's traces. The server (no agent handlers) runs in this process; the harnesses in a
 // process of their own (`bench/gateway/harness-client.ts`, as harnesses run in sandboxes;
@@ -26,7 +26,9 @@
 // the pooled p50; each repeat's p50 and their median are reported too): one run's p50 moves by
 // about ±1 ms on this shared 2-core machine. Tool results are a two-file listing; `--tool-output-lines N`
 // makes each an N-line test log, new text on every call (about 20 tokens a line), as a SWE harness's
-// are: the gateway then tokenizes that much new text per call.
+// are: the gateway then tokenizes that much new text per call. The server records every call before
+// it answers; `--store` says where: `memory` (the default), `pglite` (`npm start`'s embedded store)
+// or `postgres` (distributed mode; `RAAS_BENCH_DATABASE_URL`, a schema of its own dropped after).
 //
 // Two phases: `paced`, where the simulator decodes at `--decode-ms-per-token` (generation takes
 // time, as on a GPU, so 64 sessions do not all sit in the gateway at once) — the headline; and
@@ -38,6 +40,7 @@ import { createRaasLogger } from "@raas/compose";
 import { buildGatewayTraces } from "@raas/engine";
 import { startServer } from "@raas/server";
 import type { Bench, BenchRow } from "./bench.types";
+import { prepareBenchStore, readBenchStoreKind } from "./gateway/bench-store";
 import { mergePhases, type PhaseResult, runPhase } from "./gateway/phase";
 import { startSimulatorProcess } from "./gateway/processes";
 import { mean, median, percentile } from "./stats";
@@ -127,18 +130,26 @@ const bench: Bench = {
         repeat: { type: "string", default: "1" },
         "warm-up": { type: "string", default: "2" },
         "tool-output-lines": { type: "string", default: "0" },
+        store: { type: "string", default: "memory" },
       },
     });
     const repeats = Math.max(1, Number(values.repeat));
     const warmUpRounds = Math.max(0, Number(values["warm-up"]));
     const toolOutputLines = Math.max(0, Number(values["tool-output-lines"]));
+    const storeKind = readBenchStoreKind(values.store);
     const sessions = Number(values.sessions);
     const callsPerSession = Number(values.calls);
     const decodeMsPerToken = Number(values["decode-ms-per-token"]);
     const clients = values.clients === "inline" ? "inline" : "process";
     const paced = await startSimulatorProcess(sessions * 4, decodeMsPerToken);
     const zero = await startSimulatorProcess(sessions * 4, 0);
-    const server = await startServer({ port: 0, agentHandlers: false, logger: createRaasLogger("warn") });
+    const store = await prepareBenchStore(storeKind);
+    const server = await startServer({
+      port: 0,
+      agentHandlers: false,
+      store: store.config,
+      logger: createRaasLogger("warn"),
+    });
     try {
       const options = { sessions, callsPerSession, clients, warmUpRounds, toolOutputLines } as const;
       // Repeats of the headline phase (each on fresh jobs), pooled: run-to-run spread on a shared
@@ -218,11 +229,13 @@ const bench: Bench = {
           repeats,
           warmUpRounds,
           toolOutputLines,
+          store: storeKind,
           saturatedDecodeMsPerToken: 0,
         },
       };
     } finally {
       await server.close({ graceMs: 0 });
+      await store.dispose();
       paced.child.kill("SIGTERM");
       zero.child.kill("SIGTERM");
     }
