@@ -245,7 +245,9 @@ async function createStore(
     workers: new PrismaWorkerStore(store.prisma),
     batches: new PrismaBatchStore(store.prisma),
     curriculum: new PrismaCurriculumStore(store.prisma),
-    gatewayCalls: new PrismaGatewayCallStore(store.sql),
+    gatewayCalls: new PrismaGatewayCallStore(store.sql, {
+      maxCallsPerStatement: store.kind === "postgres" ? 64 : 1,
+    }),
     backendRegistrations: new PrismaBackendRegistrationStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
     archive: store.archive,

@@ -20,7 +20,7 @@ export { makePrivateDir, restrictTreeToOwner } from "./client/private-dir";
 export { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "./codec/token-codec";
 export { PrismaCurriculumStore } from "./curriculum/prisma-curriculum-store";
 export type { DbLogger } from "./db-logger.types";
-export { PrismaGatewayCallStore } from "./gateway/prisma-gateway-call-store";
+export { type GatewayCallStoreOptions, PrismaGatewayCallStore } from "./gateway/prisma-gateway-call-store";
 export { DEFAULT_MIGRATIONS_DIR, type MigrationFile, readMigrationFiles } from "./migrate/migration-files";
 export type { MigrationSession, MigrationTarget } from "./migrate/migration-target.types";
 export { type MigrateOptions, type MigrateResult, migrate } from "./migrate/migrator";

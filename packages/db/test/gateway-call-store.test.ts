@@ -83,6 +83,49 @@ function describeContract(name: string, open: () => Promise<GatewayCallStore>) {
       expect(await store.listCalls(job)).toEqual([]);
       expect((await store.listCalls(`${job}_other`)).map((c) => c.seq)).toEqual([0]);
     });
+
+    it("stores appends made at once (one group), a call written twice as its later write", async () => {
+      const store = await open();
+      const job = `job_${freshSchemaName()}`;
+      await Promise.all([
+        ...Array.from({ length: 40 }, (_, seq) => store.append(call(job, seq))),
+        store.append(call(job, 7, { id: "gwc_rewritten", responseIds: [70] })),
+      ]);
+      const listed = await store.listCalls(job);
+      expect(listed.map((c) => c.seq)).toEqual(Array.from({ length: 40 }, (_, seq) => seq));
+      expect(listed[7]).toEqual(call(job, 7, { id: "gwc_rewritten", responseIds: [70] }));
+      expect(listed[8]).toEqual(call(job, 8));
+    });
+
+    it("deletes after the appends made before it, even those not yet awaited", async () => {
+      const store = await open();
+      const job = `job_${freshSchemaName()}`;
+      const appended = Promise.all([0, 1, 2].map((seq) => store.append(call(job, seq))));
+      await store.deleteCalls(job);
+      await appended;
+      expect(await store.listCalls(job)).toEqual([]);
+    });
+  });
+}
+
+/** A call the database refuses (its seq is past INTEGER): it fails alone, the others of its group are stored. */
+function describeRefusedCall(open: () => Promise<GatewayCallStore>) {
+  it("fails a call the database refuses on its own; the calls written with it are stored", async () => {
+    const store = await open();
+    const job = `job_${freshSchemaName()}`;
+    const outcomes = await Promise.allSettled([
+      store.append(call(job, 0)),
+      store.append(call(job, 1)),
+      store.append(call(job, 2 ** 31)),
+      store.append(call(job, 2)),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+      "fulfilled",
+    ]);
+    expect((await store.listCalls(job)).map((c) => c.seq)).toEqual([0, 1, 2]);
   });
 }
 
@@ -97,6 +140,12 @@ describe("PrismaGatewayCallStore", () => {
     await pglite?.close();
   });
   describeContract("on PGlite", async () => new PrismaGatewayCallStore(pglite.sql));
+  describe("on PGlite, a statement per call", () => {
+    describeRefusedCall(async () => new PrismaGatewayCallStore(pglite.sql, { maxCallsPerStatement: 1 }));
+  });
+  describe("on PGlite, calls in groups", () => {
+    describeRefusedCall(async () => new PrismaGatewayCallStore(pglite.sql));
+  });
 
   describe("on PostgreSQL", () => {
     const schema = freshSchemaName();
@@ -110,6 +159,7 @@ describe("PrismaGatewayCallStore", () => {
       await dropSchema(schema);
     });
     describeContract("contract", async () => new PrismaGatewayCallStore(postgres.sql));
+    describeRefusedCall(async () => new PrismaGatewayCallStore(postgres.sql));
 
     it("keeps the calls across a reopened store (a restart), with the same traces and certificate", async () => {
       const job = "job_restart";

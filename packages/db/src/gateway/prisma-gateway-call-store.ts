@@ -1,7 +1,8 @@
 import type { GatewayCallStore } from "@raas/engine";
 import type { TGatewayCallRecord, TToolChoiceViolation } from "@raas/shared";
 import { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "../codec/token-codec";
-import { jsonParam } from "../sql/bulk-statements";
+import { buildInsert, type ColumnSpec, jsonParam } from "../sql/bulk-statements";
+import { GroupWriter } from "../sql/group-writer";
 import type { SqlExecutor } from "../sql/sql-executor";
 
 /** The columns of `gateway_calls` as the driver hands them back. */
@@ -27,22 +28,47 @@ interface GatewayCallRow {
   created_at_ms: number;
 }
 
-const UPSERT = `INSERT INTO gateway_calls (job_id, seq, call_id, parent_call_id, prompt_ids, response_ids,
-  logprobs, prompt_tokens, response_tokens, finish_reason, backend_id, weight_version,
-  cached_prompt_tokens, latency_ms, overhead_ms, messages, tools, answer, tool_choice_violation, created_at_ms,
-  enable_thinking)
-VALUES ($1, $2, $3, $4, $5::bytea, $6::bytea, $7::bytea, $8, $9, $10, $11, $12, $13, $14, $15,
-  $16::jsonb, $17::jsonb, $18::jsonb, $19::jsonb, $20, $21)
-ON CONFLICT (job_id, seq) DO UPDATE SET call_id = EXCLUDED.call_id,
-  parent_call_id = EXCLUDED.parent_call_id, prompt_ids = EXCLUDED.prompt_ids,
-  response_ids = EXCLUDED.response_ids, logprobs = EXCLUDED.logprobs,
-  prompt_tokens = EXCLUDED.prompt_tokens, response_tokens = EXCLUDED.response_tokens,
-  finish_reason = EXCLUDED.finish_reason, backend_id = EXCLUDED.backend_id,
-  weight_version = EXCLUDED.weight_version, cached_prompt_tokens = EXCLUDED.cached_prompt_tokens,
-  latency_ms = EXCLUDED.latency_ms, overhead_ms = EXCLUDED.overhead_ms,
-  messages = EXCLUDED.messages, tools = EXCLUDED.tools, answer = EXCLUDED.answer,
-  tool_choice_violation = EXCLUDED.tool_choice_violation, created_at_ms = EXCLUDED.created_at_ms,
-  enable_thinking = EXCLUDED.enable_thinking`;
+/** The columns written, in the order of `callValues`. */
+const COLUMNS: readonly ColumnSpec[] = [
+  { name: "job_id", type: "text" },
+  { name: "seq", type: "int4" },
+  { name: "call_id", type: "text" },
+  { name: "parent_call_id", type: "text" },
+  { name: "prompt_ids", type: "bytea" },
+  { name: "response_ids", type: "bytea" },
+  { name: "logprobs", type: "bytea" },
+  { name: "prompt_tokens", type: "int4" },
+  { name: "response_tokens", type: "int4" },
+  { name: "finish_reason", type: "text" },
+  { name: "backend_id", type: "text" },
+  { name: "weight_version", type: "text" },
+  { name: "cached_prompt_tokens", type: "int4" },
+  { name: "latency_ms", type: "float8" },
+  { name: "overhead_ms", type: "float8" },
+  { name: "messages", type: "jsonb" },
+  { name: "tools", type: "jsonb" },
+  { name: "answer", type: "jsonb" },
+  { name: "tool_choice_violation", type: "jsonb" },
+  { name: "created_at_ms", type: "float8" },
+  { name: "enable_thinking", type: "bool" },
+];
+
+/** Writing a `(job_id, seq)` again replaces the row. */
+const ON_CONFLICT = `ON CONFLICT (job_id, seq) DO UPDATE SET ${COLUMNS.slice(2)
+  .map(({ name }) => `${name} = EXCLUDED.${name}`)
+  .join(", ")}`;
+
+/** Options of `PrismaGatewayCallStore`. */
+export interface GatewayCallStoreOptions {
+  /**
+   * The most calls appended in one statement. Default 64: on PostgreSQL a call's write costs a
+   * round trip and a commit, which a group shares (append p50 7.0 → 4.0 ms, p90 28 → 12 ms at 64
+   * sessions in the gateway bench). Use 1 on PGlite: it runs in the server's thread, where a group
+   * would hold the event loop for all its rows at once, while single writes interleave with the
+   * rest of the server's work.
+   */
+  maxCallsPerStatement?: number;
+}
 
 const SELECT = `SELECT job_id, seq, call_id, parent_call_id, prompt_ids, response_ids, logprobs,
   finish_reason, backend_id, weight_version, cached_prompt_tokens, latency_ms, overhead_ms,
@@ -125,13 +151,19 @@ function fromRow(row: GatewayCallRow): TGatewayCallRecord {
  */
 export class PrismaGatewayCallStore implements GatewayCallStore {
   readonly #sql: SqlExecutor;
+  /**
+   * Calls are appended in groups (see `maxCallsPerStatement`): the gateway awaits each call's
+   * write before it answers.
+   */
+  readonly #writer: GroupWriter<TGatewayCallRecord>;
 
-  constructor(sql: SqlExecutor) {
+  constructor(sql: SqlExecutor, options: GatewayCallStoreOptions = {}) {
     this.#sql = sql;
+    this.#writer = new GroupWriter((records) => this.#upsert(records), options.maxCallsPerStatement ?? 64);
   }
 
-  async append(record: TGatewayCallRecord): Promise<void> {
-    await this.#sql.execute(UPSERT, callValues(record));
+  append(record: TGatewayCallRecord): Promise<void> {
+    return this.#writer.write(record);
   }
 
   async listCalls(jobId: string): Promise<TGatewayCallRecord[]> {
@@ -140,6 +172,26 @@ export class PrismaGatewayCallStore implements GatewayCallStore {
   }
 
   async deleteCalls(jobId: string): Promise<void> {
+    // After every append made before it: a call of an earlier attempt still waiting for its group
+    // must not be stored after the delete.
+    await this.#writer.whenWritten();
     await this.#sql.execute(DELETE_CALLS, [jobId]);
+  }
+
+  /** One statement for the group; a call written twice in it is stored as its later write. */
+  async #upsert(records: readonly TGatewayCallRecord[]): Promise<void> {
+    const latest = new Map<string, TGatewayCallRecord>();
+    for (const record of records) {
+      const key = `${record.jobId}\u0000${record.seq}`;
+      latest.delete(key);
+      latest.set(key, record);
+    }
+    const { sql, params } = buildInsert(
+      "gateway_calls",
+      COLUMNS,
+      [...latest.values()].map(callValues),
+      ON_CONFLICT,
+    );
+    await this.#sql.execute(sql, params);
   }
 }
