@@ -1,7 +1,7 @@
 import type { GatewayCallStore } from "@raas/engine";
 import type { TGatewayCallRecord, TToolChoiceViolation } from "@raas/shared";
 import { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "../codec/token-codec";
-import { buildInsert, type ColumnSpec, jsonParam } from "../sql/bulk-statements";
+import { buildInsert, byteaParam, bytesFromHex, type ColumnSpec, jsonParam } from "../sql/bulk-statements";
 import { GroupWriter } from "../sql/group-writer";
 import type { SqlExecutor } from "../sql/sql-executor";
 
@@ -11,9 +11,10 @@ interface GatewayCallRow {
   seq: number;
   call_id: string;
   parent_call_id: string | null;
-  prompt_ids: Uint8Array;
-  response_ids: Uint8Array;
-  logprobs: Uint8Array;
+  /** The bytea columns as hex (`encode(…, 'hex')`). */
+  prompt_ids: string;
+  response_ids: string;
+  logprobs: string;
   finish_reason: string | null;
   backend_id: string | null;
   weight_version: string | null;
@@ -70,17 +71,13 @@ export interface GatewayCallStoreOptions {
   maxCallsPerStatement?: number;
 }
 
-const SELECT = `SELECT job_id, seq, call_id, parent_call_id, prompt_ids, response_ids, logprobs,
+const SELECT = `SELECT job_id, seq, call_id, parent_call_id, encode(prompt_ids, 'hex') AS prompt_ids,
+  encode(response_ids, 'hex') AS response_ids, encode(logprobs, 'hex') AS logprobs,
   finish_reason, backend_id, weight_version, cached_prompt_tokens, latency_ms, overhead_ms,
   messages, tools, answer, tool_choice_violation, created_at_ms, enable_thinking
 FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 
 const DELETE_CALLS = `DELETE FROM gateway_calls WHERE job_id = $1`;
-
-/** Bytes as a driver parameter: both `pg` and PGlite send a Buffer as bytea. */
-function bytesParam(bytes: Uint8Array<ArrayBuffer>): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
 
 /** jsonb as the drivers return it: parsed by `pg` and PGlite, text if a driver ever does not. */
 function parsedJson(value: unknown): unknown {
@@ -93,9 +90,9 @@ function callValues(record: TGatewayCallRecord): unknown[] {
     record.seq,
     record.id,
     record.parentCallId,
-    bytesParam(encodeTokenIds(record.promptIds)),
-    bytesParam(encodeTokenIds(record.responseIds)),
-    bytesParam(encodeLogprobs(record.logprobs)),
+    byteaParam(encodeTokenIds(record.promptIds)),
+    byteaParam(encodeTokenIds(record.responseIds)),
+    byteaParam(encodeLogprobs(record.logprobs)),
     record.promptIds.length,
     record.responseIds.length,
     record.finishReason,
@@ -120,9 +117,9 @@ function fromRow(row: GatewayCallRow): TGatewayCallRecord {
     seq: Number(row.seq),
     jobId: row.job_id,
     parentCallId: row.parent_call_id,
-    promptIds: decodeTokenIds(row.prompt_ids),
-    responseIds: decodeTokenIds(row.response_ids),
-    logprobs: decodeLogprobs(row.logprobs),
+    promptIds: decodeTokenIds(bytesFromHex(row.prompt_ids)),
+    responseIds: decodeTokenIds(bytesFromHex(row.response_ids)),
+    logprobs: decodeLogprobs(bytesFromHex(row.logprobs)),
     finishReason: row.finish_reason,
     backendId: row.backend_id,
     weightVersion: row.weight_version,

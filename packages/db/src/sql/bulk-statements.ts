@@ -25,10 +25,27 @@ export function jsonParam(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
 }
 
+/**
+ * Bytes as a parameter: `\x` and their hex, text that the statement's `::text::bytea` cast reads
+ * back exactly. Both drivers take a Buffer too, but PGlite hex-encodes it a byte at a time in JS
+ * (a 20k-token prompt's write took 34 ms on the server's thread, 14 ms so), where Buffer's is native.
+ */
+export function byteaParam(bytes: Uint8Array): string {
+  return `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
+}
+
+/** Bytes read as `encode(column, 'hex')` (PGlite parses a bytea column a byte at a time in JS). */
+export function bytesFromHex(hex: string): Uint8Array {
+  return Buffer.from(hex, "hex");
+}
+
 function placeholder(index: number, column: ColumnSpec): string {
-  // jsonb travels as text (see jsonParam); every other parameter is cast to its column's type so
-  // VALUES lists get the right types regardless of driver inference.
-  return column.type === "jsonb" ? `$${index}::text::jsonb` : `$${index}::${column.type}`;
+  // jsonb and bytea travel as text (see jsonParam, byteaParam: a parameter typed bytea is one
+  // PGlite serializes itself); every other parameter is cast to its column's type so VALUES lists
+  // get the right types regardless of driver inference.
+  return column.type === "jsonb" || column.type === "bytea"
+    ? `$${index}::text::${column.type}`
+    : `$${index}::${column.type}`;
 }
 
 function valuesList(

@@ -1,7 +1,13 @@
 import type { TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
 import { type PreviousTurnIds, splitPrompt } from "../codec/prompt-delta-codec";
 import { encodeLogprobs, encodeTokenIds } from "../codec/token-codec";
-import { buildInsert, type ColumnSpec, jsonParam, rowsPerStatement } from "../sql/bulk-statements";
+import {
+  buildInsert,
+  byteaParam,
+  type ColumnSpec,
+  jsonParam,
+  rowsPerStatement,
+} from "../sql/bulk-statements";
 import type { SqlExecutor } from "../sql/sql-executor";
 
 const TURN_COLUMNS: readonly ColumnSpec[] = [
@@ -46,19 +52,14 @@ const SANDBOX_EVENT_COLUMNS: readonly ColumnSpec[] = [
   { name: "at_ms", type: "float8" },
 ];
 
-/** Bytes as a driver parameter: both `pg` and PGlite send a Buffer as bytea. */
-function bytesParam(bytes: Uint8Array<ArrayBuffer>): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
 function turnValues(turn: TTurn, previous: PreviousTurnIds | undefined): unknown[] {
   const prompt = splitPrompt(turn.promptIds, previous);
   return [
     turn.jobId,
     turn.index,
-    bytesParam(encodeTokenIds(prompt.suffixIds)),
-    bytesParam(encodeTokenIds(turn.responseIds)),
-    bytesParam(encodeLogprobs(turn.logprobs)),
+    byteaParam(encodeTokenIds(prompt.suffixIds)),
+    byteaParam(encodeTokenIds(turn.responseIds)),
+    byteaParam(encodeLogprobs(turn.logprobs)),
     turn.promptIds.length,
     turn.responseIds.length,
     turn.backendId,
