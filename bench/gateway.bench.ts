@@ -39,6 +39,7 @@ import { parseArgs } from "node:util";
 import { createRaasLogger } from "@raas/compose";
 import { buildGatewayTraces } from "@raas/engine";
 import { startServer } from "@raas/server";
+import type { TGatewayCallRecord } from "@raas/shared";
 import type { Bench, BenchRow } from "./bench.types";
 import { prepareBenchStore, readBenchStoreKind } from "./gateway/bench-store";
 import { mergePhases, type PhaseResult, runPhase } from "./gateway/phase";
@@ -56,6 +57,11 @@ const row = (name: string, values: readonly number[], extra: Record<string, numb
   meanMs: mean(values),
   ...extra,
 });
+
+/** A call record's size as the gateway hands it over: 4 bytes per id and logprob, JSON's length. */
+const recordBytes = (call: TGatewayCallRecord) =>
+  4 * (call.promptIds.length + call.responseIds.length + call.logprobs.length) +
+  JSON.stringify([call.messages, call.tools, call.answer]).length;
 
 const minus = (a: readonly number[], b: readonly number[]) => a.map((value, i) => value - (b[i] as number));
 const fixed = (value: number) => Number(value.toFixed(3));
@@ -182,6 +188,8 @@ const bench: Bench = {
       }
       const overheadMs = minus(pacedPhase.gatewayMs, pacedPhase.backendMs);
       const overheadP50 = median(overheadMs);
+      const stored = await store.measureCalls();
+      const recorded = [...pacedPhase.records.values()].flat();
       const calls = pacedPhase.gatewayMs.length + saturated.gatewayMs.length;
       return {
         bench: "gateway",
@@ -219,6 +227,8 @@ const bench: Bench = {
           targetOverheadP50Ms: TARGET_OVERHEAD_P50_MS,
           meetsTarget: overheadP50 <= TARGET_OVERHEAD_P50_MS,
           traceBuildP50Ms: fixed(median(traceMs)),
+          recordBytesPerCall: Math.round(mean(recorded.map(recordBytes))),
+          ...(stored && { storedBytesPerCall: Math.round(stored.bytes / Math.max(1, stored.calls)) }),
           certifiedTrajectories: `${certified}/${pacedPhase.records.size}`,
         },
         config: {

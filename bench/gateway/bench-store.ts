@@ -11,6 +11,12 @@ export type BenchStoreKind = "memory" | "pglite" | "postgres";
 
 export interface BenchStore {
   config: StoreConfig;
+  /**
+   * The recorded calls and the bytes their rows take in the table (`pg_column_size`: after
+   * PostgreSQL's compression, TOAST included); null where the bench cannot read the store
+   * (memory, and PGlite, which the server's process holds).
+   */
+  measureCalls(): Promise<{ calls: number; bytes: number } | null>;
   /** Removes what the bench made (a data directory, a schema). */
   dispose(): Promise<void>;
 }
@@ -25,22 +31,35 @@ export function readBenchStoreKind(value: string | undefined): BenchStoreKind {
 }
 
 export async function prepareBenchStore(kind: BenchStoreKind): Promise<BenchStore> {
-  if (kind === "memory") return { config: { kind: "memory" }, dispose: async () => {} };
+  const none = async () => null;
+  if (kind === "memory") return { config: { kind: "memory" }, measureCalls: none, dispose: async () => {} };
   const dir = mkdtempSync(join(tmpdir(), "raas-bench-gateway-"));
   const removeDir = async () => rmSync(dir, { recursive: true, force: true });
-  if (kind === "pglite") return { config: { kind: "db", dataDir: join(dir, "data") }, dispose: removeDir };
+  if (kind === "pglite") {
+    return { config: { kind: "db", dataDir: join(dir, "data") }, measureCalls: none, dispose: removeDir };
+  }
   const schema = `raas_bench_gateway_${process.pid}_${Date.now().toString(36)}`;
+  const withClient = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      return await fn(client);
+    } finally {
+      await client.end();
+    }
+  };
   return {
     config: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${POSTGRES_URL}?schema=${schema}` },
+    measureCalls: () =>
+      withClient(async (client) => {
+        const { rows } = await client.query<{ calls: string; bytes: string | null }>(
+          `SELECT count(*) AS calls, sum(pg_column_size(g.*)) AS bytes FROM "${schema}".gateway_calls g`,
+        );
+        return { calls: Number(rows[0]?.calls ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
+      }),
     async dispose() {
       await removeDir();
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await client.end();
-      }
+      await withClient((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
     },
   };
 }

@@ -97,11 +97,17 @@ describe("gateway call records on PostgreSQL", () => {
     await client.connect();
     try {
       const { rows } = await client.query(
-        `SELECT seq, prompt_tokens, octet_length(prompt_ids) AS bytes FROM "${servers.schema}".gateway_calls WHERE job_id = $1 ORDER BY seq`,
+        `SELECT seq, prompt_tokens, octet_length(prompt_ids) AS bytes, base_seq, base_prompt_tokens
+         FROM "${servers.schema}".gateway_calls WHERE job_id = $1 ORDER BY seq`,
         [job.id],
       );
       expect(rows.map((row) => row.seq)).toEqual([0, 1, 2]);
-      expect(rows.every((row) => Number(row.bytes) === 4 * row.prompt_tokens)).toBe(true);
+      // Each call after the first is stored on the call it answered: only the prompt ids it adds.
+      expect(rows.map((row) => row.base_seq)).toEqual([null, 0, 1]);
+      expect(rows[1].base_prompt_tokens).toBeGreaterThan(0);
+      expect(
+        rows.every((row) => Number(row.bytes) === 4 * (row.prompt_tokens - row.base_prompt_tokens)),
+      ).toBe(true);
     } finally {
       await client.end();
     }

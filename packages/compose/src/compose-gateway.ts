@@ -79,7 +79,7 @@ function resolveCallStore(given: GatewayConfig["calls"]): GatewayCallStore {
   if (given === undefined) return new MemoryGatewayCallStore();
   if (typeof given !== "function") return given;
   return {
-    append: (record) => given().append(record),
+    append: (record, base) => given().append(record, base),
     listCalls: (jobId) => given().listCalls(jobId),
     deleteCalls: (jobId) => given().deleteCalls(jobId),
   };

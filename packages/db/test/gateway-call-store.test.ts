@@ -97,6 +97,40 @@ function describeContract(name: string, open: () => Promise<GatewayCallStore>) {
       expect(listed[8]).toEqual(call(job, 8));
     });
 
+    it("gives back complete calls stored on their bases (what they repeat of an earlier call)", async () => {
+      const store = await open();
+      const job = `job_${freshSchemaName()}`;
+      const system = { role: "system", content: "Be careful." };
+      const task = { role: "user", content: "Fix the bug." };
+      const answer = { role: "assistant", content: "Looking." };
+      const calls = [
+        call(job, 0, { promptIds: [1, 2, 3], responseIds: [4, 5], messages: [system, task] }),
+        // Continues call 0: its prompt, its response, then new ids; its messages, the answer, a tool result.
+        call(job, 1, {
+          promptIds: [1, 2, 3, 4, 5, 6, 7],
+          responseIds: [8],
+          messages: [system, task, answer, { role: "tool", tool_call_id: "c1", content: "a.txt" }],
+        }),
+        // Repeats call 1's prompt up to inside its response; rewrote the task; other tools.
+        call(job, 2, {
+          promptIds: [1, 2, 3, 4, 9],
+          responseIds: [10],
+          messages: [system, { role: "user", content: "Fix it." }],
+          tools: [],
+        }),
+        // Repeats call 0's prompt only in part, and nothing else.
+        call(job, 3, { promptIds: [1, 2], responseIds: [11], messages: [task], tools: [] }),
+      ].map((c) => ({ ...c, logprobs: c.responseIds.map(() => -0.5) }));
+      const bases = [
+        undefined,
+        { seq: 0, promptTokens: 5, messages: 2, isSameTools: true },
+        { seq: 1, promptTokens: 4, messages: 1, isSameTools: false },
+        { seq: 0, promptTokens: 2, messages: 0, isSameTools: false },
+      ];
+      for (const [i, c] of calls.entries()) await store.append(c, bases[i]);
+      expect(await store.listCalls(job)).toEqual(calls);
+    });
+
     it("deletes after the appends made before it, even those not yet awaited", async () => {
       const store = await open();
       const job = `job_${freshSchemaName()}`;
@@ -140,6 +174,30 @@ describe("PrismaGatewayCallStore", () => {
     await pglite?.close();
   });
   describeContract("on PGlite", async () => new PrismaGatewayCallStore(pglite.sql));
+  it("stores only what a call adds to its base, and refuses to read a call whose base is gone", async () => {
+    const store = new PrismaGatewayCallStore(pglite.sql);
+    const job = `job_${freshSchemaName()}`;
+    const first = call(job, 0, { promptIds: [1, 2, 3], responseIds: [4], logprobs: [-0.5] });
+    const second = call(job, 1, {
+      promptIds: [1, 2, 3, 4, 5],
+      messages: [...first.messages, { role: "tool", content: "ok" }],
+    });
+    await store.append(first);
+    await store.append(second, { seq: 0, promptTokens: 4, messages: 1, isSameTools: true });
+    const rows = await pglite.sql.query<{ ids: number; messages: unknown; tools: unknown; tokens: number }>(
+      `SELECT length(prompt_ids) AS ids, messages, tools, prompt_tokens AS tokens
+       FROM gateway_calls WHERE job_id = $1 ORDER BY seq`,
+      [job],
+    );
+    expect(rows.map((row) => ({ ...row, ids: Number(row.ids) }))).toEqual([
+      { ids: 12, messages: first.messages, tools: first.tools, tokens: 3 },
+      { ids: 4, messages: [{ role: "tool", content: "ok" }], tools: [], tokens: 5 },
+    ]);
+    expect(await store.listCalls(job)).toEqual([first, second]);
+
+    await pglite.sql.execute(`DELETE FROM gateway_calls WHERE job_id = $1 AND seq = 0`, [job]);
+    await expect(store.listCalls(job)).rejects.toThrow(/#1 is stored on call #0, which is missing/);
+  });
   describe("on PGlite, a statement per call", () => {
     describeRefusedCall(async () => new PrismaGatewayCallStore(pglite.sql, { maxCallsPerStatement: 1 }));
   });
@@ -175,7 +233,13 @@ describe("PrismaGatewayCallStore", () => {
         }),
       ].map((c) => ({ ...c, logprobs: c.responseIds.map(() => -0.5) }));
       const first = new PrismaGatewayCallStore(postgres.sql);
-      for (const c of calls) await first.append(c);
+      // Calls 1 and 2 stored on their parents (call 2 repeats call 1's prompt ids only).
+      const bases = [
+        undefined,
+        { seq: 0, promptTokens: 5, messages: 0, isSameTools: true },
+        { seq: 1, promptTokens: 6, messages: 0, isSameTools: true },
+      ];
+      for (const [i, c] of calls.entries()) await first.append(c, bases[i]);
       const before = buildGatewayTraces(calls);
       expect(before.certificate.isCertified).toBe(false);
 

@@ -1,4 +1,4 @@
-import type { GatewayCallStore } from "@raas/engine";
+import type { GatewayCallBase, GatewayCallStore } from "@raas/engine";
 import type { TGatewayCallRecord, TToolChoiceViolation } from "@raas/shared";
 import { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "../codec/token-codec";
 import { buildInsert, byteaParam, bytesFromHex, type ColumnSpec, jsonParam } from "../sql/bulk-statements";
@@ -27,6 +27,10 @@ interface GatewayCallRow {
   answer: unknown;
   tool_choice_violation: unknown;
   created_at_ms: number;
+  base_seq: number | null;
+  base_prompt_tokens: number;
+  base_messages: number;
+  base_tools: boolean;
 }
 
 /** The columns written, in the order of `callValues`. */
@@ -52,6 +56,10 @@ const COLUMNS: readonly ColumnSpec[] = [
   { name: "tool_choice_violation", type: "jsonb" },
   { name: "created_at_ms", type: "float8" },
   { name: "enable_thinking", type: "bool" },
+  { name: "base_seq", type: "int4" },
+  { name: "base_prompt_tokens", type: "int4" },
+  { name: "base_messages", type: "int4" },
+  { name: "base_tools", type: "bool" },
 ];
 
 /** Writing a `(job_id, seq)` again replaces the row. */
@@ -74,7 +82,8 @@ export interface GatewayCallStoreOptions {
 const SELECT = `SELECT job_id, seq, call_id, parent_call_id, encode(prompt_ids, 'hex') AS prompt_ids,
   encode(response_ids, 'hex') AS response_ids, encode(logprobs, 'hex') AS logprobs,
   finish_reason, backend_id, weight_version, cached_prompt_tokens, latency_ms, overhead_ms,
-  messages, tools, answer, tool_choice_violation, created_at_ms, enable_thinking
+  messages, tools, answer, tool_choice_violation, created_at_ms, enable_thinking,
+  base_seq, base_prompt_tokens, base_messages, base_tools
 FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 
 const DELETE_CALLS = `DELETE FROM gateway_calls WHERE job_id = $1`;
@@ -84,13 +93,19 @@ function parsedJson(value: unknown): unknown {
   return typeof value === "string" ? JSON.parse(value) : value;
 }
 
-function callValues(record: TGatewayCallRecord): unknown[] {
+/** A call to append, with what it repeats of an earlier call (stored as a reference, not again). */
+interface Append {
+  record: TGatewayCallRecord;
+  base: GatewayCallBase | undefined;
+}
+
+function callValues({ record, base }: Append): unknown[] {
   return [
     record.jobId,
     record.seq,
     record.id,
     record.parentCallId,
-    byteaParam(encodeTokenIds(record.promptIds)),
+    byteaParam(encodeTokenIds(base ? record.promptIds.slice(base.promptTokens) : record.promptIds)),
     byteaParam(encodeTokenIds(record.responseIds)),
     byteaParam(encodeLogprobs(record.logprobs)),
     record.promptIds.length,
@@ -101,23 +116,57 @@ function callValues(record: TGatewayCallRecord): unknown[] {
     record.cachedPromptTokens,
     record.latencyMs,
     record.overheadMs,
-    jsonParam(record.messages),
-    jsonParam(record.tools),
+    jsonParam(base ? record.messages.slice(base.messages) : record.messages),
+    jsonParam(base?.isSameTools ? [] : record.tools),
     // An answer is an assistant message; a JSON `null` keeps the column NOT NULL and round-trips.
     JSON.stringify(record.answer ?? null),
     jsonParam(record.toolChoiceViolation ?? null),
     record.createdAtMs,
     record.enableThinking ?? null,
+    base?.seq ?? null,
+    base?.promptTokens ?? 0,
+    base?.messages ?? 0,
+    base?.isSameTools ?? false,
   ];
 }
 
-function fromRow(row: GatewayCallRow): TGatewayCallRecord {
+/** The first `count` ids of `base`'s prompt ids followed by its response ids. */
+function basePrefix(base: TGatewayCallRecord, count: number): number[] {
+  const fromPrompt = Math.min(count, base.promptIds.length);
+  return [...base.promptIds.slice(0, fromPrompt), ...base.responseIds.slice(0, count - fromPrompt)];
+}
+
+/**
+ * A stored row as the complete call: a row stored on a base (an earlier call of the job, read
+ * before it: `earlier` by seq) gets back what it repeats of it.
+ */
+function fromRow(row: GatewayCallRow, earlier: ReadonlyMap<number, TGatewayCallRecord>): TGatewayCallRecord {
+  let promptIds = decodeTokenIds(bytesFromHex(row.prompt_ids));
+  let messages = parsedJson(row.messages) as unknown[];
+  let tools = parsedJson(row.tools) as unknown[];
+  if (row.base_seq !== null) {
+    const base = earlier.get(Number(row.base_seq));
+    const promptTokens = Number(row.base_prompt_tokens);
+    const baseMessages = Number(row.base_messages);
+    if (
+      !base ||
+      promptTokens > base.promptIds.length + base.responseIds.length ||
+      baseMessages > base.messages.length
+    ) {
+      throw new Error(
+        `gateway call ${row.job_id}#${row.seq} is stored on call #${row.base_seq}, which is missing or shorter than it says`,
+      );
+    }
+    promptIds = [...basePrefix(base, promptTokens), ...promptIds];
+    messages = [...base.messages.slice(0, baseMessages), ...messages];
+    if (row.base_tools) tools = base.tools;
+  }
   const record: TGatewayCallRecord = {
     id: row.call_id,
     seq: Number(row.seq),
     jobId: row.job_id,
     parentCallId: row.parent_call_id,
-    promptIds: decodeTokenIds(bytesFromHex(row.prompt_ids)),
+    promptIds,
     responseIds: decodeTokenIds(bytesFromHex(row.response_ids)),
     logprobs: decodeLogprobs(bytesFromHex(row.logprobs)),
     finishReason: row.finish_reason,
@@ -126,8 +175,8 @@ function fromRow(row: GatewayCallRow): TGatewayCallRecord {
     cachedPromptTokens: row.cached_prompt_tokens === null ? null : Number(row.cached_prompt_tokens),
     latencyMs: Number(row.latency_ms),
     overheadMs: Number(row.overhead_ms),
-    messages: parsedJson(row.messages) as unknown[],
-    tools: parsedJson(row.tools) as unknown[],
+    messages,
+    tools,
     answer: parsedJson(row.answer),
     createdAtMs: Number(row.created_at_ms),
   };
@@ -152,20 +201,29 @@ export class PrismaGatewayCallStore implements GatewayCallStore {
    * Calls are appended in groups (see `maxCallsPerStatement`): the gateway awaits each call's
    * write before it answers.
    */
-  readonly #writer: GroupWriter<TGatewayCallRecord>;
+  readonly #writer: GroupWriter<Append>;
 
   constructor(sql: SqlExecutor, options: GatewayCallStoreOptions = {}) {
     this.#sql = sql;
     this.#writer = new GroupWriter((records) => this.#upsert(records), options.maxCallsPerStatement ?? 64);
   }
 
-  append(record: TGatewayCallRecord): Promise<void> {
-    return this.#writer.write(record);
+  /**
+   * Stores the call; with a `base`, only what the call adds to it (the rest of the prompt ids, the
+   * messages after the repeated ones, the tools unless the same) and a reference to the base.
+   */
+  append(record: TGatewayCallRecord, base?: GatewayCallBase): Promise<void> {
+    return this.#writer.write({ record, base });
   }
 
   async listCalls(jobId: string): Promise<TGatewayCallRecord[]> {
     const rows = await this.#sql.query<GatewayCallRow>(SELECT, [jobId]);
-    return rows.map(fromRow);
+    const bySeq = new Map<number, TGatewayCallRecord>();
+    return rows.map((row) => {
+      const record = fromRow(row, bySeq);
+      bySeq.set(record.seq, record);
+      return record;
+    });
   }
 
   async deleteCalls(jobId: string): Promise<void> {
@@ -176,12 +234,12 @@ export class PrismaGatewayCallStore implements GatewayCallStore {
   }
 
   /** One statement for the group; a call written twice in it is stored as its later write. */
-  async #upsert(records: readonly TGatewayCallRecord[]): Promise<void> {
-    const latest = new Map<string, TGatewayCallRecord>();
-    for (const record of records) {
-      const key = `${record.jobId}\u0000${record.seq}`;
+  async #upsert(appends: readonly Append[]): Promise<void> {
+    const latest = new Map<string, Append>();
+    for (const append of appends) {
+      const key = `${append.record.jobId}\u0000${append.record.seq}`;
       latest.delete(key);
-      latest.set(key, record);
+      latest.set(key, append);
     }
     const { sql, params } = buildInsert(
       "gateway_calls",

@@ -29,7 +29,7 @@ export async function runHiddenTests(input: {
   tests: TCodePayload["tests"];
   signal: AbortSignal;
 }): Promise<{ cases: CodeCaseResult[]; pythonVersion: string | null }> {
-  const { tests, signal } = input;
+  const { tests } = input;
   const files: Record<string, string> = { [input.solutionPath]: input.solution };
   if (tests.kind === "unittest") {
     files["test_hidden.py"] = tests.code;

@@ -110,7 +110,7 @@ except OSError as error:
       timeLimitMs: 1_000,
     });
     expect(statuses(spin)).toEqual(["timeout"]);
-    const quiet = String.raw`
+    const quiet = `
 import subprocess, sys
 subprocess.run([sys.executable, "-c", "import time; time.sleep(3)"], capture_output=True)
 print(int(input()) * 2)

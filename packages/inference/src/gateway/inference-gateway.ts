@@ -16,6 +16,7 @@ import { isInferenceFailure } from "../inference-failure";
 import type { ModelFamilyAdapter } from "../model/model-family.types";
 import { createSegmentCachedTokenizer } from "../model/segment-cached-tokenizer";
 import { type AnswerDelta, AnswerStream } from "./answer-stream";
+import { type BaseCall, shareWithParent } from "./call-base";
 import { buildGatewayPrompt, type SessionCall } from "./gateway-prompt";
 import { cutAtStopStrings, toOpenAiAnswer } from "./openai-answer";
 import { messageKey, toToolSpecs } from "./openai-messages";
@@ -59,8 +60,11 @@ export interface InferenceGatewayOptions {
   now?: () => number;
 }
 
+/** An earlier call as the session keeps it: what the prompt builder and the call base need. */
+type KeptCall = SessionCall & BaseCall;
+
 interface SessionState {
-  calls: SessionCall[];
+  calls: KeptCall[];
   nextSeq: number;
 }
 
@@ -208,13 +212,22 @@ export class InferenceGateway {
       requiredCall,
       (answer.message.tool_calls ?? []).map((call) => call.function.name),
     );
+    const parent =
+      prompt.parentCallId === null ? undefined : state.calls.find((call) => call.id === prompt.parentCallId);
+    const shared =
+      parent &&
+      shareWithParent(parent, {
+        promptIds: prompt.promptIds,
+        messages: request.messages,
+        tools: request.tools ?? [],
+      });
     const record: TGatewayCallRecord = {
       id: callId,
       seq,
       jobId: session.jobId,
       parentCallId: prompt.parentCallId,
-      messages: request.messages,
-      tools: request.tools ?? [],
+      messages: shared ? shared.messages : request.messages,
+      tools: shared ? shared.tools : (request.tools ?? []),
       answer: answer.message,
       promptIds: prompt.promptIds,
       responseIds: cut.responseIds,
@@ -229,7 +242,7 @@ export class InferenceGateway {
       createdAtMs: startedAtMs,
       ...(violation && { toolChoiceViolation: violation }),
     };
-    await this.options.calls.append(record);
+    await this.options.calls.append(record, shared?.base);
     state.calls.push(sessionCallOf(record, prompt));
     return {
       id: `chatcmpl-${callId}`,
@@ -316,7 +329,7 @@ export class InferenceGateway {
 function sessionCallOf(
   record: TGatewayCallRecord,
   keys?: { messageKeys: readonly string[]; toolsKey: string },
-): SessionCall {
+): KeptCall {
   const messages = record.messages as TChatCompletionRequest["messages"];
   const answer = record.answer as TChatCompletion["choices"][0]["message"];
   return {
@@ -328,5 +341,8 @@ function sessionCallOf(
     enableThinking: record.enableThinking ?? true,
     promptIds: record.promptIds,
     responseIds: record.responseIds,
+    seq: record.seq,
+    messages: record.messages,
+    tools: record.tools,
   };
 }
