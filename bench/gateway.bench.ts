@@ -29,6 +29,9 @@
 // are: the gateway then tokenizes that much new text per call. The server records every call before
 // it answers; `--store` says where: `memory` (the default), `pglite` (`npm start`'s embedded store)
 // or `postgres` (distributed mode; `RAAS_BENCH_DATABASE_URL`, a schema of its own dropped after).
+// `recordBytesPerCall` is a measured call's record as handed to the store (4 bytes per id and
+// logprob, the JSON's length); `storedBytesPerCall` (postgres) what a call's row takes in the table
+// over every call of the run (warm-ups included), after PostgreSQL's compression.
 //
 // Two phases: `paced`, where the simulator decodes at `--decode-ms-per-token` (generation takes
 // time, as on a GPU, so 64 sessions do not all sit in the gateway at once) — the headline; and

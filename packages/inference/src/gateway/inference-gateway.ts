@@ -243,6 +243,12 @@ export class InferenceGateway {
       ...(violation && { toolChoiceViolation: violation }),
     };
     await this.options.calls.append(record, shared?.base);
+    // The repeated messages' keys are the parent's strings (equal messages at equal places).
+    if (parent && shared) {
+      for (let i = 0; i < shared.base.messages; i += 1) {
+        prompt.messageKeys[i] = parent.messageKeys[i] as string;
+      }
+    }
     state.calls.push(sessionCallOf(record, prompt));
     return {
       id: `chatcmpl-${callId}`,
