@@ -271,6 +271,36 @@ describe("the inference gateway on the composed server", () => {
     expect(traces.chains[2]).toMatchObject({ origin: "split", fromChainIndex: 0 });
   });
 
+  it("refuses a body nested too deep with a 400 (a harness cannot crash the recording), and serves one within the limit on a continuation", async () => {
+    const { base } = await openJob();
+    const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    const withExtra = (depth: number) =>
+      `{"role":"user","content":"task_id: ${TASK}\\nWhat does a.txt say?","extra":${nested(depth)}}`;
+    const send = async (messages: string[]) => {
+      const response = await fetch(`${base}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: `{"tools":${JSON.stringify(tools)},"messages":[${messages.join(",")}]}`,
+      });
+      return { status: response.status, body: (await response.json()) as Json };
+    };
+    const deep = await send([withExtra(100_000)]);
+    expect(deep.status).toBe(400);
+    expect(deep.body.error.message).toMatch(/more than 100 levels deep/);
+
+    // Within the limit: the first call, then one continuing it (its base compares the messages).
+    const first = await send([withExtra(90)]);
+    expect(first.status).toBe(200);
+    const answer = JSON.stringify(first.body.choices[0].message);
+    const toolResult = JSON.stringify({
+      role: "tool",
+      tool_call_id: first.body.choices[0].message.tool_calls[0].id,
+      content: "a.txt",
+    });
+    const second = await send([withExtra(90), answer, toolResult]);
+    expect(second.status).toBe(200);
+  });
+
   it("answers /v1/models, refuses bad requests with 4xx, and stops a token when its job ends", async () => {
     const { jobId, base } = await openJob();
     const models = await fetch(`${base}/models`).then(async (response) => ({
