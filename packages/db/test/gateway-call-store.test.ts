@@ -174,7 +174,7 @@ describe("PrismaGatewayCallStore", () => {
     await pglite?.close();
   });
   describeContract("on PGlite", async () => new PrismaGatewayCallStore(pglite.sql));
-  it("stores only what a call adds to its base, and refuses to read a call whose base is gone", async () => {
+  it("stores only what a call adds to its base, and refuses to read a call whose base is gone or rewritten", async () => {
     const store = new PrismaGatewayCallStore(pglite.sql);
     const job = `job_${freshSchemaName()}`;
     const first = call(job, 0, { promptIds: [1, 2, 3], responseIds: [4], logprobs: [-0.5] });
@@ -195,6 +195,11 @@ describe("PrismaGatewayCallStore", () => {
     ]);
     expect(await store.listCalls(job)).toEqual([first, second]);
 
+    // The base written again with other prompt ids: the repeated ids no longer hash the same.
+    await store.append({ ...first, promptIds: [1, 2, 7] });
+    await expect(store.listCalls(job)).rejects.toThrow(/#1 is stored on call #0, which is missing or not/);
+    await store.append(first);
+    expect(await store.listCalls(job)).toEqual([first, second]);
     await pglite.sql.execute(`DELETE FROM gateway_calls WHERE job_id = $1 AND seq = 0`, [job]);
     await expect(store.listCalls(job)).rejects.toThrow(/#1 is stored on call #0, which is missing/);
   });

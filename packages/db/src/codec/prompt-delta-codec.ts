@@ -8,6 +8,8 @@
  * trajectory export sees a token break instead of a wrong but plausible prompt.
  */
 
+import { firstStreamDifference } from "@raas/engine";
+
 /** Prefixes shorter than this are stored whole: the saving would not pay for the lookup. */
 export const MIN_PREFIX_TOKENS = 16;
 
@@ -44,18 +46,18 @@ export function hashTokenPrefix(
 
 /** Length of the common prefix of `prompt` and `previous.promptIds ++ previous.responseIds`. */
 function commonPrefixLength(prompt: readonly number[], previous: PreviousTurnIds): number {
-  const contextLength = previous.promptIds.length + previous.responseIds.length;
-  const limit = Math.min(prompt.length, contextLength);
-  let i = 0;
-  while (i < limit) {
-    const context =
-      i < previous.promptIds.length
-        ? previous.promptIds[i]
-        : previous.responseIds[i - previous.promptIds.length];
-    if (prompt[i] !== context) break;
-    i += 1;
-  }
-  return i;
+  return (
+    firstStreamDifference(previous, prompt) ??
+    Math.min(prompt.length, previous.promptIds.length + previous.responseIds.length)
+  );
+}
+
+/** The first `count` ids of `previous.promptIds ++ previous.responseIds` (count ≤ their length). */
+export function streamPrefix(previous: PreviousTurnIds, count: number): number[] {
+  const { promptIds, responseIds } = previous;
+  return count <= promptIds.length
+    ? promptIds.slice(0, count)
+    : [...promptIds, ...responseIds.slice(0, count - promptIds.length)];
 }
 
 /** Splits a prompt into the prefix it shares with the previous turn and the ids to store. */
@@ -80,9 +82,5 @@ export function joinPrompt(stored: StoredPrompt, previous: PreviousTurnIds | und
   if (promptIds.length + responseIds.length < stored.prefixTokens) return stored.suffixIds;
   if (hashTokenPrefix(promptIds, stored.prefixTokens, responseIds) !== stored.prefixHash)
     return stored.suffixIds;
-  const prefix =
-    stored.prefixTokens <= promptIds.length
-      ? promptIds.slice(0, stored.prefixTokens)
-      : [...promptIds, ...responseIds.slice(0, stored.prefixTokens - promptIds.length)];
-  return prefix.concat(stored.suffixIds);
+  return streamPrefix(previous, stored.prefixTokens).concat(stored.suffixIds);
 }

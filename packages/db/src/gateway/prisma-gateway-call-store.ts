@@ -1,5 +1,6 @@
 import type { GatewayCallBase, GatewayCallStore } from "@raas/engine";
 import type { TGatewayCallRecord, TToolChoiceViolation } from "@raas/shared";
+import { hashTokenPrefix, streamPrefix } from "../codec/prompt-delta-codec";
 import { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "../codec/token-codec";
 import { buildInsert, byteaParam, bytesFromHex, type ColumnSpec, jsonParam } from "../sql/bulk-statements";
 import { GroupWriter } from "../sql/group-writer";
@@ -31,6 +32,7 @@ interface GatewayCallRow {
   base_prompt_tokens: number;
   base_messages: number;
   base_tools: boolean;
+  base_prompt_hash: number | null;
 }
 
 /** The columns written, in the order of `callValues`. */
@@ -60,6 +62,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   { name: "base_prompt_tokens", type: "int4" },
   { name: "base_messages", type: "int4" },
   { name: "base_tools", type: "bool" },
+  { name: "base_prompt_hash", type: "int4" },
 ];
 
 /** Writing a `(job_id, seq)` again replaces the row. */
@@ -83,7 +86,7 @@ const SELECT = `SELECT job_id, seq, call_id, parent_call_id, encode(prompt_ids, 
   encode(response_ids, 'hex') AS response_ids, encode(logprobs, 'hex') AS logprobs,
   finish_reason, backend_id, weight_version, cached_prompt_tokens, latency_ms, overhead_ms,
   messages, tools, answer, tool_choice_violation, created_at_ms, enable_thinking,
-  base_seq, base_prompt_tokens, base_messages, base_tools
+  base_seq, base_prompt_tokens, base_messages, base_tools, base_prompt_hash
 FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 
 const DELETE_CALLS = `DELETE FROM gateway_calls WHERE job_id = $1`;
@@ -127,18 +130,14 @@ function callValues({ record, base }: Append): unknown[] {
     base?.promptTokens ?? 0,
     base?.messages ?? 0,
     base?.isSameTools ?? false,
+    base && base.promptTokens > 0 ? hashTokenPrefix(record.promptIds, base.promptTokens) : null,
   ];
-}
-
-/** The first `count` ids of `base`'s prompt ids followed by its response ids. */
-function basePrefix(base: TGatewayCallRecord, count: number): number[] {
-  const fromPrompt = Math.min(count, base.promptIds.length);
-  return [...base.promptIds.slice(0, fromPrompt), ...base.responseIds.slice(0, count - fromPrompt)];
 }
 
 /**
  * A stored row as the complete call: a row stored on a base (an earlier call of the job, read
- * before it: `earlier` by seq) gets back what it repeats of it.
+ * before it: `earlier` by seq) gets back what it repeats of it. A base that is gone, shorter than
+ * the row says, or whose repeated ids hash otherwise (rewritten since) is an error, not a guess.
  */
 function fromRow(row: GatewayCallRow, earlier: ReadonlyMap<number, TGatewayCallRecord>): TGatewayCallRecord {
   let promptIds = decodeTokenIds(bytesFromHex(row.prompt_ids));
@@ -151,13 +150,15 @@ function fromRow(row: GatewayCallRow, earlier: ReadonlyMap<number, TGatewayCallR
     if (
       !base ||
       promptTokens > base.promptIds.length + base.responseIds.length ||
-      baseMessages > base.messages.length
+      baseMessages > base.messages.length ||
+      (promptTokens > 0 &&
+        hashTokenPrefix(base.promptIds, promptTokens, base.responseIds) !== row.base_prompt_hash)
     ) {
       throw new Error(
-        `gateway call ${row.job_id}#${row.seq} is stored on call #${row.base_seq}, which is missing or shorter than it says`,
+        `gateway call ${row.job_id}#${row.seq} is stored on call #${row.base_seq}, which is missing or not the call it was stored on`,
       );
     }
-    promptIds = [...basePrefix(base, promptTokens), ...promptIds];
+    promptIds = streamPrefix(base, promptTokens).concat(promptIds);
     messages = [...base.messages.slice(0, baseMessages), ...messages];
     if (row.base_tools) tools = base.tools;
   }

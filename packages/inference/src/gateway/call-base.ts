@@ -1,4 +1,4 @@
-import type { GatewayCallBase } from "@raas/engine";
+import { firstStreamDifference, type GatewayCallBase } from "@raas/engine";
 
 /** What a new call's base needs of the earlier call it continues or answers. */
 export interface BaseCall {
@@ -28,7 +28,8 @@ export function shareWithParent(
   parent: BaseCall,
   call: { promptIds: readonly number[]; messages: readonly unknown[]; tools: readonly unknown[] },
 ): SharedCall | null {
-  const promptTokens = commonPrefixOfPair(call.promptIds, parent.promptIds, parent.responseIds);
+  const promptTokens =
+    firstStreamDifference(parent, call.promptIds) ?? parent.promptIds.length + parent.responseIds.length;
   let shared = 0;
   const limit = Math.min(call.messages.length, parent.messages.length);
   while (shared < limit && isSameJson(call.messages[shared], parent.messages[shared])) shared += 1;
@@ -39,21 +40,6 @@ export function shareWithParent(
     messages: [...parent.messages.slice(0, shared), ...call.messages.slice(shared)],
     tools: isSameTools ? (parent.tools as unknown[]) : [...call.tools],
   };
-}
-
-/** How many leading ids of `ids` equal those of `first` followed by `second`. */
-function commonPrefixOfPair(
-  ids: readonly number[],
-  first: readonly number[],
-  second: readonly number[],
-): number {
-  let i = 0;
-  const inFirst = Math.min(ids.length, first.length);
-  while (i < inFirst && ids[i] === first[i]) i += 1;
-  if (i < first.length) return i;
-  const end = Math.min(ids.length, first.length + second.length);
-  while (i < end && ids[i] === second[i - first.length]) i += 1;
-  return i;
 }
 
 /** Equal as JSON text would be: same values, same keys in the same order. */
