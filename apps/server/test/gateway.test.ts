@@ -286,10 +286,10 @@ describe("the inference gateway on the composed server", () => {
     };
     const deep = await send([withExtra(100_000)]);
     expect(deep.status).toBe(400);
-    expect(deep.body.error.message).toMatch(/more than 100 levels deep/);
+    expect(deep.body.error.message).toMatch(/nests deeper than 64 levels/);
 
     // Within the limit: the first call, then one continuing it (its base compares the messages).
-    const first = await send([withExtra(90)]);
+    const first = await send([withExtra(60)]);
     expect(first.status).toBe(200);
     const answer = JSON.stringify(first.body.choices[0].message);
     const toolResult = JSON.stringify({
@@ -297,7 +297,7 @@ describe("the inference gateway on the composed server", () => {
       tool_call_id: first.body.choices[0].message.tool_calls[0].id,
       content: "a.txt",
     });
-    const second = await send([withExtra(90), answer, toolResult]);
+    const second = await send([withExtra(60), answer, toolResult]);
     expect(second.status).toBe(200);
   });
 

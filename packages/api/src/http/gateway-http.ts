@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { parseChatCompletionRequest, RaasError, type TChatCompletion } from "@raas/shared";
 import { toRaasError } from "../errors/to-raas-error";
 import type { ControlPlaneGateway } from "../gateway.port";
+import { assertInputDepth } from "../input-depth";
 import { readJsonBody } from "./read-json-body";
 import { sendJson } from "./send-json";
 
@@ -46,6 +47,8 @@ export async function serveGateway(options: {
   const body = await readJsonBody(req, options.maxBodyBytes);
   if (body === undefined)
     throw new RaasError("BAD_REQUEST", "the request body is empty: send a chat completion request");
+  // As every control-plane input: the gateway compares, copies and stores what a harness sends.
+  assertInputDepth(body);
   const request = parseChatCompletionRequest(body);
   const abort = new AbortController();
   res.once("close", () => {

@@ -2,13 +2,6 @@ import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { RaasError } from "@raas/shared";
 
-/**
- * Deepest nesting of arrays and objects a JSON body may have. Deeper bodies are refused: code that
- * walks a body recursively (JSON.stringify when it is stored, comparisons) would overflow the stack
- * on one a caller built to be deep, a 500 for the caller's own request.
- */
-export const MAX_JSON_DEPTH = 100;
-
 /** After rejecting an oversized body, keep discarding this much more so the 413 reaches the client. */
 const DISCARD_AFTER_LIMIT_BYTES = 8 * 1024 * 1024;
 
@@ -28,8 +21,7 @@ export function declaredLengthError(req: IncomingMessage, maxBodyBytes: number):
 /**
  * Reads a request body of at most `maxBodyBytes` as JSON. Returns `undefined` for an empty body.
  * Throws `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE` (a body that is not declared JSON) or
- * `BAD_REQUEST` (invalid UTF-8 or JSON, or nested deeper than `MAX_JSON_DEPTH`), each with a
- * readable message.
+ * `BAD_REQUEST` (invalid UTF-8 or JSON), each with a readable message.
  */
 export async function readJsonBody(req: IncomingMessage, maxBodyBytes: number): Promise<unknown> {
   const declared = declaredLengthError(req, maxBodyBytes);
@@ -47,29 +39,12 @@ export async function readJsonBody(req: IncomingMessage, maxBodyBytes: number): 
     );
   }
   const text = decodeUtf8(raw);
-  let body: unknown;
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new RaasError("BAD_REQUEST", `the request body is not valid JSON: ${reason}`);
   }
-  if (isNestedDeeper(body, MAX_JSON_DEPTH)) {
-    throw new RaasError(
-      "BAD_REQUEST",
-      `the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
-    );
-  }
-  return body;
-}
-
-/** Whether `value` nests arrays and objects more than `limit` levels (strings are not walked). */
-function isNestedDeeper(value: unknown, limit: number): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (limit === 0) return true;
-  const children = Array.isArray(value) ? value : Object.values(value);
-  for (const child of children) if (isNestedDeeper(child, limit - 1)) return true;
-  return false;
 }
 
 /** The body as text; `BAD_REQUEST` when it is not valid UTF-8. */
