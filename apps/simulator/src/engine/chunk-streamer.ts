@@ -7,7 +7,8 @@ export interface DueChunk {
 }
 
 /**
- * Sends a generation's chunks as their decode time passes: each waits until it is due (at once
+ * Sends a generation's chunks as their decode time passes: each waits until it is due, never
+ * less (at once
  * when late, so a late timer is caught up on rather than added to every later chunk), then one
  * turn of I/O (a client that left meanwhile is noticed before more is sent), then `send`. One
  * abort listener and one timer at a time for the whole stream (a promise, a listener and a
@@ -55,10 +56,14 @@ export function streamChunks(
       timer = undefined;
       immediate = setImmediate(sendNext);
     };
+    // A timer can fire early on `performance.now()`'s clock: Node counts its delay from the event
+    // loop's cached time, which lags the real time by however long the current turn has run (ms
+    // under load). So the due time is checked again when it fires, and waited for anew if not yet.
     const waitForNext = () => {
+      timer = undefined;
       const delayMs = (chunks[index] as DueChunk).dueAtMs - performance.now();
       if (delayMs <= 0) afterDue();
-      else timer = setTimeout(afterDue, delayMs);
+      else timer = setTimeout(waitForNext, delayMs);
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     waitForNext();
