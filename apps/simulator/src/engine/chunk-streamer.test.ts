@@ -28,7 +28,9 @@ describe("streamChunks", () => {
     const sent: number[] = [];
     await streamChunks(chunks, () => sent.push(performance.now()), undefined);
     expect(sent).toHaveLength(2);
-    sent.forEach((atMs, i) => expect(atMs).toBeGreaterThanOrEqual((chunks[i] as DueChunk).dueAtMs));
+    for (const [i, atMs] of sent.entries()) {
+      expect(atMs).toBeGreaterThanOrEqual((chunks[i] as DueChunk).dueAtMs);
+    }
   });
 
   it("sends chunks that are already due without a timer each (a late stream catches up at once)", async () => {
