@@ -56,9 +56,8 @@ export function streamChunks(
       timer = undefined;
       immediate = setImmediate(sendNext);
     };
-    // A timer can fire early on `performance.now()`'s clock: Node counts its delay from the event
-    // loop's cached time, which lags the real time by however long the current turn has run (ms
-    // under load). So the due time is checked again when it fires, and waited for anew if not yet.
+    // A timer can fire early on `performance.now()`'s clock (see `sleepUntil`): the due time is
+    // checked again when it fires, and waited for anew if not yet.
     const waitForNext = () => {
       timer = undefined;
       const delayMs = (chunks[index] as DueChunk).dueAtMs - performance.now();

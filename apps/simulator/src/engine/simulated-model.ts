@@ -1,4 +1,3 @@
-import { sleep } from "@raas/engine";
 import type { ModelFamilyAdapter } from "@raas/inference";
 import { assertNever } from "@raas/shared";
 import { BlockPrefixCache, type BlockPrefixCacheOptions } from "../cache/block-prefix-cache";
@@ -6,6 +5,7 @@ import { malformedTurn } from "../policies/malformed-policy";
 import type { PolicyTurn, SimulatorPolicy } from "../policies/policy.types";
 import { BatchSlots } from "./batch-slots";
 import { type DueChunk, streamChunks } from "./chunk-streamer";
+import { sleepUntil } from "./due-time";
 import { createLatencyModel, type LatencyModel, type LatencyModelOptions } from "./latency-model";
 import { createPromptInspector, type PromptFacts } from "./prompt-inspector";
 import { fillerWords, hashSeed, seededRandom } from "./seeded-random";
@@ -117,7 +117,7 @@ export class SimulatedModel {
       const startedAtMs = performance.now();
       const cachedTokens = this.cache.lookupAndInsert(call.promptIds);
       const decodeStartMs = startedAtMs + this.latency.prefillMs(call.promptIds.length - cachedTokens);
-      await sleep(decodeStartMs - performance.now(), call.signal);
+      await sleepUntil(decodeStartMs, call.signal);
       const facts = this.inspect(call.promptIds);
       const outcome = this.respond(facts, call);
       const { onTokens } = call;
@@ -140,7 +140,7 @@ export class SimulatedModel {
         );
       } else {
         const doneAtMs = decodeStartMs + this.latency.decodeMs(outcome.outputIds.length);
-        await sleep(doneAtMs - performance.now(), call.signal);
+        await sleepUntil(doneAtMs, call.signal);
         this.counters.generationTokens += outcome.outputIds.length;
       }
       this.record(call.promptIds, outcome.outputIds, cachedTokens);
