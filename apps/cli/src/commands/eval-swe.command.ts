@@ -7,14 +7,16 @@ import { benchmarkStore } from "./benchmark-store";
 import { sweEvalCounts, writeSweEvalOutput } from "./swe-eval-output";
 import { sweJobGateway } from "./swe-job-gateway";
 
-export const EVAL_SWE_HELP = `raas eval swe --dataset FILE.jsonl (--backend URL [--model NAME] | --predictions FILE.jsonl)
+export const EVAL_SWE_HELP = `raas eval swe --dataset FILE.jsonl (--backend URL [--model NAME] | --predictions FILE)
               [--specs FILE.json] [--concurrency N] [--run-id ID] [--out DIR] [--max-turns N] [--json]
       SWE-bench evaluation through the service, stored as a benchmark run. With --backend: registers
       the backend (serving --model, default the server's default model) and runs one \`swe\` rollout
-      per instance. With --predictions (lines: instance_id, model_name_or_path, model_patch): grades
-      those patches without rollouts. --specs: per-repo/version specs (setup commands, env, test
-      command) sent with each job. At most N jobs at once (default 8). Writes SWE-bench's files to
-      --out (default ./swe-eval-<run-id>): <model>.<run-id>.json (run summary),
+      per instance. With --predictions (instance_id, model_name_or_path, model_patch): grades those
+      patches without rollouts; a .jsonl file is JSON Lines, a .json file a JSON array or an
+      {instance_id: prediction} object (as SWE-bench), any other name is read by its content.
+      --specs: per-repo/version specs (setup commands, env, test command) sent with each job.
+      At most N jobs at once (default 8). Writes SWE-bench's files to --out (default
+      ./swe-eval-<run-id>): <model>.<run-id>.json (run summary),
       logs/run_evaluation/<run-id>/<model>/<instance_id>/report.json, predictions.jsonl.
       Re-running with the same --run-id resumes: graded instances are not run again, errored
       ones are retried.`;
