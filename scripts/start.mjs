@@ -120,7 +120,8 @@ function freePort() {
  * The simulator's policy for the shipped tasks, written to `<dataDir>/simulator-policy.json`: each
  * math/code/stem task follows its script (some solve it, some fail on purpose) and each SWE fixture
  * its gold patch with probability SIMULATED_SOLVE_PROBABILITY, else makes a wrong attempt — one
- * draw per trajectory from its sampling seed, so a group's members disagree now and then and the
+ * draw per trajectory (from its sampling seed, afresh without one), so a group's members disagree
+ * now and then and the
  * demo's reward curves and informative groups are not flat. Null when the scripts are missing.
  */
 function writeSimulatorPolicy() {
@@ -247,7 +248,7 @@ const inferenceLines = simulatorUrl
   ? [
       `  inference      SIMULATOR at ${simulatorUrl} — the labelled test double for a GPU model, not a model:`,
       "                 it answers the shipped math/code/stem tasks and SWE fixtures from scripts (some failed on purpose),",
-      `                 each trajectory following its script with probability ${SIMULATED_SOLVE_PROBABILITY} (a seeded coin flip), else answering wrongly.`,
+      `                 each trajectory following its script with probability ${SIMULATED_SOLVE_PROBABILITY} (a coin flip per trajectory), else answering wrongly.`,
       "                 For a real model: RAAS_BACKENDS=vllm=http://<host>:8000 npm start  (sglang=…, nemo-rl=… too;",
       `                 RAAS_MODEL names the served model), or register one at run time: POST ${serverUrl}/api/v1/backends`,
     ]

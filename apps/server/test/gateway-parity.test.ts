@@ -29,6 +29,10 @@ const policy = {
   },
 };
 const SYSTEM = "You are a careful engineer. Use the tools.";
+// Both sides sample with one seed (the loop's sampling, the gateway session's job settings): without
+// one the simulator samples afresh, as a real engine does, and the two conversations would differ in
+// their sampled thinking and logprobs.
+const SEED = 11;
 const USER = `task_id: ${TASK}\nWhat do the notes say?`;
 const SPECS = [
   {
@@ -102,6 +106,7 @@ describe("built-in agent loop vs. the gateway", () => {
       jobId: "parity-loop",
       inference: running.inference,
       chatFormat: createQwen3ChatFormat(),
+      sampling: { seed: SEED },
       toolbox,
       systemPrompt: SYSTEM,
       userMessage: USER,
@@ -111,7 +116,9 @@ describe("built-in agent loop vs. the gateway", () => {
 
     // A harness: OpenAI chat API with tools, running the same tools, until the model answers in text.
     const { job } = await running.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
-    const session = running.gateway.openSession(job.id);
+    // The seed is the job's sampling setting, as the harness handler opens the session: the
+    // gateway samples with the job's settings, never with a harness's own.
+    const session = running.gateway.openSession(job.id, { settings: { seed: SEED }, mode: "override" });
     const messages: Json[] = [
       { role: "system", content: SYSTEM },
       { role: "user", content: USER },

@@ -26,7 +26,8 @@ export const SIMULATOR_USAGE = `usage: npm run simulator -- [options]
   --host <addr>                bind address (default 127.0.0.1; env SIMULATOR_HOST)
   --policy <kind>              scripted | success-probability | malformed (default scripted)
   --policy-file <path>         JSON policy config (its "kind" wins over --policy)
-  --seed <n>                   seed of all random draws (default 0)
+  --seed <n>                   seed of all random draws; requests without a seed sample afresh
+                               from a stream it starts (default 0)
   --model-name <name>          reported model name (default ${SIMULATED_MODEL_NAME})
   --max-concurrency <n>        batch slots (default ${DEFAULT_MAX_CONCURRENCY})
   --cache-blocks <n>           prefix-cache capacity in 16-token blocks (default ${DEFAULT_CACHE_BLOCKS})

@@ -17,7 +17,10 @@ export interface SimulatorOptions {
   modelName?: string;
   /** Policy config; default `{ kind: "scripted" }` (think, then call bash, every turn). */
   policy?: TPolicyConfigInput;
-  /** Seed of every random draw. Default 0. */
+  /**
+   * Seed of every random draw: seeded requests replay on any simulator of this seed; unseeded ones
+   * sample afresh from a stream it starts. Default 0.
+   */
   seed?: number;
   cache?: BlockPrefixCacheOptions;
   latency?: LatencyModelOptions;

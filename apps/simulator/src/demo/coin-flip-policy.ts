@@ -54,9 +54,10 @@ export function coinFlipKindOf(taskId: string): TCoinFlipKind | null {
 
 /**
  * A `success-probability` policy over `tasks`: each trajectory draws once from its own random
- * stream (simulator seed, request seed, task) and follows its task's success script with
- * `probability`, else the failure script. Members of a group with different sampling seeds so
- * disagree now and then, which gives a training run informative groups and rewards that vary.
+ * stream (simulator seed, request seed or a fresh draw when it has none, task) and follows its
+ * task's success script with `probability`, else the failure script. Members of a group (with
+ * different sampling seeds, or none) so disagree now and then, which gives a training run
+ * informative groups and rewards that vary.
  */
 export function coinFlipPolicy(tasks: Record<string, CoinFlipTask>, probability: number): TPolicyConfigInput {
   if (!(probability >= 0 && probability <= 1)) throw new Error(`probability ${probability} is not in [0, 1]`);

@@ -9,6 +9,7 @@ import { sleepUntil } from "./due-time";
 import { createLatencyModel, type LatencyModel, type LatencyModelOptions } from "./latency-model";
 import { createPromptInspector, type PromptFacts } from "./prompt-inspector";
 import { fillerWords, hashSeed, seededRandom } from "./seeded-random";
+import { UnseededDraws } from "./unseeded-draws";
 
 /** Batch slots of the simulated model by default. */
 export const DEFAULT_MAX_CONCURRENCY = 32;
@@ -16,7 +17,11 @@ export const DEFAULT_MAX_CONCURRENCY = 32;
 export interface SimulatedModelOptions {
   family: ModelFamilyAdapter;
   policy: SimulatorPolicy;
-  /** Seed of every random draw; same seed + same requests = same responses. Default 0. */
+  /**
+   * Seed of every random draw. A request with a seed gets the same response from any simulator of
+   * the same seed; requests without one sample afresh (as a real engine does) from a stream this
+   * starts, so the same unseeded requests in the same order get the same responses. Default 0.
+   */
   seed?: number;
   cache?: BlockPrefixCacheOptions;
   latency?: LatencyModelOptions;
@@ -43,7 +48,11 @@ export interface TokenChunk {
 export interface GenerationCall {
   promptIds: readonly number[];
   maxTokens: number;
-  /** Per-request seed (e.g. one per trajectory); null when the client sent none. */
+  /**
+   * Per-request seed (e.g. one per trajectory): the same seed and prompt give the same response.
+   * Null when the client sent none: the response is sampled afresh (a trajectory's later turns keep
+   * the draw of its first).
+   */
   seed: number | null;
   stopTokenIds: readonly number[];
   signal?: AbortSignal;
@@ -91,6 +100,7 @@ export class SimulatedModel {
   private readonly latency: LatencyModel;
   private readonly inspect: (promptIds: readonly number[]) => PromptFacts;
   private readonly seed: number;
+  private readonly unseeded: UnseededDraws;
   /** Text of single tokens by id (bounded by the vocabulary). */
   private readonly tokenTexts = new Map<number, string>();
 
@@ -105,6 +115,7 @@ export class SimulatedModel {
     this.latency = createLatencyModel(options.latency);
     this.inspect = createPromptInspector(options.family);
     this.seed = options.seed ?? 0;
+    this.unseeded = new UnseededDraws({ seed: this.seed, endOfTurnId: options.family.endOfTurnId });
   }
 
   async generate(call: GenerationCall): Promise<GenerationOutcome> {
@@ -119,7 +130,10 @@ export class SimulatedModel {
       const decodeStartMs = startedAtMs + this.latency.prefillMs(call.promptIds.length - cachedTokens);
       await sleepUntil(decodeStartMs, call.signal);
       const facts = this.inspect(call.promptIds);
-      const outcome = this.respond(facts, call);
+      const draw = call.seed === null ? this.unseeded.drawFor(call.promptIds) : null;
+      // An unseeded draw is marked apart from request seeds, so it never replays a seeded response.
+      const requestSeed = call.seed ?? `unseeded-${draw}`;
+      const outcome = this.respond(facts, call, requestSeed);
       const { onTokens } = call;
       if (onTokens) {
         const perChunk = this.tokensPerChunk();
@@ -144,6 +158,7 @@ export class SimulatedModel {
         this.counters.generationTokens += outcome.outputIds.length;
       }
       this.record(call.promptIds, outcome.outputIds, cachedTokens);
+      if (draw !== null) this.unseeded.remember(call.promptIds, outcome.outputIds, draw);
       this.counters.requestsSucceeded += 1;
       return { ...outcome, promptTokens: call.promptIds.length, cachedTokens };
     } catch (error) {
@@ -192,16 +207,17 @@ export class SimulatedModel {
   private respond(
     facts: PromptFacts,
     call: GenerationCall,
+    requestSeed: number | string,
   ): Omit<GenerationOutcome, "promptTokens" | "cachedTokens"> {
     const { family } = this.options;
-    const random = seededRandom(hashSeed(this.seed, call.seed, facts.taskId, facts.turnIndex));
+    const random = seededRandom(hashSeed(this.seed, requestSeed, facts.taskId, facts.turnIndex));
     const turn: PolicyTurn = facts.simulateMode
       ? malformedTurn(facts.simulateMode)
       : this.options.policy.respond({
           taskId: facts.taskId,
           turnIndex: facts.turnIndex,
           random,
-          trajectoryRandom: seededRandom(hashSeed(this.seed, call.seed, facts.taskId)),
+          trajectoryRandom: seededRandom(hashSeed(this.seed, requestSeed, facts.taskId)),
           maxTokens: call.maxTokens,
         });
     let ids: number[];

@@ -7,9 +7,9 @@ export interface PolicyContext {
   taskId: string;
   /** 0 for the first assistant turn of the conversation. */
   turnIndex: number;
-  /** Random stream fixed by simulator seed, request seed, task and turn. */
+  /** Random stream fixed by simulator seed, request seed (or unseeded draw), task and turn. */
   random: () => number;
-  /** Random stream fixed by simulator seed, request seed and task: the same on every turn. */
+  /** Random stream fixed by simulator seed, request seed (or unseeded draw) and task: the same on every turn. */
   trajectoryRandom: () => number;
   maxTokens: number;
 }

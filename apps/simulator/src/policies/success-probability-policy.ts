@@ -15,7 +15,8 @@ const DEFAULT_FAILURE = submit("wrong");
 
 /**
  * Each trajectory succeeds with its task's probability: the draw uses the trajectory's random
- * stream (simulator seed + request seed + task), so every turn of one trajectory agrees.
+ * stream (simulator seed + request seed, or its fresh draw without one, + task), so every turn of
+ * one trajectory agrees.
  */
 export class SuccessProbabilityPolicy implements SimulatorPolicy {
   readonly kind = "success-probability";

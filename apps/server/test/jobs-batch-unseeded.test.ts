@@ -1,0 +1,111 @@
+// A plain `jobs` batch — groups of identical math jobs sent without any sampling seed — against the
+// simulator (the labelled test double for the model) with a 0.6 coin flip per trajectory, in real
+// bubblewrap sandboxes: the simulator samples unseeded requests afresh, as a real engine does, so
+// members of a group disagree now and then and some groups carry a learning signal.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TJob } from "@raas/shared";
+import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configFromEnv } from "../src/config-from-env";
+import { parseServerEnv } from "../src/env";
+import { type RunningServer, startServer } from "../src/server";
+
+const DATA = fileURLToPath(new URL("../../../packages/handlers/data/", import.meta.url));
+const TRAINER = "jobs-batch-unseeded";
+const TASKS = ["math-001", "math-002", "math-003", "math-004"];
+const GROUP_SIZE = 4;
+
+/** Each trajectory follows its task's script (right) with probability 0.6, else a wrong boxed answer. */
+function coinFlipPolicy(): TPolicyConfigInput {
+  const scripted = JSON.parse(readFileSync(join(DATA, "simulator/math-code-stem.policy.json"), "utf8")) as {
+    tasks: Record<string, unknown>;
+  };
+  const wrong = { steps: [{ thinking: "A guess.", content: "The answer is $\\boxed{-4242}$." }] };
+  const tasks = Object.fromEntries(
+    TASKS.map((taskId) => [taskId, { probability: 0.6, success: scripted.tasks[taskId], failure: wrong }]),
+  );
+  return { kind: "success-probability", tasks } as TPolicyConfigInput;
+}
+
+describe("a plain jobs batch without seeds", () => {
+  let server: RunningServer;
+  let simulator: RunningSimulator;
+  let sandboxDir: string;
+
+  const rest = async <T>(path: string, body: unknown): Promise<T> => {
+    const response = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TRAINER}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBeLessThan(300);
+    return (await response.json()) as T;
+  };
+
+  beforeAll(async () => {
+    simulator = await startSimulator({ policy: coinFlipPolicy(), seed: 9 });
+    sandboxDir = mkdtempSync(join(tmpdir(), "raas-jobs-batch-unseeded-"));
+    const fromEnv = configFromEnv(parseServerEnv({ RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` }));
+    server = await startServer({
+      port: 0,
+      logLevel: "silent",
+      auth: { trainerToken: TRAINER },
+      ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
+      sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close({ graceMs: 100 });
+    await simulator?.close();
+    if (sandboxDir) rmSync(sandboxDir, { recursive: true, force: true });
+  });
+
+  it("yields groups whose members' rewards differ", async () => {
+    const payloads = new Map(
+      readFileSync(join(DATA, "math.jsonl"), "utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map((line) => JSON.parse(line) as { taskId: string })
+        .map((payload) => [payload.taskId, payload]),
+    );
+    // No `agent.seed` anywhere: every member of a group sends the very same request.
+    const jobs = TASKS.flatMap((taskId) =>
+      Array.from({ length: GROUP_SIZE }, (_, slot) => ({
+        kind: "math",
+        payload: payloads.get(taskId),
+        groupId: `unseeded-${taskId}`,
+        batchId: "unseeded-batch",
+        jobKey: `unseeded-${taskId}-${slot}`,
+      })),
+    );
+    const { results } = await rest<{ results: Array<{ job: TJob }> }>("/api/v1/jobs/batch", { jobs });
+    const ids = results.map((result) => result.job.id);
+    let finished: TJob[] = [];
+    for (;;) {
+      const waited = await rest<{ jobs: TJob[]; done: boolean }>("/api/v1/jobs/wait", {
+        ids,
+        timeoutMs: 30_000,
+      });
+      finished = waited.jobs;
+      if (waited.done) break;
+    }
+    expect(finished.map((job) => [job.status, job.failure])).toEqual(finished.map(() => ["completed", null]));
+    const rewardsByGroup = new Map<string, number[]>();
+    for (const job of finished) {
+      const rewards = rewardsByGroup.get(job.groupId ?? "") ?? [];
+      rewards.push(job.reward as number);
+      rewardsByGroup.set(job.groupId ?? "", rewards);
+    }
+    expect(rewardsByGroup.size).toBe(TASKS.length);
+    const allRewards = [...rewardsByGroup.values()].flat();
+    expect(new Set(allRewards)).toEqual(new Set([0, 1]));
+    // With p = 0.6 a group of 4 is all-equal with chance 0.6^4 + 0.4^4 ≈ 0.16; all four groups
+    // being so has odds below 1e-3 — and none ever differed while identical requests got identical samples.
+    const informative = [...rewardsByGroup.values()].filter((rewards) => new Set(rewards).size > 1);
+    expect(informative.length).toBeGreaterThan(0);
+  }, 300_000);
+});
