@@ -21,5 +21,10 @@ export {
 } from "./runtimes/create-sandbox-runtime";
 export { findExecutable } from "./runtimes/find-executable";
 export { LOCAL_RUNTIME_WARNING, LocalRuntime, type LocalRuntimeOptions } from "./runtimes/local-runtime";
-export { DEFAULT_LIMITS, type SandboxRuntimeOptions } from "./runtimes/runtime-options";
+export {
+  DEFAULT_LIMITS,
+  DEFAULT_WORKSPACE_SIZE_BYTES,
+  type SandboxRuntimeOptions,
+} from "./runtimes/runtime-options";
+export { sizeTmpfsMounts, type TmpfsSizes } from "./runtimes/tmpfs-sizes";
 export { BASH_TOOL_SPEC, EDITOR_TOOL_SPEC, PYTHON_TOOL_SPEC, SANDBOX_TOOL_SPECS } from "./tools/tool-specs";

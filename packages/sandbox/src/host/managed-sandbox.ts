@@ -265,9 +265,21 @@ export class ManagedSandbox implements Sandbox {
   /**
    * Runs `argv` as a non-interactive command through the server (no terminal, stdin from
    * `options.stdin` then EOF, killed whole at its time limit). Never goes through the agent's
-   * tool sessions, so nothing the agent left in its shell or interpreter can affect it.
+   * tool sessions, so nothing the agent left in its shell or interpreter can affect it. A sandbox
+   * closed under it by a limit its processes used up carries the policy mark (as a tool call's
+   * does); whether that makes it the policy's failure is the caller's call (a harness is the
+   * policy's program, a handler's EVAL is not).
    */
   async exec(argv: readonly string[], options: SandboxExecOptions = {}): Promise<SandboxExecResult> {
+    try {
+      return await this.#exec(argv, options);
+    } catch (error) {
+      if (!(error instanceof SandboxError) || error.causedByPolicy || !this.#limitClosure) throw error;
+      throw blamePolicy(error, this.#limitClosure);
+    }
+  }
+
+  #exec(argv: readonly string[], options: SandboxExecOptions): Promise<SandboxExecResult> {
     const timeoutMs = options.timeoutMs ?? this.#options.defaultTimeoutMs;
     const body = {
       op: "exec" as const,

@@ -8,10 +8,12 @@ import {
   parseProcSample,
   totalRssBytes,
 } from "./proc-usage";
+import { measureTmpfsBytes } from "./tmpfs-usage";
 import {
   findLimitHit,
   type WatchdogLimitHit,
   type WatchdogLimits,
+  type WatchdogUsage,
   type WorkspaceUsage,
 } from "./watchdog-decision";
 import { measureWorkspace } from "./workspace-usage";
@@ -82,16 +84,18 @@ export class SandboxWatchdog {
     clearTimeout(this.#timer);
   }
 
-  /** Whole-sandbox CPU seconds and RSS as of the last sample. */
-  get usage(): { cpuSec: number; rssBytes: number; workspace?: WorkspaceUsage } {
+  /** Whole-sandbox CPU seconds, RSS and tmpfs bytes as of the last sample. */
+  get usage(): WatchdogUsage {
     return {
       cpuSec: this.#cpu.totalTicks / CLOCK_TICKS_PER_SEC,
       rssBytes: this.#rssBytes,
+      tmpfsBytes: this.#tmpfsBytes,
       ...this.#workspaceUsage(),
     };
   }
 
   #rssBytes = 0;
+  #tmpfsBytes = 0;
 
   #workspaceUsage(): { workspace?: WorkspaceUsage } {
     return this.#workspace ? { workspace: this.#workspace } : {};
@@ -104,9 +108,12 @@ export class SandboxWatchdog {
 
   #tick(): void {
     if (this.#isStopped) return;
-    const samples = sampleProcesses(this.#options.processIds());
+    const pids = this.#options.processIds();
+    const samples = sampleProcesses(pids);
     this.#cpu = accountCpu(this.#cpu, samples);
     this.#rssBytes = totalRssBytes(samples);
+    // Only the memory bound needs it (a memory cgroup charges tmpfs pages by itself).
+    if (this.#options.limits.rssBytes !== undefined) this.#tmpfsBytes = measureTmpfsBytes(pids);
     this.#maybeWalkWorkspace();
     if (!this.#check()) this.#schedule();
   }

@@ -2,7 +2,10 @@
 export interface WatchdogLimits {
   /** CPU seconds of the whole sandbox. */
   totalCpuSec?: number;
-  /** Summed RSS of the sandbox's processes, in bytes (only where no memory cgroup is in force). */
+  /**
+   * Memory of the whole sandbox, in bytes: the summed RSS of its processes plus the bytes in its
+   * tmpfs mounts (only where no memory cgroup is in force; a cgroup charges both itself).
+   */
   rssBytes?: number;
   /** Bytes the workspace may occupy on disk. */
   workspaceSizeBytes?: number;
@@ -20,6 +23,8 @@ export interface WorkspaceUsage {
 export interface WatchdogUsage {
   cpuSec: number;
   rssBytes: number;
+  /** Bytes in the sandbox's tmpfs mounts (/tmp, /dev/shm, each command's /tmp); 0 when not measured. */
+  tmpfsBytes: number;
   /** Latest workspace measurement, when one was taken. */
   workspace?: WorkspaceUsage;
 }
@@ -38,11 +43,16 @@ const MIB = 1024 ** 2;
 
 /** The first limit the usage is over (memory, then CPU, then disk), or undefined. */
 export function findLimitHit(usage: WatchdogUsage, limits: WatchdogLimits): WatchdogLimitHit | undefined {
-  if (limits.rssBytes !== undefined && usage.rssBytes > limits.rssBytes) {
+  const memoryBytes = usage.rssBytes + usage.tmpfsBytes;
+  if (limits.rssBytes !== undefined && memoryBytes > limits.rssBytes) {
+    const files =
+      usage.tmpfsBytes > 0
+        ? ` (${mib(usage.tmpfsBytes)} MiB of it files in /tmp, /dev/shm and other tmpfs)`
+        : "";
     return {
       limit: "memory",
-      reason: `the sandbox's processes used ${mib(usage.rssBytes)} MiB of memory together, over its bound of ${mib(limits.rssBytes)} MiB`,
-      detail: { rssBytes: usage.rssBytes, limitBytes: limits.rssBytes },
+      reason: `the sandbox's processes used ${mib(memoryBytes)} MiB of memory together${files}, over its bound of ${mib(limits.rssBytes)} MiB`,
+      detail: { rssBytes: usage.rssBytes, tmpfsBytes: usage.tmpfsBytes, limitBytes: limits.rssBytes },
     };
   }
   if (limits.totalCpuSec !== undefined && usage.cpuSec > limits.totalCpuSec) {

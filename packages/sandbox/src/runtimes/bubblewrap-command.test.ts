@@ -17,6 +17,7 @@ const input: BubblewrapCommandInput = {
   tmpSizeBytes: 1024,
   shmSizeBytes: 2048,
   bindHostProc: false,
+  disableUserNamespaces: false,
   insideUid: 1000,
   insideGid: 1000,
   env: { PATH: "/usr/bin" },
@@ -54,6 +55,8 @@ describe("buildBubblewrapArgs", () => {
       "1024",
       "--tmpfs",
       "/tmp",
+      "--remount-ro",
+      "/dev",
       "--bind",
       "/b/sbx/workspace",
       "/workspace",
@@ -89,6 +92,20 @@ describe("buildBubblewrapArgs", () => {
       "/opt/raas/server/exec-server.cjs",
       "CONFIG",
     ]);
+  });
+
+  it("forbids user namespaces inside when no tool jail needs them", () => {
+    const args = buildBubblewrapArgs({ ...input, disableUserNamespaces: true });
+    expect(args.slice(0, 7)).toEqual([
+      "--unshare-all",
+      "--die-with-parent",
+      "--new-session",
+      "--hostname",
+      "sandbox",
+      "--unshare-user",
+      "--disable-userns",
+    ]);
+    expect(buildBubblewrapArgs(input)).not.toContain("--disable-userns");
   });
 
   it("binds a rootfs image's entries instead of the host's and omits prlimit without a process limit", () => {

@@ -20,6 +20,11 @@ export interface BubblewrapCommandInput {
    * sandbox's own /proc is partly covered by bwrap. The tool jail hides it again.
    */
   bindHostProc: boolean;
+  /**
+   * Forbid user namespaces below the sandbox's (`--disable-userns`). Only when no tool jail runs
+   * there: the jail is one. Without it a tool could make its own and mount a tmpfs of any size.
+   */
+  disableUserNamespaces: boolean;
   /** Size of the sandbox's private /tmp in bytes. */
   tmpSizeBytes: number;
   /** Size of the sandbox's /dev/shm in bytes. */
@@ -52,6 +57,8 @@ export const BWRAP_INSIDE = {
  */
 export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
   const args = ["--unshare-all", "--die-with-parent", "--new-session", "--hostname", "sandbox"];
+  // --unshare-all only tries the user namespace; --disable-userns needs it asked for outright.
+  if (input.disableUserNamespaces) args.push("--unshare-user", "--disable-userns");
   if (input.rootfs === "host") {
     for (const entry of input.rootfsEntries) {
       if (entry.kind === "symlink") args.push("--symlink", entry.target ?? "", `/${entry.name}`);
@@ -67,6 +74,9 @@ export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
   args.push("--proc", "/proc", "--dev", "/dev");
   args.push("--size", String(input.shmSizeBytes), "--tmpfs", "/dev/shm");
   args.push("--size", String(input.tmpSizeBytes), "--tmpfs", "/tmp");
+  // bwrap's /dev is a tmpfs of no set size that the sandbox's uid owns (half the host's memory):
+  // read-only. Not recursive: the device nodes, /dev/pts and /dev/shm below it stay as they are.
+  args.push("--remount-ro", "/dev");
   args.push("--bind", input.workspaceHostDir, BWRAP_INSIDE.workspace);
   args.push("--bind", input.runHostDir, BWRAP_INSIDE.run);
   args.push("--ro-bind", input.serverHostDir, BWRAP_INSIDE.serverDir);

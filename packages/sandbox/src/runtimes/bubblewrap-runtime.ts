@@ -9,7 +9,14 @@ import { TOOLS_SCRATCH_SUBDIR } from "../server/tool-dispatch";
 import { BaseRuntime, type InsideLayout, type RuntimeLimitFacts } from "./base-runtime";
 import { type BubblewrapCommandInput, BWRAP_INSIDE, buildBubblewrapArgs } from "./bubblewrap-command";
 import { findExecutable } from "./find-executable";
-import { SANDBOX_MEMORY_HEADROOM_BYTES, SANDBOX_PATH, type SandboxRuntimeOptions } from "./runtime-options";
+import {
+  DEFAULT_WORKSPACE_SIZE_BYTES,
+  mergeLimits,
+  SANDBOX_MEMORY_HEADROOM_BYTES,
+  SANDBOX_PATH,
+  type SandboxRuntimeOptions,
+} from "./runtime-options";
+import { sizeTmpfsMounts, type TmpfsSizes } from "./tmpfs-sizes";
 
 export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
   /** bwrap binary. Default `bwrap` (looked up on PATH). */
@@ -24,9 +31,13 @@ export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
   /** uid/gid inside the sandbox. Default 1000/1000. */
   insideUid?: number;
   insideGid?: number;
-  /** Size of the private /tmp in bytes. Default 1 GiB. */
+  /**
+   * Size of the private /tmp (and of each command's own /tmp), in bytes. Default 1 GiB. Cut
+   * down with /dev/shm when the two /tmp and /dev/shm would not fit in the sandbox's memory bound
+   * together (see `sizeTmpfsMounts`): tmpfs files are memory no RSS shows.
+   */
   tmpSizeBytes?: number;
-  /** Size of /dev/shm in bytes. Default 256 MiB. */
+  /** Size of /dev/shm in bytes. Default 256 MiB (cut down as /tmp is). */
   shmSizeBytes?: number;
   /**
    * Run the agent's tools and handler commands in a nested user/pid/mount namespace (a second
@@ -51,7 +62,7 @@ export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
    * it between walks. Rootless and works on any file system, but it is a poll: a fast writer can
    * overshoot by what it writes in one interval (bounded by the free disk and, per file, by
    * RLIMIT_FSIZE). A size-capped tmpfs would refuse at once but holds the workspace in memory.
-   * Default none.
+   * Default {@link DEFAULT_WORKSPACE_SIZE_BYTES} (8 GiB).
    */
   workspaceSizeBytes?: number;
   /** Files and directories the workspace may hold (bounds the walk). Default 500_000. */
@@ -151,7 +162,7 @@ export class BubblewrapRuntime extends BaseRuntime {
   }
 
   protected override workspaceSizeBytes(): number | undefined {
-    return this.#workspace.workspaceSizeBytes;
+    return this.#workspace.workspaceSizeBytes ?? DEFAULT_WORKSPACE_SIZE_BYTES;
   }
 
   protected override workspaceMaxEntries(): number | undefined {
@@ -168,13 +179,23 @@ export class BubblewrapRuntime extends BaseRuntime {
           : this.lastIsolation.toolJail
             ? "on"
             : "off";
+    const sizes = this.#tmpfsSizes(this.options.defaultLimits);
     return {
       cgroups: this.#cgroupProbe,
       hasProcessRlimit: true,
-      shmBytes: this.#bwrap.shmSizeBytes,
-      tmpBytes: this.#bwrap.tmpSizeBytes,
+      shmBytes: sizes.shmBytes,
+      tmpBytes: sizes.tmpBytes,
       toolJail: jail,
     };
+  }
+
+  /** The tmpfs sizes of a sandbox with these limits: within its memory bound together. */
+  #tmpfsSizes(limits: SandboxLimits): TmpfsSizes {
+    const { memoryBytes } = limits;
+    return sizeTmpfsMounts(
+      { tmpBytes: this.#bwrap.tmpSizeBytes, shmBytes: this.#bwrap.shmSizeBytes },
+      memoryBytes === undefined ? undefined : memoryBytes + SANDBOX_MEMORY_HEADROOM_BYTES,
+    );
   }
 
   protected insideLayout(_dirs: SandboxDirs, _bundle: ServerBundle, spec: SandboxSpec): InsideLayout {
@@ -196,7 +217,8 @@ export class BubblewrapRuntime extends BaseRuntime {
                 `${BWRAP_INSIDE.run}/${TOOLS_SCRATCH_SUBDIR}`,
                 `${BWRAP_INSIDE.run}/${HOST_CHANNEL_SUBDIR}`,
               ],
-              execTmpSizeBytes: this.#bwrap.tmpSizeBytes,
+              execTmpSizeBytes: this.#tmpfsSizes(mergeLimits(this.options.defaultLimits, spec.limits))
+                .execTmpBytes,
             },
           }
         : {}),
@@ -239,6 +261,7 @@ export class BubblewrapRuntime extends BaseRuntime {
     const rootfs = args.spec.image ?? "host";
     const names =
       rootfs === "host" ? HOST_ROOT_ENTRIES : readdirSync(rootfs).filter((name) => !RUNTIME_OWNED.has(name));
+    const tmpfs = this.#tmpfsSizes(args.limits);
     const bwrapArgs = buildBubblewrapArgs({
       bwrapPath: this.#bwrap.bwrapPath,
       rootfs,
@@ -251,8 +274,9 @@ export class BubblewrapRuntime extends BaseRuntime {
       nodeHostPath: args.bundle.nodePath,
       ...(rootfs === "host" ? { bashHostPath: args.bundle.bashPath } : {}),
       bindHostProc: args.inside.jail !== undefined,
-      tmpSizeBytes: this.#bwrap.tmpSizeBytes,
-      shmSizeBytes: this.#bwrap.shmSizeBytes,
+      disableUserNamespaces: args.inside.jail === undefined,
+      tmpSizeBytes: tmpfs.tmpBytes,
+      shmSizeBytes: tmpfs.shmBytes,
       insideUid: this.#bwrap.insideUid,
       insideGid: this.#bwrap.insideGid,
       env: { PATH: SANDBOX_PATH, HOME: BWRAP_INSIDE.workspace },

@@ -35,6 +35,9 @@ export interface JailCommandOptions {
   readOnlyWorkspace?: boolean;
 }
 
+/** Size of the tmpfs that hides a directory from jailed processes, in bytes (one page). */
+const HIDING_TMPFS_BYTES = 4096;
+
 /** The argv that runs `argv` inside a fresh jail. */
 export function jailArgv(
   jail: ToolJailConfig,
@@ -53,9 +56,16 @@ export function jailArgv(
     "--bind",
     "/",
     "/",
+    // No user namespace below this one: in its own, a tool could mount a tmpfs of any size (half
+    // the host's memory by default) that no limit of the sandbox sees.
+    "--disable-userns",
     "--proc",
     "/proc",
     "--dev",
+    "/dev",
+    // bwrap's /dev is a tmpfs of no set size owned by the jail's uid: read-only, or it is one.
+    // The remount is not recursive, so the device nodes, /dev/pts and the /dev/shm below stay.
+    "--remount-ro",
     "/dev",
     // The sandbox's own size-capped /dev/shm, shared by every jail of the sandbox.
     "--bind",
@@ -65,8 +75,10 @@ export function jailArgv(
   if (!options.interactive) {
     args.push("--new-session", "--size", String(jail.execTmpSizeBytes), "--tmpfs", "/tmp");
   }
-  for (const dir of jail.hiddenDirs) args.push("--tmpfs", dir);
+  // A hiding tmpfs belongs to the jail's uid too: one page, read-only once its mount points exist.
+  for (const dir of jail.hiddenDirs) args.push("--size", String(HIDING_TMPFS_BYTES), "--tmpfs", dir);
   for (const dir of jail.readOnlyDirs) args.push("--ro-bind", dir, dir);
+  for (const dir of jail.hiddenDirs) args.push("--remount-ro", dir);
   if (options.readOnlyWorkspace) args.push("--ro-bind", options.workspaceRoot, options.workspaceRoot);
   args.push("--chdir", options.cwd, "--", ...argv);
   return args;
