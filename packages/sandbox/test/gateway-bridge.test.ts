@@ -3,9 +3,10 @@
 // OPENAI_API_KEY, its allowed calls arrive under the job's gateway prefix (streams included), and
 // any other path is refused before it reaches the host's server.
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +20,31 @@ import { parseForwarderArgs } from "../src/server/loopback-forwarder";
 import { createTestRuntime } from "./support/sandbox-fixture";
 
 const FORWARDER = fileURLToPath(new URL("../src/server/loopback-forwarder.ts", import.meta.url));
+
+/** A POST whose headers promise 100 kB of body, of which one byte comes. */
+const HALF_SENT_POST =
+  "POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{";
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** Everything the peer sends until it closes the connection. */
+function readUntilClosed(socket: Socket): Promise<string> {
+  let text = "";
+  socket.on("data", (chunk) => {
+    text += chunk;
+  });
+  socket.on("error", () => {});
+  return new Promise((resolve) => socket.once("close", () => resolve(text)));
+}
+
+/** One GET over a Unix socket, its answer's raw text. */
+function requestOverSocket(socketPath: string, path: string): Promise<string> {
+  const socket = connect(socketPath);
+  socket.write(`GET ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`);
+  return readUntilClosed(socket);
+}
 
 // The harness: calls models, a chat completion (streamed back in two chunks) and a path outside.
 const HARNESS = `
@@ -41,6 +67,8 @@ describe("loopback forwarder + host socket bridge", () => {
   let bridge: HttpSocketBridge;
   let dir: string;
   const seen: string[] = [];
+  /** Requests the target saw end before their body did. */
+  const aborted: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "raas-gateway-bridge-"));
@@ -50,6 +78,9 @@ describe("loopback forwarder + host socket bridge", () => {
         res.writeHead(200, { "content-type": "application/json" }).end('{"object":"list","data":[]}');
         return;
       }
+      req.once("close", () => {
+        if (!req.complete) aborted.push(req.url ?? "");
+      });
       let body = "";
       req.on("data", (chunk) => {
         body += chunk;
@@ -172,13 +203,80 @@ describe("loopback forwarder + host socket bridge", () => {
     }
   }, 120_000);
 
+  it("closes connections past its cap at once and counts them; the ones under it still work", async () => {
+    const capped = await startHttpSocketBridge({
+      socketPath: join(dir, "capped.sock"),
+      targetUrl: `http://127.0.0.1:${(target.address() as AddressInfo).port}/gateway/gw_capped`,
+      allow: isGatewayRequest,
+      maxConnections: 4,
+    });
+    const sockets: Socket[] = [];
+    try {
+      // Ten half-sent POSTs: the headers promise a body that never comes.
+      const closed = new Set<number>();
+      for (let index = 0; index < 10; index += 1) {
+        const socket = connect(join(dir, "capped.sock"));
+        socket.on("error", () => {});
+        socket.on("close", () => closed.add(index));
+        socket.write(HALF_SENT_POST);
+        sockets.push(socket);
+        await once(socket, "connect");
+      }
+      await waitFor(() => capped.refused.connections === 6 && closed.size === 6);
+      expect(capped.openConnections).toBe(4);
+      // Freeing a slot lets the next request through.
+      sockets[[...Array(10).keys()].find((index) => !closed.has(index))!]!.destroy();
+      await waitFor(() => capped.openConnections === 3);
+      const answer = await requestOverSocket(join(dir, "capped.sock"), "/v1/models");
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await capped.close();
+    }
+  });
+
+  it("answers 408 to a request sent too slowly, closes it and aborts what it forwarded", async () => {
+    const slow = await startHttpSocketBridge({
+      socketPath: join(dir, "slow.sock"),
+      targetUrl: `http://127.0.0.1:${(target.address() as AddressInfo).port}/gateway/gw_slow`,
+      allow: isGatewayRequest,
+      headersTimeoutMs: 200,
+      requestTimeoutMs: 400,
+    });
+    try {
+      const half = connect(join(dir, "slow.sock"));
+      half.write(HALF_SENT_POST);
+      const noHeaders = connect(join(dir, "slow.sock"));
+      noHeaders.write("POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\n");
+      const [halfAnswer, noHeadersAnswer] = await Promise.all([
+        readUntilClosed(half),
+        readUntilClosed(noHeaders),
+      ]);
+      expect(halfAnswer).toMatch(/^HTTP\/1\.1 408/);
+      expect(noHeadersAnswer).toMatch(/^HTTP\/1\.1 408/);
+      expect(slow.refused.timeout).toBe(2);
+      await waitFor(() => slow.openConnections === 0);
+      // The half-sent request had been forwarded: the target saw it end unfinished.
+      await waitFor(() => aborted.includes("/gateway/gw_slow/v1/chat/completions"));
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("explains a missing socket or command", () => {
     expect(() => parseForwarderArgs(["--", "python3"])).toThrow(/--socket/);
     expect(() => parseForwarderArgs(["--socket", "/run/raas/gateway.sock"])).toThrow(/after --/);
     expect(parseForwarderArgs(["--socket", "/s", "--", "python3", "agent.py"])).toEqual({
       socketPath: "/s",
       apiKey: "raas-gateway",
+      maxConnections: 32,
       command: ["python3", "agent.py"],
     });
+    expect(parseForwarderArgs(["--socket", "/s", "--max-connections", "4", "--", "a"]).maxConnections).toBe(
+      4,
+    );
+    expect(() => parseForwarderArgs(["--socket", "/s", "--max-connections", "0", "--", "a"])).toThrow(
+      /positive integer/,
+    );
   });
 });

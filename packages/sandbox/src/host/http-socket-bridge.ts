@@ -1,5 +1,6 @@
 import { chmodSync, rmSync } from "node:fs";
 import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 
 export interface HttpSocketBridgeOptions {
   /** Host path of the Unix socket to listen on (inside a directory the sandbox has bound). */
@@ -11,13 +12,50 @@ export interface HttpSocketBridgeOptions {
   targetUrl: string;
   /** Which requests pass, by method and path (without query). Everything else gets 404. */
   allow: (method: string, path: string) => boolean;
+  /**
+   * Most connections the sandbox may hold open at once; one more is closed as soon as it is
+   * accepted (and counted). Each open connection may hold one upstream connection too, so this
+   * bounds the descriptors one sandbox costs the host process. Default 32.
+   */
+  maxConnections?: number;
+  /** Time a request's headers may take to arrive, in ms; then 408 and the connection closes. Default 10_000. */
+  headersTimeoutMs?: number;
+  /**
+   * Time a whole request (headers and body) may take to arrive, in ms; then 408 and the connection
+   * closes (the request forwarded so far is aborted). The answer may take longer (a stream).
+   * Default 30_000.
+   */
+  requestTimeoutMs?: number;
+  /** Told of every connection refused over `maxConnections` and every request that arrived too slowly. */
+  onRefusal?: (refusal: BridgeRefusal) => void;
 }
+
+/** Why the bridge closed a connection: one too many, or a request sent too slowly. */
+export type BridgeRefusal = "connections" | "timeout";
+
+/** Defaults of the bridge's caps: what one sandbox may hold of the host's connections. */
+export const BRIDGE_DEFAULTS = {
+  maxConnections: 32,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+} as const;
+
+/** How often the timeouts above are checked, in ms (node's default is 30 s). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 export interface HttpSocketBridge {
   /** Requests forwarded so far. */
   readonly forwarded: number;
+  /** Connections closed so far for being one too many, and requests for arriving too slowly. */
+  readonly refused: Readonly<Record<BridgeRefusal, number>>;
+  /** Connections open from the sandbox right now. */
+  readonly openConnections: number;
   close(): Promise<void>;
 }
+
+const REQUEST_TIMEOUT_RESPONSE =
+  "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+const BAD_REQUEST_RESPONSE = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
 
 /** The paths of the OpenAI-compatible gateway a harness may call. */
 export function isGatewayRequest(method: string, path: string): boolean {
@@ -30,65 +68,103 @@ export function isGatewayRequest(method: string, path: string): boolean {
  * Serves HTTP on a Unix socket the sandbox can reach and forwards only the allowed requests to
  * one fixed target prefix, bodies streamed both ways (SSE included). The sandbox reaches that
  * prefix and nothing else of the host: no other path, no other host, no header picks the target.
+ *
+ * The bridge runs in the host's process, whose descriptor table every job shares: a sandbox
+ * holding thousands of half-sent requests once took it from 198 to 19,999 of 20,000. So the
+ * sandbox gets at most `maxConnections` connections (and as many upstream), one more is closed
+ * at once, and a request must arrive whole within its timeouts.
  */
 export async function startHttpSocketBridge(options: HttpSocketBridgeOptions): Promise<HttpSocketBridge> {
   const target = new URL(options.targetUrl);
   const prefix = target.pathname.replace(/\/+$/, "");
+  const maxConnections = options.maxConnections ?? BRIDGE_DEFAULTS.maxConnections;
   let forwarded = 0;
-  // Connections to the target stay open between calls: a harness's calls skip TCP set-up.
-  const agent = new Agent({ keepAlive: true });
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const raw = req.url ?? "/";
-    const queryAt = raw.indexOf("?");
-    const path = queryAt === -1 ? raw : raw.slice(0, queryAt);
-    const method = req.method ?? "GET";
-    if (!options.allow(method, path)) {
-      const body = JSON.stringify({
-        error: { code: "NOT_FOUND", message: `${method} ${path.slice(0, 200)} is not served here` },
-      });
-      res.writeHead(404, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-      res.end(body);
-      req.resume();
-      return;
-    }
-    forwarded += 1;
-    const headers: Record<string, string> = {};
-    for (const name of ["content-type", "content-length", "accept"]) {
-      const value = req.headers[name];
-      if (typeof value === "string") headers[name] = value;
-    }
-    const upstream = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method,
-        agent,
-        path: `${prefix}${raw}`,
-        headers: { ...headers, host: target.host },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, {
-          ...(answer.headers["content-type"] ? { "content-type": answer.headers["content-type"] } : {}),
-          "cache-control": "no-store",
+  const refused: Record<BridgeRefusal, number> = { connections: 0, timeout: 0 };
+  const refuse = (refusal: BridgeRefusal) => {
+    refused[refusal] += 1;
+    options.onRefusal?.(refusal);
+  };
+  // Connections to the target stay open between calls: a harness's calls skip TCP set-up. One
+  // per sandbox connection at most, so the sandbox's cap bounds these too.
+  const agent = new Agent({ keepAlive: true, maxSockets: maxConnections });
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs ?? BRIDGE_DEFAULTS.headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs ?? BRIDGE_DEFAULTS.requestTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      const raw = req.url ?? "/";
+      const queryAt = raw.indexOf("?");
+      const path = queryAt === -1 ? raw : raw.slice(0, queryAt);
+      const method = req.method ?? "GET";
+      if (!options.allow(method, path)) {
+        const body = JSON.stringify({
+          error: { code: "NOT_FOUND", message: `${method} ${path.slice(0, 200)} is not served here` },
         });
-        answer.pipe(res);
-      },
-    );
-    upstream.once("error", (error) => {
-      if (res.headersSent) {
-        res.destroy();
+        res.writeHead(404, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+        res.end(body);
+        req.resume();
         return;
       }
-      const body = JSON.stringify({
-        error: { code: "UNAVAILABLE", message: `gateway unreachable: ${error.message}` },
+      forwarded += 1;
+      const headers: Record<string, string> = {};
+      for (const name of ["content-type", "content-length", "accept"]) {
+        const value = req.headers[name];
+        if (typeof value === "string") headers[name] = value;
+      }
+      const upstream = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method,
+          agent,
+          path: `${prefix}${raw}`,
+          headers: { ...headers, host: target.host },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, {
+            ...(answer.headers["content-type"] ? { "content-type": answer.headers["content-type"] } : {}),
+            "cache-control": "no-store",
+          });
+          answer.pipe(res);
+        },
+      );
+      upstream.once("error", (error) => {
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        const body = JSON.stringify({
+          error: { code: "UNAVAILABLE", message: `gateway unreachable: ${error.message}` },
+        });
+        res.writeHead(503, { "content-type": "application/json" });
+        res.end(body);
       });
-      res.writeHead(503, { "content-type": "application/json" });
-      res.end(body);
+      res.once("close", () => {
+        if (!res.writableFinished) upstream.destroy();
+      });
+      req.pipe(upstream);
+    },
+  );
+  server.maxConnections = maxConnections;
+  let openConnections = 0;
+  server.on("connection", (socket: Socket) => {
+    openConnections += 1;
+    socket.once("close", () => {
+      openConnections -= 1;
     });
-    res.once("close", () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-    req.pipe(upstream);
+  });
+  // Node closes the connection past maxConnections right after accepting it; only counted here.
+  server.on("drop", () => refuse("connections"));
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    const isTimeout = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
+    if (isTimeout) refuse("timeout");
+    // As node answers when nobody listens: a status line unless an answer has begun, then close.
+    if (socket.writable && socket.bytesWritten === 0) {
+      socket.write(isTimeout ? REQUEST_TIMEOUT_RESPONSE : BAD_REQUEST_RESPONSE);
+    }
+    socket.destroy();
   });
   rmSync(options.socketPath, { force: true });
   await new Promise<void>((resolve, reject) => {
@@ -103,6 +179,10 @@ export async function startHttpSocketBridge(options: HttpSocketBridgeOptions): P
   return {
     get forwarded() {
       return forwarded;
+    },
+    refused,
+    get openConnections() {
+      return openConnections;
     },
     close: () =>
       new Promise<void>((resolve) => {

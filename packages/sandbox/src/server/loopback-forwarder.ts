@@ -3,7 +3,8 @@
 // inference gateway), then runs the harness command with `OPENAI_BASE_URL` and `OPENAI_API_KEY`
 // pointing at that listener, and exits with the harness's exit code.
 //
-//   node loopback-forwarder.cjs --socket <unix socket> [--api-key <key>] -- <command> [args…]
+//   node loopback-forwarder.cjs --socket <unix socket> [--api-key <key>] [--max-connections <n>]
+//     -- <command> [args…]
 //
 // Node built-ins only: this file is bundled and run by the sandbox's node.
 import { spawn } from "node:child_process";
@@ -12,10 +13,18 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 export interface ForwarderArgs {
   socketPath: string;
   apiKey: string;
+  /** Most connections forwarded at once; more are closed at once. Default {@link DEFAULT_MAX_CONNECTIONS}. */
+  maxConnections: number;
   command: string[];
 }
 
-/** Parses `--socket <path> [--api-key <key>] -- <command…>`; throws a readable error. */
+/**
+ * Connections the forwarder holds at once by default: the host's bridge allows as many, so a
+ * harness that opens more learns it here, from a closed connection, before the host sees them.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 32;
+
+/** Parses `--socket <path> [--api-key <key>] [--max-connections <n>] -- <command…>`; throws a readable error. */
 export function parseForwarderArgs(argv: readonly string[]): ForwarderArgs {
   const split = argv.indexOf("--");
   const flags = split === -1 ? argv : argv.slice(0, split);
@@ -27,11 +36,23 @@ export function parseForwarderArgs(argv: readonly string[]): ForwarderArgs {
   const socketPath = value("socket");
   if (!socketPath) throw new Error("loopback-forwarder: --socket <unix socket path> is required");
   if (command.length === 0) throw new Error("loopback-forwarder: give the command to run after --");
-  return { socketPath, apiKey: value("api-key") ?? "raas-gateway", command };
+  const max = value("max-connections");
+  const maxConnections = max === undefined ? DEFAULT_MAX_CONNECTIONS : Number(max);
+  if (!Number.isInteger(maxConnections) || maxConnections < 1) {
+    throw new Error(`loopback-forwarder: --max-connections takes a positive integer (got ${max})`);
+  }
+  return { socketPath, apiKey: value("api-key") ?? "raas-gateway", maxConnections, command };
 }
 
-/** A loopback listener piping each connection to `socketPath`. Resolves with its port. */
-export function listenLoopback(socketPath: string): Promise<{ server: Server; port: number }> {
+/**
+ * A loopback listener piping each connection to `socketPath`, at most `maxConnections` at once
+ * (one more is closed as soon as it is accepted; the first such is reported on stderr). Resolves
+ * with its port.
+ */
+export function listenLoopback(
+  socketPath: string,
+  maxConnections = DEFAULT_MAX_CONNECTIONS,
+): Promise<{ server: Server; port: number }> {
   const server = createServer((client: Socket) => {
     const upstream = connect(socketPath);
     client.pipe(upstream);
@@ -47,6 +68,12 @@ export function listenLoopback(socketPath: string): Promise<{ server: Server; po
     });
     client.once("close", () => upstream.end());
     upstream.once("close", () => client.end());
+  });
+  server.maxConnections = maxConnections;
+  server.once("drop", () => {
+    process.stderr.write(
+      `loopback-forwarder: more than ${maxConnections} connections to the gateway at once; closing the excess\n`,
+    );
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -65,7 +92,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
   }
-  const { server, port } = await listenLoopback(args.socketPath);
+  const { server, port } = await listenLoopback(args.socketPath, args.maxConnections);
   const [command] = args.command as [string, ...string[]];
   // `env` adds the two variables to the environment the command inherits from this process.
   const child = spawn(
