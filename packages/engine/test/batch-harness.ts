@@ -29,6 +29,10 @@ const ZGroupTaskPayload = z
       .array(z.number().int())
       .default([])
       .describe("Slots whose jobs fail as `agent` (trainable)."),
+    tamperedSlots: z
+      .array(z.number().int())
+      .default([])
+      .describe("Slots whose EVAL voids the grade as a grader whose canaries lied does (`tampered`)."),
     rewriteHistorySlots: z
       .array(z.number().int())
       .default([])
@@ -120,7 +124,13 @@ export function createGroupTaskHandler(
       return null;
     },
     async eval(ctx) {
-      return { reward: ctx.payload.rewards[slotOf(ctx.job.metadata)] ?? 0 };
+      const slot = slotOf(ctx.job.metadata);
+      if (ctx.payload.tamperedSlots.includes(slot))
+        throw new StageFailure("agent", `canary of slot ${slot} lied`, {
+          label: "tampered",
+          result: { canary: `canary_${slot}`, expected: "failed", reported: "passed" },
+        });
+      return { reward: ctx.payload.rewards[slot] ?? 0 };
     },
   };
 }

@@ -73,6 +73,34 @@ describe("BatchSystem: infrastructure failures are re-run, never reward 0", () =
     expect(result.groups[0]?.rewards).toEqual([1, -1]);
     expect(result.groups[0]?.trajectories[1]).toMatchObject({ trainable: true, failureKind: "agent" });
   });
+
+  it("hands out a member whose grade was voided (tampered) with reward 0 and counts it in the waste ledger", async () => {
+    const h = await start();
+    const { run } = await h.batches.createRun({ name: "tampered" });
+    const { step } = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "inline", tasks: [groupTask("forge", [1, 1], { tamperedSlots: [1], tokens: 7 })] },
+      groupSize: 2,
+      groups: 1,
+    });
+    const done = await closed(h, step.id);
+    expect(done.status).toBe("completed");
+    expect(done.stats.infraRetries).toBe(0);
+    expect(done.stats.waste.tampered).toMatchObject({ jobs: 1, generatedTokens: 7 });
+    expect(done.stats.waste.infraFailures.jobs).toBe(0);
+    const result = await h.batches.nextGroups(step.id, { afterSeq: 0, limit: 1, timeoutMs: 100 });
+    // The handler's failure reward is -1; a voided grade is 0 whatever it says.
+    expect(result.groups[0]?.rewards).toEqual([1, 0]);
+    expect(result.groups[0]?.trajectories[1]).toMatchObject({
+      trainable: true,
+      failureKind: "agent",
+      reward: 0,
+    });
+    const [group] = await h.batches.listGroups(step.id);
+    const job = await h.engine.getJob(group?.members[1]?.jobId ?? "");
+    expect(job.failure?.label).toBe("tampered");
+    expect(job.result).toEqual({ canary: "canary_1", expected: "failed", reported: "passed" });
+  });
 });
 
 describe("BatchSystem: staleness", () => {

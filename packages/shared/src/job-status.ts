@@ -38,3 +38,19 @@ export const ZFailureKind = z.enum(FAILURE_KINDS).meta({
     "Why a job did not complete: timeout, sandbox, inference, eval (infrastructure, never trainable), agent (the policy's own fault, trainable) or cancelled.",
 });
 export type TFailureKind = z.infer<typeof ZFailureKind>;
+
+/**
+ * What kind of policy failure a failed job was, when the engine knows more than its kind. A label
+ * refines an `agent` failure; it never changes who caused it or whether it is trainable.
+ * - `tampered`: a grader's canary tests (tests whose outcome it knows, planted beside the graded
+ *   ones in the same test process) reported a false outcome, so the policy's code interfered with
+ *   the test run and the grade was voided: reward 0, trainable (the policy's doing). The job's
+ *   `result` keeps the grader's report, which says which canary lied.
+ */
+export const FAILURE_LABELS = ["tampered"] as const;
+export const ZFailureLabel = z.enum(FAILURE_LABELS).meta({
+  id: "FailureLabel",
+  description:
+    "What kind of policy failure a failed job was: `tampered` = a grader's canary tests reported a false outcome, so the grade was voided (reward 0, trainable).",
+});
+export type TFailureLabel = z.infer<typeof ZFailureLabel>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ZId, zFilterString, zIdString, zJsonObjectWithoutNul } from "./id.schema";
 import { JOB_LIST_TRAJECTORY_FILTERS } from "./job-list-trajectory-filters.schema";
-import { ZFailureKind, ZJobStatus } from "./job-status";
+import { ZFailureKind, ZFailureLabel, ZJobStatus } from "./job-status";
 import { ZStage } from "./stage";
 
 const ZStageBudgetMs = z.number().int().positive().max(86_400_000);
@@ -70,6 +70,11 @@ export const ZFailure = z
     kind: ZFailureKind,
     stage: ZStage.describe("The stage the job failed in."),
     message: z.string().describe("What went wrong, in one sentence."),
+    label: ZFailureLabel.nullable()
+      .optional()
+      .describe(
+        "What kind of policy failure this was, when the engine knows: `tampered` = a grader's canary tests reported a false outcome, so the grade was voided (reward 0, trainable). Absent (or null) otherwise.",
+      ),
   })
   .meta({ id: "Failure", description: "Why a job did not complete; who caused it decides the kind." });
 export type TFailure = z.infer<typeof ZFailure>;
@@ -106,7 +111,7 @@ export const ZJob = z
       .number()
       .nullable()
       .describe(
-        "The grader's reward of a completed job; the handler's failure reward (default 0) of an `agent` failure; null while running and for every infrastructure failure, timeout and cancel.",
+        "The grader's reward of a completed job; the handler's failure reward (default 0) of an `agent` failure, always 0 for a `tampered` one; null while running and for every infrastructure failure, timeout and cancel.",
       ),
     trainable: z
       .boolean()
@@ -118,7 +123,7 @@ export const ZJob = z
       .unknown()
       .nullable()
       .describe(
-        "Handler-defined evaluation detail (see the per-kind result schemas); null until EVAL ended.",
+        "Handler-defined evaluation detail (see the per-kind result schemas); null until EVAL ended. A failed job keeps the report its handler attached to the failure (a `tampered` grade's report says which canary lied), else null.",
       ),
     timings: ZStageTimings,
     attempts: z.number().int().describe("How many times the job was started (1 unless it was retried)."),
@@ -138,6 +143,9 @@ export const ZJobListRequest = z
     stage: ZStage.optional().describe("Only jobs in (or stopped in) this stage."),
     kind: zFilterString(100).optional().describe("Only jobs of this handler kind."),
     failureKind: ZFailureKind.optional().describe("Only failed jobs of this failure kind."),
+    failureLabel: ZFailureLabel.optional().describe(
+      "Only failed jobs with this failure label (`tampered`: grades voided because a canary lied).",
+    ),
     groupId: ZId.optional().describe("Only jobs of this group."),
     batchId: ZId.optional().describe("Only jobs of this batch."),
     search: zFilterString(300).optional().describe("Substring match on job id or job key."),

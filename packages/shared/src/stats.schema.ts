@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZFailureKind } from "./job-status";
+import { ZFailureKind, ZFailureLabel } from "./job-status";
 import { ZStage } from "./stage";
 
 export const ZStageCounts = z
@@ -21,6 +21,11 @@ export const ZEngineStats = z
     failedByKind: z
       .record(ZFailureKind, z.number().int())
       .describe("Failed jobs since the server started, by failure kind."),
+    failedByLabel: z
+      .record(ZFailureLabel, z.number().int())
+      .describe(
+        "Failed jobs since the server started, by failure label (a subset of `failedByKind`): `tampered` = `agent` failures whose grade was voided because a grader's canary tests reported a false outcome (reward 0, trainable).",
+      ),
     tokenBreaks: z
       .number()
       .int()

@@ -47,6 +47,9 @@ export const ZWasteLedger = z
     expiredLongShots: ZWasteEntry.default({ jobs: 0, rolloutSeconds: 0, generatedTokens: 0 }).describe(
       "Finished samples of carried long shots (groups whose pilot agreed) that this step let go untaken: more of them waited than a step takes (`groups`), so the oldest went.",
     ),
+    tampered: ZWasteEntry.default({ jobs: 0, rolloutSeconds: 0, generatedTokens: 0 }).describe(
+      "Members whose grade was voided because a grader's canary tests lied (failure label `tampered`): samples with reward 0 (handed out when their group is) whose rollout work bought no real grade. Counted when the member finishes, so one may count again where its group goes (zero variance, stale). 0 on steps stored before this entry existed.",
+    ),
   })
   .meta({ id: "WasteLedger", description: "Where a step's rollout work went without reaching the trainer." });
 export type TWasteLedger = z.infer<typeof ZWasteLedger>;
@@ -230,6 +233,7 @@ export function emptyStepStats(): TStepStats {
       infraFailures: noWaste(),
       uncertified: noWaste(),
       expiredLongShots: noWaste(),
+      tampered: noWaste(),
     },
   };
 }

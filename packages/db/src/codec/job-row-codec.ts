@@ -1,5 +1,5 @@
 import type { JobHandoff, JobRecord, StoredJob } from "@raas/engine";
-import type { TFailureKind, TJobStatus, TStage, TStageTimeoutsMs } from "@raas/shared";
+import type { TFailureKind, TFailureLabel, TJobStatus, TStage, TStageTimeoutsMs } from "@raas/shared";
 import type { Job as JobRow } from "../generated/client";
 
 /** The `JobRecord` a stored row represents; the exact shape the API serves. */
@@ -23,6 +23,8 @@ export function fromJobRow(row: JobRow): JobRecord {
             kind: row.failureKind as TFailureKind,
             stage: (row.failureStage ?? "init") as TStage,
             message: row.failureMessage ?? "",
+            // Left out when none, as the engine's records do (a label is the exception).
+            ...(row.failureLabel !== null ? { label: row.failureLabel as TFailureLabel } : {}),
           },
     reward: row.reward,
     trainable: row.trainable,

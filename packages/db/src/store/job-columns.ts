@@ -20,6 +20,7 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   { name: "failure_kind", type: "text" },
   { name: "failure_stage", type: "text" },
   { name: "failure_message", type: "text" },
+  { name: "failure_label", type: "text" },
   { name: "reward", type: "float8" },
   { name: "trainable", type: "bool" },
   { name: "result", type: "jsonb" },
@@ -54,6 +55,7 @@ export function jobRowValues(job: JobRecord): unknown[] {
     job.failure?.kind ?? null,
     job.failure?.stage ?? null,
     job.failure?.message ?? null,
+    job.failure?.label ?? null,
     job.reward,
     job.trainable,
     jsonParam(job.result),
@@ -128,6 +130,7 @@ export function jobPatchAssignments(patch: JobPatch): Array<[ColumnSpec, unknown
     set("failure_kind", patch.failure?.kind ?? null);
     set("failure_stage", patch.failure?.stage ?? null);
     set("failure_message", patch.failure?.message ?? null);
+    set("failure_label", patch.failure?.label ?? null);
   }
   if (patch.timings !== undefined) {
     set("queue_ms", patch.timings.queueMs);

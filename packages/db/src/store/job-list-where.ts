@@ -14,6 +14,7 @@ export function jobListWhere(query: TJobListQuery): Prisma.JobWhereInput {
   if (query.stage !== undefined) where.stage = query.stage;
   if (query.kind !== undefined) where.kind = query.kind;
   if (query.failureKind !== undefined) where.failureKind = query.failureKind;
+  if (query.failureLabel !== undefined) where.failureLabel = query.failureLabel;
   if (query.groupId !== undefined) where.groupId = query.groupId;
   if (query.batchId !== undefined) where.batchId = query.batchId;
   if (query.cursor !== undefined) where.id = { lt: query.cursor };

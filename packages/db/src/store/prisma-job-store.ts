@@ -137,8 +137,17 @@ export class PrismaJobStore implements JobStore {
   }
 
   async totals(): Promise<JobTotals> {
-    const groups = await this.#prisma.job.groupBy({ by: ["status", "failureKind"], _count: { _all: true } });
-    const totals: JobTotals = { submitted: 0, completed: 0, cancelled: 0, failedByKind: {} };
+    const groups = await this.#prisma.job.groupBy({
+      by: ["status", "failureKind", "failureLabel"],
+      _count: { _all: true },
+    });
+    const totals: JobTotals = {
+      submitted: 0,
+      completed: 0,
+      cancelled: 0,
+      failedByKind: {},
+      failedByLabel: {},
+    };
     for (const group of groups) {
       const count = group._count._all;
       totals.submitted += count;
@@ -146,6 +155,8 @@ export class PrismaJobStore implements JobStore {
       else if (group.status === "cancelled") totals.cancelled += count;
       else if (group.status === "failed" && group.failureKind !== null) {
         totals.failedByKind[group.failureKind] = (totals.failedByKind[group.failureKind] ?? 0) + count;
+        const label = group.failureLabel;
+        if (label !== null) totals.failedByLabel[label] = (totals.failedByLabel[label] ?? 0) + count;
       }
     }
     return totals;

@@ -141,6 +141,81 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       ]);
     });
 
+    it("keeps a failure label and the grader's report through insert, patch, transition, filter and totals", async () => {
+      const report = {
+        graded: { passed: ["tests/test_a.py::t1"], failed: [] },
+        canaries: [{ name: "test_canary_9c1e", expected: "failed", reported: "passed", lied: true }],
+      };
+      const tampered = (message: string) => ({
+        kind: "agent" as const,
+        stage: "eval" as const,
+        message,
+        label: "tampered" as const,
+      });
+      const inserted = makeFinishedJob({
+        failure: tampered("canary test_canary_9c1e reported passed"),
+        reward: 0,
+        trainable: true,
+        result: report,
+      });
+      const patched = makeJob({ status: "active", stage: "eval" });
+      const moved = makeJob({ status: "active", stage: "eval" });
+      const plain = makeJob({
+        status: "failed",
+        stage: "run",
+        failure: { kind: "agent", stage: "run", message: "gave up" },
+        reward: 0,
+        trainable: true,
+      });
+      await store.insertJobs([inserted, patched, moved, plain]);
+      await store.updateJobs([
+        {
+          id: patched.id,
+          status: "failed",
+          failure: tampered("a canary lied"),
+          reward: 0,
+          trainable: true,
+          result: report,
+        },
+      ]);
+      const transition = {
+        id: moved.id,
+        status: "failed" as const,
+        failure: tampered("a canary errored"),
+        reward: 0,
+        trainable: true,
+        result: report,
+        finishedAtMs: 7,
+      };
+      expect(await store.transitionJobs([{ patch: transition, expectedVersion: 0, version: 1 }])).toEqual([]);
+
+      expect(await store.getJob(inserted.id)).toEqual(inserted);
+      expect(await store.getJob(patched.id)).toMatchObject({
+        failure: tampered("a canary lied"),
+        result: report,
+      });
+      expect((await store.readJob(moved.id))?.record).toEqual({ ...moved, ...transition });
+      // An unlabelled failure reads back without a label, exactly as the engine wrote it.
+      expect((await store.getJob(plain.id))?.failure).toEqual({
+        kind: "agent",
+        stage: "run",
+        message: "gave up",
+      });
+
+      const labelled = await store.listJobs(list({ failureLabel: "tampered" }));
+      expect(labelled.items.map((job) => job.id).sort()).toEqual([inserted.id, patched.id, moved.id].sort());
+      expect(labelled.items.every((job) => job.failure?.label === "tampered")).toBe(true);
+      expect(await store.totals()).toMatchObject({
+        failedByKind: { agent: 4 },
+        failedByLabel: { tampered: 3 },
+      });
+
+      // A restarted job's failure is cleared, label included.
+      await store.updateJobs([{ id: patched.id, status: "queued", failure: null, result: null }]);
+      expect(await store.getJob(patched.id)).toMatchObject({ failure: null, result: null });
+      expect((await store.totals()).failedByLabel).toEqual({ tampered: 2 });
+    });
+
     describe("listJobs", () => {
       let jobs: JobRecord[];
       beforeEach(async () => {
@@ -234,6 +309,38 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
         expect(await store.listJobIds({ batchId: "b-none" })).toEqual([]);
       });
 
+      it("lists the distinct owners of every job of a group or batch, finished ones and null included", async () => {
+        await store.insertJobs([
+          makeJob({ groupId: "g-own", batchId: "b-own", ownerId: "token:aaaaaaaaaaaaaaaa" }),
+          makeJob({
+            groupId: "g-own",
+            batchId: "b-own",
+            ownerId: "token:aaaaaaaaaaaaaaaa",
+            status: "completed",
+          }),
+          makeJob({
+            groupId: "g-other",
+            batchId: "b-own",
+            ownerId: "token:bbbbbbbbbbbbbbbb",
+            status: "failed",
+          }),
+          makeJob({ groupId: "g-other", batchId: "b-own", ownerId: null }),
+        ]);
+        const sorted = (owners: Array<string | null>) =>
+          [...owners].sort((a, b) => String(a).localeCompare(String(b)));
+        expect(await store.listJobOwners({ groupId: "g-own" })).toEqual(["token:aaaaaaaaaaaaaaaa"]);
+        expect(sorted(await store.listJobOwners({ groupId: "g-other" }))).toEqual([
+          null,
+          "token:bbbbbbbbbbbbbbbb",
+        ]);
+        expect(sorted(await store.listJobOwners({ batchId: "b-own" }))).toEqual([
+          null,
+          "token:aaaaaaaaaaaaaaaa",
+          "token:bbbbbbbbbbbbbbbb",
+        ]);
+        expect(await store.listJobOwners({ batchId: "b-none" })).toEqual([]);
+      });
+
       it("counts totals over every job", async () => {
         await store.insertJobs([
           makeJob({ status: "failed", failure: { kind: "timeout", stage: "init", message: "x" } }),
@@ -244,6 +351,7 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
           completed: 1,
           cancelled: 1,
           failedByKind: { timeout: 2, agent: 1 },
+          failedByLabel: {},
         });
       });
     });
@@ -304,6 +412,20 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       ]);
       const stored = await store.listTurns(job.id);
       expect(stored.map((turn) => turn.weightVersionSpans)).toEqual([spans, null]);
+    });
+
+    it("round-trips the sampling parameters each turn was generated with, absent where none were kept", async () => {
+      const job = makeJob();
+      await store.insertJobs([job]);
+      const sampling = { temperature: 0.6, topP: 0.95, topK: 20, seed: 17, maxTokens: 512 };
+      const greedy = { temperature: 0, topP: 1, topK: null, seed: null, maxTokens: 64 };
+      await store.appendTurns([
+        makeTurn(job.id, 0, { sampling }),
+        makeTurn(job.id, 1, { sampling: greedy }),
+        makeTurn(job.id, 2),
+      ]);
+      const stored = await store.listTurns(job.id);
+      expect(stored.map((turn) => turn.sampling)).toEqual([sampling, greedy, undefined]);
     });
 
     it("round-trips tool calls in turn order", async () => {

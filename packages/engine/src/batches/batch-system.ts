@@ -307,6 +307,7 @@ export class BatchSystem {
       reward: job.reward,
       trainable: job.trainable,
       failureKind: job.failure?.kind ?? null,
+      failureLabel: job.failure?.label ?? null,
       rolloutMs: (timings.initMs ?? 0) + (timings.runMs ?? 0) + (timings.evalMs ?? 0),
       generatedTokens,
     };

@@ -1,4 +1,4 @@
-import type { TFailureKind, TGroupMember, TStepTask } from "@raas/shared";
+import type { TFailureKind, TFailureLabel, TGroupMember, TStepTask } from "@raas/shared";
 import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
 import { decideGroup, groupsToKeepInFlight, isGroupComplete } from "./group-decision";
 import { isLongShot, membersToDispatch, pilotSize } from "./pilot-dispatch";
@@ -19,6 +19,8 @@ export interface JobEnd {
   reward: number | null;
   trainable: boolean | null;
   failureKind: TFailureKind | null;
+  /** The job's `failure.label` (`tampered`: its grade was voided); absent means none. */
+  failureLabel?: TFailureLabel | null;
   rolloutMs: number;
   generatedTokens: number;
   /**
@@ -101,6 +103,7 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
     ) {
       // It finished before the close's cancel reached it: a sample like any other, kept for the next step.
       Object.assign(member, { status: "finished", reward: end.reward ?? 0, failureKind: end.failureKind });
+      countTampered(state, end, cost);
       member.rolloutMs += end.rolloutMs;
       member.generatedTokens += end.generatedTokens;
       step.stats.jobsCancelled = Math.max(0, step.stats.jobsCancelled - 1);
@@ -135,6 +138,7 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
   } else if (isSample) {
     member.status = "finished";
     member.reward = end.reward ?? 0;
+    countTampered(state, end, cost);
     step.rewards.finished += 1;
     if (member.reward > 0) step.rewards.solved += 1;
   } else if (end.status === "failed") {
@@ -146,6 +150,19 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
     } else member.status = "failed";
   } else member.status = "cancelled";
   return [...actions, ...advance(state, ctx)];
+}
+
+/**
+ * A sample whose grade was voided (its canaries lied) is still a sample — reward 0, trainable,
+ * handed out with its group — but its rollout work bought no real grade: the `tampered` ledger
+ * entry shows how much of a step the policy spent forging.
+ */
+function countTampered(
+  state: StepState,
+  end: JobEnd,
+  cost: { rolloutMs: number; generatedTokens: number },
+): void {
+  if (end.failureLabel === "tampered") addWaste(laterWasteEntry(state.step.stats, "tampered"), cost);
 }
 
 /**

@@ -16,10 +16,13 @@ export function emptyRewardAggregate(): RewardAggregate {
 }
 
 /**
- * A waste-ledger entry added after steps were stored (`uncertified`, `expiredLongShots`): created
- * empty on a step stored before it existed, so costs can be added to it.
+ * A waste-ledger entry added after steps were stored (`uncertified`, `expiredLongShots`,
+ * `tampered`): created empty on a step stored before it existed, so costs can be added to it.
  */
-export function laterWasteEntry(stats: TStepStats, key: "uncertified" | "expiredLongShots"): TWasteEntry {
+export function laterWasteEntry(
+  stats: TStepStats,
+  key: "uncertified" | "expiredLongShots" | "tampered",
+): TWasteEntry {
   stats.waste[key] ??= { jobs: 0, rolloutSeconds: 0, generatedTokens: 0 };
   return stats.waste[key];
 }

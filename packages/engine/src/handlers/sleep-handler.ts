@@ -1,3 +1,4 @@
+import { ZFailureLabel } from "@raas/shared";
 import { z } from "zod";
 import type { TaskHandler } from "../ports/task-handler.port";
 import { StageFailure } from "../stage-failure";
@@ -10,8 +11,15 @@ const ZFailSpec = z
       .enum(["sandbox", "inference", "eval", "agent"])
       .default("sandbox")
       .describe("The failure kind injected. Default `sandbox`."),
+    label: ZFailureLabel.optional().describe(
+      "The failure label injected with it (kind `agent` only): `tampered` fails the job as a grade voided by lying canaries (reward 0, trainable). Default none.",
+    ),
   })
-  .strict();
+  .strict()
+  .refine((spec) => spec.label === undefined || spec.kind === "agent", {
+    message: "a failure label needs kind `agent`",
+    path: ["label"],
+  });
 
 const ZStageMs = (stage: string, defaultMs: number) =>
   z
@@ -106,8 +114,14 @@ export function createSleepHandler(
     const ms = duration(payload[`${name}Ms`], payload.jitter);
     await sleep(ms, payload.ignoreAbort ? undefined : ctx.signal);
     const fail = payload.fail[name];
-    if (fail && random() < fail.rate)
-      throw new StageFailure(fail.kind, `injected ${fail.kind} failure in ${name}`);
+    if (fail && random() < fail.rate) {
+      if (fail.label === undefined)
+        throw new StageFailure(fail.kind, `injected ${fail.kind} failure in ${name}`);
+      throw new StageFailure("agent", `injected ${fail.label} failure in ${name}`, {
+        label: fail.label,
+        result: { injected: fail.label, stage: name },
+      });
+    }
   };
   return {
     kind: "sleep",

@@ -21,6 +21,22 @@ describe("classifyFailure", () => {
     expect(failure).toEqual({ kind: "agent", message: "loop" });
   });
 
+  it("passes a StageFailure's label and report through", () => {
+    const report = { canaries: [{ name: "c1", expected: "failed", reported: "passed" }] };
+    const error = new StageFailure("agent", "canary c1 lied", { label: "tampered", result: report });
+    expect(classifyFailure({ stage: "eval", error, signal: live(), timeoutMs: 1 })).toEqual({
+      kind: "agent",
+      message: "canary c1 lied",
+      label: "tampered",
+      result: report,
+    });
+    // A timeout wins over the label: the grader did not finish within its budget.
+    expect(classifyFailure({ stage: "eval", error, signal: abortedWith("timeout"), timeoutMs: 9 })).toEqual({
+      kind: "timeout",
+      message: "eval stage exceeded its time budget of 9 ms",
+    });
+  });
+
   it("lets timeout and cancel win over the error thrown while aborting", () => {
     const error = new StageFailure("sandbox", "socket closed");
     expect(classifyFailure({ stage: "run", error, signal: abortedWith("timeout"), timeoutMs: 500 })).toEqual({

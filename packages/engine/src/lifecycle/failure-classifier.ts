@@ -1,24 +1,38 @@
-import { assertNever, type TFailureKind, type TStage } from "@raas/shared";
+import { assertNever, type TFailureKind, type TFailureLabel, type TStage } from "@raas/shared";
 import { isStageFailure } from "../stage-failure";
 import { type AbortCause, abortCauseOf } from "../util/abort";
 
 export interface ClassifiedFailure {
   kind: TFailureKind;
   message: string;
+  /** The `StageFailure`'s label (`tampered`); absent for every other failure. */
+  label?: TFailureLabel;
+  /** The `StageFailure`'s report, to be stored as the job's `result`; absent when it gave none. */
+  result?: unknown;
 }
 
 /** The reward of an `agent` failure when the handler sets no `failureReward`. */
 export const DEFAULT_FAILURE_REWARD = 0;
 
+/** The reward of a grade voided because its canaries lied, whatever the handler's `failureReward`. */
+export const TAMPERED_REWARD = 0;
+
 /**
  * The reward a failed job is stored with. Who caused the failure decides: the policy's own
- * (`agent`) failures are trainable outcomes and get the handler's failure reward (default 0);
- * infrastructure failures, timeouts and cancels get none (null), so a trainer can never mistake
- * them for a policy that scored 0.
+ * (`agent`) failures are trainable outcomes and get the handler's failure reward (default 0) —
+ * except a `tampered` one, which is always 0: a handler may soften its failure reward for a
+ * policy that, say, ran out of turns, but a forged grade must never earn anything. Infrastructure
+ * failures, timeouts and cancels get none (null), so a trainer can never mistake them for a policy
+ * that scored 0.
  */
-export function failureRewardOf(kind: TFailureKind, handlerFailureReward: number | undefined): number | null {
+export function failureRewardOf(
+  kind: TFailureKind,
+  handlerFailureReward: number | undefined,
+  label: TFailureLabel | null = null,
+): number | null {
   switch (kind) {
     case "agent":
+      if (label === "tampered") return TAMPERED_REWARD;
       return handlerFailureReward ?? DEFAULT_FAILURE_REWARD;
     case "timeout":
     case "sandbox":
@@ -83,6 +97,14 @@ export function classifyFailure(input: {
   // Preemption normally never reaches here (the executor re-queues the job); if it does, no reward.
   if (cause === "shutdown" || cause === "preempted")
     return { kind: "cancelled", message: abortMessage(cause, input.stage, null) };
-  if (isStageFailure(input.error)) return { kind: input.error.kind, message: input.error.message };
+  if (isStageFailure(input.error)) {
+    const { kind, message, label, result } = input.error;
+    return {
+      kind,
+      message,
+      ...(label !== null ? { label } : {}),
+      ...(result !== undefined ? { result } : {}),
+    };
+  }
   return { kind: defaultFailureKind(input.stage), message: messageOf(input.error) };
 }

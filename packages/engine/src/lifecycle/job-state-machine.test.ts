@@ -58,6 +58,28 @@ describe("job state machine", () => {
       { nowMs: 1_100, stateSinceMs: 1_000 },
     );
     expect([inference.trainable, inference.reward]).toEqual([false, null]);
+    const tampered = applyTransition(
+      job,
+      {
+        type: "fail",
+        kind: "agent",
+        message: "canary c1 lied",
+        failureReward: -0.5,
+        label: "tampered",
+        result: { canary: "c1" },
+      },
+      { nowMs: 1_100, stateSinceMs: 1_000 },
+    );
+    expect(tampered.failure).toEqual({
+      kind: "agent",
+      stage: "init",
+      message: "canary c1 lied",
+      label: "tampered",
+    });
+    // A voided grade is 0 whatever the handler's failure reward; the report is kept as the result.
+    expect([tampered.trainable, tampered.reward, tampered.result]).toEqual([true, 0, { canary: "c1" }]);
+    expect(agent.failure).not.toHaveProperty("label");
+    expect(agent.result).toBeNull();
   });
 
   it("rejects impossible transitions", () => {

@@ -2,6 +2,7 @@ import {
   assertNever,
   nextStage,
   type TFailureKind,
+  type TFailureLabel,
   type TJobStatus,
   type TStage,
   type TStageTimings,
@@ -24,9 +25,18 @@ export type JobTransition =
   | { type: "complete"; reward: number; result: unknown }
   /**
    * active(stage) → failed(kind, stage). `failureReward` is the handler's reward for the policy's
-   * own failures; it is stored only when `kind` is `agent` (default 0), never for infrastructure.
+   * own failures; it is stored only when `kind` is `agent` (default 0), never for infrastructure,
+   * and never for a `tampered` label (always 0). `label` is stored as `failure.label` (left out
+   * when none); `result`, the handler's report of the failure, as the job's `result` (default null).
    */
-  | { type: "fail"; kind: Exclude<TFailureKind, "cancelled">; message: string; failureReward?: number }
+  | {
+      type: "fail";
+      kind: Exclude<TFailureKind, "cancelled">;
+      message: string;
+      failureReward?: number;
+      label?: TFailureLabel | null;
+      result?: unknown;
+    }
   /** any non-terminal → cancelled. */
   | { type: "cancel"; message: string }
   /**
@@ -127,15 +137,23 @@ export function applyTransition(
         trainable: true,
         finishedAtMs: at.nowMs,
       };
-    case "fail":
+    case "fail": {
+      const label = transition.label ?? null;
       return {
         ...base,
         status: "failed",
-        failure: { kind: transition.kind, stage: job.stage ?? "init", message: transition.message },
-        reward: failureRewardOf(transition.kind, transition.failureReward),
+        failure: {
+          kind: transition.kind,
+          stage: job.stage ?? "init",
+          message: transition.message,
+          ...(label !== null ? { label } : {}),
+        },
+        reward: failureRewardOf(transition.kind, transition.failureReward, label),
         trainable: isTrainable("failed", transition.kind),
+        result: transition.result ?? null,
         finishedAtMs: at.nowMs,
       };
+    }
     case "cancel":
       return {
         ...base,

@@ -54,4 +54,25 @@ describe("StatsTracker failure series", () => {
     expect(early.throughputSeries[0]?.failures).toEqual([{ kind: "timeout", stage: "init", count: 1 }]);
     expect(later.throughputSeries.at(-1)?.failures).toEqual([{ kind: "timeout", stage: "init", count: 1 }]);
   });
+
+  it("counts failure labels beside kinds, from transitions and from the store's totals", () => {
+    const tracker = new StatsTracker({ windowMs: 10_000, sampleEveryMs: 1_000, nowMs: 0 });
+    tracker.seed({
+      submitted: 3,
+      completed: 0,
+      cancelled: 0,
+      failedByKind: { agent: 3 },
+      failedByLabel: { tampered: 2 },
+    });
+    expect(tracker.snapshot(0, CONCURRENCY).failedByLabel).toEqual({ tampered: 2 });
+    tracker.moved(
+      { status: "active", stage: "eval" },
+      { status: "failed", stage: "eval", failureKind: "agent", failureLabel: "tampered" },
+      100,
+    );
+    failIn(tracker, "agent", "eval", 200);
+    const stats = tracker.snapshot(300, CONCURRENCY);
+    expect(stats.failedByLabel).toEqual({ tampered: 3 });
+    expect(stats.failedByKind.agent).toBe(5);
+  });
 });

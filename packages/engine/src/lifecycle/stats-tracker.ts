@@ -1,8 +1,10 @@
 import {
   FAILURE_KINDS,
+  FAILURE_LABELS,
   STAGES,
   type TEngineStats,
   type TFailureKind,
+  type TFailureLabel,
   type TJobStatus,
   type TStage,
 } from "@raas/shared";
@@ -21,6 +23,7 @@ export class StatsTracker {
   readonly #queued = new Map<TStage, number>();
   readonly #active = new Map<TStage, number>();
   readonly #failedByKind = new Map<TFailureKind, number>();
+  readonly #failedByLabel = new Map<TFailureLabel, number>();
   readonly #finishedAt: number[] = [];
   readonly #samples: Sample[] = [];
   readonly #windowMs: number;
@@ -46,6 +49,7 @@ export class StatsTracker {
       this.#active.set(stage, 0);
     }
     for (const kind of FAILURE_KINDS) this.#failedByKind.set(kind, 0);
+    for (const label of FAILURE_LABELS) this.#failedByLabel.set(label, 0);
   }
 
   seed(totals: JobTotals): void {
@@ -55,6 +59,10 @@ export class StatsTracker {
     for (const [kind, count] of Object.entries(totals.failedByKind)) {
       const key = kind as TFailureKind;
       this.#failedByKind.set(key, (this.#failedByKind.get(key) ?? 0) + count);
+    }
+    for (const [label, count] of Object.entries(totals.failedByLabel)) {
+      const key = label as TFailureLabel;
+      this.#failedByLabel.set(key, (this.#failedByLabel.get(key) ?? 0) + count);
     }
   }
 
@@ -67,10 +75,18 @@ export class StatsTracker {
     this.#submitted += count;
   }
 
-  /** Moves one job from its previous (status, stage) to the next. */
+  /**
+   * Moves one job from its previous (status, stage) to the next. `failureLabel` (a failed job's
+   * `failure.label`) is counted in `failedByLabel` besides its kind; absent means none.
+   */
   moved(
     from: { status: TJobStatus; stage: TStage | null } | null,
-    to: { status: TJobStatus; stage: TStage | null; failureKind: TFailureKind | null },
+    to: {
+      status: TJobStatus;
+      stage: TStage | null;
+      failureKind: TFailureKind | null;
+      failureLabel?: TFailureLabel | null;
+    },
     nowMs: number,
   ): void {
     if (from) this.#bump(from.status, from.stage, -1);
@@ -83,6 +99,8 @@ export class StatsTracker {
       this.#finished(nowMs, true);
     } else if (to.status === "failed" && to.failureKind) {
       this.#failedByKind.set(to.failureKind, (this.#failedByKind.get(to.failureKind) ?? 0) + 1);
+      if (to.failureLabel)
+        this.#failedByLabel.set(to.failureLabel, (this.#failedByLabel.get(to.failureLabel) ?? 0) + 1);
       this.#finished(nowMs, true);
       this.#failedIn(to.failureKind, to.stage ?? "init");
     }
@@ -109,6 +127,7 @@ export class StatsTracker {
       completed: this.#completed,
       cancelled: this.#cancelled,
       failedByKind: Object.fromEntries(this.#failedByKind) as Record<TFailureKind, number>,
+      failedByLabel: Object.fromEntries(this.#failedByLabel) as Record<TFailureLabel, number>,
       tokenBreaks: this.#tokenBreaks,
       throughputPerSec: (this.#finishedAt.length * 1_000) / elapsedMs,
       throughputWindowMs: this.#windowMs,

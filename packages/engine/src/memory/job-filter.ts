@@ -8,6 +8,7 @@ export function matchesJobFilter(job: JobRecord, query: TJobListQuery): boolean 
   if (query.stage !== undefined && job.stage !== query.stage) return false;
   if (query.kind !== undefined && job.kind !== query.kind) return false;
   if (query.failureKind !== undefined && job.failure?.kind !== query.failureKind) return false;
+  if (query.failureLabel !== undefined && job.failure?.label !== query.failureLabel) return false;
   if (query.groupId !== undefined && job.groupId !== query.groupId) return false;
   if (query.batchId !== undefined && job.batchId !== query.batchId) return false;
   if (query.search !== undefined && query.search !== "") {

@@ -113,13 +113,21 @@ export class MemoryJobStore implements JobStore {
   }
 
   async totals(): Promise<JobTotals> {
-    const totals: JobTotals = { submitted: 0, completed: 0, cancelled: 0, failedByKind: {} };
+    const totals: JobTotals = {
+      submitted: 0,
+      completed: 0,
+      cancelled: 0,
+      failedByKind: {},
+      failedByLabel: {},
+    };
     for (const job of this.#jobs.values()) {
       totals.submitted += 1;
       if (job.status === "completed") totals.completed += 1;
       if (job.status === "cancelled") totals.cancelled += 1;
       if (job.status === "failed" && job.failure) {
         totals.failedByKind[job.failure.kind] = (totals.failedByKind[job.failure.kind] ?? 0) + 1;
+        const { label } = job.failure;
+        if (label) totals.failedByLabel[label] = (totals.failedByLabel[label] ?? 0) + 1;
       }
     }
     return totals;

@@ -12,6 +12,8 @@ export interface JobTotals {
   completed: number;
   cancelled: number;
   failedByKind: Record<string, number>;
+  /** Failed jobs by `failure.label` (only labelled ones; a label absent from the map counts 0). */
+  failedByLabel: Record<string, number>;
 }
 
 /**

@@ -91,7 +91,12 @@ export class EventSystem {
     // counts that end from here, so the totals of `stats()` (an API-only server's included) are
     // the deployment's, not this process's alone.
     if (isTerminalStatus(job.status) && !this.#ctx.jobs.isFinished(job.id)) {
-      const to = { status: job.status, stage: job.stage, failureKind: job.failure?.kind ?? null };
+      const to = {
+        status: job.status,
+        stage: job.stage,
+        failureKind: job.failure?.kind ?? null,
+        failureLabel: job.failure?.label ?? null,
+      };
       this.#ctx.stats.moved(null, to, this.#ctx.clock.now());
     }
     this.#ctx.jobs.remember(job, parsed.version);

@@ -172,7 +172,7 @@ export class ExecutionSystem {
   ): void {
     const { workerId, sandboxes, queue, logger } = this.#ctx;
     if (outcome.type === "failed") {
-      const { kind, message } = outcome.failure;
+      const { kind, message, label, result } = outcome.failure;
       if (kind === "cancelled") void this.#moves.move(live, { type: "cancel", message });
       else {
         const { failureReward } = this.#ctx.handlers.get(live.record.kind);
@@ -181,6 +181,8 @@ export class ExecutionSystem {
           kind,
           message,
           ...(failureReward !== undefined ? { failureReward } : {}),
+          ...(label !== undefined ? { label } : {}),
+          ...(result !== undefined ? { result } : {}),
         });
       }
       return;

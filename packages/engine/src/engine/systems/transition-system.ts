@@ -35,7 +35,12 @@ export class TransitionSystem {
     live.version = expectedVersion + 1;
     if (handoff !== undefined) live.handoff = handoff;
     const version = live.version;
-    const to = { status: after.status, stage: after.stage, failureKind: after.failure?.kind ?? null };
+    const to = {
+      status: after.status,
+      stage: after.stage,
+      failureKind: after.failure?.kind ?? null,
+      failureLabel: after.failure?.label ?? null,
+    };
     if (live.tracked) stats.moved(before, to, nowMs);
     else if (isTerminalStatus(after.status)) stats.moved(null, to, nowMs);
     const { id, createdAtMs: _createdAtMs, ...rest } = after;
