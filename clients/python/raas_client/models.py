@@ -61,6 +61,9 @@ class WasteLedger:
     # Samples of carried long shots that a step let go untaken (more waited than a step takes); a
     # server from before it sends none.
     expired_long_shots: WasteEntry = WasteEntry(jobs=0, rollout_seconds=0.0, generated_tokens=0)
+    # Samples whose grade was voided because a grader's canary tests lied (failure label
+    # `tampered`): handed out with reward 0 when their group is; a server from before it sends none.
+    tampered: WasteEntry = WasteEntry(jobs=0, rollout_seconds=0.0, generated_tokens=0)
 
     @property
     def total(self) -> WasteEntry:
@@ -71,6 +74,7 @@ class WasteLedger:
             self.infra_failures,
             self.uncertified,
             self.expired_long_shots,
+            self.tampered,
         )
         return WasteEntry(
             jobs=sum(entry.jobs for entry in entries),

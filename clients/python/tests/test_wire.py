@@ -64,10 +64,12 @@ class WireTest(unittest.TestCase):
                 "infraFailures": WASTE,
                 "uncertified": WASTE,
                 "expiredLongShots": WASTE,
+                "tampered": WASTE,
             },
         )
         self.assertEqual(newer.expired_long_shots.jobs, 2)
-        self.assertEqual(newer.total.jobs, 12)
+        self.assertEqual(newer.tampered.jobs, 2)
+        self.assertEqual(newer.total.jobs, 14)
 
     def test_a_trajectory_gives_the_weight_version_of_every_sampled_token(self):
         turn = {

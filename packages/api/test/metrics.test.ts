@@ -30,6 +30,7 @@ describe("/metrics (Prometheus)", () => {
       "raas_stage_concurrency",
       "raas_jobs_completed_total",
       "raas_jobs_failed_total",
+      "raas_jobs_tampered_total",
       "raas_stage_duration_seconds",
       "raas_http_requests_total",
     ]) {
@@ -59,17 +60,42 @@ describe("/metrics (Prometheus)", () => {
         { payload: { initMs: 1, runMs: 1, evalMs: 1, fail: { eval: { rate: 1, kind: "eval" } } } },
       ),
     );
-    const waited = await trainer.jobs.wait.query({ ids: [queued.job.id, failing.job.id], timeoutMs: 10_000 });
-    expect(waited.jobs.map((job) => job.status)).toEqual(["completed", "failed"]);
+    const tampered = await trainer.jobs.submit.mutate(
+      sleepJob(
+        {},
+        {
+          payload: {
+            initMs: 1,
+            runMs: 1,
+            evalMs: 1,
+            fail: { eval: { rate: 1, kind: "agent", label: "tampered" } },
+          },
+        },
+      ),
+    );
+    const ids = [queued.job.id, failing.job.id, tampered.job.id];
+    const waited = await trainer.jobs.wait.query({ ids, timeoutMs: 10_000 });
+    expect(waited.jobs.map((job) => job.status)).toEqual(["completed", "failed", "failed"]);
 
     const after = (await http(`${server.url}/metrics`)).text;
     expect(sample(after, "raas_jobs_completed_total", { handler: "sleep" })).toBe(1);
     expect(
       sample(after, "raas_jobs_failed_total", { failure_kind: "eval", stage: "eval", handler: "sleep" }),
     ).toBe(1);
+    expect(
+      sample(after, "raas_jobs_failed_total", { failure_kind: "agent", stage: "eval", handler: "sleep" }),
+    ).toBe(1);
+    expect(sample(after, "raas_jobs_tampered_total", { stage: "eval", handler: "sleep" })).toBe(1);
+    const stats = await trainer.system.stats.query();
+    expect([stats.failedByKind.agent, stats.failedByLabel.tampered]).toEqual([1, 1]);
+    const listed = await trainer.jobs.list.query({ failureLabel: "tampered" });
+    expect(listed.items.map((job) => [job.id, job.failure?.label, job.reward, job.trainable])).toEqual([
+      [tampered.job.id, "tampered", 0, true],
+    ]);
     expect(sample(after, "raas_jobs_cancelled_total", { stage: "run" })).toBe(1);
-    expect(sample(after, "raas_stage_duration_seconds_count", { stage: "init", outcome: "ok" })).toBe(3);
+    expect(sample(after, "raas_stage_duration_seconds_count", { stage: "init", outcome: "ok" })).toBe(4);
     expect(sample(after, "raas_stage_duration_seconds_count", { stage: "eval", outcome: "eval" })).toBe(1);
+    expect(sample(after, "raas_stage_duration_seconds_count", { stage: "eval", outcome: "agent" })).toBe(1);
     expect(sample(after, "raas_stage_active_jobs", { stage: "run" })).toBe(0);
     expect(
       sample(after, "raas_http_requests_total", {
@@ -77,6 +103,6 @@ describe("/metrics (Prometheus)", () => {
         method: "POST",
         status: "200",
       }),
-    ).toBe(3);
+    ).toBe(4);
   });
 });

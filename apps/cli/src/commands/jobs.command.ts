@@ -3,20 +3,27 @@ import type { TJob, TJobListRequest } from "@raas/shared";
 import type { RaasClient } from "../client";
 import { formatMs, printJson, table } from "../output";
 
-export const JOBS_HELP = `raas jobs list [--status S] [--stage S] [--kind K] [--failure-kind F] [--search Q] [--limit N] [--cursor C] [--json]
+export const JOBS_HELP = `raas jobs list [--status S] [--stage S] [--kind K] [--failure-kind F] [--failure-label L] [--search Q] [--limit N] [--cursor C] [--json]
 raas jobs get <id> [--json]
 raas jobs cancel <id> | --group <id> | --batch <id> [--json]`;
 
 type JobRow = Pick<TJob, "id" | "kind" | "status" | "stage" | "reward" | "failure" | "timings">;
 
-function row(job: JobRow) {
+/** `agent@eval`, and its label when it has one (`agent@eval tampered`: a grade voided by lying canaries). */
+export function failureColumn(failure: JobRow["failure"]): string | null {
+  if (!failure) return null;
+  const where = `${failure.kind}@${failure.stage}`;
+  return failure.label ? `${where} ${failure.label}` : where;
+}
+
+export function row(job: JobRow) {
   return {
     id: job.id,
     kind: job.kind,
     status: job.status,
     stage: job.stage,
     reward: job.reward,
-    failure: job.failure ? `${job.failure.kind}@${job.failure.stage}` : null,
+    failure: failureColumn(job.failure),
     init: formatMs(job.timings.initMs),
     run: formatMs(job.timings.runMs),
     eval: formatMs(job.timings.evalMs),
@@ -33,6 +40,7 @@ export async function jobsCommand(client: RaasClient, argv: string[]): Promise<n
       stage: { type: "string" },
       kind: { type: "string" },
       "failure-kind": { type: "string" },
+      "failure-label": { type: "string" },
       search: { type: "string" },
       limit: { type: "string" },
       cursor: { type: "string" },
@@ -48,6 +56,7 @@ export async function jobsCommand(client: RaasClient, argv: string[]): Promise<n
         stage: values.stage,
         kind: values.kind,
         failureKind: values["failure-kind"],
+        failureLabel: values["failure-label"],
         search: values.search,
         cursor: values.cursor,
         limit: values.limit === undefined ? undefined : Number(values.limit),
@@ -70,7 +79,9 @@ export async function jobsCommand(client: RaasClient, argv: string[]): Promise<n
       else {
         console.log(table([row(job)]));
         if (job.failure)
-          console.log(`failure: ${job.failure.kind} in ${job.failure.stage}: ${job.failure.message}`);
+          console.log(
+            `failure: ${job.failure.kind}${job.failure.label ? ` (${job.failure.label})` : ""} in ${job.failure.stage}: ${job.failure.message}`,
+          );
         console.log(
           `queued ${formatMs(job.timings.queueMs)}, attempts ${job.attempts}, trainable ${job.trainable ?? "-"}`,
         );

@@ -5,7 +5,7 @@ import { bar, printJson } from "../output";
 
 export const STATUS_HELP = "raas status [--watch] [--interval-ms 1000] [--json]";
 
-function render(stats: TEngineStats): string {
+export function render(stats: TEngineStats): string {
   const lines = ["stage  queued  active/slots"];
   for (const stage of ["init", "run", "eval"] as const) {
     const { queued, active, concurrency } = stats.stages[stage];
@@ -17,8 +17,13 @@ function render(stats: TEngineStats): string {
     .filter(([, n]) => n > 0)
     .map(([kind, n]) => `${kind} ${n}`)
     .join(", ");
+  // Labelled failures are part of their kind (`tampered` of `agent`): said after the kinds.
+  const labelled = Object.entries(stats.failedByLabel)
+    .filter(([, n]) => n > 0)
+    .map(([label, n]) => `${label} ${n}`)
+    .join(", ");
   lines.push(
-    `submitted ${stats.submitted}  completed ${stats.completed}  cancelled ${stats.cancelled}  failed: ${failed || "none"}`,
+    `submitted ${stats.submitted}  completed ${stats.completed}  cancelled ${stats.cancelled}  failed: ${failed || "none"}${labelled ? ` (of which ${labelled})` : ""}`,
   );
   lines.push(
     `throughput ${stats.throughputPerSec.toFixed(2)} jobs/s (last ${stats.throughputWindowMs / 1_000}s)`,

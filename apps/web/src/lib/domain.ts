@@ -1,4 +1,4 @@
-import type { TFailureKind, TJobStatus, TSandboxState, TStage } from "@raas/shared";
+import type { TFailureKind, TFailureLabel, TJobStatus, TSandboxState, TStage } from "@raas/shared";
 
 /*
  * Browser-side copies of `@raas/shared`'s constants. Importing values from `@raas/shared` would
@@ -9,6 +9,7 @@ import type { TFailureKind, TJobStatus, TSandboxState, TStage } from "@raas/shar
 export const JOB_STATUSES = ["submitted", "queued", "active", "completed", "failed", "cancelled"] as const;
 export const STAGES = ["init", "run", "eval"] as const;
 export const FAILURE_KINDS = ["timeout", "sandbox", "inference", "eval", "agent", "cancelled"] as const;
+export const FAILURE_LABELS = ["tampered"] as const;
 export const SANDBOX_STATES = ["starting", "ready", "busy", "closing", "closed", "failed"] as const;
 
 type Covers<TUnion extends string, TList extends readonly TUnion[]> = [
@@ -20,7 +21,8 @@ const statusesCovered: Covers<TJobStatus, typeof JOB_STATUSES> = true;
 const stagesCovered: Covers<TStage, typeof STAGES> = true;
 const failureKindsCovered: Covers<TFailureKind, typeof FAILURE_KINDS> = true;
 const sandboxStatesCovered: Covers<TSandboxState, typeof SANDBOX_STATES> = true;
-void [statusesCovered, stagesCovered, failureKindsCovered, sandboxStatesCovered];
+const failureLabelsCovered: Covers<TFailureLabel, typeof FAILURE_LABELS> = true;
+void [statusesCovered, stagesCovered, failureKindsCovered, sandboxStatesCovered, failureLabelsCovered];
 
 export function isTerminalStatus(status: TJobStatus): boolean {
   return status === "completed" || status === "failed" || status === "cancelled";

@@ -18,7 +18,7 @@ export interface ControlPlaneMetricsOptions {
   /** Inference backends to export per-backend series for. Default none. */
   backends?: Pick<InferenceBackendRegistry, "listBackends">;
   /**
-   * Count jobs reaching a terminal state (`raas_jobs_{completed,failed,cancelled}_total`) from the
+   * Count jobs reaching a terminal state (`raas_jobs_{completed,failed,tampered,cancelled}_total`) from the
    * engine's job events. Default true. A distributed-mode worker passes false: it hears every
    * process's job events through the bus, so its counts would repeat the server's.
    */
@@ -109,6 +109,12 @@ export class ControlPlaneMetrics {
       labelNames: ["failure_kind", "stage", "handler"] as const,
       registers: jobRegisters,
     });
+    const tampered = new Counter({
+      name: "raas_jobs_tampered_total",
+      help: "Jobs whose grade was voided because a grader's canary tests reported a false outcome (failure label `tampered`: reward 0, trainable), by the stage they failed in and handler kind. Also counted in raas_jobs_failed_total as kind agent.",
+      labelNames: ["stage", "handler"] as const,
+      registers: jobRegisters,
+    });
     const cancelled = new Counter({
       name: "raas_jobs_cancelled_total",
       help: "Jobs cancelled by a caller, by the stage they were in.",
@@ -143,7 +149,10 @@ export class ControlPlaneMetrics {
           const stage = job.failure?.stage ?? job.stage ?? "none";
           if (job.status === "completed") completed.inc({ handler: job.kind });
           else if (job.status === "cancelled") cancelled.inc({ stage, handler: job.kind });
-          else failed.inc({ failure_kind: job.failure?.kind ?? "unknown", stage, handler: job.kind });
+          else {
+            failed.inc({ failure_kind: job.failure?.kind ?? "unknown", stage, handler: job.kind });
+            if (job.failure?.label === "tampered") tampered.inc({ stage, handler: job.kind });
+          }
         }),
       );
     }

@@ -1,9 +1,9 @@
 "use client";
 
-import type { TFailureKind, TJobStatus, TStage } from "@raas/shared";
+import type { TFailureKind, TFailureLabel, TJobStatus, TStage } from "@raas/shared";
 import { FilterSelect } from "@raas/ui/filter-select";
 import { useQuery } from "@tanstack/react-query";
-import { FAILURE_KINDS, JOB_STATUSES, STAGES } from "../../lib/domain";
+import { FAILURE_KINDS, FAILURE_LABELS, JOB_STATUSES, STAGES } from "../../lib/domain";
 import { useTRPC } from "../../trpc/trpc-context";
 import type { TJobFilters } from "./job-filters.types";
 import { SearchBox } from "./search-box";
@@ -53,6 +53,13 @@ export function JobFilters({
         options={FAILURE_KINDS}
         onChange={(value) => onChange({ failureKind: value as TFailureKind | undefined })}
       />
+      <FilterSelect
+        name="failureLabel"
+        label="failure label"
+        value={filters.failureLabel}
+        options={FAILURE_LABELS}
+        onChange={(value) => onChange({ failureLabel: value as TFailureLabel | undefined })}
+      />
       <SearchBox value={filters.search} onSearch={(search) => onChange({ search })} />
       {hasFilters ? (
         <button
@@ -64,6 +71,7 @@ export function JobFilters({
               stage: undefined,
               kind: undefined,
               failureKind: undefined,
+              failureLabel: undefined,
               search: undefined,
             })
           }

@@ -1,5 +1,5 @@
-import type { TFailureKind, TJobListRequest, TJobStatus, TStage } from "@raas/shared";
-import { FAILURE_KINDS, JOB_STATUSES, STAGES } from "../../lib/domain";
+import type { TFailureKind, TFailureLabel, TJobListRequest, TJobStatus, TStage } from "@raas/shared";
+import { FAILURE_KINDS, FAILURE_LABELS, JOB_STATUSES, STAGES } from "../../lib/domain";
 
 /** The Jobs page's filters, exactly as they appear in the URL's query string. */
 export interface TJobFilters {
@@ -7,11 +7,20 @@ export interface TJobFilters {
   stage?: TStage;
   kind?: string;
   failureKind?: TFailureKind;
+  failureLabel?: TFailureLabel;
   search?: string;
   cursor?: string;
 }
 
-export const FILTER_KEYS = ["status", "stage", "kind", "failureKind", "search", "cursor"] as const;
+export const FILTER_KEYS = [
+  "status",
+  "stage",
+  "kind",
+  "failureKind",
+  "failureLabel",
+  "search",
+  "cursor",
+] as const;
 
 /** Jobs per page. */
 export const JOBS_PAGE_SIZE = 20;
@@ -31,12 +40,14 @@ export function parseJobFilters(params: URLSearchParams): TJobFilters {
   const status = oneOf(JOB_STATUSES, params.get("status"));
   const stage = oneOf(STAGES, params.get("stage"));
   const failureKind = oneOf(FAILURE_KINDS, params.get("failureKind"));
+  const failureLabel = oneOf(FAILURE_LABELS, params.get("failureLabel"));
   const kind = text(params.get("kind"), 100);
   const search = text(params.get("search"), 300);
   const cursor = text(params.get("cursor"), 300);
   if (status) filters.status = status;
   if (stage) filters.stage = stage;
   if (failureKind) filters.failureKind = failureKind;
+  if (failureLabel) filters.failureLabel = failureLabel;
   if (kind) filters.kind = kind;
   if (search) filters.search = search;
   if (cursor) filters.cursor = cursor;

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { failureCell } from "../../lib/failure-text";
 import { formatNumber, formatTimestamp } from "../../lib/format";
 import type { TJobView } from "../../trpc/router-types";
 import { StatusBadge } from "../status-badge";
@@ -16,7 +17,7 @@ export function JobRow({ job }: { job: TJobView }) {
       <td>
         <StatusBadge job={job} />
       </td>
-      <td>{job.failure ? `${job.failure.kind} in ${job.failure.stage}` : "—"}</td>
+      <td data-testid="job-failure">{failureCell(job.failure)}</td>
       <td>{job.priority}</td>
       <td>{formatNumber(job.reward)}</td>
       <td>{formatTimestamp(job.createdAtMs)}</td>

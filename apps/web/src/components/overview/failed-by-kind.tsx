@@ -1,8 +1,19 @@
-import { FAILED_KINDS, isTrainableFailure } from "../../lib/domain";
+import { FAILED_KINDS, FAILURE_LABELS, isTrainableFailure } from "../../lib/domain";
+import { FAILURE_LABEL_MEANINGS } from "../../lib/failure-text";
 import type { TStatsView } from "../../trpc/router-types";
 
-/** Failure counts per kind; `agent` failures are trainable, the others are infrastructure. Cancellations are a total of their own. */
-export function FailedByKind({ failedByKind }: { failedByKind: TStatsView["failedByKind"] }) {
+/**
+ * Failure counts per kind; `agent` failures are trainable, the others are infrastructure.
+ * Labelled failures (`tampered`: a grade voided because a canary lied) are a part of their kind,
+ * shown after it. Cancellations are a total of their own.
+ */
+export function FailedByKind({
+  failedByKind,
+  failedByLabel,
+}: {
+  failedByKind: TStatsView["failedByKind"];
+  failedByLabel: TStatsView["failedByLabel"];
+}) {
   return (
     <section aria-labelledby="failed-heading">
       <h2 id="failed-heading">Failed by kind</h2>
@@ -15,6 +26,11 @@ export function FailedByKind({ failedByKind }: { failedByKind: TStatsView["faile
                 {isTrainableFailure(kind) ? " (trainable)" : null}
               </th>
             ))}
+            {FAILURE_LABELS.map((label) => (
+              <th key={label} scope="col" title={FAILURE_LABEL_MEANINGS[label]}>
+                of which {label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -22,6 +38,11 @@ export function FailedByKind({ failedByKind }: { failedByKind: TStatsView["faile
             {FAILED_KINDS.map((kind) => (
               <td key={kind} data-testid={`failed-${kind}`}>
                 {failedByKind[kind] ?? 0}
+              </td>
+            ))}
+            {FAILURE_LABELS.map((label) => (
+              <td key={label} data-testid={`failed-label-${label}`}>
+                {failedByLabel[label] ?? 0}
               </td>
             ))}
           </tr>

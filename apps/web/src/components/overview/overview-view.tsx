@@ -47,7 +47,7 @@ export function OverviewView() {
         <ErrorState what="the workers" error={workers.error} />
       ) : null}
       <TotalsRow stats={data} />
-      <FailedByKind failedByKind={data.failedByKind} />
+      <FailedByKind failedByKind={data.failedByKind} failedByLabel={data.failedByLabel} />
       <FailureBreakdown series={data.throughputSeries} />
       <ThroughputChart series={data.throughputSeries} windowMs={data.throughputWindowMs} />
     </div>

@@ -80,7 +80,7 @@ export function RunCharts({ runs, wasteUnit }: { runs: readonly TRunSteps[]; was
             data={wasteRows(run.steps, wasteUnit)}
             xKey="step"
             parts={WASTE_CATEGORIES}
-            summary={`Work spent per step on trajectories that never reached the trainer, in ${wasteUnitLabel(wasteUnit)}: cancelled redundant jobs, zero-variance groups, stale samples and infrastructure failures.`}
+            summary={`Work spent per step on trajectories that never reached the trainer, in ${wasteUnitLabel(wasteUnit)}: cancelled redundant jobs, zero-variance groups, stale samples, infrastructure failures, uncertified traces, long shots let go, and samples whose grade was voided because a canary lied (tampered, handed out with reward 0).`}
             testId="chart-waste"
           />
         </ChartBox>

@@ -1,5 +1,6 @@
 import { DataTable } from "@raas/ui/data-table";
 import Link from "next/link";
+import { failureKindCell } from "../../lib/failure-text";
 import { formatNumber, formatTimestamp } from "../../lib/format";
 import type { TJobListView } from "../../trpc/router-types";
 import { runHref, stepHref } from "../runs/run-types";
@@ -85,7 +86,7 @@ export function TrajectoriesTable({
           cell: (job) => formatNumber(job.reward, 3),
           cellTestId: (job) => `trajectory-${job.id}-reward`,
         },
-        { key: "failure", header: "Failure", cell: (job) => job.failure?.kind ?? "—" },
+        { key: "failure", header: "Failure", cell: (job) => failureKindCell(job.failure) },
         { key: "group", header: "Group", cell: (job) => <span className="mono">{job.groupId ?? "—"}</span> },
         { key: "created", header: "Created", cell: (job) => formatTimestamp(job.createdAtMs) },
       ]}

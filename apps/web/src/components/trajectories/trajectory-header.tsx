@@ -1,5 +1,6 @@
 import { FactList } from "@raas/ui/fact-list";
 import Link from "next/link";
+import { failureFact } from "../../lib/failure-text";
 import { formatNumber } from "../../lib/format";
 import type { TJobView } from "../../trpc/router-types";
 import { runHref, stepHref } from "../runs/run-types";
@@ -22,7 +23,7 @@ export function TrajectoryHeader({ job }: { job: TJobView }) {
           value: job.trainable === null ? "—" : job.trainable ? "yes" : "no",
           testId: "fact-trainable",
         },
-        { label: "Failure", value: job.failure ? `${job.failure.kind}: ${job.failure.message}` : "—" },
+        { label: "Failure", value: failureFact(job.failure), testId: "fact-failure" },
         {
           label: "Run",
           value: labels.runId ? (

@@ -19,6 +19,7 @@ const steps = [
         infraFailures: entry(1, 0.5, 0),
         uncertified: entry(1, 0.25, 40),
         expiredLongShots: entry(2, 1, 100),
+        tampered: entry(3, 2, 60),
       },
     }),
   },
@@ -36,6 +37,7 @@ describe("wasteRows", () => {
         infraFailures: 0.5,
         uncertified: 0.3,
         expiredLongShots: 1,
+        tampered: 2,
       },
       {
         step: 1,
@@ -45,6 +47,7 @@ describe("wasteRows", () => {
         infraFailures: 0,
         uncertified: 0,
         expiredLongShots: 0,
+        tampered: 0,
       },
     ]);
     expect(wasteRows(steps, "tokens")[0]).toEqual({
@@ -55,12 +58,13 @@ describe("wasteRows", () => {
       infraFailures: 0,
       uncertified: 40,
       expiredLongShots: 100,
+      tampered: 60,
     });
   });
 
   it("sums the ledger and reads the unit from the query string", () => {
-    expect(totalWaste(steps, "tokens")).toBe(1_240);
-    expect(totalWaste(steps, "seconds")).toBeCloseTo(6.01);
+    expect(totalWaste(steps, "tokens")).toBe(1_300);
+    expect(totalWaste(steps, "seconds")).toBeCloseTo(8.01);
     expect(parseWasteUnit("tokens")).toBe("tokens");
     expect(parseWasteUnit("bogus")).toBe("seconds");
     expect(parseWasteUnit(null)).toBe("seconds");

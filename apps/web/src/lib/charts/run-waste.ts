@@ -13,6 +13,7 @@ export const WASTE_CATEGORIES = [
   { key: "infraFailures", label: "infrastructure failures" },
   { key: "uncertified", label: "uncertified traces" },
   { key: "expiredLongShots", label: "long shots let go" },
+  { key: "tampered", label: "voided grades (tampered)" },
 ] as const satisfies ReadonlyArray<{ key: keyof TWasteLedger; label: string }>;
 
 /** Reads a unit from the query string; anything else is rollout-seconds. */
