@@ -309,38 +309,6 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
         expect(await store.listJobIds({ batchId: "b-none" })).toEqual([]);
       });
 
-      it("lists the distinct owners of every job of a group or batch, finished ones and null included", async () => {
-        await store.insertJobs([
-          makeJob({ groupId: "g-own", batchId: "b-own", ownerId: "token:aaaaaaaaaaaaaaaa" }),
-          makeJob({
-            groupId: "g-own",
-            batchId: "b-own",
-            ownerId: "token:aaaaaaaaaaaaaaaa",
-            status: "completed",
-          }),
-          makeJob({
-            groupId: "g-other",
-            batchId: "b-own",
-            ownerId: "token:bbbbbbbbbbbbbbbb",
-            status: "failed",
-          }),
-          makeJob({ groupId: "g-other", batchId: "b-own", ownerId: null }),
-        ]);
-        const sorted = (owners: Array<string | null>) =>
-          [...owners].sort((a, b) => String(a).localeCompare(String(b)));
-        expect(await store.listJobOwners({ groupId: "g-own" })).toEqual(["token:aaaaaaaaaaaaaaaa"]);
-        expect(sorted(await store.listJobOwners({ groupId: "g-other" }))).toEqual([
-          null,
-          "token:bbbbbbbbbbbbbbbb",
-        ]);
-        expect(sorted(await store.listJobOwners({ batchId: "b-own" }))).toEqual([
-          null,
-          "token:aaaaaaaaaaaaaaaa",
-          "token:bbbbbbbbbbbbbbbb",
-        ]);
-        expect(await store.listJobOwners({ batchId: "b-none" })).toEqual([]);
-      });
-
       it("counts totals over every job", async () => {
         await store.insertJobs([
           makeJob({ status: "failed", failure: { kind: "timeout", stage: "init", message: "x" } }),
@@ -412,20 +380,6 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       ]);
       const stored = await store.listTurns(job.id);
       expect(stored.map((turn) => turn.weightVersionSpans)).toEqual([spans, null]);
-    });
-
-    it("round-trips the sampling parameters each turn was generated with, absent where none were kept", async () => {
-      const job = makeJob();
-      await store.insertJobs([job]);
-      const sampling = { temperature: 0.6, topP: 0.95, topK: 20, seed: 17, maxTokens: 512 };
-      const greedy = { temperature: 0, topP: 1, topK: null, seed: null, maxTokens: 64 };
-      await store.appendTurns([
-        makeTurn(job.id, 0, { sampling }),
-        makeTurn(job.id, 1, { sampling: greedy }),
-        makeTurn(job.id, 2),
-      ]);
-      const stored = await store.listTurns(job.id);
-      expect(stored.map((turn) => turn.sampling)).toEqual([sampling, greedy, undefined]);
     });
 
     it("round-trips tool calls in turn order", async () => {
