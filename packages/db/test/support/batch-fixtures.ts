@@ -57,6 +57,7 @@ function stats(): TStepStats {
       infraFailures: entry,
       uncertified: { ...entry, jobs: 2 },
       expiredLongShots: { ...entry, jobs: 3 },
+      tampered: { ...entry, jobs: 4 },
     },
   };
 }
