@@ -193,6 +193,19 @@ class WeightVersionSpan:
 
 
 @dataclass(frozen=True)
+class SamplingParams:
+    """The sampling parameters a turn was generated with, as sent to the backend: the job's or
+    step's settings, never a harness's (its logprobs are under this distribution)."""
+
+    temperature: float
+    top_p: float
+    top_k: int | None
+    """None: no top-k was sent (the backend's default)."""
+    seed: int | None
+    max_tokens: int
+
+
+@dataclass(frozen=True)
 class TurnSpan:
     """Where one turn's sampled tokens sit in the flat stream (`tokens[start:end]`), and how.
     `weight_version_spans` covers the turn in order: several spans when an `abort-and-continue`
@@ -207,6 +220,8 @@ class TurnSpan:
     finish_reason: str | None
     cached_prompt_tokens: int | None
     latency_ms: float
+    # None for turns recorded before the service kept them (and from a server that sends none).
+    sampling: SamplingParams | None = None
 
 
 @dataclass(frozen=True)

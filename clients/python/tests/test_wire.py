@@ -8,7 +8,7 @@ import support  # noqa: F401  (puts raas_client on sys.path)
 
 from raas_client import StepTask, WasteLedger, WireFormatError
 from raas_client.errors import error_from_reply
-from raas_client.models import StepStats, StepTrajectory
+from raas_client.models import SamplingParams, StepStats, StepTrajectory
 from raas_client.requests import CreateStepRequest, DynamicSampling, InlineTasks
 from raas_client.wire import from_wire, to_camel, to_wire
 
@@ -85,6 +85,7 @@ class WireTest(unittest.TestCase):
             "finishReason": "stop",
             "cachedPromptTokens": None,
             "latencyMs": 12,
+            "sampling": {"temperature": 0.6, "topP": 0.95, "topK": None, "seed": 17, "maxTokens": 512},
         }
         trajectory = from_wire(
             StepTrajectory,
@@ -110,6 +111,7 @@ class WireTest(unittest.TestCase):
         )
         self.assertEqual(trajectory.reward, 1.0)
         self.assertIsInstance(trajectory.turns[0].latency_ms, float)
+        self.assertEqual(trajectory.turns[0].sampling, SamplingParams(0.6, 0.95, None, 17, 512))
         self.assertEqual(trajectory.sampled_tokens, 4)
         self.assertEqual(trajectory.token_weight_versions(), [None, None, None, "1", "1", "2", "2", None])
 

@@ -57,10 +57,10 @@ export function composeGateway(config: GatewayConfig): ComposedGateway {
       });
     },
     harnessGateway: (serverUrl) => ({
-      async openBridge(jobId, hostDir) {
+      async openBridge(jobId, hostDir, sampling) {
         // A bridge is opened once per RUN attempt: an earlier attempt's calls are not this one's.
         await gateway.startAttempt(jobId);
-        const session = gateway.openSession(jobId);
+        const session = gateway.openSession(jobId, sampling);
         const socketName = "gateway.sock";
         const bridge = await startHttpSocketBridge({
           socketPath: join(hostDir, socketName),

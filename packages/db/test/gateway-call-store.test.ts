@@ -73,6 +73,24 @@ function describeContract(name: string, open: () => Promise<GatewayCallStore>) {
       expect(stored[2]).not.toHaveProperty("enableThinking");
     });
 
+    it("keeps the sampling parameters a call was generated with and the harness's overridden ones", async () => {
+      const store = await open();
+      const job = `job_${freshSchemaName()}`;
+      const sampling = { temperature: 0.6, topP: 0.95, topK: null, seed: 17, maxTokens: 512 };
+      const overriddenSampling = { temperature: 0, top_p: 0.1, logit_bias: { "9": 100 } };
+      await store.append(call(job, 0, { sampling, overriddenSampling }));
+      await store.append(call(job, 1, { sampling }));
+      await store.append(call(job, 2));
+      const stored = await store.listCalls(job);
+      expect(stored).toEqual([
+        call(job, 0, { sampling, overriddenSampling }),
+        call(job, 1, { sampling }),
+        call(job, 2),
+      ]);
+      expect(stored[1]).not.toHaveProperty("overriddenSampling");
+      expect(stored[2]).not.toHaveProperty("sampling");
+    });
+
     it("deletes one job's calls (a fresh attempt), leaving other jobs' alone", async () => {
       const store = await open();
       const job = `job_${freshSchemaName()}`;

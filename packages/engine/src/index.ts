@@ -27,6 +27,7 @@ export * from "./ports/index";
 export type { FlowSnapshot, StageFinishedEvent, WorkerRecovery } from "./rollout-engine";
 export { RolloutEngine } from "./rollout-engine";
 export * from "./routing/index";
+export * from "./sampling/index";
 export * from "./sandbox-events/index";
 export * from "./scheduling/index";
 export * from "./stage-failure";

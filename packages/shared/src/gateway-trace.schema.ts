@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZSamplingParams } from "./sampling.schema";
 
 /** An answer that did not honour the request's `tool_choice` (the gateway cannot force a tool call). */
 export const ZToolChoiceViolation = z
@@ -41,6 +42,15 @@ export const ZGatewayCall = z
       .nullable()
       .describe("Weight version of that backend; null when it reported none."),
     latencyMs: z.number().nonnegative().describe("Time the backend spent on the generation, in ms."),
+    sampling: ZSamplingParams.optional().describe(
+      "The sampling parameters the answer was generated with: the job's, whatever the harness sent; absent for calls recorded before they were kept.",
+    ),
+    overriddenSampling: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "Sampling fields the harness sent that differ from the job's settings and were not used (`temperature`, `top_p`, `seed`, `logit_bias`, …), as sent; absent when there were none.",
+      ),
     toolChoiceViolation: ZToolChoiceViolation.optional().describe(
       "Set when the answer did not honour the request's `tool_choice`; absent when it did or there was none.",
     ),

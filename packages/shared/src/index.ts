@@ -15,6 +15,7 @@ export * from "./openai-chat-fast-parse";
 export * from "./policy.schema";
 export * from "./redact-secrets";
 export * from "./run.schema";
+export * from "./sampling.schema";
 export * from "./seeded-random";
 export * from "./stage";
 export * from "./stats.schema";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZStageTimings } from "./job.schema";
 import { ZFailureKind, ZJobStatus } from "./job-status";
+import { ZSamplingParams } from "./sampling.schema";
 import { ZWeightVersionSpan } from "./trajectory.schema";
 
 /** Where a flat token stream is sliced: the offsets of one turn's sampled tokens in `tokens`. */
@@ -42,6 +43,9 @@ export const ZTurnSpan = z
         "Prompt tokens the backend served from its prefix cache for this turn; null when it did not say.",
       ),
     latencyMs: z.number().nonnegative().describe("Wall time of the generation request in milliseconds."),
+    sampling: ZSamplingParams.nullable().describe(
+      "The sampling parameters the turn was generated with (the job's or step's, never a harness's: the logprobs are under this distribution); null for turns recorded before they were kept.",
+    ),
   })
   .meta({
     id: "TurnSpan",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZSamplingParams } from "./sampling.schema";
 
 /** Consecutive sampled tokens `[start, end)` that one weight version produced. */
 export const ZWeightVersionSpan = z
@@ -55,6 +56,11 @@ export const ZTurn = z
       .nullable()
       .describe("Why generation stopped (`stop`, `length`, …), or null when the backend did not say."),
     text: z.string().nullable().describe("Decoded response text, for display."),
+    sampling: ZSamplingParams.nullable()
+      .optional()
+      .describe(
+        "The sampling parameters the turn was generated with (the job's, never a harness's); null or absent for turns recorded before they were kept.",
+      ),
     createdAtMs: z.number().describe("When the turn was recorded, ms since the Unix epoch."),
   })
   .meta({ id: "Turn", description: "One model turn, kept as exact token ids (token-in/token-out)." });

@@ -62,15 +62,21 @@ export async function startSweFixtureServer(options: {
   /** Prefix of the temporary sandbox and scratch directories. */
   name: string;
   policy?: SimulatorOptions["policy"];
+  /** Puts a server in front of the simulator (a recording fake backend); the server uses its URL. */
+  backendInFront?: (simulatorUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
 }): Promise<SweFixtureServer> {
   const simulator = await startSimulator({
     ...(options.policy && { policy: options.policy }),
     latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 },
   });
+  const inFront = options.backendInFront ? await options.backendInFront(simulator.url) : null;
   const sandboxDir = mkdtempSync(join(tmpdir(), `raas-${options.name}-`));
   const scratchDir = mkdtempSync(join(tmpdir(), `raas-${options.name}-scratch-`));
   const fromEnv = configFromEnv(
-    parseServerEnv({ RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles"), RAAS_BACKENDS: simulator.url }),
+    parseServerEnv({
+      RAAS_SWE_REPOS_DIR: join(SWE_DATA, "bundles"),
+      RAAS_BACKENDS: inFront?.url ?? simulator.url,
+    }),
   );
   const swe = fromEnv.agentHandlers ? fromEnv.agentHandlers.swe : undefined;
   const running = await startServer({
@@ -86,6 +92,7 @@ export async function startSweFixtureServer(options: {
     simulator,
     async close() {
       await running.close({ graceMs: 100 });
+      await inFront?.close();
       await simulator.close();
       rmSync(sandboxDir, { recursive: true, force: true });
       rmSync(scratchDir, { recursive: true, force: true });

@@ -55,6 +55,7 @@ export function turnRowFromSql(row: SqlRow): TurnRow {
     latencyMs: row.latency_ms as number,
     finishReason: row.finish_reason as string | null,
     text: row.text as string | null,
+    sampling: (row.sampling ?? null) as TurnRow["sampling"],
     createdAtMs: row.created_at_ms as number,
   };
 }

@@ -1,4 +1,11 @@
-import type { TSandboxEvent, TSandboxState, TToolCall, TTurn, TWeightVersionSpan } from "@raas/shared";
+import type {
+  TSamplingParams,
+  TSandboxEvent,
+  TSandboxState,
+  TToolCall,
+  TTurn,
+  TWeightVersionSpan,
+} from "@raas/shared";
 import type {
   SandboxEvent as SandboxEventRow,
   ToolCall as ToolCallRow,
@@ -25,7 +32,7 @@ export function fromTurnRows(rows: readonly TurnRow[]): TTurn[] {
 function fromTurnRow(row: TurnRow, previous: TTurn | undefined): TTurn {
   const suffixIds = decodeTokenIds(row.promptIds);
   const stored = { suffixIds, prefixTokens: row.promptPrefixTokens, prefixHash: row.promptPrefixHash };
-  return {
+  const turn: TTurn = {
     jobId: row.jobId,
     index: row.index,
     promptIds: joinPrompt(stored, previous),
@@ -40,6 +47,9 @@ function fromTurnRow(row: TurnRow, previous: TTurn | undefined): TTurn {
     text: row.text,
     createdAtMs: row.createdAtMs,
   };
+  // Absent, as it was given, for turns stored without it (recorded before it was kept).
+  if (row.sampling !== null) turn.sampling = row.sampling as TSamplingParams;
+  return turn;
 }
 
 export function fromToolCallRow(row: ToolCallRow): TToolCall {

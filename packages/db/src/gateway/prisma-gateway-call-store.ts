@@ -1,5 +1,5 @@
 import type { GatewayCallBase, GatewayCallStore } from "@raas/engine";
-import type { TGatewayCallRecord, TToolChoiceViolation } from "@raas/shared";
+import type { TGatewayCallRecord, TSamplingParams, TToolChoiceViolation } from "@raas/shared";
 import { hashTokenPrefix, streamPrefix } from "../codec/prompt-delta-codec";
 import { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "../codec/token-codec";
 import { buildInsert, byteaParam, bytesFromHex, type ColumnSpec, jsonParam } from "../sql/bulk-statements";
@@ -27,6 +27,8 @@ interface GatewayCallRow {
   tools: unknown;
   answer: unknown;
   tool_choice_violation: unknown;
+  sampling: unknown;
+  overridden_sampling: unknown;
   created_at_ms: number;
   base_seq: number | null;
   base_prompt_tokens: number;
@@ -63,6 +65,8 @@ const COLUMNS: readonly ColumnSpec[] = [
   { name: "base_messages", type: "int4" },
   { name: "base_tools", type: "bool" },
   { name: "base_prompt_hash", type: "int4" },
+  { name: "sampling", type: "jsonb" },
+  { name: "overridden_sampling", type: "jsonb" },
 ];
 
 /** Writing a `(job_id, seq)` again replaces the row. */
@@ -86,7 +90,7 @@ const SELECT = `SELECT job_id, seq, call_id, parent_call_id, encode(prompt_ids, 
   encode(response_ids, 'hex') AS response_ids, encode(logprobs, 'hex') AS logprobs,
   finish_reason, backend_id, weight_version, cached_prompt_tokens, latency_ms, overhead_ms,
   messages, tools, answer, tool_choice_violation, created_at_ms, enable_thinking,
-  base_seq, base_prompt_tokens, base_messages, base_tools, base_prompt_hash
+  base_seq, base_prompt_tokens, base_messages, base_tools, base_prompt_hash, sampling, overridden_sampling
 FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 
 const DELETE_CALLS = `DELETE FROM gateway_calls WHERE job_id = $1`;
@@ -131,6 +135,8 @@ function callValues({ record, base }: Append): unknown[] {
     base?.messages ?? 0,
     base?.isSameTools ?? false,
     base && base.promptTokens > 0 ? hashTokenPrefix(record.promptIds, base.promptTokens) : null,
+    jsonParam(record.sampling ?? null),
+    jsonParam(record.overriddenSampling ?? null),
   ];
 }
 
@@ -184,6 +190,10 @@ function fromRow(row: GatewayCallRow, earlier: ReadonlyMap<number, TGatewayCallR
   if (row.enable_thinking !== null) record.enableThinking = row.enable_thinking;
   if (row.tool_choice_violation !== null) {
     record.toolChoiceViolation = parsedJson(row.tool_choice_violation) as TToolChoiceViolation;
+  }
+  if (row.sampling !== null) record.sampling = parsedJson(row.sampling) as TSamplingParams;
+  if (row.overridden_sampling !== null) {
+    record.overriddenSampling = parsedJson(row.overridden_sampling) as Record<string, unknown>;
   }
   return record;
 }

@@ -28,6 +28,7 @@ const TURN_COLUMNS: readonly ColumnSpec[] = [
   { name: "created_at_ms", type: "float8" },
   { name: "prompt_prefix_tokens", type: "int4" },
   { name: "prompt_prefix_hash", type: "int4" },
+  { name: "sampling", type: "jsonb" },
 ];
 
 const TOOL_CALL_COLUMNS: readonly ColumnSpec[] = [
@@ -72,6 +73,7 @@ function turnValues(turn: TTurn, previous: PreviousTurnIds | undefined): unknown
     turn.createdAtMs,
     prompt.prefixTokens,
     prompt.prefixHash,
+    jsonParam(turn.sampling ?? null),
   ];
 }
 

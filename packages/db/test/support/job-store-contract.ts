@@ -382,6 +382,20 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect(stored.map((turn) => turn.weightVersionSpans)).toEqual([spans, null]);
     });
 
+    it("round-trips the sampling parameters each turn was generated with, absent where none were kept", async () => {
+      const job = makeJob();
+      await store.insertJobs([job]);
+      const sampling = { temperature: 0.6, topP: 0.95, topK: 20, seed: 17, maxTokens: 512 };
+      const greedy = { temperature: 0, topP: 1, topK: null, seed: null, maxTokens: 64 };
+      await store.appendTurns([
+        makeTurn(job.id, 0, { sampling }),
+        makeTurn(job.id, 1, { sampling: greedy }),
+        makeTurn(job.id, 2),
+      ]);
+      const stored = await store.listTurns(job.id);
+      expect(stored.map((turn) => turn.sampling)).toEqual([sampling, greedy, undefined]);
+    });
+
     it("round-trips tool calls in turn order", async () => {
       const calls = [
         makeToolCall("job_t", 1, 0),

@@ -153,6 +153,34 @@ describe("runAgentLoop", () => {
     ]);
   });
 
+  it("records on every turn the sampling parameters the backend was sent", async () => {
+    const rec = recorder();
+    const opts = options([{ toolCalls: [bash("ls")] }, { content: "done" }], {
+      recorder: rec.record,
+      sampling: { temperature: 0.6, topP: 0.95, topK: 20, seed: 11 },
+      limits: { maxTokensPerTurn: 512 },
+    });
+    const result = await runAgentLoop(opts);
+    const used = { temperature: 0.6, topP: 0.95, topK: 20, seed: 11, maxTokens: 512 };
+    expect(opts.inference.requests.map((request) => request.sampling)).toEqual([
+      { ...used, stopTokenIds: [0] },
+      { ...used, stopTokenIds: [0] },
+    ]);
+    expect(rec.turns.map((turn) => turn.sampling)).toEqual([used, used]);
+    expect(result.turns.map((turn) => turn.sampling)).toEqual([used, used]);
+
+    // Unset settings are recorded as the backend is sent them: temperature 1, top-p 1, none else.
+    const plain = recorder();
+    await runAgentLoop(options([{ content: "done" }], { recorder: plain.record }));
+    expect(plain.turns[0]?.sampling).toEqual({
+      temperature: 1,
+      topP: 1,
+      topK: null,
+      seed: null,
+      maxTokens: 4_096,
+    });
+  });
+
   it("records an unknown cached-token count as null, not as 0", async () => {
     const rec = recorder();
     const opts = options([{ toolCalls: [bash("ls")], cachedPromptTokens: null }, { content: "done" }], {

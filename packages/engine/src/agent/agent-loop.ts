@@ -1,7 +1,8 @@
 import type { ChatObservation, ChatToolCall, ParsedChatResponse } from "../ports/chat-format.port";
 import { systemClock } from "../ports/clock.port";
-import type { GenerateResult } from "../ports/inference-pool.port";
+import type { GenerateResult, SamplingParams } from "../ports/inference-pool.port";
 import type { ToolResult } from "../ports/sandbox-runtime.port";
+import { describeSampling } from "../sampling/sampling-record";
 import { asStageFailure } from "../stage-failure";
 import { ActionRepeatDetector, actionKey } from "./action-repeat-detector";
 import type {
@@ -91,25 +92,20 @@ export async function runAgentLoop(options: RunAgentLoopOptions): Promise<AgentL
       break;
     }
     const maxTokens = Math.min(limits.maxTokensPerTurn, room);
+    const sampling: SamplingParams = {
+      ...options.sampling,
+      maxTokens,
+      stopTokenIds: [...chatFormat.stopTokenIds],
+    };
     const generated = await asStageFailure("inference", "generation failed", signal, () =>
-      options.inference.generate({
-        jobId: options.jobId,
-        promptIds,
-        sampling: { ...options.sampling, maxTokens, stopTokenIds: [...chatFormat.stopTokenIds] },
-        signal,
-        deadlineMs,
-      }),
+      options.inference.generate({ jobId: options.jobId, promptIds, sampling, signal, deadlineMs }),
     );
     deadlineMs += generated.pausedMs ?? 0;
     const parsed = chatFormat.parseResponse(generated.responseIds);
-    const turn = recordTurn(
-      options,
-      index,
-      promptIds,
-      generated,
-      parsed,
-      chatFormat.decode(generated.responseIds),
-    );
+    const turn = recordTurn(options, index, promptIds, generated, parsed, {
+      text: chatFormat.decode(generated.responseIds),
+      sampling,
+    });
     turns.push(turn);
 
     if (generated.finishReason === "length") {
@@ -254,7 +250,7 @@ function recordTurn(
   promptIds: number[],
   generated: GenerateResult,
   parsed: ParsedChatResponse,
-  text: string,
+  { text, sampling }: { text: string; sampling: SamplingParams },
 ): AgentTurn {
   const turn: AgentTurn = {
     index,
@@ -269,6 +265,7 @@ function recordTurn(
     latencyMs: generated.latencyMs,
     finishReason: generated.finishReason,
     text,
+    sampling: describeSampling(sampling),
     thinking: parsed.thinking,
     content: parsed.content,
     toolCalls: parsed.toolCalls,
@@ -285,6 +282,7 @@ function recordTurn(
     latencyMs: turn.latencyMs,
     finishReason: turn.finishReason,
     text,
+    sampling: turn.sampling,
   });
   return turn;
 }

@@ -1,3 +1,4 @@
+import type { TSamplingParams } from "@raas/shared";
 import type { ChatFormat, ChatToolCall } from "../ports/chat-format.port";
 import type { Clock } from "../ports/clock.port";
 import type { InferencePool, SamplingParams, WeightVersionSpan } from "../ports/inference-pool.port";
@@ -123,6 +124,8 @@ export interface AgentTurn {
   latencyMs: number;
   finishReason: string | null;
   text: string;
+  /** The sampling parameters the turn was generated with, as sent to the backend. */
+  sampling: TSamplingParams;
   thinking: string | null;
   content: string;
   toolCalls: ChatToolCall[];

@@ -85,6 +85,18 @@ describe("buildTrajectoryExport", () => {
     }
   });
 
+  it("carries each turn's sampling parameters, null for a turn stored without them", () => {
+    const greedy = { temperature: 0, topP: 1, topK: null, seed: null, maxTokens: 64 };
+    const sampled = { temperature: 0.6, topP: 0.95, topK: 20, seed: 7, maxTokens: 512 };
+    const row = buildTrajectoryExport(job, [
+      { ...exact[0]!, sampling: greedy },
+      { ...exact[1]!, sampling: sampled },
+      exact[2]!,
+    ]);
+    expect(ZTrajectoryExport.parse(row)).toEqual(row);
+    expect(row.turns.map((span) => span.sampling)).toEqual([greedy, sampled, null]);
+  });
+
   it("stops at a re-tokenized prompt and says where it breaks", () => {
     const drifted = turn(2, [1, 2, 3, 10, 99, 4, 5, 12, 6], [13]);
     const row = buildTrajectoryExport(job, [exact[0]!, exact[1]!, drifted]);

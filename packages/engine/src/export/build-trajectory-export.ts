@@ -55,6 +55,7 @@ export function buildTrajectoryExport(job: TJob, storedTurns: readonly TTurn[]):
       finishReason: turn.finishReason,
       cachedPromptTokens: turn.cachedPromptTokens,
       latencyMs: turn.latencyMs,
+      sampling: turn.sampling ?? null,
     });
     previous = turn;
   }

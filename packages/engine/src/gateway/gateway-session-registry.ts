@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
+import { DEFAULT_HARNESS_SAMPLING, type HarnessSamplingPolicy } from "../sampling/harness-sampling";
 
 /** What a session token grants: model calls for one job, nothing else. */
 export interface GatewaySession {
   token: string;
   jobId: string;
   openedAtMs: number;
+  /** The job's sampling settings and what to do with a harness's own (never the harness's choice). */
+  sampling: HarnessSamplingPolicy;
 }
 
 /**
@@ -18,11 +21,23 @@ export class GatewaySessionRegistry {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** The job's session, opened on first use (the same token for every call of one job). */
-  open(jobId: string): GatewaySession {
+  /**
+   * The job's session, opened on first use (the same token for every call of one job). `sampling`
+   * (default: the backend defaults, a harness's fields overridden) replaces the session's when given:
+   * each RUN attempt opens it with the job's settings.
+   */
+  open(jobId: string, sampling?: HarnessSamplingPolicy): GatewaySession {
     const known = this.byJob.get(jobId);
-    if (known) return known;
-    const session = { token: `gw_${randomBytes(24).toString("base64url")}`, jobId, openedAtMs: this.now() };
+    if (known) {
+      if (sampling) known.sampling = sampling;
+      return known;
+    }
+    const session = {
+      token: `gw_${randomBytes(24).toString("base64url")}`,
+      jobId,
+      openedAtMs: this.now(),
+      sampling: sampling ?? DEFAULT_HARNESS_SAMPLING,
+    };
     this.byToken.set(session.token, session);
     this.byJob.set(jobId, session);
     return session;

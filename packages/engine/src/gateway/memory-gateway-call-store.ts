@@ -15,6 +15,8 @@ function copyRecord(record: TGatewayCallRecord): TGatewayCallRecord {
     tools: structuredClone(record.tools),
     answer: structuredClone(record.answer),
     ...(record.toolChoiceViolation && { toolChoiceViolation: structuredClone(record.toolChoiceViolation) }),
+    ...(record.sampling && { sampling: { ...record.sampling } }),
+    ...(record.overriddenSampling && { overriddenSampling: structuredClone(record.overriddenSampling) }),
   };
 }
 

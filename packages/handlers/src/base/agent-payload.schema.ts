@@ -1,3 +1,4 @@
+import { ZHarnessSamplingMode } from "@raas/shared";
 import { z } from "zod";
 
 /** Per-job overrides of the agent loop and sampling; every field optional. */
@@ -58,6 +59,9 @@ export const ZAgentOverrides = z
       .describe("Top-k sampling; -1 disables. Default: the backend's."),
     seed: z.number().int().optional().describe("Sampling seed. Default: none."),
     enableThinking: z.boolean().optional().describe("Qwen3 thinking block on or off. Default true."),
+    harnessSampling: ZHarnessSamplingMode.optional().describe(
+      "`harness` jobs: what the gateway does with sampling fields the harness sends (`temperature`, `top_p`, `top_k`, `min_p`, `seed`, penalties, `logit_bias`, …) that differ from this job's — `override` (default) ignores them and samples with the job's, `reject` answers 400 naming them. Other handlers sample with the job's settings only.",
+    ),
   })
   .strict()
   .meta({

@@ -25,6 +25,7 @@ import { agentResultSchema } from "./agent-result.schema";
 import { canFork, initFromGroupTemplate } from "./group-init";
 import { GroupTemplates } from "./group-templates";
 import { asStageFailure, guardSandbox } from "./infrastructure-guard";
+import { resolveJobSampling } from "./job-sampling";
 import { createSandboxToolbox } from "./sandbox-toolbox";
 import { SUBMIT_TOOL_SPEC } from "./submit-tool";
 
@@ -95,9 +96,17 @@ export function defineAgentHandler<P extends TAgentTaskBase, S = undefined, A = 
         const { sandbox, setup } = ctx.init;
         if (!definition.keepSandboxForEval) ctx.defer(() => sandbox.close());
         const overrides = ctx.payload.agent ?? {};
-        const { enableThinking: _thinking, temperature, topP, topK, seed, ...limitOverrides } = overrides;
+        const {
+          enableThinking: _thinking,
+          harnessSampling: _harnessOnly,
+          temperature: _temperature,
+          topP: _topP,
+          topK: _topK,
+          seed: _seed,
+          ...limitOverrides
+        } = overrides;
         const limits: AgentLoopLimits = { ...defaults.limits, ...definition.limits, ...limitOverrides };
-        const sampling = { ...defaults.sampling, ...definedOnly({ temperature, topP, topK, seed }) };
+        const sampling = resolveJobSampling(defaults, overrides);
         const loop = await runAgentLoop({
           jobId: ctx.job.id,
           inference: deps.inference,
@@ -212,8 +221,4 @@ function driftOf(loop: AgentLoopResult): TokenDriftSummary {
     turnsChecked: report.turnsChecked,
     violations: report.violations,
   };
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

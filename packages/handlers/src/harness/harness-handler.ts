@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import {
   type EvalContext,
+  type HarnessSamplingPolicy,
   type RunContext,
   type StageContext,
   StageFailure,
@@ -9,7 +10,9 @@ import {
 import type { TGatewayCallRecord } from "@raas/shared";
 import { z } from "zod";
 import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
+import { ZAgentOverrides } from "../base/agent-payload.schema";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
+import { resolveJobSampling } from "../base/job-sampling";
 import { runStep, SweStepError } from "../swe/repo-materializer";
 import { createSweHandlerFactory, type SweArtifacts, type SweHandlerConfig } from "../swe/swe-handler";
 import { type TSwePayload, ZSwePayload } from "../swe/swe-payload.schema";
@@ -20,11 +23,13 @@ import { extractDiffScript, repoPath } from "../swe/swe-shell-scripts";
 export interface HarnessGateway {
   /**
    * Serves the job's gateway session on a Unix socket in `hostDir` (a directory the sandbox
-   * shares) and returns the socket's file name and the API key the harness sends.
+   * shares) and returns the socket's file name and the API key the harness sends. Every call of
+   * the session samples with `sampling`'s settings, whatever the harness sends.
    */
   openBridge(
     jobId: string,
     hostDir: string,
+    sampling: HarnessSamplingPolicy,
   ): Promise<{ socketName: string; apiKey: string; close(): Promise<void> }>;
   /** The model calls the job made through the gateway, in arrival order. */
   listCalls(jobId: string): Promise<TGatewayCallRecord[]>;
@@ -54,6 +59,9 @@ export const ZHarnessPayload = z
       .max(3_600_000)
       .default(600_000)
       .describe("Time limit of the harness in ms (1_000 to 3_600_000). Default 600_000."),
+    agent: ZAgentOverrides.optional().describe(
+      "The job's sampling (`temperature`, `topP`, `topK`, `seed`; a step's `agent` lands here) and `harnessSampling`: every model call samples with these, not with what the harness sends (`override`, default) or a harness sending others is refused (`reject`). The loop limits do not apply (the harness runs its own loop).",
+    ),
   })
   .strict();
 export type THarnessPayload = z.infer<typeof ZHarnessPayload>;
@@ -99,8 +107,12 @@ export function createHarnessHandlerFactory(config: SweHandlerConfig & { gateway
         const channel = sandbox.hostChannel?.();
         if (!channel)
           throw new StageFailure("sandbox", "this sandbox runtime offers no host channel for the gateway");
+        const sampling: HarnessSamplingPolicy = {
+          settings: resolveJobSampling(deps.defaults ?? {}, ctx.payload.agent),
+          mode: ctx.payload.agent?.harnessSampling ?? "override",
+        };
         const bridge = await asStageFailure("sandbox", "opening the gateway bridge failed", ctx.signal, () =>
-          config.gateway.openBridge(ctx.job.id, channel.hostDir),
+          config.gateway.openBridge(ctx.job.id, channel.hostDir, sampling),
         );
         ctx.defer(() => bridge.close());
         const guarded = guardSandbox(sandbox, ctx.signal);
@@ -147,6 +159,7 @@ export function createHarnessHandlerFactory(config: SweHandlerConfig & { gateway
             latencyMs: call.latencyMs,
             finishReason: call.finishReason,
             text: null,
+            sampling: call.sampling ?? null,
           });
         }
         const stopMessage = result.timedOut

@@ -170,6 +170,43 @@ describe("defineAgentHandler", () => {
     expect(sandboxes.map((s) => s.closed)).toEqual([true]);
   });
 
+  it("samples every turn with the server's defaults under the job's `agent` settings, and records them", async () => {
+    const { runtime } = fakeRuntime();
+    const requests: unknown[] = [];
+    const answering = fakeInference("answer");
+    const inference: InferencePool = {
+      ...answering,
+      generate: (request) => {
+        requests.push(request.sampling);
+        return answering.generate(request);
+      },
+    };
+    const engine = new RolloutEngine({
+      store: new MemoryJobStore(),
+      queue: new MemoryJobQueue(),
+      handlers: new HandlerRegistry().register(
+        createEchoHandler({
+          sandboxRuntime: runtime,
+          inference,
+          chatFormat,
+          defaults: { sampling: { temperature: 1, topP: 0.8 } },
+        }),
+      ),
+    });
+    engines.push(engine);
+    await engine.start();
+    const agent = { temperature: 0.3, seed: 9, maxTokensPerTurn: 64, harnessSampling: "reject" };
+    const { job } = await engine.submitJob({ kind: "echo", payload: { taskId: "t-1", answer: "42", agent } });
+    const { jobs } = await engine.waitForJobs([job.id], { timeoutMs: 10_000 });
+    expect(jobs[0]?.status).toBe("completed");
+    const used = { temperature: 0.3, topP: 0.8, topK: null, seed: 9, maxTokens: 64 };
+    expect(requests).toEqual([{ temperature: 0.3, topP: 0.8, seed: 9, maxTokens: 64, stopTokenIds: [0] }]);
+    const { turns } = await engine.getTrajectory(job.id);
+    expect(turns.map((turn) => turn.sampling)).toEqual([used]);
+    const exported = await engine.exportTrajectory(job.id);
+    expect(exported.turns.map((turn) => turn.sampling)).toEqual([used]);
+  });
+
   it("reports inference down as an `inference` failure, not a reward, and closes the sandbox", async () => {
     const { runtime, sandboxes } = fakeRuntime();
     const job = await runOne(fakeInference("down"), runtime);

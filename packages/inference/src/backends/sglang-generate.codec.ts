@@ -1,3 +1,4 @@
+import { DEFAULT_TEMPERATURE, DEFAULT_TOP_P } from "@raas/engine";
 import type { BackendCodec } from "./inference-backend.types";
 import { ResponseReader } from "./response-fields";
 
@@ -17,8 +18,8 @@ export const sglangGenerateCodec: BackendCodec = {
       input_ids: request.promptIds,
       sampling_params: {
         max_new_tokens: sampling.maxTokens,
-        temperature: sampling.temperature ?? 1,
-        top_p: sampling.topP ?? 1,
+        temperature: sampling.temperature ?? DEFAULT_TEMPERATURE,
+        top_p: sampling.topP ?? DEFAULT_TOP_P,
         ...(sampling.topK === undefined ? {} : { top_k: sampling.topK }),
         ...(sampling.seed === undefined ? {} : { sampling_seed: sampling.seed }),
         ...(sampling.stopTokenIds === undefined ? {} : { stop_token_ids: sampling.stopTokenIds }),

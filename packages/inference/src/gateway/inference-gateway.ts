@@ -1,9 +1,14 @@
 import {
   buildGatewayTraces,
+  describeSampling,
+  describeSamplingConflicts,
+  findSamplingConflicts,
   type GatewayCallStore,
   type GatewaySession,
   GatewaySessionRegistry,
+  type HarnessSamplingPolicy,
   type InferencePool,
+  type SamplingParams,
 } from "@raas/engine";
 import {
   RaasError,
@@ -97,9 +102,13 @@ export class InferenceGateway {
     return this.options.modelName;
   }
 
-  /** The job's session (the same token for every call until the job ends). */
-  openSession(jobId: string): GatewaySession {
-    return this.sessions.open(jobId);
+  /**
+   * The job's session (the same token for every call until the job ends). `sampling` is the job's
+   * settings and what to do with a harness's own (default: the backends' defaults, a harness's
+   * fields overridden); a harness never chooses the distribution its tokens are sampled from.
+   */
+  openSession(jobId: string, sampling?: HarnessSamplingPolicy): GatewaySession {
+    return this.sessions.open(jobId, sampling);
   }
 
   /**
@@ -157,6 +166,14 @@ export class InferenceGateway {
     const { signal, stream } = options;
     const enteredAt = performance.now();
     const session = this.authorize(token);
+    // The trainer owns the distribution: a harness's sampling fields are never sent to the backend;
+    // a `reject` job refuses them (before the call takes a number), an `override` job records them.
+    const conflicts = findSamplingConflicts(request, session.sampling.settings);
+    if (conflicts.length > 0 && session.sampling.mode === "reject") {
+      throw new RaasError("VALIDATION_FAILED", describeSamplingConflicts(conflicts), {
+        details: { fields: conflicts.map((conflict) => conflict.field) },
+      });
+    }
     const state = await this.sessionState(session.jobId);
     const { family } = this;
     const requiredCall = readToolChoice(request);
@@ -191,11 +208,15 @@ export class InferenceGateway {
     // The generation's span on the same monotonic clock as `enteredAt` (the pool's `latencyMs` is
     // on its wall clock, in whole ms: too coarse to subtract from a sub-ms total).
     const generationStartedAt = performance.now();
+    const sampling: SamplingParams = {
+      ...session.sampling.settings,
+      maxTokens: Math.min(maxTokens, room),
+      stopTokenIds: [...family.stopTokenIds],
+    };
     const generated = await this.generate(
       session.jobId,
       prompt.promptIds,
-      request,
-      Math.min(maxTokens, room),
+      sampling,
       signal,
       answerStream && stream ? (ids) => answerStream.push(ids).forEach(stream.onDelta) : undefined,
     );
@@ -238,6 +259,10 @@ export class InferenceGateway {
       cachedPromptTokens: generated.cachedPromptTokens,
       enableThinking,
       latencyMs: generated.latencyMs,
+      sampling: describeSampling(sampling),
+      ...(conflicts.length > 0 && {
+        overriddenSampling: Object.fromEntries(conflicts.map((conflict) => [conflict.field, conflict.value])),
+      }),
       overheadMs: performance.now() - enteredAt - generationMs,
       createdAtMs: startedAtMs,
       ...(violation && { toolChoiceViolation: violation }),
@@ -299,8 +324,7 @@ export class InferenceGateway {
   private async generate(
     jobId: string,
     promptIds: number[],
-    request: TChatCompletionRequest,
-    maxTokens: number,
+    sampling: SamplingParams,
     signal: AbortSignal | undefined,
     onTokens: ((ids: readonly number[]) => void) | undefined,
   ) {
@@ -308,13 +332,7 @@ export class InferenceGateway {
       return await this.options.pool.generate({
         jobId,
         promptIds,
-        sampling: {
-          maxTokens,
-          ...(request.temperature !== undefined && { temperature: request.temperature }),
-          ...(request.top_p !== undefined && { topP: request.top_p }),
-          ...(request.seed !== undefined && { seed: request.seed }),
-          stopTokenIds: [...this.options.family.stopTokenIds],
-        },
+        sampling,
         ...(signal && { signal }),
         ...(onTokens && { onTokens }),
       });

@@ -1,0 +1,2 @@
+export * from "./harness-sampling";
+export * from "./sampling-record";
