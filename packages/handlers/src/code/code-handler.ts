@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZAgentTaskBase } from "../base/agent-payload.schema";
+import { tamperedFailure, ZCanaryCheck } from "../base/canary/index";
 import { defineAgentHandler } from "../base/define-agent-handler";
 import { submitToolSpec } from "../base/submit-tool";
 import { runHiddenTests } from "./hidden-tests";
@@ -91,6 +92,9 @@ export const ZCodeResult = z.object({
       }),
     )
     .describe("Each graded case."),
+  canaries: ZCanaryCheck.nullable()
+    .optional()
+    .describe("Canaries planted in a unittest suite (null for stdio cases, which run no test framework)."),
 });
 export type TCodePayload = z.infer<typeof ZCodePayload>;
 
@@ -143,7 +147,7 @@ export function createCodeHandlerFactory(config: CodeHandlerConfig = {}) {
       if (artifacts.solution === null) {
         return { reward: 0, result: { rewardMode, solutionFound: false, passed: 0, total: 0, cases: [] } };
       }
-      const { cases, pythonVersion } = await runHiddenTests({
+      const { cases, pythonVersion, canaries } = await runHiddenTests({
         openSandbox,
         solutionPath: payload.solutionPath,
         solution: artifacts.solution,
@@ -152,8 +156,10 @@ export function createCodeHandlerFactory(config: CodeHandlerConfig = {}) {
       });
       const passed = cases.filter((c) => c.status === "passed").length;
       const total = cases.length;
+      const result = { rewardMode, solutionFound: true, passed, total, pythonVersion, cases, canaries };
+      if (canaries !== null && canaries.lies.length > 0) throw tamperedFailure(canaries.lies, result);
       const reward = rewardMode === "fraction" ? passed / total : passed === total ? 1 : 0;
-      return { reward, result: { rewardMode, solutionFound: true, passed, total, pythonVersion, cases } };
+      return { reward, result };
     },
   });
 }

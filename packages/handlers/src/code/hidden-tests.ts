@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { type Sandbox, type SandboxSpec, StageFailure } from "@raas/engine";
+import { type CanaryCheck, type CanaryPlan, planCanaries, plantCanaries } from "../base/canary/index";
+import { WORKSPACE_DIR } from "../swe/swe-shell-scripts";
+import { judgeUnittestCanaries } from "./code-canaries";
 import type { TCodePayload } from "./code-handler";
 import { UNITTEST_RUNNER_PY } from "./code-test-runner.script";
 import {
@@ -15,6 +18,16 @@ const PRLIMIT = "/usr/bin/prlimit";
 /** Bytes of stdout kept per case; expected outputs beyond this cannot match anyway. */
 const CASE_OUTPUT_BYTES = 4 * 1024 ** 2;
 
+/** What a hidden-test run found; `canaries` only for unittest suites (stdio runs no test framework). */
+export interface HiddenTestsOutcome {
+  cases: CodeCaseResult[];
+  pythonVersion: string | null;
+  canaries: CanaryCheck | null;
+}
+
+/** The module the hidden unittest suite is saved as. */
+const HIDDEN_MODULE = "test_hidden";
+
 /**
  * Runs a solution's hidden tests in a fresh sandbox, each stdio case (or the unittest suite) as
  * its own non-interactive command in its own jail with the workspace read-only, under a CPU-time
@@ -28,7 +41,7 @@ export async function runHiddenTests(input: {
   solution: string;
   tests: TCodePayload["tests"];
   signal: AbortSignal;
-}): Promise<{ cases: CodeCaseResult[]; pythonVersion: string | null }> {
+}): Promise<HiddenTestsOutcome> {
   const { tests } = input;
   const files: Record<string, string> = { [input.solutionPath]: input.solution };
   if (tests.kind === "unittest") {
@@ -47,7 +60,7 @@ export async function runHiddenTests(input: {
 async function gradeIn(
   sandbox: Sandbox,
   input: { solutionPath: string; tests: TCodePayload["tests"]; signal: AbortSignal },
-): Promise<{ cases: CodeCaseResult[]; pythonVersion: string | null }> {
+): Promise<HiddenTestsOutcome> {
   const { tests, signal } = input;
   const probe = await sandbox.exec(["python3", "-c", "import platform; print(platform.python_version())"], {
     timeoutMs: 60_000,
@@ -81,8 +94,17 @@ async function gradeIn(
       const verdict = stdioVerdict(run, testCase.output, tests.timeLimitMs);
       cases.push({ name: `case-${index}`, durationMs: Math.round(run.durationMs * 10) / 10, ...verdict });
     }
-    return { cases, pythonVersion };
+    return { cases, pythonVersion, canaries: null };
   }
+  // The solution runs inside the suite's process and could rewrite what it reports: canaries
+  // planted in the hidden module (isolated Python, before any of the solution runs) catch that.
+  const plan: CanaryPlan = planCanaries({
+    style: "unittest",
+    root: WORKSPACE_DIR,
+    hosts: [{ key: HIDDEN_MODULE, path: `${HIDDEN_MODULE}.py` }],
+    testId: (host, local) => `${host.key}.${local}`,
+  });
+  const plantedHosts = await plantCanaries(sandbox, plan, { timeoutMs: 60_000, signal });
   const nonce = randomBytes(16).toString("hex");
   const run = await sandbox.exec(limited(tests.timeLimitMs, ["python3", RUNNER_PATH]), {
     stdin: `${nonce}\n`,
@@ -91,5 +113,12 @@ async function gradeIn(
     env,
     signal,
   });
-  return { cases: parseUnittestReport(run, nonce, tests.timeLimitMs), pythonVersion };
+  const rows = parseUnittestReport(run, nonce, tests.timeLimitMs);
+  const { cases, canaries } = judgeUnittestCanaries({
+    rows,
+    plan,
+    plantedHosts,
+    timedOut: rows.length === 1 && rows[0]?.status === "timeout" && rows[0].name === "suite",
+  });
+  return { cases, pythonVersion, canaries };
 }

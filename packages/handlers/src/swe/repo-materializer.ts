@@ -43,6 +43,8 @@ export interface StepOptions {
   timeoutMs: number;
   signal: AbortSignal;
   env?: Record<string, string>;
+  /** Bind the workspace read-only for this command (the test run). Default false. */
+  readOnlyWorkspace?: boolean;
 }
 
 /**
@@ -59,6 +61,7 @@ export function execScript(
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     ...(options.env !== undefined && { env: options.env }),
+    ...(options.readOnlyWorkspace === true && { readOnlyWorkspace: true }),
   });
 }
 

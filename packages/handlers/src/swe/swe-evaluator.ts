@@ -98,6 +98,8 @@ export async function evaluateSwePatch(input: EvaluateSwePatchInput): Promise<Sw
   });
   let referenceLog: string | null = null;
   const key = referenceKey(instance, spec);
+  // A run whose canaries lied is graded (void) as it is: the gold patch has nothing to tell.
+  if (outcome.canaries.lies.length > 0) verdict = "graded";
   if (verdict === "check-reference" && input.goodReferences?.has(key)) verdict = "graded";
   if (verdict === "check-reference") {
     const reference = await evaluate(instance.patch);
@@ -133,6 +135,8 @@ export async function evaluateSwePatch(input: EvaluateSwePatchInput): Promise<Sw
     testExitCode: outcome.exitCode,
     pythonVersion: outcome.pythonVersion,
     pytestVersion: outcome.pytestVersion,
+    reverted: outcome.reverted,
+    canaries: outcome.canaries,
     log: outcome.log,
   });
 }

@@ -1,6 +1,7 @@
 import type { AgentLoopLimits, EvalContext, RunContext, TaskHandler } from "@raas/engine";
 import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
 import { ZAgentRunSummary, ZTokenDriftSummary } from "../base/agent-result.schema";
+import { tamperedFailure } from "../base/canary/index";
 import { defineAgentHandler } from "../base/define-agent-handler";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
 import { submitToolSpec } from "../base/submit-tool";
@@ -130,7 +131,9 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
         goodReferences,
         signal,
       });
-      return { reward: report.resolved ? 1 : 0, result: { ...report, diffError: artifacts.diffError } };
+      const result = { ...report, diffError: artifacts.diffError };
+      if (report.tampered) throw tamperedFailure(report.canaries?.lies ?? [], result);
+      return { reward: report.resolved ? 1 : 0, result };
     },
   });
 
@@ -178,6 +181,7 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
           goodReferences,
           signal: ctx.signal,
         });
+        if (report.tampered) throw tamperedFailure(report.canaries?.lies ?? [], report);
         return { reward: report.resolved ? 1 : 0, result: report };
       },
     };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZAgentTaskBase } from "../base/agent-payload.schema";
+import { ZCanaryCheck } from "../base/canary/index";
 import { ZSweInstance } from "./swe-instance.schema";
 import { ZSweRepoSpec } from "./swe-repo-spec.schema";
 
@@ -73,6 +74,15 @@ export const ZSweResult = z.object({
   pythonVersion: z.string().nullable().describe("`python3 --version` in the evaluation sandbox."),
   pytestVersion: z.string().nullable().describe("pytest's version there (null: not installed)."),
   modelPatch: z.string().nullable().describe("The evaluated patch; null when the rollout produced none."),
+  reverted: z
+    .array(z.string())
+    .describe(
+      "Test-infrastructure files the model patch added or changed (pytest configuration, conftest.py, start-up hooks, compiled modules), put back to the base commit before the run.",
+    ),
+  canaries: ZCanaryCheck.nullable().describe("What the planted canaries showed; null when no tests ran."),
+  tampered: z
+    .boolean()
+    .describe("A canary lied: the grade is void (reward 0; the job fails as the policy's `tampered`)."),
   logTail: z.string().describe("The last KiB of the test log (and patch output when applying failed)."),
   diffError: z.string().nullable().optional().describe("Why the diff could not be taken, when it could not."),
 });

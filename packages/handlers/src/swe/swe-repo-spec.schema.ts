@@ -36,6 +36,18 @@ export const ZSweRepoSpec = z
       .describe("Shell commands run in the repository after checkout (INIT and EVAL); each must exit 0."),
     env: env("Environment of setup commands, tests and the agent's sandbox (e.g. `PYTHONPATH=src`)."),
     testEnv: env("Extra environment of the test run only (over `env` and the deterministic defaults)."),
+    pytestPlugins: z
+      .array(z.string().regex(/^[\w.:-]+$/, "a plugin module or entry-point name"))
+      .optional()
+      .describe(
+        "pytest plugins the test run loads (`-p name` each). Plugin autoloading is off in every test run (the grader owns its configuration, so a plugin the model's patch installs never loads); name here what the instance really needs, e.g. `xdist`, `pytest_asyncio`.",
+      ),
+    writableRepository: z
+      .boolean()
+      .optional()
+      .describe(
+        "Let the test run write into the repository. Default false: the workspace is read-only while the tests run, so code under test cannot rewrite the graded tests or the grader's canaries (temporary files go to /tmp).",
+      ),
     image: z
       .string()
       .min(1)

@@ -1,3 +1,4 @@
+import { type CanaryCheck, isTampered } from "../base/canary/index";
 import type { TSweInstance } from "./swe-instance.schema";
 import type { SweBenchReportEntry, SweEvalReport, SweTestSplit, SweTestsStatus } from "./swe-report.types";
 import type { TestFramework } from "./test-framework";
@@ -41,6 +42,8 @@ export interface BuildSweReportInput {
   testExitCode?: number | null;
   pythonVersion?: string | null;
   pytestVersion?: string | null;
+  reverted?: string[];
+  canaries?: CanaryCheck | null;
   log?: string;
 }
 
@@ -52,8 +55,8 @@ export function isEmptyPatch(patch: string | null | undefined): boolean {
 /**
  * Grades one evaluation like SWE-bench: a FAIL_TO_PASS test succeeds only if the log shows it
  * passing (PASSED or XFAIL); a PASS_TO_PASS test also when skipped; a test missing from the log
- * fails. Resolved means no failure in either list and no timeout. An empty or unappliable patch
- * is never resolved.
+ * fails. Resolved means no failure in either list, no timeout and no canary that lied. An empty
+ * or unappliable patch is never resolved.
  */
 export function buildSweReport(input: BuildSweReportInput): SweEvalReport {
   const { instance } = input;
@@ -70,8 +73,10 @@ export function buildSweReport(input: BuildSweReportInput): SweEvalReport {
         PASS_TO_FAIL: split(extraList(instance, "PASS_TO_FAIL"), statuses),
       }
     : structuredClone(EMPTY_STATUS);
+  const tampered = isTampered(input.canaries);
   const resolved =
     ran &&
+    !tampered &&
     !input.testTimeout &&
     testsStatus.FAIL_TO_PASS.failure.length === 0 &&
     testsStatus.PASS_TO_PASS.failure.length === 0;
@@ -91,6 +96,9 @@ export function buildSweReport(input: BuildSweReportInput): SweEvalReport {
     pythonVersion: input.pythonVersion ?? null,
     pytestVersion: input.pytestVersion ?? null,
     modelPatch: input.modelPatch,
+    reverted: input.reverted ?? [],
+    canaries: input.canaries ?? null,
+    tampered,
     logTail: log.length > LOG_TAIL_BYTES ? log.slice(-LOG_TAIL_BYTES) : log,
   };
 }

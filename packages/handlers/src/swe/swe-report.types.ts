@@ -1,3 +1,4 @@
+import type { CanaryCheck } from "../base/canary/index";
 import type { TestFramework } from "./test-framework";
 import type { TestStatus } from "./test-status.types";
 
@@ -41,6 +42,18 @@ export interface SweEvalReport {
   pytestVersion: string | null;
   /** The model patch that was evaluated; null when the rollout produced none. */
   modelPatch: string | null;
+  /**
+   * Test-infrastructure files (pytest configuration, conftest.py, interpreter start-up hooks,
+   * compiled modules) the model patch added or changed, put back to the base commit before the run.
+   */
+  reverted: string[];
+  /** What the canaries planted beside the graded tests showed; null when the tests did not run. */
+  canaries: CanaryCheck | null;
+  /**
+   * A canary was reported with a false outcome: the test process lied, so the grade is void
+   * (never resolved; the handler fails the job as the policy's `tampered`).
+   */
+  tampered: boolean;
   /** The last few KiB of the test log (and patch output when applying failed), for people. */
   logTail: string;
 }

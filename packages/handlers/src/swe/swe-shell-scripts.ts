@@ -89,28 +89,59 @@ ${GIT} diff --cached --binary --no-color --no-ext-diff --src-prefix=a/ --dst-pre
 
 /** Marker lines the apply script prints; parse with {@link parseApplyMethod}. */
 const APPLIED = "RAAS_APPLIED=";
+/** Where the apply script keeps the untracked files that were there before the model patch. */
+const UNTRACKED_BEFORE = `${RAAS_DIR}/untracked-before`;
 
 /**
- * Files that configure the test run itself. A model patch that adds or changes one could make
- * every test pass (a conftest.py hook rewriting reports); they are graders' files, so after the
- * model patch they are put back to `base_commit` (or removed) and named as `RAAS_REVERTED=` lines.
+ * Files that configure the test run or hook into the interpreter, which the grader owns: pytest's
+ * config files anywhere (`conftest.py`, `pytest.ini`, `.pytest.ini`, `pytest.toml`, `.pytest.toml`,
+ * `tox.ini`, `setup.cfg`, `pyproject.toml`: `addopts = -p plugin`, `pytest_plugins`, hooks), the
+ * interpreter's start-up hooks (`sitecustomize.py`, `usercustomize.py`, `.pth`), and compiled
+ * modules that would be imported instead of a source file (`.pyc`, `__pycache__/`, `.so`, `.pyd`).
+ * After the model patch, every such file it added or changed is put back to `base_commit` (or
+ * removed) and named in a `RAAS_REVERTED=` line: the run's configuration is the base commit's
+ * plus the instance spec's, never the policy's.
  */
-export const TEST_INFRASTRUCTURE_FILES = /(^|\/)(conftest\.py|pytest\.ini|tox\.ini)$/;
+const TEST_INFRASTRUCTURE_ERE = String.raw`(^|/)(conftest\.py|\.?pytest\.ini|\.?pytest\.toml|tox\.ini|setup\.cfg|pyproject\.toml|sitecustomize\.py|usercustomize\.py)$|\.(pth|pyc|pyo|so|pyd)$|(^|/)__pycache__/`;
+export const TEST_INFRASTRUCTURE_FILES = new RegExp(TEST_INFRASTRUCTURE_ERE);
 
-/** `git apply`, then `patch --batch --fuzz=5 -p1`; prints which one worked (or `none`). */
+/**
+ * Lists the repository's untracked files (what setup built: extension modules, egg-info) so the
+ * apply script can tell them from what the model patch adds. Run right before it.
+ */
+export function snapshotUntrackedScript(repo: string): string {
+  return `set -e
+cd ${shellQuote(repoPath(repo))}
+${GIT} ls-files --others | sort > ${shellQuote(UNTRACKED_BEFORE)}
+`;
+}
+
+/**
+ * `git apply`, then `patch --batch --fuzz=5 -p1`; prints which one worked (or `none`), then
+ * reverts the test-infrastructure files the patch added or changed (see
+ * {@link TEST_INFRASTRUCTURE_FILES}); files setup had made before the patch are left alone.
+ */
 export function applyModelPatchScript(repo: string, baseCommit: string): string {
   const patch = shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.modelPatch}`);
   const base = shellQuote(baseCommit);
+  const before = shellQuote(UNTRACKED_BEFORE);
   return `exec 2>&1
 cd ${shellQuote(repoPath(repo))} || exit 1
+[ -f ${before} ] || : > ${before}
 if ${GIT} apply -v ${patch}; then echo ${APPLIED}git-apply
 elif patch --batch --fuzz=5 -p1 --no-backup-if-mismatch -i ${patch}; then echo ${APPLIED}patch-fuzz
 else echo ${APPLIED}none; exit 0; fi
-{ ${GIT} diff --name-only ${base}; ${GIT} ls-files --others; } | grep -E '${TEST_INFRASTRUCTURE_FILES.source}' | sort -u | while IFS= read -r file; do
+{ ${GIT} diff --name-only ${base}; ${GIT} ls-files --others | sort | comm -13 ${before} -; } | grep -E '${TEST_INFRASTRUCTURE_ERE}' | sort -u | while IFS= read -r file; do
   if ${GIT} cat-file -e ${base}:"$file" 2>/dev/null; then ${GIT} checkout -q ${base} -- "$file"; else rm -f -- "$file"; fi
   echo "RAAS_REVERTED=$file"
 done
+rm -f ${before}
 `;
+}
+
+/** The files the apply script reverted, in its order. */
+export function parseReverted(output: string): string[] {
+  return [...output.matchAll(/^RAAS_REVERTED=(.+)$/gm)].map((match) => match[1] as string);
 }
 
 export function parseApplyMethod(output: string): "git-apply" | "patch-fuzz" | null {
@@ -126,6 +157,14 @@ export function patchedFiles(patch: string): string[] {
     if (match) files.add(match[2] as string);
   }
   return [...files];
+}
+
+/**
+ * Removes the grader's inputs the tests could read (the test patch tells the graded tests from
+ * the canaries planted beside them) before anything of the model's code runs.
+ */
+export function removeGraderInputsScript(): string {
+  return `rm -f ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.modelPatch}`)} ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.testPatch}`)}\n`;
 }
 
 /**
@@ -146,10 +185,13 @@ ${GIT} apply -v ${shellQuote(`${WORKSPACE_DIR}/${SWE_FILES.testPatch}`)}
 `;
 }
 
-/** Prints `RAAS_PYTHON=<version>` and `RAAS_PYTEST=<version>` (each only when available). */
+/**
+ * Prints `RAAS_PYTHON=<version>` and `RAAS_PYTEST=<version>` (each only when available). Isolated
+ * (`-I`: no current directory on the path, no PYTHON* variables), so nothing of the repository runs.
+ */
 export function versionProbeScript(repo: string): string {
   return `cd ${shellQuote(repoPath(repo))} || exit 0
-python3 -c 'import platform; print("RAAS_PYTHON=" + platform.python_version(), flush=True)
+python3 -I -c 'import platform; print("RAAS_PYTHON=" + platform.python_version(), flush=True)
 import pytest; print("RAAS_PYTEST=" + pytest.__version__)' 2>/dev/null
 true
 `;
@@ -171,9 +213,30 @@ export function testEnvironment(seed: number, extra: Record<string, string> = {}
     LC_ALL: "C.UTF-8",
     LANG: "C.UTF-8",
     RAAS_SEED: String(seed),
+    // The grader owns the run's configuration: no plugin loads unless the spec names it.
+    PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1",
+    PYTHONNOUSERSITE: "1",
     ...extra,
   };
 }
+
+/**
+ * Variables that would let something other than the grader configure the test run (options and
+ * plugins for pytest, code run at interpreter start, another user site). The test script unsets
+ * each one the instance's spec does not set itself.
+ */
+export const TEST_CONFIG_VARIABLES: readonly string[] = [
+  "PYTEST_ADDOPTS",
+  "PYTEST_PLUGINS",
+  "PYTHONSTARTUP",
+  "PYTHONINSPECT",
+  "PYTHONUSERBASE",
+  "PYTHONHOME",
+  "PYTHONSAFEPATH",
+  "PYTHONEXECUTABLE",
+  "BASH_ENV",
+  "ENV",
+];
 
 /** Exit code `timeout` reports when it had to stop the command (124) or kill it (137). */
 export const TIMEOUT_EXIT_CODES: readonly number[] = [124, 137];
@@ -189,12 +252,15 @@ export function runTestsScript(input: {
   command: string;
   directives: readonly string[];
   timeoutSec: number;
+  /** Variables to unset before the run (see {@link TEST_CONFIG_VARIABLES}). Default none. */
+  unset?: readonly string[];
 }): string {
   const site = `${WORKSPACE_DIR}/.raas/site`;
   const inner = [input.command, ...input.directives.map(shellQuote)].join(" ");
+  const unset = input.unset?.length ? `unset ${input.unset.join(" ")}\n` : "";
   return `exec 2>&1
 cd ${shellQuote(repoPath(input.repo))} || exit 1
-export PYTHONPATH=${shellQuote(site)}\${PYTHONPATH:+:$PYTHONPATH}
+${unset}export PYTHONPATH=${shellQuote(site)}\${PYTHONPATH:+:$PYTHONPATH}
 exec timeout -k 10 ${Math.max(1, Math.ceil(input.timeoutSec))} bash -c ${shellQuote(inner)}
 `;
 }
