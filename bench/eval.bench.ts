@@ -2,7 +2,11 @@
 // hidden tests and SWE fixture instances, honest and wrong solutions, and grader attacks) through
 // the real graders and bubblewrap sandboxes, with one busy-loop process per core beside them.
 // Every evaluation has a known expected reward; a different reward is a misgrade, a thrown
-// failure is an infrastructure failure. Target: 0 of both.
+// failure is an infrastructure failure. A hostile share of the items are reward-forging attempts
+// (`@raas/handlers/testing`: test-run configuration, code in the test process, forged reports):
+// none may earn a reward (`forgedRewards`), and every one whose code reached the test run must be
+// caught by the canaries (`tamperedDetected` = `forgingAttemptsReachingRun`); an honest item
+// called tampered is a misgrade. Target: 0 misgrades, infrastructure failures and forged rewards.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -18,6 +22,12 @@ import {
   type TCodePayload,
   type TSweInstance,
 } from "@raas/handlers";
+import {
+  codeUnittestForgeries,
+  type Forgery,
+  slugkitForgeries,
+  tinystatsForgeries,
+} from "@raas/handlers/testing";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
 import { median, percentile } from "./stats";
@@ -35,7 +45,12 @@ interface Item {
   /** What exactly runs (progress lines). */
   label?: string;
   expectedReward: number;
-  run(runtime: BubblewrapRuntime): Promise<number>;
+  /**
+   * A forging attempt: `in-process` when its code reaches the test run (the canaries must call it
+   * tampered), `neutralized` when the grader's configuration keeps it from loading at all.
+   */
+  forging?: "in-process" | "neutralized";
+  run(runtime: BubblewrapRuntime): Promise<{ reward: number; tampered: boolean }>;
 }
 
 const STDIO: TCodePayload["tests"] = {
@@ -62,32 +77,45 @@ function codeItem(
   solution: string,
   tests: TCodePayload["tests"],
   expectedReward: number,
+  forging?: Item["forging"],
 ): Item {
   return {
     kind,
     expectedReward,
+    ...(forging && { forging }),
     async run(runtime) {
-      const { cases } = await runHiddenTests({
+      const { cases, canaries } = await runHiddenTests({
         openSandbox: (spec = {}) => runtime.create(spec),
         solutionPath: "solution.py",
         solution,
         tests,
         signal: new AbortController().signal,
       });
-      return cases.every((c) => c.status === "passed") ? 1 : 0;
+      // As the code handler grades: a canary that lied voids the grade (reward 0, tampered).
+      const tampered = (canaries?.lies.length ?? 0) > 0;
+      return { reward: !tampered && cases.every((c) => c.status === "passed") ? 1 : 0, tampered };
     },
   };
 }
+
+const forgingOf = (forgery: Forgery): Item["forging"] => (forgery.inProcess ? "in-process" : "neutralized");
 
 function sweItems(repoSource: ReturnType<typeof createBundleDirRepoSource>): Item[] {
   const instances: TSweInstance[] = parseSweJsonl(
     readFileSync(join(SWE_DATA, "instances.jsonl"), "utf8"),
     "instances.jsonl",
   );
-  const item = (instance: TSweInstance, patch: string, expectedReward: number, kind: string): Item => ({
+  const item = (
+    instance: TSweInstance,
+    patch: string,
+    expectedReward: number,
+    kind: string,
+    forging?: Item["forging"],
+  ): Item => ({
     kind,
     label: `${kind} ${instance.instance_id}`,
     expectedReward,
+    ...(forging && { forging }),
     async run(runtime) {
       const report = await evaluateSwePatch({
         instance,
@@ -97,13 +125,23 @@ function sweItems(repoSource: ReturnType<typeof createBundleDirRepoSource>): Ite
         // The unfixed textwrapper loops forever on long words: its empty patch ends by this limit.
         options: { evaluateEmptyPatch: true, testTimeoutMs: 30_000 },
       });
-      return report.resolved ? 1 : 0;
+      return { reward: report.resolved ? 1 : 0, tampered: report.tampered };
     },
   });
-  return instances.flatMap((instance) => [
-    item(instance, String(instance.patch ?? ""), 1, "swe gold patch"),
-    item(instance, "", 0, "swe empty patch"),
-  ]);
+  const byId = (id: string) => instances.find((instance) => instance.instance_id === id) as TSweInstance;
+  const hostile = [
+    ...tinystatsForgeries().map((forgery) => [byId("raas-fixtures__tinystats-1"), forgery] as const),
+    ...slugkitForgeries().map((forgery) => [byId("raas-fixtures__slugkit-7"), forgery] as const),
+  ].map(([instance, forgery]) =>
+    item(instance, forgery.source, 0, `swe forgery: ${forgery.name}`, forgingOf(forgery)),
+  );
+  return [
+    ...instances.flatMap((instance) => [
+      item(instance, String(instance.patch ?? ""), 1, "swe gold patch"),
+      item(instance, "", 0, "swe empty patch"),
+    ]),
+    ...hostile,
+  ];
 }
 
 function startLoad(cores: number): ChildProcess[] {
@@ -115,7 +153,7 @@ function startLoad(cores: number): ChildProcess[] {
 const bench: Bench = {
   name: "eval",
   description:
-    "evaluations (code hidden tests: honest, wrong, silent, attacking; SWE fixtures: gold and empty patches) in bubblewrap sandboxes with one busy loop per core; misgrades and infrastructure failures",
+    "evaluations (code hidden tests: honest, wrong, silent, attacking; SWE fixtures: gold and empty patches; a hostile share of reward-forging attempts) in bubblewrap sandboxes with one busy loop per core; misgrades, infrastructure failures, forged rewards, tampered grades caught",
   async run(args): Promise<BenchReport> {
     const total = option(args, "evaluations", 500);
     const concurrency = option(args, "concurrency", 4);
@@ -133,11 +171,22 @@ const bench: Bench = {
       codeItem("code unittest honest", "def double(x):\n    return 2 * x\n", UNITTEST, 1),
       codeItem("code unittest wrong", "def double(x):\n    return x\n", UNITTEST, 0),
       codeItem("code unittest exit", "import os\nos._exit(0)\n", UNITTEST, 0),
+      ...codeUnittestForgeries().map((forgery) =>
+        codeItem(`code forgery: ${forgery.name}`, forgery.source, UNITTEST, 0, forgingOf(forgery)),
+      ),
       ...sweItems(repoSource),
     ];
     const work = Array.from({ length: total }, (_, index) => catalogue[index % catalogue.length]!);
     const load = withLoad ? startLoad(availableParallelism()) : [];
-    const outcomes: Array<{ kind: string; ms: number; misgraded: boolean; failure: string | null }> = [];
+    const outcomes: Array<{
+      kind: string;
+      ms: number;
+      misgraded: boolean;
+      failure: string | null;
+      forging: Item["forging"] | null;
+      reward: number | null;
+      tampered: boolean;
+    }> = [];
     const startedAt = performance.now();
     let next = 0;
     try {
@@ -148,12 +197,22 @@ const bench: Bench = {
             const itemStart = performance.now();
             if (process.env.RAAS_BENCH_VERBOSE) console.error(`[eval] start ${item.label ?? item.kind}`);
             try {
-              const reward = await item.run(runtime);
+              const { reward, tampered } = await item.run(runtime);
+              const forging = item.forging ?? null;
+              // Honest items are never tampered; forgeries are tampered exactly when their code reached the run.
+              const misgraded = reward !== item.expectedReward || tampered !== (forging === "in-process");
+              if (misgraded)
+                console.error(
+                  `[eval] misgrade ${item.label ?? item.kind}: reward ${reward}, tampered ${tampered}`,
+                );
               outcomes.push({
                 kind: item.kind,
                 ms: performance.now() - itemStart,
-                misgraded: reward !== item.expectedReward,
+                misgraded,
                 failure: null,
+                forging,
+                reward,
+                tampered,
               });
             } catch (error) {
               const kind = isStageFailure(error) ? error.kind : "error";
@@ -164,6 +223,9 @@ const bench: Bench = {
                 ms: performance.now() - itemStart,
                 misgraded: false,
                 failure: kind,
+                forging: item.forging ?? null,
+                reward: null,
+                tampered: false,
               });
             }
             if (outcomes.length % 50 === 0 || process.env.RAAS_BENCH_VERBOSE)
@@ -196,6 +258,10 @@ const bench: Bench = {
     for (const o of outcomes) if (o.failure) failuresByKind[o.failure] = (failuresByKind[o.failure] ?? 0) + 1;
     const misgrades = outcomes.filter((o) => o.misgraded).length;
     const infrastructureFailures = outcomes.filter((o) => o.failure !== null).length;
+    const forgeries = outcomes.filter((o) => o.forging !== null);
+    const forgedRewards = forgeries.filter((o) => (o.reward ?? 0) > 0).length;
+    const forgingAttemptsReachingRun = forgeries.filter((o) => o.forging === "in-process").length;
+    const tamperedDetected = outcomes.filter((o) => o.tampered).length;
     rows.push({
       name: "all",
       evaluations: outcomes.length,
@@ -212,12 +278,22 @@ const bench: Bench = {
         evaluations: outcomes.length,
         misgrades,
         infrastructureFailures,
+        forgingAttempts: forgeries.length,
+        forgingAttemptsReachingRun,
+        forgedRewards,
+        tamperedDetected,
+        hostileShare: Math.round((forgeries.length / Math.max(1, outcomes.length)) * 100) / 100,
         failuresByKind: JSON.stringify(failuresByKind),
         evaluationsPerSec: Math.round((outcomes.length / elapsedS) * 100) / 100,
         p50Ms: Math.round(median(all)),
         p95Ms: Math.round(percentile(all, 95)),
         busyLoops: load.length,
-        targetMet: misgrades === 0 && infrastructureFailures === 0,
+        targetMet:
+          outcomes.length >= 500 &&
+          misgrades === 0 &&
+          infrastructureFailures === 0 &&
+          forgedRewards === 0 &&
+          tamperedDetected === forgingAttemptsReachingRun,
       },
       config: { total, concurrency, withLoad, cores: availableParallelism() },
     };

@@ -3,6 +3,7 @@
 // sandbox grading FAIL_TO_PASS / PASS_TO_PASS.
 
 import { createBundleDirRepoSource, runSweBenchmark, type SweEvalReport } from "@raas/handlers";
+import { tinystatsForgeries } from "@raas/handlers/testing";
 import type { TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TPolicyConfigInput } from "../src/index";
@@ -119,6 +120,41 @@ describe("swe rollouts end to end (engine + sandboxes + simulator)", () => {
     expect(fixture.sandboxes).toHaveLength(2 * jobs.length);
     expect(fixture.sandboxes.every((sandbox) => sandbox.state === "closed")).toBe(true);
   });
+
+  it("fails a forged grade as the policy's `tampered` (reward 0, trainable) and grades it unresolved in a benchmark", async () => {
+    const forged = tinystatsForgeries().find((f) => f.name.includes("rewrites pytest's reports"));
+    if (!forged) throw new Error("the forgery corpus lost its report-rewriting patch");
+    const outcome = await runSweBenchmark({
+      instances: [SOLVED],
+      model: "forger",
+      runId: "bench-forged",
+      predictions: [
+        { instance_id: SOLVED.instance_id, model_name_or_path: "forger", model_patch: forged.source },
+      ],
+      gateway: {
+        submit: async (requests) =>
+          (await fixture.engine.submitJobs(requests)).map((r) => ({
+            id: r.job.id,
+            created: r.created,
+            status: r.job.status,
+          })),
+        wait: async (ids, timeoutMs) => (await fixture.engine.waitForJobs(ids, { timeoutMs })).jobs,
+      },
+    });
+    const [result] = outcome.results;
+    const job = await fixture.engine.getJob(result?.jobId as string);
+    expect(job).toMatchObject({
+      status: "failed",
+      reward: 0,
+      trainable: true,
+      failure: { kind: "agent", stage: "eval", label: "tampered" },
+    });
+    expect(job?.failure?.message).toMatch(/canary/);
+    // The report (which canary lied) is kept on the job, and the benchmark counts a grade, not an error.
+    expect((job?.result as SweEvalReport).canaries?.lies.length).toBeGreaterThan(0);
+    expect(outcome.summary).toMatchObject({ unresolved_ids: [SOLVED.instance_id], error_instances: 0 });
+    expect(result).toMatchObject({ resolved: false, detail: { tampered: true } });
+  }, 120_000);
 
   it("runs a benchmark (predictions + SWE-bench report) through the engine", async () => {
     const outcome = await runSweBenchmark({

@@ -82,7 +82,10 @@ const UNGRADED = new Set(["failed", "cancelled"]);
 /** The grade of one finished job, or why there is none. */
 export function gradeSweJob(job: TJob): { report: SweEvalReport } | { error: string } {
   const result = job.result as Partial<SweEvalReport> | null;
-  if (job.status === "completed" && result && typeof result.resolved === "boolean" && result.testsStatus) {
+  // A grade the canaries voided is a grade (unresolved, `tampered`), not an error to retry.
+  const isGrade =
+    job.status === "completed" || (job.status === "failed" && job.failure?.label === "tampered");
+  if (isGrade && result && typeof result.resolved === "boolean" && result.testsStatus) {
     return { report: result as SweEvalReport };
   }
   return {
@@ -129,6 +132,8 @@ export function toSweBenchmarkResult(
       patchApplyMethod: report.patchApplyMethod,
       pythonVersion: report.pythonVersion,
       pytestVersion: report.pytestVersion,
+      tampered: report.tampered ?? false,
+      reverted: report.reverted ?? [],
       error: null,
       attempt,
     },

@@ -5,7 +5,7 @@ import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TCodePayload } from "../../src/code/code-handler";
 import { runHiddenTests } from "../../src/code/hidden-tests";
-import { codeUnittestForgeries } from "../support/forgery-corpus";
+import { codeUnittestForgeries } from "../../src/testing/forgery-corpus";
 
 const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 

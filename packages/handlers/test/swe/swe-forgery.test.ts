@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluateSwePatch } from "../../src/swe/swe-evaluator";
 import type { TSweInstance } from "../../src/swe/swe-instance.schema";
 import { createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
-import { type Forgery, slugkitForgeries, tinystatsForgeries } from "../support/forgery-corpus";
+import { type Forgery, slugkitForgeries, tinystatsForgeries } from "../../src/testing/forgery-corpus";
 import { createSweTestRuntime, fixtureInstance, SWE_BUNDLE_DIR } from "./support/swe-test-fixture";
 
 const repoSource = createBundleDirRepoSource({ dir: SWE_BUNDLE_DIR });

@@ -1,5 +1,5 @@
 /**
- * Reward-forging attempts, one per class (test-run configuration, code in the test process, the
+ * A red-team kit: reward-forging attempts, one per class (test-run configuration, code in the test process, the
  * reporting channel), used by the forgery tests and by `npm run bench -- eval`. None carries a
  * real fix, so every one must grade 0. `inProcess`: the forging code reaches the test run and
  * changes what it reports, so the canaries must catch it (`tampered`); otherwise the grader's
