@@ -159,6 +159,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
       if (!gatewayCalls) throw new Error("the gateway's call store is used before the engine's store exists");
       return gatewayCalls;
     },
+    logger: logger.child({ component: "gateway" }),
   });
   let serverUrl = "";
   // Agent handlers need sandboxes: without the runtime's binary the server refuses to start.
@@ -254,6 +255,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     policy: batches.policy,
     tokenText: qwen3TokenText(),
     gateway: gateway.gateway,
+    gatewayBridges: gateway,
     sandboxes: {
       name: sandboxRuntime.name,
       ...(sandboxRuntime.limitsInForce && { limitsInForce: () => sandboxRuntime.limitsInForce!() }),

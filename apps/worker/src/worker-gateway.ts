@@ -36,6 +36,7 @@ export async function startWorkerGateway(options: {
       if (!calls) throw new Error("the gateway's call store is used before the engine's store exists");
       return calls;
     },
+    logger: options.logger,
   });
   const server = createServer(
     { keepAliveTimeout: 65_000, requestTimeout: 120_000 },

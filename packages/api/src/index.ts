@@ -24,11 +24,21 @@ export {
   type ControlPlaneHandlerOptions,
   createControlPlaneHandler,
 } from "./http/control-plane-handler";
-export { createGatewayHandler, type GatewayHandlerOptions } from "./http/gateway-handler";
+export {
+  createGatewayHandler,
+  type GatewayHandler,
+  type GatewayHandlerOptions,
+} from "./http/gateway-handler";
 export { GATEWAY_PATH, matchGatewayPath } from "./http/gateway-http";
+export {
+  DEFAULT_GATEWAY_SESSION_LIMITS,
+  GatewaySessionLimiter,
+  type GatewaySessionLimits,
+} from "./http/gateway-session-limiter";
 export { STEP_STREAM_HEARTBEAT_MS, STEP_STREAM_PATH } from "./http/step-stream";
 export type { ApiLogger } from "./logger.types";
 export { ControlPlaneMetrics } from "./metrics/control-plane-metrics";
+export { type GatewayRefusalCounts, registerGatewayRefusalMetrics } from "./metrics/gateway-refusal-metrics";
 export { findDocumentGaps } from "./openapi/find-document-gaps";
 export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./openapi/openapi-document";
 export type { OpenApiRouteMeta, ProcedureMeta } from "./openapi/openapi-meta.types";

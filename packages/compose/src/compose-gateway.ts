@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import {
+  type EngineLogger,
   type GatewayCallStore,
   type InferencePool,
   MemoryGatewayCallStore,
@@ -7,7 +8,7 @@ import {
 } from "@raas/engine";
 import type { HarnessGateway } from "@raas/handlers";
 import { createQwen3ModelFamily, InferenceGateway, type ModelFamilyAdapter } from "@raas/inference";
-import { isGatewayRequest, startHttpSocketBridge } from "@raas/sandbox";
+import { type BridgeRefusal, isGatewayRequest, startHttpSocketBridge } from "@raas/sandbox";
 import { isTerminalStatus } from "@raas/shared";
 
 export interface GatewayConfig {
@@ -22,6 +23,11 @@ export interface GatewayConfig {
    * hands over the store's once it does.
    */
   calls?: GatewayCallStore | (() => GatewayCallStore);
+  /**
+   * Where a sandbox bridge's refusals are reported (connections past its cap, requests sent too
+   * slowly): one line at a bridge's first, and its counts when it closes. Default none.
+   */
+  logger?: Pick<EngineLogger, "warn">;
 }
 
 export interface ComposedGateway {
@@ -34,6 +40,8 @@ export interface ComposedGateway {
    * session on this server, whose base URL (`http://host:port`) is known once it listens.
    */
   harnessGateway(serverUrl: () => string): HarnessGateway;
+  /** What every bridge opened so far refused: connections past its cap, requests sent too slowly. */
+  bridgeRefusals(): Readonly<Record<BridgeRefusal, number>>;
   /** Stops following the engine's job events. */
   close(): void;
 }
@@ -48,6 +56,7 @@ export function composeGateway(config: GatewayConfig): ComposedGateway {
     modelName: config.modelName,
   });
   let unsubscribe = () => {};
+  const refusals: Record<BridgeRefusal, number> = { connections: 0, timeout: 0 };
   return {
     gateway,
     calls,
@@ -66,11 +75,31 @@ export function composeGateway(config: GatewayConfig): ComposedGateway {
           socketPath: join(hostDir, socketName),
           targetUrl: `${serverUrl()}/gateway/${session.token}`,
           allow: isGatewayRequest,
+          onRefusal: (refusal) => {
+            refusals[refusal] += 1;
+            if (bridge.refused.connections + bridge.refused.timeout === 1) {
+              config.logger?.warn(
+                { jobId, refusal },
+                "a sandbox's gateway bridge refused a connection (too many open, or a request sent too slowly); its count follows when it closes",
+              );
+            }
+          },
         });
-        return { socketName, apiKey: session.token, close: () => bridge.close() };
+        const close = async () => {
+          await bridge.close();
+          const { connections, timeout } = bridge.refused;
+          if (connections + timeout > 0) {
+            config.logger?.warn(
+              { jobId, refusedConnections: connections, timedOutRequests: timeout },
+              "a sandbox's gateway bridge closed after refusing connections",
+            );
+          }
+        };
+        return { socketName, apiKey: session.token, close };
       },
       listCalls: (jobId) => gateway.listCalls(jobId),
     }),
+    bridgeRefusals: () => ({ ...refusals }),
     close: () => unsubscribe(),
   };
 }

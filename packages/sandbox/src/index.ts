@@ -1,5 +1,7 @@
 export { ExecRequestError } from "./host/exec-client";
 export {
+  BRIDGE_DEFAULTS,
+  type BridgeRefusal,
   type HttpSocketBridge,
   type HttpSocketBridgeOptions,
   isGatewayRequest,

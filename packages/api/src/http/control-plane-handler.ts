@@ -20,6 +20,7 @@ import type { ControlPlaneGateway } from "../gateway.port";
 import { type ApiLogger, silentLogger } from "../logger.types";
 import { createRedactingLogger } from "../logging/redacting-logger";
 import { ControlPlaneMetrics } from "../metrics/control-plane-metrics";
+import { registerGatewayRefusalMetrics } from "../metrics/gateway-refusal-metrics";
 import { buildOpenApiDocument, type OpenApiDocumentOptions } from "../openapi/openapi-document";
 import { RouteMatcher } from "../rest/match-route";
 import { handleRestCall } from "../rest/rest-handler";
@@ -31,6 +32,7 @@ import { requireRole } from "../trpc";
 import type { WorkerStore } from "../workers.port";
 import { BATCH_JSONL_PATH, matchBatchJsonlPath, serveBatchJsonl } from "./batch-jsonl";
 import { GATEWAY_PATH, matchGatewayPath, serveGateway } from "./gateway-http";
+import { GatewaySessionLimiter, type GatewaySessionLimits } from "./gateway-session-limiter";
 import { declaredLengthError, decodeUtf8, discardRest, readRaw } from "./read-json-body";
 import { sendJson, sendRestError } from "./send-json";
 import { matchStepStreamPath, STEP_STREAM_PATH, serveStepStream } from "./step-stream";
@@ -73,6 +75,14 @@ export interface ControlPlaneHandlerOptions {
    * Default none: those routes then answer 503.
    */
   gateway?: ControlPlaneGateway;
+  /** Caps per gateway session (open chat requests: default 16, then 429 with `connection: close`). */
+  gatewaySessions?: Partial<GatewaySessionLimits>;
+  /**
+   * What the sandboxes' gateway bridges refused so far (connections past a bridge's cap, requests
+   * sent too slowly), exported with the session cap's refusals as `raas_gateway_refusals_total`.
+   * Default none (those series stay 0).
+   */
+  gatewayBridges?: { bridgeRefusals(): Readonly<{ connections: number; timeout: number }> };
   /** Structured logger (pino-compatible). Default: silent. */
   logger?: ApiLogger;
   /** Largest accepted request body in bytes, for tRPC and REST alike. Default 1_048_576 (1 MiB). */
@@ -132,6 +142,15 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     collectProcessMetrics: options.collectProcessMetrics ?? true,
     ...(backends ? { backends: backends.pool } : {}),
     liveSubscriptions: () => subscribers.size,
+  });
+  const gatewaySessions = new GatewaySessionLimiter(options.gatewaySessions);
+  registerGatewayRefusalMetrics(metrics.registry, () => {
+    const bridges = options.gatewayBridges?.bridgeRefusals() ?? { connections: 0, timeout: 0 };
+    return {
+      sessionInflight: gatewaySessions.refused,
+      bridgeConnections: bridges.connections,
+      bridgeRequestTimeouts: bridges.timeout,
+    };
   });
   const allowedHosts = options.allowedHosts ?? LOOPBACK_HOSTS;
   const matcher = new RouteMatcher(REST_ROUTES);
@@ -296,7 +315,14 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     const gatewayRoute = matchGatewayPath(path);
     if (gatewayRoute) {
       label.route = GATEWAY_PATH;
-      await serveGateway({ req, res, gateway: options.gateway ?? null, ...gatewayRoute, maxBodyBytes });
+      await serveGateway({
+        req,
+        res,
+        gateway: options.gateway ?? null,
+        ...gatewayRoute,
+        maxBodyBytes,
+        sessions: gatewaySessions,
+      });
       return;
     }
     if (path.startsWith("/api/")) {

@@ -4,6 +4,7 @@ import { toRaasError } from "../errors/to-raas-error";
 import type { ControlPlaneGateway } from "../gateway.port";
 import type { ApiLogger } from "../logger.types";
 import { GATEWAY_PATH, matchGatewayPath, serveGateway } from "./gateway-http";
+import { GatewaySessionLimiter, type GatewaySessionLimits } from "./gateway-session-limiter";
 import { sendRestError } from "./send-json";
 
 export interface GatewayHandlerOptions {
@@ -12,6 +13,14 @@ export interface GatewayHandlerOptions {
   maxBodyBytes?: number;
   /** Unexpected failures (never a request's own fault) are logged here. */
   logger?: Pick<ApiLogger, "error">;
+  /** Caps per session (open chat requests: default 16, then 429). */
+  sessionLimits?: Partial<GatewaySessionLimits>;
+}
+
+/** A node request listener; `sessions` counts what its per-session cap refused. */
+export interface GatewayHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  readonly sessions: GatewaySessionLimiter;
 }
 
 /**
@@ -19,13 +28,14 @@ export interface GatewayHandlerOptions {
  * with the control plane's error envelope: what a worker listens with on its loopback interface,
  * so its sandboxes' bridges reach the gateway of the jobs it runs. Every other path is a 404.
  */
-export function createGatewayHandler(options: GatewayHandlerOptions) {
+export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  const sessions = new GatewaySessionLimiter(options.sessionLimits);
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const path = (req.url ?? "/").split("?")[0] as string;
     const route = matchGatewayPath(path);
     const served = route
-      ? serveGateway({ req, res, gateway: options.gateway, ...route, maxBodyBytes })
+      ? serveGateway({ req, res, gateway: options.gateway, ...route, maxBodyBytes, sessions })
       : Promise.reject(new RaasError("NOT_FOUND", `${path} is not a gateway route: /gateway/<token>/v1/…`));
     served.catch((thrown: unknown) => {
       const mapped = toRaasError(thrown);
@@ -46,4 +56,5 @@ export function createGatewayHandler(options: GatewayHandlerOptions) {
       sendRestError(res, mapped.error, headers);
     });
   };
+  return Object.assign(handler, { sessions });
 }

@@ -3,6 +3,7 @@ import { parseChatCompletionRequest, RaasError, type TChatCompletion } from "@ra
 import { toRaasError } from "../errors/to-raas-error";
 import type { ControlPlaneGateway } from "../gateway.port";
 import { assertInputDepth } from "../input-depth";
+import type { GatewaySessionLimiter } from "./gateway-session-limiter";
 import { readJsonBody } from "./read-json-body";
 import { sendJson } from "./send-json";
 
@@ -31,6 +32,8 @@ export async function serveGateway(options: {
   token: string;
   operation: "chat" | "models";
   maxBodyBytes: number;
+  /** Caps the session's open chat requests (429 past it, before the body is read). Default none. */
+  sessions?: GatewaySessionLimiter;
 }): Promise<void> {
   const { req, res, gateway, token, operation } = options;
   if (!gateway) throw new RaasError("UNAVAILABLE", "this server runs no inference gateway");
@@ -44,6 +47,7 @@ export async function serveGateway(options: {
     sendJson(res, 200, gateway.listModels(token));
     return;
   }
+  if (options.sessions && !options.sessions.admit(token, res)) return;
   const body = await readJsonBody(req, options.maxBodyBytes);
   if (body === undefined)
     throw new RaasError("BAD_REQUEST", "the request body is empty: send a chat completion request");
