@@ -13,6 +13,7 @@ import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/
 import { ZAgentOverrides } from "../base/agent-payload.schema";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
 import { resolveJobSampling } from "../base/job-sampling";
+import { execPolicyCommand } from "../base/policy-exec";
 import { runStep, SweStepError } from "../swe/repo-materializer";
 import { createSweHandlerFactory, type SweArtifacts, type SweHandlerConfig } from "../swe/swe-handler";
 import { type TSwePayload, ZSwePayload } from "../swe/swe-payload.schema";
@@ -129,7 +130,9 @@ export function createHarnessHandlerFactory(config: SweHandlerConfig & { gateway
         );
         const command = ctx.payload.command ?? ["python3", `/workspace/${HARNESS_DIR}/swe_agent.py`];
         const startedAt = Date.now();
-        const result = await guarded.exec(
+        // The harness is the policy's agent: a limit it hits is the policy's doing, not infrastructure.
+        const result = await execPolicyCommand(
+          sandbox,
           [
             "node",
             channel.forwarderPath,

@@ -1,0 +1,42 @@
+import { isStageFailure, type Sandbox } from "@raas/engine";
+import { describe, expect, it } from "vitest";
+import { execPolicyCommand } from "./policy-exec";
+
+function failingSandbox(error: unknown): Sandbox {
+  return { exec: () => Promise.reject(error) } as unknown as Sandbox;
+}
+
+async function failureOf(error: unknown, signal = new AbortController().signal) {
+  return execPolicyCommand(failingSandbox(error), ["harness"], { signal }).then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (thrown: unknown) => thrown,
+  );
+}
+
+describe("execPolicyCommand", () => {
+  it("fails as the policy's (agent) when the error carries the policy-fault mark", async () => {
+    const marked = Object.assign(new Error("sandbox closed"), {
+      causedByPolicy: true,
+      policyReason: "the sandbox's workspace quota of 8192 MiB was exceeded",
+    });
+    const failure = await failureOf(marked);
+    expect(isStageFailure(failure) && failure.kind).toBe("agent");
+    expect((failure as Error).message).toBe("the sandbox's workspace quota of 8192 MiB was exceeded");
+  });
+
+  it("keeps every other sandbox error infrastructure (sandbox)", async () => {
+    const failure = await failureOf(new Error("the launcher died"));
+    expect(isStageFailure(failure) && failure.kind).toBe("sandbox");
+    expect((failure as Error).message).toMatch(/the launcher died/);
+  });
+
+  it("rethrows the abort reason when the stage was aborted", async () => {
+    const controller = new AbortController();
+    const reason = new Error("cancelled");
+    controller.abort(reason);
+    const marked = Object.assign(new Error("x"), { causedByPolicy: true });
+    expect(await failureOf(marked, controller.signal)).toBe(reason);
+  });
+});
