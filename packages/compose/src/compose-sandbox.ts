@@ -14,7 +14,7 @@ export interface SandboxConfig {
    * (e.g. `{ totalCpuSec }`); what `system.health` reports as in force. Default: the runtime's.
    */
   defaultLimits?: SandboxLimits;
-  /** Bytes one sandbox's workspace may occupy (bubblewrap only). Default 8 GiB (`DEFAULT_WORKSPACE_SIZE_BYTES`). */
+  /** Bytes one sandbox's workspace may occupy (bubblewrap only). Default 4 GiB (`DEFAULT_WORKSPACE_SIZE_BYTES`). */
   workspaceSizeBytes?: number;
   /**
    * Sandboxes kept started ahead of demand: a job's INIT, a group member's above all, then only

@@ -2,7 +2,7 @@
 // root: one file cannot outgrow it (RLIMIT_FSIZE of every tool process) and many files together
 // close the sandbox as the policy's doing (the watchdog's walk). A sandbox once wrote 5 GiB where
 // `disk` was enforced by "none". fallocate makes the files without writing them, so the test
-// costs no I/O; it needs about 9 GiB of free disk under the base directory for a moment.
+// costs no I/O; it needs about 6 GiB of free disk under the base directory for a moment.
 import { policyFaultOf } from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
 import { afterAll, describe, expect, it } from "vitest";
@@ -23,10 +23,10 @@ describe("the default workspace quota (bubblewrap, default settings)", () => {
       .map((event) => event.detail ?? {});
 
   it("is in force, enforced by the watchdog and each process's file-size limit", () => {
-    expect(DEFAULT_WORKSPACE_SIZE_BYTES).toBe(8 * GIB);
+    expect(DEFAULT_WORKSPACE_SIZE_BYTES).toBe(4 * GIB);
     const inForce = fixture.runtime.limitsInForce();
-    expect(inForce.disk).toEqual({ enforcedBy: "watchdog", bytes: 8 * GIB });
-    expect(inForce.perProcess.fileBytes).toBe(8 * GIB);
+    expect(inForce.disk).toEqual({ enforcedBy: "watchdog", bytes: 4 * GIB });
+    expect(inForce.perProcess.fileBytes).toBe(4 * GIB);
   });
 
   it("refuses one file past the quota and leaves the sandbox running", async () => {
@@ -45,7 +45,7 @@ describe("the default workspace quota (bubblewrap, default settings)", () => {
     const error = await sandbox
       .runTool(
         "bash",
-        { command: "for i in 1 2 3; do fallocate -l 3G part$i; done; echo written; sleep 80" },
+        { command: "for i in 1 2 3; do fallocate -l 2G part$i; done; echo written; sleep 80" },
         { timeoutMs: 90_000 },
       )
       .then(
@@ -54,9 +54,9 @@ describe("the default workspace quota (bubblewrap, default settings)", () => {
       );
     expect(error).toBeInstanceOf(SandboxError);
     expect(error).toMatchObject({ causedByPolicy: true });
-    expect(policyFaultOf(error)?.reason).toMatch(/workspace grew to .* over its limit of 8192\.0 MiB/);
+    expect(policyFaultOf(error)?.reason).toMatch(/workspace grew to .* over its limit of 4096\.0 MiB/);
     expect(hitsOf(sandbox.id)).toContainEqual(
-      expect.objectContaining({ limit: "disk", source: "watchdog", limitBytes: 8 * GIB }),
+      expect.objectContaining({ limit: "disk", source: "watchdog", limitBytes: 4 * GIB }),
     );
     expect(["closing", "closed"]).toContain(sandbox.state);
   }, 150_000);

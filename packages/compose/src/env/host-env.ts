@@ -120,7 +120,7 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
   /**
    * Bytes one sandbox's workspace may occupy (a polled walk; also each tool process's
    * RLIMIT_FSIZE), e.g. 10737418240 for 10 GiB. Only the bubblewrap runtime enforces it. Default
-   * 8 GiB (the runtime's `DEFAULT_WORKSPACE_SIZE_BYTES`). Shown in `system.health` as `disk`.
+   * 4 GiB (the runtime's `DEFAULT_WORKSPACE_SIZE_BYTES`). Shown in `system.health` as `disk`.
    */
   RAAS_SANDBOX_WORKSPACE_BYTES: ZPositiveInt(2 ** 50).optional(),
   /**

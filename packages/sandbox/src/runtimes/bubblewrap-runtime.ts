@@ -62,7 +62,7 @@ export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
    * it between walks. Rootless and works on any file system, but it is a poll: a fast writer can
    * overshoot by what it writes in one interval (bounded by the free disk and, per file, by
    * RLIMIT_FSIZE). A size-capped tmpfs would refuse at once but holds the workspace in memory.
-   * Default {@link DEFAULT_WORKSPACE_SIZE_BYTES} (8 GiB).
+   * Default {@link DEFAULT_WORKSPACE_SIZE_BYTES} (4 GiB).
    */
   workspaceSizeBytes?: number;
   /** Files and directories the workspace may hold (bounds the walk). Default 500_000. */

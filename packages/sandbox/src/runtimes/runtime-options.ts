@@ -67,14 +67,14 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
 };
 
 /**
- * Bytes a bubblewrap sandbox's workspace may occupy unless told otherwise: 8 GiB. Enforced with
+ * Bytes a bubblewrap sandbox's workspace may occupy unless told otherwise: 4 GiB. Enforced with
  * no cgroup and no root (each tool process's RLIMIT_FSIZE, the watchdog's walk for the total), so
- * it holds with default settings; a sandbox once wrote 5 GiB where nothing bounded it. Generous
- * on purpose: a SWE-bench repository with its git history takes hundreds of MiB, which leaves
+ * it holds with default settings; a sandbox once wrote a 5 GiB file where nothing bounded it, which
+ * this refuses. Generous on purpose: a SWE-bench repository with its git history takes hundreds of MiB, which leaves
  * room for build products, virtual environments and a pip cache; going over is the policy's
  * failure (a `disk` limit hit), not the service's.
  */
-export const DEFAULT_WORKSPACE_SIZE_BYTES = 8 * 1024 ** 3;
+export const DEFAULT_WORKSPACE_SIZE_BYTES = 4 * 1024 ** 3;
 
 /** PATH inside sandboxes. */
 export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
