@@ -92,6 +92,25 @@ except Exception:
     pass
 `;
 
+/** Package code that makes every failing test an expected failure (XFAIL counts as passing). */
+const PATCH_PYTEST_XFAIL = `
+try:
+    import _pytest.reports as _reports
+
+    _made = _reports.TestReport.from_item_and_call.__func__
+
+    def _excused(cls, item, call):
+        report = _made(cls, item, call)
+        if report.failed and report.when == "call":
+            report.outcome = "skipped"
+            report.wasxfail = "known issue"
+        return report
+
+    _reports.TestReport.from_item_and_call = classmethod(_excused)
+except Exception:
+    pass
+`;
+
 /** Package code that prints forged summary lines on the run's real output and ends the process. */
 function printForgedLines(pattern: "every-test" | "named", names: readonly string[] = []): string {
   const collect =
@@ -198,6 +217,11 @@ export function tinystatsForgeries(): Forgery[] {
       inProcess: true,
     },
     {
+      name: "package __init__ turns failures into expected failures",
+      source: init(PATCH_PYTEST_XFAIL),
+      inProcess: true,
+    },
+    {
       name: "package __init__ prints PASSED for every test found, then exits",
       source: init(printForgedLines("every-test")),
       inProcess: true,
@@ -240,8 +264,30 @@ unittest.TestCase.assertEqual = lambda self, first, second, msg=None: None
 `),
       inProcess: true,
     },
+    {
+      name: "package __init__ runs every test as a success",
+      source: init(RUN_AS_SUCCESS),
+      inProcess: true,
+    },
   ];
 }
+
+/** Code that makes \`TestCase.run\` report success whatever the test does. */
+const RUN_AS_SUCCESS = `
+import unittest
+
+def _run(self, result=None):
+    result.startTest(self)
+    try:
+        getattr(self, self._testMethodName)()
+    except BaseException:
+        pass
+    result.addSuccess(self)
+    result.stopTest(self)
+    return result
+
+unittest.TestCase.run = _run
+`;
 
 /** Forgeries against a code task whose unittest suite imports `double` from `solution`. */
 export function codeUnittestForgeries(): Forgery[] {
@@ -288,6 +334,15 @@ for _name in ("test_hidden.T.test_a", "test_hidden.T.test_b"):
     os.write(1, ("RAAS_ROW %s passed 1.0 %s \\n" % (_nonce, base64.b64encode(_name.encode()).decode())).encode())
 os.write(1, ("RAAS_DONE %s\\n" % _nonce).encode())
 os._exit(0)
+`,
+      inProcess: true,
+    },
+    {
+      name: "runs every test as a success",
+      source: `${RUN_AS_SUCCESS}
+
+def double(x):
+    return x
 `,
       inProcess: true,
     },
