@@ -18,6 +18,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
 import { ensureSystemPackages, rolloutRequirements } from "./system-packages.mjs";
+import { writeToTerminal } from "./terminal-only.mjs";
 import { ensureWebBuild, hasWebBuild, nextBin } from "./web-build.mjs";
 
 // Never accept work that cannot run: without its sandbox runtime every rollout would fail.
@@ -267,12 +268,18 @@ const tryLines = [
     : "Demo:           off (npm run raas -- demo  fills the dashboard; RAAS_DEMO=1 runs it at start)",
 ];
 // The API, the examples and how to use them first: the dashboard build below can take minutes.
+// The admin token goes to the terminal only: this output is often a log file (`npm start > log`,
+// a service's journal), and a log must never hold a token.
+const tokenWhere = process.env.RAAS_ADMIN_TOKEN
+  ? "from RAAS_ADMIN_TOKEN"
+  : `saved in ${join(dataDir, "admin-token")} (owner-only; the CLI uses it automatically)`;
 console.log(`
 RaaS is running (embedded defaults: PGlite store in ${dataDir}, in-memory queue, bubblewrap sandboxes)
   control plane  ${serverUrl}   (REST ${serverUrl}/api/v1, OpenAPI ${serverUrl}/openapi.json, metrics ${serverUrl}/metrics)
 ${inferenceLines.join("\n")}
-  admin token    ${token}   (saved in ${join(dataDir, "admin-token")}; the CLI uses it automatically)
-${tryLines.join("\n")}`);
+  admin token    ${tokenWhere}; printed on the terminal only, never in this output`);
+writeToTerminal(`  admin token    ${token}\n`);
+console.log(tryLines.join("\n"));
 
 let webUrl = null;
 if (!withWeb) console.log("  dashboard      (not started: --no-web)");

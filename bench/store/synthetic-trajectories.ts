@@ -135,6 +135,8 @@ export function syntheticTrajectory(i: number, createdAtMs: number): SyntheticTr
       taskId: taskIdOf(run, (step * 16 + group) % LAYOUT.tasksPerRun),
       slot,
     },
+    ownerId: null,
+    policyId: "default",
     timeoutsMs: null,
     failure: failureKind ? { kind: failureKind, stage: "run", message: `${failureKind} failure` } : null,
     reward,

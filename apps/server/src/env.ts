@@ -60,7 +60,14 @@ export const ZServerEnv = z.object({
    */
   RAAS_PREEMPT_AFTER_MS: ZPositiveInt(86_400_000).optional(),
   RAAS_VIEWER_TOKEN: ZOptionalText,
-  /** When true, reads need a viewer (or stronger) token. Default false. */
+  /**
+   * When true, reads need a viewer (or stronger) token, and a trainer token reads only its own
+   * work's training data (job exports and trajectories, batch exports, gateway traces, a step's
+   * handed-out groups): one tenant cannot read another's. Viewer and admin tokens read everything.
+   * Default false: the embedded service (`npm start`) is one researcher's, listening on loopback,
+   * and its dashboard and CLI read without a token; turn it on when several trainers share a
+   * service that others can reach.
+   */
   RAAS_REQUIRE_VIEWER_TOKEN: ZBooleanFlag.default(false),
   RAAS_INIT_CONCURRENCY: ZPositiveInt(100_000).optional(),
   RAAS_RUN_CONCURRENCY: ZPositiveInt(100_000).optional(),

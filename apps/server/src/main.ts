@@ -3,6 +3,7 @@ import { configFromEnv } from "./config-from-env";
 import { EnvError, loadServerEnv, type TServerEnv } from "./env";
 import { loadServerEnvFiles, type ServerEnvFiles } from "./env-files";
 import { startServer } from "./server";
+import { saveAdminToken, writeToTerminal } from "./terminal-only";
 
 async function main(): Promise<void> {
   let env: TServerEnv;
@@ -47,9 +48,15 @@ async function main(): Promise<void> {
   lines.push(
     `  handlers: ${running.engine.handlerKinds().join(", ")}   sandboxes: ${running.sandboxRuntime.name}`,
   );
-  if (running.isAdminTokenGenerated) {
-    lines.push(`  no RAAS_ADMIN_TOKEN/RAAS_TRAINER_TOKEN set; generated admin token for this run:`);
-    lines.push(`    Authorization: Bearer ${running.auth.adminToken}`);
+  // A generated admin token is saved owner-only and shown on the terminal alone: stderr is this
+  // server's log (a file under a service manager or `2> log`), and a log must never hold a token.
+  let generatedToken: string | null = null;
+  if (running.isAdminTokenGenerated && running.auth.adminToken) {
+    generatedToken = running.auth.adminToken;
+    const file = saveAdminToken(env.RAAS_DATA_DIR, generatedToken);
+    lines.push(
+      `  no RAAS_ADMIN_TOKEN/RAAS_TRAINER_TOKEN set; generated an admin token for this run, saved in ${file} (owner-only; printed on the terminal only, never in this log)`,
+    );
   } else {
     const roles = (["adminToken", "trainerToken", "viewerToken"] as const).filter((key) => running.auth[key]);
     lines.push(`  tokens configured: ${roles.map((key) => key.replace("Token", "")).join(", ")}`);
@@ -58,6 +65,7 @@ async function main(): Promise<void> {
     `  reads ${running.auth.requireViewerToken ? "need a viewer token" : "are open"}; writes need a trainer or admin token`,
   );
   process.stderr.write(`${lines.join("\n")}\n`);
+  if (generatedToken !== null) writeToTerminal(`  admin token: Authorization: Bearer ${generatedToken}\n`);
 
   let signals = 0;
   const shutdown = (signal: NodeJS.Signals) => {

@@ -134,7 +134,7 @@ describe("npm start / npm test on a machine without bubblewrap", () => {
 });
 
 describe("npm start --no-web", () => {
-  it("writes the example rollouts and says how to use them before the dashboard step; SIMULATOR_PORT is used", async () => {
+  it("writes the example rollouts and says how to use them before the dashboard step; SIMULATOR_PORT is used; the admin token stays out of the output", async () => {
     const dataDir = scratch("raas-first-run-start-");
     const [port, simulatorPort] = [await freePort(), await freePort()];
     const child = spawn(process.execPath, [START, "--no-web"], {
@@ -174,6 +174,13 @@ describe("npm start --no-web", () => {
     expect(usage).toBeGreaterThan(-1);
     expect(usage).toBeLessThan(stdout.indexOf("dashboard      (not started: --no-web)"));
     expect(stdout).toContain(`SIMULATOR at http://127.0.0.1:${simulatorPort}`);
+    // The admin token is saved owner-only and shown on a terminal alone: this output (start's, the
+    // server's and the simulator's, as `npm start > log 2>&1` would write it) never holds it.
+    const tokenFile = join(dataDir, "admin-token");
+    const token = readFileSync(tokenFile, "utf8").trim();
+    expect(token).toMatch(/^raas_admin_\S{20,}$/);
+    expect(stdout).toContain(`admin token    saved in ${tokenFile}`);
+    expect(`${stdout}${stderr}`).not.toContain(token);
     expect((await fetch(`http://127.0.0.1:${simulatorPort}/health`)).status).toBe(200);
     process.kill(-child.pid!, "SIGTERM");
     await new Promise((resolveExit) => child.once("exit", resolveExit));

@@ -429,7 +429,8 @@ describe("training runs and steps over HTTP (sleep handler, zero-variance)", () 
 
   describe("policy weight version and pause", () => {
     it("round-trips set, pause and resume; a lower version is a 409 and changes nothing", async () => {
-      expect(await ok<TPolicyState>("/api/v1/policy")).toEqual({
+      expect(await ok<TPolicyState>("/api/v1/policy")).toMatchObject({
+        policyId: "default",
         weightVersion: null,
         isPaused: false,
         pauseMode: null,
@@ -452,7 +453,7 @@ describe("training runs and steps over HTTP (sleep handler, zero-variance)", () 
       expect(await ok<TPolicyState>("/api/v1/policy")).toEqual(paused);
 
       const resumed = await ok<TPolicyState>("/api/v1/policy/resume", { weightVersion: 4 });
-      expect(resumed).toEqual({ weightVersion: 4, isPaused: false, pauseMode: null, pausedAtMs: null });
+      expect(resumed).toMatchObject({ weightVersion: 4, isPaused: false, pauseMode: null, pausedAtMs: null });
       const older = await call("/api/v1/policy/weight-version", { body: { weightVersion: 1 } });
       expect(older.status).toBe(409);
       const badMode = await call("/api/v1/policy/pause", { body: { mode: "later" } });

@@ -193,6 +193,8 @@ describe("fair sharing of in-flight capacity between runs", () => {
       maxConcurrency: 1,
     });
     const policy = (weightVersion: number, isPaused: boolean): TPolicyState => ({
+      policyId: "default",
+      ownerId: null,
       weightVersion,
       isPaused,
       pauseMode: isPaused ? "wait" : null,

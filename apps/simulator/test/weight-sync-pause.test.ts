@@ -1,7 +1,8 @@
 // Weight-sync pauses of the routed pool against the simulator over real HTTP (vLLM /v1/completions,
 // streamed): `wait` lets running generations finish and holds new ones until the resume;
 // `abort-and-continue` stops a running generation, keeps its tokens and continues from them under
-// the new weights; a cancelled call waiting at the gate ends at once.
+// the new weights; a cancelled call waiting at the gate ends at once. Each policy has its own gate
+// and version: a pause of one policy holds none of another policy's jobs.
 import { StickyRouter } from "@raas/engine";
 import {
   createQwen3ModelFamily,
@@ -41,13 +42,21 @@ function poolFor(sim: RunningSimulator): RoutedInferencePool {
   return pool;
 }
 
-const running = (weightVersion: number): TPolicyState => ({
+const running = (weightVersion: number, policyId = "default"): TPolicyState => ({
+  policyId,
+  ownerId: null,
   weightVersion,
   isPaused: false,
   pauseMode: null,
   pausedAtMs: null,
 });
-const paused = (weightVersion: number, pauseMode: "wait" | "abort-and-continue"): TPolicyState => ({
+const paused = (
+  weightVersion: number,
+  pauseMode: "wait" | "abort-and-continue",
+  policyId = "default",
+): TPolicyState => ({
+  policyId,
+  ownerId: null,
   weightVersion,
   isPaused: true,
   pauseMode,
@@ -199,5 +208,49 @@ describe("weight-sync pause of the routed pool", () => {
     expect(versions).toEqual({ "sim-0": "4", "sim-1": "4", "sim-2": "own" });
     pool.applyPolicy(running(5));
     expect(pool.listBackends().map((b) => b.weightVersion)).toEqual(["5", "5", "5"]);
+  });
+
+  it("pauses and versions one policy only: another policy's jobs keep generating on their own backends", async () => {
+    const [simA, simB] = [await slowSimulator(), await slowSimulator()];
+    const pool = new RoutedInferencePool({ router: new StickyRouter() });
+    cleanups.push(() => pool.close());
+    const policyOf = new Map([
+      ["job-a", "run-a"],
+      ["job-b", "run-b"],
+    ]);
+    pool.resolvePoliciesWith((jobId) => policyOf.get(jobId) ?? null);
+    const backend = (id: string, sim: RunningSimulator, policyId: string) =>
+      pool.registerBackend({ id, kind: "vllm", baseUrl: sim.url, modelName: sim.modelName, policyId });
+    backend("sim-a", simA, "run-a");
+    backend("sim-b", simB, "run-b");
+    pool.applyPolicy(running(0, "run-a"));
+    pool.applyPolicy(running(20, "run-b"));
+    expect(Object.fromEntries(pool.listBackends().map((b) => [b.id, [b.policyId, b.weightVersion]]))).toEqual(
+      {
+        "sim-a": ["run-a", "0"],
+        "sim-b": ["run-b", "20"],
+      },
+    );
+
+    pool.applyPolicy(paused(0, "wait", "run-a"));
+    const held = tracked(pool.generate({ jobId: "job-a", promptIds: promptOf("a"), sampling }));
+    // Run b's generation goes through while run a is paused, on run b's backend only.
+    const b = await pool.generate({ jobId: "job-b", promptIds: promptOf("b"), sampling });
+    expect(b).toMatchObject({ backendId: "sim-b", weightVersion: "20", finishReason: "stop" });
+    expect(b.pausedMs ?? 0).toBe(0);
+    expect(held.isSettled()).toBe(false);
+    expect(simA.snapshot().requestsSucceeded + simA.snapshot().running).toBe(0);
+    expect([pool.isPolicyPaused("run-a"), pool.isPolicyPaused("run-b")]).toEqual([true, false]);
+
+    pool.applyPolicy(running(1, "run-a"));
+    const a = await held.promise;
+    expect(a).toMatchObject({ backendId: "sim-a", weightVersion: "1", finishReason: "stop" });
+    expect(pool.listBackends().find((entry) => entry.id === "sim-b")?.weightVersion).toBe("20");
+    // A job of no policy of these finds no default-policy backend.
+    await expect(pool.generate({ jobId: "job-c", promptIds: promptOf("c"), sampling })).rejects.toMatchObject(
+      {
+        reason: "no-backend",
+      },
+    );
   });
 });

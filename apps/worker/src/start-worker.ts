@@ -93,7 +93,7 @@ export async function startWorker(
         bus: composed.bus,
         // The pool gates generation; the engine holds RUN budgets while paused.
         sink: fanOutPolicy(inference.pool, composed.engine),
-        load: () => composed.batches.getPolicyState(),
+        load: () => composed.batches.listPolicyStates(),
         reloadIntervalMs: POLICY_RELOAD_INTERVAL_MS,
         onError: (error) => logger.warn({ err: error }, "applying the policy state failed"),
       })

@@ -142,11 +142,12 @@ def main(argv: list[str]) -> int:
     try:
         run = client.create_run(args.run_name, model="example-policy", dataset=args.dataset or args.kind).run
         print(f"run {run.id} ({run.name})")
-        # Weight versions are the server's (one policy for every run): continue from the current one,
-        # or announce the initial weights as version 0 so that every turn is stamped with a version.
-        policy = client.get_policy()
+        # Weight versions are the run's policy's (here the default policy, which this token owns once
+        # its first run names it): continue from the current one, or announce the initial weights
+        # as version 0 so that every turn is stamped with a version.
+        policy = client.get_policy(run.policy_id)
         if policy.weight_version is None:
-            policy = client.set_weight_version(0)
+            policy = client.set_weight_version(0, policy_id=run.policy_id)
         base_version = policy.weight_version or 0
         steps = []
         for k in range(args.steps):
@@ -156,7 +157,7 @@ def main(argv: list[str]) -> int:
                 print(f"FAIL: step {k} handed out no group ({summary['status']})", file=sys.stderr)
                 return 1
             # The optimizer step happened: the backends now serve the next weights.
-            client.set_weight_version(base_version + k + 1)
+            client.set_weight_version(base_version + k + 1, policy_id=run.policy_id)
         client.finish_run(run.id)
     except RaasError as error:
         print(f"FAIL: {error}", file=sys.stderr)

@@ -56,11 +56,15 @@ class RaasClient:
         share: float | None = None,
         priority: int | None = None,
         max_sandboxes: int | None = None,
+        policy_id: str | None = None,
     ) -> RunCreated:
         """Creates a training run; with `run_key`, a restarted trainer gets its existing run back
         (`created` False). `share` (default 1) weighs its fair share of the service among active
         runs, `priority` (default 0) runs it before lower ones, `max_sandboxes` caps its sandboxes.
-        The run belongs to this client's token: its steps and finish need it (or an admin token)."""
+        `policy_id` names the policy it trains (default: the default policy): its jobs generate on
+        that policy's backends, under its weight version and pause. The run belongs to this
+        client's token: its steps and finish need it (or an admin token); a policy nobody owns yet
+        becomes this token's."""
         request = rq.CreateRunRequest(
             name,
             run_key=run_key,
@@ -70,6 +74,7 @@ class RaasClient:
             share=share,
             priority=priority,
             max_sandboxes=max_sandboxes,
+            policy_id=policy_id,
         )
         return self._http.call(ops.CREATE_RUN, None, request)
 
@@ -182,22 +187,28 @@ class RaasClient:
         request = rq.CancelJobsRequest(job_id=job_id, group_id=group_id, batch_id=batch_id)
         return self._http.call(ops.CANCEL_JOBS, None, request).cancelled
 
-    # Policy (weight versions and weight sync)
+    # Policy (weight versions and weight sync). Each call names a policy (`policy_id`, default
+    # the default policy); changing one needs the token that owns it (or an admin token).
 
-    def get_policy(self) -> PolicyState:
-        return self._http.call(ops.GET_POLICY)
+    def get_policy(self, policy_id: str | None = None) -> PolicyState:
+        return self._http.call(ops.GET_POLICY, None, rq.PolicyQuery(policy_id))
 
-    def set_weight_version(self, weight_version: int) -> PolicyState:
-        """The weight version every backend now serves; turns sampled from now on carry it."""
-        return self._http.call(ops.SET_POLICY_VERSION, None, rq.SetPolicyVersionRequest(weight_version))
+    def list_policies(self) -> list[PolicyState]:
+        return self._http.call(ops.LIST_POLICIES).items
 
-    def pause(self, mode: PauseMode = "wait") -> PolicyState:
-        """Stops dispatching generation for a weight sync; `abort-and-continue` stops in-flight
-        generation too and continues it from its tokens after `resume`."""
-        return self._http.call(ops.PAUSE_POLICY, None, rq.PauseRequest(mode))
+    def set_weight_version(self, weight_version: int, policy_id: str | None = None) -> PolicyState:
+        """The weight version every backend of the policy now serves; its turns sampled from now
+        on carry it."""
+        request = rq.SetPolicyVersionRequest(weight_version, policy_id)
+        return self._http.call(ops.SET_POLICY_VERSION, None, request)
 
-    def resume(self, weight_version: int | None = None) -> PolicyState:
-        return self._http.call(ops.RESUME_POLICY, None, rq.ResumeRequest(weight_version))
+    def pause(self, mode: PauseMode = "wait", policy_id: str | None = None) -> PolicyState:
+        """Stops dispatching the policy's generation for a weight sync; `abort-and-continue` stops
+        its in-flight generation too and continues it from its tokens after `resume`."""
+        return self._http.call(ops.PAUSE_POLICY, None, rq.PauseRequest(mode, policy_id))
+
+    def resume(self, weight_version: int | None = None, policy_id: str | None = None) -> PolicyState:
+        return self._http.call(ops.RESUME_POLICY, None, rq.ResumeRequest(weight_version, policy_id))
 
     # Backends and datasets
 
@@ -210,8 +221,10 @@ class RaasClient:
         model_name: str | None = None,
         weight_version: str | None = None,
         max_concurrency: int | None = None,
+        policy_id: str | None = None,
     ) -> BackendRegistered:
-        """Adds an inference backend to the routing pool (or updates a known id). Admin token."""
+        """Adds an inference backend to the routing pool (or updates a known id), serving the
+        weights of `policy_id` (default: the default policy). Admin token."""
         request = rq.RegisterBackendRequest(
             base_url=base_url,
             kind=kind,
@@ -219,6 +232,7 @@ class RaasClient:
             model_name=model_name,
             weight_version=weight_version,
             max_concurrency=max_concurrency,
+            policy_id=policy_id,
         )
         return self._http.call(ops.REGISTER_BACKEND, None, request)
 

@@ -33,6 +33,8 @@ class Run:
     max_sandboxes: int | None
     owner_id: str | None
     """Fingerprint of the token that created the run; writes need that token or an admin one."""
+    policy_id: str
+    """The policy the run trains: its backends, weight version and weight-sync pause."""
     step_count: int
     created_at_ms: float
     updated_at_ms: float
@@ -295,8 +297,11 @@ class GroupResult:
 
 @dataclass(frozen=True)
 class PolicyState:
-    """The policy's weight version and weight-sync pause."""
+    """One policy's owner, weight version and weight-sync pause (each policy has its own)."""
 
+    policy_id: str
+    owner_id: str | None
+    """Fingerprint of the trainer token that owns the policy; its version and pause need it (or admin)."""
     weight_version: int | None
     is_paused: bool
     pause_mode: PauseMode | None
@@ -313,6 +318,8 @@ class Backend:
     model_name: str
     weight_version: str | None
     max_concurrency: int
+    policy_id: str
+    """The policy whose weights it serves: only that policy's jobs are routed to it."""
     lifecycle: Literal["active", "draining", "drained"]
     circuit: Literal["closed", "open", "half-open"]
     consecutive_failures: int

@@ -62,6 +62,11 @@ class DatasetList:
 
 
 @dataclass(frozen=True)
+class PolicyList:
+    items: list[PolicyState]
+
+
+@dataclass(frozen=True)
 class BackendRegistered:
     backend: Backend
     created: bool
@@ -110,7 +115,8 @@ STREAM_STEP_GROUPS = _op(
     events=(GroupResult, Step),
 )
 CANCEL_STEP = _op("cancelStep", "POST", "/api/v1/steps/{stepId}/cancel", None, Step)
-GET_POLICY = _op("getPolicy", "GET", "/api/v1/policy", None, PolicyState)
+GET_POLICY = _op("getPolicy", "GET", "/api/v1/policy", rq.PolicyQuery, PolicyState)
+LIST_POLICIES = _op("listPolicies", "GET", "/api/v1/policies", None, PolicyList)
 SET_POLICY_VERSION = _op(
     "setPolicyWeightVersion", "POST", "/api/v1/policy/weight-version", rq.SetPolicyVersionRequest, PolicyState
 )

@@ -22,6 +22,7 @@ class CreateRunRequest:
     share: float | None = None
     priority: int | None = None
     max_sandboxes: int | None = None
+    policy_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -129,18 +130,28 @@ class StreamQuery:
 
 
 @dataclass(frozen=True)
+class PolicyQuery:
+    """Names a policy; None: the default policy."""
+
+    policy_id: str | None = None
+
+
+@dataclass(frozen=True)
 class SetPolicyVersionRequest:
     weight_version: int
+    policy_id: str | None = None
 
 
 @dataclass(frozen=True)
 class PauseRequest:
     mode: PauseMode | None = None
+    policy_id: str | None = None
 
 
 @dataclass(frozen=True)
 class ResumeRequest:
     weight_version: int | None = None
+    policy_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -151,6 +162,7 @@ class RegisterBackendRequest:
     model_name: str | None = None
     weight_version: str | None = None
     max_concurrency: int | None = None
+    policy_id: str | None = None
 
 
 @dataclass(frozen=True)

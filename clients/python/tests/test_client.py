@@ -235,6 +235,22 @@ class PolicyAndBackendsTest(unittest.TestCase):
         self.assertEqual(resumed.weight_version, start + 2)
         self.assertEqual(self.client.get_policy(), resumed)
 
+    def test_each_policy_keeps_its_own_version_and_pause(self):
+        policy = unique("py-policy")
+        default_before = self.client.get_policy()
+        self.assertEqual(self.client.set_weight_version(5, policy_id=policy).weight_version, 5)
+        try:
+            paused = self.client.pause("wait", policy_id=policy)
+            self.assertEqual((paused.policy_id, paused.is_paused), (policy, True))
+            self.assertIsNotNone(paused.owner_id)
+            self.assertEqual(self.client.get_policy(), default_before)
+        finally:
+            resumed = self.client.resume(6, policy_id=policy)
+        self.assertEqual((resumed.weight_version, resumed.is_paused), (6, False))
+        listed = {state.policy_id: state for state in self.client.list_policies()}
+        self.assertEqual(listed[policy], resumed)
+        self.assertIn("default", listed)
+
     def test_a_version_that_goes_back_is_a_conflict(self):
         start = self.client.get_policy().weight_version or 0
         current = self.client.set_weight_version(start + 1).weight_version

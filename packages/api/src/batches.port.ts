@@ -27,7 +27,10 @@ export interface ControlPlaneBatches {
 }
 
 /**
- * The policy's weight version and weight-sync pause behind the `policy.*` procedures (the
- * engine's `PolicyControl`).
+ * The policies' owners, weight versions and weight-sync pauses behind the `policy.*` procedures
+ * (the engine's `PolicyControl`): `runs.create` claims the run's policy for its trainer token.
  */
-export type ControlPlanePolicy = Pick<PolicyControl, "state" | "setWeightVersion" | "pause" | "resume">;
+export type ControlPlanePolicy = Pick<
+  PolicyControl,
+  "stateOf" | "list" | "claim" | "setWeightVersion" | "pause" | "resume"
+>;

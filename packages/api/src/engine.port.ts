@@ -14,6 +14,7 @@ export type ControlPlaneEngine = Pick<
   | "getJob"
   | "listJobs"
   | "cancel"
+  | "jobOwners"
   | "waitForJobs"
   | "getTrajectory"
   | "exportTrajectory"

@@ -140,6 +140,7 @@ describe("REST routes against a running server", () => {
         "GET /api/v1/steps/{stepId}/next nextStepGroups",
         "GET /api/v1/steps/{stepId}/stream streamStepGroups",
         "POST /api/v1/steps/{stepId}/cancel cancelStep",
+        "GET /api/v1/policies listPolicies",
         "GET /api/v1/policy getPolicy",
         "POST /api/v1/policy/weight-version setPolicyWeightVersion",
         "POST /api/v1/policy/pause pausePolicy",

@@ -69,7 +69,8 @@ export async function composeBatches(options: ComposeBatchesOptions): Promise<Co
     ...(options.curriculum ? { curriculum: options.curriculum } : {}),
     ...(options.gatewayCalls ? { traceCertifier: gatewayTraceCertifier(options.gatewayCalls) } : {}),
     catalog,
-    weightVersion: () => policy.weightVersion,
+    // Each run's samples are stamped (and their staleness counted) with its own policy's version.
+    weightVersion: (policyId) => policy.weightVersionOf(policyId),
     logger: options.logger,
   });
   await system.start();

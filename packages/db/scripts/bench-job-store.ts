@@ -37,6 +37,8 @@ function job(i: number): JobRecord {
     batchId: "bat_bench",
     payload: { instanceId: `astropy__astropy-${i}`, repo: "astropy/astropy", n: i },
     metadata: { run: "bench" },
+    ownerId: null,
+    policyId: "default",
     timeoutsMs: { run: 3_600_000 },
     failure: null,
     reward: null,

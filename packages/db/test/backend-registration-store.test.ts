@@ -19,6 +19,7 @@ const gpu = (id: string, extra: Partial<StoredBackend> = {}): StoredBackend => (
   modelName: "Qwen/Qwen3-8B",
   weightVersion: null,
   maxConcurrency: null,
+  policyId: "default",
   state: "active",
   ...extra,
 });
@@ -44,7 +45,7 @@ function describeContract(
         revision: 1,
         updatedAtMs: 1_000,
       });
-      await store.save(gpu("b", { kind: "sglang" }), 2_000);
+      await store.save(gpu("b", { kind: "sglang", policyId: "run-b" }), 2_000);
       const drained = await store.save(gpu("a", { state: "draining", weightVersion: "step-2" }), 3_000.5);
       expect(drained).toMatchObject({
         revision: 2,
@@ -52,11 +53,18 @@ function describeContract(
         maxConcurrency: null,
         updatedAtMs: 3_000.5,
       });
-      const removed = await store.save(gpu("b", { kind: "sglang", state: "removed" }), 4_000);
+      const removed = await store.save(
+        gpu("b", { kind: "sglang", state: "removed", policyId: "run-b" }),
+        4_000,
+      );
       expect(removed.revision).toBe(2);
       expect(await store.list()).toEqual([
         { ...gpu("a", { state: "draining", weightVersion: "step-2" }), revision: 2, updatedAtMs: 3_000.5 },
-        { ...gpu("b", { kind: "sglang", state: "removed" }), revision: 2, updatedAtMs: 4_000 },
+        {
+          ...gpu("b", { kind: "sglang", state: "removed", policyId: "run-b" }),
+          revision: 2,
+          updatedAtMs: 4_000,
+        },
       ]);
     });
 

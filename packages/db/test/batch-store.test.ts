@@ -14,7 +14,7 @@ import {
 } from "./support/postgres-test-database";
 
 // CASCADE: the older `batches` table still references `training_runs`.
-const TABLES = ["training_groups", "training_steps", "training_runs", "policy_state"];
+const TABLES = ["training_groups", "training_steps", "training_runs", "policies"];
 
 describeBatchStoreContract("MemoryBatchStore", {
   open: async () => new MemoryBatchStore(),

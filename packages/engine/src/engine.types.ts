@@ -31,10 +31,11 @@ export interface EngineOptions {
   /**
    * The inference pool the handlers generate through: told when a job ends (any terminal state —
    * completed, failed, cancelled) so that the job's sticky backend is released; and handed the
-   * engine's `flowOfJob` (when it takes one) to share in-flight capacity fairly between runs.
+   * engine's `flowOfJob` (when it takes one) to share in-flight capacity fairly between runs, and
+   * its `policyOfJob` to route each job to its policy's backends and gate.
    * Default none.
    */
-  inference?: Pick<InferencePool, "releaseJob" | "resolveFlowsWith">;
+  inference?: Pick<InferencePool, "releaseJob" | "resolveFlowsWith" | "resolvePoliciesWith">;
   /** Defaults: INIT 64 / 300 s, RUN 64 / 3600 s, EVAL 64 / 1800 s. */
   pools?: Partial<Record<TStage, Partial<StagePoolOptions>>>;
   /** Queue lease length in ms; leases are extended while a stage runs. Default 60_000. */
@@ -75,6 +76,16 @@ export interface EngineOptions {
 
 export type JobEvent = { type: "job.updated"; job: TJob };
 export type JobEventListener = (event: JobEvent) => void;
+
+/** Who submits (`submitJob`, `submitJobs`). */
+export interface SubmitOptions {
+  /**
+   * Fingerprint of the submitting token, recorded as each new job's `ownerId` (a step's jobs get
+   * their run's owner). A `jobKey` already used by a job of another owner is a 403. Default null:
+   * unowned (library use without tokens).
+   */
+  ownerId?: string | null;
+}
 
 export interface SubmitResult {
   job: TJob;

@@ -25,7 +25,13 @@ import { ExecutionSystem } from "./engine/systems/execution-system";
 import { RecoverySystem, type WorkerRecovery } from "./engine/systems/recovery-system";
 import { SubmissionSystem } from "./engine/systems/submission-system";
 import { TransitionSystem } from "./engine/systems/transition-system";
-import type { EngineOptions, JobEventListener, SubmitResult, WaitResult } from "./engine.types";
+import type {
+  EngineOptions,
+  JobEventListener,
+  SubmitOptions,
+  SubmitResult,
+  WaitResult,
+} from "./engine.types";
 import { DEFAULT_STOP_GRACE_MS } from "./engine-defaults";
 import { TrajectoryExporter } from "./export/trajectory-exporter";
 import type { HandlerRegistry } from "./handler-registry";
@@ -113,6 +119,7 @@ export class RolloutEngine {
       );
     }
     options.inference?.resolveFlowsWith?.((jobId) => this.flowOfJob(jobId));
+    options.inference?.resolvePoliciesWith?.((jobId) => this.policyOfJob(jobId));
   }
 
   /** This process's worker id (RUN and EVAL of the jobs it initialised are addressed to it). */
@@ -184,6 +191,14 @@ export class RolloutEngine {
   }
 
   /**
+   * The policy of a job this engine is running (whose backends generate for it, whose pause holds
+   * it); null for a job it does not hold.
+   */
+  policyOfJob(jobId: string): string | null {
+    return this.#ctx.jobs.live.get(jobId)?.record.policyId ?? null;
+  }
+
+  /**
    * Asks the job's stage to give its slot up for higher-priority work (INIT or RUN only): the job is
    * queued for INIT again, not counted as an attempt; its finished samples elsewhere are untouched.
    */
@@ -199,22 +214,40 @@ export class RolloutEngine {
     return this.#ctx.handlers;
   }
 
-  async submitJob(request: TSubmitJobRequest): Promise<SubmitResult> {
-    const [result] = await this.#submit([request], false);
+  /**
+   * Submits one job. `ownerId` (the submitting token's fingerprint; default null) is recorded as
+   * the job's owner; a `jobKey` already used by a job of another owner is refused (403).
+   */
+  async submitJob(request: TSubmitJobRequest, options: SubmitOptions = {}): Promise<SubmitResult> {
+    const [result] = await this.#submit([request], false, options);
     return result as SubmitResult;
   }
 
   /**
    * Validates every request first (all or nothing), then creates the jobs not seen before. Errors
-   * name the request's index (`jobs[3].payload.question: …`).
+   * name the request's index (`jobs[3].payload.question: …`). Every job gets `ownerId` as owner.
    */
-  submitJobs(requests: readonly TSubmitJobRequest[]): Promise<SubmitResult[]> {
-    return this.#submit(requests, true);
+  submitJobs(requests: readonly TSubmitJobRequest[], options: SubmitOptions = {}): Promise<SubmitResult[]> {
+    return this.#submit(requests, true, options);
   }
 
-  async #submit(requests: readonly TSubmitJobRequest[], isBatch: boolean): Promise<SubmitResult[]> {
+  async #submit(
+    requests: readonly TSubmitJobRequest[],
+    isBatch: boolean,
+    options: SubmitOptions,
+  ): Promise<SubmitResult[]> {
     if (!this.#started) throw new RaasError("UNAVAILABLE", "the engine is not running; try again shortly");
-    return this.#submission.submit(requests, isBatch);
+    return this.#submission.submit(requests, isBatch, options.ownerId ?? null);
+  }
+
+  /**
+   * The distinct owners (`ownerId`, null for unowned jobs) of every job, finished or not, of a
+   * group or a batch; empty when it has none. What the control plane checks before letting a token
+   * cancel, add to or read a group or batch.
+   */
+  async jobOwners(filter: { groupId: string } | { batchId: string }): Promise<Array<string | null>> {
+    await this.#ctx.writer.flush();
+    return this.#ctx.store.listJobOwners(filter);
   }
 
   async getJob(id: string): Promise<TJob> {
@@ -341,11 +374,12 @@ export class RolloutEngine {
   }
 
   /**
-   * A policy change (the engine is a `PolicySink`): while generation is paused for a weight sync,
-   * RUN stage budgets stop counting, so a job held at the inference gate never times out for it.
+   * A policy change (the engine is a `PolicySink`): while a policy's generation is paused for a
+   * weight sync, the RUN stage budgets of that policy's jobs stop counting, so a job held at the
+   * inference gate never times out for it; other policies' jobs are not held.
    */
   applyPolicy(state: TPolicyState): void {
-    this.#ctx.clockHold.set(state.isPaused);
+    this.#ctx.clockHolds.of(state.policyId).set(state.isPaused);
   }
 
   /** Writes everything buffered to the store now. */

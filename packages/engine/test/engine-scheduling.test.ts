@@ -70,14 +70,14 @@ describe("RolloutEngine scheduling", () => {
     const store = new MemoryJobStore();
     const orphan = {
       ...createJobRecord(
-        { kind: "sleep", payload: { initMs: 1, runMs: 1, evalMs: 1 }, priority: 0 },
+        { kind: "sleep", payload: { initMs: 1, runMs: 1, evalMs: 1 }, priority: 0, policyId: "default" },
         Date.now(),
       ),
       status: "active" as const,
       stage: "run" as const,
     };
     const done = {
-      ...createJobRecord({ kind: "sleep", payload: {}, priority: 0 }, Date.now()),
+      ...createJobRecord({ kind: "sleep", payload: {}, priority: 0, policyId: "default" }, Date.now()),
       status: "completed" as const,
       stage: "eval" as const,
     };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ZId, zFilterString, zIdString, zJsonObjectWithoutNul } from "./id.schema";
 import { JOB_LIST_TRAJECTORY_FILTERS } from "./job-list-trajectory-filters.schema";
 import { ZFailureKind, ZFailureLabel, ZJobStatus } from "./job-status";
+import { DEFAULT_POLICY_ID, ZPolicyId } from "./policy.schema";
 import { ZStage } from "./stage";
 
 const ZStageBudgetMs = z.number().int().positive().max(86_400_000);
@@ -29,6 +30,7 @@ export const SUBMIT_REQUEST_FIELDS = [
   "batchId",
   "timeoutsMs",
   "metadata",
+  "policyId",
 ] as const;
 
 export const ZSubmitJobRequest = z
@@ -59,6 +61,9 @@ export const ZSubmitJobRequest = z
     metadata: zJsonObjectWithoutNul()
       .optional()
       .describe("Free-form labels for the caller (run name, step, …); stored, never interpreted."),
+    policyId: ZPolicyId.default(DEFAULT_POLICY_ID).describe(
+      `The policy whose backends generate for the job (and whose pause holds it). Default \`${DEFAULT_POLICY_ID}\`.`,
+    ),
   })
   .strict()
   .meta({ id: "SubmitJobRequest", description: "One rollout job to create." });
@@ -103,6 +108,15 @@ export const ZJob = z
     batchId: z.string().nullable().describe("Its batch id, or null."),
     payload: z.record(z.string(), z.unknown()).describe("The task instance as submitted."),
     metadata: z.record(z.string(), z.unknown()).nullable().describe("The caller's labels, or null."),
+    ownerId: z
+      .string()
+      .nullable()
+      .describe(
+        "Fingerprint of the token that submitted the job (`token:` + 16 hex digits of its SHA-256; a step's jobs belong to its run's owner). Cancelling it, or its group or batch, needs that token or an admin token. Null: submitted without a token, or before owners were recorded.",
+      ),
+    policyId: z
+      .string()
+      .describe("The policy whose backends generate for the job and whose weight-sync pause holds it."),
     timeoutsMs: ZStageTimeoutsMs.nullable().describe(
       "Per-stage budgets the job was submitted with, or null.",
     ),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZId, zFilterString, zIdString, zJsonObjectWithoutNul } from "./id.schema";
+import { DEFAULT_POLICY_ID, ZPolicyId } from "./policy.schema";
 
 /** Create a training run: one training job (a series of steps) of one model on one dataset. */
 export const ZCreateRunRequest = z
@@ -39,6 +40,9 @@ export const ZCreateRunRequest = z
       .describe(
         "Most of the run's jobs holding a sandbox at once (started, not yet ended). Default: no cap.",
       ),
+    policyId: ZPolicyId.default(DEFAULT_POLICY_ID).describe(
+      `The policy the run trains: its jobs generate only on the backends registered under this id, are stamped with its weight version and wait only on its pause. A policy nobody owns yet becomes the creating trainer token's. Default \`${DEFAULT_POLICY_ID}\`.`,
+    ),
   })
   .strict()
   .meta({ id: "CreateRunRequest", description: "A training run to create." });
@@ -69,6 +73,7 @@ export const ZRun = z
       .describe(
         "Fingerprint of the token that created the run (`token:` + 16 hex digits of its SHA-256); writes to the run (steps, cancel, finish) need that token or an admin token. Null: any trainer may write.",
       ),
+    policyId: z.string().describe("The policy the run trains (its backends, weight version and pause)."),
     stepCount: z.number().int().nonnegative().describe("Steps created so far."),
     createdAtMs: z.number().describe("Creation time, ms since the Unix epoch."),
     updatedAtMs: z.number().describe("Last change, ms since the Unix epoch."),

@@ -7,8 +7,12 @@ export type TRole = (typeof ROLES)[number];
  * token's role decides what it may do.
  *
  * - Mutations (submit, cancel) need the trainer or admin token; admin-only procedures
- *   (`system.setConcurrency`, later `backends.*`) need the admin token.
- * - Reads need the viewer (or a stronger) token when `requireViewerToken` is true, else are open.
+ *   (`system.setConcurrency`, `backends.*`) need the admin token.
+ * - What a trainer token creates is its own (jobs, groups, batches, runs and their steps, the
+ *   policy it claimed): changing another trainer's (cancel, add jobs, pause or re-version a policy)
+ *   is a 403 naming the owner; an admin token may change anything (`auth/owner-access.ts`).
+ * - Reads need the viewer (or a stronger) token when `requireViewerToken` is true, else are open;
+ *   when true, a trainer token also reads only its own work's training data.
  * - With neither `adminToken` nor `trainerToken` set, every mutation is refused (401): the
  *   library never runs an open, writable server. Apps generate an admin token instead.
  */
@@ -25,7 +29,10 @@ export interface ControlPlaneAuthOptions {
   trainerTokens?: readonly string[];
   /** Token of the viewer role (reads only). Default: none. */
   viewerToken?: string;
-  /** When true, read-only procedures need a viewer, trainer or admin token. Default false. */
+  /**
+   * When true, read-only procedures need a viewer, trainer or admin token, and a trainer token reads
+   * only its own exports, trajectories and gateway traces. Default false.
+   */
   requireViewerToken: boolean;
 }
 

@@ -15,7 +15,11 @@ export function errorResponses(route: RestRoute): Record<string, unknown> {
   };
   if (route.access !== "public") {
     responses["401"] = errorResponse("UNAUTHORIZED: no bearer token, or one that matches no role.");
-    responses["403"] = errorResponse(`FORBIDDEN: the token's role is below ${route.access}.`);
+    responses["403"] = errorResponse(
+      errors.has("FORBIDDEN")
+        ? `FORBIDDEN: the token's role is below ${route.access}, or what it names belongs to another trainer's token (\`details.ownerId\`; the owner's token or an admin token is needed).`
+        : `FORBIDDEN: the token's role is below ${route.access}.`,
+    );
   }
   if (route.pathParams.length > 0 || errors.has("NOT_FOUND")) {
     responses["404"] = errorResponse(

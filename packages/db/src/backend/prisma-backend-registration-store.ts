@@ -5,6 +5,7 @@ import type {
   StoredBackendRecord,
   TStoredBackendState,
 } from "@raas/engine";
+import { DEFAULT_POLICY_ID } from "@raas/shared";
 import type { Backend as BackendRow, PrismaClient } from "../generated/client";
 
 function fromRow(row: BackendRow): StoredBackendRecord {
@@ -15,6 +16,7 @@ function fromRow(row: BackendRow): StoredBackendRecord {
     modelName: row.modelName,
     weightVersion: row.weightVersion,
     maxConcurrency: row.maxInflight,
+    policyId: row.policyId,
     state: row.status as TStoredBackendState,
     revision: row.revision,
     updatedAtMs: row.updatedAtMs,
@@ -41,6 +43,7 @@ export class PrismaBackendRegistrationStore implements BackendRegistrationStore 
       modelName: backend.modelName,
       weightVersion: backend.weightVersion,
       maxInflight: backend.maxConcurrency,
+      policyId: backend.policyId ?? DEFAULT_POLICY_ID,
       status: backend.state,
       updatedAtMs: atMs,
     };

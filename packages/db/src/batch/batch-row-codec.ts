@@ -12,7 +12,7 @@ import type {
 } from "@raas/shared";
 import {
   type TrainingGroup as GroupRow,
-  type PolicyState as PolicyStateRow,
+  type Policy as PolicyRow,
   Prisma,
   type TrainingRun as RunRow,
   type TrainingStep as StepRow,
@@ -21,9 +21,6 @@ import {
 // Row ↔ record mapping of the batch tables. JSON columns hold the engine's plain-data values as
 // they are (jsonb drops `undefined` keys, as any JSON round trip does); the zod schemas in
 // @raas/shared validated them on the way in, so reads cast rather than re-parse.
-
-/** The single row of `policy_state`. */
-export const POLICY_STATE_ROW_ID = 1;
 
 /** A nullable JSON column: `null` is stored as SQL NULL, not the JSON literal. */
 function nullableJson(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
@@ -47,6 +44,7 @@ export function runColumns(run: RunRecord) {
     priority: run.priority,
     maxSandboxes: run.maxSandboxes,
     ownerId: run.ownerId,
+    policyId: run.policyId,
     createdAtMs: run.createdAtMs,
     updatedAtMs: run.updatedAtMs,
   };
@@ -65,6 +63,7 @@ export function fromRunRow(row: RunRow): RunRecord {
     priority: row.priority,
     maxSandboxes: row.maxSandboxes,
     ownerId: row.ownerId,
+    policyId: row.policyId,
     stepCount: row.stepCount,
     createdAtMs: row.createdAtMs,
     updatedAtMs: row.updatedAtMs,
@@ -166,8 +165,10 @@ export function fromGroupRow(row: GroupRow): GroupRecord {
   };
 }
 
-export function policyStateColumns(state: TPolicyState) {
+/** The columns of a `policies` row but its id. */
+export function policyColumns(state: TPolicyState) {
   return {
+    ownerId: state.ownerId,
     weightVersion: state.weightVersion,
     isPaused: state.isPaused,
     pauseMode: state.pauseMode,
@@ -175,8 +176,10 @@ export function policyStateColumns(state: TPolicyState) {
   };
 }
 
-export function fromPolicyStateRow(row: PolicyStateRow): TPolicyState {
+export function fromPolicyRow(row: PolicyRow): TPolicyState {
   return {
+    policyId: row.id,
+    ownerId: row.ownerId,
     weightVersion: row.weightVersion,
     isPaused: row.isPaused,
     pauseMode: row.pauseMode as TPauseMode | null,

@@ -3,13 +3,12 @@ import { RaasError, type TPolicyState } from "@raas/shared";
 import { Prisma, type PrismaClient } from "../generated/client";
 import {
   fromGroupRow,
-  fromPolicyStateRow,
+  fromPolicyRow,
   fromRunRow,
   fromStepRow,
   groupColumns,
   groupInsertColumns,
-  POLICY_STATE_ROW_ID,
-  policyStateColumns,
+  policyColumns,
   runColumns,
   stepColumns,
   stepInsertColumns,
@@ -17,7 +16,7 @@ import {
 
 /**
  * The `BatchStore` of PGlite and PostgreSQL: training runs, steps and groups (`training_runs`,
- * `training_steps`, `training_groups`) and the single `policy_state` row. Shares the job store's
+ * `training_steps`, `training_groups`) and the policies (`policies`, one row per policy). Shares the job store's
  * client: `new PrismaBatchStore(jobStore.prisma)`; closing is the job store's business.
  *
  * Saves are compare-and-set: one `UPDATE … WHERE id = $1 AND version = $2` that also sets
@@ -155,16 +154,16 @@ export class PrismaBatchStore implements BatchStore {
     return bumpWhenSaved(group, count);
   }
 
-  async getPolicyState(): Promise<TPolicyState | null> {
-    const row = await this.#prisma.policyState.findUnique({ where: { id: POLICY_STATE_ROW_ID } });
-    return row ? fromPolicyStateRow(row) : null;
+  async listPolicyStates(): Promise<TPolicyState[]> {
+    const rows = await this.#prisma.policy.findMany({ orderBy: { id: "asc" } });
+    return rows.map(fromPolicyRow);
   }
 
   async savePolicyState(state: TPolicyState): Promise<void> {
-    const columns = policyStateColumns(state);
-    await this.#prisma.policyState.upsert({
-      where: { id: POLICY_STATE_ROW_ID },
-      create: { id: POLICY_STATE_ROW_ID, ...columns },
+    const columns = policyColumns(state);
+    await this.#prisma.policy.upsert({
+      where: { id: state.policyId },
+      create: { id: state.policyId, ...columns },
       update: columns,
     });
   }

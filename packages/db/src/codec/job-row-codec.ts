@@ -15,6 +15,8 @@ export function fromJobRow(row: JobRow): JobRecord {
     batchId: row.batchId,
     payload: row.payload as Record<string, unknown>,
     metadata: row.metadata as Record<string, unknown> | null,
+    ownerId: row.ownerId,
+    policyId: row.policyId,
     timeoutsMs: row.timeoutsMs as TStageTimeoutsMs | null,
     failure:
       row.failureKind === null

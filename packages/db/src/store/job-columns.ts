@@ -34,6 +34,8 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   { name: "finished_at_ms", type: "float8" },
   { name: "run_id", type: "text" },
   { name: "task_id", type: "text" },
+  { name: "owner_id", type: "text" },
+  { name: "policy_id", type: "text" },
 ];
 
 const COLUMN_BY_NAME = new Map(JOB_COLUMNS.map((column) => [column.name, column]));
@@ -69,6 +71,8 @@ export function jobRowValues(job: JobRecord): unknown[] {
     job.finishedAtMs,
     metadataString(job.metadata, "runId"),
     metadataString(job.metadata, "taskId"),
+    job.ownerId,
+    job.policyId,
   ];
 }
 
@@ -93,6 +97,8 @@ const SIMPLE_FIELDS = {
   priority: "priority",
   groupId: "group_id",
   batchId: "batch_id",
+  ownerId: "owner_id",
+  policyId: "policy_id",
   reward: "reward",
   trainable: "trainable",
   attempts: "attempts",

@@ -136,6 +136,15 @@ export class PrismaJobStore implements JobStore {
     return rows.map((row) => row.id);
   }
 
+  async listJobOwners(filter: { groupId: string } | { batchId: string }): Promise<Array<string | null>> {
+    const rows = await this.#prisma.job.findMany({
+      where: "groupId" in filter ? { groupId: filter.groupId } : { batchId: filter.batchId },
+      select: { ownerId: true },
+      distinct: ["ownerId"],
+    });
+    return rows.map((row) => row.ownerId);
+  }
+
   async totals(): Promise<JobTotals> {
     const groups = await this.#prisma.job.groupBy({
       by: ["status", "failureKind", "failureLabel"],

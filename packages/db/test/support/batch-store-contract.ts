@@ -221,21 +221,30 @@ export function describeBatchStoreContract(name: string, harness: BatchStoreHarn
       expect((await store.getGroup(newer.id))?.expiredInStepId).toBe("stp_later");
     });
 
-    it("keeps one policy state: none at first, each save replaces it", async () => {
-      expect(await store.getPolicyState()).toBeNull();
+    it("keeps one state per policy: none at first, each save replaces that policy's only", async () => {
+      expect(await store.listPolicyStates()).toEqual([]);
       const paused: TPolicyState = {
+        policyId: "run-b",
+        ownerId: "token:0123456789abcdef",
         weightVersion: Number.MAX_SAFE_INTEGER,
         isPaused: true,
         pauseMode: "abort-and-continue",
         pausedAtMs: 1_764_000_020_000.5,
       };
       await store.savePolicyState(paused);
-      expect(await store.getPolicyState()).toEqual(paused);
-      const running: TPolicyState = { weightVersion: 8, isPaused: false, pauseMode: null, pausedAtMs: null };
+      expect(await store.listPolicyStates()).toEqual([paused]);
+      const running: TPolicyState = {
+        policyId: "default",
+        ownerId: null,
+        weightVersion: 8,
+        isPaused: false,
+        pauseMode: null,
+        pausedAtMs: null,
+      };
       await store.savePolicyState(running);
-      expect(await store.getPolicyState()).toEqual(running);
+      expect(await store.listPolicyStates()).toEqual([running, paused]);
       await store.savePolicyState({ ...running, weightVersion: null });
-      expect(await store.getPolicyState()).toEqual({ ...running, weightVersion: null });
+      expect(await store.listPolicyStates()).toEqual([{ ...running, weightVersion: null }, paused]);
     });
 
     it("refuses to insert an id twice with CONFLICT and keeps the stored record", async () => {

@@ -309,6 +309,38 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
         expect(await store.listJobIds({ batchId: "b-none" })).toEqual([]);
       });
 
+      it("lists the distinct owners of every job of a group or batch, finished ones and null included", async () => {
+        await store.insertJobs([
+          makeJob({ groupId: "g-own", batchId: "b-own", ownerId: "token:aaaaaaaaaaaaaaaa" }),
+          makeJob({
+            groupId: "g-own",
+            batchId: "b-own",
+            ownerId: "token:aaaaaaaaaaaaaaaa",
+            status: "completed",
+          }),
+          makeJob({
+            groupId: "g-other",
+            batchId: "b-own",
+            ownerId: "token:bbbbbbbbbbbbbbbb",
+            status: "failed",
+          }),
+          makeJob({ groupId: "g-other", batchId: "b-own", ownerId: null }),
+        ]);
+        const sorted = (owners: Array<string | null>) =>
+          [...owners].sort((a, b) => String(a).localeCompare(String(b)));
+        expect(await store.listJobOwners({ groupId: "g-own" })).toEqual(["token:aaaaaaaaaaaaaaaa"]);
+        expect(sorted(await store.listJobOwners({ groupId: "g-other" }))).toEqual([
+          null,
+          "token:bbbbbbbbbbbbbbbb",
+        ]);
+        expect(sorted(await store.listJobOwners({ batchId: "b-own" }))).toEqual([
+          null,
+          "token:aaaaaaaaaaaaaaaa",
+          "token:bbbbbbbbbbbbbbbb",
+        ]);
+        expect(await store.listJobOwners({ batchId: "b-none" })).toEqual([]);
+      });
+
       it("counts totals over every job", async () => {
         await store.insertJobs([
           makeJob({ status: "failed", failure: { kind: "timeout", stage: "init", message: "x" } }),

@@ -38,6 +38,7 @@ function backendView(id: string, requests: number): BackendView {
     baseUrl: `http://${id}:8000`,
     modelName: "Qwen/Qwen3-8B",
     weightVersion: "step-3",
+    policyId: "default",
     maxConcurrency: 64,
     lifecycle: "active",
     circuit: "closed",

@@ -1,3 +1,4 @@
+import { DEFAULT_POLICY_ID } from "@raas/shared";
 import type { EngineLogger } from "../engine.types";
 import type {
   BackendRegistrationStore,
@@ -193,6 +194,7 @@ export class BackendDirectory implements BackendManager {
         modelName: record.modelName,
         weightVersion: record.weightVersion,
         ...(record.maxConcurrency !== null && { maxConcurrency: record.maxConcurrency }),
+        ...(record.policyId !== undefined && { policyId: record.policyId }),
       });
       logger?.info(
         { backendId: record.id, baseUrl: record.baseUrl, revision: record.revision },
@@ -219,6 +221,7 @@ export class BackendDirectory implements BackendManager {
       modelName: backend.modelName,
       weightVersion: backend.weightVersion,
       maxConcurrency: backend.maxConcurrency,
+      policyId: backend.policyId,
       state,
     };
     const record = await store.save(stored, this.#clock.now());
@@ -238,5 +241,6 @@ function stateOf(backend: BackendView): TStoredBackendState {
 /** The registration fields of a stored backend (what `registerBackend` sets), as one comparable string. */
 function specKey(backend: StoredBackend): string {
   const { kind, baseUrl, modelName, weightVersion, maxConcurrency } = backend;
-  return JSON.stringify([kind, baseUrl, modelName, weightVersion, maxConcurrency]);
+  const policyId = backend.policyId ?? DEFAULT_POLICY_ID;
+  return JSON.stringify([kind, baseUrl, modelName, weightVersion, maxConcurrency, policyId]);
 }

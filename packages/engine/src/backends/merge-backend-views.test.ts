@@ -31,6 +31,7 @@ function view(
     modelName: "Qwen/Qwen3-8B",
     weightVersion: "step-1",
     maxConcurrency: 64,
+    policyId: "default",
     lifecycle: "active",
     circuit: "closed",
     consecutiveFailures: 0,

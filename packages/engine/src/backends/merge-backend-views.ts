@@ -1,3 +1,4 @@
+import { DEFAULT_POLICY_ID } from "@raas/shared";
 import type { BackendView } from "../ports/inference-pool.port";
 import type { WorkerRecord } from "../ports/worker-store.port";
 import type { BackendStats } from "../routing/backend-stats";
@@ -89,6 +90,8 @@ function mergeOne(
   const inFlight = sum(views, (view) => view.inFlight);
   return {
     ...base,
+    // A worker that reported before backends named a policy serves the default one.
+    policyId: base.policyId ?? DEFAULT_POLICY_ID,
     lifecycle: mergeLifecycle(mine?.lifecycle ?? null, views, inFlight),
     circuit: mergeCircuit(views.map((view) => view.circuit)),
     consecutiveFailures: Math.max(...views.map((view) => view.consecutiveFailures)),

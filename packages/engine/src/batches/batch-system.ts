@@ -53,7 +53,7 @@ export class BatchSystem {
   readonly #catalog: TaskCatalog | undefined;
   readonly #clock: Clock;
   readonly #logger: EngineLogger | undefined;
-  readonly #weightVersion: () => number | null;
+  readonly #weightVersion: (policyId: string) => number | null;
   readonly #reconcileEveryMs: number;
   /** Steps being worked on, by id (running ones, and closed ones while their cancels land). */
   readonly #states = new Map<string, StepState>();
@@ -64,7 +64,7 @@ export class BatchSystem {
   #unsubscribe: (() => void) | null = null;
   #cancelSweep: (() => void) | null = null;
 
-  constructor(options: BatchSystemOptions & { weightVersion?: () => number | null }) {
+  constructor(options: BatchSystemOptions) {
     this.#engine = options.engine;
     this.#store = options.store;
     this.#catalog = options.catalog;
@@ -347,8 +347,10 @@ export class BatchSystem {
         : [],
     );
     if (submits.length === 0) return;
+    // A step's jobs are its run's: the run's owner (and an admin) may cancel them, no one else.
     const results = await this.#engine.submitJobs(
       submits.map(({ group, member }) => memberSubmitRequest(state.step, group, member, state.run)),
+      { ownerId: state.run.ownerId },
     );
     state.step.stats.jobsSubmitted += submits.length;
     const finished: TJob[] = [];
@@ -416,7 +418,7 @@ export class BatchSystem {
   #context(state: StepState, tasks: readonly TStepTask[] | null): ProgressContext {
     return {
       nowMs: this.#clock.now(),
-      weightVersion: this.#weightVersion(),
+      weightVersion: this.#weightVersion(state.run.policyId),
       newGroupId: () => newId("grp", this.#clock.now()),
       drawTask: stepTaskDrawer(state, tasks, this.#curriculum),
     };

@@ -6,7 +6,7 @@ import type {
   TTrajectoryExport,
   TTurn,
 } from "@raas/shared";
-import type { EngineLogger, JobEventListener, SubmitResult } from "../engine.types";
+import type { EngineLogger, JobEventListener, SubmitOptions, SubmitResult } from "../engine.types";
 import type { BatchStore } from "../ports/batch-store.port";
 import type { Clock } from "../ports/clock.port";
 import type { CurriculumStore } from "../ports/curriculum-store.port";
@@ -14,7 +14,8 @@ import type { TraceCertifier } from "./trace-certification";
 
 /** The engine's public operations the batch system works through (a `RolloutEngine` has them). */
 export interface BatchEngine {
-  submitJobs(requests: readonly TSubmitJobRequest[]): Promise<SubmitResult[]>;
+  /** A step's jobs are submitted as its run's owner's (`ownerId`). */
+  submitJobs(requests: readonly TSubmitJobRequest[], options?: SubmitOptions): Promise<SubmitResult[]>;
   cancel(request: TCancelRequest): Promise<{ cancelled: string[] }>;
   getJob(id: string): Promise<TJob>;
   subscribe(listener: JobEventListener): () => void;
@@ -48,6 +49,12 @@ export interface BatchSystemOptions {
    * (e.g. `gatewayTraceCertifier(gatewayCalls)`). Without it such steps are refused (400).
    */
   traceCertifier?: TraceCertifier;
+  /**
+   * The weight version of a policy now (the `PolicyControl`'s `weightVersionOf`): a run's samples
+   * are stamped with its policy's version when dispatched, and its steps' staleness is counted in
+   * it. Default: none (null) for every policy.
+   */
+  weightVersion?: (policyId: string) => number | null;
   /**
    * Interval of the sweep that re-reads running members' jobs from the engine, in case a job
    * event was lost (the bus delivers at most once). Default 5_000 ms.

@@ -7,13 +7,14 @@ import { dispatchPriorityBoost } from "./pilot-dispatch";
  * The job of one group slot: the task's payload (with the step's `agent` overrides merged in and
  * a seed per sample, so members of a group do not sample alike), keyed by group, slot and
  * dispatch so that a resubmit after a restart returns the same job. The run's priority is added to
- * the step's and its fair share rides in the metadata (`share`, read by the engine's scheduler).
+ * the step's and its fair share rides in the metadata (`share`, read by the engine's scheduler);
+ * the job generates on the run's policy.
  */
 export function memberSubmitRequest(
   step: StepRecord,
   group: GroupRecord,
   member: TGroupMember,
-  run?: Pick<RunRecord, "share" | "priority" | "maxSandboxes">,
+  run?: Pick<RunRecord, "share" | "priority" | "maxSandboxes" | "policyId">,
 ): TSubmitJobRequest {
   const { request } = step;
   const payload: Record<string, unknown> = { ...group.task.payload };
@@ -31,6 +32,7 @@ export function memberSubmitRequest(
     priority: request.priority + (run?.priority ?? 0) + dispatchPriorityBoost(group.members),
     groupId: group.id,
     batchId: step.id,
+    ...(run ? { policyId: run.policyId } : {}),
     ...(request.timeoutsMs ? { timeoutsMs: request.timeoutsMs } : {}),
     metadata: {
       runId: step.runId,

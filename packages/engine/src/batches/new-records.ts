@@ -21,6 +21,7 @@ export function newRunRecord(
     priority: input.priority,
     maxSandboxes: input.maxSandboxes ?? null,
     ownerId,
+    policyId: input.policyId,
     stepCount: 0,
     createdAtMs: nowMs,
     updatedAtMs: nowMs,

@@ -3,7 +3,7 @@ import type { EngineLogger, EngineOptions } from "../engine.types";
 import type { HandlerRegistry } from "../handler-registry";
 import { JobTable } from "../lifecycle/job-table";
 import { SandboxRegistry } from "../lifecycle/sandbox-registry";
-import { StageClockHold } from "../lifecycle/stage-clock-hold";
+import { PolicyClockHolds } from "../lifecycle/stage-clock-hold";
 import { StatsTracker } from "../lifecycle/stats-tracker";
 import { StoreWriter } from "../lifecycle/store-writer";
 import { MemoryEventBus } from "../memory/memory-event-bus";
@@ -33,8 +33,8 @@ export interface EngineContext {
   readonly timeouts: ReadonlyMap<TStage, number>;
   /** Starts of a job (INIT attempts) before a lost sandbox fails it as `sandbox`. */
   readonly maxAttempts: number;
-  /** Held while generation is paused for a weight sync (RUN budgets stop). */
-  readonly clockHold: StageClockHold;
+  /** Per policy: held while its generation is paused for a weight sync (its jobs' RUN budgets stop). */
+  readonly clockHolds: PolicyClockHolds;
 }
 
 const DEFAULT_POOLS: Record<TStage, { concurrency: number; timeoutMs: number }> = {
@@ -74,6 +74,6 @@ export function createEngineContext(options: EngineOptions): EngineContext {
     leaseMs: options.leaseMs ?? 60_000,
     timeouts: new Map(poolSettings(options).map(({ stage, timeoutMs }) => [stage, timeoutMs])),
     maxAttempts: options.maxAttempts ?? 3,
-    clockHold: new StageClockHold(),
+    clockHolds: new PolicyClockHolds(),
   };
 }

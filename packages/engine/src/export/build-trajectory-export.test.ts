@@ -13,6 +13,8 @@ const job: TJob = {
   batchId: "b1",
   payload: {},
   metadata: { run: "r", step: 3 },
+  ownerId: null,
+  policyId: "default",
   timeoutsMs: null,
   failure: null,
   reward: 1,

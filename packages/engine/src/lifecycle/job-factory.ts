@@ -21,8 +21,12 @@ export function parseSubmitRequest(request: unknown, at: readonly PropertyKey[] 
   });
 }
 
-/** A new job record in status `submitted`. */
-export function createJobRecord(request: TSubmitJobParsed, nowMs: number): JobRecord {
+/** A new job record in status `submitted`, owned by `ownerId` (the submitting token's fingerprint, or null). */
+export function createJobRecord(
+  request: TSubmitJobParsed,
+  nowMs: number,
+  ownerId: string | null = null,
+): JobRecord {
   return {
     id: newId("job", nowMs),
     jobKey: request.jobKey ?? null,
@@ -34,6 +38,8 @@ export function createJobRecord(request: TSubmitJobParsed, nowMs: number): JobRe
     batchId: request.batchId ?? null,
     payload: request.payload,
     metadata: request.metadata ?? null,
+    ownerId,
+    policyId: request.policyId,
     timeoutsMs: request.timeoutsMs ?? null,
     failure: null,
     reward: null,

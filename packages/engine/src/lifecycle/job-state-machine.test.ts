@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createJobRecord } from "./job-factory";
 import { applyTransition, canTransition, InvalidTransitionError, isTrainable } from "./job-state-machine";
 
-const base = () => createJobRecord({ kind: "sleep", payload: {}, priority: 0 }, 1_000);
+const base = () => createJobRecord({ kind: "sleep", payload: {}, priority: 0, policyId: "default" }, 1_000);
 
 describe("job state machine", () => {
   it("walks the happy path and counts time per stage and in queues", () => {

@@ -18,6 +18,7 @@ export class KeyedSubmissions {
 
   submit(
     request: TSubmitJobParsed & { jobKey: string },
+    ownerId: string | null,
     create: () => Promise<SubmitResult>,
   ): Promise<SubmitResult> {
     const { jobKey } = request;
@@ -34,6 +35,14 @@ export class KeyedSubmissions {
       result.catch(() => this.#inFlight.delete(jobKey));
     }
     return result.then((r) => {
+      // A key names one owner's job: another token gets neither that job nor a say over it.
+      if (r.job.ownerId !== null && r.job.ownerId !== ownerId) {
+        throw new RaasError(
+          "FORBIDDEN",
+          `job key "${jobKey}" belongs to another trainer's token (${r.job.ownerId}); use a job key of your own, or send the token that submitted it`,
+          { details: { jobKey, ownerId: r.job.ownerId } },
+        );
+      }
       const fields = differingSubmitFields(r.job, request);
       if (fields.length > 0) {
         throw new RaasError(

@@ -25,6 +25,24 @@ export class StageClockHold {
 }
 
 /**
+ * One hold per policy: a weight sync of one policy holds the RUN budgets of that policy's jobs
+ * only; jobs of other policies keep generating and keep their clocks running.
+ */
+export class PolicyClockHolds {
+  readonly #holds = new Map<string, StageClockHold>();
+
+  /** The policy's hold (created on first use, not held). */
+  of(policyId: string): StageClockHold {
+    let hold = this.#holds.get(policyId);
+    if (!hold) {
+      hold = new StageClockHold();
+      this.#holds.set(policyId, hold);
+    }
+    return hold;
+  }
+}
+
+/**
  * Calls `onExpire` once `budgetMs` of un-held time has passed. Returns the cancel function. With
  * no `hold`, a plain timer.
  */

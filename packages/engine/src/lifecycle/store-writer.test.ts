@@ -14,6 +14,8 @@ const job = (id: string): JobRecord => ({
   batchId: null,
   payload: {},
   metadata: null,
+  ownerId: null,
+  policyId: "default",
   timeoutsMs: null,
   failure: null,
   reward: null,

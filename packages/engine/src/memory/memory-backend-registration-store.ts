@@ -1,3 +1,4 @@
+import { DEFAULT_POLICY_ID } from "@raas/shared";
 import type {
   BackendRegistrationStore,
   StoredBackend,
@@ -10,7 +11,8 @@ export class MemoryBackendRegistrationStore implements BackendRegistrationStore 
 
   async save(backend: StoredBackend, atMs: number): Promise<StoredBackendRecord> {
     const revision = (this.#backends.get(backend.id)?.revision ?? 0) + 1;
-    const record: StoredBackendRecord = { ...backend, revision, updatedAtMs: atMs };
+    const policyId = backend.policyId ?? DEFAULT_POLICY_ID;
+    const record: StoredBackendRecord = { ...backend, policyId, revision, updatedAtMs: atMs };
     this.#backends.set(backend.id, record);
     return { ...record };
   }

@@ -11,7 +11,7 @@ export class MemoryBatchStore implements BatchStore {
   readonly #runs = new Map<string, RunRecord>();
   readonly #steps = new Map<string, StepRecord>();
   readonly #groups = new Map<string, GroupRecord>();
-  #policy: TPolicyState | null = null;
+  readonly #policies = new Map<string, TPolicyState>();
 
   async insertRun(run: RunRecord): Promise<void> {
     insert(this.#runs, run, "run");
@@ -82,11 +82,13 @@ export class MemoryBatchStore implements BatchStore {
     return save(this.#groups, group);
   }
 
-  async getPolicyState(): Promise<TPolicyState | null> {
-    return copy(this.#policy ?? undefined);
+  async listPolicyStates(): Promise<TPolicyState[]> {
+    return [...this.#policies.values()]
+      .sort((a, b) => (a.policyId < b.policyId ? -1 : a.policyId > b.policyId ? 1 : 0))
+      .map(clone);
   }
   async savePolicyState(state: TPolicyState): Promise<void> {
-    this.#policy = clone(state);
+    this.#policies.set(state.policyId, clone(state));
   }
 
   async close(): Promise<void> {}

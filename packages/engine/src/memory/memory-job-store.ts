@@ -112,6 +112,15 @@ export class MemoryJobStore implements JobStore {
       .map((job) => job.id);
   }
 
+  async listJobOwners(filter: { groupId: string } | { batchId: string }): Promise<Array<string | null>> {
+    const owners = new Set<string | null>();
+    for (const job of this.#jobs.values()) {
+      const isMember = "groupId" in filter ? job.groupId === filter.groupId : job.batchId === filter.batchId;
+      if (isMember) owners.add(job.ownerId);
+    }
+    return [...owners];
+  }
+
   async totals(): Promise<JobTotals> {
     const totals: JobTotals = {
       submitted: 0,

@@ -27,14 +27,17 @@ describe("BusPolicySink and followPolicy", () => {
 
     // A worker starting now reads the stored state, then follows the bus.
     const worker = recordingSink();
-    const following = await followPolicy({ bus, sink: worker, load: () => store.getPolicyState() });
-    expect(worker.states).toEqual([{ weightVersion: 3, isPaused: false, pauseMode: null, pausedAtMs: null }]);
+    const following = await followPolicy({ bus, sink: worker, load: () => store.listPolicyStates() });
+    const policy = { policyId: "default", ownerId: null };
+    expect(worker.states).toEqual([
+      { ...policy, weightVersion: 3, isPaused: false, pauseMode: null, pausedAtMs: null },
+    ]);
 
     await control.pause({ mode: "abort-and-continue" });
     await control.resume({ weightVersion: 4 });
     expect(worker.states.slice(1)).toEqual([
-      { weightVersion: 3, isPaused: true, pauseMode: "abort-and-continue", pausedAtMs: 1_000 },
-      { weightVersion: 4, isPaused: false, pauseMode: null, pausedAtMs: null },
+      { ...policy, weightVersion: 3, isPaused: true, pauseMode: "abort-and-continue", pausedAtMs: 1_000 },
+      { ...policy, weightVersion: 4, isPaused: false, pauseMode: null, pausedAtMs: null },
     ]);
 
     await following.stop();

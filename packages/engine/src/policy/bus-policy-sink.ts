@@ -26,8 +26,11 @@ export interface FollowPolicyOptions {
   bus: EventBus;
   /** Where the state takes effect (this process's inference pool). */
   sink: PolicySink;
-  /** Reads the stored state (the batch store's `getPolicyState`); applied at start and every `reloadIntervalMs`. */
-  load?: () => Promise<TPolicyState | null>;
+  /**
+   * Reads the stored states, one per policy (the batch store's `listPolicyStates`); applied at
+   * start and every `reloadIntervalMs`.
+   */
+  load?: () => Promise<readonly TPolicyState[]>;
   /**
    * Re-applies the stored state this often, in ms, so that a bus message lost (delivery is at
    * most once) is made up for. Default 0: only at start.
@@ -38,13 +41,14 @@ export interface FollowPolicyOptions {
 }
 
 /**
- * Applies the policy state of the deployment to this process: each bus message, and the stored
- * state at start (and every `reloadIntervalMs`). A stored state read while a message arrived is
- * dropped as possibly older than the message.
+ * Applies the policy states of the deployment to this process: each bus message, and the stored
+ * states at start (and every `reloadIntervalMs`). A policy's stored state read while a message
+ * about that policy arrived is dropped as possibly older than the message.
  */
 export async function followPolicy(options: FollowPolicyOptions): Promise<{ stop(): Promise<void> }> {
   const onError = options.onError ?? (() => {});
-  let messages = 0;
+  /** Messages received per policy id, to tell whether a stored state was read before one. */
+  const messages = new Map<string, number>();
   const apply = async (state: TPolicyState) => {
     try {
       await options.sink.applyPolicy(state);
@@ -53,7 +57,6 @@ export async function followPolicy(options: FollowPolicyOptions): Promise<{ stop
     }
   };
   const unsubscribe = await options.bus.subscribe(BUS_CHANNELS.policy, (message) => {
-    messages += 1;
     let parsed: ReturnType<typeof ZPolicyState.safeParse>;
     try {
       parsed = ZPolicyState.safeParse(JSON.parse(message));
@@ -65,14 +68,16 @@ export async function followPolicy(options: FollowPolicyOptions): Promise<{ stop
       onError(new Error(`malformed policy message: ${parsed.error.message}`));
       return;
     }
+    messages.set(parsed.data.policyId, (messages.get(parsed.data.policyId) ?? 0) + 1);
     void apply(parsed.data);
   });
   const reload = async () => {
     if (!options.load) return;
-    const before = messages;
+    const before = new Map(messages);
     try {
-      const state = await options.load();
-      if (state && messages === before) await apply(state);
+      for (const state of await options.load()) {
+        if ((messages.get(state.policyId) ?? 0) === (before.get(state.policyId) ?? 0)) await apply(state);
+      }
     } catch (error) {
       onError(error);
     }

@@ -16,11 +16,15 @@ export interface StoredBackend {
   weightVersion: string | null;
   /** Requests it runs at once; null for the pool's default. */
   maxConcurrency: number | null;
+  /** The policy whose weights it serves. Absent in rows stored before policies: the default policy. */
+  policyId?: string;
   state: TStoredBackendState;
 }
 
 /** A stored backend with the store's revision (bumped on every save) and time of the last save. */
 export interface StoredBackendRecord extends StoredBackend {
+  /** The policy whose weights it serves (the default policy for rows saved without one). */
+  policyId: string;
   /** Increases with every save of this id: a process re-applies a backend whose revision it has not seen. */
   revision: number;
   updatedAtMs: number;

@@ -74,7 +74,9 @@ export interface BatchStore {
   listCarriedGroups(runId: string): Promise<GroupRecord[]>;
   saveGroup(group: GroupRecord): Promise<boolean>;
 
-  getPolicyState(): Promise<TPolicyState | null>;
+  /** Every stored policy state (owner, weight version, pause), by policy id. */
+  listPolicyStates(): Promise<TPolicyState[]>;
+  /** Inserts or replaces the state of `state.policyId`. */
   savePolicyState(state: TPolicyState): Promise<void>;
 
   close(): Promise<void>;

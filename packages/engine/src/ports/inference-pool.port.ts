@@ -81,6 +81,12 @@ export interface GenerationFlow {
 /** Finds the flow of a job's generations; null when the job is unknown (its requests go as no run's). */
 export type GenerationFlowResolver = (jobId: string) => GenerationFlow | null;
 
+/**
+ * Finds the policy of a job's generations (the backends that may serve them, the pause that holds
+ * them); null when the job is unknown (its requests go to the default policy).
+ */
+export type GenerationPolicyResolver = (jobId: string) => string | null;
+
 /** Routes generations to inference backends (vLLM, SGLang, NeMo-RL, simulator). */
 export interface InferencePool {
   generate(request: GenerateRequest): Promise<GenerateResult>;
@@ -92,6 +98,12 @@ export interface InferencePool {
    * runs; pools that do not share capacity per run need not implement it.
    */
   resolveFlowsWith?(flowOf: GenerationFlowResolver): void;
+  /**
+   * Tells the pool how to find the policy of a job's requests: they go only to that policy's
+   * backends and wait only at that policy's weight-sync gate. The engine calls it once, at
+   * construction; pools with one policy need not implement it.
+   */
+  resolvePoliciesWith?(policyOf: GenerationPolicyResolver): void;
 }
 
 /** Wire protocol of an inference backend. */
@@ -110,6 +122,8 @@ export interface BackendRegistration {
   weightVersion?: string | null;
   /** Requests the backend runs at once. Default 64. */
   maxConcurrency?: number;
+  /** The policy whose weights it serves (only its jobs go to it). Default `DEFAULT_POLICY_ID`. */
+  policyId?: string;
 }
 
 /** A registered backend with its routing state and statistics (the `backends.list` row). */
@@ -144,8 +158,15 @@ export interface InferenceRouter {
   drainBackend(backendId: string, nowMs: number): BackendSnapshot;
   resumeBackend(backendId: string, nowMs: number): BackendSnapshot;
   setWeightVersion(backendId: string, weightVersion: string | null, nowMs: number): BackendSnapshot;
-  /** Picks the backend for the job's next request and counts it in flight; null when none can take it. */
-  acquire(jobId: string, nowMs: number, options?: { excludeIds?: ReadonlySet<string> }): RouteDecision | null;
+  /**
+   * Picks the backend for the job's next request among the backends of `policyId` (default: the
+   * default policy) and counts it in flight; null when none can take it.
+   */
+  acquire(
+    jobId: string,
+    nowMs: number,
+    options?: { excludeIds?: ReadonlySet<string>; policyId?: string },
+  ): RouteDecision | null;
   /** Ends a request started by `acquire` (always exactly once). */
   release(backendId: string, outcome: RequestOutcome, nowMs: number): void;
   releaseJob(jobId: string): void;

@@ -43,6 +43,11 @@ export interface JobStore {
   listUnfinishedJobs(): Promise<JobRecord[]>;
   /** Ids of non-terminal jobs of a group or batch. */
   listJobIds(filter: { groupId?: string; batchId?: string }): Promise<string[]>;
+  /**
+   * The distinct `ownerId`s (null included) of every job of a group or batch, finished or not;
+   * empty when it has no job. Who may cancel, add to or read it.
+   */
+  listJobOwners(filter: { groupId: string } | { batchId: string }): Promise<Array<string | null>>;
   totals(): Promise<JobTotals>;
 
   appendTurns(turns: readonly TTurn[]): Promise<void>;

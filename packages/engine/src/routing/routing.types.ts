@@ -11,6 +11,11 @@ export interface RoutableBackend {
   weightVersion: string | null;
   /** Requests the backend runs at once; new jobs avoid backends at this limit. Must be >= 1. */
   maxConcurrency: number;
+  /**
+   * The policy whose weights it serves: only that policy's jobs are routed to it, and that
+   * policy's weight version is stamped on it. Default `DEFAULT_POLICY_ID`.
+   */
+  policyId?: string;
 }
 
 export interface StickyRouterOptions {
@@ -67,6 +72,8 @@ export type RequestOutcome =
 
 /** One backend as shown to operators and the dashboard. */
 export interface BackendSnapshot extends RoutableBackend {
+  /** The policy whose weights it serves (the default policy when its registration named none). */
+  policyId: string;
   lifecycle: BackendLifecycle;
   circuit: CircuitStatus;
   consecutiveFailures: number;

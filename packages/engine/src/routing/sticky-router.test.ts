@@ -276,4 +276,35 @@ describe("StickyRouter", () => {
     expect(router.listBackends(0).every((b) => b.stickyJobs === 0)).toBe(true);
     expect(router.acquire("job", 0)?.reason).toBe("new-job");
   });
+
+  it("routes a job only to backends of its policy, however loaded they are", () => {
+    const router = new StickyRouter();
+    const spec = { modelName: "qwen3", weightVersion: null, maxConcurrency: 8 };
+    router.registerBackend({ id: "a-0", ...spec, policyId: "run-a" }, 0);
+    router.registerBackend({ id: "b-0", ...spec, policyId: "run-b" }, 0);
+    router.registerBackend({ id: "d-0", ...spec }, 0);
+    // Load run-a's only backend well past the overload margin: its jobs still never leave it.
+    for (let i = 0; i < 6; i += 1)
+      expect(router.acquire(`a-${i}`, 0, { policyId: "run-a" })?.backendId).toBe("a-0");
+    expect(router.acquire("b-job", 0, { policyId: "run-b" })?.backendId).toBe("b-0");
+    // No policy named: the default policy's backends only.
+    expect(router.acquire("plain", 0)?.backendId).toBe("d-0");
+    expect(router.acquire("lost", 0, { policyId: "run-c" })).toBeNull();
+    expect(router.listBackends(0).map((b) => [b.id, b.policyId])).toEqual([
+      ["a-0", "run-a"],
+      ["b-0", "run-b"],
+      ["d-0", "default"],
+    ]);
+
+    // A backend moved to another policy no longer serves the jobs stuck to it.
+    router.release("b-0", ok, 0);
+    router.registerBackend({ id: "b-0", ...spec, policyId: "run-a" }, 0);
+    expect(router.acquire("b-job", 0, { policyId: "run-b" })).toBeNull();
+    router.registerBackend({ id: "b-1", ...spec, policyId: "run-b" }, 0);
+    expect(router.acquire("b-job", 0, { policyId: "run-b" })).toEqual({
+      backendId: "b-1",
+      reason: "moved-unavailable",
+      previousBackendId: "b-0",
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { DEFAULT_POLICY_ID, RaasError } from "@raas/shared";
 import type { InferenceRouter } from "../ports/inference-pool.port";
 import { BackendSpeed, slownessFactors } from "./backend-speed";
 import { BackendStatsAccumulator } from "./backend-stats";
@@ -43,6 +43,16 @@ interface BackendEntry {
 export interface AcquireOptions {
   /** Backends not to use for this request (e.g. ones that just refused the connection). */
   excludeIds?: ReadonlySet<string>;
+  /**
+   * The policy of the job: only backends serving it are candidates, so a run's turns never go to
+   * another policy's weights. Default `DEFAULT_POLICY_ID`.
+   */
+  policyId?: string;
+}
+
+/** The policy a backend serves. */
+function policyOf(entry: BackendEntry): string {
+  return entry.config.policyId ?? DEFAULT_POLICY_ID;
 }
 
 /** Least in-flight first; then fewer sticky jobs; then the one picked longest ago. */
@@ -73,7 +83,8 @@ function weightedLoad(entry: BackendEntry, factors: ReadonlyMap<string, number>)
  * fastest it has been (a moving average of ms per generated token), so a half-speed backend takes
  * about half the work. A job sticks to its backend for every turn so the backend's prefix cache is
  * reused; it moves only when that backend is draining, removed, has an open circuit, or carries
- * more than `overloadMargin` weighted requests above the least-loaded backend.
+ * more than `overloadMargin` weighted requests above the least-loaded backend. A job is routed only
+ * to backends of its policy (`AcquireOptions.policyId`); load is compared among those.
  */
 export class StickyRouter implements InferenceRouter {
   private readonly backends = new Map<string, BackendEntry>();
@@ -160,10 +171,13 @@ export class StickyRouter implements InferenceRouter {
   acquire(jobId: string, nowMs: number, options: AcquireOptions = {}): RouteDecision | null {
     this.advanceCircuits(nowMs);
     const excluded = options.excludeIds;
+    const policyId = options.policyId ?? DEFAULT_POLICY_ID;
     const stickyId = this.jobs.get(jobId) ?? null;
-    const sticky = stickyId === null ? undefined : this.backends.get(stickyId);
+    const stuck = stickyId === null ? undefined : this.backends.get(stickyId);
+    // A backend moved to another policy since is no longer the job's.
+    const sticky = stuck && policyOf(stuck) === policyId ? stuck : undefined;
     const factors = slownessFactors(this.heap.values());
-    const least = this.leastLoaded(excluded, factors);
+    const least = this.leastLoaded(excluded, factors, policyId);
     let chosen: BackendEntry | undefined;
     let reason: RouteDecision["reason"];
     if (sticky && excluded?.has(sticky.id)) {
@@ -281,6 +295,7 @@ export class StickyRouter implements InferenceRouter {
   private leastLoaded(
     excluded: ReadonlySet<string> | undefined,
     factors: ReadonlyMap<string, number>,
+    policyId: string,
   ): BackendEntry | undefined {
     const isLess = (a: BackendEntry, b: BackendEntry) => {
       const [loadA, loadB] = [weightedLoad(a, factors), weightedLoad(b, factors)];
@@ -289,7 +304,7 @@ export class StickyRouter implements InferenceRouter {
     let best: BackendEntry | undefined;
     let bestWithRoom: BackendEntry | undefined;
     for (const entry of this.heap.values()) {
-      if (excluded?.has(entry.id)) continue;
+      if (excluded?.has(entry.id) || policyOf(entry) !== policyId) continue;
       if (!best || isLess(entry, best)) best = entry;
       if (entry.inFlight < entry.config.maxConcurrency && (!bestWithRoom || isLess(entry, bestWithRoom))) {
         bestWithRoom = entry;
@@ -322,6 +337,7 @@ export class StickyRouter implements InferenceRouter {
   private snapshotOf(entry: BackendEntry, nowMs: number): BackendSnapshot {
     return {
       ...entry.config,
+      policyId: policyOf(entry),
       lifecycle: !entry.isDraining ? "active" : entry.inFlight > 0 ? "draining" : "drained",
       circuit: entry.circuit.status,
       consecutiveFailures: entry.circuit.consecutiveFailures,

@@ -19,6 +19,8 @@ function job(id: string, patch: Partial<TJob>): TJob {
     batchId: null,
     payload: {},
     metadata: null,
+    ownerId: null,
+    policyId: "default",
     timeoutsMs: null,
     failure: null,
     reward: null,

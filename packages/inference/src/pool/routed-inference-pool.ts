@@ -5,12 +5,13 @@ import type {
   GenerateRequest,
   GenerateResult,
   GenerationFlowResolver,
+  GenerationPolicyResolver,
   InferenceBackendRegistry,
   InferencePool,
   InferenceRouter,
   PolicySink,
 } from "@raas/engine";
-import { RaasError, type TPolicyState } from "@raas/shared";
+import { DEFAULT_POLICY_ID, RaasError, type TPolicyState } from "@raas/shared";
 import { HttpInferenceBackend } from "../backends/http-inference-backend";
 import { BACKEND_KINDS, type InferenceBackend } from "../backends/inference-backend.types";
 import { JsonHttpClient } from "../http/json-http-client";
@@ -67,7 +68,9 @@ export interface RoutedInferencePoolOptions {
  * goes, calls the backend, reports the outcome back (in-flight always decremented), rides out
  * outages (another backend at once, else waits within the outage budget; cancellation ends the
  * wait at once), and turns everything else into an `InferenceFailure`. As a `PolicySink` it holds
- * generation at a gate during weight syncs and stamps backends with the policy's weight version.
+ * generation at a gate during weight syncs and stamps backends with the policy's weight version —
+ * one gate and one version per policy: a job's turns go only to its policy's backends (the engine
+ * hands the pool each job's policy through `resolvePoliciesWith`) and wait only at its gate.
  */
 export class RoutedInferencePool implements InferencePool, InferenceBackendRegistry, PolicySink {
   private readonly router: InferenceRouter;
@@ -78,11 +81,14 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     { backend: InferenceBackend; registration: Required<BackendRegistration> }
   >();
   private readonly now: () => number;
-  private readonly gate = new PolicyGate();
+  /** One weight-sync gate per policy (created on first use, open). */
+  private readonly gates = new Map<string, PolicyGate>();
   /** Null unless `fairShare` was given. */
   private readonly share: InflightShareGate | null;
-  /** The policy's weight version (`applyPolicy`); registrations that name none get it. */
-  private policyWeightVersion: string | null = null;
+  /** Each policy's weight version (`applyPolicy`); registrations of that policy that name none get it. */
+  private readonly policyWeightVersions = new Map<string, string>();
+  /** The policy of a job's requests; default: every job is the default policy's. */
+  private policyOf: GenerationPolicyResolver = () => null;
 
   constructor(private readonly options: RoutedInferencePoolOptions) {
     this.router = options.router;
@@ -97,6 +103,11 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
   /** How to find the run of a job's requests (the engine calls it); unused with `fairShare` off. */
   resolveFlowsWith(flowOf: GenerationFlowResolver): void {
     this.share?.resolveFlowsWith(flowOf);
+  }
+
+  /** How to find the policy of a job's requests (the engine calls it). */
+  resolvePoliciesWith(policyOf: GenerationPolicyResolver): void {
+    this.policyOf = policyOf;
   }
 
   /** In-flight capacity, what is granted and each run's share of it; null with `fairShare` off. */
@@ -137,21 +148,39 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     return mergeGenerationPieces(pieces, pausedMs);
   }
 
-  /** Applies the policy state: stamps every backend with the weight version, pauses or resumes. */
+  /**
+   * Applies one policy's state: stamps that policy's backends with its weight version, pauses or
+   * resumes its gate. Other policies' backends and gates are left alone.
+   */
   applyPolicy(state: TPolicyState): void {
     if (state.weightVersion !== null) {
       const version = String(state.weightVersion);
-      this.policyWeightVersion = version;
+      this.policyWeightVersions.set(state.policyId, version);
       for (const [id, entry] of this.backends) {
+        if (entry.registration.policyId !== state.policyId) continue;
         if (entry.registration.weightVersion !== version) this.setWeightVersion(id, version);
       }
     }
-    this.gate.apply(state);
+    this.gateOf(state.policyId).apply(state);
   }
 
-  /** True while generation is paused for a weight sync. */
+  /** True while the default policy's generation is paused for a weight sync. */
   get isPaused(): boolean {
-    return this.gate.isPaused;
+    return this.isPolicyPaused(DEFAULT_POLICY_ID);
+  }
+
+  /** True while the policy's generation is paused for a weight sync. */
+  isPolicyPaused(policyId: string): boolean {
+    return this.gates.get(policyId)?.isPaused ?? false;
+  }
+
+  private gateOf(policyId: string): PolicyGate {
+    let gate = this.gates.get(policyId);
+    if (!gate) {
+      gate = new PolicyGate();
+      this.gates.set(policyId, gate);
+    }
+    return gate;
   }
 
   /** One request (with outage retries): the whole generation, or its tokens up to an interrupt. */
@@ -159,6 +188,9 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     request: GenerateRequest & { deadlineMs: number },
   ): Promise<{ piece: GenerationPiece; isInterrupted: boolean; pausedMs: number }> {
     let { deadlineMs } = request;
+    // The job's policy: its backends are the only candidates, its gate the only one it waits at.
+    const policyId = this.policyOf(request.jobId) ?? DEFAULT_POLICY_ID;
+    const gate = this.gateOf(policyId);
     const budgetMs = this.options.outageBudgetMs ?? DEFAULT_OUTAGE_BUDGET_MS;
     // Backends that just failed this turn: tried again only when no other one can take it.
     const excluded = new Set<string>();
@@ -166,7 +198,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     let lastFailure: InferenceFailure | null = null;
     let pausedMs = 0;
     for (let waits = 0; ; ) {
-      const heldMs = await this.gate.pass(request.jobId, request.signal, this.now);
+      const heldMs = await gate.pass(request.jobId, request.signal, this.now);
       if (heldMs > 0) {
         // Held at the gate: neither the deadline nor the outage budget runs meanwhile.
         pausedMs += heldMs;
@@ -174,20 +206,20 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
         if (outageSinceMs !== null) outageSinceMs += heldMs;
       }
       const ticket = this.share ? await this.share.enter(request.jobId, request.signal, deadlineMs) : null;
-      if (ticket && this.gate.isPaused) {
+      if (ticket && gate.isPaused) {
         // Paused while it waited for capacity: back to the gate, charged nothing.
         this.share?.leave(ticket, false);
         continue;
       }
-      const decision = this.router.acquire(request.jobId, this.now(), { excludeIds: excluded });
+      const decision = this.router.acquire(request.jobId, this.now(), { excludeIds: excluded, policyId });
       if (!decision) {
         if (ticket) this.share?.leave(ticket, false);
-        if (excluded.size === 0 && !this.hasRecoverableBackend())
-          throw lastFailure ?? this.noBackendFailure();
+        if (excluded.size === 0 && !this.hasRecoverableBackend(policyId))
+          throw lastFailure ?? this.noBackendFailure(policyId);
         outageSinceMs ??= this.now();
         const outageMs = this.now() - outageSinceMs;
         if (outageMs >= budgetMs) {
-          const failure = lastFailure ?? this.noBackendFailure();
+          const failure = lastFailure ?? this.noBackendFailure(policyId);
           throw outageExhausted(failure, outageMs, budgetMs);
         }
         const wait = { jobId: request.jobId, signal: request.signal, deadlineMs, now: this.now };
@@ -211,7 +243,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
       // The version the request starts under: what its tokens were sampled with.
       const weightVersion = entry.registration.weightVersion;
       const startedAt = this.now();
-      const interrupt = this.gate.track();
+      const interrupt = gate.track();
       const { onTokens } = request;
       let handedOverIds = 0;
       try {
@@ -294,9 +326,11 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     if (!/^https?:\/\/[^/]/.test(input.baseUrl)) {
       throw new RaasError("VALIDATION_FAILED", `baseUrl must be an http(s) URL, got ${input.baseUrl}`);
     }
+    const policyId = input.policyId ?? DEFAULT_POLICY_ID;
     const registration: Required<BackendRegistration> = {
       ...input,
-      weightVersion: input.weightVersion ?? this.policyWeightVersion,
+      policyId,
+      weightVersion: input.weightVersion ?? this.policyWeightVersions.get(policyId) ?? null,
       maxConcurrency: input.maxConcurrency ?? this.options.defaultMaxConcurrency ?? 64,
     };
     const result = this.router.registerBackend(
@@ -305,6 +339,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
         modelName: registration.modelName,
         weightVersion: registration.weightVersion,
         maxConcurrency: registration.maxConcurrency,
+        policyId,
       },
       this.now(),
     );
@@ -391,20 +426,26 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     return capacity;
   }
 
-  /** An active backend whose circuit is open or half-open: it may take traffic again soon. */
-  private hasRecoverableBackend(): boolean {
+  /** An active backend of the policy whose circuit is open or half-open: it may take traffic again soon. */
+  private hasRecoverableBackend(policyId: string): boolean {
     return this.router
       .listBackends(this.now())
-      .some((b) => b.lifecycle === "active" && b.circuit !== "closed" && this.backends.has(b.id));
+      .some(
+        (b) =>
+          b.policyId === policyId &&
+          b.lifecycle === "active" &&
+          b.circuit !== "closed" &&
+          this.backends.has(b.id),
+      );
   }
 
-  private noBackendFailure(): InferenceFailure {
-    const backends = this.router.listBackends(this.now());
+  private noBackendFailure(policyId: string): InferenceFailure {
+    const backends = this.router.listBackends(this.now()).filter((b) => b.policyId === policyId);
     const draining = backends.filter((b) => b.lifecycle !== "active").length;
     const open = backends.filter((b) => b.circuit !== "closed").length;
     return new InferenceFailure(
       "no-backend",
-      `no inference backend can take the request: ${backends.length} registered, ${draining} draining, ${open} with open circuit`,
+      `no inference backend of policy ${policyId} can take the request: ${backends.length} registered, ${draining} draining, ${open} with open circuit`,
     );
   }
 }

@@ -145,6 +145,9 @@ export const ZBackendView = z
     modelName: z.string().describe("Served model name (sent as `model`)."),
     weightVersion: z.string().nullable().describe("Weight version it serves, or null when unknown."),
     maxConcurrency: z.number().int().describe("Requests it runs at once."),
+    policyId: z
+      .string()
+      .describe("The policy whose weights it serves: only that policy's jobs are routed to it."),
     lifecycle: z
       .enum(["active", "draining", "drained"])
       .describe("`draining` finishes in-flight turns and takes no new jobs; `drained` has none left."),

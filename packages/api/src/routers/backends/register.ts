@@ -1,4 +1,4 @@
-import { hasControlCharacter, RaasError } from "@raas/shared";
+import { DEFAULT_POLICY_ID, hasControlCharacter, RaasError, ZPolicyId } from "@raas/shared";
 import { z } from "zod";
 import { adminProcedure } from "../../trpc";
 import { ZBackendBaseUrl, ZBackendId, ZBackendKind, ZBackendView, ZWeightVersion } from "./backend.schema";
@@ -31,6 +31,9 @@ export const ZRegisterBackendRequest = z
       .max(100_000)
       .optional()
       .describe("Requests the backend runs at once (1 to 100_000). Default 64."),
+    policyId: ZPolicyId.optional().describe(
+      `The policy whose weights it serves: only that policy's jobs (its runs') are routed to it, and that policy's weight version is stamped on it. Default \`${DEFAULT_POLICY_ID}\`.`,
+    ),
   })
   .strict()
   .meta({ description: "An inference backend to add (or update, when its id is known)." });
@@ -51,7 +54,7 @@ export const register = adminProcedure
       summary:
         "Register an inference backend (vllm, sglang, nemo-rl) at run time: 201 when created, 200 when the id existed and was updated (admin).",
       description:
-        "Adds a backend to the routing pool; new jobs may go to it at once. Registering a known id updates its URL, model, weight version and concurrency. 503 when the server runs without an inference pool.",
+        "Adds a backend to the routing pool; new jobs may go to it at once. Registering a known id updates its URL, model, weight version, concurrency and policy. A backend serves one policy (`policyId`, default the default policy): only that policy's jobs are routed to it. 503 when the server runs without an inference pool.",
       successStatus: "created",
       errors: ["UNAVAILABLE"],
       example: {
@@ -78,9 +81,17 @@ export const register = adminProcedure
       modelName,
       ...(input.weightVersion !== undefined ? { weightVersion: input.weightVersion } : {}),
       ...(input.maxConcurrency !== undefined ? { maxConcurrency: input.maxConcurrency } : {}),
+      ...(input.policyId !== undefined ? { policyId: input.policyId } : {}),
     });
     ctx.logger.info(
-      { backendId: id, kind: input.kind, baseUrl: input.baseUrl, modelName, isCreated },
+      {
+        backendId: id,
+        kind: input.kind,
+        baseUrl: input.baseUrl,
+        modelName,
+        policyId: backend.policyId,
+        isCreated,
+      },
       isCreated ? "backend registered" : "backend updated",
     );
     return { backend, created: isCreated };

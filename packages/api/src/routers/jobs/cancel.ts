@@ -1,6 +1,7 @@
 import { ZCancelRequest as ZSharedCancelRequest } from "@raas/shared";
 import { z } from "zod";
 import { trainerProcedure } from "../../trpc";
+import { requireJobWriter, requireSetWriter } from "./job-access";
 
 export const ZCancelRequest = ZSharedCancelRequest;
 export const ZCancelResponse = z
@@ -20,14 +21,20 @@ export const cancel = trainerProcedure
       operationId: "cancelJobs",
       summary: "Cancel one job, a group or a batch (exactly one of jobId, groupId, batchId).",
       description:
-        "Running stages are aborted and their sandboxes closed; cancelled jobs end as `failed` with kind `cancelled` (never trainable). Jobs already terminal are left alone. 404 when `jobId` names no job.",
-      errors: ["NOT_FOUND"],
+        "Running stages are aborted and their sandboxes closed; cancelled jobs end as `failed` with kind `cancelled` (never trainable). Jobs already terminal are left alone. Only the token that submitted the jobs (for a step's jobs: the run's owner) or an admin token may cancel them: a group or batch holding another trainer's jobs is a 403 that names the owner, and nothing is cancelled. 404 when `jobId` names no job.",
+      errors: ["NOT_FOUND", "FORBIDDEN"],
       example: { batchId: "run-7/step-3" },
     },
   })
   .input(ZCancelRequest)
   .output(ZCancelResponse)
   .mutation(async ({ ctx, input }) => {
+    if (input.jobId !== undefined) await requireJobWriter(ctx, input.jobId);
+    else
+      await requireSetWriter(
+        ctx,
+        input.groupId !== undefined ? { groupId: input.groupId } : { batchId: input.batchId as string },
+      );
     const result = await ctx.engine.cancel(input);
     ctx.logger.info({ ...input, jobIds: result.cancelled }, "jobs cancelled");
     return result;

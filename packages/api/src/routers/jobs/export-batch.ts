@@ -2,6 +2,7 @@ import { ZId, ZTrajectoryExportPage } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 import { TOKEN_EXACT_TEXT } from "./export";
+import { requireSetReader } from "./job-access";
 
 /** Default page of `jobs.exportBatch`: each row carries whole token streams. */
 export const DEFAULT_EXPORT_PAGE_SIZE = 16;
@@ -34,15 +35,17 @@ export const exportBatch = viewerProcedure
         "Every job of the batch (any status; filter on `trainable`), newest first, as the rows of `exportTrajectory`. " +
         "Pass `nextCursor` back as `cursor` until it is null. For a whole batch as one stream, " +
         `GET /api/v1/batches/{batchId}/trajectories.jsonl serves the same rows as JSON Lines. ${TOKEN_EXACT_TEXT} ` +
-        "404 when no job has this batch id.",
-      errors: ["NOT_FOUND"],
+        "With `RAAS_REQUIRE_VIEWER_TOKEN` on, a trainer token reads only a batch of its own jobs (403 otherwise; viewer and admin tokens read all). 404 when no job has this batch id.",
+      errors: ["NOT_FOUND", "FORBIDDEN"],
     },
   })
   .input(ZExportBatchRequest)
   .output(ZExportBatchResponse)
-  .query(({ ctx, input }) =>
-    ctx.engine.exportBatchTrajectories(input.batchId, {
+  .query(async ({ ctx, input }) => {
+    // Every page checks: a stream of pages is as private as its first.
+    await requireSetReader(ctx, { batchId: input.batchId });
+    return ctx.engine.exportBatchTrajectories(input.batchId, {
       limit: input.limit,
       ...(input.cursor !== undefined ? { cursor: input.cursor } : {}),
-    }),
-  );
+    });
+  });

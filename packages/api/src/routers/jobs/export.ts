@@ -1,6 +1,7 @@
 import { ZId, ZTrajectoryExport } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
+import { requireJobReader } from "./job-access";
 
 export const ZExportRequest = z
   .object({ jobId: ZId.describe("The job whose trajectory to export.") })
@@ -29,10 +30,13 @@ export const exportJob = viewerProcedure
         "`lossMask` (1 on sampled tokens, 0 on prompt and observations), `logprobs` aligned to `tokens` (null where the " +
         "mask is 0), per-turn spans with weight version and backend, reward, trainable flag, failure kind, stage timings " +
         `and the job's metadata. Export only terminal jobs for training; a running job exports what is stored so far. ${TOKEN_EXACT_TEXT} ` +
-        "404 for an unknown job.",
-      errors: ["NOT_FOUND"],
+        "With `RAAS_REQUIRE_VIEWER_TOKEN` on, a trainer token reads only its own jobs' (403 otherwise; viewer and admin tokens read all). 404 for an unknown job.",
+      errors: ["NOT_FOUND", "FORBIDDEN"],
     },
   })
   .input(ZExportRequest)
   .output(ZExportResponse)
-  .query(({ ctx, input }) => ctx.engine.exportTrajectory(input.jobId));
+  .query(async ({ ctx, input }) => {
+    await requireJobReader(ctx, input.jobId);
+    return ctx.engine.exportTrajectory(input.jobId);
+  });

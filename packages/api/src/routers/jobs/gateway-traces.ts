@@ -1,6 +1,7 @@
 import { RaasError, ZGatewayTraces, ZId } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
+import { requireJobReader } from "./job-access";
 
 export const ZGatewayTracesRequest = z
   .object({ jobId: ZId.describe("The job whose gateway calls to rebuild.") })
@@ -21,14 +22,14 @@ export const gatewayTraces = viewerProcedure
         "sampled ids (loss mask 1, logprobs aligned) and the ids in between (mask 0). The certificate says whether every " +
         "chain is token-exact and, where a call did not continue its chain exactly (history rewritten or truncated, an " +
         "answer re-rendered), the exact token position; a broken chain is split, never stitched. A job without gateway " +
-        "calls has no chains. 404 for an unknown job; 503 when the server runs no gateway.",
-      errors: ["NOT_FOUND", "UNAVAILABLE"],
+        "calls has no chains. With `RAAS_REQUIRE_VIEWER_TOKEN` on, a trainer token reads only its own jobs' (403 otherwise; viewer and admin tokens read all). 404 for an unknown job; 503 when the server runs no gateway.",
+      errors: ["NOT_FOUND", "UNAVAILABLE", "FORBIDDEN"],
     },
   })
   .input(ZGatewayTracesRequest)
   .output(ZGatewayTraces)
   .query(async ({ ctx, input }) => {
     if (!ctx.gateway) throw new RaasError("UNAVAILABLE", "this server runs no inference gateway");
-    await ctx.engine.getJob(input.jobId);
+    await requireJobReader(ctx, input.jobId);
     return ctx.gateway.buildTraces(input.jobId);
   });

@@ -1,6 +1,7 @@
 import { ZSubmitJobRequest } from "@raas/shared";
 import { z } from "zod";
 import { trainerProcedure } from "../../trpc";
+import { requireSubmitTargets, submitterOf } from "./job-access";
 import { ZSubmitResponse } from "./submit";
 
 /** Most jobs accepted in one `submitMany` call. */
@@ -31,8 +32,8 @@ export const submitMany = trainerProcedure
       operationId: "submitJobs",
       summary: "Submit many jobs at once; if one is invalid, none is submitted.",
       description:
-        "Validates every job first; a 400 names the index of the bad one (`jobs[3].payload.problem: …`) and nothing is created. Each job is idempotent by its `jobKey` as in `submitJob`; a reused key with a different request is a 409 naming the index and the fields that differ.",
-      errors: ["CONFLICT"],
+        "Validates every job first; a 400 names the index of the bad one (`jobs[3].payload.problem: …`) and nothing is created. Each job is idempotent by its `jobKey` as in `submitJob`; a reused key with a different request is a 409 naming the index and the fields that differ. The jobs belong to the submitting token; a `groupId` or `batchId` holding another trainer's jobs is a 403 and nothing is created.",
+      errors: ["CONFLICT", "FORBIDDEN"],
       example: {
         jobs: [
           {
@@ -50,7 +51,8 @@ export const submitMany = trainerProcedure
   .input(ZSubmitManyRequest)
   .output(ZSubmitManyResponse)
   .mutation(async ({ ctx, input }) => {
-    const results = await ctx.engine.submitJobs(input.jobs);
+    await requireSubmitTargets(ctx, input.jobs);
+    const results = await ctx.engine.submitJobs(input.jobs, submitterOf(ctx));
     ctx.logger.debug({ jobIds: results.map((result) => result.job.id) }, "jobs submitted");
     return { results };
   });

@@ -1,6 +1,7 @@
 import { ZId, ZToolCall, ZTurn } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
+import { requireJobReader } from "./job-access";
 
 export const ZTrajectoryRequest = z
   .object({ jobId: ZId.describe("The job whose trajectory to read.") })
@@ -22,9 +23,13 @@ export const trajectory = viewerProcedure
       operationId: "getTrajectory",
       summary: "The turns (token ids, logprobs) and tool calls of a job.",
       description:
-        "Everything recorded of the job's agent loop so far: each turn's exact prompt and response token ids with logprobs, backend and weight version, and each tool call with its arguments and observation. For a training-ready row use `exportTrajectory`. 404 when no job has this id.",
+        "Everything recorded of the job's agent loop so far: each turn's exact prompt and response token ids with logprobs, backend and weight version, and each tool call with its arguments and observation. For a training-ready row use `exportTrajectory`. With `RAAS_REQUIRE_VIEWER_TOKEN` on, a trainer token reads only its own jobs' (403 otherwise; viewer and admin tokens read all). 404 when no job has this id.",
+      errors: ["FORBIDDEN"],
     },
   })
   .input(ZTrajectoryRequest)
   .output(ZTrajectoryResponse)
-  .query(({ ctx, input }) => ctx.engine.getTrajectory(input.jobId));
+  .query(async ({ ctx, input }) => {
+    await requireJobReader(ctx, input.jobId);
+    return ctx.engine.getTrajectory(input.jobId);
+  });

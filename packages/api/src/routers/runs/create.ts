@@ -19,7 +19,7 @@ export const create = trainerProcedure
       operationId: "createRun",
       summary: "Create a training run (idempotent by runKey): 201, or 200 with the existing run (trainer).",
       description:
-        "A run is one training job: a series of steps of one model on one dataset. It belongs to the token that created it (`ownerId`): its steps, cancels and finish need that token or an admin token. `share`, `priority` and `maxSandboxes` set its fair share of the service among active runs (weighted fair queuing of stage slots), its priority (may preempt lower-priority INIT/RUN work, re-queued) and a cap on its sandboxes. With a `runKey` already used, the stored run is returned (200, `created: false`) — a restarted trainer gets its run back. 503 when the server runs no batch system.",
+        "A run is one training job: a series of steps of one model on one dataset. It belongs to the token that created it (`ownerId`): its steps, cancels and finish need that token or an admin token. `policyId` names the policy it trains (default: the default policy): its jobs generate only on the backends registered under that policy, are stamped with its weight version and wait only on its pause; a policy nobody owns yet becomes the creating trainer token's (its version and pause then need that token or admin). `share`, `priority` and `maxSandboxes` set its fair share of the service among active runs (weighted fair queuing of stage slots), its priority (may preempt lower-priority INIT/RUN work, re-queued) and a cap on its sandboxes. With a `runKey` already used, the stored run is returned (200, `created: false`) — a restarted trainer gets its run back. 503 when the server runs no batch system.",
       successStatus: "created",
       errors: ["UNAVAILABLE"],
       example: {
@@ -31,6 +31,7 @@ export const create = trainerProcedure
         share: 3,
         priority: 0,
         maxSandboxes: 64,
+        policyId: "qwen3-8b-dapo-math",
       },
     },
   })
@@ -40,7 +41,14 @@ export const create = trainerProcedure
     // The run belongs to the token that created it: writes to it need that token (or admin).
     const ownerId = ctx.principal.tokenId ?? null;
     const result = await requireBatches(ctx).system.createRun(input, { ownerId });
+    // A policy nobody owns yet becomes the trainer's that first runs on it: another trainer's run
+    // may share its backends but cannot re-version or pause it.
+    if (ctx.policy && ctx.principal.role === "trainer" && ownerId !== null)
+      await ctx.policy.claim(result.run.policyId, ownerId);
     if (result.created)
-      ctx.logger.info({ runId: result.run.id, name: result.run.name }, "training run created");
+      ctx.logger.info(
+        { runId: result.run.id, name: result.run.name, policyId: result.run.policyId },
+        "training run created",
+      );
     return result;
   });

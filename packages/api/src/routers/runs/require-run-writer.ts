@@ -1,4 +1,5 @@
 import { RaasError, type TRun } from "@raas/shared";
+import { requireReader } from "../../auth/owner-access";
 import type { ControlPlaneContext } from "../../context";
 import { requireBatches } from "./require-batches";
 
@@ -16,4 +17,14 @@ export async function requireRunWriter(ctx: ControlPlaneContext, runId: string):
     `run ${run.id} belongs to another trainer's token (${run.ownerId}); send the token that created it, or an admin token`,
     { details: { runId: run.id, ownerId: run.ownerId } },
   );
+}
+
+/**
+ * The run, if the request may read its training data (a step's handed-out trajectories): always,
+ * unless the server requires tokens for reads and a trainer token asks for another trainer's run.
+ */
+export async function requireRunReader(ctx: ControlPlaneContext, runId: string): Promise<TRun> {
+  const run = await requireBatches(ctx).system.getRun(runId);
+  requireReader(ctx, [run.ownerId], `run ${run.id}`);
+  return run;
 }

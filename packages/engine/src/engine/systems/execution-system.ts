@@ -127,7 +127,7 @@ export class ExecutionSystem {
       handler: handlers.get(live.record.kind),
       timeoutMs: live.record.timeoutsMs?.[stage] ?? (timeouts.get(stage) as number),
       clock,
-      clockHold: this.#ctx.clockHold,
+      clockHold: this.#ctx.clockHolds.of(live.record.policyId),
       record: createRecorder(jobId, writer, clock, (tokenBreak) => {
         stats.tokenBreak();
         logger?.warn(

@@ -41,7 +41,11 @@ export class SubmissionSystem {
     this.#keyed.forget(jobKey);
   }
 
-  submit(requests: readonly TSubmitJobRequest[], isBatch: boolean): Promise<SubmitResult[]> {
+  submit(
+    requests: readonly TSubmitJobRequest[],
+    isBatch: boolean,
+    ownerId: string | null,
+  ): Promise<SubmitResult[]> {
     const at = (index: number): PropertyKey[] => (isBatch ? ["jobs", index] : []);
     const parsed = requests.map((request, index) => parseSubmitRequest(request, at(index)));
     const payloads = parsed.map((request, index) =>
@@ -53,19 +57,27 @@ export class SubmissionSystem {
     );
     return Promise.all(
       parsed.map(async (request, index) => {
-        const create = () => this.#create(request, payloads[index]);
+        const create = () => this.#create(request, payloads[index], ownerId);
         const { jobKey } = request;
         if (jobKey === undefined) return create();
-        return atIndexAsync(() => this.#keyed.submit({ ...request, jobKey }, create), isBatch, index);
+        return atIndexAsync(
+          () => this.#keyed.submit({ ...request, jobKey }, ownerId, create),
+          isBatch,
+          index,
+        );
       }),
     );
   }
 
-  async #create(request: ReturnType<typeof parseSubmitRequest>, payload: unknown): Promise<SubmitResult> {
+  async #create(
+    request: ReturnType<typeof parseSubmitRequest>,
+    payload: unknown,
+    ownerId: string | null,
+  ): Promise<SubmitResult> {
     const { clock, jobs, writer, stats, queue } = this.#ctx;
     const nowMs = clock.now();
     const at = { nowMs, stateSinceMs: nowMs };
-    const record = applyTransition(createJobRecord(request, nowMs), { type: "enqueue" }, at);
+    const record = applyTransition(createJobRecord(request, nowMs, ownerId), { type: "enqueue" }, at);
     const live = newLiveJob(record, payload, nowMs);
     jobs.live.set(record.id, live);
     try {
