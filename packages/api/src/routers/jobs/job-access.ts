@@ -38,7 +38,7 @@ export async function requireSetReader(ctx: ControlPlaneContext, set: JobSet): P
 /**
  * Throws FORBIDDEN when a submit would add jobs to a group or batch holding another token's jobs
  * (a step's batch included): a tenant's batch export and cancel must stay its own. One lookup per
- * distinct group and batch named.
+ * distinct group and batch named, run concurrently (a GRPO batch names a group per task).
  */
 export async function requireSubmitTargets(
   ctx: ControlPlaneContext,
@@ -50,7 +50,7 @@ export async function requireSubmitTargets(
     if (request.batchId !== undefined) sets.set(`b:${request.batchId}`, { batchId: request.batchId });
     if (request.groupId !== undefined) sets.set(`g:${request.groupId}`, { groupId: request.groupId });
   }
-  for (const set of sets.values()) await requireSetWriter(ctx, set);
+  await Promise.all([...sets.values()].map((set) => requireSetWriter(ctx, set)));
 }
 
 /** What the engine records as the owner of the request's new jobs. */
