@@ -1,3 +1,4 @@
+import { DEFAULT_WORKSPACE_SIZE_BYTES } from "@raas/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config-from-env";
 import { parseServerEnv } from "../src/env";
@@ -91,10 +92,11 @@ describe("startServer (in-process, real HTTP)", () => {
         memory: { bytes: expect.any(Number) },
         processes: { max: expect.any(Number) },
       });
+      // Unset, the workspace still has its default quota (enforced without cgroups); total CPU has none.
       const unset = await json(`${running.url}/api/v1/health`);
       expect(unset.body.sandboxLimits).toMatchObject({
         cpuTotal: { enforcedBy: "none", seconds: null },
-        disk: { enforcedBy: "none", bytes: null },
+        disk: { enforcedBy: "watchdog", bytes: DEFAULT_WORKSPACE_SIZE_BYTES },
       });
     } finally {
       await limited.close({ graceMs: 100 });

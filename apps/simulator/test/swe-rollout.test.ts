@@ -149,9 +149,10 @@ describe("swe rollouts end to end (engine + sandboxes + simulator)", () => {
       trainable: true,
       failure: { kind: "agent", stage: "eval", label: "tampered" },
     });
-    expect(job?.failure?.message).toMatch(/canary/);
+    expect(job.failure?.message).toMatch(/canary/);
     // The report (which canary lied) is kept on the job, and the benchmark counts a grade, not an error.
-    expect((job?.result as SweEvalReport).canaries?.lies.length).toBeGreaterThan(0);
+    const lies = (job.result as SweEvalReport).canaries?.lies ?? [];
+    expect(lies.length).toBeGreaterThan(0);
     expect(outcome.summary).toMatchObject({ unresolved_ids: [SOLVED.instance_id], error_instances: 0 });
     expect(result).toMatchObject({ resolved: false, detail: { tampered: true } });
   }, 120_000);
