@@ -86,6 +86,17 @@ export function infraTestRequirements(searchPath = process.env.PATH ?? SYSTEM_PA
   ];
 }
 
+/** The browser the Playwright e2e suite drives (Debian's chromium; browser downloads fail offline). */
+export function e2eTestRequirements() {
+  return [
+    {
+      apt: "chromium",
+      label: "chromium (the e2e suite's browser)",
+      present: () => existsSync("/usr/bin/chromium"),
+    },
+  ];
+}
+
 /** The command that installs Debian packages, as the current user would type it. */
 export function aptInstallCommand(packages) {
   const sudo = process.getuid?.() === 0 ? "" : "sudo ";

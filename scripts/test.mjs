@@ -5,7 +5,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureSystemPackages, infraTestRequirements, rolloutRequirements } from "./system-packages.mjs";
+import {
+  e2eTestRequirements,
+  ensureSystemPackages,
+  infraTestRequirements,
+  rolloutRequirements,
+} from "./system-packages.mjs";
 import { startWebBuild, webBuildLogTail } from "./web-build.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -19,16 +24,16 @@ const run = (label, command, args) => {
 };
 
 // The sandbox and grader tests need bubblewrap, python3 + pytest and git, the infra/ tests
-// shellcheck, systemd-analyze and PyYAML: install them (root + apt) or stop now with the
-// command, rather than fail hundreds of tests one by one.
-if (!ensureSystemPackages([...rolloutRequirements(), ...infraTestRequirements()], { label: "test" }))
-  process.exit(1);
-run("services", process.execPath, [join(root, "scripts/ensure-services.mjs")]);
+// shellcheck, systemd-analyze and PyYAML, the e2e suite chromium: install them (root + apt) or
+// stop now with the command, rather than fail hundreds of tests one by one.
 const withE2e = process.argv.length <= 2 && existsSync(join(root, "e2e/playwright.config.ts"));
-if (withE2e && !existsSync("/usr/bin/chromium")) {
-  console.error("[test] the e2e suite needs Debian's chromium: apt-get install -y chromium");
-  process.exit(1);
-}
+const requirements = [
+  ...rolloutRequirements(),
+  ...infraTestRequirements(),
+  ...(withE2e ? e2eTestRequirements() : []),
+];
+if (!ensureSystemPackages(requirements, { label: "test" })) process.exit(1);
+run("services", process.execPath, [join(root, "scripts/ensure-services.mjs")]);
 // The e2e suite's dashboard build (`next build`, a minute or two of CPU) runs in the background
 // while vitest runs, whose suites mostly wait on sandboxes and services; e2e waits for it.
 const webBuildLog = join(root, ".cache/web-build.log");

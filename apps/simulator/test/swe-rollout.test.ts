@@ -2,7 +2,12 @@
 // agent loop → routed pool → in-process simulator following scripted tool calls → fresh EVAL
 // sandbox grading FAIL_TO_PASS / PASS_TO_PASS.
 
-import { createBundleDirRepoSource, runSweBenchmark, type SweEvalReport } from "@raas/handlers";
+import {
+  createBundleDirRepoSource,
+  runSweBenchmark,
+  type SweEvalReport,
+  type SweJobGateway,
+} from "@raas/handlers";
 import { tinystatsForgeries } from "@raas/handlers/testing";
 import type { TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,6 +73,17 @@ describe("swe rollouts end to end (engine + sandboxes + simulator)", () => {
     await fixture?.close();
   });
 
+  /** The benchmark runner's job gateway, straight onto the engine. */
+  const engineGateway = (): SweJobGateway => ({
+    submit: async (requests) =>
+      (await fixture.engine.submitJobs(requests)).map((r) => ({
+        id: r.job.id,
+        created: r.created,
+        status: r.job.status,
+      })),
+    wait: async (ids, timeoutMs) => (await fixture.engine.waitForJobs(ids, { timeoutMs })).jobs,
+  });
+
   // Jobs keep the payload as submitted: here, bare SWE-bench instances.
   const jobOf = (instanceId: string) => jobs.find((job) => job.payload.instance_id === instanceId) as TJob;
 
@@ -131,15 +147,7 @@ describe("swe rollouts end to end (engine + sandboxes + simulator)", () => {
       predictions: [
         { instance_id: SOLVED.instance_id, model_name_or_path: "forger", model_patch: forged.source },
       ],
-      gateway: {
-        submit: async (requests) =>
-          (await fixture.engine.submitJobs(requests)).map((r) => ({
-            id: r.job.id,
-            created: r.created,
-            status: r.job.status,
-          })),
-        wait: async (ids, timeoutMs) => (await fixture.engine.waitForJobs(ids, { timeoutMs })).jobs,
-      },
+      gateway: engineGateway(),
     });
     const [result] = outcome.results;
     const job = await fixture.engine.getJob(result?.jobId as string);
@@ -162,15 +170,7 @@ describe("swe rollouts end to end (engine + sandboxes + simulator)", () => {
       instances: [SOLVED_UNITTEST, FAILED],
       model: "simulated-qwen3",
       runId: "bench-1",
-      gateway: {
-        submit: async (requests) =>
-          (await fixture.engine.submitJobs(requests)).map((r) => ({
-            id: r.job.id,
-            created: r.created,
-            status: r.job.status,
-          })),
-        wait: async (ids, timeoutMs) => (await fixture.engine.waitForJobs(ids, { timeoutMs })).jobs,
-      },
+      gateway: engineGateway(),
     });
     expect(outcome.summary).toMatchObject({
       total_instances: 2,
