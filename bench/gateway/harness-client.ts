@@ -6,6 +6,7 @@
 // session's bodies POSTed in order to the backend) on stdin and writes
 // `{ wallMs: { "<key>:<call>": ms }, answers?: { "<key>:<call>": text } }`.
 import { Agent, request } from "node:http";
+import { sessionSeed } from "./session-seed";
 
 const TOOLS = [
   {
@@ -83,7 +84,14 @@ export async function runConversations(
       { role: "user", content: `task_id: bench-gateway-${session.index}\nList the files.` },
     ];
     for (let call = 0; call < calls; call += 1) {
-      const body = JSON.stringify({ model: "bench", messages, tools: TOOLS, max_tokens: 512 });
+      // The session's seed: the chat arm straight to the backend samples what the gateway's session does.
+      const body = JSON.stringify({
+        model: "bench",
+        messages,
+        tools: TOOLS,
+        max_tokens: 512,
+        seed: sessionSeed(session.index),
+      });
       const startedAt = performance.now();
       const response = await post(agent, url, body);
       wallMs[`${session.key}:${call}`] = performance.now() - startedAt;

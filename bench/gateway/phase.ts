@@ -10,6 +10,7 @@ import type { startServer } from "@raas/server";
 import type { TGatewayCallRecord } from "@raas/shared";
 import { startPassThroughProxy } from "./pass-through-proxy";
 import { type HarnessWork, runHarnesses } from "./processes";
+import { sessionSeed } from "./session-seed";
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
@@ -83,10 +84,17 @@ export async function runPhase(
   });
   try {
     const submit = () => server.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    // Each session's seed (`sessionSeed`), which the harness sends too, for the direct arms.
+    const seeds = new Map<string, number>();
+    const seedFor = (jobId: string, index: number) => {
+      seeds.set(jobId, sessionSeed(index));
+      return sessionSeed(index);
+    };
+    const seededSampling = (call: TGatewayCallRecord) => ({ ...SAMPLING, seed: seeds.get(call.jobId) });
     const conversations = (jobIds: string[], firstIndex: number): HarnessWork => ({
       sessions: jobIds.map((jobId, i) => ({
         key: jobId,
-        url: `${server.url}/gateway/${server.gateway.openSession(jobId).token}/v1/chat/completions`,
+        url: `${server.url}/gateway/${server.gateway.openSession(jobId, { settings: { seed: seedFor(jobId, firstIndex + i) }, mode: "override" }).token}/v1/chat/completions`,
         index: firstIndex + i,
       })),
       calls: callsPerSession,
@@ -118,7 +126,7 @@ export async function runPhase(
         bodies: calls.map((call) =>
           JSON.stringify(
             vllmCompletionsCodec.buildRequest(
-              { promptIds: call.promptIds, sampling: SAMPLING },
+              { promptIds: call.promptIds, sampling: seededSampling(call) },
               server.defaultModelName,
             ),
           ),
@@ -147,7 +155,7 @@ export async function runPhase(
       if (answer === undefined) continue;
       const parsed = vllmCompletionsCodec.parseResponse(JSON.parse(answer), backendId, {
         promptIds: record.promptIds,
-        sampling: SAMPLING,
+        sampling: seededSampling(record),
       });
       if (sameIds(parsed.responseIds, record.responseIds)) sameInBackendArm += 1;
     }
@@ -164,7 +172,7 @@ export async function runPhase(
           const result = await server.inference.generate({
             jobId: `direct-${jobId}`,
             promptIds: call.promptIds,
-            sampling: SAMPLING,
+            sampling: seededSampling(call),
           });
           poolMs.set(key(call), performance.now() - startedAt);
           poolGenerationMs.set(key(call), result.latencyMs);
