@@ -90,8 +90,9 @@ describe("the gateway samples with the job's settings, never a harness's", () =>
     const received = backend.requests.slice(before);
     expect(received).toHaveLength(2);
     for (const body of received) {
-      expect(body).toMatchObject({ temperature: 0.6, top_p: 0.95, seed: 17 });
-      for (const field of ["top_k", "min_p", "presence_penalty", "frequency_penalty", "repetition_penalty"]) {
+      // top_k and min_p are the job's (none set: no cut, sent explicitly so no server default applies).
+      expect(body).toMatchObject({ temperature: 0.6, top_p: 0.95, seed: 17, top_k: -1, min_p: 0 });
+      for (const field of ["presence_penalty", "frequency_penalty", "repetition_penalty"]) {
         expect(body).not.toHaveProperty(field);
       }
       expect(body).not.toHaveProperty("logit_bias");
@@ -101,8 +102,8 @@ describe("the gateway samples with the job's settings, never a harness's", () =>
 
     const calls = await running.gateway.listCalls(jobId);
     expect(calls.map((call) => call.sampling)).toEqual([
-      { temperature: 0.6, topP: 0.95, topK: null, seed: 17, maxTokens: 32 },
-      { temperature: 0.6, topP: 0.95, topK: null, seed: 17, maxTokens: 16 },
+      { temperature: 0.6, topP: 0.95, topK: -1, seed: 17, maxTokens: 32 },
+      { temperature: 0.6, topP: 0.95, topK: -1, seed: 17, maxTokens: 16 },
     ]);
     expect(calls[0]?.overriddenSampling).toEqual(HARNESS_SAMPLING);
     expect(calls[1]?.overriddenSampling).toEqual({ temperature: 0, seed: 2 });
@@ -120,10 +121,10 @@ describe("the gateway samples with the job's settings, never a harness's", () =>
     const answer = await post(url, { messages, max_tokens: 8, temperature: 0, top_p: 0.5, seed: 3 });
     expect(answer.status).toBe(200);
     const [body] = backend.requests.slice(before);
-    expect(body).toMatchObject({ temperature: 1, top_p: 1 });
+    expect(body).toMatchObject({ temperature: 1, top_p: 1, top_k: -1, min_p: 0 });
     expect(body).not.toHaveProperty("seed");
     const [call] = await running.gateway.listCalls(jobId);
-    expect(call?.sampling).toEqual({ temperature: 1, topP: 1, topK: null, seed: null, maxTokens: 8 });
+    expect(call?.sampling).toEqual({ temperature: 1, topP: 1, topK: -1, seed: null, maxTokens: 8 });
     expect(call?.overriddenSampling).toEqual({ temperature: 0, top_p: 0.5, seed: 3 });
   });
 

@@ -169,13 +169,13 @@ describe("runAgentLoop", () => {
     expect(rec.turns.map((turn) => turn.sampling)).toEqual([used, used]);
     expect(result.turns.map((turn) => turn.sampling)).toEqual([used, used]);
 
-    // Unset settings are recorded as the backend is sent them: temperature 1, top-p 1, none else.
+    // Unset settings are recorded as the backend is sent them: temperature 1, top-p 1, top-k -1 (no cut).
     const plain = recorder();
     await runAgentLoop(options([{ content: "done" }], { recorder: plain.record }));
     expect(plain.turns[0]?.sampling).toEqual({
       temperature: 1,
       topP: 1,
-      topK: null,
+      topK: -1,
       seed: null,
       maxTokens: 4_096,
     });

@@ -76,11 +76,11 @@ describe("findSamplingConflicts", () => {
 });
 
 describe("describeSampling", () => {
-  it("records what the codecs send: temperature and top-p default to 1, top-k and seed to none", () => {
+  it("records what the codecs send: temperature and top-p default to 1, top-k to -1 (no cut), seed to none", () => {
     expect(describeSampling({ maxTokens: 100, stopTokenIds: [1] })).toEqual({
       temperature: 1,
       topP: 1,
-      topK: null,
+      topK: -1,
       seed: null,
       maxTokens: 100,
     });

@@ -199,7 +199,7 @@ describe("defineAgentHandler", () => {
     const { job } = await engine.submitJob({ kind: "echo", payload: { taskId: "t-1", answer: "42", agent } });
     const { jobs } = await engine.waitForJobs([job.id], { timeoutMs: 10_000 });
     expect(jobs[0]?.status).toBe("completed");
-    const used = { temperature: 0.3, topP: 0.8, topK: null, seed: 9, maxTokens: 64 };
+    const used = { temperature: 0.3, topP: 0.8, topK: -1, seed: 9, maxTokens: 64 };
     expect(requests).toEqual([{ temperature: 0.3, topP: 0.8, seed: 9, maxTokens: 64, stopTokenIds: [0] }]);
     const { turns } = await engine.getTrajectory(job.id);
     expect(turns.map((turn) => turn.sampling)).toEqual([used]);

@@ -45,7 +45,20 @@ describe("vLLM /v1/completions codec", () => {
       stop_token_ids: [9],
       logprobs: 0,
       return_token_ids: true,
+      min_p: 0,
     });
+  });
+
+  it("sends no-cut top_k and min_p when the job sets none, so no server default narrows the distribution", () => {
+    const sampling = { maxTokens: 8 };
+    const vllm = vllmCompletionsCodec.buildRequest({ promptIds: [1], sampling }, "m");
+    expect(vllm).toMatchObject({ temperature: 1, top_p: 1, top_k: -1, min_p: 0 });
+    const sglang = sglangGenerateCodec.buildRequest({ promptIds: [1], sampling }, "m") as {
+      sampling_params: Record<string, unknown>;
+    };
+    expect(sglang.sampling_params).toMatchObject({ temperature: 1, top_p: 1, top_k: -1, min_p: 0 });
+    const nemo = nemoGenerateCodec.buildRequest({ promptIds: [1], sampling }, "m");
+    expect(nemo).toMatchObject({ temperature: 1, top_p: 1, top_k: -1 });
   });
 
   it("reads ids, logprobs, finish reason and cached tokens from a vLLM 0.10 response", () => {
@@ -130,6 +143,7 @@ describe("NeMo-RL /generate codec", () => {
       max_tokens: 3,
       temperature: 1,
       top_p: 0.5,
+      top_k: -1,
     });
     const parsed = nemoGenerateCodec.parseResponse(fixture("nemo-generate.json"), "n1");
     expect(parsed).toMatchObject({

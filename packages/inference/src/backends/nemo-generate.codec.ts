@@ -1,4 +1,4 @@
-import { DEFAULT_TEMPERATURE, DEFAULT_TOP_P } from "@raas/engine";
+import { DEFAULT_TEMPERATURE, DEFAULT_TOP_K, DEFAULT_TOP_P } from "@raas/engine";
 import type { BackendCodec, BackendGenerateRequest } from "./inference-backend.types";
 import { ResponseReader } from "./response-fields";
 
@@ -13,7 +13,7 @@ export const nemoGenerateCodec: BackendCodec = {
       max_tokens: sampling.maxTokens,
       temperature: sampling.temperature ?? DEFAULT_TEMPERATURE,
       top_p: sampling.topP ?? DEFAULT_TOP_P,
-      ...(sampling.topK === undefined ? {} : { top_k: sampling.topK }),
+      top_k: sampling.topK ?? DEFAULT_TOP_K,
       ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
       ...(sampling.stopTokenIds === undefined ? {} : { stop_token_ids: sampling.stopTokenIds }),
     };

@@ -1,4 +1,4 @@
-import { DEFAULT_TEMPERATURE, DEFAULT_TOP_P } from "@raas/engine";
+import { DEFAULT_MIN_P, DEFAULT_TEMPERATURE, DEFAULT_TOP_K, DEFAULT_TOP_P } from "@raas/engine";
 import type { BackendCodec } from "./inference-backend.types";
 import { ResponseReader } from "./response-fields";
 
@@ -20,7 +20,8 @@ export const sglangGenerateCodec: BackendCodec = {
         max_new_tokens: sampling.maxTokens,
         temperature: sampling.temperature ?? DEFAULT_TEMPERATURE,
         top_p: sampling.topP ?? DEFAULT_TOP_P,
-        ...(sampling.topK === undefined ? {} : { top_k: sampling.topK }),
+        top_k: sampling.topK ?? DEFAULT_TOP_K,
+        min_p: DEFAULT_MIN_P,
         ...(sampling.seed === undefined ? {} : { sampling_seed: sampling.seed }),
         ...(sampling.stopTokenIds === undefined ? {} : { stop_token_ids: sampling.stopTokenIds }),
         skip_special_tokens: false,

@@ -1,4 +1,4 @@
-import { DEFAULT_TEMPERATURE, DEFAULT_TOP_P } from "@raas/engine";
+import { DEFAULT_MIN_P, DEFAULT_TEMPERATURE, DEFAULT_TOP_K, DEFAULT_TOP_P } from "@raas/engine";
 import type { BackendCodec, BackendGenerateRequest } from "./inference-backend.types";
 import { ResponseReader } from "./response-fields";
 import { VllmStreamReader } from "./vllm-completions-stream.reader";
@@ -79,7 +79,8 @@ function buildVllmRequest(request: BackendGenerateRequest, model: string): Recor
     max_tokens: sampling.maxTokens,
     temperature: sampling.temperature ?? DEFAULT_TEMPERATURE,
     top_p: sampling.topP ?? DEFAULT_TOP_P,
-    ...(sampling.topK === undefined ? {} : { top_k: sampling.topK }),
+    top_k: sampling.topK ?? DEFAULT_TOP_K,
+    min_p: DEFAULT_MIN_P,
     ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
     ...(sampling.stopTokenIds === undefined ? {} : { stop_token_ids: sampling.stopTokenIds }),
     logprobs: 0,
