@@ -14,8 +14,9 @@ export const ZHarnessSamplingMode = z
 export type THarnessSamplingMode = z.infer<typeof ZHarnessSamplingMode>;
 
 /**
- * The sampling parameters a generation was sent to the backend with. Parameters the service never
- * sends (min-p, penalties, logit bias) are absent: the backend's neutral defaults applied.
+ * The sampling parameters a generation was sent to the backend with. Unset ones are sent as no-cut
+ * values (top-p 1, top-k -1; vLLM and SGLang also get min-p 0), never left to a server default;
+ * penalties and logit bias are never sent (neutral).
  */
 export const ZSamplingParams = z
   .object({
@@ -25,13 +26,15 @@ export const ZSamplingParams = z
       .number()
       .int()
       .nullable()
-      .describe("Top-k sent to the backend; null when none was sent (the backend's default)."),
+      .describe(
+        "Top-k sent to the backend (-1: no cut, sent when the job sets none); null only on calls recorded before it was always sent.",
+      ),
     seed: z.number().int().nullable().describe("Sampling seed sent to the backend; null when none was."),
     maxTokens: z.number().int().positive().describe("Most response tokens asked for."),
   })
   .meta({
     id: "SamplingParams",
     description:
-      "The sampling parameters a turn was generated with, as sent to the backend. min-p, penalties and logit bias are never sent (neutral).",
+      "The sampling parameters a turn was generated with, as sent to the backend. min-p is always 0 (vLLM, SGLang); penalties and logit bias are never sent (neutral).",
   });
 export type TSamplingParams = z.infer<typeof ZSamplingParams>;

@@ -50,13 +50,13 @@ export const ZAgentOverrides = z
       .gt(0)
       .max(1)
       .optional()
-      .describe("Nucleus sampling mass, (0, 1]. Default: the backend's."),
+      .describe("Nucleus sampling mass, (0, 1]. Default 1 (no cut; sent, so no server default applies)."),
     topK: z
       .number()
       .int()
       .min(-1)
       .optional()
-      .describe("Top-k sampling; -1 disables. Default: the backend's."),
+      .describe("Top-k sampling; -1 disables. Default -1 (no cut; sent, so no server default applies)."),
     seed: z.number().int().optional().describe("Sampling seed. Default: none."),
     enableThinking: z.boolean().optional().describe("Qwen3 thinking block on or off. Default true."),
     harnessSampling: ZHarnessSamplingMode.optional().describe(
