@@ -251,6 +251,7 @@ class StepTrajectory:
     reward: float | None
     trainable: bool | None
     failure_kind: str | None
+    failure_label: str | None
     tokens: list[int]
     loss_mask: list[int]
     logprobs: list[float | None]

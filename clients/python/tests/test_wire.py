@@ -90,7 +90,7 @@ class WireTest(unittest.TestCase):
         trajectory = from_wire(
             StepTrajectory,
             {
-                **dict.fromkeys(["batchId", "groupId", "failureKind", "tokenBreak", "metadata"]),
+                **dict.fromkeys(["batchId", "groupId", "failureKind", "failureLabel", "tokenBreak", "metadata"]),
                 **dict.fromkeys(["dispatchVersion", "carriedFromStepId"]),
                 "jobId": "job_1",
                 "kind": "math",

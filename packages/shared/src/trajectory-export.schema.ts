@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZStageTimings } from "./job.schema";
-import { ZFailureKind, ZJobStatus } from "./job-status";
+import { ZFailureKind, ZFailureLabel, ZJobStatus } from "./job-status";
 import { ZSamplingParams } from "./sampling.schema";
 import { ZWeightVersionSpan } from "./trajectory.schema";
 
@@ -116,6 +116,9 @@ export const ZTrajectoryExport = z
         "True only for completed jobs and `agent` failures; null while running. Train only on these.",
       ),
     failureKind: ZFailureKind.nullable().describe("Why the job did not complete; null when it did not fail."),
+    failureLabel: ZFailureLabel.nullable().describe(
+      "What kind of policy failure it was, when known: `tampered` = the grader's canary tests reported a false outcome, so the grade was voided (reward 0, trainable). Null otherwise.",
+    ),
     tokens: z
       .array(z.number().int())
       .describe(

@@ -67,6 +67,7 @@ describe("buildTrajectoryExport", () => {
       reward: 1,
       trainable: true,
       failureKind: null,
+      failureLabel: null,
       promptLength: 3,
       turnCount: 3,
       tokenExact: true,
@@ -162,8 +163,28 @@ describe("buildTrajectoryExport", () => {
       turnCount: 0,
       tokenExact: true,
       failureKind: "sandbox",
+      failureLabel: null,
       trainable: false,
       reward: null,
+    });
+    // A grade the canaries voided: the trainer sees why the reward is 0.
+    const tampered = {
+      ...failed,
+      status: "failed" as const,
+      failure: {
+        kind: "agent" as const,
+        stage: "eval" as const,
+        message: "tampered: …",
+        label: "tampered" as const,
+      },
+      reward: 0,
+      trainable: true,
+    };
+    expect(buildTrajectoryExport(tampered, [])).toMatchObject({
+      failureKind: "agent",
+      failureLabel: "tampered",
+      trainable: true,
+      reward: 0,
     });
   });
 

@@ -69,6 +69,7 @@ export function buildTrajectoryExport(job: TJob, storedTurns: readonly TTurn[]):
     reward: job.reward,
     trainable: job.trainable,
     failureKind: job.failure?.kind ?? null,
+    failureLabel: job.failure?.label ?? null,
     tokens,
     lossMask,
     logprobs,
