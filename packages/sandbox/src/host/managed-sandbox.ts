@@ -21,16 +21,9 @@ import { HOST_CHANNEL_SUBDIR, removeSandboxDirs } from "./sandbox-dirs";
 import { blamePolicy, SandboxError } from "./sandbox-error";
 import { SandboxWatchdog } from "./sandbox-watchdog";
 import { spawnLauncher } from "./spawn-launcher";
-import type { WatchdogLimitHit, WatchdogLimitName } from "./watchdog-decision";
+import { WATCHDOG_CLOSE_REASONS, type WatchdogLimitHit } from "./watchdog-decision";
 
 export type { LaunchPlan, ManagedSandboxOptions } from "./managed-sandbox.types";
-
-/** `closed` event reasons of the watchdog's limits. */
-const CLOSE_REASONS: Record<WatchdogLimitName, string> = {
-  cpuTotal: "cpu_total",
-  memory: "memory_total",
-  disk: "workspace_size",
-};
 
 /**
  * One sandbox as the host sees it: the launcher process, the socket client, state,
@@ -170,7 +163,7 @@ export class ManagedSandbox implements Sandbox {
     this.#closeForLimit(
       hit.reason,
       { limit: hit.limit, source: "watchdog", ...hit.detail },
-      CLOSE_REASONS[hit.limit],
+      WATCHDOG_CLOSE_REASONS[hit.limit],
     );
   }
 
@@ -265,10 +258,8 @@ export class ManagedSandbox implements Sandbox {
   /**
    * Runs `argv` as a non-interactive command through the server (no terminal, stdin from
    * `options.stdin` then EOF, killed whole at its time limit). Never goes through the agent's
-   * tool sessions, so nothing the agent left in its shell or interpreter can affect it. A sandbox
-   * closed under it by a limit its processes used up carries the policy mark (as a tool call's
-   * does); whether that makes it the policy's failure is the caller's call (a harness is the
-   * policy's program, a handler's EVAL is not).
+   * tool sessions, so nothing the agent left in its shell or interpreter can affect it. A limit
+   * closing the sandbox under it puts the policy mark on the error; the caller decides (a harness).
    */
   async exec(argv: readonly string[], options: SandboxExecOptions = {}): Promise<SandboxExecResult> {
     try {

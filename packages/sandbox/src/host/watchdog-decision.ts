@@ -84,3 +84,10 @@ export function findLimitHit(usage: WatchdogUsage, limits: WatchdogLimits): Watc
 function mib(bytes: number): string {
   return (bytes / MIB).toFixed(1);
 }
+
+/** The `closed` event reason of each watchdog limit. */
+export const WATCHDOG_CLOSE_REASONS: Record<WatchdogLimitName, string> = {
+  cpuTotal: "cpu_total",
+  memory: "memory_total",
+  disk: "workspace_size",
+};
