@@ -1,12 +1,11 @@
 import { type CanaryHost, type CanaryPlan, planCanaries, type ReportedOutcome } from "../base/canary/index";
 import type { TSweInstance } from "./swe-instance.schema";
 import { repoPath } from "./swe-shell-scripts";
-import type { TestFramework } from "./test-framework";
+import { type TestFramework, UNITTEST_NAME } from "./test-framework";
 import type { TestStatus, TestStatusMap } from "./test-status.types";
 
 /** Most test modules canaries are planted in per run. */
 const MAX_HOSTS = 3;
-const UNITTEST_NAME = /^(\w+) \(([\w.]+)\)$/;
 
 /** The file (pytest) or module (unittest) a listed test lives in; null when the name has no such part. */
 export function hostOfTest(framework: TestFramework, test: string): string | null {

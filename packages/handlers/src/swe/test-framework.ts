@@ -5,7 +5,8 @@ import { parseUnittestLog } from "./unittest-log.parser";
 
 export type TestFramework = "pytest" | "unittest";
 
-const UNITTEST_NAME = /^(\w+) \(([\w.]+)\)$/;
+/** `test_x (pkg.module.Class)`: a unittest test name as SWE-bench lists it. */
+export const UNITTEST_NAME = /^(\w+) \(([\w.]+)\)$/;
 
 /** Guesses the framework from the test names: `a.py::b` is pytest, `test_x (mod.Class)` is unittest. */
 export function detectTestFramework(testNames: readonly string[]): TestFramework | null {

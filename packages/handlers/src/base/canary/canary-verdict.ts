@@ -24,7 +24,6 @@ export interface CheckCanariesInput {
  * fixture broke for every test, graded ones included, so none of its graded tests passed).
  */
 export function checkCanaries(input: CheckCanariesInput): CanaryCheck {
-  const planted = new Set(input.plantedHosts);
   const lies: CanaryLie[] = [];
   const unreached: string[] = [];
   let plantedCount = 0;
@@ -51,7 +50,7 @@ export function checkCanaries(input: CheckCanariesInput): CanaryCheck {
   }
   return {
     planted: plantedCount,
-    hosts: input.plantedHosts.filter((host) => planted.has(host)),
+    hosts: [...input.plantedHosts],
     unreached,
     lies,
   };
