@@ -3,8 +3,9 @@ import { fileURLToPath } from "node:url";
 import { createJobStore } from "@raas/db";
 import type { JobStore } from "@raas/engine";
 import type { TJob } from "@raas/shared";
+import { PrivatePostgresServer } from "../../../../../packages/db/test/support/private-postgres-server";
 import { PrivateRedisServer } from "../../../../../packages/queue/test/support/private-redis-server";
-import { type FreshSchema, freshSchema } from "./fresh-schema";
+import { type FreshSchema, freshSchema, privateSchema } from "./fresh-schema";
 import { JobLedger } from "./job-ledger";
 import { RaasProcess } from "./raas-process";
 
@@ -33,13 +34,21 @@ export class Deployment {
     /** Key and channel prefix of this deployment (`RAAS_QUEUE_PREFIX`). */
     readonly prefix: string,
     readonly ledger: JobLedger,
+    /** The deployment's own PostgreSQL server (`start({ privatePostgres: true })`), to stop and restart. */
+    readonly postgres: PrivatePostgresServer | null,
   ) {}
 
-  static async start(): Promise<Deployment> {
+  /**
+   * `privatePostgres`: a PostgreSQL server of the deployment's own (for tests that stop the
+   * database); else a fresh schema on the machine's shared PostgreSQL.
+   */
+  static async start(options: { privatePostgres?: boolean } = {}): Promise<Deployment> {
     const redis = await PrivateRedisServer.start();
-    const schema = freshSchema();
+    const postgres = options.privatePostgres ? await PrivatePostgresServer.start() : null;
+    const schema = postgres ? privateSchema(postgres) : freshSchema();
     const prefix = `raas-fault-${randomUUID().slice(0, 8)}`;
-    return new Deployment(redis, schema, prefix, await JobLedger.open({ url: redis.url, prefix }));
+    const ledger = await JobLedger.open({ url: redis.url, prefix });
+    return new Deployment(redis, schema, prefix, ledger, postgres);
   }
 
   /** What every process of the deployment shares: store, queue, key prefix, quiet logs. */
@@ -96,7 +105,8 @@ export class Deployment {
     await this.ledger.close();
     await this.#store?.close();
     await this.redis.dispose();
-    await this.schema.drop();
+    if (this.postgres) await this.postgres.dispose();
+    else await this.schema.drop();
   }
 }
 

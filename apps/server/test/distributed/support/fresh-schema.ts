@@ -30,3 +30,8 @@ export function freshSchema(): FreshSchema {
     },
   };
 }
+
+/** The `raas` schema on a PostgreSQL server of the test's own; dropped with the server. */
+export function privateSchema(server: { urlWithSchema(schema: string): string }): FreshSchema {
+  return { schema: "raas", databaseUrl: server.urlWithSchema("raas"), async drop() {} };
+}
