@@ -12,6 +12,7 @@ import {
 } from "@raas/compose";
 import { fanOutPolicy, followPolicy, type RolloutEngine } from "@raas/engine";
 import type { Logger } from "pino";
+import { HealthConditions } from "./health-conditions";
 import { waitUntilIdle } from "./idle";
 import type { WorkerConfig } from "./worker-config";
 import { startWorkerGateway } from "./worker-gateway";
@@ -27,6 +28,8 @@ export interface RunningWorker {
   id: string;
   engine: RolloutEngine;
   workers: ComposedWorkers;
+  /** What this worker's health depends on (`/health`, `/metrics`). */
+  conditions: HealthConditions;
   /** Base URL of `/health` and `/metrics`. */
   httpUrl: string;
   state(): WorkerState;
@@ -136,11 +139,13 @@ export async function startWorker(
     logger: logger.child({ component: "workers" }),
   });
   let state: WorkerState = "running";
+  const conditions = new HealthConditions();
   const http: WorkerHttp = await startWorkerHttp({
     ...config.http,
     engine: composed.engine,
     inference: inference.pool,
     workerId,
+    conditions,
     state: () => (state === "running" && workers.heartbeat?.status === "draining" ? "draining" : state),
   });
   logger.info(
@@ -198,6 +203,7 @@ export async function startWorker(
     id: workerId,
     engine: composed.engine,
     workers,
+    conditions,
     httpUrl: http.url,
     state: () => state,
     drainAndStop,

@@ -4,6 +4,7 @@ import { ControlPlaneMetrics } from "@raas/api";
 import type { RolloutEngine } from "@raas/engine";
 import type { RoutedInferencePool } from "@raas/inference";
 import { Gauge } from "prom-client";
+import type { HealthConditions } from "./health-conditions";
 import type { WorkerState } from "./start-worker";
 
 export interface WorkerHttpOptions {
@@ -13,6 +14,8 @@ export interface WorkerHttpOptions {
   inference: Pick<RoutedInferencePool, "listBackends">;
   workerId: string;
   state: () => WorkerState;
+  /** What the worker's health depends on (store, sandboxes, …), as their watchers report it. */
+  conditions: HealthConditions;
 }
 
 export interface WorkerHttp {
@@ -21,12 +24,13 @@ export interface WorkerHttp {
 }
 
 /**
- * The worker's small HTTP port: `GET /health` (200 while it runs or drains, 503 once stopping;
- * JSON with its id, state, pools and held sandboxes) and `GET /metrics` (Prometheus: the engine's
- * stage gauges and stage durations, the backends it routes to, `raas_worker_draining`).
+ * The worker's small HTTP port: `GET /health` (200 while it runs or drains, 503 once stopping or
+ * while a condition that stops work fails; JSON with its id, state, pools, held sandboxes and
+ * conditions) and `GET /metrics` (Prometheus: the engine's stage gauges and stage durations, the
+ * backends it routes to, `raas_worker_draining`, `raas_worker_condition_ok`).
  */
 export async function startWorkerHttp(options: WorkerHttpOptions): Promise<WorkerHttp> {
-  const { engine, state } = options;
+  const { engine, state, conditions } = options;
   // Job counters are the server's: this worker hears every process's job events through the bus.
   const metrics = new ControlPlaneMetrics({ engine, backends: options.inference, countJobs: false });
   new Gauge({
@@ -45,6 +49,17 @@ export async function startWorkerHttp(options: WorkerHttpOptions): Promise<Worke
       this.set(engine.heldSandboxes);
     },
   });
+  new Gauge({
+    name: "raas_worker_condition_ok",
+    help: "1 while a condition this worker depends on (store, sandboxes, …) is ok, else 0.",
+    labelNames: ["condition"],
+    registers: [metrics.registry],
+    collect() {
+      this.reset();
+      for (const condition of conditions.list())
+        this.set({ condition: condition.name }, condition.ok ? 1 : 0);
+    },
+  });
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET" && req.method !== "HEAD") {
@@ -59,8 +74,11 @@ export async function startWorkerHttp(options: WorkerHttpOptions): Promise<Worke
         workerId: options.workerId,
         pools: stages,
         heldSandboxes: engine.heldSandboxes,
+        healthy: !conditions.isUnhealthy(),
+        conditions: Object.fromEntries(conditions.list().map(({ name, ...condition }) => [name, condition])),
       };
-      const status = current === "stopping" || current === "stopped" ? 503 : 200;
+      const stopped = current === "stopping" || current === "stopped";
+      const status = stopped || conditions.isUnhealthy() ? 503 : 200;
       res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
       return;
     }
