@@ -54,6 +54,7 @@ export function rolloutHostConfigFromEnv(env: TRolloutHostEnv, files: HostEnvFil
     sandbox: {
       runtime: env.RAAS_SANDBOX_RUNTIME,
       searchPath: env.PATH,
+      ...(env.RAAS_SANDBOX_DIR !== undefined && { baseDir: env.RAAS_SANDBOX_DIR }),
       ...(env.RAAS_SANDBOX_TOTAL_CPU_SEC !== undefined && {
         defaultLimits: { totalCpuSec: env.RAAS_SANDBOX_TOTAL_CPU_SEC },
       }),

@@ -133,6 +133,14 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
    * number keeps that many from start-up on; 0 turns the pool off.
    */
   RAAS_SANDBOX_WARM_POOL: ZAutoOrCount(1_024).optional(),
+  /**
+   * Host directory of the per-sandbox directories (an absolute path under a world-searchable
+   * directory such as /tmp). Processes that share it — workers on one node, or nodes sharing a
+   * file system — remove the directories of hosts that died. Default `<tmpdir>/raas-sandboxes`.
+   */
+  RAAS_SANDBOX_DIR: ZOptionalText.pipe(
+    z.string().startsWith("/", { error: "expected an absolute path" }).optional(),
+  ),
   /** Where the sandbox runtime looks for bwrap/apptainer/prlimit. Default the usual system directories. */
   PATH: z.string().default("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
