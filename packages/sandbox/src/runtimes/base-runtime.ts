@@ -24,7 +24,7 @@ import {
   writeWorkspaceFiles,
 } from "../host/sandbox-dirs";
 import { SandboxError } from "../host/sandbox-error";
-import { ensureServerBundle, type ServerBundle } from "../host/server-bundle";
+import { defaultExecBinDir, ensureServerBundle, type ServerBundle } from "../host/server-bundle";
 import type { WatchdogLimits } from "../host/watchdog-decision";
 import {
   cloneWorkspace,
@@ -87,6 +87,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
   constructor(options: SandboxRuntimeOptions = {}) {
     this.options = {
       baseDir: join(tmpdir(), "raas-sandboxes"),
+      execBinDir: defaultExecBinDir(),
       startTimeoutMs: 15_000,
       defaultToolTimeoutMs: 60_000,
       noOutputTimeoutMs: 2_000,
@@ -318,7 +319,11 @@ export abstract class BaseRuntime implements SandboxRuntime {
   }
 
   async #createCold(spec: SandboxSpec, signal?: AbortSignal, fill?: WorkspaceFill): Promise<ManagedSandbox> {
-    const bundle = await ensureServerBundle(this.options.baseDir, this.sandboxOwner());
+    const bundle = await ensureServerBundle(
+      this.options.baseDir,
+      this.sandboxOwner(),
+      this.options.execBinDir,
+    );
     const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const limits = mergeLimits(this.options.defaultLimits, spec.limits);
     const owner = this.sandboxOwner();

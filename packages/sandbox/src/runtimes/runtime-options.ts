@@ -9,6 +9,14 @@ export interface SandboxRuntimeOptions {
    */
   baseDir?: string;
   /**
+   * Host directory for the execute-only copies of node and bash every sandbox runs (not readable
+   * inside, so the execution server and the shell cannot be traced by the tools), shared by every
+   * base directory and runtime of this user: a base directory never holds a ~96 MB copy of node.
+   * Must be owned by this process's user and writable by no one else. Default
+   * `<os.tmpdir()>/raas-exec-bin-<uid>`.
+   */
+  execBinDir?: string;
+  /**
    * Limits for specs that omit them; merged field by field over {@link DEFAULT_LIMITS} (a field
    * given as undefined unsets that default; a spec's undefined field keeps the runtime's).
    */
