@@ -59,6 +59,17 @@ export function defaultFailureKind(stage: TStage): Exclude<TFailureKind, "agent"
   }
 }
 
+/**
+ * Whether a failed stage starts the job again from INIT (within its attempt budget) rather than
+ * failing it: only an infrastructure failure at INIT (`sandbox`: its sandbox would not start, the
+ * host failed) — the worker's fault, not the task's, and nothing of the policy's is lost; another
+ * worker (or this one, recovered) may run it. Later stages fail as they are: the policy has acted
+ * and a retry would throw its trajectory away.
+ */
+export function isRetriedFromInit(stage: TStage, kind: TFailureKind): boolean {
+  return stage === "init" && kind === "sandbox";
+}
+
 function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));

@@ -1,4 +1,5 @@
 import type { TStage } from "@raas/shared";
+import { isRetriedFromInit } from "../../lifecycle/failure-classifier";
 import { type LiveJob, newLiveJob, runCleanups } from "../../lifecycle/live-job";
 import { runStage, type StageOutcome } from "../../lifecycle/stage-executor";
 import { createRecorder } from "../../lifecycle/trajectory-recorder";
@@ -68,6 +69,13 @@ export class ExecutionSystem {
     if (outcome.type === "preempted") {
       await queue.ack(lastLease);
       await this.#requeuePreempted(live, stage);
+      return;
+    }
+    if (outcome.type === "failed" && isRetriedFromInit(stage, outcome.failure.kind)) {
+      // Acked first: the INIT item queued again must not be the one this ack removes.
+      await queue.ack(lastLease);
+      await this.#retryFromInit(live, outcome.failure.message);
+      this.#events.stageFinished({ jobId, stage, durationMs, outcome: outcome.failure.kind });
       return;
     }
     this.#settle(live, stage, outcome);
@@ -162,6 +170,26 @@ export class ExecutionSystem {
     await store.deleteTrajectory(id);
     await queue.enqueue({ jobId: id, stage: "init", priority: live.record.priority });
     logger?.info({ jobId: id, stage }, "preempted by higher-priority work; queued for INIT again");
+  }
+
+  /**
+   * An infrastructure failure at INIT (a sandbox that would not start): what the attempt left is
+   * cleaned up and the job queued for INIT again, for any worker (attempts + 1), or failed as
+   * `sandbox` once it used up `maxAttempts`. A worker whose sandboxes keep failing stops taking
+   * INIT work, so the retry lands on another.
+   */
+  async #retryFromInit(live: LiveJob, reason: string): Promise<void> {
+    const { logger, inference } = this.#ctx;
+    const { id } = live.record;
+    for (const error of await runCleanups(live.jobCleanups)) {
+      logger?.warn({ jobId: id, err: String(error) }, "cleanup of a failed INIT failed");
+    }
+    inference?.releaseJob(id);
+    const outcome = await this.#recovery.restart(live, reason);
+    logger?.info(
+      { jobId: id, attempts: live.record.attempts, outcome, reason },
+      "INIT failed on this worker",
+    );
   }
 
   /** The stage's outcome as a transition; the next stage is queued (to this worker) once stored. */
