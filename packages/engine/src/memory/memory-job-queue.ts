@@ -41,6 +41,8 @@ export class MemoryJobQueue implements JobQueue {
   readonly #addressed = new Map<string, BinaryHeap<Entry>>();
   readonly #waiters = new Map<TStage, Waiter[]>();
   readonly #leases = new Map<string, HeldLease>();
+  /** Nacked items waiting out their delay. */
+  readonly #delayed = new Set<Entry>();
   readonly #clock: Clock;
   #seq = 0;
   #leaseSeq = 0;
@@ -92,8 +94,15 @@ export class MemoryJobQueue implements JobQueue {
   async nack(lease: Lease, delayMs = 0): Promise<void> {
     const held = this.#release(lease.leaseId);
     if (!held) return;
-    if (delayMs <= 0) this.#push(held.entry);
-    else this.#clock.setTimer(() => this.#push(held.entry), delayMs);
+    if (delayMs <= 0) {
+      this.#push(held.entry);
+      return;
+    }
+    this.#delayed.add(held.entry);
+    this.#clock.setTimer(() => {
+      // Removed meanwhile (`remove`): nothing to deliver.
+      if (this.#delayed.delete(held.entry)) this.#push(held.entry);
+    }, delayMs);
   }
 
   async extend(lease: Lease, leaseMs: number): Promise<Lease> {
@@ -109,6 +118,9 @@ export class MemoryJobQueue implements JobQueue {
   async remove(jobId: string, stage: TStage): Promise<boolean> {
     const matches = (entry: Entry) => entry.item.jobId === jobId;
     if (this.#heap(stage).remove(matches) !== undefined) return true;
+    for (const entry of this.#delayed) {
+      if (entry.item.stage === stage && matches(entry)) return this.#delayed.delete(entry);
+    }
     for (const [key, heap] of this.#addressed) {
       if (key.startsWith(`${stage} `) && heap.remove(matches) !== undefined) return true;
     }
@@ -134,6 +146,16 @@ export class MemoryJobQueue implements JobQueue {
       }
     }
     return taken;
+  }
+
+  async holds(jobId: string, stage: TStage): Promise<boolean> {
+    const matches = (entry: Entry) => entry.item.jobId === jobId && entry.item.stage === stage;
+    if (this.#heap(stage).some(matches)) return true;
+    for (const [key, heap] of this.#addressed)
+      if (key.startsWith(`${stage} `) && heap.some(matches)) return true;
+    for (const held of this.#leases.values()) if (matches(held.entry)) return true;
+    for (const entry of this.#delayed) if (matches(entry)) return true;
+    return false;
   }
 
   async depth(stage: TStage): Promise<number> {

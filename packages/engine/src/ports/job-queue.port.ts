@@ -57,6 +57,12 @@ export interface JobQueue {
    * to their queue at once (delivered again, as when a lease expires) and are not returned.
    */
   takeAddressedTo(workerId: string): Promise<QueueItem[]>;
+  /**
+   * True when the queue holds an item of `jobId` for `stage` — waiting, held back by a nack delay,
+   * or leased — shared or addressed. Tells a restarted control plane which of the jobs stored as
+   * queued for INIT it had released to the queue and which it had still held back.
+   */
+  holds(jobId: string, stage: TStage): Promise<boolean>;
   /** Items waiting (not leased) per stage, shared and addressed alike. */
   depth(stage: TStage): Promise<number>;
   close(): Promise<void>;

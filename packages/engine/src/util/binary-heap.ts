@@ -31,6 +31,11 @@ export class BinaryHeap<T> {
     return top;
   }
 
+  /** True when an item matches `predicate`; O(n). */
+  some(predicate: (item: T) => boolean): boolean {
+    return this.#items.some(predicate);
+  }
+
   /** Removes the first item matching `predicate`; O(n). */
   remove(predicate: (item: T) => boolean): T | undefined {
     const items = this.#items;

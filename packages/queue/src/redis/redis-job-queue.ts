@@ -13,6 +13,9 @@ import {
 import { ReserveLoop, type Taken } from "./reserve-loop";
 import { watchConnection } from "./watch-connection";
 
+/** An item in these states is still in the queue: waiting, held back by a nack delay, or leased. */
+const HELD_STATES = new Set([...REMOVABLE_STATES, "active"]);
+
 /** How the lock tokens of a worker's reserves begin. */
 const lockOwner = (workerId: string | undefined) => `${encodeURIComponent(workerId ?? "")}|`;
 
@@ -183,6 +186,14 @@ export class RedisJobQueue implements JobQueue {
         if (!isLostLeaseError(error)) throw error;
       });
     }
+  }
+
+  async holds(jobId: string, stage: TStage): Promise<boolean> {
+    for (const handle of await this.#stageHandles(stage)) {
+      const job = await handle.getJob(toBullJobId(jobId));
+      if (job && HELD_STATES.has(await job.getState())) return true;
+    }
+    return false;
   }
 
   async depth(stage: TStage): Promise<number> {

@@ -144,6 +144,32 @@ export function describeJobQueueContract(name: string, open: () => Promise<Queue
       expect(await queue.depth("init")).toBe(0);
     });
 
+    it("says which jobs it holds an item of per stage: waiting, delayed, leased or addressed, not acked", async () => {
+      const { queue, openPeer } = await fresh();
+      await queue.enqueue({ jobId: "leased", stage: "init", priority: 0 });
+      await queue.enqueue({ jobId: "waiting", stage: "init", priority: 0 });
+      await queue.enqueue({ jobId: "addressed", stage: "run", priority: 0, workerId: "w1" });
+      const leased = await mustReserve(queue, "init", 10_000, never());
+      expect(leased.item.jobId).toBe("leased");
+      const peer = await openPeer();
+      for (const [jobId, stage] of [
+        ["leased", "init"],
+        ["waiting", "init"],
+        ["addressed", "run"],
+      ] as const) {
+        expect(await peer.holds(jobId, stage), `${jobId} ${stage}`).toBe(true);
+      }
+      expect(await peer.holds("waiting", "run")).toBe(false);
+      expect(await peer.holds("never-queued", "init")).toBe(false);
+      const waiting = await mustReserve(queue, "init", 10_000, never());
+      await queue.nack(waiting, 60_000);
+      expect(await peer.holds("waiting", "init")).toBe(true);
+      await queue.ack(leased);
+      expect(await peer.holds("leased", "init")).toBe(false);
+      expect(await queue.remove("waiting", "init")).toBe(true);
+      expect(await peer.holds("waiting", "init")).toBe(false);
+    });
+
     it("gives an addressed item only to its worker, competing by priority with shared items", async () => {
       const { queue, openPeer } = await fresh();
       await queue.enqueue({ jobId: "shared", stage: "run", priority: 0 });
