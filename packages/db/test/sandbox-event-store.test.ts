@@ -113,6 +113,8 @@ describe.each(targets)("SandboxEventStore on %s", (_name, open) => {
         limitHits: { memory: 1, processes: 1 },
         crashed: 1,
         startFailed: 1,
+        cancelled: 0,
+        live: 1,
         meanReadyMs: 48.25,
         meanLifetimeMs: 640,
       });
@@ -128,6 +130,75 @@ describe.each(targets)("SandboxEventStore on %s", (_name, open) => {
         expect(await store.summarize({ sinceMs })).toMatchObject({ sandboxes: 0, limitHits: {} });
         expect(await store.listEvents({ sinceMs })).toEqual([]);
       }
+    } finally {
+      await close();
+    }
+  });
+
+  it("closes the open records of a dead host, once, and counts only live hosts' sandboxes as live", async () => {
+    const { store, close } = await open();
+    const lost = "node-9:99";
+    const live = "node-5:50";
+    try {
+      await store.appendEvents([
+        event("h_starting", "created", 1_000, { runtime: "bubblewrap" }, "starting", lost),
+        event("h_ready", "created", 1_000, { runtime: "bubblewrap" }, "starting", lost),
+        event("h_ready", "ready", 1_040, { readyMs: 40 }, "ready", lost),
+        event("h_busy", "created", 1_000, {}, "starting", lost),
+        event("h_busy", "ready", 1_010, {}, "busy", lost),
+        event("h_done", "created", 1_000, {}, "starting", lost),
+        event("h_done", "closed", 1_500, { reason: "closed" }, "closed", lost),
+        event("other", "created", 1_000, {}, "starting", live),
+        event("other", "ready", 1_020, {}, "ready", live),
+        event("cancelled", "created", 1_000, {}, "starting", live),
+        event("cancelled", "start_cancelled", 1_030, {}, "closed", live),
+        event("cancelled", "closed", 1_031, { reason: "cancelled" }, "closed", live),
+      ]);
+      expect(await store.listOpenHostIds()).toEqual(expect.arrayContaining([live, lost]));
+      expect((await store.summarize({ hostId: lost })).live).toBe(3);
+
+      const closure = { reason: "worker_lost", state: "failed", atMs: 5_000 } as const;
+      expect((await store.closeHostSandboxes(lost, closure)).sort()).toEqual([
+        "h_busy",
+        "h_ready",
+        "h_starting",
+      ]);
+      expect(await store.getSandbox("h_ready")).toMatchObject({
+        state: "failed",
+        closeReason: "worker_lost",
+        closedAtMs: 5_000,
+        lifetimeMs: 4_000,
+        readyMs: 40,
+        runtime: "bubblewrap",
+      });
+      expect(await store.getSandbox("h_done")).toMatchObject({
+        state: "closed",
+        closeReason: "closed",
+        closedAtMs: 1_500,
+      });
+      expect((await store.listEvents({ sandboxId: "h_starting", limit: 1 }))[0]).toMatchObject({
+        type: "closed",
+        state: "failed",
+        hostId: lost,
+        detail: { reason: "worker_lost", closedBy: "recovery" },
+      });
+      // Idempotent: nothing is open any more, and no second event is written.
+      expect(await store.closeHostSandboxes(lost, { ...closure, atMs: 6_000 })).toEqual([]);
+      expect(await store.listEvents({ sandboxId: "h_ready", type: "closed" })).toHaveLength(1);
+
+      expect(await store.listOpenHostIds()).toContain(live);
+      expect(await store.listOpenHostIds()).not.toContain(lost);
+      expect(await store.summarize({ hostId: lost })).toMatchObject({
+        live: 0,
+        byState: { failed: 3, closed: 1 },
+        byCloseReason: { worker_lost: 3, closed: 1 },
+      });
+      // The live host's sandbox stays open; its cancelled start is a cancellation, not a failure.
+      expect(await store.summarize({ hostId: live })).toMatchObject({
+        live: 1,
+        cancelled: 1,
+        startFailed: 0,
+      });
     } finally {
       await close();
     }

@@ -1,5 +1,8 @@
 import {
   foldSandboxEvents,
+  type HostSandboxClosure,
+  hostClosureEvents,
+  OPEN_SANDBOX_STATES,
   type SandboxEventFilter,
   type SandboxEventRecord,
   type SandboxEventStore,
@@ -135,5 +138,23 @@ export class PrismaSandboxEventStore implements SandboxEventStore {
       meanReadyMs: roundMs(totals._avg.readyMs),
       meanLifetimeMs: roundMs(totals._avg.lifetimeMs),
     });
+  }
+
+  async listOpenHostIds(): Promise<string[]> {
+    const rows = await this.#prisma.sandbox.findMany({
+      where: { state: { in: [...OPEN_SANDBOX_STATES] }, hostId: { not: null } },
+      distinct: ["hostId"],
+      select: { hostId: true },
+    });
+    return rows.flatMap((row) => (row.hostId === null ? [] : [row.hostId]));
+  }
+
+  async closeHostSandboxes(hostId: string, closure: HostSandboxClosure): Promise<string[]> {
+    const open = await this.#prisma.sandbox.findMany({
+      where: { hostId, state: { in: [...OPEN_SANDBOX_STATES] } },
+    });
+    const events = hostClosureEvents(open.map(fromSandboxRow), hostId, closure);
+    await this.appendEvents(events);
+    return events.map((event) => event.sandboxId);
   }
 }

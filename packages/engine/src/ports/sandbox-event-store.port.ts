@@ -21,7 +21,10 @@ export interface SandboxRecord {
   closedAtMs: number | null;
   /** created → closed, in ms. */
   lifetimeMs: number | null;
-  /** Why it closed: `closed`, `crashed`, `start_failed`, `wall_time`, `cpu_total`, `memory_total`, … */
+  /**
+   * Why it closed: `closed`, `crashed`, `start_failed`, `cancelled`, `wall_time`, `cpu_total`,
+   * `memory_total`, …, or `worker_lost` / `worker_stopped` when recovery closed it for its host.
+   */
   closeReason: string | null;
   /** The first limit it hit (`processes`, `memory`, `wallTime`, `cpuTotal`, `output`, …). */
   limitKind: string | null;
@@ -66,12 +69,29 @@ export interface SandboxSummary {
   limitHits: Record<string, number>;
   /** Sandboxes that crashed (close reason `crashed`). */
   crashed: number;
-  /** Sandboxes that failed to start (close reason `start_failed`). */
+  /** Sandboxes that failed to start (close reason `start_failed`); cancelled starts are not among them. */
   startFailed: number;
+  /** Sandboxes whose start was cancelled (close reason `cancelled`: their job was cancelled meanwhile). */
+  cancelled: number;
+  /**
+   * Sandboxes not closed yet (`starting`, `ready`, `busy` or `closing`). The records of a host that
+   * died or stopped are closed by recovery (`closeHostSandboxes`), so these are of live hosts.
+   */
+  live: number;
   /** Mean created → ready time in ms over the sandboxes that became ready; null when none did. */
   meanReadyMs: number | null;
   /** Mean lifetime in ms over the closed sandboxes; null when none closed. */
   meanLifetimeMs: number | null;
+}
+
+/** How `closeHostSandboxes` closes the records a host left open. */
+export interface HostSandboxClosure {
+  /** The close reason stored: `worker_lost` (the host died under them), `worker_stopped`. */
+  reason: string;
+  /** `failed` when the host died under them, `closed` when it stopped. */
+  state: "closed" | "failed";
+  /** When, in ms since the epoch. */
+  atMs: number;
 }
 
 /**
@@ -87,4 +107,12 @@ export interface SandboxEventStore {
   getSandbox(id: string): Promise<SandboxRecord | null>;
   /** Counts by state, close reason and limit kind, and mean timings. */
   summarize(filter?: SandboxSummaryFilter): Promise<SandboxSummary>;
+  /** Host ids that have sandboxes not closed yet (`SandboxSummary.live`), each once. */
+  listOpenHostIds(): Promise<string[]>;
+  /**
+   * Closes every record of `hostId` still open — its host died or stopped, so no event will ever
+   * close them — with one `closed` event each (`detail.reason`, `detail.closedBy: "recovery"`).
+   * Idempotent: a second call finds nothing open. Returns the sandbox ids it closed.
+   */
+  closeHostSandboxes(hostId: string, closure: HostSandboxClosure): Promise<string[]>;
 }

@@ -1,4 +1,5 @@
 import type {
+  HostSandboxClosure,
   SandboxEventFilter,
   SandboxEventRecord,
   SandboxEventStore,
@@ -6,7 +7,12 @@ import type {
   SandboxSummary,
   SandboxSummaryFilter,
 } from "../ports/sandbox-event-store.port";
-import { foldSandboxEvents, summarizeSandboxes } from "./sandbox-record-fold";
+import {
+  foldSandboxEvents,
+  hostClosureEvents,
+  isOpenSandbox,
+  summarizeSandboxes,
+} from "./sandbox-record-fold";
 
 /** Default and largest number of events `listEvents` returns. */
 export const DEFAULT_SANDBOX_EVENT_LIMIT = 100;
@@ -61,5 +67,19 @@ export class MemorySandboxEventStore implements SandboxEventStore {
       .filter((event) => event.type === "limit_hit" && ids.has(event.sandboxId))
       .map((event) => (typeof event.detail?.limit === "string" ? event.detail.limit : "unknown"));
     return summarizeSandboxes(rows, limitKinds);
+  }
+
+  async listOpenHostIds(): Promise<string[]> {
+    const hosts = new Set<string>();
+    for (const row of this.#sandboxes.values()) {
+      if (row.hostId !== null && isOpenSandbox(row)) hosts.add(row.hostId);
+    }
+    return [...hosts];
+  }
+
+  async closeHostSandboxes(hostId: string, closure: HostSandboxClosure): Promise<string[]> {
+    const events = hostClosureEvents([...this.#sandboxes.values()], hostId, closure);
+    await this.appendEvents(events);
+    return events.map((event) => event.sandboxId);
   }
 }

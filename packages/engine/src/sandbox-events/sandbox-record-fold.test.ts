@@ -52,7 +52,7 @@ describe("foldSandboxEvents", () => {
     expect(second.get("sb2")).toMatchObject({ createdAtMs: 10, lifetimeMs: 50, closeReason: "wall_time" });
   });
 
-  it("summarizes states, close reasons, limit kinds and mean timings", () => {
+  it("summarizes states, close reasons (a cancelled start apart from failed ones), limits and timings", () => {
     const rows = foldSandboxEvents(new Map(), [
       event("a", "created", 0, {}, "starting"),
       event("a", "ready", 10, { readyMs: 10 }),
@@ -62,16 +62,21 @@ describe("foldSandboxEvents", () => {
       event("b", "closed", 6, { reason: "start_failed", error: "bwrap: No permission" }, "failed"),
       event("c", "created", 0, {}, "starting"),
       event("c", "ready", 30, { readyMs: 30 }),
+      event("d", "created", 0, {}, "starting"),
+      event("d", "start_cancelled", 8, {}, "closed"),
+      event("d", "closed", 9, { reason: "cancelled" }, "closed"),
     ]);
     expect(summarizeSandboxes([...rows.values()], ["memory", "memory", "wallTime"])).toEqual({
-      sandboxes: 3,
-      byState: { closed: 1, failed: 1, ready: 1 },
-      byCloseReason: { closed: 1, start_failed: 1 },
+      sandboxes: 4,
+      byState: { closed: 2, failed: 1, ready: 1 },
+      byCloseReason: { closed: 1, start_failed: 1, cancelled: 1 },
       limitHits: { memory: 2, wallTime: 1 },
       crashed: 0,
       startFailed: 1,
+      cancelled: 1,
+      live: 1,
       meanReadyMs: 20,
-      meanLifetimeMs: 58,
+      meanLifetimeMs: 41.67,
     });
     expect(rows.get("b")?.error).toBe("bwrap: No permission");
   });

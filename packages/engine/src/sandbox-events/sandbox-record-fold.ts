@@ -1,6 +1,43 @@
-import type { SandboxEventRecord, SandboxRecord, SandboxSummary } from "../ports/sandbox-event-store.port";
+import type { TSandboxState } from "@raas/shared";
+import type {
+  HostSandboxClosure,
+  SandboxEventRecord,
+  SandboxRecord,
+  SandboxSummary,
+} from "../ports/sandbox-event-store.port";
 
 const STDERR_TAIL_CHARS = 1_000;
+
+/** States of a sandbox not closed yet: what `SandboxSummary.live` counts. */
+export const OPEN_SANDBOX_STATES: readonly TSandboxState[] = ["starting", "ready", "busy", "closing"];
+
+/** Whether a record is still open (no event closed it yet). */
+export function isOpenSandbox(record: Pick<SandboxRecord, "state">): boolean {
+  return OPEN_SANDBOX_STATES.includes(record.state);
+}
+
+/**
+ * The `closed` events that close a host's open records for it (`closeHostSandboxes`): the host
+ * died or stopped, so none of its own will ever come.
+ */
+export function hostClosureEvents(
+  records: readonly SandboxRecord[],
+  hostId: string,
+  closure: HostSandboxClosure,
+): SandboxEventRecord[] {
+  return records
+    .filter((record) => record.hostId === hostId && isOpenSandbox(record))
+    .map((record) => ({
+      sandboxId: record.id,
+      jobId: record.jobId,
+      hostId,
+      type: "closed",
+      state: closure.state,
+      detail: { reason: closure.reason, closedBy: "recovery" },
+      // Never before its own last event: lifetimes stay non-negative with skewed clocks.
+      atMs: Math.max(closure.atMs, record.updatedAtMs),
+    }));
+}
 
 function text(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
@@ -106,12 +143,19 @@ function countBy(keys: ReadonlyArray<string | null>): Record<string, number> {
   return counts;
 }
 
-/** Completes a summary from its counts: crashes and failed starts are close reasons. */
-export function sandboxSummaryOf(counts: Omit<SandboxSummary, "crashed" | "startFailed">): SandboxSummary {
+/**
+ * Completes a summary from its counts: crashes, failed and cancelled starts are close reasons;
+ * live sandboxes are those in an open state.
+ */
+export function sandboxSummaryOf(
+  counts: Omit<SandboxSummary, "crashed" | "startFailed" | "cancelled" | "live">,
+): SandboxSummary {
   return {
     ...counts,
     crashed: counts.byCloseReason.crashed ?? 0,
     startFailed: counts.byCloseReason.start_failed ?? 0,
+    cancelled: counts.byCloseReason.cancelled ?? 0,
+    live: OPEN_SANDBOX_STATES.reduce((sum, state) => sum + (counts.byState[state] ?? 0), 0),
   };
 }
 

@@ -10,7 +10,7 @@ export function StateCounts({ summary }: { summary: TSandboxSummaryView }) {
     <Section
       id="sandbox-states"
       title="Sandboxes by state"
-      description="Every sandbox seen in the window, by its last known state; crashes and failed starts are close reasons."
+      description="Every sandbox seen in the window, by its last known state; crashes, failed and cancelled starts are close reasons; a lost worker's open sandboxes are closed as worker_lost."
     >
       <CardGrid minWidthPx={100}>
         <StatCard label="seen" value={summary.sandboxes} testId="sandbox-total" />
@@ -24,6 +24,7 @@ export function StateCounts({ summary }: { summary: TSandboxSummaryView }) {
         ))}
         <StatCard label="crashed" value={summary.crashed} testId="sandbox-crashed" />
         <StatCard label="failed to start" value={summary.startFailed} testId="sandbox-start-failed" />
+        <StatCard label="start cancelled" value={summary.cancelled} testId="sandbox-start-cancelled" />
       </CardGrid>
     </Section>
   );

@@ -8,7 +8,9 @@ export const ZSandboxEventView = z.object({
   sandboxId: z.string().describe("The sandbox the event belongs to."),
   jobId: z.string().nullable().describe("The job the sandbox ran for; null before it was assigned."),
   hostId: z.string().nullable().describe("Worker or host that ran the sandbox, e.g. `node-3:4711`."),
-  type: z.string().describe("created | ready | assigned | limit_hit | crashed | start_failed | closed"),
+  type: z
+    .string()
+    .describe("created | ready | assigned | limit_hit | crashed | start_failed | start_cancelled | closed"),
   state: z.enum(SANDBOX_STATES).describe("The sandbox's state when the event happened."),
   detail: z
     .record(z.string(), z.unknown())
@@ -36,7 +38,9 @@ export const ZSandboxView = z.object({
   closeReason: z
     .string()
     .nullable()
-    .describe("closed | crashed | start_failed | wall_time | cpu_total | memory_total | workspace_size"),
+    .describe(
+      "closed | crashed | start_failed | cancelled | wall_time | cpu_total | memory_total | workspace_size | worker_lost | worker_stopped",
+    ),
   limitKind: z.string().nullable().describe("The first limit the sandbox hit."),
   limitHits: z.number().int().describe("How many limit_hit events it had."),
   exitCode: z
@@ -59,7 +63,22 @@ export const ZSandboxSummary = z.object({
   byCloseReason: z.record(z.string(), z.number().int()).describe("Closed sandboxes by close reason."),
   limitHits: z.record(z.string(), z.number().int()).describe("limit_hit events by limit kind."),
   crashed: z.number().int().describe("Sandboxes that crashed (close reason crashed)."),
-  startFailed: z.number().int().describe("Sandboxes that failed to start (close reason start_failed)."),
+  startFailed: z
+    .number()
+    .int()
+    .describe(
+      "Sandboxes that failed to start (close reason start_failed); cancelled starts are not counted.",
+    ),
+  cancelled: z
+    .number()
+    .int()
+    .describe("Sandboxes whose start was cancelled because their job was (close reason cancelled)."),
+  live: z
+    .number()
+    .int()
+    .describe(
+      "Sandboxes not closed yet (starting, ready, busy, closing). Recovery closes the records of a lost or stopped worker (close reason worker_lost / worker_stopped), so these belong to live hosts.",
+    ),
   meanReadyMs: z
     .number()
     .nullable()
