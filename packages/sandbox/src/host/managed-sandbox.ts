@@ -119,8 +119,15 @@ export class ManagedSandbox implements Sandbox {
       this.#startWatchdog();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.#emit("start_failed", { error: message }, "failed");
-      await this.#teardown("failed", "start_failed", { error: message });
+      if (signal?.aborted) {
+        // Its job was cancelled meanwhile (dynamic sampling does this all the time): a
+        // cancellation, not a failure of this host's sandboxes.
+        this.#emit("start_cancelled", { error: message }, "closed");
+        await this.#teardown("closed", "cancelled");
+      } else {
+        this.#emit("start_failed", { error: message }, "failed");
+        await this.#teardown("failed", "start_failed", { error: message });
+      }
       throw error instanceof SandboxError
         ? error
         : new SandboxError("start_failed", String(error), { cause: error });
