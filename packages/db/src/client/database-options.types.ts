@@ -1,4 +1,5 @@
 import type { DbLogger } from "../db-logger.types";
+import type { PgliteMaintenanceOptions } from "./pglite-maintenance";
 
 /** Where the data lives. PGlite (embedded, no server) unless `databaseUrl` is given. */
 export interface DatabaseOptions {
@@ -20,6 +21,8 @@ export interface DatabaseOptions {
   schema?: string;
   /** Most PostgreSQL connections the store's pool opens. Default 10. Ignored for PGlite. */
   maxConnections?: number;
+  /** PGlite only: periodic checkpoints (bounding `pg_wal`) and vacuums. Defaults in `PgliteMaintenanceOptions`. */
+  pgliteMaintenance?: Omit<PgliteMaintenanceOptions, "logger">;
   logger?: DbLogger;
 }
 

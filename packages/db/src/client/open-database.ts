@@ -13,6 +13,7 @@ import {
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_PGLITE_DATA_DIR,
 } from "./database-options.types";
+import { PgliteMaintenance } from "./pglite-maintenance";
 import { resolvePostgresConnection } from "./postgres-connection";
 import { makePrivateDir, restrictTreeToOwner } from "./private-dir";
 
@@ -25,6 +26,8 @@ export interface OpenedDatabase {
   /** The same connection(s) Prisma uses, for bulk statements. */
   sql: SqlExecutor;
   migrationTarget: MigrationTarget;
+  /** The embedded store's checkpoints and vacuums (started here); null for PostgreSQL, which runs its own. */
+  maintenance: PgliteMaintenance | null;
   /** Disconnects Prisma and closes the pool or PGlite instance (which keeps the process alive otherwise). Idempotent. */
   close(): Promise<void>;
 }
@@ -49,6 +52,7 @@ async function openPostgres(databaseUrl: string, options: DatabaseOptions): Prom
     prisma,
     sql: pgPoolExecutor(pool),
     migrationTarget: new PostgresMigrationTarget(connection),
+    maintenance: null,
     close: once(async () => {
       try {
         await prisma.$disconnect();
@@ -75,14 +79,21 @@ async function openPglite(options: DatabaseOptions): Promise<OpenedDatabase> {
   const adapter = new PrismaPGlite(pglite) as unknown as AdapterFactory;
   const prisma = new PrismaClient({ adapter });
   const description = `pglite ${location}`;
+  const maintenance = new PgliteMaintenance(pglite, {
+    ...options.pgliteMaintenance,
+    ...(options.logger && { logger: options.logger }),
+  });
+  maintenance.start();
   return {
     kind: "pglite",
     description,
     prisma,
     sql: pgliteExecutor(pglite),
     migrationTarget: new PgliteMigrationTarget(pglite, description),
+    maintenance,
     close: once(async () => {
       try {
+        await maintenance.close();
         await prisma.$disconnect();
       } finally {
         await pglite.close();
