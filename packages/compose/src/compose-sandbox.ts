@@ -51,7 +51,11 @@ export class SandboxUnavailableError extends Error {
 export function composeSandboxRuntime(
   config: SandboxConfig,
   logger: EngineLogger,
-  options: { requireInstalled?: boolean } = {},
+  options: {
+    requireInstalled?: boolean;
+    /** This process's sandbox host id (its worker id), in each sandbox directory's owner file. */
+    hostId?: string;
+  } = {},
 ): SandboxRuntime {
   const kind = config.runtime ?? "bubblewrap";
   const searchPath = config.searchPath ?? SYSTEM_PATH;
@@ -80,6 +84,7 @@ export function composeSandboxRuntime(
     kind,
     searchPath,
     ...(config.baseDir ? { baseDir: config.baseDir } : {}),
+    ...(options.hostId !== undefined ? { hostId: options.hostId } : {}),
     ...(config.defaultLimits ? { defaultLimits: config.defaultLimits } : {}),
     ...(config.workspaceSizeBytes !== undefined ? { workspaceSizeBytes: config.workspaceSizeBytes } : {}),
     warmPoolSize,

@@ -200,6 +200,12 @@ export interface PrepareTemplateOptions {
 }
 
 /** Adapters: bubblewrap (default on Linux), singularity/apptainer (HPC), local (dev only). */
+/**
+ * What the store says of a sandbox host (a worker id): `live` (active or draining), `gone` (lost
+ * or stopped), `unknown` (no record of it, or the store cannot answer).
+ */
+export type SandboxHostStatus = "live" | "gone" | "unknown";
+
 export interface SandboxRuntime {
   readonly name: string;
   /** Tools every sandbox of this runtime serves through `runTool`. */
@@ -208,6 +214,13 @@ export interface SandboxRuntime {
   onEvent(listener: SandboxEventListener): () => void;
   /** Closes every sandbox this runtime still holds. */
   closeAll(): Promise<void>;
+  /**
+   * Removes the directories in this runtime's base directory whose host is dead: a process of this
+   * node that is gone (unless `hostStatus` says its host is live), or a host of another node
+   * sharing the directory that `hostStatus` says is gone. Never this process's own. Resolves to
+   * the directories removed.
+   */
+  reapStaleDirs?(hostStatus: (hostId: string) => Promise<SandboxHostStatus>): Promise<string[]>;
   /** The limits in force for sandboxes made with the runtime's defaults (for health reports). */
   limitsInForce?(): SandboxLimitsInForce;
   /**

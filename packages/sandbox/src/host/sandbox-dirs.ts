@@ -1,15 +1,6 @@
-import {
-  chownSync,
-  existsSync,
-  lchownSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chownSync, lchownSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { SandboxCgroup } from "./sandbox-cgroup";
+import { writeOwnerFile } from "./sandbox-dir-owner";
 
 /** Host-side directories of one sandbox. Everything lives under `root`, removed on close. */
 export interface SandboxDirs {
@@ -28,7 +19,6 @@ export interface SandboxDirs {
  */
 export const HOST_CHANNEL_SUBDIR = "channel";
 
-const OWNER_FILE = "owner.json";
 const CGROUPS_FILE = "cgroups.json";
 
 /** Records a sandbox's cgroup directories, so a reaper can remove them if its host dies. */
@@ -36,15 +26,26 @@ export function recordSandboxCgroups(root: string, cgroupDirs: readonly string[]
   writeFileSync(join(root, CGROUPS_FILE), JSON.stringify(cgroupDirs));
 }
 
+/** The cgroup directories recorded for a sandbox; none when nothing was recorded. */
+export function readSandboxCgroups(root: string): string[] {
+  try {
+    return JSON.parse(readFileSync(join(root, CGROUPS_FILE), "utf8")) as string[];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Creates the directories of a sandbox, writes its initial files and hands both to the
- * sandbox's uid (when the sandbox runs as another user than the host process).
+ * sandbox's uid (when the sandbox runs as another user than the host process). `hostId` (this
+ * process's worker id) goes into the owner file, for whoever reaps the directory of a dead host.
  */
 export function createSandboxDirs(
   baseDir: string,
   id: string,
   files: Record<string, string | Uint8Array> | undefined,
   owner: { uid: number; gid: number } | undefined,
+  hostId: string | null = null,
 ): SandboxDirs {
   const root = join(baseDir, id);
   const dirs = {
@@ -55,17 +56,12 @@ export function createSandboxDirs(
   };
   mkdirSync(dirs.workspace, { recursive: true, mode: 0o755 });
   try {
-    populate(dirs, files, owner);
+    populate(dirs, files, owner, hostId);
   } catch (error) {
     removeSandboxDirs(root);
     throw error;
   }
   return dirs;
-}
-
-/** Marks `root` as this process's, so `reapStaleSandboxDirs` removes it once this process is gone. */
-export function writeOwnerFile(root: string): void {
-  writeFileSync(join(root, OWNER_FILE), JSON.stringify({ hostPid: process.pid, createdAtMs: Date.now() }));
 }
 
 /** Writes files (workspace-relative path → contents) into a workspace, owned by `owner` when given. */
@@ -90,11 +86,12 @@ function populate(
   dirs: SandboxDirs,
   files: Record<string, string | Uint8Array> | undefined,
   owner: { uid: number; gid: number } | undefined,
+  hostId: string | null,
 ): void {
   const { root } = dirs;
   mkdirSync(dirs.run, { mode: 0o700 });
   mkdirSync(join(dirs.run, HOST_CHANNEL_SUBDIR), { mode: 0o755 });
-  writeOwnerFile(root);
+  writeOwnerFile(root, hostId);
   writeWorkspaceFiles(dirs.workspace, files);
   if (owner) {
     chownTree(dirs.workspace, owner.uid, owner.gid);
@@ -115,42 +112,4 @@ function chownTree(path: string, uid: number, gid: number): void {
 /** Removes a sandbox's directories; retries because a dying process may still be writing. */
 export function removeSandboxDirs(root: string): void {
   rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
-}
-
-function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * Removes sandbox directories left behind by host processes that died without cleaning up
- * (SIGKILL, power loss). Their sandboxes are already dead: bwrap runs with
- * --die-with-parent. Directories of live hosts are never touched.
- */
-export function reapStaleSandboxDirs(baseDir: string, prefix: string): string[] {
-  if (!existsSync(baseDir)) return [];
-  const removed: string[] = [];
-  for (const name of readdirSync(baseDir)) {
-    if (!name.startsWith(prefix)) continue;
-    const root = join(baseDir, name);
-    try {
-      const { hostPid } = JSON.parse(readFileSync(join(root, OWNER_FILE), "utf8")) as { hostPid: number };
-      if (hostPid === process.pid || isPidAlive(hostPid)) continue;
-    } catch {
-      continue; // No owner file yet: being created right now, or not ours.
-    }
-    try {
-      const cgroups = JSON.parse(readFileSync(join(root, CGROUPS_FILE), "utf8")) as string[];
-      SandboxCgroup.removeDirs(cgroups);
-    } catch {
-      // No cgroups were recorded for this sandbox.
-    }
-    removeSandboxDirs(root);
-    removed.push(root);
-  }
-  return removed;
 }

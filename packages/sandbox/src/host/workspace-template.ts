@@ -2,7 +2,8 @@ import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { SandboxTemplate } from "@raas/engine";
-import { removeSandboxDirs, writeOwnerFile } from "./sandbox-dirs";
+import { writeOwnerFile } from "./sandbox-dir-owner";
+import { removeSandboxDirs } from "./sandbox-dirs";
 import { copyTree, SpecialEntryError } from "./workspace-copy";
 
 /**
@@ -55,10 +56,10 @@ export function templateWorkspace(root: string): string {
  * Creates a template's root directory (private to this host user) with an owner file, so the
  * reaper of stale sandbox directories removes it if this process dies without cleaning up.
  */
-export function createTemplateRoot(baseDir: string, id: string): string {
+export function createTemplateRoot(baseDir: string, id: string, hostId: string | null = null): string {
   const root = join(baseDir, id);
   mkdirSync(root, { mode: 0o700 });
-  writeOwnerFile(root);
+  writeOwnerFile(root, hostId);
   return root;
 }
 

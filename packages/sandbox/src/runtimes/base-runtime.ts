@@ -7,6 +7,7 @@ import type {
   PrepareTemplateOptions,
   Sandbox,
   SandboxEventListener,
+  SandboxHostStatus,
   SandboxLimits,
   SandboxLimitsInForce,
   SandboxRuntime,
@@ -18,13 +19,13 @@ import type { TSandboxEvent } from "@raas/shared";
 import { type LaunchPlan, ManagedSandbox } from "../host/managed-sandbox";
 import {
   createSandboxDirs,
-  reapStaleSandboxDirs,
   removeSandboxDirs,
   type SandboxDirs,
   writeWorkspaceFiles,
 } from "../host/sandbox-dirs";
 import { SandboxError } from "../host/sandbox-error";
 import { defaultExecBinDir, ensureServerBundle, type ServerBundle } from "../host/server-bundle";
+import { reapDeadHostSandboxDirs, reapStaleSandboxDirs } from "../host/stale-sandbox-dirs";
 import type { WatchdogLimits } from "../host/watchdog-decision";
 import {
   cloneWorkspace,
@@ -74,9 +75,10 @@ type WorkspaceFill = (workspace: string, cancelled: AbortSignal) => Promise<void
 export abstract class BaseRuntime implements SandboxRuntime {
   abstract readonly name: string;
   readonly toolSpecs: readonly ToolSpec[] = SANDBOX_TOOL_SPECS;
-  protected readonly options: Required<Omit<SandboxRuntimeOptions, "defaultLimits">> & {
+  protected readonly options: Required<Omit<SandboxRuntimeOptions, "defaultLimits" | "hostId">> & {
     defaultLimits: SandboxLimits;
   };
+  readonly #hostId: string | null;
   readonly #listeners = new Set<SandboxEventListener>();
   readonly #sandboxes = new Set<ManagedSandbox>();
   readonly #templates = new Set<WorkspaceTemplate>();
@@ -116,8 +118,13 @@ export abstract class BaseRuntime implements SandboxRuntime {
           : { kind: "fixed", size: warmPoolSize };
       this.#pool = new WarmPool(sizing, () => this.#createCold({}));
     }
+    this.#hostId = options.hostId ?? null;
     mkdirSync(this.options.baseDir, { recursive: true, mode: 0o755 });
     reapStaleSandboxDirs(this.options.baseDir, DIR_PREFIX);
+  }
+
+  reapStaleDirs(hostStatus: (hostId: string) => Promise<SandboxHostStatus>): Promise<string[]> {
+    return reapDeadHostSandboxDirs(this.options.baseDir, DIR_PREFIX, hostStatus);
   }
 
   /** Host uid/gid the sandbox runs as, when different from this process's. */
@@ -226,7 +233,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
       throw error;
     }
     const id = `${DIR_PREFIX}tpl-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
-    const root = createTemplateRoot(this.options.baseDir, id);
+    const root = createTemplateRoot(this.options.baseDir, id, this.#hostId);
     try {
       if (options.keepSandbox) await this.#copyLiveWorkspace(sandbox, templateWorkspace(root), signal);
       else await sandbox.closeKeepingWorkspace(templateWorkspace(root));
@@ -328,7 +335,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     const limits = mergeLimits(this.options.defaultLimits, spec.limits);
     const owner = this.sandboxOwner();
     if (owner) this.#allowTraversal();
-    const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, owner);
+    const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, owner, this.#hostId);
     let plan: LaunchPlan;
     let inside: InsideLayout;
     try {

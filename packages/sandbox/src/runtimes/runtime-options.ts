@@ -17,6 +17,12 @@ export interface SandboxRuntimeOptions {
    */
   execBinDir?: string;
   /**
+   * This process's sandbox host id (its worker id), written into each sandbox directory's owner
+   * file: a process sharing the base directory on another node removes the directories of a host
+   * the store says is gone (`reapStaleDirs`). Default none (only this node's pids tell).
+   */
+  hostId?: string;
+  /**
    * Limits for specs that omit them; merged field by field over {@link DEFAULT_LIMITS} (a field
    * given as undefined unsets that default; a spec's undefined field keeps the runtime's).
    */

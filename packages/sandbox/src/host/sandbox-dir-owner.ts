@@ -1,0 +1,44 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { processIdentity } from "./process-tree";
+
+const OWNER_FILE = "owner.json";
+
+/** Who made a sandbox (or template) directory, as its `owner.json` says. */
+export interface SandboxDirOwner {
+  hostPid: number;
+  /** `<pid>:<start ticks>`, so a reused pid is not taken for the owner. Absent in older files. */
+  hostProcess?: string;
+  /** The node the owner ran on. Absent in older files: then it is taken to be this node. */
+  hostname?: string;
+  /** The owner's sandbox host id (its worker id), which the store knows as lost, stopped or live. */
+  hostId?: string | null;
+  createdAtMs?: number;
+}
+
+/**
+ * Marks `root` as this process's (its node, pid and start time, its host id), so that once this
+ * process is gone any process that sees the directory can tell, and remove it.
+ */
+export function writeOwnerFile(root: string, hostId: string | null): void {
+  const identity = processIdentity(process.pid);
+  const owner: SandboxDirOwner = {
+    hostPid: process.pid,
+    ...(identity !== undefined && { hostProcess: identity }),
+    hostname: hostname(),
+    hostId,
+    createdAtMs: Date.now(),
+  };
+  writeFileSync(join(root, OWNER_FILE), JSON.stringify(owner));
+}
+
+/** The owner file of `root`, or null when there is none (yet) or it is unreadable. */
+export function readOwnerFile(root: string): SandboxDirOwner | null {
+  try {
+    const owner = JSON.parse(readFileSync(join(root, OWNER_FILE), "utf8")) as SandboxDirOwner;
+    return Number.isInteger(owner.hostPid) ? owner : null;
+  } catch {
+    return null; // No owner file yet: being created right now, or not ours.
+  }
+}
