@@ -27,6 +27,7 @@ import {
   RolloutEngine,
   type SandboxEventStore,
   type WorkerStore,
+  workerCapacity,
 } from "@raas/engine";
 
 /** Where jobs are stored. */
@@ -129,7 +130,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     ...(options.inference ? { inference: options.inference } : {}),
     ...(options.workerId !== undefined && { workerId: options.workerId }),
     ...(options.pools ? { pools: options.pools } : {}),
-    ...(options.fairShare ? { fairShare: options.fairShare } : {}),
+    ...(options.fairShare ? { fairShare: withWorkerCapacity(options.fairShare, workers, bus, options) } : {}),
   });
   onQueueRestored = () => {
     engine.requeueQueuedJobs().catch((error: unknown) => {
@@ -155,6 +156,26 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
       await bus?.close();
       await store.close();
     },
+  };
+}
+
+/**
+ * In distributed mode the admission window follows the other workers' INIT + RUN slots from their
+ * heartbeats (the engine adds its own): an API-only server has none of its own, and a window of
+ * its own slots alone would hold the cluster to one INIT at a time. A `capacity` given wins.
+ */
+function withWorkerCapacity(
+  fairShare: NonNullable<EngineOptions["fairShare"]>,
+  workers: WorkerStore,
+  bus: EventBus | null,
+  options: Pick<ComposeOptions, "workerId">,
+): NonNullable<EngineOptions["fairShare"]> {
+  if (!bus || fairShare.capacity !== undefined) return fairShare;
+  return {
+    ...fairShare,
+    capacity: workerCapacity(workers, {
+      ...(options.workerId !== undefined && { exceptWorkerId: options.workerId }),
+    }),
   };
 }
 

@@ -82,11 +82,9 @@ export class RolloutEngine {
       ? new AdmissionSystem(
           ctx,
           this.#events,
-          withFairShareDefaults(options.fairShare, {
-            init: poolSettings(options).find((pool) => pool.stage === "init")?.concurrency ?? 1,
-            run: poolSettings(options).find((pool) => pool.stage === "run")?.concurrency ?? 1,
-          }),
+          withFairShareDefaults(options.fairShare),
           (id) => this.#cancellation.preemptOne(id),
+          () => this.#ownAdmissionSlots(),
         )
       : null;
     const admission = this.#admission;
@@ -96,7 +94,7 @@ export class RolloutEngine {
       (job) => this.#freshest(job),
       admission ? (record) => admission.admit(record) : undefined,
     );
-    this.#recovery = new RecoverySystem(ctx, moves);
+    this.#recovery = new RecoverySystem(ctx, moves, admission);
     const execution = new ExecutionSystem(ctx, moves, this.#events, this.#recovery);
     this.#exporter = new TrajectoryExporter({
       store: options.store,
@@ -140,6 +138,8 @@ export class RolloutEngine {
     await this.#events.start();
     await this.#cancellation.start();
     this.#admission?.start();
+    // The window must know the workers' capacity before recovery re-admits held jobs.
+    await this.#admission?.refreshCapacity();
     await this.#recovery.recoverAtStart(this.#recoverAtStart);
     for (const pool of this.#pools.values()) pool.start();
   }
@@ -389,6 +389,12 @@ export class RolloutEngine {
 
   #pool(stage: TStage): StagePool {
     return this.#pools.get(stage) as StagePool;
+  }
+
+  /** This engine's INIT + RUN slots for admission: none while it starts no INIT (drained). */
+  #ownAdmissionSlots(): number {
+    const init = this.#pools.get("init")?.concurrency ?? 0;
+    return init > 0 ? init + (this.#pools.get("run")?.concurrency ?? 0) : 0;
   }
 
   /** The in-memory record when this engine holds a newer one than the store returned. */

@@ -14,7 +14,7 @@ import {
   pruneIdleFlows,
   withdrawUnit,
 } from "../../scheduling/fair-queue";
-import type { TResolvedFairShareOptions } from "../../scheduling/fair-share-options";
+import { admissionWindow, type TResolvedFairShareOptions } from "../../scheduling/fair-share-options";
 import { jobFlowOf } from "../../scheduling/job-flow";
 import { choosePreemptions, type RunningUnit, type WaitingUnit } from "../../scheduling/preemption";
 import type { EngineContext } from "../engine-context";
@@ -62,20 +62,30 @@ const COST_SMOOTHING = 0.2;
 /**
  * Fair admission of new jobs to the INIT queue: jobs wait here per flow (training run) and are
  * released in weighted-fair order (`scheduling/fair-queue`), priority tier first, a run's sandbox
- * cap respected, keeping only `queuedAhead` released jobs ahead of the RUN slots (queued for INIT
+ * cap respected, keeping only a window of released jobs ahead of the RUN slots (queued for INIT
  * or RUN, or running INIT) — so the queues' order (by priority, then FIFO) is the fair order, on the
- * in-memory queue and on Redis alike, and a run never holds sandboxes far ahead of its turn.
+ * in-memory queue and on Redis alike, and a run never holds sandboxes far ahead of its turn. The
+ * window is the live capacity (`admissionWindow`): this engine's INIT + RUN slots plus the other
+ * live workers' (`capacity`, read every `capacityEveryMs`), unless `queuedAhead` fixes it.
  * A job's real slot-time is charged to its run when it ends. Optional preemption asks lower
  * priority INIT/RUN work to give its slot up when higher-priority work has waited too long.
  *
  * It follows jobs through the engine's events, which with a shared bus include every process's,
  * and reads a released job from the store when it has heard nothing of it for `staleAfterMs`.
+ * After a restart, `adopt` takes back the jobs an earlier process had released and `admit` the
+ * ones it still held, so the window counts what is already out before anything more is released.
  */
 export class AdmissionSystem {
   readonly #ctx: EngineContext;
   readonly #events: EventSystem;
   readonly #options: TResolvedFairShareOptions;
   readonly #preempt: (jobId: string) => Promise<void>;
+  /** This engine's own INIT + RUN slots now (pools can be resized at run time). */
+  readonly #ownSlots: () => number;
+  /** The other live workers' INIT + RUN slots at the last read of `capacity`; null before one. */
+  #otherSlots: number | null = null;
+  #capacityReadAtMs = Number.NEGATIVE_INFINITY;
+  #readingCapacity: Promise<void> | null = null;
   #state: FairQueueState = emptyFairQueue();
   readonly #held = new Map<string, HeldUnit[]>();
   readonly #heldFlowOf = new Map<string, string>();
@@ -95,11 +105,13 @@ export class AdmissionSystem {
     events: EventSystem,
     options: TResolvedFairShareOptions,
     preempt: (jobId: string) => Promise<void>,
+    ownSlots: () => number,
   ) {
     this.#ctx = ctx;
     this.#events = events;
     this.#options = options;
     this.#preempt = preempt;
+    this.#ownSlots = ownSlots;
   }
 
   start(): void {
@@ -120,6 +132,51 @@ export class AdmissionSystem {
     this.#cancelSweep = null;
   }
 
+  /** Released jobs allowed ahead of the RUN slots now. */
+  get window(): number {
+    return admissionWindow({
+      queuedAhead: this.#options.queuedAhead,
+      ownSlots: this.#ownSlots(),
+      otherSlots: this.#otherSlots,
+    });
+  }
+
+  /** Released jobs ahead of the RUN slots now (queued for INIT or RUN, or running INIT). */
+  get ahead(): number {
+    return this.#ahead.size;
+  }
+
+  /** True while `jobId` waits here, not yet released to the INIT queue. */
+  isHolding(jobId: string): boolean {
+    return this.#heldFlowOf.has(jobId);
+  }
+
+  /**
+   * Reads the other workers' capacity now (or joins the read in flight). A failed read keeps the
+   * last value; a grown window releases more at once.
+   */
+  refreshCapacity(): Promise<void> {
+    const capacity = this.#options.capacity;
+    if (!capacity) return Promise.resolve();
+    this.#readingCapacity ??= (async () => {
+      const before = this.window;
+      try {
+        const slots = await capacity();
+        if (slots !== null) this.#otherSlots = slots;
+      } catch (error) {
+        this.#ctx.logger?.warn(
+          { err: String(error) },
+          "reading the workers' capacity failed; keeping the last",
+        );
+      } finally {
+        this.#capacityReadAtMs = this.#ctx.clock.now();
+        this.#readingCapacity = null;
+      }
+      if (this.#unsubscribe && this.window > before) this.#pump();
+    })();
+    return this.#readingCapacity;
+  }
+
   /** A new job queued for INIT (stored): held under its flow until the scheduler releases it. */
   admit(record: JobRecord): void {
     const { flowId, ...share } = jobFlowOf(record);
@@ -132,6 +189,35 @@ export class AdmissionSystem {
     units.push({ jobId: record.id, priority: record.priority, sinceMs: this.#ctx.clock.now() });
     this.#heldFlowOf.set(record.id, flowId);
     this.#pump();
+  }
+
+  /**
+   * A job an earlier process released (found at start: its INIT item still queued, or past INIT):
+   * followed as released, counted in its run's jobs in service and, until RUN, ahead of the RUN
+   * slots. A terminal or already known job is ignored.
+   */
+  adopt(record: JobRecord): void {
+    if (isTerminalStatus(record.status) || this.#tracked.has(record.id) || this.#heldFlowOf.has(record.id))
+      return;
+    const { flowId, ...share } = jobFlowOf(record);
+    const estimateMs = estimateCost(
+      this.#costs.get(flowId) ?? null,
+      this.#overallCostMs,
+      this.#options.initialCostMs,
+    );
+    this.#state = dispatchUnit(arriveUnit(this.#state, flowId, share), flowId, estimateMs);
+    const nowMs = this.#ctx.clock.now();
+    const tracked: TrackedJob = {
+      flowId,
+      priority: record.priority,
+      estimateMs,
+      status: record.status,
+      stage: record.stage,
+      sinceMs: nowMs,
+      heardAtMs: nowMs,
+    };
+    this.#tracked.set(record.id, tracked);
+    if (isAhead(tracked)) this.#ahead.set(record.id, record.priority);
   }
 
   /** Every flow this engine schedules, highest priority and most behind first. */
@@ -149,10 +235,11 @@ export class AdmissionSystem {
 
   /** Releases units while the queue is short, or while a unit outranks everything released. */
   #pump(): void {
+    const window = this.window;
     for (;;) {
       const flow = pickFlow(this.#state);
       if (!flow) return;
-      if (this.#ahead.size >= this.#options.queuedAhead && !this.#outranksAhead(flow)) return;
+      if (this.#ahead.size >= window && !this.#outranksAhead(flow)) return;
       const unit = this.#held.get(flow.id)?.shift();
       if (!unit) {
         this.#state = withdrawUnit(this.#state, flow.id); // cannot happen: counts and lists agree
@@ -247,6 +334,10 @@ export class AdmissionSystem {
     if (this.#sweeping) return;
     this.#sweeping = true;
     try {
+      if (this.#ctx.clock.now() - this.#capacityReadAtMs >= this.#options.capacityEveryMs) {
+        // Not awaited: a slow registry (a database outage) must not hold the sweep up.
+        void this.refreshCapacity();
+      }
       await this.#rereadStale();
       this.#pump();
       if (this.#options.preemptAfterMs !== null) this.#preemptFor(this.#options.preemptAfterMs);

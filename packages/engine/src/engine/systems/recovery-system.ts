@@ -1,8 +1,18 @@
 import { isTerminalStatus } from "@raas/shared";
 import { type LiveJob, newLiveJob } from "../../lifecycle/live-job";
-import type { StoredJob } from "../../ports/job-record.types";
+import type { JobRecord, StoredJob } from "../../ports/job-record.types";
 import type { EngineContext } from "../engine-context";
 import type { TransitionSystem } from "./transition-system";
+
+/** What recovery needs of fair-share admission (`AdmissionSystem`), when runs share the service. */
+export interface AdmissionHooks {
+  /** Holds a job queued for INIT until the scheduler releases it. */
+  admit(record: JobRecord): void;
+  /** Follows a job an earlier process released. */
+  adopt(record: JobRecord): void;
+  /** True while the job waits in admission, not yet released. */
+  isHolding(jobId: string): boolean;
+}
 
 export type RestartOutcome = "restarted" | "failed" | "lost";
 
@@ -23,23 +33,35 @@ export interface WorkerRecovery {
 export class RecoverySystem {
   readonly #ctx: EngineContext;
   readonly #moves: TransitionSystem;
+  readonly #admission: AdmissionHooks | null;
 
-  constructor(ctx: EngineContext, moves: TransitionSystem) {
+  constructor(ctx: EngineContext, moves: TransitionSystem, admission: AdmissionHooks | null = null) {
     this.#ctx = ctx;
     this.#moves = moves;
+    this.#admission = admission;
   }
 
   /**
    * At start: re-queues unfinished jobs. `all` (one process owns the store) takes every one;
    * `unheld` only those no worker holds yet and those held under this engine's own worker id.
+   *
+   * With fair-share admission, a job queued for INIT goes back through admission unless the queue
+   * still holds its item (an earlier process released it: it stays queued, and workers go on with
+   * it meanwhile); every other unfinished job is adopted as released. Jobs are adopted before any
+   * is admitted, so the window counts what is out already and a restart releases at most a window.
    */
   async recoverAtStart(scope: "all" | "unheld"): Promise<void> {
-    const { store, handlers, clock, jobs, stats, logger, workerId } = this.#ctx;
+    const { store, handlers, clock, jobs, stats, logger, workerId, queue } = this.#ctx;
+    const admission = this.#admission;
+    const toAdmit: LiveJob[] = [];
     for (const record of await store.listUnfinishedJobs()) {
       const stored = await store.readJob(record.id);
       if (!stored || isTerminalStatus(stored.record.status)) continue;
       const holder = stored.handoff?.workerId;
-      if (scope === "unheld" && holder !== undefined && holder !== workerId) continue;
+      if (scope === "unheld" && holder !== undefined && holder !== workerId) {
+        admission?.adopt(stored.record);
+        continue;
+      }
       let payload: unknown;
       try {
         payload = handlers.parsePayload(record.kind, record.payload);
@@ -53,12 +75,21 @@ export class RecoverySystem {
       const live = newLiveJob(stored.record, payload, clock.now(), stored);
       jobs.live.set(record.id, live);
       stats.moved(null, { status: record.status, stage: record.stage, failureKind: null }, clock.now());
-      await this.#requeue(live);
+      const { status, stage } = live.record;
+      if (admission && (status === "submitted" || (status === "queued" && stage === "init"))) {
+        if (status === "submitted" && !(await this.#moves.move(live, { type: "enqueue" }))) continue;
+        if (await queue.holds(record.id, "init")) admission.adopt(live.record);
+        else toAdmit.push(live);
+      } else {
+        await this.#requeue(live);
+        admission?.adopt(live.record);
+      }
       logger?.info(
         { jobId: record.id, status: record.status, stage: record.stage },
         "recovered unfinished job",
       );
     }
+    for (const live of toAdmit) admission?.admit(live.record);
   }
 
   /**
@@ -98,6 +129,8 @@ export class RecoverySystem {
     for (const record of await store.listUnfinishedJobs()) {
       const { id, status, stage, priority } = record;
       if (status !== "queued" || stage === null) continue;
+      // Held back by fair-share admission: it has no item to lose, and gets one when released.
+      if (this.#admission?.isHolding(id)) continue;
       let workerId: string | null = null;
       if (stage !== "init") {
         const stored = await store.readJob(id);
