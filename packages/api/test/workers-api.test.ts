@@ -58,6 +58,26 @@ describe("workers.* on the in-memory registry", () => {
   });
   afterAll(() => server.close());
 
+  it("shows a worker that reported itself unhealthy, with its reason, and healthy again", async () => {
+    const reason = "sandboxes: 3 sandbox start(s) in a row failed on this worker: ENOSPC";
+    const beat = { pools: {}, sandboxes: 0, atMs: Date.now() };
+    await store.heartbeat("node-3:4711", { ...beat, unhealthyReason: reason });
+    const sick = await http(api(""));
+    expect(sick.body.workers[0]).toMatchObject({
+      status: "active",
+      isHealthy: false,
+      unhealthyReason: reason,
+    });
+    await store.heartbeat("node-3:4711", {
+      pools: { init: { concurrency: 4, active: 1 }, run: { concurrency: 8, active: 6 } },
+      sandboxes: 7,
+      unhealthyReason: null,
+      atMs: Date.now() - 2_000,
+    });
+    const well = await http(api(""));
+    expect(well.body.workers[0]).toMatchObject({ isHealthy: true, unhealthyReason: null });
+  });
+
   it("lists workers with status, labels, pool occupancy, sandboxes and heartbeat age", async () => {
     const { status, body } = await http(api(""));
     expect(status).toBe(200);

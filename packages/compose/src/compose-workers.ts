@@ -58,6 +58,8 @@ export interface ComposeWorkersOptions extends WorkersConfig {
    * monitor will never recover again: the worker app stops. Default: logged only.
    */
   onSelfLost?: (worker: WorkerRecord) => void | Promise<void>;
+  /** Why this process's worker takes no new work though it runs, sent with every heartbeat; null: healthy. Default none. */
+  unhealthyReason?: () => string | null;
   /** What to do with a worker the monitor found lost. Default: the engine restarts the jobs it held (`recoverWorker`). */
   onLost?: (worker: WorkerRecord) => void | Promise<void>;
   logger: EngineLogger;
@@ -85,6 +87,7 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
       pools: () => poolsOf(engine),
       sandboxes: liveSandboxes.count,
       ...(options.backends && { backends: options.backends }),
+      ...(options.unhealthyReason && { unhealthyReason: options.unhealthyReason }),
       ...(options.heartbeatIntervalMs !== undefined && { intervalMs: options.heartbeatIntervalMs }),
       ...(options.bus && { bus: options.bus }),
       logger,

@@ -54,6 +54,7 @@ describe("WorkerHeartbeat", () => {
       startedAtMs: startedAt,
       heartbeatAtMs: startedAt,
       stoppedAtMs: null,
+      unhealthyReason: null,
     });
     occupancy.active = 5;
     occupancy.sandboxes = 6;
@@ -91,6 +92,20 @@ describe("WorkerHeartbeat", () => {
     expect((await store.get("node-3:4711"))?.backends).toMatchObject([
       { id: "gpu-1", weightVersion: "step-3", inFlight: 1, stats: { requests: 1, errors: 1 } },
     ]);
+    await heartbeat.stop();
+  });
+
+  it("stores the worker's unhealthy reason with every beat, and clears it once healthy", async () => {
+    let reason: string | null = null;
+    const { clock, store, heartbeat } = setUp({ unhealthyReason: () => reason });
+    await heartbeat.start();
+    expect((await store.get("node-3:4711"))?.unhealthyReason).toBeNull();
+    reason = "sandboxes: 3 sandbox start(s) in a row failed on this worker";
+    await clock.advance(3_000);
+    expect((await store.get("node-3:4711"))?.unhealthyReason).toBe(reason);
+    reason = null;
+    await heartbeat.beat();
+    expect((await store.get("node-3:4711"))?.unhealthyReason).toBeNull();
     await heartbeat.stop();
   });
 

@@ -27,6 +27,7 @@ interface RawWorkerRow {
   started_at_ms: number;
   heartbeat_at_ms: number;
   stopped_at_ms: number | null;
+  unhealthy_reason: string | null;
 }
 
 function fromRow(row: WorkerRow): WorkerRecord {
@@ -54,6 +55,7 @@ function fromRawRow(row: RawWorkerRow): WorkerRecord {
     startedAtMs: Number(row.started_at_ms),
     heartbeatAtMs: Number(row.heartbeat_at_ms),
     stoppedAtMs: row.stopped_at_ms === null ? null : Number(row.stopped_at_ms),
+    unhealthyReason: row.unhealthy_reason ?? null,
   });
 }
 
@@ -79,6 +81,7 @@ export class PrismaWorkerStore implements WorkerStore {
       pools: worker.pools as Prisma.InputJsonObject,
       backends: (worker.backends ?? []) as unknown as Prisma.InputJsonArray,
       status: "active",
+      unhealthyReason: null,
       stoppedAtMs: null,
     };
     await this.#prisma.worker.upsert({ where: { id: worker.id }, create: data, update: data });
@@ -91,6 +94,7 @@ export class PrismaWorkerStore implements WorkerStore {
         pools: beat.pools as Prisma.InputJsonObject,
         sandboxes: beat.sandboxes,
         ...(beat.backends && { backends: beat.backends as unknown as Prisma.InputJsonArray }),
+        ...(beat.unhealthyReason !== undefined && { unhealthyReason: beat.unhealthyReason }),
         heartbeatAtMs: beat.atMs,
       },
     });

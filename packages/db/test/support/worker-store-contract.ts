@@ -15,7 +15,7 @@ export interface WorkerStoreHarness {
 function worker(
   id: string,
   overrides: Partial<WorkerRecord> = {},
-): Omit<WorkerRecord, "status" | "stoppedAtMs"> {
+): Omit<WorkerRecord, "status" | "stoppedAtMs" | "unhealthyReason"> {
   return {
     id,
     hostname: "node-3",
@@ -83,6 +83,7 @@ export function describeWorkerStoreContract(name: string, harness: WorkerStoreHa
       const expected: WorkerRecord = {
         ...worker("w1", { startedAtMs: 1_000.5, heartbeatAtMs: 1_000.5 }),
         status: "active",
+        unhealthyReason: null,
         stoppedAtMs: null,
       };
       expect(await store.get("w1")).toEqual(expected);
@@ -118,6 +119,22 @@ export function describeWorkerStoreContract(name: string, harness: WorkerStoreHa
       expect((await store.get("w1"))?.backends).toEqual(backends);
       const lost = await store.markLost(5_000);
       expect(lost.map((w) => w.backends)).toEqual([backends]);
+    });
+
+    it("keeps the worker's own unhealthy reason from its beats until a beat clears it", async () => {
+      await store.register(worker("w1"));
+      const reason = "3 sandbox start(s) in a row failed on this worker: ENOSPC";
+      const sick = await store.heartbeat("w1", {
+        pools: {},
+        sandboxes: 0,
+        unhealthyReason: reason,
+        atMs: 2_000,
+      });
+      expect(sick).toMatchObject({ status: "active", unhealthyReason: reason });
+      await store.heartbeat("w1", { pools: {}, sandboxes: 0, atMs: 3_000 });
+      expect((await store.list()).map((w) => w.unhealthyReason)).toEqual([reason]);
+      await store.heartbeat("w1", { pools: {}, sandboxes: 0, unhealthyReason: null, atMs: 4_000 });
+      expect((await store.get("w1"))?.unhealthyReason).toBeNull();
     });
 
     it("drains and resumes; the heartbeat's answer carries draining", async () => {
@@ -159,6 +176,7 @@ export function describeWorkerStoreContract(name: string, harness: WorkerStoreHa
       expect(lost.find((w) => w.id === "silent")).toEqual({
         ...worker("silent", { heartbeatAtMs: 1_000 }),
         status: "lost",
+        unhealthyReason: null,
         stoppedAtMs: null,
       });
       expect(await store.markLost(5_000)).toEqual([]);

@@ -53,6 +53,7 @@ function worker(id: string, backends: BackendView[], overrides: Partial<WorkerRe
     pools: {},
     sandboxes: 0,
     backends,
+    unhealthyReason: null,
     status: "active",
     startedAtMs: 0,
     heartbeatAtMs: 10_000,

@@ -19,7 +19,13 @@ export class MemoryWorkerStore implements WorkerStore {
   async register(worker: WorkerRegistration): Promise<void> {
     this.#workers.set(
       worker.id,
-      copy({ ...worker, backends: worker.backends ?? [], status: "active", stoppedAtMs: null }),
+      copy({
+        ...worker,
+        backends: worker.backends ?? [],
+        status: "active",
+        unhealthyReason: null,
+        stoppedAtMs: null,
+      }),
     );
   }
 
@@ -30,6 +36,7 @@ export class MemoryWorkerStore implements WorkerStore {
       worker.pools = structuredClone(beat.pools);
       worker.sandboxes = beat.sandboxes;
       if (beat.backends) worker.backends = structuredClone(beat.backends);
+      if (beat.unhealthyReason !== undefined) worker.unhealthyReason = beat.unhealthyReason;
       worker.heartbeatAtMs = beat.atMs;
     }
     return copy(worker);

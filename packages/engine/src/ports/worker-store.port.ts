@@ -27,6 +27,11 @@ export interface WorkerRecord {
    */
   backends: BackendView[];
   status: TWorkerStatus;
+  /**
+   * Why the worker takes no new work though it runs and heartbeats (its own report, e.g. its
+   * sandboxes fail to start); null while healthy.
+   */
+  unhealthyReason: string | null;
   startedAtMs: number;
   heartbeatAtMs: number;
   stoppedAtMs: number | null;
@@ -38,11 +43,16 @@ export interface WorkerBeat {
   sandboxes: number;
   /** Its backends as it routes to them now. Default: the stored ones are kept. */
   backends?: BackendView[];
+  /** Why it takes no new work (see `WorkerRecord.unhealthyReason`); null: healthy. Default: the stored one is kept. */
+  unhealthyReason?: string | null;
   atMs: number;
 }
 
-/** What `WorkerStore.register` takes: a new record without status (`active`), with optional backends. */
-export type WorkerRegistration = Omit<WorkerRecord, "status" | "stoppedAtMs" | "backends"> & {
+/** What `WorkerStore.register` takes: a new record without status (`active`, healthy), with optional backends. */
+export type WorkerRegistration = Omit<
+  WorkerRecord,
+  "status" | "stoppedAtMs" | "backends" | "unhealthyReason"
+> & {
   backends?: BackendView[];
 };
 

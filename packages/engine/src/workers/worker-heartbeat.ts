@@ -30,6 +30,11 @@ export interface WorkerHeartbeatOptions {
    * route to itself. Default none reported.
    */
   backends?: () => BackendView[];
+  /**
+   * Why this worker takes no new work though it runs (its sandboxes fail to start), read at every
+   * beat and stored with it for `workers.list`; null while healthy. Default: never reported.
+   */
+  unhealthyReason?: () => string | null;
   /** Time between beats in ms. Default `DEFAULT_HEARTBEAT_INTERVAL_MS` (3_000). */
   intervalMs?: number;
   clock?: Clock;
@@ -122,10 +127,12 @@ export class WorkerHeartbeat {
 
   async #beatOnce(): Promise<WorkerRecord | null> {
     const backends = this.#backends();
+    const unhealthyReason = this.#options.unhealthyReason?.();
     const record = await this.#options.store.heartbeat(this.workerId, {
       pools: this.#options.pools(),
       sandboxes: this.#options.sandboxes?.() ?? 0,
       ...(backends && { backends }),
+      ...(unhealthyReason !== undefined && { unhealthyReason }),
       atMs: this.#clock.now(),
     });
     if (this.#isStopped) return record;

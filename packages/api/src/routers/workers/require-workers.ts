@@ -25,6 +25,7 @@ export function toWorkerView(worker: WorkerRecord, nowMs: number): TWorkerView {
     ...worker,
     labels: [...worker.labels],
     isDraining: worker.status === "draining",
+    isHealthy: worker.unhealthyReason === null,
     heartbeatAgeMs: Math.max(0, nowMs - worker.heartbeatAtMs),
   };
 }

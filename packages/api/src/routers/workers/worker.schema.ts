@@ -26,6 +26,15 @@ export const ZWorkerView = z
         "`active` takes work; `draining` finishes its jobs and takes none; `stopped` shut down cleanly; `lost` stopped heartbeating and its jobs were handed elsewhere.",
       ),
     isDraining: z.boolean().describe("True while an admin has it drained (status `draining`)."),
+    isHealthy: z
+      .boolean()
+      .describe(
+        "False while it runs but takes no new work of its own accord (its sandboxes fail to start); `unhealthyReason` says why.",
+      ),
+    unhealthyReason: z
+      .string()
+      .nullable()
+      .describe("Why it is unhealthy, as it reported with its last heartbeat; null while healthy."),
     pools: z
       .object(
         Object.fromEntries(
