@@ -13,6 +13,7 @@ const ZJobEventMessage = z.object({ origin: z.string(), version: z.number().int(
 export class JobLedger {
   readonly #latest = new Map<string, { job: TJob; version: number }>();
   readonly #terminal = new Map<string, Array<{ job: TJob; origin: string }>>();
+  readonly #history = new Map<string, Array<{ job: TJob; origin: string; version: number }>>();
   readonly #bus: RedisEventBus;
   #unsubscribe: (() => Promise<void>) | null = null;
 
@@ -38,6 +39,11 @@ export class JobLedger {
     return this.#terminal.get(jobId) ?? [];
   }
 
+  /** Every event heard of a job, by version (the process that published each as `origin`). */
+  history(jobId: string): Array<{ job: TJob; origin: string; version: number }> {
+    return [...(this.#history.get(jobId) ?? [])].sort((a, b) => a.version - b.version);
+  }
+
   async close(): Promise<void> {
     await this.#unsubscribe?.();
     await this.#bus.close();
@@ -49,6 +55,9 @@ export class JobLedger {
     const { job, version, origin } = parsed.data;
     const known = this.#latest.get(job.id);
     if (!known || known.version < version) this.#latest.set(job.id, { job, version });
+    const history = this.#history.get(job.id) ?? [];
+    history.push({ job, origin, version });
+    this.#history.set(job.id, history);
     if (isTerminalStatus(job.status))
       this.#terminal.set(job.id, [...this.terminalEvents(job.id), { job, origin }]);
   }
