@@ -1,5 +1,5 @@
 import type { Cleanup } from "../ports/task-handler.port";
-import type { StageOutputs } from "./live-job";
+import { runCleanups, type StageOutputs } from "./live-job";
 
 /** What one process keeps for a job between its stages: the live objects a handoff points at. */
 export interface HeldSandbox {
@@ -13,7 +13,8 @@ export interface HeldSandbox {
 /**
  * This process's live stage outputs, keyed by the sandbox id stored in a job's handoff. Only the
  * id travels through the store and queue; a process that is handed a job whose sandbox id it
- * does not hold knows the sandbox is gone (the job restarts from INIT).
+ * does not hold knows the sandbox is gone (the job restarts from INIT). The registry owns what it
+ * holds: letting go of an entry (`close`) closes it, so nothing leaves it still open.
  */
 export class SandboxRegistry {
   readonly #held = new Map<string, HeldSandbox>();
@@ -30,8 +31,15 @@ export class SandboxRegistry {
     return sandboxId ? this.#held.get(sandboxId) : undefined;
   }
 
-  release(sandboxId: string | null | undefined): void {
-    if (sandboxId) this.#held.delete(sandboxId);
+  /**
+   * Forgets the entry and runs its cleanups (closing the sandbox); returns their errors. A no-op
+   * for an id not held. Cleanups shared with the job's live copy run once, whoever runs them first.
+   */
+  close(sandboxId: string | null | undefined): Promise<unknown[]> {
+    const held = this.get(sandboxId);
+    if (!held) return Promise.resolve([]);
+    this.#held.delete(sandboxId as string);
+    return runCleanups(held.jobCleanups);
   }
 
   /** Removes and returns everything held (at shutdown: the sandboxes are of no use to anyone after). */

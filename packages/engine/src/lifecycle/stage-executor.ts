@@ -63,7 +63,8 @@ export function checkEvalOutcome(value: unknown): EvalOutcome {
  * Runs one stage of one job under its own AbortController: the stage's time budget starts now
  * (queue time excluded), cancel reaches the handler through `ctx.signal`, and the stage's
  * cleanups run on every path. An aborted stage is not waited for: the engine moves on and the
- * handler's late result is ignored.
+ * handler's late result is ignored; a cleanup it hands over late (`defer`, `deferToJobEnd` after
+ * the stage ended — a sandbox whose start outlived a cancel) runs at once.
  */
 export async function runStage(input: StageRunInput): Promise<StageOutcome> {
   const { live, stage, handler, timeoutMs, clock } = input;
@@ -77,13 +78,20 @@ export async function runStage(input: StageRunInput): Promise<StageOutcome> {
     stage === "run" ? (input.clockHold ?? null) : null,
   );
   const stageCleanups: Cleanup[] = [];
+  // Once the stage is over (or aborted) nobody will run what the handler hands over from now on:
+  // a sandbox whose start outlived a cancel is closed at once by whoever started it.
+  let isOver = false;
+  const handOver = (cleanups: Cleanup[], cleanup: Cleanup) => {
+    if (isOver || controller.signal.aborted) runLate(cleanup, live, stage, input.logger);
+    else cleanups.push(cleanup);
+  };
   const ctx: StageContext<unknown> = {
     job: live.record,
     payload: live.payload,
     stage,
     signal: controller.signal,
-    defer: (cleanup) => stageCleanups.push(cleanup),
-    deferToJobEnd: (cleanup) => live.jobCleanups.push(cleanup),
+    defer: (cleanup) => handOver(stageCleanups, cleanup),
+    deferToJobEnd: (cleanup) => handOver(live.jobCleanups, cleanup),
     record: input.record,
   };
 
@@ -95,6 +103,8 @@ export async function runStage(input: StageRunInput): Promise<StageOutcome> {
       throw controller.signal.reason;
     });
     let value = await Promise.race([work, aborted]);
+    // An abort that landed as the work returned still wins: whoever aborted was told it took.
+    if (controller.signal.aborted) throw controller.signal.reason;
     if (stage === "eval") value = checkEvalOutcome(value);
     outcome = { type: "ok", value };
   } catch (error) {
@@ -107,6 +117,7 @@ export async function runStage(input: StageRunInput): Promise<StageOutcome> {
         failure: classifyFailure({ stage, error, signal: controller.signal, timeoutMs }),
       };
   } finally {
+    isOver = true;
     cancelTimer();
     live.controller = null;
     const errors = await runCleanups(stageCleanups);
@@ -115,4 +126,13 @@ export async function runStage(input: StageRunInput): Promise<StageOutcome> {
     }
   }
   return outcome;
+}
+
+/** A cleanup handed over after its stage ended: run now (its owner is gone), a failure logged. */
+function runLate(cleanup: Cleanup, live: LiveJob, stage: TStage, logger: EngineLogger | undefined): void {
+  void runCleanups([cleanup]).then((errors) => {
+    for (const error of errors) {
+      logger?.warn({ jobId: live.record.id, stage, err: String(error) }, "late stage cleanup failed");
+    }
+  });
 }

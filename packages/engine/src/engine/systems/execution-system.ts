@@ -1,4 +1,4 @@
-import type { TStage } from "@raas/shared";
+import { isTerminalStatus, type TStage } from "@raas/shared";
 import { isRetriedFromInit } from "../../lifecycle/failure-classifier";
 import { type LiveJob, newLiveJob, runCleanups } from "../../lifecycle/live-job";
 import { runStage, type StageOutcome } from "../../lifecycle/stage-executor";
@@ -6,7 +6,7 @@ import { createRecorder } from "../../lifecycle/trajectory-recorder";
 import type { Lease } from "../../ports/job-queue.port";
 import type { EvalOutcome } from "../../ports/task-handler.port";
 import type { EngineContext } from "../engine-context";
-import type { EventSystem } from "./event-system";
+import type { EventSystem, StageFinishedEvent } from "./event-system";
 import type { RecoverySystem } from "./recovery-system";
 import type { TransitionSystem } from "./transition-system";
 
@@ -78,9 +78,8 @@ export class ExecutionSystem {
       this.#events.stageFinished({ jobId, stage, durationMs, outcome: outcome.failure.kind });
       return;
     }
-    this.#settle(live, stage, outcome);
+    const result = this.#settle(live, stage, outcome);
     await queue.ack(lastLease);
-    const result = outcome.type === "ok" ? "ok" : outcome.failure.kind;
     this.#events.stageFinished({ jobId, stage, durationMs, outcome: result });
   }
 
@@ -157,10 +156,8 @@ export class ExecutionSystem {
   async #requeuePreempted(live: LiveJob, stage: TStage): Promise<void> {
     const { sandboxes, workerId, store, queue, logger, inference } = this.#ctx;
     const { id } = live.record;
-    if (live.handoff?.workerId === workerId && live.handoff.sandboxId !== null) {
-      sandboxes.release(live.handoff.sandboxId);
-    }
-    for (const error of await runCleanups(live.jobCleanups)) {
+    const closing = live.handoff?.workerId === workerId ? sandboxes.close(live.handoff.sandboxId) : [];
+    for (const error of [...(await runCleanups(live.jobCleanups)), ...(await closing)]) {
       logger?.warn({ jobId: id, err: String(error) }, "cleanup of a preempted job failed");
     }
     inference?.releaseJob(id);
@@ -192,13 +189,17 @@ export class ExecutionSystem {
     );
   }
 
-  /** The stage's outcome as a transition; the next stage is queued (to this worker) once stored. */
+  /**
+   * The stage's outcome as a transition; the next stage is queued (to this worker) once stored.
+   * Returns the outcome the stage-finished event reports.
+   */
   #settle(
     live: LiveJob,
     stage: TStage,
     outcome: Exclude<StageOutcome, { type: "shutdown" } | { type: "preempted" }>,
-  ): void {
+  ): StageFinishedEvent["outcome"] {
     const { workerId, sandboxes, queue, logger } = this.#ctx;
+    if (isTerminalStatus(live.record.status)) return this.#settleRaced(live, stage, outcome);
     if (outcome.type === "failed") {
       const { kind, message, label, result } = outcome.failure;
       if (kind === "cancelled") void this.#moves.move(live, { type: "cancel", message });
@@ -213,12 +214,12 @@ export class ExecutionSystem {
           ...(result !== undefined ? { result } : {}),
         });
       }
-      return;
+      return kind;
     }
     if (stage === "eval") {
       const { reward, result } = outcome.value as EvalOutcome;
       void this.#moves.move(live, { type: "complete", reward, result });
-      return;
+      return "ok";
     }
     live.outputs[stage] = outcome.value;
     let handoff = live.handoff;
@@ -240,5 +241,29 @@ export class ExecutionSystem {
       .catch((error: unknown) =>
         logger?.error({ jobId: id, err: String(error) }, "queueing the next stage failed"),
       );
+    return "ok";
+  }
+
+  /**
+   * A cancel reached the job between its stage's end and the stage's transition (the stage had
+   * no controller left to abort): the cancel is stored and the stage's outcome is dropped. Normal
+   * under dynamic sampling, so nothing is an error here; what the stage handed over for the job's
+   * end (INIT's sandbox) is closed now rather than handed on.
+   */
+  #settleRaced(
+    live: LiveJob,
+    stage: TStage,
+    outcome: Exclude<StageOutcome, { type: "shutdown" } | { type: "preempted" }>,
+  ): StageFinishedEvent["outcome"] {
+    const { logger } = this.#ctx;
+    const { id, status } = live.record;
+    logger?.debug(
+      { jobId: id, stage, status, outcome: outcome.type === "ok" ? "ok" : outcome.failure.kind },
+      "the job ended while its stage finished; the stage's outcome is dropped",
+    );
+    void runCleanups(live.jobCleanups).then((errors) => {
+      for (const error of errors) logger?.warn({ jobId: id, err: String(error) }, "job cleanup failed");
+    });
+    return live.record.failure?.kind ?? "ok";
   }
 }

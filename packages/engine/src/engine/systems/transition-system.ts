@@ -23,10 +23,20 @@ export class TransitionSystem {
     this.#onJobEnd = onJobEnd;
   }
 
-  /** Resolves true once stored, false when another process had moved the job (nothing stored). */
+  /**
+   * Resolves true once stored; false when another process had moved the job, or when it had
+   * already ended here (a cancel that won the race with a stage's end): nothing is stored then.
+   */
   move(live: LiveJob, transition: JobTransition, handoff?: JobHandoff | null): Promise<boolean> {
-    const { clock, stats, writer } = this.#ctx;
+    const { clock, stats, writer, logger } = this.#ctx;
     const before = live.record;
+    if (isTerminalStatus(before.status)) {
+      logger?.debug(
+        { jobId: before.id, status: before.status, transition: transition.type },
+        "the job had already ended; the transition is dropped",
+      );
+      return Promise.resolve(false);
+    }
     const nowMs = clock.now();
     const after = applyTransition(before, transition, { nowMs, stateSinceMs: live.stateSinceMs });
     const expectedVersion = live.version;
@@ -69,15 +79,15 @@ export class TransitionSystem {
     const { jobs, sandboxes, inference, logger } = this.#ctx;
     const id = live.record.id;
     if (jobs.live.get(id) === live) jobs.live.delete(id);
-    if (live.handoff?.workerId === this.#ctx.workerId) sandboxes.release(live.handoff.sandboxId);
+    const closing =
+      live.handoff?.workerId === this.#ctx.workerId ? sandboxes.close(live.handoff.sandboxId) : null;
     this.#onJobEnd(live);
     try {
       inference?.releaseJob(id);
     } catch (error) {
       logger?.warn({ jobId: id, err: String(error) }, "releasing the job's backend failed");
     }
-    for (const error of await runCleanups(live.jobCleanups)) {
-      logger?.warn({ jobId: id, err: String(error) }, "job cleanup failed");
-    }
+    const errors = [...(await runCleanups(live.jobCleanups)), ...((await closing) ?? [])];
+    for (const error of errors) logger?.warn({ jobId: id, err: String(error) }, "job cleanup failed");
   }
 }
