@@ -19,6 +19,11 @@ export const DEFAULT_WORKER_METRICS_PORT = 9464;
  */
 export const DEFAULT_WORKER_STOP_GRACE_MS = 225_000;
 
+/** Default number of infrastructure sandbox start failures in a row before the worker probes (and may turn unhealthy). */
+export const DEFAULT_WORKER_SANDBOX_FAILURES = 3;
+/** Default time between probe sandboxes of an unhealthy worker, in ms. */
+export const DEFAULT_WORKER_SANDBOX_PROBE_MS = 30_000;
+
 /**
  * Every environment variable a worker reads: its own, and those of every process that runs
  * rollouts (`ROLLOUT_HOST_ENV_SHAPE`, shared with the server). The only place that reads `process.env`.
@@ -51,6 +56,15 @@ export const ZWorkerEnv = z.object({
     .default(DEFAULT_WORKER_STOP_GRACE_MS),
   /** Heartbeat interval in ms. Default the engine's (3_000); the server marks a worker lost after three missed. */
   RAAS_WORKER_HEARTBEAT_MS: ZPositiveInt(60_000).optional(),
+  /**
+   * Sandbox starts in a row that fail here for infrastructure reasons (not the policy's, not a
+   * cancellation) before the worker starts a probe sandbox; if that fails too, the worker is
+   * unhealthy: it takes no new INIT work and says why in `/health`, `/metrics` and `workers.list`.
+   * Default 3.
+   */
+  RAAS_WORKER_SANDBOX_FAILURES: ZPositiveInt(10_000).default(DEFAULT_WORKER_SANDBOX_FAILURES),
+  /** While unhealthy, how often a probe sandbox checks whether it can take work again, in ms. Default 30_000. */
+  RAAS_WORKER_SANDBOX_PROBE_MS: ZPositiveInt(3_600_000).default(DEFAULT_WORKER_SANDBOX_PROBE_MS),
 });
 export type TWorkerEnv = z.infer<typeof ZWorkerEnv>;
 

@@ -45,6 +45,18 @@ export class HealthConditions {
     return [...this.#conditions].map(([name, condition]) => ({ name, ...condition }));
   }
 
+  /**
+   * Why the worker takes no work, one `name: reason` per failing condition that stops work
+   * (joined with "; "); null while none fails. Sent with the heartbeat for `workers.list`.
+   */
+  unhealthyReason(): string | null {
+    const reasons: string[] = [];
+    for (const [name, condition] of this.#conditions) {
+      if (!condition.ok && condition.stopsWork) reasons.push(`${name}: ${condition.reason ?? "failing"}`);
+    }
+    return reasons.length > 0 ? reasons.join("; ") : null;
+  }
+
   /** True when a condition that stops work is not ok. */
   isUnhealthy(): boolean {
     for (const condition of this.#conditions.values()) if (!condition.ok && condition.stopsWork) return true;

@@ -14,6 +14,7 @@ import { fanOutPolicy, followPolicy, type RolloutEngine } from "@raas/engine";
 import type { Logger } from "pino";
 import { HealthConditions } from "./health-conditions";
 import { waitUntilIdle } from "./idle";
+import { SandboxHealthWatch } from "./sandbox-health-watch";
 import type { WorkerConfig } from "./worker-config";
 import { startWorkerGateway } from "./worker-gateway";
 import { startWorkerHttp, type WorkerHttp } from "./worker-http";
@@ -59,6 +60,16 @@ export async function startWorker(
   const sandboxRuntime = composeSandboxRuntime(config.sandbox, logger.child({ component: "sandbox" }), {
     requireInstalled: true,
   });
+  const conditions = new HealthConditions();
+  // Set once the engine and the registration exist; sickness needs a failed job start first.
+  let onSandboxHealth: { sick: (reason: string) => void; recovered: () => void } | null = null;
+  const sandboxHealth = new SandboxHealthWatch({
+    runtime: sandboxRuntime,
+    ...config.sandboxHealth,
+    onSick: (reason) => onSandboxHealth?.sick(reason),
+    onRecovered: () => onSandboxHealth?.recovered(),
+    logger: logger.child({ component: "sandbox-health" }),
+  });
   // Before the handlers: the `harness` handler bridges this worker's sandboxes to it.
   const gateway = await startWorkerGateway({
     pool: inference.pool,
@@ -66,7 +77,8 @@ export async function startWorker(
     logger: logger.child({ component: "gateway" }),
   });
   const agentHandlers = composeAgentHandlers({
-    sandboxRuntime,
+    // The jobs' starts are watched: a worker whose sandboxes keep failing stops taking work.
+    sandboxRuntime: sandboxHealth.runtime,
     inference: inference.pool,
     chatFormat: config.agentHandlers.chatFormat,
     ...(config.agentHandlers.swe && { swe: config.agentHandlers.swe }),
@@ -129,6 +141,7 @@ export async function startWorker(
     backends: () => inference.pool.listBackends(),
     // The server watches every worker; a worker only reports on itself.
     monitor: false,
+    unhealthyReason: () => conditions.unhealthyReason(),
     onSelfLost: () => {
       // Its jobs were restarted elsewhere and the monitor never recovers an id twice: a worker
       // that went on would hold jobs nobody recovers if it died later. Stop; a supervisor starts a
@@ -139,7 +152,26 @@ export async function startWorker(
     logger: logger.child({ component: "workers" }),
   });
   let state: WorkerState = "running";
-  const conditions = new HealthConditions();
+  // Sick: no new INIT here (jobs already started finish); the INIT retry lands on other workers.
+  let initBeforeSick: number | null = null;
+  onSandboxHealth = {
+    sick: (reason) => {
+      conditions.report("sandboxes", { ok: false, reason, stopsWork: true });
+      initBeforeSick ??= composed.engine.stats().stages.init.concurrency;
+      composed.engine.setConcurrency("init", 0);
+      void workers.heartbeat?.beat().catch(() => undefined);
+    },
+    recovered: () => {
+      conditions.report("sandboxes", { ok: true, stopsWork: true });
+      if (state === "running" && workers.heartbeat?.status === "active" && initBeforeSick !== null) {
+        composed.engine.setConcurrency("init", initBeforeSick);
+      }
+      initBeforeSick = null;
+      void workers.heartbeat?.beat().catch(() => undefined);
+    },
+  };
+  const sickAlready = sandboxHealth.reason();
+  if (sickAlready !== null) onSandboxHealth.sick(sickAlready);
   const http: WorkerHttp = await startWorkerHttp({
     ...config.http,
     engine: composed.engine,
@@ -163,6 +195,7 @@ export async function startWorker(
   const close = () => {
     closing ??= (async () => {
       state = "stopping";
+      sandboxHealth.close();
       await composed.engine.stop({ graceMs: config.abortGraceMs });
       await gateway.close();
       await workers.close();

@@ -30,6 +30,11 @@ export interface WorkerConfig {
   stopGraceMs: number;
   /** Running stages still going when the grace is over get this long after their abort, in ms. */
   abortGraceMs: number;
+  /**
+   * When the worker's own sandbox starts make it unhealthy: infrastructure failures in a row before
+   * a probe decides, and the time between probes while unhealthy (ms).
+   */
+  sandboxHealth: { failuresBeforeProbe: number; probeIntervalMs: number };
   /** Worker id; default `<hostname>:<pid>`. */
   workerId?: string;
 }
@@ -60,5 +65,9 @@ export function workerConfigFromEnv(env: TWorkerEnv, files: HostEnvFiles = {}): 
     http: { port: env.RAAS_WORKER_METRICS_PORT, host: env.RAAS_WORKER_METRICS_HOST },
     stopGraceMs: env.RAAS_WORKER_STOP_GRACE_MS,
     abortGraceMs: env.RAAS_SHUTDOWN_GRACE_MS,
+    sandboxHealth: {
+      failuresBeforeProbe: env.RAAS_WORKER_SANDBOX_FAILURES,
+      probeIntervalMs: env.RAAS_WORKER_SANDBOX_PROBE_MS,
+    },
   };
 }

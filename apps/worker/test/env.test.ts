@@ -36,7 +36,13 @@ describe("the worker's environment", () => {
       labels: ["apptainer", "node-7"],
       http: { port: 9464, host: "0.0.0.0" },
       stopGraceMs: 225_000,
+      sandboxHealth: { failuresBeforeProbe: 3, probeIntervalMs: 30_000 },
     });
+    expect(
+      workerConfigFromEnv(
+        parseWorkerEnv({ ...BASE, RAAS_WORKER_SANDBOX_FAILURES: "5", RAAS_WORKER_SANDBOX_PROBE_MS: "2000" }),
+      ).sandboxHealth,
+    ).toEqual({ failuresBeforeProbe: 5, probeIntervalMs: 2_000 });
     expect(config.inference.backends).toEqual([
       { kind: "vllm", baseUrl: "http://gpu-1:8000", modelName: null },
     ]);

@@ -21,6 +21,8 @@ describe("HealthConditions", () => {
       stopsWork: true,
     });
     expect(conditions.isUnhealthy()).toBe(true);
+    // What the heartbeat stores for workers.list: only the conditions that stop work.
+    expect(conditions.unhealthyReason()).toBe("sandboxes: 5 sandbox starts failed in a row");
     nowMs = 3_000;
     conditions.report("sandboxes", { ok: true });
     expect(conditions.get("sandboxes")).toMatchObject({
@@ -30,6 +32,7 @@ describe("HealthConditions", () => {
       stopsWork: true,
     });
     expect(conditions.isUnhealthy()).toBe(false);
+    expect(conditions.unhealthyReason()).toBeNull();
     expect(conditions.list().map((condition) => condition.name)).toEqual(["store", "sandboxes"]);
   });
 });
