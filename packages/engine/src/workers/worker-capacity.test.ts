@@ -19,6 +19,7 @@ function worker(id: string, overrides: Partial<WorkerRecord> = {}): WorkerRecord
     sandboxes: 0,
     backends: [],
     status: "active",
+    unhealthyReason: null,
     startedAtMs: NOW - 60_000,
     heartbeatAtMs: NOW - 1_000,
     stoppedAtMs: null,
@@ -33,13 +34,14 @@ describe("liveWorkerSlots", () => {
     expect(liveWorkerSlots([worker("a"), worker("b")], options)).toBe(24);
   });
 
-  it("leaves out draining, stopped, lost and silent workers, and one that starts no INIT", () => {
+  it("leaves out draining, stopped, lost, unhealthy and silent workers, and one that starts no INIT", () => {
     const workers = [
       worker("live"),
       worker("draining", { status: "draining" }),
       worker("stopped", { status: "stopped" }),
       worker("lost", { status: "lost" }),
       worker("silent", { heartbeatAtMs: NOW - 9_001 }),
+      worker("sick", { unhealthyReason: "sandboxes fail to start: base directory full" }),
       worker("no-init", {
         pools: { init: { concurrency: 0, active: 0 }, run: { concurrency: 8, active: 3 } },
       }),
@@ -61,7 +63,7 @@ describe("workerCapacity", () => {
     const clock = { now: () => nowMs, setTimer: () => () => {} };
     const capacity = workerCapacity(store, { exceptWorkerId: "server", missedAfterMs: 9_000, clock });
     expect(await capacity()).toBe(0);
-    const { status, stoppedAtMs, ...registration } = worker("w1", {
+    const { status, stoppedAtMs, unhealthyReason, ...registration } = worker("w1", {
       heartbeatAtMs: NOW,
       startedAtMs: NOW,
     });

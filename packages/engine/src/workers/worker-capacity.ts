@@ -12,14 +12,15 @@ export interface LiveSlotsOptions {
 
 /**
  * The INIT + RUN slots of the workers that take new work, from their last heartbeats: `active`
- * (not draining, stopped or lost), heard from within `missedAfterMs`, and with INIT slots — a
- * worker whose INIT pool is at 0 (drained, or stopped taking work) starts no new job, so its RUN
- * slots only serve the jobs it already holds.
+ * (not draining, stopped or lost), healthy (no `unhealthyReason`), heard from within
+ * `missedAfterMs`, and with INIT slots — a worker whose INIT pool is at 0 (drained, or stopped
+ * taking work) starts no new job, so its RUN slots only serve the jobs it already holds.
  */
 export function liveWorkerSlots(workers: readonly WorkerRecord[], options: LiveSlotsOptions): number {
   let slots = 0;
   for (const worker of workers) {
-    if (worker.id === options.exceptWorkerId || worker.status !== "active") continue;
+    if (worker.id === options.exceptWorkerId || worker.status !== "active" || worker.unhealthyReason)
+      continue;
     if (options.nowMs - worker.heartbeatAtMs > options.missedAfterMs) continue;
     const init = worker.pools.init?.concurrency ?? 0;
     if (init <= 0) continue;
