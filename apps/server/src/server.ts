@@ -163,8 +163,10 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
   });
   let serverUrl = "";
   // Agent handlers need sandboxes: without the runtime's binary the server refuses to start.
+  const hostId = config.hostId ?? defaultSandboxHostId();
   const sandboxRuntime = composeSandboxRuntime(config.sandbox ?? {}, logger.child({ component: "sandbox" }), {
     requireInstalled: config.agentHandlers !== false,
+    hostId,
   });
   const agentHandlers: ComposedAgentHandlers =
     config.agentHandlers === false
@@ -178,7 +180,6 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
           harnessGateway: gateway.harnessGateway(() => serverUrl),
           logger: logger.child({ component: "handlers" }),
         });
-  const hostId = config.hostId ?? defaultSandboxHostId();
   const composed = await composeEngine({
     store: config.store ?? { kind: "memory" },
     ...(config.queue && { queue: config.queue }),
@@ -194,9 +195,14 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     throw error;
   });
   gatewayCalls = composed.gatewayCalls;
+  // The server watches every worker: it closes the sandbox records of dead ones, and removes the
+  // sandbox directories of dead hosts it can see (a base directory shared with workers).
   const sandboxEvents = recordSandboxEvents(sandboxRuntime, composed.sandboxEvents, {
     hostId,
     logger: logger.child({ component: "sandbox-events" }),
+    workers: composed.workers,
+    ...(composed.bus && { bus: composed.bus }),
+    closeDeadHostRecords: true,
   });
   await composed.engine.start();
   // The embedded default is one worker, "<hostname>:<pid>"; the monitor marks silent workers lost

@@ -59,6 +59,7 @@ export async function startWorker(
   const inference = composeInference(config.inference, logger.child({ component: "inference" }));
   const sandboxRuntime = composeSandboxRuntime(config.sandbox, logger.child({ component: "sandbox" }), {
     requireInstalled: true,
+    hostId: workerId,
   });
   const conditions = new HealthConditions();
   // Set once the engine and the registration exist; sickness needs a failed job start first.
@@ -113,9 +114,13 @@ export async function startWorker(
         onError: (error) => logger.warn({ err: error }, "applying the policy state failed"),
       })
     : null;
+  // Removes the sandbox directories of dead hosts from the base directory (shared by the workers
+  // of a node, or by nodes); the server closes their records.
   const sandboxEvents = recordSandboxEvents(sandboxRuntime, composed.sandboxEvents, {
     hostId: workerId,
     logger: logger.child({ component: "sandbox-events" }),
+    workers: composed.workers,
+    ...(composed.bus && { bus: composed.bus }),
   });
   // Backends registered, drained or removed through the API reach this pool: what is stored now
   // (before the first job), then each change (bus, and every heartbeat interval).
