@@ -48,6 +48,10 @@ export interface RolloutFixture {
   /** Every sandbox the runtime created, in order. */
   sandboxes: Sandbox[];
   stageEvents: StageFinishedEvent[];
+  /** The runtime the handlers start sandboxes through (its events carry each sandbox's job). */
+  runtime: SandboxRuntime;
+  /** The sandboxes' base directory (each sandbox's directory is `sbx-…` in it). */
+  baseDir: string;
   close(): Promise<void>;
 }
 
@@ -131,6 +135,8 @@ export async function startRolloutFixture(options: {
     simulator,
     sandboxes,
     stageEvents,
+    runtime,
+    baseDir,
     async close() {
       await engine.stop({ graceMs: 1_000 });
       await queue.close();
