@@ -91,7 +91,7 @@ export class RolloutEngine {
     this.#submission = new SubmissionSystem(
       ctx,
       this.#events,
-      (job) => this.#freshest(job),
+      (job) => ctx.jobs.settled(job.id) ?? job,
       admission ? (record) => admission.admit(record) : undefined,
     );
     this.#recovery = new RecoverySystem(ctx, moves, admission);
@@ -100,7 +100,6 @@ export class RolloutEngine {
       store: options.store,
       flush: () => ctx.writer.flush(),
       findJob: (id) => this.#find(id),
-      freshest: (job) => this.#freshest(job),
     });
     for (const { stage, concurrency } of poolSettings(options)) {
       this.#pools.set(
@@ -261,7 +260,8 @@ export class RolloutEngine {
     if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
     await this.#ctx.writer.flush();
     const page = await this.#ctx.store.listJobs(parsed.data);
-    return { items: page.items.map((job) => this.#freshest(job)), nextCursor: page.nextCursor };
+    // The store answers (after this engine's writes): an in-memory copy may be stale after a bus loss.
+    return { items: page.items, nextCursor: page.nextCursor };
   }
 
   /**
@@ -397,15 +397,19 @@ export class RolloutEngine {
     return init > 0 ? init + (this.#pools.get("run")?.concurrency ?? 0) : 0;
   }
 
-  /** The in-memory record when this engine holds a newer one than the store returned. */
-  #freshest(job: TJob): TJob {
-    return this.#ctx.jobs.get(job.id) ?? job;
-  }
-
+  /**
+   * A job as the store holds it, this engine's pending writes flushed first. Only a finished
+   * job's record (final once stored) is answered from memory: a copy of an unfinished job may be
+   * stale when the bus lost the event of its change in another process — a stored state newer
+   * than the copy corrects it (and is delivered to listeners as that event).
+   */
   async #find(id: string): Promise<TJob | null> {
-    const known = this.#ctx.jobs.get(id);
-    if (known) return known;
+    const settled = this.#ctx.jobs.settled(id);
+    if (settled) return settled;
     await this.#ctx.writer.flush();
-    return this.#ctx.store.getJob(id);
+    const stored = await this.#ctx.store.readJob(id);
+    if (!stored) return null;
+    this.#events.reconcile(stored);
+    return stored.record;
   }
 }

@@ -22,10 +22,16 @@ describe("after a Redis restart", () => {
     const subscriber = new RedisEventBus({ url: server.url, prefix, onError: (m) => errors.push(m) });
     const publisher = new RedisEventBus({ url: server.url, prefix, onError: () => {} });
     const seen: string[] = [];
+    let restored = 0;
+    subscriber.onRestored(() => {
+      restored += 1;
+    });
     await subscriber.subscribe(BUS_CHANNELS.cancel, (m) => seen.push(m));
     await publisher.publish(BUS_CHANNELS.cancel, "before");
     await until(() => seen.includes("before"), "the message before the restart");
     await server.restart();
+    // Told once it is back (receivers then re-read from the store what they may have missed).
+    await until(() => restored === 1, "the bus to say it is back", 30_000);
     // Publishing again until one arrives: the subscriber re-subscribes once it has reconnected.
     let n = 0;
     const publishing = setInterval(() => void publisher.publish(BUS_CHANNELS.cancel, `after-${++n}`), 50);

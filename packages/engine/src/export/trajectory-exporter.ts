@@ -9,10 +9,8 @@ export interface TrajectoryExporterOptions {
   store: JobStore;
   /** Writes buffered changes to the store before reading (the engine's group commit). */
   flush(): Promise<void>;
-  /** Finds a job, preferring the engine's in-memory record when it is newer. */
+  /** Finds a job as the store holds it (the engine's pending writes flushed first). */
   findJob(id: string): Promise<TJob | null>;
-  /** The engine's newest record of a job the store returned. */
-  freshest(job: TJob): TJob;
 }
 
 /** Exports stored trajectories for training, one job or a batch page by page, from the store. */
@@ -55,9 +53,7 @@ export class TrajectoryExporter {
       throw new RaasError("NOT_FOUND", `no job in batch "${batchId}"`, { details: { batchId } });
     }
     const items = await Promise.all(
-      jobs.items.map(async (job) =>
-        buildTrajectoryExport(this.#options.freshest(job), await store.listTurns(job.id)),
-      ),
+      jobs.items.map(async (job) => buildTrajectoryExport(job, await store.listTurns(job.id))),
     );
     return { items, nextCursor: jobs.nextCursor };
   }

@@ -4,8 +4,11 @@ import type { LiveJob } from "./live-job";
 
 /**
  * The jobs this engine knows in memory: `live` ones it is moving (or submitted and has not seen
- * move elsewhere), and the latest record seen of others — finished here, or reported by another
- * process through the bus — so reads right after a change never miss it.
+ * move elsewhere), and the latest stored record seen of others — finished here, or reported by
+ * another process through the bus. The bus delivers at most once, so a record of a job another
+ * process moves may be stale: only a terminal record (final once stored) answers for the store;
+ * reads of unfinished jobs go to the store, and `unsettledIds` names what a bus loss may have left
+ * stale.
  */
 export class JobTable {
   readonly live = new Map<string, LiveJob>();
@@ -16,7 +19,7 @@ export class JobTable {
     this.#capacity = capacity;
   }
 
-  /** Records a job's state at `version`, unless a newer one was seen already. */
+  /** Records a job's stored state at `version`, unless a newer one was seen already. */
   remember(record: JobRecord, version: number): void {
     const known = this.#seen.get(record.id);
     if (known && known.version > version) return;
@@ -28,19 +31,40 @@ export class JobTable {
     }
   }
 
-  /** The freshest record this engine holds: its live copy, else the latest seen. */
-  get(id: string): JobRecord | undefined {
-    return this.live.get(id)?.record ?? this.#seen.get(id)?.record;
+  /**
+   * The job's terminal record, once stored: a finished job never changes again, so this answers
+   * for the store. Undefined for a job not known to be finished.
+   */
+  settled(id: string): JobRecord | undefined {
+    const record = this.#seen.get(id)?.record;
+    return record && isTerminalStatus(record.status) ? record : undefined;
   }
 
-  /** The version of the latest record seen (from any process). */
-  seenVersion(id: string): number | undefined {
-    return this.#seen.get(id)?.version;
+  /**
+   * The newest stored version this engine knows of a job: its live copy's (which runs ahead of
+   * the store by this engine's pending writes), else the latest seen; undefined for an unknown job.
+   */
+  knownVersion(id: string): number | undefined {
+    const live = this.live.get(id);
+    const seen = this.#seen.get(id)?.version;
+    if (live === undefined) return seen;
+    return seen === undefined ? live.version : Math.max(live.version, seen);
   }
 
-  /** True when the job is known to be terminal. */
+  /**
+   * Jobs known unfinished that no stage of this engine is running: their state changes in other
+   * processes, reported through the bus — after a bus loss their records may be stale.
+   */
+  unsettledIds(): string[] {
+    const ids = new Set<string>();
+    for (const [id, live] of this.live) if (!live.controller) ids.add(id);
+    for (const [id, { record }] of this.#seen) if (!isTerminalStatus(record.status)) ids.add(id);
+    return [...ids];
+  }
+
+  /** True when the job is known to be terminal (its live copy or its latest stored record). */
   isFinished(id: string): boolean {
-    const record = this.get(id);
+    const record = this.live.get(id)?.record ?? this.#seen.get(id)?.record;
     return record !== undefined && isTerminalStatus(record.status);
   }
 }

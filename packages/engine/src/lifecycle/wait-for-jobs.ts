@@ -2,10 +2,20 @@ import { isTerminalStatus, type TJob } from "@raas/shared";
 import type { JobEventListener, WaitResult } from "../engine.types";
 import type { Clock } from "../ports/clock.port";
 
+/**
+ * How often a wait re-reads its unfinished jobs from the store, in ms: events arrive at most once
+ * (a bus loss, a worker killed between its commit and its publish), so a wait never relies on
+ * them alone.
+ */
+export const WAIT_STORE_RECHECK_MS = 5_000;
+
 export interface WaitDeps {
+  /** The job as the store holds it. */
   getJob(id: string): Promise<TJob>;
   subscribe(listener: JobEventListener): () => void;
   clock: Clock;
+  /** Default `WAIT_STORE_RECHECK_MS`. */
+  recheckMs?: number;
 }
 
 /** The more recent of two views of one job (terminal wins a tie). */
@@ -17,7 +27,9 @@ function newer(a: TJob | undefined, b: TJob): TJob {
 
 /**
  * Long-poll until every job is terminal, `timeoutMs` passes, or `signal` aborts. Subscribes before
- * reading the jobs, so a job finishing in between is never missed. Unknown ids throw NOT_FOUND.
+ * reading the jobs, so a job finishing in between is never missed; re-reads the unfinished ones
+ * from the store every `recheckMs`, so a lost event delays the answer, never withholds it.
+ * Unknown ids throw NOT_FOUND.
  */
 export async function waitForJobs(
   ids: readonly string[],
@@ -27,27 +39,37 @@ export async function waitForJobs(
   const unique = [...new Set(ids)];
   const wanted = new Set(unique);
   const jobs = new Map<string, TJob>();
+  const deadlineMs = deps.clock.now() + options.timeoutMs;
+  const recheckMs = deps.recheckMs ?? WAIT_STORE_RECHECK_MS;
   let wake: (() => void) | null = null;
-  const pending = () => unique.some((id) => !isTerminalStatus(jobs.get(id)?.status ?? "submitted"));
+  const unfinished = () => unique.filter((id) => !isTerminalStatus(jobs.get(id)?.status ?? "submitted"));
+  const read = async (which: readonly string[]) => {
+    for (const id of which) jobs.set(id, newer(jobs.get(id), await deps.getJob(id)));
+  };
   const unsubscribe = deps.subscribe((event) => {
     if (!wanted.has(event.job.id)) return;
     jobs.set(event.job.id, newer(jobs.get(event.job.id), event.job));
-    if (!pending()) wake?.();
+    if (unfinished().length === 0) wake?.();
   });
   try {
-    for (const id of unique) jobs.set(id, newer(jobs.get(id), await deps.getJob(id)));
-    if (pending() && !options.signal?.aborted) {
-      await new Promise<void>((resolve) => {
-        const cancelTimer = deps.clock.setTimer(() => wake?.(), options.timeoutMs);
+    await read(unique);
+    while (unfinished().length > 0 && !options.signal?.aborted) {
+      const remainingMs = deadlineMs - deps.clock.now();
+      if (remainingMs <= 0) break;
+      const woken = await new Promise<"event" | "timer">((resolve) => {
+        const cancelTimer = deps.clock.setTimer(() => wake?.(), Math.min(recheckMs, remainingMs));
         const onAbort = () => wake?.();
-        wake = () => {
+        const settle = (why: "event" | "timer") => {
           wake = null;
           cancelTimer();
           options.signal?.removeEventListener("abort", onAbort);
-          resolve();
+          resolve(why);
         };
+        wake = () => settle(unfinished().length === 0 ? "event" : "timer");
         options.signal?.addEventListener("abort", onAbort, { once: true });
       });
+      if (woken === "event" || options.signal?.aborted) break;
+      await read(unfinished());
     }
   } finally {
     unsubscribe();

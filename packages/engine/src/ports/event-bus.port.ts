@@ -23,5 +23,11 @@ export interface EventBus {
   publish(channel: TBusChannel, message: string): Promise<void>;
   /** Resolves once the subscription is active; the returned function ends it. */
   subscribe(channel: TBusChannel, listener: (message: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` each time the bus is back after losing its connection (its subscriptions
+   * restored): messages published meanwhile are lost, so a receiver re-reads what it needs from
+   * the store. Absent on a bus that never loses messages (in-process). Returns an unsubscribe.
+   */
+  onRestored?(listener: () => void): () => void;
   close(): Promise<void>;
 }

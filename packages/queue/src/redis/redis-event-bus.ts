@@ -23,13 +23,14 @@ export class RedisEventBus implements EventBus {
   readonly #subscriber: Redis;
   readonly #prefix: string;
   readonly #listeners = new Map<string, Set<Listener>>();
+  readonly #restoredListeners = new Set<() => void>();
   #closed = false;
 
   constructor(options: RedisEventBusOptions) {
     this.#prefix = options.prefix ?? "raas";
     const onError =
       options.onError ?? ((message, error) => console.error(`[raas/bus] ${message}`, error ?? ""));
-    const connect = (role: string) => {
+    const connect = (role: string, onRestored?: () => void) => {
       const connection = new Redis(options.url, {
         maxRetriesPerRequest: null,
         autoResubscribe: true,
@@ -38,11 +39,20 @@ export class RedisEventBus implements EventBus {
         enableAutoPipelining: role === "publisher",
         connectionName: `${this.#prefix}:raas-bus-${role}`,
       });
-      watchConnection(connection, role, onError);
+      watchConnection(connection, role, onError, onRestored);
       return connection;
     };
     this.#publisher = connect("publisher");
-    this.#subscriber = connect("subscriber");
+    // Back with its channels re-subscribed (ioredis sends SUBSCRIBE before it reports ready).
+    this.#subscriber = connect("subscriber", () => {
+      for (const listener of [...this.#restoredListeners]) {
+        try {
+          listener();
+        } catch (error) {
+          onError("a bus-restored listener threw", error);
+        }
+      }
+    });
     this.#subscriber.on("message", (channel: string, message: string) => {
       for (const listener of [...(this.#listeners.get(channel) ?? [])]) {
         try {
@@ -78,10 +88,17 @@ export class RedisEventBus implements EventBus {
     };
   }
 
+  /** Calls `listener` each time the subscriber is back from a lost connection (messages meanwhile are lost). */
+  onRestored(listener: () => void): () => void {
+    this.#restoredListeners.add(listener);
+    return () => this.#restoredListeners.delete(listener);
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#listeners.clear();
+    this.#restoredListeners.clear();
     await Promise.all([this.#publisher, this.#subscriber].map((c) => c.quit().catch(() => c.disconnect())));
   }
 

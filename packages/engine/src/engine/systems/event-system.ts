@@ -3,7 +3,7 @@ import { isTerminalStatus, ZJob } from "@raas/shared";
 import { z } from "zod";
 import type { JobEventListener } from "../../engine.types";
 import { BUS_CHANNELS } from "../../ports/event-bus.port";
-import type { JobRecord } from "../../ports/job-record.types";
+import type { JobRecord, StoredJob } from "../../ports/job-record.types";
 import type { EngineContext } from "../engine-context";
 
 export interface StageFinishedEvent {
@@ -12,6 +12,9 @@ export interface StageFinishedEvent {
   durationMs: number;
   outcome: "ok" | TFailureKind;
 }
+
+/** Store reads in flight at once while re-reading jobs after a bus loss. */
+const RESYNC_READS_AT_ONCE = 16;
 
 const ZJobEventMessage = z.object({ origin: z.string(), version: z.number().int(), job: ZJob });
 
@@ -38,15 +41,56 @@ export class EventSystem {
 
   async start(): Promise<void> {
     if (!this.#ctx.isBusShared || this.#unsubscribe) return;
-    this.#unsubscribe = await this.#ctx.bus.subscribe(BUS_CHANNELS.jobEvents, (message) =>
+    const unsubscribe = await this.#ctx.bus.subscribe(BUS_CHANNELS.jobEvents, (message) =>
       this.#receive(message),
     );
+    // Whatever was published while the bus was away is lost for good: read it from the store.
+    const stopWatching = this.#ctx.bus.onRestored?.(() => {
+      this.resync().catch((error: unknown) => {
+        this.#ctx.logger?.error({ err: String(error) }, "re-reading jobs after the bus came back failed");
+      });
+    });
+    this.#unsubscribe = async () => {
+      stopWatching?.();
+      await unsubscribe();
+    };
   }
 
   async stop(): Promise<void> {
     const unsubscribe = this.#unsubscribe;
     this.#unsubscribe = null;
     await unsubscribe?.();
+  }
+
+  /**
+   * Re-reads from the store every job this engine knows unfinished and is not running itself, and
+   * takes each one another process moved meanwhile as if its event had arrived (listeners, stats
+   * and copies corrected). Run after a bus loss. Resolves to how many jobs had moved.
+   */
+  async resync(): Promise<number> {
+    const { jobs, store, writer, logger } = this.#ctx;
+    const ids = jobs.unsettledIds();
+    await writer.flush();
+    let moved = 0;
+    for (let start = 0; start < ids.length; start += RESYNC_READS_AT_ONCE) {
+      const chunk = ids.slice(start, start + RESYNC_READS_AT_ONCE);
+      for (const stored of await Promise.all(chunk.map((id) => store.readJob(id)))) {
+        if (stored && this.reconcile(stored)) moved += 1;
+      }
+    }
+    logger?.info({ known: ids.length, moved }, "re-read unfinished jobs from the store after a bus loss");
+    return moved;
+  }
+
+  /**
+   * A job as the store holds it: when it is newer than this engine's copy (another process moved
+   * it and the event never came), it is taken as that event. Returns true when it was newer.
+   */
+  reconcile(stored: StoredJob): boolean {
+    const known = this.#ctx.jobs.knownVersion(stored.record.id);
+    if (known === undefined || stored.version <= known) return false;
+    this.#applyRemote(stored.record, stored.version);
+    return true;
   }
 
   subscribe(listener: JobEventListener): () => void {
@@ -86,7 +130,11 @@ export class EventSystem {
       return;
     }
     if (parsed.origin === this.#ctx.workerId) return;
-    const job = parsed.job as JobRecord;
+    this.#applyRemote(parsed.job as JobRecord, parsed.version);
+  }
+
+  /** A change another process stored (heard on the bus, or read from the store after a loss). */
+  #applyRemote(job: JobRecord, version: number): void {
     // Each job ends once, stored by the one process whose compare-and-set won; every other process
     // counts that end from here, so the totals of `stats()` (an API-only server's included) are
     // the deployment's, not this process's alone.
@@ -99,8 +147,8 @@ export class EventSystem {
       };
       this.#ctx.stats.moved(null, to, this.#ctx.clock.now());
     }
-    this.#ctx.jobs.remember(job, parsed.version);
-    this.#onRemoteChange(job, parsed.version);
+    this.#ctx.jobs.remember(job, version);
+    this.#onRemoteChange(job, version);
     this.#deliver(job);
   }
 

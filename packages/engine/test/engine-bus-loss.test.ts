@@ -1,0 +1,102 @@
+import type { TJob } from "@raas/shared";
+import { afterEach, describe, expect, it } from "vitest";
+import { HandlerRegistry } from "../src/handler-registry";
+import { createSleepHandler } from "../src/handlers/sleep-handler";
+import { MemoryEventBus } from "../src/memory/memory-event-bus";
+import { MemoryJobQueue } from "../src/memory/memory-job-queue";
+import { MemoryJobStore } from "../src/memory/memory-job-store";
+import type { EventBus, TBusChannel } from "../src/ports/event-bus.port";
+import { RolloutEngine } from "../src/rollout-engine";
+import { until } from "./engine-harness";
+
+/** A shared bus that drops every message while `isDown`, and says when it is back (like Redis pub/sub). */
+class LossyBus implements EventBus {
+  readonly #inner = new MemoryEventBus();
+  readonly #restored = new Set<() => void>();
+  isDown = false;
+
+  async publish(channel: TBusChannel, message: string): Promise<void> {
+    if (!this.isDown) await this.#inner.publish(channel, message);
+  }
+
+  subscribe(channel: TBusChannel, listener: (message: string) => void): Promise<() => Promise<void>> {
+    return this.#inner.subscribe(channel, listener);
+  }
+
+  onRestored(listener: () => void): () => void {
+    this.#restored.add(listener);
+    return () => this.#restored.delete(listener);
+  }
+
+  restore(): void {
+    this.isDown = false;
+    for (const listener of this.#restored) listener();
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+}
+
+const started: RolloutEngine[] = [];
+
+afterEach(async () => {
+  for (const made of started.splice(0)) await made.stop({ graceMs: 0 });
+});
+
+/** An API-only engine (no pools) and a worker running every pool, on a bus that can lose messages. */
+async function deployment() {
+  const bus = new LossyBus();
+  const shared = { store: new MemoryJobStore(), queue: new MemoryJobQueue(), bus };
+  const handlers = new HandlerRegistry().register(createSleepHandler());
+  const pools = (concurrency: number) => {
+    const pool = { concurrency, timeoutMs: 10_000 };
+    return { init: pool, run: pool, eval: pool };
+  };
+  const api = new RolloutEngine({ ...shared, handlers, workerId: "api", pools: pools(0) });
+  const worker = new RolloutEngine({ ...shared, handlers, workerId: "worker", pools: pools(2) });
+  for (const made of [api, worker]) {
+    await made.start();
+    started.push(made);
+  }
+  return { api, worker, bus, store: shared.store };
+}
+
+const payload = { initMs: 1, runMs: 1, evalMs: 1, reward: 1 };
+
+describe("RolloutEngine after job events were lost on the bus", () => {
+  it("answers get and list from the store, not from the copy the lost events left", async () => {
+    const { api, bus, store } = await deployment();
+    const [submitted] = await api.submitJobs([{ kind: "sleep", payload: { ...payload, evalMs: 200 } }]);
+    const id = (submitted as { job: TJob }).job.id;
+    await until(async () => (await api.getJob(id)).stage === "eval");
+    bus.isDown = true;
+    await until(async () => (await store.getJob(id))?.status === "completed");
+
+    expect((await api.getJob(id)).status).toBe("completed");
+    const { items } = await api.listJobs({});
+    expect(items.find((job) => job.id === id)?.status).toBe("completed");
+  });
+
+  it("re-reads its unfinished jobs when the bus is back: listeners and totals hear the lost ends", async () => {
+    const { api, bus, store } = await deployment();
+    bus.isDown = true;
+    const results = await api.submitJobs([
+      { kind: "sleep", payload },
+      { kind: "sleep", payload },
+    ]);
+    const ids = results.map((result) => result.job.id);
+    await until(async () =>
+      (await Promise.all(ids.map((id) => store.getJob(id)))).every((job) => job?.status === "completed"),
+    );
+    const heard: TJob[] = [];
+    api.subscribe((event) => heard.push(event.job));
+    expect(api.stats().completed).toBe(0);
+
+    bus.restore();
+    await until(() => heard.filter((job) => job.status === "completed").length === 2);
+    expect(heard.map((job) => job.id).sort()).toEqual([...ids].sort());
+    expect(api.stats().completed).toBe(2);
+    expect(api.stats().stages.init.queued).toBe(0);
+  });
+});
