@@ -11,7 +11,16 @@ export const ZSandboxEventsRequest = z
     sandboxId: ZSandboxId.optional(),
     hostId: ZSandboxHostId.optional(),
     type: z
-      .enum(["created", "ready", "assigned", "limit_hit", "crashed", "start_failed", "closed"])
+      .enum([
+        "created",
+        "ready",
+        "assigned",
+        "limit_hit",
+        "crashed",
+        "start_failed",
+        "start_cancelled",
+        "closed",
+      ])
       .describe("Only events of this type.")
       .optional(),
     sinceMs: ZSandboxSinceMs.optional(),
