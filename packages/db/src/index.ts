@@ -15,6 +15,8 @@ export type {
 export { PrismaBenchmarkRunStore } from "./benchmark/prisma-benchmark-run-store";
 export type { DatabaseOptions } from "./client/database-options.types";
 export { DEFAULT_PGLITE_DATA_DIR } from "./client/database-options.types";
+export { isDatabaseUnavailableError } from "./client/database-unavailable";
+export { type ConnectionHealthSink, GuardedPool } from "./client/guarded-pool";
 export { type OpenedDatabase, openDatabase } from "./client/open-database";
 export { makePrivateDir, restrictTreeToOwner } from "./client/private-dir";
 export { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "./codec/token-codec";

@@ -6,6 +6,7 @@ import type { InferencePool } from "./ports/inference-pool.port";
 import type { JobQueue } from "./ports/job-queue.port";
 import type { JobStore } from "./ports/job-store.port";
 import type { FairShareOptions } from "./scheduling/fair-share-options";
+import type { StoreHealth } from "./store-health/store-health";
 
 /** pino-compatible structured logger; the engine never writes to stdout itself. */
 export interface EngineLogger {
@@ -42,6 +43,12 @@ export interface EngineOptions {
   leaseMs?: number;
   /** Group commit of store writes: flush after this many writes or this delay. Defaults 500 / 5 ms. */
   writeBatch?: { maxWrites?: number; maxDelayMs?: number };
+  /**
+   * This process's view of its store's reachability (fed by the database client): store writes
+   * report to it, and a stage whose job cannot be read while the store is unreachable is put
+   * back in the queue instead of failing. Default: a tracker of the engine's own.
+   */
+  storeHealth?: StoreHealth;
   /**
    * This process's worker id: RUN and EVAL of the jobs whose INIT ran here are queued addressed
    * to it, and a lost worker's jobs are found by it (`recoverWorker`). Unique per process start.

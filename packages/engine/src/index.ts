@@ -31,6 +31,7 @@ export * from "./sampling/index";
 export * from "./sandbox-events/index";
 export * from "./scheduling/index";
 export * from "./stage-failure";
+export * from "./store-health/index";
 export * from "./util/abort";
 export * from "./util/binary-heap";
 export * from "./workers/index";

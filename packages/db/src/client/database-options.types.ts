@@ -1,4 +1,5 @@
 import type { DbLogger } from "../db-logger.types";
+import type { ConnectionHealthSink } from "./guarded-pool";
 import type { PgliteMaintenanceOptions } from "./pglite-maintenance";
 
 /** Where the data lives. PGlite (embedded, no server) unless `databaseUrl` is given. */
@@ -24,6 +25,11 @@ export interface DatabaseOptions {
   /** PGlite only: periodic checkpoints (bounding `pg_wal`) and vacuums. Defaults in `PgliteMaintenanceOptions`. */
   pgliteMaintenance?: Omit<PgliteMaintenanceOptions, "logger">;
   logger?: DbLogger;
+  /**
+   * Told of every PostgreSQL connection opened and lost (a `StoreHealth` of `@raas/engine`), so
+   * the process knows when its database is unreachable. Default none. Ignored for PGlite.
+   */
+  health?: ConnectionHealthSink;
 }
 
 export const DEFAULT_PGLITE_DATA_DIR = "./.raas/pglite";

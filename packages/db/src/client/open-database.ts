@@ -1,7 +1,6 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Prisma, PrismaClient } from "../generated/client";
 import type { MigrationTarget } from "../migrate/migration-target.types";
@@ -13,6 +12,7 @@ import {
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_PGLITE_DATA_DIR,
 } from "./database-options.types";
+import { GuardedPool } from "./guarded-pool";
 import { PgliteMaintenance } from "./pglite-maintenance";
 import { resolvePostgresConnection } from "./postgres-connection";
 import { makePrivateDir, restrictTreeToOwner } from "./private-dir";
@@ -32,6 +32,9 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+/** How long opening one PostgreSQL connection may take before it fails (and is retried), in ms. */
+const CONNECT_TIMEOUT_MS = 30_000;
+
 type AdapterFactory = NonNullable<Prisma.PrismaClientOptions["adapter"]>;
 
 /** Opens PostgreSQL when `databaseUrl` is given, else a PGlite database under `dataDir`. */
@@ -41,9 +44,16 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Opene
 
 async function openPostgres(databaseUrl: string, options: DatabaseOptions): Promise<OpenedDatabase> {
   const connection = resolvePostgresConnection(databaseUrl, options.schema);
-  const pool = new pg.Pool({ ...connection.config, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
-  pool.on("error", (error) =>
-    options.logger?.warn({ err: error.message }, "idle PostgreSQL connection failed"),
+  // Guarded: a connection cut under a running transaction must not end the process, nor keep
+  // its slot (see GuardedPool). A connect that hangs (an unreachable host) gives up after 30 s.
+  const pool = new GuardedPool(
+    {
+      ...connection.config,
+      max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    },
+    { ...(options.health && { health: options.health }), ...(options.logger && { logger: options.logger }) },
   );
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: connection.schema }) });
   return {

@@ -19,6 +19,9 @@ export class PostgresMigrationTarget implements MigrationTarget {
 
   async withExclusiveSession<T>(fn: (session: MigrationSession) => Promise<T>): Promise<T> {
     const client = new pg.Client(this.#connection.config);
+    // A connection that breaks fails the statement in flight; without a listener the client's
+    // `error` event would end the process instead.
+    client.on("error", () => {});
     await client.connect();
     try {
       await client.query("SELECT pg_advisory_lock(hashtext('raas.migrate'), hashtext($1))", [

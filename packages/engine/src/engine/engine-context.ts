@@ -11,6 +11,7 @@ import { type Clock, systemClock } from "../ports/clock.port";
 import type { EventBus } from "../ports/event-bus.port";
 import type { JobQueue } from "../ports/job-queue.port";
 import type { JobStore } from "../ports/job-store.port";
+import { StoreHealth } from "../store-health/store-health";
 
 /** The resources every system of one engine shares (trigger.dev's run-engine `SystemResources`). */
 export interface EngineContext {
@@ -22,6 +23,8 @@ export interface EngineContext {
   /** True when the bus was given (shared with other processes): job events are published on it. */
   readonly isBusShared: boolean;
   readonly writer: StoreWriter;
+  /** Whether the store is reachable (shared with the database client and the worker's health). */
+  readonly storeHealth: StoreHealth;
   readonly handlers: HandlerRegistry;
   readonly clock: Clock;
   readonly logger: EngineLogger | undefined;
@@ -53,13 +56,20 @@ export function poolSettings(
 /** The shared resources of one engine, every option defaulted here and nowhere else. */
 export function createEngineContext(options: EngineOptions): EngineContext {
   const clock = options.clock ?? systemClock;
+  const storeHealth =
+    options.storeHealth ?? new StoreHealth({ clock, ...(options.logger && { logger: options.logger }) });
   return {
     workerId: options.workerId ?? newId("wrk"),
     store: options.store,
     queue: options.queue,
     bus: options.bus ?? new MemoryEventBus(),
     isBusShared: options.bus !== undefined,
-    writer: new StoreWriter(options.store, options.writeBatch ?? {}, options.logger),
+    writer: new StoreWriter(
+      options.store,
+      { ...options.writeBatch, health: storeHealth, clock },
+      options.logger,
+    ),
+    storeHealth,
     handlers: options.handlers,
     clock,
     logger: options.logger,

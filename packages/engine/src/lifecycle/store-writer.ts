@@ -1,15 +1,24 @@
 import type { TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
 import type { EngineLogger } from "../engine.types";
+import { type Clock, systemClock } from "../ports/clock.port";
 import type { JobHandoff, JobPatch, JobRecord, JobTransitionWrite } from "../ports/job-record.types";
 import type { JobStore } from "../ports/job-store.port";
+import type { StoreHealth } from "../store-health/store-health";
+import { DEFAULT_STORE_BACKOFF, retryWhileUnreachable } from "../store-health/store-retry";
 
 export interface StoreWriterOptions {
   /** Flush when this many writes are pending. Default 500. */
   maxWrites?: number;
   /** Flush at most this long after the first pending write, in ms. Default 5. */
   maxDelayMs?: number;
-  /** Wait between retries of a failed update flush, in ms. Default 500. */
+  /** First wait before retrying a failed update flush, in ms; it doubles per attempt. Default 250. */
   retryDelayMs?: number;
+  /** Longest wait between retries of a failed flush, in ms. Default 5_000. */
+  maxRetryDelayMs?: number;
+  /** Told of every failed and every successful flush; says whether a failure was an outage. */
+  health?: StoreHealth;
+  /** Times the retry back-off. Default the system clock. */
+  clock?: Clock;
 }
 
 /** One job's transitions of this batch, coalesced into one compare-and-set write. */
@@ -27,8 +36,9 @@ interface PendingInsert {
  * Group commit in front of a `JobStore`: writes from many jobs are coalesced into one batch per
  * flush, flushes never overlap, and a job's writes keep their order. An insert's promise settles
  * when its batch is committed, so a submit is acknowledged only once it is durable. Failed
- * updates are kept and retried; they are never dropped. Records and patches are taken by
- * reference: the engine treats job records as immutable values (every transition makes a new one).
+ * updates are kept and retried with back-off (through a database outage too: a restart or
+ * failover is waited out); they are never dropped. Records and patches are taken by reference:
+ * the engine treats job records as immutable values (every transition makes a new one).
  */
 export class StoreWriter {
   readonly #store: JobStore;
@@ -36,6 +46,9 @@ export class StoreWriter {
   readonly #maxWrites: number;
   readonly #maxDelayMs: number;
   readonly #retryDelayMs: number;
+  readonly #maxRetryDelayMs: number;
+  readonly #health: StoreHealth | undefined;
+  readonly #clock: Clock;
   #inserts = new Map<string, PendingInsert>();
   #updates = new Map<string, JobPatch>();
   #transitions = new Map<string, PendingTransition>();
@@ -51,7 +64,10 @@ export class StoreWriter {
     this.#logger = logger;
     this.#maxWrites = options.maxWrites ?? 500;
     this.#maxDelayMs = options.maxDelayMs ?? 5;
-    this.#retryDelayMs = options.retryDelayMs ?? 500;
+    this.#retryDelayMs = options.retryDelayMs ?? DEFAULT_STORE_BACKOFF.initialDelayMs;
+    this.#maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_STORE_BACKOFF.maxDelayMs;
+    this.#health = options.health;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** Resolves when the job is committed; rejects when the store refused the batch. */
@@ -162,6 +178,8 @@ export class StoreWriter {
         await this.#store.insertJobs([...inserts.values()].map((pending) => pending.job));
         for (const pending of inserts.values()) pending.settle.resolve();
       } catch (error) {
+        // Not retried: the submit was not acknowledged, its caller gets the error (and may retry).
+        this.#health?.reportFailure(error);
         this.#logger?.error({ err: String(error), jobs: inserts.size }, "store rejected a batch of new jobs");
         for (const pending of inserts.values()) pending.settle.reject(error);
       }
@@ -199,7 +217,10 @@ export class StoreWriter {
 
   async #isStored(write: JobTransitionWrite | undefined): Promise<boolean> {
     if (!write) return false;
-    const stored = await this.#store.readJob(write.patch.id).catch(() => null);
+    const stored = await retryWhileUnreachable(
+      () => this.#store.readJob(write.patch.id),
+      this.#retryOptions(),
+    ).catch(() => null);
     const { patch } = write;
     return (
       stored?.version === write.version &&
@@ -215,17 +236,23 @@ export class StoreWriter {
 
   async #retrying(what: string, write: () => Promise<void>, count: number): Promise<void> {
     if (count === 0) return;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await write();
-        return;
-      } catch (error) {
-        this.#logger?.error(
-          { err: String(error), count, attempt },
-          `store write of ${what} failed; retrying`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, Math.min(this.#retryDelayMs * attempt, 10_000)));
-      }
-    }
+    await retryWhileUnreachable(write, {
+      ...this.#retryOptions(),
+      retryEveryError: true,
+      onRetry: ({ error, attempt, delayMs, isOutage }) => {
+        const fields = { err: String(error), count, attempt, retryInMs: delayMs };
+        // An outage is logged once by the store health; a write held through it is no error.
+        if (!isOutage) this.#logger?.error(fields, `store write of ${what} failed; retrying`);
+        else if (attempt === 1) this.#logger?.warn(fields, `store unreachable: ${what} held, retrying`);
+      },
+    });
+  }
+
+  #retryOptions() {
+    return {
+      clock: this.#clock,
+      backoff: { initialDelayMs: this.#retryDelayMs, maxDelayMs: this.#maxRetryDelayMs },
+      ...(this.#health && { health: this.#health }),
+    };
   }
 }

@@ -1,0 +1,3 @@
+export * from "./network-error";
+export * from "./store-health";
+export * from "./store-retry";
