@@ -1,17 +1,15 @@
 import type { TStage } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import type { EngineLogger } from "../src/engine.types";
 import { HandlerRegistry } from "../src/handler-registry";
 import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { Lease, ReserveOptions } from "../src/ports/job-queue.port";
-import type { TaskHandler } from "../src/ports/task-handler.port";
 import { RolloutEngine as Engine, type RolloutEngine, type StageFinishedEvent } from "../src/rollout-engine";
-import { asStageFailure, StageFailure } from "../src/stage-failure";
 import { until } from "./engine-harness";
-import { type Deferred, deferred, FakeSandboxRuntime } from "./fake-sandbox-runtime";
+import { FakeSandboxRuntime } from "./fake-sandbox-runtime";
 import { ManualClock } from "./manual-clock";
+import { Points, sandboxedHandler } from "./sandboxed-handler";
 
 /**
  * A cancel can land at any moment of a job's life; these tests hold the job still at each moment
@@ -20,32 +18,6 @@ import { ManualClock } from "./manual-clock";
  * closed, the job ends cancelled, the queue item is acknowledged, the stage-finished event is
  * emitted, and nothing is logged as an error.
  */
-
-type Point =
-  | "init:before-create"
-  | "init:after-create"
-  | "init:end"
-  | "run:end"
-  | "eval:before-create"
-  | "eval:end";
-
-/** Where the handler stops when a test armed the point; unarmed points pass at once. */
-class Points {
-  readonly #armed = new Map<Point, { reached: Deferred; release: Deferred }>();
-
-  arm(point: Point): { reached: Promise<void>; release: () => void } {
-    const gate = { reached: deferred(), release: deferred() };
-    this.#armed.set(point, gate);
-    return { reached: gate.reached.promise, release: () => gate.release.resolve() };
-  }
-
-  async pass(point: Point): Promise<void> {
-    const gate = this.#armed.get(point);
-    if (!gate) return;
-    gate.reached.resolve();
-    await gate.release.promise;
-  }
-}
 
 /** Counts leases handed out and not yet acknowledged (a lease left to expire is an item waiting). */
 class TrackingQueue extends MemoryJobQueue {
@@ -79,65 +51,6 @@ interface LogLine {
   level: keyof EngineLogger;
   message: string;
   fields: Record<string, unknown>;
-}
-
-/**
- * The INIT of an agent handler, as `defineAgentHandler` does it: start the sandbox through the
- * runtime with the stage's signal, then hand its closing to the job's end. EVAL may open a
- * sandbox of its own, closed when the stage ends.
- */
-function sandboxedHandler(
-  runtime: FakeSandboxRuntime,
-  points: Points,
-  options: { failStage?: TStage; evalSandbox?: boolean },
-  busy: { count: number },
-): TaskHandler<Record<string, never>, { sandboxId: string }, null> {
-  const tracked = async <T>(work: () => Promise<T>): Promise<T> => {
-    busy.count += 1;
-    try {
-      return await work();
-    } finally {
-      busy.count -= 1;
-    }
-  };
-  const failIf = (stage: TStage) => {
-    if (options.failStage === stage) throw new StageFailure("sandbox", `${stage} broke`);
-  };
-  return {
-    kind: "sandboxed",
-    payloadSchema: z.object({}).strict() as z.ZodType<Record<string, never>>,
-    init: (ctx) =>
-      tracked(async () => {
-        await points.pass("init:before-create");
-        const sandbox = await asStageFailure("sandbox", "starting the sandbox failed", ctx.signal, () =>
-          runtime.create({ jobId: ctx.job.id }, ctx.signal),
-        );
-        await points.pass("init:after-create");
-        ctx.deferToJobEnd(() => sandbox.close());
-        ctx.defer(() => points.pass("init:end"));
-        failIf("init");
-        return { sandboxId: sandbox.id };
-      }),
-    run: (ctx) =>
-      tracked(async () => {
-        ctx.defer(() => points.pass("run:end"));
-        failIf("run");
-        return null;
-      }),
-    eval: (ctx) =>
-      tracked(async () => {
-        ctx.defer(() => points.pass("eval:end"));
-        if (options.evalSandbox) {
-          await points.pass("eval:before-create");
-          const sandbox = await asStageFailure("sandbox", "starting the sandbox failed", ctx.signal, () =>
-            runtime.create({ jobId: ctx.job.id }, ctx.signal),
-          );
-          ctx.defer(() => sandbox.close());
-        }
-        failIf("eval");
-        return { reward: 1 };
-      }),
-  };
 }
 
 interface Harness {

@@ -31,6 +31,11 @@ export class SandboxRegistry {
     return sandboxId ? this.#held.get(sandboxId) : undefined;
   }
 
+  /** What is held: each sandbox id and its job. */
+  entries(): Array<{ sandboxId: string; jobId: string }> {
+    return [...this.#held].map(([sandboxId, held]) => ({ sandboxId, jobId: held.jobId }));
+  }
+
   /**
    * Forgets the entry and runs its cleanups (closing the sandbox); returns their errors. A no-op
    * for an id not held. Cleanups shared with the job's live copy run once, whoever runs them first.

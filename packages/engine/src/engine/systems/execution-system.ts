@@ -7,6 +7,7 @@ import type { Lease } from "../../ports/job-queue.port";
 import type { EvalOutcome } from "../../ports/task-handler.port";
 import type { EngineContext } from "../engine-context";
 import type { EventSystem, StageFinishedEvent } from "./event-system";
+import { HeldSandboxSweep } from "./held-sandbox-sweep";
 import type { RecoverySystem } from "./recovery-system";
 import type { TransitionSystem } from "./transition-system";
 
@@ -21,12 +22,14 @@ export class ExecutionSystem {
   readonly #moves: TransitionSystem;
   readonly #events: EventSystem;
   readonly #recovery: RecoverySystem;
+  readonly #heldSweep: HeldSandboxSweep;
 
   constructor(ctx: EngineContext, moves: TransitionSystem, events: EventSystem, recovery: RecoverySystem) {
     this.#ctx = ctx;
     this.#moves = moves;
     this.#events = events;
     this.#recovery = recovery;
+    this.#heldSweep = new HeldSandboxSweep(ctx, moves);
   }
 
   async execute(lease: Lease): Promise<void> {
@@ -231,6 +234,7 @@ export class ExecutionSystem {
         jobCleanups: live.jobCleanups,
       });
       handoff = { workerId, sandboxId };
+      this.#heldSweep.arm();
     }
     const { id, priority } = live.record;
     this.#moves

@@ -1,0 +1,90 @@
+import type { TStage } from "@raas/shared";
+import { z } from "zod";
+import type { TaskHandler } from "../src/ports/task-handler.port";
+import { asStageFailure, StageFailure } from "../src/stage-failure";
+import { type Deferred, deferred, type FakeSandboxRuntime } from "./fake-sandbox-runtime";
+
+export type Point =
+  | "init:before-create"
+  | "init:after-create"
+  | "init:end"
+  | "run:end"
+  | "eval:before-create"
+  | "eval:end";
+
+/** Where the handler stops when a test armed the point; unarmed points pass at once. */
+export class Points {
+  readonly #armed = new Map<Point, { reached: Deferred; release: Deferred }>();
+
+  arm(point: Point): { reached: Promise<void>; release: () => void } {
+    const gate = { reached: deferred(), release: deferred() };
+    this.#armed.set(point, gate);
+    return { reached: gate.reached.promise, release: () => gate.release.resolve() };
+  }
+
+  async pass(point: Point): Promise<void> {
+    const gate = this.#armed.get(point);
+    if (!gate) return;
+    gate.reached.resolve();
+    await gate.release.promise;
+  }
+}
+
+export /**
+ * The INIT of an agent handler, as `defineAgentHandler` does it: start the sandbox through the
+ * runtime with the stage's signal, then hand its closing to the job's end. EVAL may open a
+ * sandbox of its own, closed when the stage ends.
+ */
+function sandboxedHandler(
+  runtime: FakeSandboxRuntime,
+  points: Points,
+  options: { failStage?: TStage; evalSandbox?: boolean },
+  busy: { count: number },
+): TaskHandler<Record<string, never>, { sandboxId: string }, null> {
+  const tracked = async <T>(work: () => Promise<T>): Promise<T> => {
+    busy.count += 1;
+    try {
+      return await work();
+    } finally {
+      busy.count -= 1;
+    }
+  };
+  const failIf = (stage: TStage) => {
+    if (options.failStage === stage) throw new StageFailure("sandbox", `${stage} broke`);
+  };
+  return {
+    kind: "sandboxed",
+    payloadSchema: z.object({}).strict() as z.ZodType<Record<string, never>>,
+    init: (ctx) =>
+      tracked(async () => {
+        await points.pass("init:before-create");
+        const sandbox = await asStageFailure("sandbox", "starting the sandbox failed", ctx.signal, () =>
+          runtime.create({ jobId: ctx.job.id }, ctx.signal),
+        );
+        await points.pass("init:after-create");
+        ctx.deferToJobEnd(() => sandbox.close());
+        ctx.defer(() => points.pass("init:end"));
+        failIf("init");
+        return { sandboxId: sandbox.id };
+      }),
+    run: (ctx) =>
+      tracked(async () => {
+        ctx.defer(() => points.pass("run:end"));
+        failIf("run");
+        return null;
+      }),
+    eval: (ctx) =>
+      tracked(async () => {
+        ctx.defer(() => points.pass("eval:end"));
+        if (options.evalSandbox) {
+          await points.pass("eval:before-create");
+          const sandbox = await asStageFailure("sandbox", "starting the sandbox failed", ctx.signal, () =>
+            runtime.create({ jobId: ctx.job.id }, ctx.signal),
+          );
+          ctx.defer(() => sandbox.close());
+        }
+        failIf("eval");
+        return { reward: 1 };
+      }),
+  };
+}
