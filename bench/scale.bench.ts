@@ -120,6 +120,8 @@ const bench: Bench = {
         prorlSpeedup8: "4.7-5.0x",
         prorlEfficiency8: "0.59-0.63",
         machine: "2 cores shared by every process (server, workers, PostgreSQL, Redis)",
+        settings:
+          "what a user gets by default (fair share on: the admission window follows the workers' heartbeats); only the worker pools are set",
       },
       config: {
         counts,

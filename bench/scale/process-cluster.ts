@@ -1,6 +1,7 @@
 // One measured row of `npm run bench -- scale`: a distributed deployment on this machine — a
 // private redis-server, a fresh PostgreSQL schema, the server API-only and N `apps/worker`
 // processes with the same pools — running sleep jobs (I/O-bound: every stage waits on a timer).
+// Every other setting is the default a user gets (fair share on among them): no overrides here.
 import type { TJob } from "@raas/shared";
 import { Deployment } from "../../apps/server/test/distributed/support/deployment";
 import { WorkerProcesses } from "../../apps/server/test/distributed/support/worker-processes";
