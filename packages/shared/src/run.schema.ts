@@ -2,6 +2,47 @@ import { z } from "zod";
 import { ZId, zFilterString, zIdString, zJsonObjectWithoutNul } from "./id.schema";
 import { DEFAULT_POLICY_ID, ZPolicyId } from "./policy.schema";
 
+const MS_PER_YEAR = 365 * 24 * 60 * 60 * 1_000;
+
+/**
+ * A run's retention policy: when the trajectories (turns with their token ids and logprobs, tool
+ * calls) of its finished steps move from the database to the run's compressed archive file,
+ * freeing the store for a long run. Job, step and group rows stay; an archived trajectory is read
+ * back from the archive by every API that returns it.
+ */
+export const ZRunRetention = z
+  .object({
+    archiveAfterSteps: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe(
+        "Archive a finished step's trajectories once the run has this many newer steps (1: as soon as the next step is created). Unset: no condition on steps.",
+      ),
+    archiveAfterMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(MS_PER_YEAR)
+      .optional()
+      .describe(
+        "Archive a finished step's trajectories once it closed at least this many milliseconds ago. Unset: no condition on time.",
+      ),
+  })
+  .strict()
+  .refine((policy) => policy.archiveAfterSteps !== undefined || policy.archiveAfterMs !== undefined, {
+    message:
+      "give archiveAfterSteps, archiveAfterMs or both; leave retention out to keep every trajectory in the database",
+  })
+  .meta({
+    id: "RunRetention",
+    description:
+      "When a finished step's trajectories are archived: once every condition given holds. Trajectories still in use (a running step's, or finished samples carried into a later step) are never archived.",
+  });
+export type TRunRetention = z.infer<typeof ZRunRetention>;
+
 /** Create a training run: one training job (a series of steps) of one model on one dataset. */
 export const ZCreateRunRequest = z
   .object({
@@ -40,6 +81,9 @@ export const ZCreateRunRequest = z
       .describe(
         "Most of the run's jobs holding a sandbox at once (started, not yet ended). Default: no cap.",
       ),
+    retention: ZRunRetention.optional().describe(
+      "Retention policy: archive the trajectories of finished steps on this schedule (needs the database store). Default none: every trajectory stays in the database until `runs.archive` after the run finished.",
+    ),
     policyId: ZPolicyId.default(DEFAULT_POLICY_ID).describe(
       `The policy the run trains: its jobs generate only on the backends registered under this id, are stamped with its weight version and wait only on its pause. A policy nobody owns yet becomes the creating trainer token's. Default \`${DEFAULT_POLICY_ID}\`.`,
     ),
@@ -74,6 +118,9 @@ export const ZRun = z
         "Fingerprint of the token that created the run (`token:` + 16 hex digits of its SHA-256); writes to the run (steps, cancel, finish) need that token or an admin token. Null: any trainer may write.",
       ),
     policyId: z.string().describe("The policy the run trains (its backends, weight version and pause)."),
+    retention: ZRunRetention.nullable().describe(
+      "Its retention policy; null: trajectories stay in the database.",
+    ),
     stepCount: z.number().int().nonnegative().describe("Steps created so far."),
     createdAtMs: z.number().describe("Creation time, ms since the Unix epoch."),
     updatedAtMs: z.number().describe("Last change, ms since the Unix epoch."),

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import type { ArchivedJobsOutcome, TrajectoryRetention } from "@raas/engine";
 import { RaasError, TERMINAL_STATUSES } from "@raas/shared";
 import { fromToolCallRow, fromTurnRows } from "../codec/trajectory-codec";
 import type { PrismaClient } from "../generated/client";
@@ -53,7 +54,7 @@ export function archiveFileName(runId: string): string {
  * between the append and the commit leaves unreferenced bytes in the file, never a lost
  * trajectory; the next call archives those jobs again.
  */
-export class TrajectoryArchive {
+export class TrajectoryArchive implements TrajectoryRetention {
   readonly #prisma: PrismaClient;
   readonly #sql: SqlExecutor;
   readonly #archiveDir: string | undefined;
@@ -83,11 +84,42 @@ export class TrajectoryArchive {
     const file = archiveFileName(runId);
     const result: ArchiveRunResult = { runId, archivedJobs: 0, archivedBytes: 0, file: path.join(dir, file) };
     for (;;) {
-      const page = await this.#archivePage(runId, dir, file);
+      const page = await this.#archivePage(runId, dir, file, { where: "run_id = $1", params: [runId] });
       if (page.jobs === 0) return result;
       result.archivedJobs += page.jobs;
       result.archivedBytes += page.bytes;
     }
+  }
+
+  /**
+   * Retention during a run (`RetentionSystem`): archives the finished, not yet archived jobs of
+   * `runId` submitted for one of `stepIds` or named in `jobIds`, except `keepJobIds` (samples a
+   * later step still uses). The run may be active. Appends to the same `<runId>.jsonl.gz` as
+   * `archiveRun`, under the same lock, so the two never interleave.
+   */
+  async archiveJobs(
+    runId: string,
+    selection: { stepIds: readonly string[]; jobIds: readonly string[]; keepJobIds: readonly string[] },
+  ): Promise<ArchivedJobsOutcome> {
+    const dir = this.#requireDir();
+    await mkdir(dir, { recursive: true });
+    const file = archiveFileName(runId);
+    const where = `run_id = $1 AND (batch_id = ANY($2::text[]) OR id = ANY($3::text[]))
+      AND NOT (id = ANY($4::text[]))`;
+    const params = [runId, [...selection.stepIds], [...selection.jobIds], [...selection.keepJobIds]];
+    const outcome: ArchivedJobsOutcome = { archivedJobs: 0, archivedBytes: 0, unfinishedJobs: 0 };
+    for (;;) {
+      const page = await this.#archivePage(runId, dir, file, { where, params });
+      if (page.jobs === 0) break;
+      outcome.archivedJobs += page.jobs;
+      outcome.archivedBytes += page.bytes;
+    }
+    const unfinished = await this.#sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM jobs WHERE ${where} AND NOT (status = ANY($5::text[]))`,
+      [...params, [...TERMINAL_STATUSES]],
+    );
+    outcome.unfinishedJobs = unfinished[0]?.n ?? 0;
+    return outcome;
   }
 
   /**
@@ -127,12 +159,20 @@ export class TrajectoryArchive {
     throw new RaasError("UNAVAILABLE", "this server has no trajectory archive directory configured");
   }
 
-  #archivePage(runId: string, dir: string, file: string): Promise<{ jobs: number; bytes: number }> {
+  /** `selection.where` names jobs of `runId` with `$1…$n` bound to `selection.params`. */
+  #archivePage(
+    runId: string,
+    dir: string,
+    file: string,
+    selection: { where: string; params: readonly unknown[] },
+  ): Promise<{ jobs: number; bytes: number }> {
+    const next = selection.params.length + 1;
     return this.#sql.transaction(async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`raas:archive:${runId}`]);
       const jobs = await tx.query<{ id: string }>(
-        `SELECT id FROM jobs WHERE run_id = $1 AND archived_at_ms IS NULL AND status = ANY($2::text[]) ORDER BY id LIMIT $3`,
-        [runId, [...TERMINAL_STATUSES], this.#pageSize],
+        `SELECT id FROM jobs WHERE ${selection.where} AND archived_at_ms IS NULL
+         AND status = ANY($${next}::text[]) ORDER BY id LIMIT $${next + 1}`,
+        [...selection.params, [...TERMINAL_STATUSES], this.#pageSize],
       );
       if (jobs.length === 0) return { jobs: 0, bytes: 0 };
       const ids = jobs.map((job) => job.id);

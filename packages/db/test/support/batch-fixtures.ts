@@ -18,6 +18,7 @@ export function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
     maxSandboxes: 48,
     ownerId: "token:0123456789abcdef",
     policyId: "qwen3-8b-policy",
+    retention: { archiveAfterSteps: 3, archiveAfterMs: 600_000 },
     stepCount: 3,
     createdAtMs: 1_764_000_000_000.25,
     updatedAtMs: 1_764_000_000_500.5,

@@ -61,6 +61,7 @@ export class BatchSystem {
   readonly #delivery: GroupDelivery;
   readonly #curriculum: CurriculumTracker;
   readonly #traceCertifier: TraceCertifier | undefined;
+  readonly #archivesTrajectories: boolean;
   #unsubscribe: (() => void) | null = null;
   #cancelSweep: (() => void) | null = null;
 
@@ -73,6 +74,7 @@ export class BatchSystem {
     this.#weightVersion = options.weightVersion ?? (() => null);
     this.#reconcileEveryMs = options.reconcileEveryMs ?? 5_000;
     this.#traceCertifier = options.traceCertifier;
+    this.#archivesTrajectories = options.archivesTrajectories ?? false;
     this.#delivery = new GroupDelivery({
       engine: this.#engine,
       clock: this.#clock,
@@ -114,6 +116,11 @@ export class BatchSystem {
     options: { ownerId?: string | null } = {},
   ): Promise<{ run: TRun; created: boolean }> {
     const input = parse(ZCreateRunRequest, request);
+    if (input.retention !== undefined && !this.#archivesTrajectories)
+      throw new RaasError(
+        "VALIDATION_FAILED",
+        "retention: this server has no trajectory archive (it keeps trajectories in memory); leave retention out or run the server with the database store",
+      );
     if (input.runKey !== undefined) {
       const known = await this.#store.findRunByKey(input.runKey);
       if (known) return { run: toRunView(known), created: false };

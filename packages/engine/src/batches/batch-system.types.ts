@@ -60,4 +60,9 @@ export interface BatchSystemOptions {
    * event was lost (the bus delivers at most once). Default 5_000 ms.
    */
   reconcileEveryMs?: number;
+  /**
+   * Whether finished steps' trajectories can be archived (a `RetentionSystem` runs beside this
+   * system). Without it a run with a `retention` policy is refused (400). Default false.
+   */
+  archivesTrajectories?: boolean;
 }

@@ -12,4 +12,5 @@ export * from "./job-store.port";
 export * from "./sandbox-event-store.port";
 export * from "./sandbox-runtime.port";
 export * from "./task-handler.port";
+export * from "./trajectory-retention.port";
 export * from "./worker-store.port";
