@@ -30,6 +30,14 @@ export function configFromEnv(env: TServerEnv, files: HostEnvFiles = {}): Server
             kind: "db",
             dataDir: env.RAAS_DATA_DIR,
             ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+            pgliteMaintenance: {
+              ...(env.RAAS_PGLITE_CHECKPOINT_WAL_MB !== undefined && {
+                checkpointAfterWalBytes: env.RAAS_PGLITE_CHECKPOINT_WAL_MB * 1024 * 1024,
+              }),
+              ...(env.RAAS_PGLITE_VACUUM_EVERY_MS !== undefined && {
+                vacuumEveryMs: env.RAAS_PGLITE_VACUUM_EVERY_MS,
+              }),
+            },
           },
     queue: host.queue,
     auth: {
@@ -57,6 +65,7 @@ export function configFromEnv(env: TServerEnv, files: HostEnvFiles = {}): Server
       }),
     },
     shutdownGraceMs: env.RAAS_SHUTDOWN_GRACE_MS,
+    ...(env.RAAS_RETENTION_EVERY_MS !== undefined && { retentionEveryMs: env.RAAS_RETENTION_EVERY_MS }),
     workers: { labels: host.labels },
   };
 }

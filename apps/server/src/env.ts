@@ -38,6 +38,15 @@ export const ZServerEnv = z.object({
   RAAS_DATA_DIR: z.string().trim().min(1).default(DEFAULT_DATA_DIR),
   /** `db` (PGlite or PostgreSQL) or `memory` (nothing survives a restart). Default db. */
   RAAS_STORE: z.enum(["memory", "db"]).default("db"),
+  /**
+   * Embedded store (PGlite) only: checkpoint once this many MiB of write-ahead log were written
+   * since the last checkpoint (PGlite has no checkpointer; pg_wal stays near 1.5× this). Default 64.
+   */
+  RAAS_PGLITE_CHECKPOINT_WAL_MB: ZPositiveInt(65_536).optional(),
+  /** Embedded store only: vacuum and analyze every this many ms (PGlite has no autovacuum). Default 600000. */
+  RAAS_PGLITE_VACUUM_EVERY_MS: ZPositiveInt(86_400_000).optional(),
+  /** How often training runs' retention policies (`retention` of a run) are applied, in ms. Default 60000. */
+  RAAS_RETENTION_EVERY_MS: ZPositiveInt(86_400_000).optional(),
   RAAS_ADMIN_TOKEN: ZOptionalText,
   RAAS_TRAINER_TOKEN: ZOptionalText,
   /**

@@ -73,6 +73,8 @@ export interface ServerConfig {
    * here; `main.ts` turns it on unless RAAS_FAIR_SHARE=false.
    */
   fairShare?: EngineOptions["fairShare"];
+  /** How often training runs' retention policies are applied (database store), in ms. Default 60_000. */
+  retentionEveryMs?: number;
   /** Extra task handlers (tests, plug-ins), registered after the built-in ones. */
   handlers?: AnyTaskHandler[];
   /** The routed inference pool: backends registered at start, default model, health checks. Default: no backends. */
@@ -243,6 +245,8 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     gatewayCalls: composed.gatewayCalls,
     inference: inference.pool,
     bus: composed.bus,
+    archive: composed.archive,
+    ...(config.retentionEveryMs !== undefined && { retentionEveryMs: config.retentionEveryMs }),
     logger: logger.child({ component: "batches" }),
   });
   gateway.follow(composed.engine);

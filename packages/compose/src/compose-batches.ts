@@ -9,8 +9,10 @@ import {
   gatewayTraceCertifier,
   PolicyControl,
   type PolicySink,
+  RetentionSystem,
   type RolloutEngine,
   type TaskCatalog,
+  type TrajectoryRetention,
 } from "@raas/engine";
 import { createShippedTaskCatalog } from "@raas/handlers";
 
@@ -33,12 +35,21 @@ export interface ComposeBatchesOptions {
    * steps are refused.
    */
   gatewayCalls?: GatewayCallStore;
+  /**
+   * The trajectory archive (`ComposedEngine.archive`): with it, runs may set a retention policy
+   * and a `RetentionSystem` applies them. Without it (memory store) such runs are refused.
+   */
+  archive?: TrajectoryRetention | null;
+  /** How often runs' retention policies are applied, in ms. Default 60_000. */
+  retentionEveryMs?: number;
 }
 
 export interface ComposedBatches {
   system: BatchSystem;
   policy: PolicyControl;
   catalog: TaskCatalog;
+  /** Applies runs' retention policies; null without an archive. */
+  retention: RetentionSystem | null;
   /** Stops the batch system (stop it before the engine). Idempotent. */
   close(): Promise<void>;
 }
@@ -72,15 +83,26 @@ export async function composeBatches(options: ComposeBatchesOptions): Promise<Co
     // Each run's samples are stamped (and their staleness counted) with its own policy's version.
     weightVersion: (policyId) => policy.weightVersionOf(policyId),
     logger: options.logger,
+    archivesTrajectories: Boolean(options.archive),
   });
   await system.start();
+  const retention = options.archive
+    ? new RetentionSystem({
+        store: options.store,
+        archive: options.archive,
+        ...(options.retentionEveryMs !== undefined && { everyMs: options.retentionEveryMs }),
+        logger: options.logger,
+      })
+    : null;
+  retention?.start();
   let closing: Promise<void> | null = null;
   return {
     system,
     policy,
     catalog,
+    retention,
     close: () => {
-      closing ??= system.stop();
+      closing ??= Promise.all([system.stop(), retention?.stop()]).then(() => undefined);
       return closing;
     },
   };

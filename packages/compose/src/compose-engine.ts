@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { TrajectoryArchive } from "@raas/db";
+import type { DatabaseOptions, TrajectoryArchive } from "@raas/db";
 import {
   type AnyTaskHandler,
   type BackendRegistrationStore,
@@ -34,7 +34,13 @@ import {
 export type StoreConfig =
   | { kind: "memory" }
   /** PostgreSQL when `databaseUrl` is set, else embedded PGlite under `<dataDir>/pglite`. */
-  | { kind: "db"; databaseUrl?: string; dataDir: string };
+  | {
+      kind: "db";
+      databaseUrl?: string;
+      dataDir: string;
+      /** The embedded store's checkpoints and vacuums (PGlite only). Defaults: `PgliteMaintenanceOptions`. */
+      pgliteMaintenance?: DatabaseOptions["pgliteMaintenance"];
+    };
 
 /**
  * Where stage work is queued. `memory`: in this process (the embedded default). `redis`: the
@@ -86,10 +92,11 @@ export interface ComposedEngine {
   /** Which store serves: memory, embedded PGlite (under `<dataDir>/pglite`) or PostgreSQL. */
   storeKind: "memory" | "pglite" | "postgres";
   /**
-   * Retention: finished runs' trajectories archived to gzip JSONL under `<dataDir>/archive`, and
-   * read back from there by this process's store. Null with the memory store.
+   * Retention: trajectories of finished runs (and of finished steps, by a run's retention policy)
+   * archived to gzip JSONL under `<dataDir>/archive`, and read back from there by this process's
+   * store. Null with the memory store.
    */
-  archive: Pick<TrajectoryArchive, "archiveRun"> | null;
+  archive: Pick<TrajectoryArchive, "archiveRun" | "archiveJobs"> | null;
   /** Closes queue, bus and store; stop the engine first. */
   close(): Promise<void>;
 }
@@ -254,7 +261,10 @@ async function createStore(
   const store = await createJobStore({
     ...(config.databaseUrl
       ? { databaseUrl: config.databaseUrl }
-      : { dataDir: join(config.dataDir, "pglite") }),
+      : {
+          dataDir: join(config.dataDir, "pglite"),
+          ...(config.pgliteMaintenance && { pgliteMaintenance: config.pgliteMaintenance }),
+        }),
     archiveDir: join(config.dataDir, "archive"),
     logger,
   });
