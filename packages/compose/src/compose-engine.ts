@@ -26,6 +26,7 @@ import {
   MemoryWorkerStore,
   RolloutEngine,
   type SandboxEventStore,
+  StoreHealth,
   type WorkerStore,
   workerCapacity,
 } from "@raas/engine";
@@ -97,6 +98,11 @@ export interface ComposedEngine {
    * store. Null with the memory store.
    */
   archive: Pick<TrajectoryArchive, "archiveRun" | "archiveJobs"> | null;
+  /**
+   * Whether this process reaches its store: fed by the database pool (every connection opened and
+   * lost) and the engine's store retries; read by `/health`, metrics and the worker monitor.
+   */
+  storeHealth: StoreHealth;
   /** Closes queue, bus and store; stop the engine first. */
   close(): Promise<void>;
 }
@@ -120,6 +126,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     backendRegistrations,
     storeKind,
     archive,
+    storeHealth,
   } = await createStore(options.store, options.logger);
   // A Redis back from an outage may have lost every item (no persistence): re-queue from the store.
   let onQueueRestored = () => {};
@@ -131,6 +138,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     queue,
     handlers,
     logger: options.logger,
+    storeHealth,
     // Other processes hold jobs too: recover only those no live worker holds (the monitor
     // recovers a lost worker's).
     ...(bus && { bus, recoverAtStart: "unheld" as const }),
@@ -158,7 +166,9 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     backendRegistrations,
     storeKind,
     archive,
+    storeHealth,
     async close() {
+      storeHealth.close();
       await queue.close();
       await bus?.close();
       await store.close();
@@ -224,6 +234,7 @@ async function createStore(
     | "backendRegistrations"
     | "storeKind"
     | "archive"
+    | "storeHealth"
   >
 > {
   if (config.kind === "memory") {
@@ -238,6 +249,7 @@ async function createStore(
       backendRegistrations: new MemoryBackendRegistrationStore(),
       storeKind: "memory",
       archive: null,
+      storeHealth: new StoreHealth({ logger }),
     };
   }
   // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
@@ -252,7 +264,9 @@ async function createStore(
     PrismaWorkerStore,
     makePrivateDir,
     restrictTreeToOwner,
+    isDatabaseUnavailableError,
   } = await import("@raas/db");
+  const storeHealth = new StoreHealth({ logger, isConnectionError: isDatabaseUnavailableError });
   // The data directory holds the database and the admin token: owner-only, tightened at every start.
   if (!config.databaseUrl || existsSync(config.dataDir)) {
     await makePrivateDir(config.dataDir);
@@ -267,7 +281,10 @@ async function createStore(
         }),
     archiveDir: join(config.dataDir, "archive"),
     logger,
+    health: storeHealth,
   });
+  // While unreachable, a round trip every second tells when it is back (nothing else may ask).
+  if (config.databaseUrl) storeHealth.probeWith(() => store.sql.query("SELECT 1", []));
   return {
     store,
     // Shares the job store's client (and so its connection pool); closing it is the job store's job.
@@ -282,5 +299,6 @@ async function createStore(
     backendRegistrations: new PrismaBackendRegistrationStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
     archive: store.archive,
+    storeHealth,
   };
 }

@@ -5,6 +5,7 @@ import {
   type EventBus,
   type RolloutEngine,
   type SandboxRuntime,
+  type StoreHealth,
   WorkerHeartbeat,
   WorkerMonitor,
   type WorkerPoolOccupancy,
@@ -62,6 +63,12 @@ export interface ComposeWorkersOptions extends WorkersConfig {
   unhealthyReason?: () => string | null;
   /** What to do with a worker the monitor found lost. Default: the engine restarts the jobs it held (`recoverWorker`). */
   onLost?: (worker: WorkerRecord) => void | Promise<void>;
+  /**
+   * This process's store health (`ComposedEngine.storeHealth`): the heartbeat beats at once when
+   * the store is back, and the monitor marks no worker lost while the store is (or was just)
+   * unreachable — their heartbeats could not be written. Default none.
+   */
+  storeHealth?: StoreHealth;
   logger: EngineLogger;
 }
 
@@ -90,6 +97,7 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
       ...(options.unhealthyReason && { unhealthyReason: options.unhealthyReason }),
       ...(options.heartbeatIntervalMs !== undefined && { intervalMs: options.heartbeatIntervalMs }),
       ...(options.bus && { bus: options.bus }),
+      ...(options.storeHealth && { storeHealth: options.storeHealth }),
       logger,
       onDrain: () => {
         initSizeBeforeDrain ??= engine.stats().stages.init.concurrency;
@@ -114,6 +122,7 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
           ...(options.monitorIntervalMs !== undefined && { intervalMs: options.monitorIntervalMs }),
           ...(options.missedAfterMs !== undefined && { missedAfterMs: options.missedAfterMs }),
           ...(options.bus && { bus: options.bus }),
+          ...(options.storeHealth && { storeHealth: options.storeHealth }),
           logger,
           ...(own && { beforeSweep: () => own.beat() }),
           onLost: options.onLost ?? ((worker) => recoverLostWorker(engine, worker.id, logger)),

@@ -46,4 +46,31 @@ describe("StoreHealth", () => {
     expect(custom.isConnectionError(new Error("Connection terminated unexpectedly"))).toBe(true);
     expect(custom.isConnectionError(refused)).toBe(false);
   });
+
+  it("probes the store while it is unavailable, and ends the outage when the probe answers", async () => {
+    const clock = new ManualClock(0);
+    const health = new StoreHealth({ clock, probeIntervalMs: 1_000 });
+    let isUp = false;
+    let probes = 0;
+    health.probeWith(async () => {
+      probes += 1;
+      if (!isUp) throw refused;
+    });
+    await clock.advance(5_000);
+    expect(probes).toBe(0);
+    health.reportFailure(refused);
+    await clock.advance(3_000);
+    expect(probes).toBe(3);
+    expect(health.isAvailable).toBe(false);
+    isUp = true;
+    await clock.advance(1_000);
+    expect(health.isAvailable).toBe(true);
+    expect(health.state().unavailableMs).toBe(4_000);
+    await clock.advance(5_000);
+    expect(probes).toBe(4);
+    health.reportFailure(refused);
+    health.close();
+    await clock.advance(5_000);
+    expect(probes).toBe(4);
+  });
 });

@@ -27,6 +27,8 @@ export interface StoreHealthOptions {
    * errors better (`isDatabaseUnavailableError` in `@raas/db`).
    */
   isConnectionError?: (error: unknown) => boolean;
+  /** While unavailable, how often the probe (`probeWith`) asks the store, in ms. Default 1_000. */
+  probeIntervalMs?: number;
 }
 
 /**
@@ -47,9 +49,14 @@ export class StoreHealth {
   #outages = 0;
   #finishedOutagesMs = 0;
   #connectionErrors = 0;
+  readonly #probeIntervalMs: number;
+  #probe: (() => Promise<unknown>) | null = null;
+  #cancelProbe: (() => void) | null = null;
+  #isClosed = false;
 
   constructor(options: StoreHealthOptions = {}) {
     this.#clock = options.clock ?? systemClock;
+    this.#probeIntervalMs = options.probeIntervalMs ?? 1_000;
     this.#logger = options.logger;
     this.#isConnectionError = options.isConnectionError ?? isNetworkError;
     this.#sinceMs = this.#clock.now();
@@ -85,6 +92,23 @@ export class StoreHealth {
     };
   }
 
+  /**
+   * A cheap round trip (`SELECT 1`) run every `probeIntervalMs` while the store is unavailable:
+   * its success ends the outage even in a process that has nothing else to ask the store (the
+   * worker monitor, paused, asks nothing).
+   */
+  probeWith(probe: () => Promise<unknown>): void {
+    this.#probe = probe;
+    this.#scheduleProbe();
+  }
+
+  /** Stops probing (the store is being closed). */
+  close(): void {
+    this.#isClosed = true;
+    this.#cancelProbe?.();
+    this.#cancelProbe = null;
+  }
+
   /** A connection opened or a round trip succeeded: the store is reachable. */
   reportReachable(): void {
     if (this.#available) return;
@@ -116,6 +140,7 @@ export class StoreHealth {
       "store unreachable: writes are held and retried, jobs and sandboxes kept until it is back",
     );
     this.#emit();
+    this.#scheduleProbe();
     return true;
   }
 
@@ -123,6 +148,22 @@ export class StoreHealth {
   onChange(listener: (state: StoreHealthState) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  #scheduleProbe(): void {
+    const probe = this.#probe;
+    if (this.#isClosed || this.#available || !probe || this.#cancelProbe) return;
+    this.#cancelProbe = this.#clock.setTimer(() => {
+      probe()
+        .then(
+          () => this.reportReachable(),
+          (error: unknown) => this.reportFailure(error),
+        )
+        .finally(() => {
+          this.#cancelProbe = null;
+          this.#scheduleProbe();
+        });
+    }, this.#probeIntervalMs);
   }
 
   #emit(): void {

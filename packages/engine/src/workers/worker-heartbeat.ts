@@ -9,6 +9,7 @@ import type {
   WorkerRecord,
   WorkerStore,
 } from "../ports/worker-store.port";
+import type { StoreHealth } from "../store-health/store-health";
 import type { TWorkerBusMessage } from "./worker-bus-message";
 import { DEFAULT_HEARTBEAT_INTERVAL_MS } from "./worker-defaults";
 
@@ -41,6 +42,11 @@ export interface WorkerHeartbeatOptions {
   /** Where `registered` and `stopped` are announced (`BUS_CHANNELS.workers`). Default none. */
   bus?: EventBus;
   logger?: EngineLogger;
+  /**
+   * This process's store health: a failed beat is reported to it, and when the store is back
+   * after an outage the worker beats at once (its record is fresh before any monitor looks).
+   */
+  storeHealth?: StoreHealth;
   /** The stored record turned `draining` (an admin drained this worker): finish current work, take none. */
   onDrain?: () => void | Promise<void>;
   /** A draining worker was resumed: take work again. */
@@ -65,6 +71,7 @@ export class WorkerHeartbeat {
   #cancelTimer: (() => void) | null = null;
   #beating: Promise<WorkerRecord | null> | null = null;
   #isStopped = false;
+  #unsubscribeHealth: (() => void) | null = null;
 
   constructor(options: WorkerHeartbeatOptions) {
     this.#options = options;
@@ -86,6 +93,10 @@ export class WorkerHeartbeat {
     await this.#register();
     await this.#publish("registered");
     this.#schedule();
+    this.#unsubscribeHealth =
+      this.#options.storeHealth?.onChange((state) => {
+        if (state.available) this.#beatAfterOutage();
+      }) ?? null;
   }
 
   /** Beats now (or joins the beat in flight); resolves to the stored record. Throws when the store fails. */
@@ -100,6 +111,7 @@ export class WorkerHeartbeat {
   async stop(): Promise<void> {
     if (this.#isStopped) return;
     this.#isStopped = true;
+    this.#unsubscribeHealth?.();
     this.#cancelTimer?.();
     this.#cancelTimer = null;
     await this.#beating?.catch(() => undefined);
@@ -180,14 +192,27 @@ export class WorkerHeartbeat {
     this.#cancelTimer = this.#clock.setTimer(() => {
       this.#cancelTimer = null;
       this.beat()
-        .catch((error: unknown) =>
+        .catch((error: unknown) => {
+          this.#options.storeHealth?.reportFailure(error);
           this.#options.logger?.warn(
             { workerId: this.workerId, err: error },
             "worker heartbeat failed; trying again next interval",
-          ),
-        )
+          );
+        })
         .finally(() => this.#schedule());
     }, this.#intervalMs);
+  }
+
+  /** The store is back: beat now rather than at the next interval, so the record is fresh. */
+  #beatAfterOutage(): void {
+    if (this.#isStopped) return;
+    this.beat().catch((error: unknown) => {
+      this.#options.storeHealth?.reportFailure(error);
+      this.#options.logger?.warn(
+        { workerId: this.workerId, err: error },
+        "heartbeat after a store outage failed",
+      );
+    });
   }
 
   async #publish(type: TWorkerBusMessage["type"]): Promise<void> {

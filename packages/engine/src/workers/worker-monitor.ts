@@ -2,6 +2,7 @@ import type { EngineLogger } from "../engine.types";
 import { type Clock, systemClock } from "../ports/clock.port";
 import { BUS_CHANNELS, type EventBus } from "../ports/event-bus.port";
 import type { WorkerRecord, WorkerStore } from "../ports/worker-store.port";
+import type { StoreHealth } from "../store-health/store-health";
 import type { TWorkerBusMessage } from "./worker-bus-message";
 import { DEFAULT_MISSED_AFTER_MS, DEFAULT_MONITOR_INTERVAL_MS } from "./worker-defaults";
 
@@ -25,6 +26,18 @@ export interface WorkerMonitorOptions {
    * (which delays the beat and the sweep alike) never gets the server's own worker marked lost.
    */
   beforeSweep?: () => Promise<unknown>;
+  /**
+   * This process's store health. While the store is unreachable no heartbeat can be written (nor
+   * read), so silence says nothing: no worker is marked lost until the store has been reachable
+   * again for `outageGraceMs`. A failed sweep is reported to it. Default: sweeps regardless.
+   */
+  storeHealth?: StoreHealth;
+  /**
+   * After a store outage, how long the store must have been reachable before silent workers are
+   * marked lost again, in ms. Default `missedAfterMs`: every worker gets the same time to be heard
+   * from as it has at any other moment.
+   */
+  outageGraceMs?: number;
 }
 
 /**
@@ -37,6 +50,8 @@ export class WorkerMonitor {
   readonly #clock: Clock;
   readonly #intervalMs: number;
   readonly #missedAfterMs: number;
+  readonly #outageGraceMs: number;
+  #isPausedForOutage = false;
   #cancelTimer: (() => void) | null = null;
   #sweeping: Promise<WorkerRecord[]> | null = null;
   #isRunning = false;
@@ -46,6 +61,7 @@ export class WorkerMonitor {
     this.#clock = options.clock ?? systemClock;
     this.#intervalMs = options.intervalMs ?? DEFAULT_MONITOR_INTERVAL_MS;
     this.#missedAfterMs = options.missedAfterMs ?? DEFAULT_MISSED_AFTER_MS;
+    this.#outageGraceMs = options.outageGraceMs ?? this.#missedAfterMs;
   }
 
   start(): void {
@@ -77,6 +93,7 @@ export class WorkerMonitor {
         logger?.warn({ err: error }, "the step before the worker sweep failed; sweeping anyway"),
       );
     }
+    if (this.#isPausedByOutage()) return [];
     const lost = await this.#options.store.markLost(this.#clock.now() - this.#missedAfterMs);
     for (const worker of lost) {
       logger?.warn(
@@ -98,14 +115,31 @@ export class WorkerMonitor {
     return lost;
   }
 
+  /** True while the store is unreachable or back for less than the grace (logged at each change). */
+  #isPausedByOutage(): boolean {
+    const health = this.#options.storeHealth;
+    const isPaused = health !== undefined && health.availableForMs() < this.#outageGraceMs;
+    if (isPaused !== this.#isPausedForOutage) {
+      this.#isPausedForOutage = isPaused;
+      this.#options.logger?.warn(
+        { outageGraceMs: this.#outageGraceMs },
+        isPaused
+          ? "lost-worker detection paused: the store is or was just unreachable, so heartbeats could not be written"
+          : "lost-worker detection resumed",
+      );
+    }
+    return isPaused;
+  }
+
   #schedule(): void {
     if (!this.#isRunning) return;
     this.#cancelTimer = this.#clock.setTimer(() => {
       this.#cancelTimer = null;
       this.sweep()
-        .catch((error: unknown) =>
-          this.#options.logger?.warn({ err: error }, "worker sweep failed; trying again next interval"),
-        )
+        .catch((error: unknown) => {
+          this.#options.storeHealth?.reportFailure(error);
+          this.#options.logger?.warn({ err: error }, "worker sweep failed; trying again next interval");
+        })
         .finally(() => this.#schedule());
     }, this.#intervalMs);
   }
