@@ -5,11 +5,15 @@ import { runStage, type StageOutcome } from "../../lifecycle/stage-executor";
 import { createRecorder } from "../../lifecycle/trajectory-recorder";
 import type { Lease } from "../../ports/job-queue.port";
 import type { EvalOutcome } from "../../ports/task-handler.port";
+import { retryWhileUnreachable } from "../../store-health/store-retry";
 import type { EngineContext } from "../engine-context";
 import type { EventSystem, StageFinishedEvent } from "./event-system";
 import { HeldSandboxSweep } from "./held-sandbox-sweep";
 import type { RecoverySystem } from "./recovery-system";
 import type { TransitionSystem } from "./transition-system";
+
+/** How long a stage item whose job could not be read during a store outage waits before it is taken again, in ms. */
+const STORE_OUTAGE_RETRY_MS = 2_000;
 
 /**
  * Runs leased stages. The job is this engine's live copy when it moved it last, else it is read
@@ -35,7 +39,16 @@ export class ExecutionSystem {
   async execute(lease: Lease): Promise<void> {
     const { queue, workerId, clock } = this.#ctx;
     const { jobId, stage } = lease.item;
-    const live = await this.#take(jobId, stage);
+    let live: LiveJob | null;
+    try {
+      live = await this.#take(jobId, stage);
+    } catch (error) {
+      if (!this.#ctx.storeHealth.reportFailure(error)) throw error;
+      // The store is unreachable (a restart, a failover): the item waits in the queue and is
+      // taken again later, rather than failing or waiting out its lease.
+      await queue.nack(lease, STORE_OUTAGE_RETRY_MS);
+      return;
+    }
     if (!live) {
       await queue.ack(lease);
       return;
@@ -167,7 +180,10 @@ export class ExecutionSystem {
     live.outputs = {};
     live.jobCleanups = [];
     if (!(await this.#moves.move(live, { type: "restart", preempted: true }, null))) return;
-    await store.deleteTrajectory(id);
+    await retryWhileUnreachable(() => store.deleteTrajectory(id), {
+      health: this.#ctx.storeHealth,
+      clock: this.#ctx.clock,
+    });
     await queue.enqueue({ jobId: id, stage: "init", priority: live.record.priority });
     logger?.info({ jobId: id, stage }, "preempted by higher-priority work; queued for INIT again");
   }
