@@ -84,6 +84,10 @@ test("Overview's workers section equals workers.list", async ({ page }) => {
       await expect(page.getByTestId(`worker-sandboxes-${worker.id}`)).toHaveText(String(worker.sandboxes), {
         timeout: 500,
       });
+      await expect(page.getByTestId(`worker-health-${worker.id}`)).toHaveText(
+        worker.isHealthy ? "healthy" : "unhealthy",
+        { timeout: 500 },
+      );
       for (const stage of STAGES) {
         const pool = worker.pools[stage];
         await expect(page.getByTestId(`worker-${stage}-${worker.id}`)).toHaveText(

@@ -7,6 +7,7 @@ import { STAGES } from "../../lib/domain";
 import { formatDurationMs, formatPercent } from "../../lib/format";
 import type { TWorkerView } from "../../trpc/router-types";
 import styles from "./overview.module.css";
+import { WorkerHealthCell } from "./worker-health-cell";
 
 const STATUS_TONES: Record<TWorkerView["status"], TBadgeTone> = {
   active: "ok",
@@ -21,7 +22,7 @@ export function WorkersSection({ workers }: { workers: readonly TWorkerView[] })
     <Section
       id="workers"
       title="Workers"
-      description="Occupancy is the jobs each worker was running over the slots of its stage pools at its last heartbeat. A draining worker finishes its jobs and takes no new ones; a lost one stopped heartbeating and its jobs went elsewhere."
+      description="Occupancy is the jobs each worker was running over the slots of its stage pools at its last heartbeat. A draining worker finishes its jobs and takes no new ones; so does an unhealthy one (its sandboxes fail to start; it says why); a lost one stopped heartbeating and its jobs went elsewhere."
       testId="workers-section"
     >
       {workers.length === 0 ? (
@@ -49,6 +50,11 @@ export function WorkersSection({ workers }: { workers: readonly TWorkerView[] })
                   {worker.status}
                 </Badge>
               ),
+            },
+            {
+              key: "health",
+              header: "health",
+              cell: (worker) => <WorkerHealthCell worker={worker} />,
             },
             {
               key: "occupancy",
