@@ -17,9 +17,15 @@ export interface StageContext<P> {
   readonly stage: TStage;
   /** Aborts on cancel (reason `cancelled`) and on the stage timeout (reason `timeout`). */
   readonly signal: AbortSignal;
-  /** Runs when this stage ends, on every path (success, failure, timeout, cancel). */
+  /**
+   * Runs when this stage ends, on every path (success, failure, timeout, cancel). Given after
+   * the stage ended or was aborted (a start that outlived a cancel), it runs at once.
+   */
   defer(cleanup: Cleanup): void;
-  /** Runs when the job reaches a terminal state, on every path. */
+  /**
+   * Runs when the job reaches a terminal state, on every path. Given after the stage ended or was
+   * aborted, it runs at once: whoever started a sandbox closes it unless it was handed over.
+   */
   deferToJobEnd(cleanup: Cleanup): void;
   readonly record: TrajectoryRecorder;
 }
