@@ -107,18 +107,18 @@ export class TrajectoryArchive implements TrajectoryRetention {
     const where = `run_id = $1 AND (batch_id = ANY($2::text[]) OR id = ANY($3::text[]))
       AND NOT (id = ANY($4::text[]))`;
     const params = [runId, [...selection.stepIds], [...selection.jobIds], [...selection.keepJobIds]];
-    const outcome: ArchivedJobsOutcome = { archivedJobs: 0, archivedBytes: 0, unfinishedJobs: 0 };
+    const outcome: ArchivedJobsOutcome = { archivedJobs: 0, archivedBytes: 0, unfinishedJobs: [] };
     for (;;) {
       const page = await this.#archivePage(runId, dir, file, { where, params });
       if (page.jobs === 0) break;
       outcome.archivedJobs += page.jobs;
       outcome.archivedBytes += page.bytes;
     }
-    const unfinished = await this.#sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM jobs WHERE ${where} AND NOT (status = ANY($5::text[]))`,
+    const unfinished = await this.#sql.query<{ id: string; batch_id: string | null }>(
+      `SELECT id, batch_id FROM jobs WHERE ${where} AND NOT (status = ANY($5::text[])) ORDER BY id`,
       [...params, [...TERMINAL_STATUSES]],
     );
-    outcome.unfinishedJobs = unfinished[0]?.n ?? 0;
+    outcome.unfinishedJobs = unfinished.map((row) => ({ jobId: row.id, stepId: row.batch_id }));
     return outcome;
   }
 

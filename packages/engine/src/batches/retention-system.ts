@@ -132,10 +132,12 @@ export class RetentionSystem {
     });
     result.archivedJobs = outcome.archivedJobs;
     result.archivedBytes = outcome.archivedBytes;
-    // A step is done once none of its samples is held back; else a later pass takes the rest.
-    for (const step of outcome.unfinishedJobs > 0 ? [] : pending) {
-      const held = memberJobIds(groupsByStep.get(step.id) ?? []).some((id) => keep.has(id));
-      if (held) continue;
+    // A step is done once none of its jobs is held back or unfinished; else a later pass takes the rest.
+    const unfinishedSteps = new Set(outcome.unfinishedJobs.map((job) => job.stepId));
+    const unfinished = new Set(outcome.unfinishedJobs.map((job) => job.jobId));
+    for (const step of pending) {
+      const ids = memberJobIds(groupsByStep.get(step.id) ?? []);
+      if (unfinishedSteps.has(step.id) || ids.some((id) => keep.has(id) || unfinished.has(id))) continue;
       this.#archivedSteps.add(step.id);
       result.archivedSteps.push(step.id);
     }

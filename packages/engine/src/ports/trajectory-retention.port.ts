@@ -4,8 +4,8 @@ export interface ArchivedJobsOutcome {
   archivedJobs: number;
   /** Compressed bytes appended to the run's archive. */
   archivedBytes: number;
-  /** Selected jobs left alone because they are not finished yet (a later call takes them). */
-  unfinishedJobs: number;
+  /** Selected jobs left alone because they are not finished yet (a later call takes them), with their step. */
+  unfinishedJobs: Array<{ jobId: string; stepId: string | null }>;
 }
 
 /**
