@@ -7,6 +7,7 @@ import type { ControlPlaneEngine } from "./engine.port";
 import type { ControlPlaneGateway } from "./gateway.port";
 import type { ApiLogger } from "./logger.types";
 import type { ControlPlaneSandboxes } from "./sandbox.port";
+import type { ControlPlaneStoreHealth } from "./store-health.port";
 import type { TokenTextDecoder } from "./tokens.port";
 import type { WorkerStore } from "./workers.port";
 
@@ -37,4 +38,6 @@ export interface ControlPlaneContext {
   archive?: ControlPlaneArchive | null;
   /** Token ids → text for `tokens.decode`; null when the server has no tokenizer (it answers 503). */
   tokenText: TokenTextDecoder | null;
+  /** This process's store health, for `system.health`; absent or null when not tracked (reported as null). */
+  storeHealth?: ControlPlaneStoreHealth | null;
 }

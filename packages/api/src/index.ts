@@ -59,6 +59,7 @@ export { MAX_GROUPS_PER_CALL, MAX_STEP_WAIT_MS } from "./routers/steps/step.sche
 export { type TSandboxLimitsInForce, ZSandboxLimitsInForce } from "./routers/system/sandbox-limits.schema";
 export { type TWorkerView, WORKER_STATUSES, ZWorkerView } from "./routers/workers/worker.schema";
 export type { ControlPlaneSandboxes, SandboxLimitsInForce } from "./sandbox.port";
+export type { ControlPlaneStoreHealth } from "./store-health.port";
 export type { TokenTextDecoder } from "./tokens.port";
 export type { ControlPlaneErrorData } from "./trpc";
 export type { WorkerRecord, WorkerStore } from "./workers.port";

@@ -27,6 +27,7 @@ import { handleRestCall } from "../rest/rest-handler";
 import { REST_ROUTES } from "../rest/rest-routes";
 import { appRouter, createCaller } from "../root";
 import type { ControlPlaneSandboxes } from "../sandbox.port";
+import type { ControlPlaneStoreHealth } from "../store-health.port";
 import type { TokenTextDecoder } from "../tokens.port";
 import { requireRole } from "../trpc";
 import type { WorkerStore } from "../workers.port";
@@ -104,6 +105,8 @@ export interface ControlPlaneHandlerOptions {
   allowedHosts?: readonly string[];
   /** Export Node process metrics on `/metrics` too. Default true. */
   collectProcessMetrics?: boolean;
+  /** This process's store health, in `/health` (`store`) and `/metrics` (`raas_store_*`). Default none. */
+  storeHealth?: ControlPlaneStoreHealth;
 }
 
 /** A node `(req, res)` listener plus `close()`, which detaches it from the engine (metrics). */
@@ -142,6 +145,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     collectProcessMetrics: options.collectProcessMetrics ?? true,
     ...(backends ? { backends: backends.pool } : {}),
     liveSubscriptions: () => subscribers.size,
+    ...(options.storeHealth && { storeHealth: options.storeHealth }),
   });
   const gatewaySessions = new GatewaySessionLimiter(options.gatewaySessions);
   registerGatewayRefusalMetrics(metrics.registry, () => {
@@ -181,6 +185,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     archive,
     tokenText,
     gateway: options.gateway ?? null,
+    storeHealth: options.storeHealth ?? null,
   });
 
   /** A slot of the live-subscription caps for this caller (503 past them); returns its release. */

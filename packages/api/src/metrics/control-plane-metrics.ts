@@ -2,7 +2,9 @@ import { STAGES, type TJob } from "@raas/shared";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { InferenceBackendRegistry } from "../backends.port";
 import type { ControlPlaneEngine } from "../engine.port";
+import type { ControlPlaneStoreHealth } from "../store-health.port";
 import { registerBackendMetrics } from "./backend-metrics";
+import { registerStoreMetrics } from "./store-metrics";
 
 /** Stage-duration buckets in seconds: from a fast INIT to an hour-long RUN. */
 const STAGE_DURATION_BUCKETS_SEC = [
@@ -25,6 +27,8 @@ export interface ControlPlaneMetricsOptions {
   countJobs?: boolean;
   /** How many live subscriptions (SSE streams) are open, read at each scrape. Default: not exported. */
   liveSubscriptions?: () => number;
+  /** This process's store health, exported as `raas_store_*`. Default: not exported. */
+  storeHealth?: ControlPlaneStoreHealth;
 }
 
 /**
@@ -43,6 +47,7 @@ export class ControlPlaneMetrics {
     const registers = [this.registry];
     if (options.collectProcessMetrics ?? true) collectDefaultMetrics({ register: this.registry });
     if (options.backends) registerBackendMetrics(this.registry, options.backends);
+    if (options.storeHealth) registerStoreMetrics(this.registry, options.storeHealth);
     const { liveSubscriptions } = options;
     if (liveSubscriptions) {
       new Gauge({
