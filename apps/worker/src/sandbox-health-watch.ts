@@ -17,9 +17,14 @@ export interface SandboxHealthWatchOptions {
   /** Time between probes while sick, in ms. */
   probeIntervalMs: number;
   clock?: Clock;
-  /** The worker became sick: stop taking work and say why. */
+  /**
+   * Enough starts failed in a row and a probe is running: take no new work until it answers (jobs
+   * failing meanwhile would use up their attempts here). Default: nothing.
+   */
+  onSuspect?: () => void;
+  /** The probe failed too: the worker is sick; take no work and say why. */
   onSick: (reason: string) => void;
-  /** A start succeeded again: take work again. */
+  /** A start succeeded (a probe's or a job's) after `onSuspect` or `onSick`: take work again. */
   onRecovered: () => void;
   logger?: Logger;
 }
@@ -64,11 +69,15 @@ export class SandboxHealthWatch {
   }
 
   #started(): void {
+    const wasHealthy = this.#record.health === "healthy";
     if (this.#record.started() === "recovered") this.#recover();
+    else if (!wasHealthy) this.#options.onRecovered(); // a job's start succeeded while the probe ran
   }
 
   #failed(error: unknown): void {
-    if (this.#record.failed(messageOf(error)) === "probe") void this.#probe();
+    if (this.#record.failed(messageOf(error)) !== "probe") return;
+    this.#options.onSuspect?.();
+    void this.#probe();
   }
 
   async #probe(): Promise<void> {
@@ -84,7 +93,7 @@ export class SandboxHealthWatch {
         );
         this.#options.onSick(reason);
         this.#scheduleProbe();
-      }
+      } else this.#options.onRecovered(); // the specs were at fault, not this worker
       return;
     }
     if (health !== "sick") return;

@@ -63,10 +63,15 @@ export async function startWorker(
   });
   const conditions = new HealthConditions();
   // Set once the engine and the registration exist; sickness needs a failed job start first.
-  let onSandboxHealth: { sick: (reason: string) => void; recovered: () => void } | null = null;
+  let onSandboxHealth: {
+    suspect: () => void;
+    sick: (reason: string) => void;
+    recovered: () => void;
+  } | null = null;
   const sandboxHealth = new SandboxHealthWatch({
     runtime: sandboxRuntime,
     ...config.sandboxHealth,
+    onSuspect: () => onSandboxHealth?.suspect(),
     onSick: (reason) => onSandboxHealth?.sick(reason),
     onRecovered: () => onSandboxHealth?.recovered(),
     logger: logger.child({ component: "sandbox-health" }),
@@ -157,22 +162,28 @@ export async function startWorker(
     logger: logger.child({ component: "workers" }),
   });
   let state: WorkerState = "running";
-  // Sick: no new INIT here (jobs already started finish); the INIT retry lands on other workers.
-  let initBeforeSick: number | null = null;
+  // Suspect (a probe runs) or sick: no new INIT here (jobs already started finish); the INIT
+  // retry lands on other workers.
+  let initBeforeHold: number | null = null;
+  const holdInit = () => {
+    initBeforeHold ??= composed.engine.stats().stages.init.concurrency;
+    composed.engine.setConcurrency("init", 0);
+  };
   onSandboxHealth = {
+    suspect: holdInit,
     sick: (reason) => {
       conditions.report("sandboxes", { ok: false, reason, stopsWork: true });
-      initBeforeSick ??= composed.engine.stats().stages.init.concurrency;
-      composed.engine.setConcurrency("init", 0);
+      holdInit();
       void workers.heartbeat?.beat().catch(() => undefined);
     },
     recovered: () => {
-      conditions.report("sandboxes", { ok: true, stopsWork: true });
-      if (state === "running" && workers.heartbeat?.status === "active" && initBeforeSick !== null) {
-        composed.engine.setConcurrency("init", initBeforeSick);
+      const wasSick = conditions.get("sandboxes")?.ok === false;
+      if (wasSick) conditions.report("sandboxes", { ok: true, stopsWork: true });
+      if (state === "running" && workers.heartbeat?.status === "active" && initBeforeHold !== null) {
+        composed.engine.setConcurrency("init", initBeforeHold);
       }
-      initBeforeSick = null;
-      void workers.heartbeat?.beat().catch(() => undefined);
+      initBeforeHold = null;
+      if (wasSick) void workers.heartbeat?.beat().catch(() => undefined);
     },
   };
   const sickAlready = sandboxHealth.reason();

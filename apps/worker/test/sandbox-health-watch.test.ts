@@ -60,6 +60,7 @@ function watch(runtime: SandboxRuntime, clock: HandClock) {
     failuresBeforeProbe: 3,
     probeIntervalMs: 10_000,
     clock,
+    onSuspect: () => changes.push("suspect"),
     onSick: (reason) => changes.push(`sick: ${reason}`),
     onRecovered: () => changes.push("recovered"),
   });
@@ -116,8 +117,9 @@ describe("SandboxHealthWatch", () => {
       await expect(health.runtime.create({ jobId: `j${i}` })).rejects.toThrow(/ENOSPC/);
     await settle();
     expect(health.isSick).toBe(true);
-    expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatch(/^sick: 3 sandbox start\(s\) in a row failed.*ENOSPC/);
+    expect(changes).toHaveLength(2);
+    expect(changes[0]).toBe("suspect");
+    expect(changes[1]).toMatch(/^sick: 3 sandbox start\(s\) in a row failed.*ENOSPC/);
     expect(state.starts).toBe(4); // three jobs and the probe
 
     await clock.advance(10_000);
@@ -127,7 +129,7 @@ describe("SandboxHealthWatch", () => {
     state.broken = false;
     await clock.advance(10_000);
     expect(health.isSick).toBe(false);
-    expect(changes).toEqual([changes[0], "recovered"]);
+    expect(changes).toEqual([changes[0], changes[1], "recovered"]);
     expect(state.closes).toBe(1); // the probe's sandbox is closed at once
     expect(clock.timers.size).toBe(0);
     health.close();
@@ -154,7 +156,9 @@ describe("SandboxHealthWatch", () => {
     await settle();
     expect(health.isSick).toBe(false);
     expect(blamedWatch.health.isSick).toBe(false);
-    expect(changes).toEqual([]);
+    // The bad image's failures held work back only while the probe ran.
+    expect(changes).toEqual(["suspect", "recovered"]);
+    expect(blamedWatch.changes).toEqual([]);
     expect(state.closes).toBeGreaterThanOrEqual(1);
     health.close();
   });
