@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { SandboxHostStatus } from "@raas/engine";
@@ -112,7 +113,9 @@ export async function reapDeadHostSandboxDirs(
   for (const { root, owner } of ownedDirs(baseDir, prefix)) {
     if (owner.hostPid === here.pid && (owner.hostname ?? here.hostname) === here.hostname) continue;
     if (!isOwnerDead(owner, here, await statusOf(owner.hostId))) continue;
-    removeStaleDir(root);
+    SandboxCgroup.removeDirs(readSandboxCgroups(root));
+    // Off the event loop: a workspace may hold gigabytes, and this runs beside live work.
+    await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
     removed.push(root);
   }
   return removed;
