@@ -216,6 +216,8 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     sandboxRuntime,
     workerId: hostId,
     ...(composed.bus && { bus: composed.bus, backends: () => inference.pool.listBackends() }),
+    // No worker is marked lost for heartbeats a database outage kept from the store.
+    storeHealth: composed.storeHealth,
     logger: logger.child({ component: "workers" }),
   });
   // Distributed mode: what is registered, drained or removed through the API is kept in the store
@@ -260,6 +262,7 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     },
     benchmarks: composed.benchmarks,
     workers: composed.workers,
+    storeHealth: composed.storeHealth,
     ...(composed.archive && { archive: composed.archive }),
     batches: { system: batches.system, catalog: batches.catalog },
     policy: batches.policy,
