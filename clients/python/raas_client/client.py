@@ -10,7 +10,7 @@ from typing import Any, Literal
 from . import operations as ops
 from . import requests as rq
 from .errors import RaasConnectionError, RaasError
-from .models import Group, GroupResult, PauseMode, PolicyState, Run, Step
+from .models import Group, GroupResult, PauseMode, PolicyState, Run, RunRetention, Step
 from .operations import BackendRegistered, Dataset, NextGroups, RunCreated, StepCreated
 from .sse import parse_events
 from .transport import CONNECTION_ERRORS, Transport
@@ -57,6 +57,7 @@ class RaasClient:
         priority: int | None = None,
         max_sandboxes: int | None = None,
         policy_id: str | None = None,
+        retention: RunRetention | None = None,
     ) -> RunCreated:
         """Creates a training run; with `run_key`, a restarted trainer gets its existing run back
         (`created` False). `share` (default 1) weighs its fair share of the service among active
@@ -64,7 +65,8 @@ class RaasClient:
         `policy_id` names the policy it trains (default: the default policy): its jobs generate on
         that policy's backends, under its weight version and pause. The run belongs to this
         client's token: its steps and finish need it (or an admin token); a policy nobody owns yet
-        becomes this token's."""
+        becomes this token's. `retention` archives the trajectories of finished steps on its
+        schedule during a long run (default: none; they stay in the database)."""
         request = rq.CreateRunRequest(
             name,
             run_key=run_key,
@@ -75,6 +77,7 @@ class RaasClient:
             priority=priority,
             max_sandboxes=max_sandboxes,
             policy_id=policy_id,
+            retention=retention,
         )
         return self._http.call(ops.CREATE_RUN, None, request)
 

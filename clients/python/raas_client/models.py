@@ -17,6 +17,17 @@ PauseMode = Literal["wait", "abort-and-continue"]
 
 
 @dataclass(frozen=True)
+class RunRetention:
+    """When a run's finished steps' trajectories move to the server's archive (every condition
+    given must hold); read back from there by every call that returns them."""
+
+    archive_after_steps: int | None = None
+    """Once the run has this many newer steps."""
+    archive_after_ms: int | None = None
+    """Once the step closed at least this many milliseconds ago."""
+
+
+@dataclass(frozen=True)
 class Run:
     """One training run: a series of steps."""
 
@@ -35,6 +46,8 @@ class Run:
     """Fingerprint of the token that created the run; writes need that token or an admin one."""
     policy_id: str
     """The policy the run trains: its backends, weight version and weight-sync pause."""
+    retention: RunRetention | None
+    """Its retention policy; None: trajectories stay in the server's database."""
     step_count: int
     created_at_ms: float
     updated_at_ms: float

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .models import PauseMode
+from .models import PauseMode, RunRetention
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,7 @@ class CreateRunRequest:
     priority: int | None = None
     max_sandboxes: int | None = None
     policy_id: str | None = None
+    retention: RunRetention | None = None
 
 
 @dataclass(frozen=True)
