@@ -10,7 +10,7 @@ import {
   defaultSandboxHostId,
   recordSandboxEvents,
 } from "@raas/compose";
-import { fanOutPolicy, followPolicy, type RolloutEngine } from "@raas/engine";
+import { fanOutPolicy, followPolicy, type RolloutEngine, type StoreHealthState } from "@raas/engine";
 import type { Logger } from "pino";
 import { HealthConditions } from "./health-conditions";
 import { waitUntilIdle } from "./idle";
@@ -151,6 +151,8 @@ export async function startWorker(
     backends: () => inference.pool.listBackends(),
     // The server watches every worker; a worker only reports on itself.
     monitor: false,
+    // Beats at once when the database is back after an outage.
+    storeHealth: composed.storeHealth,
     unhealthyReason: () => conditions.unhealthyReason(),
     onSelfLost: () => {
       // Its jobs were restarted elsewhere and the monitor never recovers an id twice: a worker
@@ -161,6 +163,12 @@ export async function startWorker(
     },
     logger: logger.child({ component: "workers" }),
   });
+  // A database outage is ridden out here (writes held and retried, jobs and sandboxes kept): the
+  // worker says so, but it is no reason to stop taking work.
+  const reportStore = (store: StoreHealthState) =>
+    conditions.report("store", { ok: store.available, reason: store.reason, stopsWork: false });
+  reportStore(composed.storeHealth.state());
+  const unsubscribeStore = composed.storeHealth.onChange(reportStore);
   let state: WorkerState = "running";
   // Suspect (a probe runs) or sick: no new INIT here (jobs already started finish); the INIT
   // retry lands on other workers.
@@ -194,6 +202,7 @@ export async function startWorker(
     inference: inference.pool,
     workerId,
     conditions,
+    storeHealth: composed.storeHealth,
     state: () => (state === "running" && workers.heartbeat?.status === "draining" ? "draining" : state),
   });
   logger.info(
@@ -211,6 +220,7 @@ export async function startWorker(
   const close = () => {
     closing ??= (async () => {
       state = "stopping";
+      unsubscribeStore();
       sandboxHealth.close();
       await composed.engine.stop({ graceMs: config.abortGraceMs });
       await gateway.close();

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ControlPlaneMetrics } from "@raas/api";
+import { ControlPlaneMetrics, type ControlPlaneStoreHealth } from "@raas/api";
 import type { RolloutEngine } from "@raas/engine";
 import type { RoutedInferencePool } from "@raas/inference";
 import { Gauge } from "prom-client";
@@ -16,6 +16,8 @@ export interface WorkerHttpOptions {
   state: () => WorkerState;
   /** What the worker's health depends on (store, sandboxes, …), as their watchers report it. */
   conditions: HealthConditions;
+  /** Whether this worker reaches the database, exported as `raas_store_*`. Default: not exported. */
+  storeHealth?: ControlPlaneStoreHealth;
 }
 
 export interface WorkerHttp {
@@ -32,7 +34,12 @@ export interface WorkerHttp {
 export async function startWorkerHttp(options: WorkerHttpOptions): Promise<WorkerHttp> {
   const { engine, state, conditions } = options;
   // Job counters are the server's: this worker hears every process's job events through the bus.
-  const metrics = new ControlPlaneMetrics({ engine, backends: options.inference, countJobs: false });
+  const metrics = new ControlPlaneMetrics({
+    engine,
+    backends: options.inference,
+    countJobs: false,
+    ...(options.storeHealth && { storeHealth: options.storeHealth }),
+  });
   new Gauge({
     name: "raas_worker_draining",
     help: "1 while this worker drains (takes no new job), else 0.",
