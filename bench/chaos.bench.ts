@@ -78,7 +78,7 @@ const bench: Bench = {
     });
     const quick = values.quick ?? false;
     const seed = positive("seed", values.seed);
-    const jobs = positive("jobs", values.jobs ?? (quick ? "150" : "400"));
+    const jobs = positive("jobs", values.jobs ?? (quick ? "150" : "300"));
     const outstanding = positive("outstanding", values.outstanding);
     const faults = values.faults ? faultList(values.faults) : quick ? [...QUICK_FAULTS] : [...FAULT_KINDS];
     const settleMs = positive("settle-s", values["settle-s"] ?? (quick ? "120" : "180")) * 1_000;
@@ -200,6 +200,7 @@ const bench: Bench = {
           findings: {
             missing: sample(audit.missing),
             stuck: sample(audit.stuck),
+            unfinished: sample(audit.unfinished),
             duplicated: sample(audit.duplicated),
             failedInfra: sample(audit.failedInfra),
             rewardMismatches: sample(audit.rewardMismatches),

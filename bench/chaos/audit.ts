@@ -25,8 +25,10 @@ export interface AuditResult {
   completed: number;
   /** Acknowledged, but the store has no such job. */
   missing: Finding[];
-  /** In the store, but not final by the deadline after the last fault. */
+  /** Not final by the deadline after the last fault. */
   stuck: Finding[];
+  /** Still not final at the audit (after the deadline and the idle wait): never reached a final state. */
+  unfinished: Finding[];
   /** Reported final twice (two terminal events with different finish times) or with doubled turns. */
   duplicated: Finding[];
   /** Infrastructure failures (never reward 0): timeout, sandbox, inference, eval. */
@@ -65,11 +67,13 @@ export async function auditChaos(input: AuditInput): Promise<AuditResult> {
   const ids = chaos.jobs.map((job) => job.id);
   const stored = new Map((await store.jobs(ids)).map((row) => [row.id, row]));
   const turns = await store.turnCounts(ids);
+  const stuckIds = new Set(chaos.notFinalIds);
   const result: AuditResult = {
     acknowledged: chaos.jobs.length,
     completed: 0,
     missing: [],
     stuck: [],
+    unfinished: [],
     duplicated: [],
     failedInfra: [],
     rewardMismatches: [],
@@ -94,12 +98,10 @@ export async function auditChaos(input: AuditInput): Promise<AuditResult> {
       continue;
     }
     const at = row.finishedAtMs ?? row.updatedAtMs;
+    const detail = `${job.id} ${job.kind} ${row.status}`;
+    if (stuckIds.has(job.id)) result.stuck.push({ what: "stuck", atMs: row.updatedAtMs, detail });
     if (!isTerminalStatus(row.status as TJob["status"]))
-      result.stuck.push({
-        what: "stuck",
-        atMs: row.updatedAtMs,
-        detail: `${job.id} ${job.kind} ${row.status}`,
-      });
+      result.unfinished.push({ what: "unfinished", atMs: row.updatedAtMs, detail });
     if (row.status === "completed") result.completed += 1;
     if (row.status === "failed" && row.failureKind && INFRA_KINDS.has(row.failureKind))
       result.failedInfra.push({ what: row.failureKind, atMs: at, detail: `${job.id} ${job.kind}` });

@@ -30,7 +30,8 @@ function phaseRow(phase: PhaseResult): BenchRow {
     jobs: phase.jobs.length,
     completed: count("completed"),
     failed: count("failed"),
-    notFinal: phase.jobs.length - count("completed") - count("failed") - count("cancelled"),
+    notFinal: phase.notFinalIds.length,
+    notSubmitted: phase.notSubmitted,
     jobsPerSec: Number(phaseRate(phase).toFixed(3)),
     elapsedS: Math.round((phase.endedAtMs - phase.startedAtMs) / 1_000),
     submitRetries: phase.submitRetries,
@@ -71,6 +72,7 @@ export function buildReport(input: ReportInput): {
   const columns = {
     failedInfra: windowCounts(audit.failedInfra),
     stuck: windowCounts(audit.stuck),
+    unfinished: windowCounts(audit.unfinished),
     missing: windowCounts(audit.missing),
     duplicated: windowCounts(audit.duplicated),
     rewardMismatch: windowCounts(audit.rewardMismatches),
@@ -101,12 +103,11 @@ export function buildReport(input: ReportInput): {
   ];
   const recoveryMs = recoveries.filter((_, i) => !faults[i]?.skipped).map((recovery) => recovery.ms);
   const faultFreeRate = phaseRate(input.faultFree);
-  const lostUnfinished = audit.stuck.length;
   return {
     rows,
     summary: {
       acknowledged: audit.acknowledged,
-      lost: audit.missing.length + lostUnfinished,
+      lost: audit.missing.length + audit.unfinished.length,
       duplicated: audit.duplicated.length,
       leakedSandboxes: audit.leakedSandboxes.length,
       staleRecords: audit.staleSandboxRecords.length + audit.staleApiAnswers.length,
@@ -117,6 +118,7 @@ export function buildReport(input: ReportInput): {
       faultsNotRecovered: recoveries.filter((recovery, i) => !faults[i]?.skipped && !recovery.recovered)
         .length,
       completed: audit.completed,
+      notSubmitted: chaos.notSubmitted,
       failedInfra: audit.failedInfra.length,
       rewardMismatches: audit.rewardMismatches.length,
       unexpectedExits: crashes.length,

@@ -74,6 +74,10 @@ export interface PhaseResult {
   /** When the last acknowledged job became final (or the deadline, when some never did). */
   endedAtMs: number;
   jobs: ObservedJob[];
+  /** Acknowledged jobs not final when the phase ended (at its deadline: stuck). */
+  notFinalIds: string[];
+  /** Items never submitted: the loop was still waiting for room when the phase ended. */
+  notSubmitted: number;
   /** Submit calls that failed (network error, 5xx, timeout) and were retried with the same keys. */
   submitRetries: number;
   /** Store polls that failed (the database away). */

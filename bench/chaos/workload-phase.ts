@@ -70,13 +70,20 @@ export class WorkloadPhase {
       done = this.isSubmitted() && this.outstandingCount() === 0;
     }
     await submitting;
+    // What the store says at the very end, not a second old (unless it cannot be read).
+    await this.#poll();
     const jobs = [...this.#jobs.values()];
+    const notFinalIds = jobs
+      .filter((job) => !isTerminalStatus(job.status as TJob["status"]))
+      .map((job) => job.id);
     const lastFinish = Math.max(...jobs.map((job) => job.finishedAtMs ?? 0));
     return {
       name: this.options.name,
       startedAtMs: this.#startedAtMs,
       endedAtMs: done ? lastFinish : this.#deadlineMs,
       jobs,
+      notFinalIds,
+      notSubmitted: this.options.items.length - this.#next,
       submitRetries: this.#submitRetries,
       storePollFailures: this.#storePollFailures,
     };
