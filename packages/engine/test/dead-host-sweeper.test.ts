@@ -24,7 +24,16 @@ async function register(store: MemoryWorkerStore, id: string, atMs: number): Pro
 
 function opened(sandboxId: string, hostId: string, atMs: number): SandboxEventRecord[] {
   return [
-    { sandboxId, jobId: `job_${sandboxId}`, hostId, type: "created", state: "starting", detail: {}, atMs },
+    {
+      sandboxId,
+      jobId: `job_${sandboxId}`,
+      hostId,
+      type: "created",
+      state: "starting",
+      // Each host's base directory of its own (a fresh one per worker process).
+      detail: { hostDir: `/bases/${hostId}/${sandboxId}` },
+      atMs,
+    },
     {
       sandboxId,
       jobId: `job_${sandboxId}`,
@@ -40,8 +49,13 @@ function opened(sandboxId: string, hostId: string, atMs: number): SandboxEventRe
 /** A runtime whose base directory holds one directory per host id; `reapStaleDirs` asks about each. */
 class FakeRuntime {
   readonly asked = new Map<string, SandboxHostStatus>();
+  readonly baseDirs: string[][] = [];
   constructor(private readonly hostIds: string[]) {}
-  async reapStaleDirs(status: (hostId: string) => Promise<SandboxHostStatus>): Promise<string[]> {
+  async reapStaleDirs(
+    status: (hostId: string) => Promise<SandboxHostStatus>,
+    options: { baseDirs?: readonly string[] } = {},
+  ): Promise<string[]> {
+    this.baseDirs.push([...(options.baseDirs ?? [])].sort());
     const removed: string[] = [];
     for (const hostId of this.hostIds) {
       const answer = await status(hostId);
@@ -110,8 +124,11 @@ describe("DeadHostSweeper", () => {
       [SELF]: "live",
     });
     expect((await records.summarize()).live).toBe(4);
+    // The base directories of the records it closed are swept too (no live process may share them).
+    expect(runtime.baseDirs).toEqual([["/bases/lost:1", "/bases/stopped-long:1"]]);
     // Idempotent.
     expect(await sweeper.sweep()).toEqual({ closedRecords: 0, removedDirs: 2 });
+    expect(runtime.baseDirs[1]).toEqual([]);
   });
 
   it("sweeps as soon as the monitor announces a lost worker, and on its interval", async () => {

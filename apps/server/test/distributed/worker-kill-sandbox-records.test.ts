@@ -22,8 +22,12 @@ interface Summary {
   byCloseReason: Record<string, number>;
 }
 
-/** The sandbox directories in `baseDir` whose owner file names `hostId`. */
-function sandboxDirsOf(baseDir: string, hostId: string): string[] {
+/** The sandbox directories in `baseDirs` whose owner file names `hostId`. */
+function sandboxDirsOf(baseDirs: readonly string[], hostId: string): string[] {
+  return baseDirs.flatMap((baseDir) => dirsIn(baseDir, hostId));
+}
+
+function dirsIn(baseDir: string, hostId: string): string[] {
   return readdirSync(baseDir)
     .filter((name) => name.startsWith("sbx-"))
     .filter((name) => {
@@ -41,107 +45,123 @@ function sandboxDirsOf(baseDir: string, hostId: string): string[] {
 
 // kill -9 of a worker while its sandboxes are starting and running (real bubblewrap; every
 // simulator turn takes 2 s): once the server marks it lost, the summary counts none of its
-// sandboxes as live, its records are closed as worker_lost, and the worker sharing its base
-// directory removes its sandbox directories. The surviving worker's sandboxes are untouched: every
+// sandboxes as live, its records are closed as worker_lost, and its sandbox directories are
+// removed — by the worker sharing its base directory, or, when its base directory was its own,
+// by the server from what its records name. The surviving worker's sandboxes are untouched: every
 // job completes.
-describe("sandbox records and directories of a worker killed with sandboxes open", () => {
-  let deployment: Deployment;
-  let server: ServerHandle;
-  let workers: WorkerProcesses;
-  let simulator: RunningSimulator;
-  const baseDir = mkdtempSync(join(tmpdir(), "raas-shared-sandboxes-"));
-  beforeAll(async () => {
-    const policy = JSON.parse(readFileSync(join(DATA, "simulator/math-code-stem.policy.json"), "utf8"));
-    simulator = await startSimulator({
-      policy: policy as TPolicyConfigInput,
-      seed: 11,
-      latency: { overheadMs: 2_000 },
+describe.each([
+  ["shared with the other worker", true],
+  ["of its own", false],
+])(
+  "sandbox records and directories of a worker killed with sandboxes open, its base directory %s",
+  (_name, isShared) => {
+    let deployment: Deployment;
+    let server: ServerHandle;
+    let workers: WorkerProcesses;
+    let simulator: RunningSimulator;
+    const baseDirs = [
+      mkdtempSync(join(tmpdir(), "raas-kill-sandboxes-")),
+      mkdtempSync(join(tmpdir(), "raas-kill-sandboxes-")),
+    ];
+    beforeAll(async () => {
+      const policy = JSON.parse(readFileSync(join(DATA, "simulator/math-code-stem.policy.json"), "utf8"));
+      simulator = await startSimulator({
+        policy: policy as TPolicyConfigInput,
+        seed: 11,
+        latency: { overheadMs: 2_000 },
+      });
+      deployment = await Deployment.start();
+      server = await deployment.startServer();
+      workers = new WorkerProcesses(deployment);
+    }, 120_000);
+    afterAll(async () => {
+      await workers?.stopAll();
+      await deployment?.dispose();
+      await simulator?.close();
+      for (const baseDir of baseDirs) rmSync(baseDir, { recursive: true, force: true });
     });
-    deployment = await Deployment.start();
-    server = await deployment.startServer();
-    workers = new WorkerProcesses(deployment);
-  }, 120_000);
-  afterAll(async () => {
-    await workers?.stopAll();
-    await deployment?.dispose();
-    await simulator?.close();
-    rmSync(baseDir, { recursive: true, force: true });
-  });
 
-  it("closes its records and removes its directories once it is marked lost", async () => {
-    const env = { RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B`, RAAS_SANDBOX_DIR: baseDir };
-    await workers.start(2, "init=2,run=2,eval=2", env);
-    const jobs = mathTasks().map((payload) => ({ kind: "math", payload }));
-    const { results } = await server.rest<{ results: Array<{ job: TJob }> }>("/api/v1/jobs/batch", { jobs });
-    const ids = results.map((result) => result.job.id);
-    const summaryOf = (hostId: string) =>
-      server.rest<Summary>(`/api/v1/sandboxes/summary?hostId=${encodeURIComponent(hostId)}`);
+    it("closes its records and removes its directories once it is marked lost", async () => {
+      const env = { RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` };
+      if (isShared) await workers.start(2, "init=2,run=2,eval=2", { ...env, RAAS_SANDBOX_DIR: baseDirs[0]! });
+      else {
+        await workers.start(1, "init=2,run=2,eval=2", { ...env, RAAS_SANDBOX_DIR: baseDirs[0]! });
+        await workers.start(1, "init=2,run=2,eval=2", { ...env, RAAS_SANDBOX_DIR: baseDirs[1]! });
+      }
+      const jobs = mathTasks().map((payload) => ({ kind: "math", payload }));
+      const { results } = await server.rest<{ results: Array<{ job: TJob }> }>("/api/v1/jobs/batch", {
+        jobs,
+      });
+      const ids = results.map((result) => result.job.id);
+      const summaryOf = (hostId: string) =>
+        server.rest<Summary>(`/api/v1/sandboxes/summary?hostId=${encodeURIComponent(hostId)}`);
 
-    // A worker with sandboxes open, stored as such, and their directories in the shared base.
-    let victim: SpawnedWorker | undefined;
-    await until(
-      async () => {
-        for (const worker of workers.started) {
-          if ((await summaryOf(worker.id)).live >= 2 && sandboxDirsOf(baseDir, worker.id).length >= 2) {
-            victim = worker;
-            return true;
+      // A worker with sandboxes open, stored as such, and their directories in the shared base.
+      let victim: SpawnedWorker | undefined;
+      await until(
+        async () => {
+          for (const worker of workers.started) {
+            if ((await summaryOf(worker.id)).live >= 2 && sandboxDirsOf(baseDirs, worker.id).length >= 2) {
+              victim = worker;
+              return true;
+            }
           }
-        }
-        return false;
-      },
-      "a worker with two live sandboxes",
-      120_000,
-    );
-    const killed = victim!;
-    const survivor = workers.started.find((worker) => worker !== killed)!;
-    await killed.kill();
-    const victimDirs = sandboxDirsOf(baseDir, killed.id);
-    expect(victimDirs.length).toBeGreaterThanOrEqual(2);
-    // The kill alone neither closes records nor removes anything.
-    expect((await summaryOf(killed.id)).live).toBeGreaterThanOrEqual(2);
-
-    await until(
-      async () =>
-        (
-          await server.rest<{ workers: Array<{ id: string; status: string }> }>("/api/v1/workers")
-        ).workers.some((worker) => worker.id === killed.id && worker.status === "lost"),
-      "the server to mark the killed worker lost",
-      60_000,
-    );
-    await until(
-      async () => (await summaryOf(killed.id)).live === 0,
-      "no live sandbox of the lost worker",
-      30_000,
-    );
-    const summary = await summaryOf(killed.id);
-    expect(summary.byCloseReason.worker_lost).toBeGreaterThanOrEqual(2);
-    expect(Object.keys(summary.byState).sort()).not.toContain("ready");
-    const { events } = await server.rest<{
-      events: Array<{ sandboxId: string; detail: { reason?: string } }>;
-    }>(`/api/v1/sandboxes/events?hostId=${encodeURIComponent(killed.id)}&type=closed&limit=100`);
-    const closedByRecovery = events.filter((event) => event.detail.reason === "worker_lost");
-    expect(closedByRecovery.length).toBe(summary.byCloseReason.worker_lost);
-    for (const { sandboxId } of closedByRecovery) {
-      const { sandbox } = await server.rest<{ sandbox: { state: string; closeReason: string } }>(
-        `/api/v1/sandboxes/${encodeURIComponent(sandboxId)}`,
+          return false;
+        },
+        "a worker with two live sandboxes",
+        120_000,
       );
-      expect(sandbox).toMatchObject({ state: "failed", closeReason: "worker_lost" });
-    }
+      const killed = victim!;
+      const survivor = workers.started.find((worker) => worker !== killed)!;
+      await killed.kill();
+      const victimDirs = sandboxDirsOf(baseDirs, killed.id);
+      expect(victimDirs.length).toBeGreaterThanOrEqual(2);
+      // The kill alone neither closes records nor removes anything.
+      expect((await summaryOf(killed.id)).live).toBeGreaterThanOrEqual(2);
 
-    await until(
-      () => victimDirs.every((dir) => !existsSync(dir)),
-      "the lost worker's sandbox directories to be removed",
-      30_000,
-    );
-    expect(sandboxDirsOf(baseDir, killed.id)).toEqual([]);
+      await until(
+        async () =>
+          (
+            await server.rest<{ workers: Array<{ id: string; status: string }> }>("/api/v1/workers")
+          ).workers.some((worker) => worker.id === killed.id && worker.status === "lost"),
+        "the server to mark the killed worker lost",
+        60_000,
+      );
+      await until(
+        async () => (await summaryOf(killed.id)).live === 0,
+        "no live sandbox of the lost worker",
+        30_000,
+      );
+      const summary = await summaryOf(killed.id);
+      expect(summary.byCloseReason.worker_lost).toBeGreaterThanOrEqual(2);
+      expect(Object.keys(summary.byState).sort()).not.toContain("ready");
+      const { events } = await server.rest<{
+        events: Array<{ sandboxId: string; detail: { reason?: string } }>;
+      }>(`/api/v1/sandboxes/events?hostId=${encodeURIComponent(killed.id)}&type=closed&limit=100`);
+      const closedByRecovery = events.filter((event) => event.detail.reason === "worker_lost");
+      expect(closedByRecovery.length).toBe(summary.byCloseReason.worker_lost);
+      for (const { sandboxId } of closedByRecovery) {
+        const { sandbox } = await server.rest<{ sandbox: { state: string; closeReason: string } }>(
+          `/api/v1/sandboxes/${encodeURIComponent(sandboxId)}`,
+        );
+        expect(sandbox).toMatchObject({ state: "failed", closeReason: "worker_lost" });
+      }
 
-    // Its jobs start again on the survivor, whose sandboxes nothing touched: every job completes.
-    await until(
-      async () => (await deployment.storedJobs(ids)).every((job) => isTerminalStatus(job.status)),
-      "every job in a final state",
-      300_000,
-    );
-    expect((await deployment.storedJobs(ids)).map((job) => job.status)).toEqual(ids.map(() => "completed"));
-    expect((await summaryOf(survivor.id)).byCloseReason.worker_lost).toBeUndefined();
-  }, 480_000);
-});
+      await until(
+        () => victimDirs.every((dir) => !existsSync(dir)),
+        "the lost worker's sandbox directories to be removed",
+        30_000,
+      );
+      expect(sandboxDirsOf(baseDirs, killed.id)).toEqual([]);
+
+      // Its jobs start again on the survivor, whose sandboxes nothing touched: every job completes.
+      await until(
+        async () => (await deployment.storedJobs(ids)).every((job) => isTerminalStatus(job.status)),
+        "every job in a final state",
+        300_000,
+      );
+      expect((await deployment.storedJobs(ids)).map((job) => job.status)).toEqual(ids.map(() => "completed"));
+      expect((await summaryOf(survivor.id)).byCloseReason.worker_lost).toBeUndefined();
+    }, 480_000);
+  },
+);

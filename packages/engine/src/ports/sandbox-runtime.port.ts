@@ -217,10 +217,14 @@ export interface SandboxRuntime {
   /**
    * Removes the directories in this runtime's base directory whose host is dead: a process of this
    * node that is gone (unless `hostStatus` says its host is live), or a host of another node
-   * sharing the directory that `hostStatus` says is gone. Never this process's own. Resolves to
-   * the directories removed.
+   * sharing the directory that `hostStatus` says is gone. Never this process's own. `baseDirs`:
+   * other base directories to sweep the same way (those a dead host's records name, which no live
+   * process may share). Resolves to the directories removed.
    */
-  reapStaleDirs?(hostStatus: (hostId: string) => Promise<SandboxHostStatus>): Promise<string[]>;
+  reapStaleDirs?(
+    hostStatus: (hostId: string) => Promise<SandboxHostStatus>,
+    options?: { baseDirs?: readonly string[] },
+  ): Promise<string[]>;
   /** The limits in force for sandboxes made with the runtime's defaults (for health reports). */
   limitsInForce?(): SandboxLimitsInForce;
   /**

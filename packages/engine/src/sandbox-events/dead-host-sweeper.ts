@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import type { EngineLogger } from "../engine.types";
 import { type Clock, systemClock } from "../ports/clock.port";
 import { BUS_CHANNELS, type EventBus } from "../ports/event-bus.port";
@@ -5,6 +6,9 @@ import type { SandboxEventStore } from "../ports/sandbox-event-store.port";
 import type { SandboxHostStatus, SandboxRuntime } from "../ports/sandbox-runtime.port";
 import type { WorkerRecord, WorkerStore } from "../ports/worker-store.port";
 import { parseWorkerBusMessage } from "../workers/worker-bus-message";
+
+/** A dead host's newest `created` events looked at for the base directories of its sandboxes. */
+const CREATED_EVENTS_LOOKED_AT = 1_000;
 
 /** Default time between sweeps, in ms. */
 export const DEFAULT_DEAD_HOST_SWEEP_INTERVAL_MS = 30_000;
@@ -123,8 +127,10 @@ export class DeadHostSweeper {
 
   async #sweepOnce(): Promise<DeadHostSweep> {
     const { runtime, logger } = this.#options;
-    const closedRecords = await this.#closeRecords();
-    const removed = (await runtime?.reapStaleDirs?.((hostId) => this.hostStatus(hostId))) ?? [];
+    const { closed: closedRecords, baseDirs } = await this.#closeRecords();
+    const removed =
+      (await runtime?.reapStaleDirs?.((hostId) => this.hostStatus(hostId), { baseDirs: [...baseDirs] })) ??
+      [];
     if (closedRecords > 0 || removed.length > 0) {
       logger?.info(
         { closedRecords, removedDirs: removed.length },
@@ -134,24 +140,35 @@ export class DeadHostSweeper {
     return { closedRecords, removedDirs: removed.length };
   }
 
-  async #closeRecords(): Promise<number> {
+  /**
+   * Closes the open records of dead hosts. Returns how many, and the base directories their
+   * sandboxes were made in (from each one's `created` event): a dead worker's base directory may be
+   * one no live process shares, and this process may see it (the same node, a shared file system).
+   */
+  async #closeRecords(): Promise<{ closed: number; baseDirs: Set<string> }> {
     const { records, workers, selfHostId, logger } = this.#options;
-    if (!records) return 0;
+    const baseDirs = new Set<string>();
+    if (!records) return { closed: 0, baseDirs };
     let closed = 0;
     for (const hostId of await records.listOpenHostIds()) {
       if (hostId === selfHostId) continue;
       const worker = await workers.get(hostId);
       const closure = worker ? this.#closureFor(worker) : null;
       if (!closure) continue;
-      const ids = await records.closeHostSandboxes(hostId, { ...closure, atMs: this.#clock.now() });
-      if (ids.length > 0)
-        logger?.warn(
-          { hostId, sandboxes: ids.length, reason: closure.reason },
-          "closed the sandbox records a dead host left open",
-        );
-      closed += ids.length;
+      const ids = new Set(await records.closeHostSandboxes(hostId, { ...closure, atMs: this.#clock.now() }));
+      if (ids.size === 0) continue;
+      logger?.warn(
+        { hostId, sandboxes: ids.size, reason: closure.reason },
+        "closed the sandbox records a dead host left open",
+      );
+      closed += ids.size;
+      const created = await records.listEvents({ hostId, type: "created", limit: CREATED_EVENTS_LOOKED_AT });
+      for (const event of created) {
+        const hostDir = event.detail?.hostDir;
+        if (ids.has(event.sandboxId) && typeof hostDir === "string") baseDirs.add(dirname(hostDir));
+      }
     }
-    return closed;
+    return { closed, baseDirs };
   }
 
   #closureFor(worker: WorkerRecord): { reason: string; state: "closed" | "failed" } | null {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -60,9 +60,14 @@ function removeStaleDir(root: string): void {
 }
 
 function ownedDirs(baseDir: string, prefix: string): Array<{ root: string; owner: SandboxDirOwner }> {
-  if (!existsSync(baseDir)) return [];
+  let names: string[];
+  try {
+    names = readdirSync(baseDir);
+  } catch {
+    return []; // Gone, or not this process's to read.
+  }
   const dirs: Array<{ root: string; owner: SandboxDirOwner }> = [];
-  for (const name of readdirSync(baseDir)) {
+  for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const root = join(baseDir, name);
     const owner = readOwnerFile(root);

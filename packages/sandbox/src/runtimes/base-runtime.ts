@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import type {
   PreparedSandboxTemplate,
   PrepareTemplateOptions,
@@ -123,8 +123,16 @@ export abstract class BaseRuntime implements SandboxRuntime {
     reapStaleSandboxDirs(this.options.baseDir, DIR_PREFIX);
   }
 
-  reapStaleDirs(hostStatus: (hostId: string) => Promise<SandboxHostStatus>): Promise<string[]> {
-    return reapDeadHostSandboxDirs(this.options.baseDir, DIR_PREFIX, hostStatus);
+  async reapStaleDirs(
+    hostStatus: (hostId: string) => Promise<SandboxHostStatus>,
+    options: { baseDirs?: readonly string[] } = {},
+  ): Promise<string[]> {
+    const baseDirs = new Set([this.options.baseDir, ...(options.baseDirs ?? []).filter(isAbsolute)]);
+    const removed: string[] = [];
+    for (const baseDir of baseDirs) {
+      removed.push(...(await reapDeadHostSandboxDirs(baseDir, DIR_PREFIX, hostStatus)));
+    }
+    return removed;
   }
 
   /** Host uid/gid the sandbox runs as, when different from this process's. */
