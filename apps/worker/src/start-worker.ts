@@ -98,6 +98,8 @@ export async function startWorker(
     handlers: agentHandlers.handlers,
     inference: inference.pool,
     workerId,
+    // INIT items come back from the control plane, which knows the jobs its admission holds back.
+    requeueStagesOnRestore: ["run", "eval"],
     logger: logger.child({ component: "engine" }),
   }).catch(async (error: unknown) => {
     // Its listener would keep the process alive after the failed start.

@@ -30,6 +30,7 @@ import {
   type WorkerStore,
   workerCapacity,
 } from "@raas/engine";
+import type { TStage } from "@raas/shared";
 
 /** Where jobs are stored. */
 export type StoreConfig =
@@ -68,6 +69,13 @@ export interface ComposeOptions {
   workerId?: string;
   /** Fair sharing between training runs (weighted fair queuing of INIT admission, preemption). Default off. */
   fairShare?: EngineOptions["fairShare"];
+  /**
+   * The stages whose items this process queues again from the store when Redis comes back empty.
+   * Default every stage. A worker process leaves INIT to the control plane: its fair-share
+   * admission knows which jobs stored as queued for INIT it still holds back (they had no item to
+   * lose), and queuing those from a worker would release them all at once.
+   */
+  requeueStagesOnRestore?: readonly TStage[];
 }
 
 export interface ComposedEngine {
@@ -148,7 +156,8 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     ...(options.fairShare ? { fairShare: withWorkerCapacity(options.fairShare, workers, bus, options) } : {}),
   });
   onQueueRestored = () => {
-    engine.requeueQueuedJobs().catch((error: unknown) => {
+    const stages = options.requeueStagesOnRestore;
+    engine.requeueQueuedJobs(stages ? { stages } : {}).catch((error: unknown) => {
       options.logger.error({ err: String(error) }, "re-queueing the queued jobs after a Redis outage failed");
     });
   };

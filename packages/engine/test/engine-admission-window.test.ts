@@ -137,6 +137,8 @@ describe("admission across a control-plane restart", () => {
     expect(await queue.depth("init")).toBe(3);
     expect(second.fairShare()[0]).toMatchObject({ waiting: 17, inService: 3 });
     expect(await second.requeueQueuedJobs()).toBe(3);
+    // A worker process re-queues RUN and EVAL only (INIT is the control plane's): none here.
+    expect(await second.requeueQueuedJobs({ stages: ["run", "eval"] })).toBe(0);
     expect(second.fairShare()[0]).toMatchObject({ waiting: 17 });
 
     // A worker takes the work: every job completes, the held ones released as others leave.

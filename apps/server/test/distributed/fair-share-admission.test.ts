@@ -104,4 +104,34 @@ describe("fair-share admission with API-only servers and worker processes", () =
     await until(() => done() === ids.length, "every terminal event");
     for (const id of ids) expect(ledger.terminalEvents(id), id).toHaveLength(1);
   }, 300_000);
+
+  it("after a Redis restart, queues again only what was released: held jobs stay held", async () => {
+    deployment = await Deployment.start();
+    workers = new WorkerProcesses(deployment);
+    const server = await deployment.startServer();
+    await workers.start(2, "init=2,run=2,eval=2");
+    const window = 8;
+    const ids = await submitSleepJobs(server, 60, { initMs: 1_000, runMs: 300, evalMs: 100 });
+    const { ledger } = deployment;
+    const done = () => ids.filter((id) => ledger.terminalEvents(id).length > 0).length;
+    await until(() => done() >= 4, "the first jobs to finish", 120_000);
+    probe = new RedisJobQueue({ url: deployment.redis.url, prefix: deployment.prefix, onError: () => {} });
+    const queue = probe;
+    await deployment.redis.restart();
+    // Every process re-queues from the store once Redis is back; the server knows which jobs its
+    // admission still holds (they have no item to lose), the workers do not.
+    await server.proc.waitForLine(/re-queued the items of every job stored as queued/);
+    let mostWaiting = 0;
+    const deployed = deployment;
+    await until(
+      async () => {
+        mostWaiting = Math.max(mostWaiting, await queue.depth("init"));
+        return (await deployed.storedJobs(ids)).every((job) => isTerminalStatus(job.status));
+      },
+      "every job in a final state",
+      240_000,
+    );
+    expect(mostWaiting).toBeLessThanOrEqual(window);
+    expect((await deployment.storedJobs(ids)).map((job) => job.status)).toEqual(ids.map(() => "completed"));
+  }, 300_000);
 });

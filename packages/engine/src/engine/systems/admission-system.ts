@@ -141,11 +141,6 @@ export class AdmissionSystem {
     });
   }
 
-  /** Released jobs ahead of the RUN slots now (queued for INIT or RUN, or running INIT). */
-  get ahead(): number {
-    return this.#ahead.size;
-  }
-
   /** True while `jobId` waits here, not yet released to the INIT queue. */
   isHolding(jobId: string): boolean {
     return this.#heldFlowOf.has(jobId);

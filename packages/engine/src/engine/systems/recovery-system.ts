@@ -1,4 +1,4 @@
-import { isTerminalStatus } from "@raas/shared";
+import { isTerminalStatus, STAGES, type TStage } from "@raas/shared";
 import { type LiveJob, newLiveJob } from "../../lifecycle/live-job";
 import type { JobRecord, StoredJob } from "../../ports/job-record.types";
 import type { EngineContext } from "../engine-context";
@@ -120,15 +120,16 @@ export class RecoverySystem {
    * RUN/EVAL addressed to the worker its handoff names. For a queue that lost its items (Redis
    * restarted without persistence, a failed enqueue): the Redis adapter keeps one item per job and
    * stage (an item still there is not doubled), and a stale delivery is dropped (a stage runs only
-   * for a job stored queued for it; activating it is a compare-and-set). Returns the items queued.
+   * for a job stored queued for it; activating it is a compare-and-set). Only the items of
+   * `stages` (default every stage). Returns the items queued.
    */
-  async requeueQueued(): Promise<number> {
+  async requeueQueued(stages: readonly TStage[] = STAGES): Promise<number> {
     const { store, queue, writer } = this.#ctx;
     await writer.flush();
     let requeued = 0;
     for (const record of await store.listUnfinishedJobs()) {
       const { id, status, stage, priority } = record;
-      if (status !== "queued" || stage === null) continue;
+      if (status !== "queued" || stage === null || !stages.includes(stage)) continue;
       // Held back by fair-share admission: it has no item to lose, and gets one when released.
       if (this.#admission?.isHolding(id)) continue;
       let workerId: string | null = null;
