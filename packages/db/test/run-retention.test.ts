@@ -156,12 +156,12 @@ describe.each(backends)("run retention ($name)", (backend) => {
     s1Taker.members[1] = member(1, e1);
     await batches.insertGroups([s1Taker]);
     const h1 = await addJob(run.id, s1, "h1");
-    const s2Taker = makeGroup(s2, { members: [member(0, h1), member(1, "", "pending")] });
+    const s2Taker = makeGroup(s2, { members: [member(0, h1)] });
     await addGroup(s1, [member(0, h1)], { state: "carried", carriedIntoGroupId: s2Taker.id });
     await batches.insertGroups([s2Taker]);
     // Step 2 runs: a finished and a running job.
     const f1 = await addJob(run.id, s2, "f1");
-    const f2 = await addJob(run.id, s2, "f2", "running");
+    const f2 = await addJob(run.id, s2, "f2", "active");
     await addGroup(s2, [member(0, f1), member(1, f2, "running")], { state: "running" });
     // A run without a policy, with a finished step: untouched.
     const other = await addRun(null);
