@@ -93,17 +93,12 @@ describe("a worker whose sandboxes cannot start", () => {
     });
     const ids = results.map((result) => result.job.id);
 
-    let health: {
-      status: number;
-      body: { healthy: boolean; conditions: Record<string, { reason: string }> };
-    } = {
-      status: 0,
-      body: { healthy: true, conditions: {} },
-    };
+    type HealthBody = { healthy: boolean; conditions: Record<string, { reason: string }> };
+    let health: { status: number; body: HealthBody } = { status: 0, body: { healthy: true, conditions: {} } };
     await until(
       async () => {
         const response = await fetch(`${sick.httpUrl}/health`);
-        health = { status: response.status, body: await response.json() };
+        health = { status: response.status, body: (await response.json()) as HealthBody };
         return health.status === 503;
       },
       "the sick worker's /health to answer 503",
