@@ -119,11 +119,14 @@ export class SandboxHealthWatch {
     this.#options.onRecovered();
   }
 
-  /** Starts and closes a sandbox with the runtime's defaults. */
+  /**
+   * Starts and closes a sandbox with the runtime's defaults. Cold: a spec with env is never taken
+   * from a warm pool, whose sandboxes started before the host broke.
+   */
   async #tryStart(): Promise<{ ok: true } | { ok: false; message: string }> {
     let sandbox: Sandbox;
     try {
-      sandbox = await this.#options.runtime.create({});
+      sandbox = await this.#options.runtime.create({ env: { RAAS_SANDBOX_PROBE: "1" } });
     } catch (error) {
       return { ok: false, message: messageOf(error) };
     }
