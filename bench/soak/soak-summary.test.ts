@@ -40,9 +40,16 @@ describe("soak summary", () => {
 
   it("reports growth per 1,000 jobs from the idle baseline to the idle end", () => {
     const summary = summarizeSoak({
-      baseline: sample({ jobs: 0, fds: 40, storeBytes: 1_000_000 }),
+      baseline: sample({ jobs: 0, fds: 40, storeBytes: 1_000_000, sandboxDirs: 2 }),
       samples: [sample({ jobs: 1_000, walBytes: 9_000, fds: 300 })],
-      idle: sample({ jobs: 2_000, fds: 50, storeBytes: 5_000_000, liveSandboxes: 3, errorLogLines: 2 }),
+      idle: sample({
+        jobs: 2_000,
+        fds: 50,
+        storeBytes: 5_000_000,
+        liveSandboxes: 3,
+        sandboxDirs: 5,
+        errorLogLines: 2,
+      }),
       stepMs: [1_000, 1_000],
       healthMs: [1, 2, 3],
       healthFailures: 0,
@@ -51,6 +58,7 @@ describe("soak summary", () => {
     expect(summary).toMatchObject({
       jobs: 2_000,
       leakedSandboxes: 3,
+      leakedSandboxDirs: 3,
       fdGrowthPer1000Jobs: 5,
       errorLogLines: 2,
       storeBytesPer1000Jobs: 2_000_000,

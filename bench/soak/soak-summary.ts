@@ -91,7 +91,9 @@ export function summarizeSoak(outcome: SoakOutcome): Record<string, number | nul
     steps: stepMs.length,
     leakedSandboxes: idle.liveSandboxes,
     bwrapProcessesIdle: idle.bwrapProcesses,
-    sandboxDirsIdle: idle.sandboxDirs,
+    // Directories shared by every sandbox (execute-only copies of the server and node-pty) are
+    // there at baseline already: what is left beyond them belongs to sandboxes not removed.
+    leakedSandboxDirs: idle.sandboxDirs - baseline.sandboxDirs,
     fdGrowthPer1000Jobs: per1000Jobs(baseline.fds, idle.fds, jobs),
     fdsBaseline: baseline.fds,
     fdsIdle: idle.fds,
