@@ -58,7 +58,6 @@ for (const adapter of adapters) {
         store,
         flush: async () => {},
         findJob: (id) => store.getJob(id),
-        freshest: (job) => job,
       });
       for (let i = 0; i < 5; i += 1) {
         jobs.push(
