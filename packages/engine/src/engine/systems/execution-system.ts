@@ -12,7 +12,7 @@ import { HeldSandboxSweep } from "./held-sandbox-sweep";
 import type { RecoverySystem } from "./recovery-system";
 import type { TransitionSystem } from "./transition-system";
 
-/** How long a stage item whose job could not be read during a store outage waits before it is taken again, in ms. */
+/** How long a stage item whose job could not be read in a store outage waits before it goes back, in ms. */
 const STORE_OUTAGE_RETRY_MS = 2_000;
 
 /**
@@ -44,9 +44,12 @@ export class ExecutionSystem {
       live = await this.#take(jobId, stage);
     } catch (error) {
       if (!this.#ctx.storeHealth.reportFailure(error)) throw error;
-      // The store is unreachable (a restart, a failover): the item waits in the queue and is
-      // taken again later, rather than failing or waiting out its lease.
-      await queue.nack(lease, STORE_OUTAGE_RETRY_MS);
+      // The store is unreachable (a restart, a failover): this slot waits a moment, then the
+      // item goes back to the queue to be taken again, rather than failing or waiting out its
+      // lease. (A delayed nack would do, but the Redis queue promotes delayed items only when
+      // it takes from a single source.)
+      await new Promise<void>((resolve) => clock.setTimer(resolve, STORE_OUTAGE_RETRY_MS));
+      await queue.nack(lease, 0);
       return;
     }
     if (!live) {
