@@ -62,10 +62,14 @@ export async function startRolloutFixture(options: {
   /** Also registers the `swe` handler with this configuration. */
   swe?: SweHandlerConfig;
   concurrency?: number;
+  /** The sandboxes' base directory (left in place at close); default a fresh one under tmpdir(), removed at close. */
+  baseDir?: string;
+  /** Wraps each sandbox before a handler gets it (a test's instrumentation); default none. */
+  wrapSandbox?: (sandbox: Sandbox) => Sandbox;
 }): Promise<RolloutFixture> {
   const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
   if (!bwrapPath) throw new Error("this test needs `bwrap`: run `apt-get install -y bubblewrap`");
-  const baseDir = mkdtempSync(join(tmpdir(), "raas-handlers-e2e-"));
+  const baseDir = options.baseDir ?? mkdtempSync(join(tmpdir(), "raas-handlers-e2e-"));
   const bubblewrap = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
   const sandboxes: Sandbox[] = [];
   const runtime: SandboxRuntime = {
@@ -76,7 +80,7 @@ export async function startRolloutFixture(options: {
     async create(spec, signal) {
       const sandbox = await bubblewrap.create(spec, signal);
       sandboxes.push(sandbox);
-      return sandbox;
+      return options.wrapSandbox ? options.wrapSandbox(sandbox) : sandbox;
     },
   };
   const simulator = await startSimulator({
@@ -144,7 +148,7 @@ export async function startRolloutFixture(options: {
       await inference.close();
       await simulator.close();
       await bubblewrap.closeAll();
-      rmSync(baseDir, { recursive: true, force: true });
+      if (options.baseDir === undefined) rmSync(baseDir, { recursive: true, force: true });
     },
   };
 }

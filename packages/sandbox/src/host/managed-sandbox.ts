@@ -13,15 +13,18 @@ import type { TSandboxState } from "@raas/shared";
 import type { ExecFileEntry, ExecHealth, ExecRequestBody } from "../protocol/exec-protocol.types";
 import { ExecClient, ExecRequestError } from "./exec-client";
 import { registerExitCleanup } from "./exit-cleanup";
+import { blameFullHostDisk } from "./host-disk-decision";
+import type { HostDiskWatch } from "./host-disk-monitor";
 import { waitForReadyLine } from "./launcher-ready";
 import { limitHitsOfCall } from "./limit-hits";
 import type { ManagedSandboxOptions } from "./managed-sandbox.types";
 import { isProcessAlive, killPids, listProcessTree, processIdentity } from "./process-tree";
 import { HOST_CHANNEL_SUBDIR, removeSandboxDirs } from "./sandbox-dirs";
 import { blamePolicy, SandboxError } from "./sandbox-error";
-import { SandboxWatchdog } from "./sandbox-watchdog";
+import { DEFAULT_WORKSPACE_MAX_ENTRIES, SandboxWatchdog } from "./sandbox-watchdog";
 import { spawnLauncher } from "./spawn-launcher";
 import { WATCHDOG_CLOSE_REASONS, type WatchdogLimitHit } from "./watchdog-decision";
+import { measureWorkspace } from "./workspace-usage";
 
 export type { LaunchPlan, ManagedSandboxOptions } from "./managed-sandbox.types";
 
@@ -257,7 +260,9 @@ export class ManagedSandbox implements Sandbox {
       args,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     };
-    const { limitHit, ...result } = await this.#requestWithDeadline(body, options.timeoutMs, options.signal);
+    const { limitHit, ...result } = await this.#watchingHostDisk(() =>
+      this.#requestWithDeadline(body, options.timeoutMs, options.signal),
+    );
     this.#reportLimits(name, limitHit);
     return result;
   }
@@ -289,7 +294,67 @@ export class ManagedSandbox implements Sandbox {
       ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
       ...(options.readOnlyWorkspace ? { readOnlyWorkspace: true } : {}),
     };
-    return this.#requestWithDeadline(body, timeoutMs, options.signal);
+    return this.#watchingHostDisk(() => this.#requestWithDeadline(body, timeoutMs, options.signal));
+  }
+
+  /**
+   * Runs a call that may write to the host's disk (a tool, a command, a file upload) while the
+   * host's disk monitor watches the disk holding the sandbox. A call during which it was full may
+   * have lost writes (an empty file where a solution should be) and is no outcome of the
+   * policy's: it fails with `host_disk_full`, infrastructure unless the policy filled the disk
+   * itself (see `blameFullHostDisk`). A call the disk was already full for is not sent at all.
+   */
+  async #watchingHostDisk<T>(call: () => Promise<T>): Promise<T> {
+    const monitor = this.#options.hostDisk;
+    if (!monitor) return call();
+    const maxEntries = this.#options.watchdog?.workspaceMaxEntries ?? DEFAULT_WORKSPACE_MAX_ENTRIES;
+    const watch = monitor.watch(() => measureWorkspace(this.#options.dirs.workspace, maxEntries));
+    let outcome: { value: T } | { error: unknown } | undefined;
+    if (!watch.fullAtStart) {
+      try {
+        outcome = { value: await call() };
+      } catch (error) {
+        outcome = { error };
+      }
+    }
+    const fault = await this.#hostDiskFault(watch, outcome && "error" in outcome ? outcome.error : undefined);
+    if (fault) throw fault;
+    if (outcome && "value" in outcome) return outcome.value;
+    throw (outcome as { error: unknown }).error;
+  }
+
+  /** The error a call fails with when the host's disk was full during it; undefined when it was not. */
+  async #hostDiskFault(watch: HostDiskWatch, callError: unknown): Promise<SandboxError | undefined> {
+    const full = await watch.end();
+    if (!full) return undefined;
+    // A limit the policy used up, or its own marked fault, explains the failure already.
+    if (callError instanceof SandboxError && callError.causedByPolicy) return undefined;
+    if (this.#limitClosure) return undefined;
+    const workspaceSizeBytes = this.#options.watchdog?.workspaceSizeBytes;
+    const fault = blameFullHostDisk({
+      sample: full.sample,
+      workspace: full.workspace,
+      ...(workspaceSizeBytes !== undefined ? { workspaceSizeBytes } : {}),
+    });
+    const detail = {
+      freeBytes: full.sample.freeBytes,
+      totalBytes: full.sample.totalBytes,
+      usedBytes: full.sample.usedBytes,
+      workspaceBytes: full.workspace.bytes,
+      ...(full.sample.freeInodes !== null ? { freeInodes: full.sample.freeInodes } : {}),
+    };
+    const error = new SandboxError("host_disk_full", fault.reason, {
+      details: detail,
+      ...(callError !== undefined ? { cause: callError } : {}),
+    });
+    if (fault.blame === "host") {
+      this.#emit("host_disk_full", detail);
+      return error;
+    }
+    // The policy filled the disk: its limit, closed as the watchdog closes an over-quota workspace
+    // (which also gives the disk back to the host's other sandboxes).
+    this.#closeForLimit(fault.reason, { limit: "disk", source: "host_disk", ...detail }, "workspace_size");
+    return blamePolicy(error, fault.reason);
   }
 
   /**
@@ -358,7 +423,9 @@ export class ManagedSandbox implements Sandbox {
 
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const dataB64 = Buffer.from(data).toString("base64");
-    await this.#call(() => this.#requireClient().request({ op: "write_file", path, dataB64 }));
+    await this.#watchingHostDisk(() =>
+      this.#call(() => this.#requireClient().request({ op: "write_file", path, dataB64 })),
+    );
   }
 
   async listFiles(path = ".", options: { maxDepth?: number } = {}): Promise<ExecFileEntry[]> {
@@ -373,7 +440,9 @@ export class ManagedSandbox implements Sandbox {
 
   async uploadTar(data: Uint8Array, path = "."): Promise<void> {
     const dataB64 = Buffer.from(data).toString("base64");
-    await this.#call(() => this.#requireClient().request({ op: "tar_upload", path, dataB64 }));
+    await this.#watchingHostDisk(() =>
+      this.#call(() => this.#requireClient().request({ op: "tar_upload", path, dataB64 })),
+    );
   }
 
   health(): Promise<ExecHealth> {

@@ -1,4 +1,5 @@
 import type { TSandboxEvent } from "@raas/shared";
+import type { HostDiskMonitor } from "./host-disk-monitor";
 import type { SandboxCgroup } from "./sandbox-cgroup";
 import type { SandboxDirs } from "./sandbox-dirs";
 import type { WatchdogLimits } from "./watchdog-decision";
@@ -32,6 +33,8 @@ export interface ManagedSandboxOptions {
   hangSlackMs: number;
   /** Timeout the server applies when a call gives none, in ms (used for hang detection). */
   defaultTimeoutMs: number;
+  /** Watches the disk holding the sandbox's directories (shared by a runtime's sandboxes); none: unwatched. */
+  hostDisk?: HostDiskMonitor;
   emit: (event: TSandboxEvent) => void;
   onGone: () => void;
 }

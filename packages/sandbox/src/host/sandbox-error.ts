@@ -7,7 +7,9 @@ export type SandboxFailureReason =
   | "crashed"
   | "closed"
   | "request_failed"
-  | "forbidden";
+  | "forbidden"
+  /** The disk holding the sandbox ran full during the call (infrastructure unless the policy filled it). */
+  | "host_disk_full";
 
 /**
  * A failure of a sandbox. Infrastructure by default; `causedByPolicy` marks the ones the agent's

@@ -16,6 +16,7 @@ import type {
   ToolSpec,
 } from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
+import { HostDiskMonitor } from "../host/host-disk-monitor";
 import { type LaunchPlan, ManagedSandbox } from "../host/managed-sandbox";
 import {
   createSandboxDirs,
@@ -83,6 +84,8 @@ export abstract class BaseRuntime implements SandboxRuntime {
   readonly #sandboxes = new Set<ManagedSandbox>();
   readonly #templates = new Set<WorkspaceTemplate>();
   readonly #pool: WarmPool | undefined;
+  /** The disk holding every sandbox's directories, watched while their calls run. */
+  readonly #hostDisk: HostDiskMonitor;
   /** Isolation the most recently started sandbox reported (tool jail in force or not). */
   protected lastIsolation: ManagedSandbox["isolation"];
 
@@ -120,6 +123,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     }
     this.#hostId = options.hostId ?? null;
     mkdirSync(this.options.baseDir, { recursive: true, mode: 0o755 });
+    this.#hostDisk = new HostDiskMonitor(this.options.baseDir);
     reapStaleSandboxDirs(this.options.baseDir, DIR_PREFIX);
   }
 
@@ -366,6 +370,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
       watchdog: this.#watchdogLimits(limits, plan),
       hangSlackMs: this.options.hangSlackMs,
       defaultTimeoutMs: this.options.defaultToolTimeoutMs,
+      hostDisk: this.#hostDisk,
       emit: (event) => this.#emit(event),
       onGone: () => this.#sandboxes.delete(sandbox),
     });
