@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { HandlerRegistry } from "../src/handler-registry";
+import { createSleepHandler } from "../src/handlers/sleep-handler";
+import { MemoryEventBus } from "../src/memory/memory-event-bus";
+import { MemoryJobQueue } from "../src/memory/memory-job-queue";
+import { MemoryJobStore } from "../src/memory/memory-job-store";
+import type { JobTransitionWrite, StoredJob } from "../src/ports/job-record.types";
+import { RolloutEngine } from "../src/rollout-engine";
+import { until } from "./engine-harness";
+
+const refused = () =>
+  Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+
+/** The shared store, unreachable (every read and transition refused) while `isDown`. */
+class FlakyStore extends MemoryJobStore {
+  isDown = false;
+
+  override async readJob(id: string): Promise<StoredJob | null> {
+    if (this.isDown) throw refused();
+    return super.readJob(id);
+  }
+
+  override async transitionJobs(writes: readonly JobTransitionWrite[]): Promise<string[]> {
+    if (this.isDown) throw refused();
+    return super.transitionJobs(writes);
+  }
+}
+
+const started: RolloutEngine[] = [];
+afterEach(async () => {
+  for (const made of started.splice(0)) await made.stop({ graceMs: 0 });
+});
+
+describe("a worker engine whose store is unreachable when it takes a job", () => {
+  it("puts the item back and runs it once the store is back: no error, no extra attempt", async () => {
+    const store = new FlakyStore();
+    const shared = { store, queue: new MemoryJobQueue(), bus: new MemoryEventBus() };
+    const handlers = new HandlerRegistry().register(createSleepHandler());
+    const pools = (concurrency: number) => {
+      const pool = { concurrency, timeoutMs: 10_000 };
+      return { init: pool, run: pool, eval: pool };
+    };
+    const errors: string[] = [];
+    const logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (_fields: Record<string, unknown>, message: string) => void errors.push(message),
+    };
+    const api = new RolloutEngine({ ...shared, handlers, workerId: "api", pools: pools(0) });
+    const worker = new RolloutEngine({
+      ...shared,
+      handlers,
+      workerId: "worker",
+      pools: { ...pools(1), init: { concurrency: 0, timeoutMs: 10_000 } },
+      logger,
+    });
+    for (const made of [api, worker]) {
+      await made.start();
+      started.push(made);
+    }
+    const [submitted] = await api.submitJobs([
+      { kind: "sleep", payload: { initMs: 1, runMs: 1, evalMs: 1, reward: 1 } },
+    ]);
+    const id = submitted?.job.id as string;
+
+    await until(async () => (await store.getJob(id))?.status === "queued");
+    store.isDown = true;
+    worker.setConcurrency("init", 1);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    store.isDown = false;
+
+    await until(async () => (await store.getJob(id))?.status === "completed", 20_000);
+    expect(await store.getJob(id)).toMatchObject({ status: "completed", attempts: 1, reward: 1 });
+    expect(errors.filter((message) => !message.startsWith("store unreachable"))).toEqual([]);
+  }, 40_000);
+});
