@@ -25,8 +25,8 @@ const t = initTRPC
       ping: { enabled: true, intervalMs: 15_000 },
       client: { reconnectAfterInactivityMs: 30_000 },
     },
-    errorFormatter({ shape, error }) {
-      const { error: mapped } = toRaasError(error);
+    errorFormatter({ shape, error, ctx }) {
+      const { error: mapped } = toRaasError(error, ctx?.storeHealth);
       const data: ControlPlaneErrorData = {
         code: mapped.code,
         httpStatus: mapped.httpStatus,

@@ -1,8 +1,13 @@
+import { StoreHealth } from "@raas/engine";
 import { RaasError } from "@raas/shared";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { STORE_UNAVAILABLE_MESSAGE } from "./store-unavailable";
 import { toRaasError } from "./to-raas-error";
+
+const refused = () =>
+  Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
 
 describe("toRaasError", () => {
   it("keeps a RaasError as it is", () => {
@@ -53,5 +58,40 @@ describe("toRaasError", () => {
       new TRPCError({ code: "BAD_REQUEST", message: "Unexpected end", cause: new SyntaxError("x") }),
     );
     expect(json.error.message).toBe("the request is not valid JSON: Unexpected end");
+  });
+
+  it("answers a store connection failure during an outage with 503, a sentence and retry-after", () => {
+    const health = new StoreHealth();
+    health.reportFailure(refused());
+    for (const thrown of [
+      refused(),
+      new TRPCError({ code: "INTERNAL_SERVER_ERROR", cause: refused() }),
+      new RaasError("UNAVAILABLE", "the job store is unavailable; the job was not accepted, retry", {
+        cause: refused(),
+      }),
+    ]) {
+      const mapped = toRaasError(thrown, health);
+      expect(mapped.error).toMatchObject({
+        code: "UNAVAILABLE",
+        message: STORE_UNAVAILABLE_MESSAGE,
+        details: { retryAfterSec: expect.any(Number) },
+      });
+      expect(mapped.error.httpStatus).toBe(503);
+      expect(mapped.isUnexpected).toBe(false);
+    }
+  });
+
+  it("keeps a network error outside a store outage, or without store health, a logged 500", () => {
+    for (const health of [new StoreHealth(), null]) {
+      const mapped = toRaasError(refused(), health);
+      expect(mapped.error.code).toBe("INTERNAL");
+      expect(mapped.isUnexpected).toBe(true);
+    }
+    const down = new StoreHealth();
+    down.reportFailure(refused());
+    expect(toRaasError(new Error("duplicate key value"), down).error.code).toBe("INTERNAL");
+    expect(toRaasError(new RaasError("NOT_FOUND", "no job", { cause: refused() }), down).error.code).toBe(
+      "NOT_FOUND",
+    );
   });
 });

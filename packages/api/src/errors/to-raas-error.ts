@@ -1,6 +1,8 @@
 import { formatIssues, hasSchemaIssues, issuesAsDetails, RaasError, type TErrorCode } from "@raas/shared";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import type { ControlPlaneStoreHealth } from "../store-health.port";
+import { isStoreUnavailable, storeUnavailableError } from "./store-unavailable";
 
 /** The one mapping from RaaS error codes to tRPC error codes (HTTP status follows from ERROR_CODES). */
 export const TRPC_CODE_OF: Record<TErrorCode, TRPC_ERROR_CODE_KEY> = {
@@ -49,18 +51,17 @@ const referenceIds = new WeakMap<object, string>();
 
 /**
  * Maps anything thrown while serving a request onto the one error model. Caller mistakes keep
- * their code and message; schema failures become one sentence; everything else becomes
- * `INTERNAL` with a generic message and a reference id that also appears in the log.
+ * their code and message; schema failures become one sentence; a failure to reach the store
+ * during an outage of `storeHealth` becomes `UNAVAILABLE` (503, retry later); everything else
+ * becomes `INTERNAL` with a generic message and a reference id that also appears in the log.
  */
-export function toRaasError(thrown: unknown): MappedError {
-  if (thrown instanceof RaasError)
-    return { error: thrown, isUnexpected: thrown.code === "INTERNAL", original: thrown };
+export function toRaasError(thrown: unknown, storeHealth?: ControlPlaneStoreHealth | null): MappedError {
+  if (thrown instanceof RaasError) return fromRaasError(thrown, storeHealth);
   if (hasSchemaIssues(thrown))
     return { error: validationError(thrown.issues), isUnexpected: false, original: thrown };
   if (thrown instanceof TRPCError) {
     const cause = thrown.cause;
-    if (cause instanceof RaasError)
-      return { error: cause, isUnexpected: cause.code === "INTERNAL", original: cause };
+    if (cause instanceof RaasError) return fromRaasError(cause, storeHealth);
     if (thrown.code === "BAD_REQUEST" && hasSchemaIssues(cause)) {
       return { error: validationError(cause.issues), isUnexpected: false, original: thrown };
     }
@@ -71,7 +72,26 @@ export function toRaasError(thrown: unknown): MappedError {
       return { error: new RaasError(code, message), isUnexpected: false, original: thrown };
     }
   }
+  if (isStoreUnavailable(thrown, storeHealth))
+    return { error: storeUnavailableError(thrown), isUnexpected: false, original: thrown };
   return { error: internalError(thrown), isUnexpected: true, original: thrown };
+}
+
+/**
+ * A RaaS error as it is, unless it wraps a failure to reach the store during an outage (the
+ * engine's "job not accepted" on a failed insert): that one answers like every other request the
+ * outage failed, with the same sentence and `retry-after`.
+ */
+function fromRaasError(
+  error: RaasError,
+  storeHealth: ControlPlaneStoreHealth | null | undefined,
+): MappedError {
+  const isOutage =
+    (error.code === "UNAVAILABLE" || error.code === "INTERNAL") &&
+    error.cause !== undefined &&
+    isStoreUnavailable(error.cause, storeHealth);
+  if (isOutage) return { error: storeUnavailableError(error), isUnexpected: false, original: error };
+  return { error, isUnexpected: error.code === "INTERNAL", original: error };
 }
 
 function validationError(issues: Parameters<typeof formatIssues>[0]): RaasError {

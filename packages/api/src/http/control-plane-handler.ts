@@ -197,7 +197,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
   };
 
   const logUnexpected = (thrown: unknown, req: IncomingMessage) => {
-    const mapped = toRaasError(thrown);
+    const mapped = toRaasError(thrown, options.storeHealth);
     if (!mapped.isUnexpected) return;
     const original =
       mapped.original instanceof Error && mapped.original.cause ? mapped.original.cause : mapped.original;
@@ -221,6 +221,14 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     allowMethodOverride: true,
     createContext: ({ req, info }) => contextFor(req, info.connectionParams?.token),
     onError: ({ error, req }) => logUnexpected(error, req),
+    // tRPC writes its own error responses: the same `retry-after` as REST when one asks for it.
+    responseMeta: ({ errors }) => {
+      for (const error of errors) {
+        const retryAfterSec = toRaasError(error, options.storeHealth).error.details?.retryAfterSec;
+        if (typeof retryAfterSec === "number") return { headers: { "retry-after": String(retryAfterSec) } };
+      }
+      return {};
+    },
   });
 
   const serveRest = async (
@@ -376,7 +384,7 @@ export function createControlPlaneHandler(options: ControlPlaneHandlerOptions): 
     });
     serve(req, res, path, query, label).catch((thrown: unknown) => {
       logUnexpected(thrown, req);
-      const { error } = toRaasError(thrown);
+      const { error } = toRaasError(thrown, options.storeHealth);
       if (res.headersSent) {
         res.destroy();
         return;

@@ -37,11 +37,12 @@ export function errorResponses(route: RestRoute): Record<string, unknown> {
     );
     responses["415"] = errorResponse("UNSUPPORTED_MEDIA_TYPE: the body is not JSON.");
   }
-  if (errors.has("UNAVAILABLE")) {
-    responses["503"] = errorResponse(
-      "UNAVAILABLE: the server runs without what this needs (an inference pool, a benchmark store).",
-    );
-  }
+  // Every route may meet a store outage; some also need a part the server may run without.
+  responses["503"] = errorResponse(
+    errors.has("UNAVAILABLE")
+      ? "UNAVAILABLE: the server runs without what this needs (an inference pool, a benchmark store), or the store is unavailable (PostgreSQL unreachable; retry after `retry-after` seconds)."
+      : "UNAVAILABLE: the store is unavailable (PostgreSQL unreachable); retry after `retry-after` seconds.",
+  );
   responses["500"] = errorResponse(
     "INTERNAL: a bug in RaaS (never a caller's mistake); `details.reference` is in the server log.",
   );
