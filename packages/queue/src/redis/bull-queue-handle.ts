@@ -52,21 +52,28 @@ export class BullQueueHandle {
     });
   }
 
-  /** The next item's place without taking it; undefined when nothing waits. */
+  /**
+   * The next item's place without taking it; undefined when nothing waits. A nacked item whose
+   * delay is over counts as waiting: BullMQ moves it back only when something takes from its
+   * queue, so a reserve that took only from queues with a head would leave it held for good.
+   */
   async head(): Promise<QueueHead | undefined> {
     const keys = this.queue.keys;
-    const [waitId, prioritized] = await Promise.all([
+    const [waitId, prioritized, due] = await Promise.all([
       this.connection.lindex(keys.wait as string, -1),
       this.connection.zrange(keys.prioritized as string, "0", "0"),
+      // BullMQ scores a delayed item `dueMs · 0x1000 + counter`: due now is below (now + 1) · 0x1000.
+      this.connection.zrangebyscore(keys.delayed as string, 0, (Date.now() + 1) * 0x1000 - 1, "LIMIT", 0, 1),
     ]);
-    const id = waitId ?? prioritized[0];
+    const id = waitId ?? prioritized[0] ?? due[0];
     if (!id) return undefined;
     const [priority, data] = await this.connection.hmget(`${keys[""]}${id}`, "priority", "data");
     let seq = 0;
     try {
       seq = Number((JSON.parse(data ?? "{}") as { seq?: unknown }).seq) || 0;
     } catch {}
-    // moveToActive takes the wait list (re-delivered items) before any prioritized item.
+    // moveToActive takes the wait list (re-delivered items) before any prioritized item; a due
+    // delayed item goes back to the wait list (priority 0) or among the prioritized ones.
     return { rank: waitId ? 0 : Number(priority) || 0, seq };
   }
 

@@ -128,6 +128,29 @@ export function describeJobQueueContract(name: string, open: () => Promise<Queue
       expect(x.deliveries).toBe(2);
     });
 
+    it("brings a nacked item back after its delay to a worker reserving its shared and own queue", async () => {
+      const { queue } = await fresh();
+      const w1 = { workerId: "w1" };
+      // The bound only ends a broken run: the items are due 300 ms after their nack.
+      const bounded = () => AbortSignal.timeout(15_000);
+      await queue.enqueue({ jobId: "shared", stage: "init", priority: 0 });
+      await queue.enqueue({ jobId: "own", stage: "init", priority: 0, workerId: "w1" });
+      const first = await mustReserve(queue, "init", 10_000, never(), w1);
+      const second = await mustReserve(queue, "init", 10_000, never(), w1);
+      expect([first.item.jobId, second.item.jobId].sort()).toEqual(["own", "shared"]);
+      // A reserver already waiting when the nack is made, then one that comes after it.
+      const waiting = queue.reserve("init", 10_000, bounded(), w1);
+      await sleep(50);
+      await queue.nack(first, 300);
+      const again = await waiting;
+      expect(again?.item.jobId).toBe(first.item.jobId);
+      expect(again?.deliveries).toBe(2);
+      await queue.nack(second, 300);
+      const later = await queue.reserve("init", 10_000, bounded(), w1);
+      expect(later?.item.jobId).toBe(second.item.jobId);
+      expect(later?.deliveries).toBe(2);
+    });
+
     it("removes a queued item, not a leased one, and depth follows", async () => {
       const { queue } = await fresh();
       await queue.enqueue({ jobId: "a", stage: "init", priority: 0 });
