@@ -11,9 +11,22 @@ import { until } from "./engine-harness";
 const refused = () =>
   Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
 
-/** The shared store, unreachable (every read and transition refused) while `isDown`. */
+/**
+ * The shared store, unreachable (every read and transition refused) while `isDown`; its next
+ * `trajectoryDeletesRefused` trajectory deletes are refused too (an outage that begins just
+ * after a transition).
+ */
 class FlakyStore extends MemoryJobStore {
   isDown = false;
+  trajectoryDeletesRefused = 0;
+
+  override async deleteTrajectory(jobId: string): Promise<void> {
+    if (this.trajectoryDeletesRefused > 0) {
+      this.trajectoryDeletesRefused -= 1;
+      throw refused();
+    }
+    return super.deleteTrajectory(jobId);
+  }
 
   override async readJob(id: string): Promise<StoredJob | null> {
     if (this.isDown) throw refused();
@@ -72,6 +85,53 @@ describe("a worker engine whose store is unreachable when it takes a job", () =>
 
     await until(async () => (await store.getJob(id))?.status === "completed", 20_000);
     expect(await store.getJob(id)).toMatchObject({ status: "completed", attempts: 1, reward: 1 });
+    expect(errors.filter((message) => !message.startsWith("store unreachable"))).toEqual([]);
+  }, 40_000);
+});
+
+describe("a job restarted from INIT while its store is unreachable", () => {
+  it("drops the earlier attempt's trajectory once the store is back and runs again", async () => {
+    const store = new FlakyStore();
+    const queue = new MemoryJobQueue();
+    const handlers = new HandlerRegistry().register(createSleepHandler());
+    const errors: string[] = [];
+    const logger = {
+      debug() {},
+      info() {},
+      warn() {},
+      error: (_fields: Record<string, unknown>, message: string) => void errors.push(message),
+    };
+    const engine = async (workerId: string, run: number) => {
+      const pool = (concurrency: number) => ({ concurrency, timeoutMs: 10_000 });
+      const made = new RolloutEngine({
+        store,
+        queue,
+        handlers,
+        workerId,
+        recoverAtStart: "unheld",
+        pools: { init: pool(1), run: pool(run), eval: pool(1) },
+        logger,
+      });
+      await made.start();
+      started.push(made);
+      return made;
+    };
+    // INIT on w1, which stops holding the sandbox; its RUN item then reaches w2 unaddressed (as a
+    // distributed queue re-delivers a stalled item), so w2 restarts the job from INIT.
+    const w1 = await engine("w1", 0);
+    const { job } = await w1.submitJob({
+      kind: "sleep",
+      payload: { initMs: 1, runMs: 1, evalMs: 1, reward: 1 },
+    });
+    await until(async () => (await store.readJob(job.id))?.record.stage === "run");
+    await w1.stop({ graceMs: 0 });
+    const w2 = await engine("w2", 1);
+    store.trajectoryDeletesRefused = 2;
+    await queue.enqueue({ jobId: job.id, stage: "run", priority: 0 });
+
+    const { jobs } = await w2.waitForJobs([job.id], { timeoutMs: 20_000 });
+    expect(jobs[0]).toMatchObject({ status: "completed", attempts: 2, reward: 1 });
+    expect(store.trajectoryDeletesRefused).toBe(0);
     expect(errors.filter((message) => !message.startsWith("store unreachable"))).toEqual([]);
   }, 40_000);
 });

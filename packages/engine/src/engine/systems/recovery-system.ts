@@ -1,6 +1,7 @@
 import { isTerminalStatus, STAGES, type TStage } from "@raas/shared";
 import { type LiveJob, newLiveJob } from "../../lifecycle/live-job";
 import type { JobRecord, StoredJob } from "../../ports/job-record.types";
+import { retryWhileUnreachable } from "../../store-health/store-retry";
 import type { EngineContext } from "../engine-context";
 import type { TransitionSystem } from "./transition-system";
 
@@ -161,7 +162,12 @@ export class RecoverySystem {
     live.jobCleanups = [];
     if (!(await this.#moves.move(live, { type: "restart" }, null))) return "lost";
     // The earlier attempt's turns would mix with the new attempt's (same indexes): drop them.
-    await store.deleteTrajectory(id);
+    // The job is already queued for INIT in the store: an outage here is waited out, or the
+    // INIT item would never be enqueued and the job would sit queued for good.
+    await retryWhileUnreachable(() => store.deleteTrajectory(id), {
+      health: this.#ctx.storeHealth,
+      clock: this.#ctx.clock,
+    });
     await queue.enqueue({ jobId: id, stage: "init", priority });
     return "restarted";
   }
