@@ -46,8 +46,9 @@ export class ExecutionSystem {
       if (!this.#ctx.storeHealth.reportFailure(error)) throw error;
       // The store is unreachable (a restart, a failover): this slot waits a moment, then the
       // item goes back to the queue to be taken again, rather than failing or waiting out its
-      // lease. (A delayed nack would do, but the Redis queue promotes delayed items only when
-      // it takes from a single source.)
+      // lease. The wait stays in the slot rather than in a delayed nack: a nack that freed the
+      // slot at once would let it take the next item, meet the same outage, and so churn
+      // through the whole queue, one failed store read per item, for as long as the outage lasts.
       await new Promise<void>((resolve) => clock.setTimer(resolve, STORE_OUTAGE_RETRY_MS));
       await queue.nack(lease, 0);
       return;
