@@ -59,6 +59,15 @@ describe("server env", () => {
       kind: "db",
       dataDir: "./.raas",
       databaseUrl: "postgres://db/x",
+      pgliteMaintenance: {},
+    });
+    const pglite = parseServerEnv({
+      RAAS_PGLITE_CHECKPOINT_WAL_MB: "16",
+      RAAS_PGLITE_VACUUM_EVERY_MS: "60000",
+    });
+    expect(configFromEnv(pglite).store).toMatchObject({
+      kind: "db",
+      pgliteMaintenance: { checkpointAfterWalBytes: 16 * 1024 * 1024, vacuumEveryMs: 60_000 },
     });
   });
 
