@@ -43,9 +43,8 @@ describe("a PostgreSQL restart under load", () => {
       latency: { overheadMs: 1_500 },
     });
     deployment = await Deployment.start({ privatePostgres: true });
-    // Fair share off: its default admission window (issue 31, part 2) would let each worker run
-    // one INIT at a time, too little load for this test.
-    server = await deployment.startServer({ RAAS_FAIR_SHARE: "false" });
+    // The defaults a user gets (fair share on: its admission window follows the workers' capacity).
+    server = await deployment.startServer();
     workers = new WorkerProcesses(deployment);
   }, 180_000);
   afterAll(async () => {
