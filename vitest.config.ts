@@ -9,11 +9,15 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * would start last and leave one worker idle while they finish: they go first instead.
  */
 const SLOW_FILES = [
+  "apps/server/test/distributed/fair-share-admission.test.ts",
+  "apps/server/test/distributed/worker-kill-sandbox-records.test.ts",
+  "apps/server/test/distributed/postgres-restart.test.ts",
   "packages/handlers/test/swe/swe-eval.test.ts",
   "apps/server/test/distributed/worker-kill.test.ts",
   "apps/server/test/distributed.test.ts",
   "apps/server/test/distributed/server-restart.test.ts",
   "apps/server/test/distributed/worker-drain.test.ts",
+  "apps/server/test/distributed/sick-worker.test.ts",
 ];
 
 class SlowFirstSequencer extends BaseSequencer {
