@@ -142,7 +142,13 @@ describe("RolloutEngine lifecycle", () => {
     const stored = await Promise.all(ids.map((id) => harness?.store.getJob(id)));
     expect(stored.map((j) => [j?.failure?.kind, j?.trainable, j?.reward, j?.failure?.message])).toEqual([
       ["agent", true, -1, "injected agent failure in run"],
-      ["sandbox", false, null, "injected sandbox failure in run"],
+      // A sandbox failure restarts the job from INIT until its attempt budget is used up.
+      [
+        "sandbox",
+        false,
+        null,
+        "injected sandbox failure in run; not restarted again after 3 attempt(s) (maxAttempts 3)",
+      ],
       ["inference", false, null, "injected inference failure in run"],
       ["eval", false, null, "injected eval failure in eval"],
     ]);

@@ -61,13 +61,16 @@ export function defaultFailureKind(stage: TStage): Exclude<TFailureKind, "agent"
 
 /**
  * Whether a failed stage starts the job again from INIT (within its attempt budget) rather than
- * failing it: only an infrastructure failure at INIT (`sandbox`: its sandbox would not start, the
- * host failed) — the worker's fault, not the task's, and nothing of the policy's is lost; another
- * worker (or this one, recovered) may run it. Later stages fail as they are: the policy has acted
- * and a retry would throw its trajectory away.
+ * failing it: an infrastructure failure of the sandbox (`sandbox`: it would not start, its disk
+ * filled under it, the host failed), at any stage — the worker's fault, not the task's or the
+ * policy's. Another worker (or this one, recovered) may run it. What the policy did in a RUN or
+ * EVAL so ended is thrown away, as when a worker is lost: an infrastructure-failed attempt's
+ * trajectory is not trainable anyway. Every other kind fails as it is: `agent` is a trainable
+ * outcome, `timeout` the task's budget, `eval` the grader's, `inference` already ridden out by
+ * the inference pool.
  */
-export function isRetriedFromInit(stage: TStage, kind: TFailureKind): boolean {
-  return stage === "init" && kind === "sandbox";
+export function isRestartedFromInit(kind: TFailureKind): boolean {
+  return kind === "sandbox";
 }
 
 function messageOf(error: unknown): string {

@@ -1,5 +1,5 @@
 import { isTerminalStatus, type TStage } from "@raas/shared";
-import { isRetriedFromInit } from "../../lifecycle/failure-classifier";
+import { isRestartedFromInit } from "../../lifecycle/failure-classifier";
 import { type LiveJob, newLiveJob, runCleanups } from "../../lifecycle/live-job";
 import { runStage, type StageOutcome } from "../../lifecycle/stage-executor";
 import { createRecorder } from "../../lifecycle/trajectory-recorder";
@@ -91,10 +91,14 @@ export class ExecutionSystem {
       await this.#requeuePreempted(live, stage);
       return;
     }
-    if (outcome.type === "failed" && isRetriedFromInit(stage, outcome.failure.kind)) {
+    if (
+      outcome.type === "failed" &&
+      isRestartedFromInit(outcome.failure.kind) &&
+      !isTerminalStatus(live.record.status)
+    ) {
       // Acked first: the INIT item queued again must not be the one this ack removes.
       await queue.ack(lastLease);
-      await this.#retryFromInit(live, outcome.failure.message);
+      await this.#restartFromInit(live, stage, outcome.failure.message);
       this.#events.stageFinished({ jobId, stage, durationMs, outcome: outcome.failure.kind });
       return;
     }
@@ -193,22 +197,24 @@ export class ExecutionSystem {
   }
 
   /**
-   * An infrastructure failure at INIT (a sandbox that would not start): what the attempt left is
-   * cleaned up and the job queued for INIT again, for any worker (attempts + 1), or failed as
-   * `sandbox` once it used up `maxAttempts`. A worker whose sandboxes keep failing stops taking
-   * INIT work, so the retry lands on another.
+   * An infrastructure failure of the sandbox at any stage (one that would not start, a disk that
+   * filled under it): what the attempt left is cleaned up — the sandbox this worker holds for the
+   * job closed, its inference released — and the job queued for INIT again, for any worker
+   * (attempts + 1), or failed as `sandbox` once it used up `maxAttempts`. A worker whose sandboxes
+   * keep failing stops taking INIT work, so the restart lands on another.
    */
-  async #retryFromInit(live: LiveJob, reason: string): Promise<void> {
-    const { logger, inference } = this.#ctx;
+  async #restartFromInit(live: LiveJob, stage: TStage, reason: string): Promise<void> {
+    const { logger, inference, sandboxes, workerId } = this.#ctx;
     const { id } = live.record;
-    for (const error of await runCleanups(live.jobCleanups)) {
-      logger?.warn({ jobId: id, err: String(error) }, "cleanup of a failed INIT failed");
+    const closing = live.handoff?.workerId === workerId ? sandboxes.close(live.handoff.sandboxId) : [];
+    for (const error of [...(await runCleanups(live.jobCleanups)), ...(await closing)]) {
+      logger?.warn({ jobId: id, stage, err: String(error) }, "cleanup of a failed attempt failed");
     }
     inference?.releaseJob(id);
     const outcome = await this.#recovery.restart(live, reason);
     logger?.info(
-      { jobId: id, attempts: live.record.attempts, outcome, reason },
-      "INIT failed on this worker",
+      { jobId: id, stage, attempts: live.record.attempts, outcome, reason },
+      `${stage} failed on this worker's sandbox`,
     );
   }
 
