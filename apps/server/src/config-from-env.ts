@@ -30,6 +30,7 @@ export function configFromEnv(env: TServerEnv, files: HostEnvFiles = {}): Server
             kind: "db",
             dataDir: env.RAAS_DATA_DIR,
             ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+            waitMs: env.RAAS_STORE_WAIT_MS,
             pgliteMaintenance: {
               ...(env.RAAS_PGLITE_CHECKPOINT_WAL_MB !== undefined && {
                 checkpointAfterWalBytes: env.RAAS_PGLITE_CHECKPOINT_WAL_MB * 1024 * 1024,

@@ -5,6 +5,7 @@ import {
   ZBooleanFlag,
   ZOptionalText,
   ZPositiveInt,
+  ZStoreWaitMs,
 } from "@raas/compose";
 import {
   DEFAULT_DATA_DIR,
@@ -45,6 +46,8 @@ export const ZServerEnv = z.object({
   RAAS_PGLITE_CHECKPOINT_WAL_MB: ZPositiveInt(65_536).optional(),
   /** Embedded store only: vacuum and analyze every this many ms (PGlite has no autovacuum). Default 600000. */
   RAAS_PGLITE_VACUUM_EVERY_MS: ZPositiveInt(86_400_000).optional(),
+  /** How long a start waits for an unreachable PostgreSQL (DATABASE_URL), in ms; 0 does not. Default 60000. */
+  RAAS_STORE_WAIT_MS: ZStoreWaitMs,
   /** How often training runs' retention policies (`retention` of a run) are applied, in ms. Default 60000. */
   RAAS_RETENTION_EVERY_MS: ZPositiveInt(86_400_000).optional(),
   RAAS_ADMIN_TOKEN: ZOptionalText,

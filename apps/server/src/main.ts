@@ -5,6 +5,9 @@ import { loadServerEnvFiles, type ServerEnvFiles } from "./env-files";
 import { startServer } from "./server";
 import { saveAdminToken, writeToTerminal } from "./terminal-only";
 
+/** Connection errors that mean the database is not there (as opposed to a bug). */
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "EAI_AGAIN"]);
+
 async function main(): Promise<void> {
   let env: TServerEnv;
   let files: ServerEnvFiles;
@@ -27,6 +30,14 @@ async function main(): Promise<void> {
     ],
   });
   const running = await startServer({ ...configFromEnv(env, files), logger }).catch((error: unknown) => {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && UNREACHABLE.has(code)) {
+      // Only after RAAS_STORE_WAIT_MS of waiting for it. No stack, and no URL: it may carry a password.
+      console.error(
+        `the server could not start: ${(error as Error).message} — is the PostgreSQL of DATABASE_URL running and reachable from this machine?`,
+      );
+      process.exit(2);
+    }
     if (!(error instanceof SandboxUnavailableError || error instanceof DistributedStoreError)) throw error;
     console.error(error.message);
     process.exit(2);

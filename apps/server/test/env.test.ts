@@ -60,7 +60,12 @@ describe("server env", () => {
       dataDir: "./.raas",
       databaseUrl: "postgres://db/x",
       pgliteMaintenance: {},
+      waitMs: 60_000,
     });
+    expect(
+      configFromEnv(parseServerEnv({ DATABASE_URL: "postgres://db/x", RAAS_STORE_WAIT_MS: "0" })).store,
+    ).toMatchObject({ waitMs: 0 });
+    expect(() => parseServerEnv({ RAAS_STORE_WAIT_MS: "-1" })).toThrow(/RAAS_STORE_WAIT_MS/);
     const pglite = parseServerEnv({
       RAAS_PGLITE_CHECKPOINT_WAL_MB: "16",
       RAAS_PGLITE_VACUUM_EVERY_MS: "60000",

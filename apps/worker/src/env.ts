@@ -4,6 +4,7 @@ import {
   ROLLOUT_HOST_ENV_SHAPE,
   rolloutHostConflicts,
   ZPositiveInt,
+  ZStoreWaitMs,
 } from "@raas/compose";
 import { ZWorkerPoolsVariable } from "@raas/shared";
 import { z } from "zod";
@@ -54,6 +55,8 @@ export const ZWorkerEnv = z.object({
     .min(0)
     .max(86_400_000)
     .default(DEFAULT_WORKER_STOP_GRACE_MS),
+  /** How long a start waits for an unreachable PostgreSQL (DATABASE_URL), in ms; 0 does not. Default 60000. */
+  RAAS_STORE_WAIT_MS: ZStoreWaitMs,
   /** Heartbeat interval in ms. Default the engine's (3_000); the server marks a worker lost after three missed. */
   RAAS_WORKER_HEARTBEAT_MS: ZPositiveInt(60_000).optional(),
   /**

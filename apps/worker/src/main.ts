@@ -46,7 +46,7 @@ function exitOnStartError(error: unknown): never {
   }
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && UNREACHABLE.has(code)) {
-    // No stack, and no URL: it may carry a password.
+    // Only after RAAS_STORE_WAIT_MS of waiting for it. No stack, and no URL: it may carry a password.
     console.error(
       `the worker could not start: ${(error as Error).message} — is the PostgreSQL of DATABASE_URL running and reachable from this machine?`,
     );

@@ -92,7 +92,12 @@ export async function startWorker(
     logger: logger.child({ component: "handlers" }),
   });
   const composed = await composeEngine({
-    store: { kind: "db", databaseUrl: config.databaseUrl, dataDir: "" },
+    store: {
+      kind: "db",
+      databaseUrl: config.databaseUrl,
+      dataDir: "",
+      ...(config.storeWaitMs !== undefined && { waitMs: config.storeWaitMs }),
+    },
     queue: { kind: "redis", ...config.queue },
     pools: config.pools,
     handlers: agentHandlers.handlers,

@@ -13,6 +13,8 @@ import type { TWorkerEnv } from "./env";
 export interface WorkerConfig {
   /** The PostgreSQL database the server uses (a worker never runs on PGlite). */
   databaseUrl: string;
+  /** How long the start waits for an unreachable PostgreSQL, in ms (`RAAS_STORE_WAIT_MS`). */
+  storeWaitMs?: number;
   /** The Redis of the server's stage queues and event bus. */
   queue: { url: string; prefix?: string };
   /** Pool sizes and timeouts per stage; a stage with concurrency 0 runs no pool here. */
@@ -55,6 +57,7 @@ export function workerConfigFromEnv(env: TWorkerEnv, files: HostEnvFiles = {}): 
   }
   return {
     databaseUrl: env.DATABASE_URL,
+    storeWaitMs: env.RAAS_STORE_WAIT_MS,
     queue: { url: host.queue.url, ...(host.queue.prefix !== undefined && { prefix: host.queue.prefix }) },
     pools,
     inference: host.inference,

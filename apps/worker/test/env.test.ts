@@ -36,6 +36,7 @@ describe("the worker's environment", () => {
       labels: ["apptainer", "node-7"],
       http: { port: 9464, host: "0.0.0.0" },
       stopGraceMs: 225_000,
+      storeWaitMs: 60_000,
       sandboxHealth: { failuresBeforeProbe: 3, probeIntervalMs: 30_000 },
     });
     expect(

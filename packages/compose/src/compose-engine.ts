@@ -31,6 +31,7 @@ import {
   workerCapacity,
 } from "@raas/engine";
 import type { TStage } from "@raas/shared";
+import { DEFAULT_STORE_WAIT_MS } from "./env/env-fields";
 
 /** Where jobs are stored. */
 export type StoreConfig =
@@ -42,6 +43,11 @@ export type StoreConfig =
       dataDir: string;
       /** The embedded store's checkpoints and vacuums (PGlite only). Defaults: `PgliteMaintenanceOptions`. */
       pgliteMaintenance?: DatabaseOptions["pgliteMaintenance"];
+      /**
+       * PostgreSQL only: how long the start waits, with backoff, for a database it cannot reach
+       * yet (one still starting) before it gives up, in ms. Default 60000; 0 does not wait.
+       */
+      waitMs?: number;
     };
 
 /**
@@ -274,8 +280,13 @@ async function createStore(
     makePrivateDir,
     restrictTreeToOwner,
     isDatabaseUnavailableError,
+    waitForDatabase,
   } = await import("@raas/db");
   const storeHealth = new StoreHealth({ logger, isConnectionError: isDatabaseUnavailableError });
+  // A database still starting (a host boot, an upgrade's restart) is waited for; a bad URL or login is not.
+  if (config.databaseUrl) {
+    await waitForDatabase(config.databaseUrl, { maxWaitMs: config.waitMs ?? DEFAULT_STORE_WAIT_MS, logger });
+  }
   // The data directory holds the database and the admin token: owner-only, tightened at every start.
   if (!config.databaseUrl || existsSync(config.dataDir)) {
     await makePrivateDir(config.dataDir);

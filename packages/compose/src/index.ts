@@ -30,7 +30,7 @@ export {
   composeWorkers,
   type WorkersConfig,
 } from "./compose-workers";
-export { ZBooleanFlag, ZOptionalText, ZPositiveInt } from "./env/env-fields";
+export { ZBooleanFlag, ZOptionalText, ZPositiveInt, ZStoreWaitMs } from "./env/env-fields";
 export { type RolloutHostConfig, rolloutHostConfigFromEnv } from "./env/host-config-from-env";
 export {
   chatFormatOfModel,

@@ -19,6 +19,7 @@ export { isDatabaseUnavailableError } from "./client/database-unavailable";
 export { type ConnectionHealthSink, GuardedPool } from "./client/guarded-pool";
 export { type OpenedDatabase, openDatabase } from "./client/open-database";
 export { makePrivateDir, restrictTreeToOwner } from "./client/private-dir";
+export { type WaitForDatabaseOptions, waitForDatabase } from "./client/wait-for-database";
 export { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "./codec/token-codec";
 export { PrismaCurriculumStore } from "./curriculum/prisma-curriculum-store";
 export type { DbLogger } from "./db-logger.types";

@@ -33,7 +33,11 @@ export interface SpawnedWorker {
  */
 export async function spawnWorker(
   env: Record<string, string>,
-  options: { timeoutMs?: number } = {},
+  options: {
+    timeoutMs?: number;
+    /** Called with everything it wrote so far, at each write (a test waiting for a log line). */
+    onOutput?: (output: string) => void;
+  } = {},
 ): Promise<SpawnedWorker> {
   const child: ChildProcess = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
     cwd: ROOT,
@@ -43,9 +47,11 @@ export async function spawnWorker(
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
+    options.onOutput?.(output);
   });
   child.stderr?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
+    options.onOutput?.(output);
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const started = await new Promise<{ id: string; httpUrl: string }>((resolve, reject) => {

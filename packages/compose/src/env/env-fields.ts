@@ -26,6 +26,20 @@ export const ZPositiveInt = (max: number) =>
     .min(1, { error: "expected at least 1" })
     .max(max, { error: `expected at most ${max}` });
 
+/** Default of `RAAS_STORE_WAIT_MS`: how long a start waits for an unreachable PostgreSQL, in ms. */
+export const DEFAULT_STORE_WAIT_MS = 60_000;
+
+/**
+ * `RAAS_STORE_WAIT_MS`: how long a process starting while its PostgreSQL (DATABASE_URL) cannot be
+ * reached waits for it, with backoff, before it exits; 0 does not wait. Default 60000.
+ */
+export const ZStoreWaitMs = z.coerce
+  .number({ error: "expected a number" })
+  .int({ error: "expected a whole number" })
+  .min(0, { error: "expected at least 0" })
+  .max(3_600_000, { error: "expected at most 3600000" })
+  .default(DEFAULT_STORE_WAIT_MS);
+
 /** `auto` or a whole number from 0 to `max` (a warm pool's size: 0 is off). */
 export const ZAutoOrCount = (max: number) =>
   z
