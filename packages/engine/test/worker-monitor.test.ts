@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryEventBus } from "../src/memory/memory-event-bus";
 import { MemoryWorkerStore } from "../src/memory/memory-worker-store";
 import { BUS_CHANNELS } from "../src/ports/event-bus.port";
-import type { WorkerRecord } from "../src/ports/worker-store.port";
+import type { WorkerRecord, WorkerStore } from "../src/ports/worker-store.port";
 import { parseWorkerBusMessage, WorkerHeartbeat, WorkerMonitor } from "../src/workers/index";
 import { ManualClock } from "./manual-clock";
 
@@ -157,5 +157,55 @@ describe("WorkerMonitor", () => {
     expect(errors).toEqual(["handling a lost worker failed"]);
     await monitor.stop();
     expect(clock.pendingTimers).toBe(0);
+  });
+
+  it("keeps a worker whose stored beats stall but that beats on the bus, and marks it lost once both stop", async () => {
+    const clock = new ManualClock();
+    const inner = new MemoryWorkerStore();
+    const bus = new MemoryEventBus();
+    // After a database outage, this worker's writes queue behind a backlog: its stored heartbeat
+    // never lands, though the process is alive.
+    let isWriteStalled = false;
+    const store: WorkerStore = {
+      register: (worker) => inner.register(worker),
+      heartbeat: (workerId, beat) =>
+        isWriteStalled ? new Promise(() => {}) : inner.heartbeat(workerId, beat),
+      setDraining: (workerId, draining) => inner.setDraining(workerId, draining),
+      markStopped: (workerId, atMs) => inner.markStopped(workerId, atMs),
+      markLost: (beforeMs, exceptIds) => inner.markLost(beforeMs, exceptIds),
+      get: (workerId) => inner.get(workerId),
+      list: (options) => inner.list(options),
+    };
+    const lost: string[] = [];
+    const monitor = new WorkerMonitor({
+      store,
+      bus,
+      clock,
+      intervalMs: 3_000,
+      missedAfterMs: 9_000,
+      onLost: (worker) => void lost.push(worker.id),
+    });
+    const slow = new WorkerHeartbeat({
+      store,
+      bus,
+      clock,
+      workerId: "slow",
+      hostname: "node-1",
+      pid: 1,
+      pools: () => ({ init: { concurrency: 2, active: 1 } }),
+      intervalMs: 3_000,
+    });
+    await slow.start();
+    monitor.start();
+    isWriteStalled = true;
+    await clock.advance(30_000);
+    expect(lost).toEqual([]);
+    expect((await inner.get("slow"))?.status).toBe("active");
+    // The process dies: no beat of either kind any more (its stalled write never lands, so the
+    // stop below never reaches markStopped: as silent as a kill -9).
+    void slow.stop();
+    await clock.advance(12_000);
+    expect(lost).toEqual(["slow"]);
+    await monitor.stop();
   });
 });

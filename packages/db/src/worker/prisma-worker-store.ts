@@ -116,10 +116,11 @@ export class PrismaWorkerStore implements WorkerStore {
     });
   }
 
-  async markLost(beforeMs: number): Promise<WorkerRecord[]> {
+  async markLost(beforeMs: number, exceptIds: readonly string[] = []): Promise<WorkerRecord[]> {
     const rows = await this.#prisma.$queryRaw<RawWorkerRow[]>`
       UPDATE "workers" SET "status" = 'lost'
       WHERE "status" IN ('active', 'draining') AND "heartbeat_at_ms" < ${beforeMs}
+        AND NOT ("id" = ANY(${[...exceptIds]}::text[]))
       RETURNING *`;
     return rows.map(fromRawRow);
   }

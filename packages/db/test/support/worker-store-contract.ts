@@ -121,6 +121,16 @@ export function describeWorkerStoreContract(name: string, harness: WorkerStoreHa
       expect(lost.map((w) => w.backends)).toEqual([backends]);
     });
 
+    it("leaves the workers it is told are alive (heard on the bus) whatever their stored beat", async () => {
+      await store.register(worker("w1"));
+      await store.register(worker("w2"));
+      await store.register(worker("w3"));
+      const lost = await store.markLost(1_000_000, ["w2", "w3"]);
+      expect(lost.map((w) => w.id)).toEqual(["w1"]);
+      expect((await store.get("w2"))?.status).toBe("active");
+      expect((await store.markLost(1_000_000, [])).map((w) => w.id).sort()).toEqual(["w2", "w3"]);
+    });
+
     it("keeps the worker's own unhealthy reason from its beats until a beat clears it", async () => {
       await store.register(worker("w1"));
       const reason = "3 sandbox start(s) in a row failed on this worker: ENOSPC";

@@ -58,9 +58,10 @@ export class MemoryWorkerStore implements WorkerStore {
     worker.stoppedAtMs = atMs;
   }
 
-  async markLost(beforeMs: number): Promise<WorkerRecord[]> {
+  async markLost(beforeMs: number, exceptIds: readonly string[] = []): Promise<WorkerRecord[]> {
     const lost: WorkerRecord[] = [];
     for (const worker of this.#workers.values()) {
+      if (exceptIds.includes(worker.id)) continue;
       if ((worker.status === "active" || worker.status === "draining") && worker.heartbeatAtMs < beforeMs) {
         worker.status = "lost";
         lost.push(copy(worker));

@@ -69,9 +69,10 @@ export interface WorkerStore {
   markStopped(workerId: string, atMs: number): Promise<void>;
   /**
    * Marks `active`/`draining` workers whose last heartbeat is older than `beforeMs` as `lost`
-   * and returns them (each exactly once, even with several servers racing).
+   * and returns them (each exactly once, even with several servers racing), but for `exceptIds`
+   * (workers known alive another way: heard on the bus).
    */
-  markLost(beforeMs: number): Promise<WorkerRecord[]>;
+  markLost(beforeMs: number, exceptIds?: readonly string[]): Promise<WorkerRecord[]>;
   get(workerId: string): Promise<WorkerRecord | null>;
   list(options?: { includeStopped?: boolean }): Promise<WorkerRecord[]>;
 }

@@ -1,6 +1,11 @@
 import { z } from "zod";
 
-export const WORKER_BUS_EVENTS = ["registered", "draining", "resumed", "stopped", "lost"] as const;
+/**
+ * `alive` is a worker's liveness beat on the bus, sent every heartbeat interval whatever its store
+ * writes are doing: a worker whose stored heartbeat lags behind a backlog of writes (after a
+ * database outage) but that still beats on the bus is not lost.
+ */
+export const WORKER_BUS_EVENTS = ["registered", "draining", "resumed", "stopped", "lost", "alive"] as const;
 
 /** What goes on `BUS_CHANNELS.workers`: one worker's lifecycle change. */
 export const ZWorkerBusMessage = z.object({

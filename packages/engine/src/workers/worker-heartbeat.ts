@@ -69,6 +69,7 @@ export class WorkerHeartbeat {
   readonly #intervalMs: number;
   #status: TWorkerStatus | null = null;
   #cancelTimer: (() => void) | null = null;
+  #cancelAliveTimer: (() => void) | null = null;
   #beating: Promise<WorkerRecord | null> | null = null;
   #isStopped = false;
   #unsubscribeHealth: (() => void) | null = null;
@@ -93,6 +94,7 @@ export class WorkerHeartbeat {
     await this.#register();
     await this.#publish("registered");
     this.#schedule();
+    this.#scheduleAlive();
     this.#unsubscribeHealth =
       this.#options.storeHealth?.onChange((state) => {
         if (state.available) this.#beatAfterOutage();
@@ -114,6 +116,8 @@ export class WorkerHeartbeat {
     this.#unsubscribeHealth?.();
     this.#cancelTimer?.();
     this.#cancelTimer = null;
+    this.#cancelAliveTimer?.();
+    this.#cancelAliveTimer = null;
     await this.#beating?.catch(() => undefined);
     await this.#options.store.markStopped(this.workerId, this.#clock.now());
     this.#status = "stopped";
@@ -200,6 +204,23 @@ export class WorkerHeartbeat {
           );
         })
         .finally(() => this.#schedule());
+    }, this.#intervalMs);
+  }
+
+  /**
+   * Every interval, `alive` on the bus, on its own timer: the stored beat waits for its write (one
+   * at a time), which after a database outage can queue behind the backlog for longer than the
+   * monitor's `missedAfterMs`. A lost message says nothing; nothing is logged for one.
+   */
+  #scheduleAlive(): void {
+    const { bus } = this.#options;
+    if (!bus || this.#isStopped) return;
+    this.#cancelAliveTimer = this.#clock.setTimer(() => {
+      this.#cancelAliveTimer = null;
+      if (this.#isStopped) return;
+      const message: TWorkerBusMessage = { type: "alive", workerId: this.workerId, atMs: this.#clock.now() };
+      bus.publish(BUS_CHANNELS.workers, JSON.stringify(message)).catch(() => undefined);
+      this.#scheduleAlive();
     }, this.#intervalMs);
   }
 

@@ -3,7 +3,7 @@ import { type Clock, systemClock } from "../ports/clock.port";
 import { BUS_CHANNELS, type EventBus } from "../ports/event-bus.port";
 import type { WorkerRecord, WorkerStore } from "../ports/worker-store.port";
 import type { StoreHealth } from "../store-health/store-health";
-import type { TWorkerBusMessage } from "./worker-bus-message";
+import { parseWorkerBusMessage, type TWorkerBusMessage } from "./worker-bus-message";
 import { DEFAULT_MISSED_AFTER_MS, DEFAULT_MONITOR_INTERVAL_MS } from "./worker-defaults";
 
 export interface WorkerMonitorOptions {
@@ -42,7 +42,8 @@ export interface WorkerMonitorOptions {
 
 /**
  * The server's loop over the worker registry: every `intervalMs` it marks workers whose last
- * heartbeat is older than `missedAfterMs` as lost (`WorkerStore.markLost`, which hands each lost
+ * heartbeat is older than `missedAfterMs` as lost — except those heard `alive` on the bus within
+ * `missedAfterMs` (their stored beats lag behind their writes, they are not gone) (`WorkerStore.markLost`, which hands each lost
  * worker to exactly one caller even with several servers), announces them and calls `onLost`.
  */
 export class WorkerMonitor {
@@ -55,6 +56,9 @@ export class WorkerMonitor {
   #cancelTimer: (() => void) | null = null;
   #sweeping: Promise<WorkerRecord[]> | null = null;
   #isRunning = false;
+  /** When each worker was last heard `alive` on the bus (the monitor's clock). */
+  readonly #heardOnBus = new Map<string, number>();
+  #unsubscribeBus: Promise<() => Promise<void>> | null = null;
 
   constructor(options: WorkerMonitorOptions) {
     this.#options = options;
@@ -67,7 +71,32 @@ export class WorkerMonitor {
   start(): void {
     if (this.#isRunning) return;
     this.#isRunning = true;
+    this.#unsubscribeBus =
+      this.#options.bus
+        ?.subscribe(BUS_CHANNELS.workers, (raw) => this.#hear(raw))
+        .catch((error: unknown) => {
+          this.#options.logger?.warn({ err: error }, "worker events not followed; the store alone decides");
+          return async () => {};
+        }) ?? null;
     this.#schedule();
+  }
+
+  #hear(raw: string): void {
+    const message = parseWorkerBusMessage(raw);
+    if (!message) return;
+    if (message.type === "alive") this.#heardOnBus.set(message.workerId, this.#clock.now());
+    else if (message.type === "stopped" || message.type === "lost") this.#heardOnBus.delete(message.workerId);
+  }
+
+  /** Workers heard `alive` on the bus within `missedAfterMs`: not lost, whatever their stored beat says. */
+  #aliveOnBus(): string[] {
+    const since = this.#clock.now() - this.#missedAfterMs;
+    const alive: string[] = [];
+    for (const [workerId, heardAtMs] of this.#heardOnBus) {
+      if (heardAtMs >= since) alive.push(workerId);
+      else this.#heardOnBus.delete(workerId);
+    }
+    return alive;
   }
 
   /** Stops sweeping; waits for a sweep in flight. */
@@ -75,6 +104,9 @@ export class WorkerMonitor {
     this.#isRunning = false;
     this.#cancelTimer?.();
     this.#cancelTimer = null;
+    const unsubscribe = await this.#unsubscribeBus;
+    this.#unsubscribeBus = null;
+    await unsubscribe?.().catch(() => undefined);
     await this.#sweeping?.catch(() => undefined);
   }
 
@@ -94,7 +126,10 @@ export class WorkerMonitor {
       );
     }
     if (this.#isPausedByOutage()) return [];
-    const lost = await this.#options.store.markLost(this.#clock.now() - this.#missedAfterMs);
+    const lost = await this.#options.store.markLost(
+      this.#clock.now() - this.#missedAfterMs,
+      this.#aliveOnBus(),
+    );
     for (const worker of lost) {
       logger?.warn(
         {
