@@ -270,17 +270,19 @@ describe("defineAgentHandler", () => {
     expect(sandboxes.map((s) => s.closed)).toEqual([true]);
   });
 
-  it("keeps an unmarked tool error a `sandbox` failure with no reward", async () => {
+  it("keeps an unmarked tool error a `sandbox` failure with no reward (restarted until out of attempts)", async () => {
     const { runtime } = fakeRuntime({ toolError: new Error("connect ENOENT /tmp/sbx/exec.sock") });
     const job = await runOne(fakeInference("tool"), runtime, "42", undefined, createStrictHandler);
     expect(job).toMatchObject({
       status: "failed",
       trainable: false,
       reward: null,
+      attempts: 3,
       failure: {
         kind: "sandbox",
         stage: "run",
-        message: "tool python failed: connect ENOENT /tmp/sbx/exec.sock",
+        message:
+          "tool python failed: connect ENOENT /tmp/sbx/exec.sock; not restarted again after 3 attempt(s) (maxAttempts 3)",
       },
     });
   });
