@@ -130,6 +130,10 @@ export class EventSystem {
       return;
     }
     if (parsed.origin === this.#ctx.workerId) return;
+    // Already known at this version or later (read from the store by `getJob` or a resync before
+    // its event arrived, or a late message): listeners saw it once and never go back in time.
+    const known = this.#ctx.jobs.knownVersion(parsed.job.id);
+    if (known !== undefined && parsed.version <= known) return;
     this.#applyRemote(parsed.job as JobRecord, parsed.version);
   }
 
