@@ -29,6 +29,10 @@ describe("a job whose agent works while the host's sandbox disk is full", () => 
     fixture = await startRolloutFixture({
       policy,
       baseDir: disk.baseDir,
+      // One start per job: the disk stays full for the whole first run, so a restart (a sandbox
+      // failure at any stage restarts from INIT) would only fail again, or, once it is freed
+      // under load, complete: the classification asserted below is the first attempt's.
+      maxAttempts: 1,
       wrapSandbox: (sandbox) => fillingOnFirstToolCall(sandbox, () => fillOnFirstToolCall && disk.fill()),
     });
   }, 60_000);

@@ -62,6 +62,8 @@ export async function startRolloutFixture(options: {
   /** Also registers the `swe` handler with this configuration. */
   swe?: SweHandlerConfig;
   concurrency?: number;
+  /** Starts per job (the engine's `maxAttempts`); default the engine's. */
+  maxAttempts?: number;
   /** The sandboxes' base directory (left in place at close); default a fresh one under tmpdir(), removed at close. */
   baseDir?: string;
   /** Wraps each sandbox before a handler gets it (a test's instrumentation); default none. */
@@ -125,6 +127,7 @@ export async function startRolloutFixture(options: {
     queue,
     handlers: registry,
     inference,
+    ...(options.maxAttempts !== undefined && { maxAttempts: options.maxAttempts }),
     pools: {
       init: { concurrency, timeoutMs: 120_000 },
       run: { concurrency, timeoutMs: 300_000 },
