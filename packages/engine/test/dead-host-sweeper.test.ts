@@ -5,7 +5,7 @@ import type { SandboxEventRecord } from "../src/ports/sandbox-event-store.port";
 import type { SandboxHostStatus } from "../src/ports/sandbox-runtime.port";
 import { DeadHostSweeper, MemorySandboxEventStore } from "../src/sandbox-events/index";
 import { WorkerMonitor } from "../src/workers/index";
-import { ManualClock } from "./manual-clock";
+import { ManualClock } from "../src/testing/manual-clock";
 
 const SELF = "server:1";
 

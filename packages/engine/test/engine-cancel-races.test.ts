@@ -8,7 +8,7 @@ import type { Lease, ReserveOptions } from "../src/ports/job-queue.port";
 import { RolloutEngine as Engine, type RolloutEngine, type StageFinishedEvent } from "../src/rollout-engine";
 import { until } from "./engine-harness";
 import { FakeSandboxRuntime } from "./fake-sandbox-runtime";
-import { ManualClock } from "./manual-clock";
+import { ManualClock } from "../src/testing/manual-clock";
 import { Points, sandboxedHandler } from "./sandboxed-handler";
 
 /**

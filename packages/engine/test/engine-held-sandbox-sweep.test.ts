@@ -7,7 +7,7 @@ import { MemoryJobStore } from "../src/memory/memory-job-store";
 import { RolloutEngine } from "../src/rollout-engine";
 import { until } from "./engine-harness";
 import { FakeSandboxRuntime } from "./fake-sandbox-runtime";
-import { ManualClock } from "./manual-clock";
+import { ManualClock } from "../src/testing/manual-clock";
 import { Points, sandboxedHandler } from "./sandboxed-handler";
 
 /**

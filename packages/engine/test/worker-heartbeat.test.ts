@@ -6,7 +6,7 @@ import type { BackendView } from "../src/ports/inference-pool.port";
 import type { WorkerBeat, WorkerRecord, WorkerStore } from "../src/ports/worker-store.port";
 import { StickyRouter } from "../src/routing/sticky-router";
 import { parseWorkerBusMessage, WorkerHeartbeat, type WorkerHeartbeatOptions } from "../src/workers/index";
-import { ManualClock } from "./manual-clock";
+import { ManualClock } from "../src/testing/manual-clock";
 
 function setUp(overrides: Partial<WorkerHeartbeatOptions> = {}) {
   const clock = new ManualClock();

@@ -4,7 +4,7 @@ import { MemoryWorkerStore } from "../src/memory/memory-worker-store";
 import { BUS_CHANNELS } from "../src/ports/event-bus.port";
 import type { WorkerRecord, WorkerStore } from "../src/ports/worker-store.port";
 import { parseWorkerBusMessage, WorkerHeartbeat, WorkerMonitor } from "../src/workers/index";
-import { ManualClock } from "./manual-clock";
+import { ManualClock } from "../src/testing/manual-clock";
 
 function heartbeatOf(store: MemoryWorkerStore, clock: ManualClock, workerId: string, intervalMs = 3_000) {
   return new WorkerHeartbeat({

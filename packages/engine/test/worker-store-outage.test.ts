@@ -3,7 +3,7 @@ import { MemoryWorkerStore } from "../src/memory/memory-worker-store";
 import type { WorkerBeat, WorkerRecord } from "../src/ports/worker-store.port";
 import { StoreHealth } from "../src/store-health/store-health";
 import { WorkerHeartbeat, WorkerMonitor } from "../src/workers/index";
-import { ManualClock } from "./manual-clock";
+import { ManualClock } from "../src/testing/manual-clock";
 
 const refused = () =>
   Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });

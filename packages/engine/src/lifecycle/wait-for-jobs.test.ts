@@ -1,6 +1,6 @@
 import type { TJob } from "@raas/shared";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../test/manual-clock";
+import { ManualClock } from "../testing/manual-clock";
 import type { JobEventListener } from "../engine.types";
 import { waitForJobs } from "./wait-for-jobs";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../test/manual-clock";
+import { ManualClock } from "../testing/manual-clock";
 import { StoreHealth } from "./store-health";
 
 const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../test/manual-clock";
+import { ManualClock } from "../testing/manual-clock";
 import { StoreHealth } from "./store-health";
 import { backoffDelayMs, retryWhileUnreachable } from "./store-retry";
 

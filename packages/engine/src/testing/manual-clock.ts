@@ -1,4 +1,4 @@
-import type { Clock } from "../src/ports/clock.port";
+import type { Clock } from "../ports/clock.port";
 
 /** A clock tests move by hand: `advance(ms)` fires the timers that fall due, in time order. */
 export class ManualClock implements Clock {
