@@ -24,15 +24,16 @@ import type { BatchEngine, BatchSystemOptions, TaskCatalog } from "./batch-syste
 import { toGroupView, toRunView, toStepView } from "./batch-views";
 import { carryIn } from "./carry-over";
 import { GroupDelivery, type NextGroupsResult } from "./group-delivery";
+import { readJobEnd } from "./job-end-reader";
 import { memberSubmitRequest } from "./member-request";
 import { newRunRecord, newStepRecord } from "./new-records";
 import { membersToDispatch, pilotSize } from "./pilot-dispatch";
+import { RunChains } from "./run-chains";
 import {
   advance,
   applyJobEnd,
   type BatchAction,
   closeStep,
-  type JobEnd,
   type ProgressContext,
   type StepState,
 } from "./step-progress";
@@ -57,7 +58,7 @@ export class BatchSystem {
   readonly #reconcileEveryMs: number;
   /** Steps being worked on, by id (running ones, and closed ones while their cancels land). */
   readonly #states = new Map<string, StepState>();
-  readonly #chains = new Map<string, Promise<unknown>>();
+  readonly #chains = new RunChains();
   readonly #delivery: GroupDelivery;
   readonly #curriculum: CurriculumTracker;
   readonly #traceCertifier: TraceCertifier | undefined;
@@ -106,7 +107,7 @@ export class BatchSystem {
     this.#unsubscribe = null;
     this.#cancelSweep?.();
     this.#cancelSweep = null;
-    await Promise.allSettled([...this.#chains.values()]);
+    await this.#chains.settled();
     this.#delivery.close();
   }
 
@@ -287,7 +288,7 @@ export class BatchSystem {
       const takenOver = target?.groups.some((g) => g.members.some((m) => m.jobId === job.id));
       if (target && target !== state && takenOver) return this.#applyEnd(target, job);
     }
-    const end = await this.#jobEnd(job);
+    const end = await readJobEnd(this.#engine, job);
     if (state.step.request.requireCertifiedTraces && end.status !== "cancelled" && this.#traceCertifier)
       end.tracesCertified = await this.#traceCertifier.isCertified(job.id);
     const tasks = await this.#tasksOf(state.step);
@@ -297,27 +298,6 @@ export class BatchSystem {
     await this.#persist(state, changedGroups(state.groups, before));
     await this.#execute(state, actions);
     this.#delivery.notify(state.step.id);
-  }
-
-  async #jobEnd(job: TJob): Promise<JobEnd> {
-    const { timings } = job;
-    let generatedTokens = 0;
-    try {
-      const { turns } = await this.#engine.getTrajectory(job.id);
-      for (const turn of turns) generatedTokens += turn.responseIds.length;
-    } catch {
-      // A job without a stored trajectory generated nothing we can count.
-    }
-    return {
-      jobId: job.id,
-      status: job.status as JobEnd["status"],
-      reward: job.reward,
-      trainable: job.trainable,
-      failureKind: job.failure?.kind ?? null,
-      failureLabel: job.failure?.label ?? null,
-      rolloutMs: (timings.initMs ?? 0) + (timings.runMs ?? 0) + (timings.evalMs ?? 0),
-      generatedTokens,
-    };
   }
 
   /** Submits pending members (persisted first, so a restart resubmits them by job key) and cancels. */
@@ -487,14 +467,7 @@ export class BatchSystem {
   }
 
   #withRun<T>(runId: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.#chains.get(runId) ?? Promise.resolve();
-    const next = previous.then(work, work);
-    const settled = next.catch(() => undefined);
-    this.#chains.set(runId, settled);
-    void settled.then(() => {
-      if (this.#chains.get(runId) === settled) this.#chains.delete(runId);
-    });
-    return next;
+    return this.#chains.run(runId, work);
   }
 
   #warn(error: unknown, stepId: string | null): void {
