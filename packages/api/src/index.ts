@@ -19,11 +19,8 @@ export type { ControlPlaneContext } from "./context";
 export type { ApiJobEvent, ControlPlaneEngine, StageFinishedEvent } from "./engine.port";
 export { toRaasError } from "./errors/to-raas-error";
 export type { ControlPlaneGateway } from "./gateway.port";
-export {
-  type ControlPlaneHandler,
-  type ControlPlaneHandlerOptions,
-  createControlPlaneHandler,
-} from "./http/control-plane-handler";
+export { createControlPlaneHandler } from "./http/control-plane-handler";
+export type { ControlPlaneHandler, ControlPlaneHandlerOptions } from "./http/control-plane-handler.types";
 export {
   createGatewayHandler,
   type GatewayHandler,

@@ -1,0 +1,48 @@
+import { toRaasError } from "../errors/to-raas-error";
+import { type ControlPlaneRequest, isTrpcPath } from "./control-plane-request";
+import type { ControlPlaneServices } from "./control-plane-services";
+import { sendRestError } from "./send-json";
+import { sendTrpcError } from "./trpc-http";
+
+const KNOWN_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]);
+
+/** When the response closes: the request's duration into the metrics and the debug log. */
+export function observeWhenClosed(services: ControlPlaneServices, request: ControlPlaneRequest): void {
+  const { req, res, label, startedAt } = request;
+  res.once("close", () => {
+    const method = KNOWN_METHODS.has(req.method ?? "") ? req.method! : "OTHER";
+    const durationMs = performance.now() - startedAt;
+    services.metrics.observeRequest(label.route, method, res.statusCode, durationMs);
+    services.logger.debug(
+      { method, route: label.route, status: res.statusCode, durationMs },
+      "request served",
+    );
+  });
+}
+
+/**
+ * Answers a failed request with its error in the envelope of its route (tRPC or REST), with the
+ * headers the error asks for; a response already started is cut off instead.
+ */
+export function answerFailure(
+  services: ControlPlaneServices,
+  request: ControlPlaneRequest,
+  thrown: unknown,
+): void {
+  const { req, res, path } = request;
+  services.logUnexpected(thrown, req);
+  const { error } = toRaasError(thrown, services.options.storeHealth);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string> = {};
+  const allow = error.details?.allow;
+  if (Array.isArray(allow)) headers.allow = allow.join(", ");
+  if (error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
+  if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="raas"';
+  const retryAfterSec = error.details?.retryAfterSec;
+  if (typeof retryAfterSec === "number") headers["retry-after"] = String(retryAfterSec);
+  if (isTrpcPath(path)) sendTrpcError(res, error, headers);
+  else sendRestError(res, error, headers);
+}
