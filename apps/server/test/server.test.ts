@@ -115,10 +115,9 @@ describe("startServer (in-process, real HTTP)", () => {
       token: "t",
     }).catch((error: unknown) => error);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const startedAt = Date.now();
     await other.close({ graceMs: 100 });
-    expect(Date.now() - startedAt).toBeLessThan(5_000);
-    await poll;
+    // close() cut the poll off (its job had a minute left to run): no answer, a closed connection.
+    expect(await poll).toBeInstanceOf(Error);
     await expect(fetch(`${other.url}/health`)).rejects.toThrow();
   });
 });
