@@ -12,6 +12,8 @@ export interface BenchReport {
   /** Headline figures: ratios against the baseline of the same run, targets met or not. */
   summary: Record<string, string | number | boolean | null>;
   config: Record<string, unknown>;
+  /** Exit code for `npm run bench` after the results are written (default 0; `targets` sets 1 on a miss). */
+  exitCode?: number;
 }
 
 export interface Bench {

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Bench, BenchReport } from "./bench.types";
 import { formatTable } from "./table";
+import { WROTE_LABEL } from "./targets/bench-child";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -32,8 +33,8 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   writeFileSync(file, `${JSON.stringify({ ...report, at: new Date().toISOString() }, null, 2)}\n`);
-  console.log(`\nwrote ${file}`);
-  process.exit(0);
+  console.log(`\n${WROTE_LABEL}${file}`);
+  process.exit(report.exitCode ?? 0);
 }
 
 main().catch((error: unknown) => {
