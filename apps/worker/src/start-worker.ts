@@ -178,12 +178,8 @@ export async function startWorker(
   const unsubscribeStore = composed.storeHealth.onChange(reportStore);
   let state: WorkerState = "running";
   // Suspect (a probe runs) or sick: no new INIT here (jobs already started finish); the INIT
-  // retry lands on other workers.
-  let initBeforeHold: number | null = null;
-  const holdInit = () => {
-    initBeforeHold ??= composed.engine.stats().stages.init.concurrency;
-    composed.engine.setConcurrency("init", 0);
-  };
+  // retry lands on other workers. One gate with drain and stop: INIT opens when no reason holds.
+  const holdInit = () => workers.initGate.hold("sandboxes");
   onSandboxHealth = {
     suspect: holdInit,
     sick: (reason) => {
@@ -194,10 +190,7 @@ export async function startWorker(
     recovered: () => {
       const wasSick = conditions.get("sandboxes")?.ok === false;
       if (wasSick) conditions.report("sandboxes", { ok: true, stopsWork: true });
-      if (state === "running" && workers.heartbeat?.status === "active" && initBeforeHold !== null) {
-        composed.engine.setConcurrency("init", initBeforeHold);
-      }
-      initBeforeHold = null;
+      workers.initGate.release("sandboxes");
       if (wasSick) void workers.heartbeat?.beat().catch(() => undefined);
     },
   };
@@ -250,7 +243,7 @@ export async function startWorker(
     draining ??= (async () => {
       if (closing) return closing;
       state = "draining";
-      composed.engine.setConcurrency("init", 0);
+      workers.initGate.hold("stopping");
       await composed.workers
         .setDraining(workerId, true)
         .catch((error: unknown) =>

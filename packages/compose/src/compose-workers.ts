@@ -13,6 +13,7 @@ import {
   type WorkerStore,
 } from "@raas/engine";
 import { STAGES, type TStage } from "@raas/shared";
+import { InitGate } from "./init-gate";
 
 /** The server as a worker, and its watch over every worker. */
 export interface WorkersConfig {
@@ -35,6 +36,8 @@ export interface ComposedWorkers {
   /** This process's worker id; null when it runs no pools (and so is no worker). */
   workerId: string | null;
   heartbeat: WorkerHeartbeat | null;
+  /** The gate of this process's INIT pool: drain holds it, and so may other reasons (a sick host). */
+  initGate: InitGate;
   /** Null when `monitor` is false. */
   monitor: WorkerMonitor | null;
   /** Stops the monitor and marks this process's worker stopped. Idempotent. */
@@ -69,22 +72,24 @@ export interface ComposeWorkersOptions extends WorkersConfig {
    * unreachable — their heartbeats could not be written. Default none.
    */
   storeHealth?: StoreHealth;
+  /** The INIT gate a drain holds, shared with the process's other reasons. Default a gate of its own. */
+  initGate?: InitGate;
   logger: EngineLogger;
 }
 
 /**
  * Registers this process as a worker when it runs pools (heartbeating with the engine's pool
  * occupancy and its live sandboxes) and starts the monitor that marks silent workers lost. Drained,
- * it sets its INIT pool to 0 until resumed: no new job starts here, while the jobs already started
+ * it holds its INIT gate until resumed: no new job starts here, while the jobs already started
  * go on through RUN and EVAL (queued addressed to this worker, they could run nowhere else).
  */
 export async function composeWorkers(options: ComposeWorkersOptions): Promise<ComposedWorkers> {
   const { engine, logger } = options;
   const liveSandboxes = countLiveSandboxes(options.sandboxRuntime);
   const runsPools = Object.values(engine.stats().stages).some((stage) => stage.concurrency > 0);
+  const initGate = options.initGate ?? new InitGate(engine);
   let heartbeat: WorkerHeartbeat | null = null;
   if (runsPools) {
-    let initSizeBeforeDrain: number | null = null;
     heartbeat = new WorkerHeartbeat({
       store: options.store,
       workerId: options.workerId,
@@ -100,15 +105,13 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
       ...(options.storeHealth && { storeHealth: options.storeHealth }),
       logger,
       onDrain: () => {
-        initSizeBeforeDrain ??= engine.stats().stages.init.concurrency;
-        engine.setConcurrency("init", 0);
+        initGate.hold("draining");
         logger.info({ workerId: options.workerId }, "worker drained: started jobs finish, no new ones start");
       },
       ...(options.onSelfLost && { onLost: options.onSelfLost }),
       onResume: () => {
-        if (initSizeBeforeDrain !== null) engine.setConcurrency("init", initSizeBeforeDrain);
-        initSizeBeforeDrain = null;
-        logger.info({ workerId: options.workerId }, "worker resumed");
+        initGate.release("draining");
+        logger.info({ workerId: options.workerId, initHeldBy: initGate.reasons() }, "worker resumed");
       },
     });
     await heartbeat.start();
@@ -132,6 +135,7 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
   return {
     workerId: heartbeat ? options.workerId : null,
     heartbeat,
+    initGate,
     monitor,
     close() {
       closing ??= (async () => {

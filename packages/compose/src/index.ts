@@ -40,4 +40,5 @@ export {
 } from "./env/host-env";
 export { type HostEnvFiles, loadHostEnvFiles } from "./env/host-env-files";
 export { EnvError, parseEnvWith } from "./env/parse-env";
+export { InitGate, type InitGateEngine, initCapacity, type TInitHoldReason } from "./init-gate";
 export { createRaasLogger, type RaasLoggerOptions } from "./logger";
