@@ -11,6 +11,10 @@ import type { Bench, BenchRow } from "./bench.types";
 import { startCurriculumRig } from "./curriculum/curriculum-rig";
 import { runStrategy, type StepFigures } from "./curriculum/curriculum-run";
 import { buildSimTasks, LearningModel } from "./curriculum/learning-model";
+import { targetOf } from "./targets/bench-targets";
+import { describeTarget, meetsTarget } from "./targets/target-verdict";
+
+const LATE_INFORMATIVE_TARGET = targetOf("curriculum", "lateInformativeVsUniform");
 
 function positive(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -163,8 +167,8 @@ const bench: Bench = {
       summary: {
         lateInformativeVsUniform: ratio === null ? null : round(ratio, 2),
         lateTokensPerInfoGroupUniformVsAdaptive: tokenRatio === null ? null : round(tokenRatio, 2),
-        target: ">= 1.5",
-        met: ratio !== null && ratio >= 1.5,
+        target: describeTarget(LATE_INFORMATIVE_TARGET),
+        met: ratio !== null && meetsTarget(LATE_INFORMATIVE_TARGET, ratio),
       },
       config: {
         ...config,

@@ -13,6 +13,8 @@ import type { DapoPlan, StrategyResult, StrategyRunner } from "./dapo/dapo-strat
 import { buildDapoTasks, DEFAULT_DAPO_MIX, zeroVarianceChance } from "./dapo/dapo-workload";
 import { OursRunner } from "./dapo/ours-strategy";
 import { WeightSyncProbe, WeightSyncRunner, weightSyncSupport } from "./dapo/weight-sync-run";
+import { targetOf } from "./targets/bench-targets";
+import { meetsTarget } from "./targets/target-verdict";
 
 const TASKS = 4_000;
 
@@ -197,8 +199,10 @@ const bench: Bench = {
         weightSyncInFlightBeforePause: synced?.weightSync?.inFlightBeforePause ?? null,
         weightSyncIdleBeyondSyncMs: synced?.weightSync?.idleBeyondSyncMs ?? null,
         weightSyncHoldMs: synced?.weightSync?.holdMs ?? null,
-        vsWaitForAllTargetMet: vsWaitForAll !== null && vsWaitForAll >= 1.3,
-        vsProrlStyleTargetMet: vsProrlStyle !== null && vsProrlStyle >= 1.1,
+        vsWaitForAllTargetMet:
+          vsWaitForAll !== null && meetsTarget(targetOf("dapo", "vsWaitForAll"), vsWaitForAll),
+        vsProrlStyleTargetMet:
+          vsProrlStyle !== null && meetsTarget(targetOf("dapo", "vsProrlStyle"), vsProrlStyle),
         oursInformativePerHour: rate("ours") === null ? null : Math.round(rate("ours") as number),
         waitForAllInformativePerHour:
           rate("wait-for-all") === null ? null : Math.round(rate("wait-for-all") as number),

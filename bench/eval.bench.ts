@@ -31,6 +31,8 @@ import {
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
 import { median, percentile } from "./stats";
+import { targetOf } from "./targets/bench-targets";
+import { isTargetMet, meetsTarget } from "./targets/target-verdict";
 
 const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 const SWE_DATA = fileURLToPath(new URL("../packages/handlers/data/swe/", import.meta.url));
@@ -270,6 +272,7 @@ const bench: Bench = {
       p50Ms: Math.round(median(all)),
       p95Ms: Math.round(percentile(all, 95)),
     });
+    const met = (key: string, figure: number) => meetsTarget(targetOf("eval", key), figure);
     return {
       bench: "eval",
       description: bench.description,
@@ -288,12 +291,13 @@ const bench: Bench = {
         p50Ms: Math.round(median(all)),
         p95Ms: Math.round(percentile(all, 95)),
         busyLoops: load.length,
+        // 500 evaluations is the size the issue asks of a full run; the rest are declared targets.
         targetMet:
           outcomes.length >= 500 &&
-          misgrades === 0 &&
-          infrastructureFailures === 0 &&
-          forgedRewards === 0 &&
-          tamperedDetected === forgingAttemptsReachingRun,
+          met("misgrades", misgrades) &&
+          met("infrastructureFailures", infrastructureFailures) &&
+          met("forgedRewards", forgedRewards) &&
+          isTargetMet(targetOf("eval", "tamperedDetected"), tamperedDetected, forgingAttemptsReachingRun),
       },
       config: { total, concurrency, withLoad, cores: availableParallelism() },
     };

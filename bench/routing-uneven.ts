@@ -14,6 +14,8 @@ import {
 import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import type { BenchRow } from "./bench.types";
 import { type Generate, type Job, LATENCY, POLICY, runJob } from "./routing-workload";
+import { targetOf } from "./targets/bench-targets";
+import { meetsTarget } from "./targets/target-verdict";
 
 export interface UnevenSetup {
   backends: number;
@@ -190,8 +192,11 @@ export function unevenReport(results: UnevenResult[]): {
       "ours failed trajectories (uneven)": ours.failed,
       "ProRL failed trajectories (uneven)": prorl.failed,
       "ours hit rate (uneven)": Number(ours.hitRate.toFixed(3)),
-      "target vsProrlUneven >= 1.3x": ratio >= 1.3,
-      "target 0 failed trajectories (ours, uneven)": ours.failed === 0,
+      "target vsProrlUneven >= 1.3x": meetsTarget(targetOf("routing", "vsProrlUneven"), ratio),
+      "target 0 failed trajectories (ours, uneven)": meetsTarget(
+        targetOf("routing", "ours failed trajectories (uneven)"),
+        ours.failed,
+      ),
     },
   };
 }

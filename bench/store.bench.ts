@@ -24,9 +24,11 @@ import {
   taskIdOf,
   wholePromptTokens,
 } from "./store/synthetic-trajectories";
+import { targetOf } from "./targets/bench-targets";
+import { describeTarget, meetsTarget } from "./targets/target-verdict";
 
-const TARGET_P95_MS = 200;
-const TARGET_INSERTS_PER_SEC = 2_000;
+const P95_TARGET = targetOf("store", "p95QueryMs");
+const INSERTS_TARGET = targetOf("store", "insertsPerSec");
 const BATCH = 250;
 const REPEATS = 25;
 const TEMPLATES = 2_000;
@@ -266,7 +268,7 @@ async function run(args: string[]): Promise<BenchReport> {
       trajectories: measured,
       seconds: Number(loaded.seconds.toFixed(1)),
       perSec: Math.round(loaded.insertsPerSec),
-      target: `≥ ${TARGET_INSERTS_PER_SEC}`,
+      target: describeTarget(INSERTS_TARGET),
     });
     rows.push({
       name: "  CPU seconds per 1 000 (client + PostgreSQL backends)",
@@ -344,10 +346,10 @@ async function run(args: string[]): Promise<BenchReport> {
         trajectories: options.trajectories,
         bytesPerTrajectory: Math.round(perTrajectory),
         insertsPerSec: Math.round(loaded.insertsPerSec),
-        insertsTargetMet: loaded.insertsPerSec >= TARGET_INSERTS_PER_SEC,
+        insertsTargetMet: meetsTarget(INSERTS_TARGET, loaded.insertsPerSec),
         insertsPerSecOnIdleCores: Math.round((2 * measured) / Math.max(cpuSeconds, 1e-9)),
         p95QueryMs: Number(p95.toFixed(1)),
-        p95TargetMet: p95 < TARGET_P95_MS,
+        p95TargetMet: meetsTarget(P95_TARGET, p95),
         steps: placed.step + 1,
       },
       config: { ...options, batch: BATCH, repeats: REPEATS, layout: LAYOUT, database },
