@@ -2,11 +2,11 @@ import { z } from "zod";
 import { ZFailureKind } from "./job-status";
 import { ZTrajectoryExport } from "./trajectory-export.schema";
 
-export const STEP_STATUSES = ["running", "completed", "exhausted", "cancelled"] as const;
+export const STEP_STATUSES = ["running", "completed", "exhausted", "cancelled", "failed"] as const;
 export const ZStepStatus = z
   .enum(STEP_STATUSES)
   .describe(
-    "`running`; `completed` (m groups handed out); `exhausted` (the task source or `maxGroups` ran out first); `cancelled`.",
+    "`running`; `completed` (m groups handed out); `exhausted` (the task source or `maxGroups` ran out first); `cancelled`; `failed` (more jobs failed for infrastructure reasons than its `maxJobFailures` budget allows: its jobs were cancelled and `failure` says why).",
   );
 export type TStepStatus = z.infer<typeof ZStepStatus>;
 
@@ -54,6 +54,28 @@ export const ZWasteLedger = z
   .meta({ id: "WasteLedger", description: "Where a step's rollout work went without reaching the trainer." });
 export type TWasteLedger = z.infer<typeof ZWasteLedger>;
 
+export const ZStepJobFailures = z
+  .object({
+    jobs: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        "Failures that count against the step's budget: member jobs that failed for reasons the policy did not cause (every attempt counts), and members whose submit the engine refused. The policy's own failures (`agent`, `tampered`) are samples, not failures.",
+      ),
+    causes: z
+      .record(
+        z.string(),
+        z.object({
+          jobs: z.number().int().nonnegative().describe("Failures of this cause."),
+          lastMessage: z.string().describe("The latest one's message."),
+        }),
+      )
+      .describe("The same by cause: `kind/stage` of the failed job (`sandbox/init`), or `submit`."),
+  })
+  .meta({ id: "StepJobFailures", description: "Infrastructure failures a step has seen, by cause." });
+export type TStepJobFailures = z.infer<typeof ZStepJobFailures>;
+
 export const ZStepStats = z
   .object({
     groupsStarted: z.number().int().nonnegative().describe("Groups started (carried-in ones included)."),
@@ -87,6 +109,9 @@ export const ZStepStats = z
       .nonnegative()
       .default(0)
       .describe("Groups dropped because a member's gateway traces were not token-exact."),
+    jobFailures: ZStepJobFailures.default({ jobs: 0, causes: {} }).describe(
+      "Infrastructure failures seen, by cause (empty on steps stored before this was counted).",
+    ),
     trajectories: z.number().int().nonnegative().describe("Trajectories handed out."),
     rewardMean: z
       .number()
@@ -105,6 +130,32 @@ export const ZStepStats = z
   .meta({ id: "StepStats", description: "A step's counters, reward statistics and waste ledger." });
 export type TStepStats = z.infer<typeof ZStepStats>;
 
+export const STEP_FAILURE_REASONS = ["failure-budget"] as const;
+
+export const ZStepFailure = z
+  .object({
+    reason: z
+      .enum(STEP_FAILURE_REASONS)
+      .describe(
+        "`failure-budget`: more jobs failed for infrastructure reasons than the step's `maxJobFailures` allows.",
+      ),
+    message: z
+      .string()
+      .describe("One sentence for the trainer: counts, budget, the commonest cause and its message."),
+    jobsFailed: z.number().int().nonnegative().describe("Failures counted against the budget."),
+    budget: z.number().int().nonnegative().describe("The budget: failures the step tolerated."),
+    commonestCause: z
+      .string()
+      .nullable()
+      .describe(
+        "The commonest cause: `kind/stage` (`sandbox/init`) or `submit`; null when none was recorded.",
+      ),
+    commonestCauseJobs: z.number().int().nonnegative().describe("Failures of the commonest cause."),
+    commonestMessage: z.string().nullable().describe("The latest message of the commonest cause."),
+  })
+  .meta({ id: "StepFailure", description: "Why a step ended as `failed`." });
+export type TStepFailure = z.infer<typeof ZStepFailure>;
+
 export const ZStep = z
   .object({
     id: z.string().describe("The step's id (`stp_…`); also the `batchId` of its jobs."),
@@ -119,6 +170,7 @@ export const ZStep = z
     deliveredSeq: z.number().int().nonnegative().describe("Sequence number of the last group handed out."),
     createdAtMs: z.number().describe("Creation time, ms since the Unix epoch."),
     closedAtMs: z.number().nullable().describe("When it stopped running, or null."),
+    failure: ZStepFailure.nullable().describe("Why the step failed (status `failed`); null otherwise."),
   })
   .meta({ id: "Step", description: "One training step: its status, progress and statistics." });
 export type TStep = z.infer<typeof ZStep>;
@@ -219,6 +271,7 @@ export function emptyStepStats(): TStepStats {
     staleWithheld: 0,
     staleRegenerated: 0,
     uncertifiedDropped: 0,
+    jobFailures: { jobs: 0, causes: {} },
     trajectories: 0,
     rewardMean: null,
     rewardStd: null,

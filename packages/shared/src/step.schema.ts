@@ -124,6 +124,15 @@ export const ZCreateStepRequest = z
       .describe(
         "Re-runs of a member that failed for infrastructure reasons before its group fails. Default 2.",
       ),
+    maxJobFailures: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000_000)
+      .optional()
+      .describe(
+        "Infrastructure failures the step tolerates (failed jobs the policy did not cause, every re-run counted, and refused submits): past it the step ends `failed`, its jobs are cancelled and `failure` says why, instead of drawing tasks for ever while nothing can run. The policy's own failures (`agent`, `tampered`) are samples and never count. Default max(16, 2 × groups × groupSize).",
+      ),
     requireCertifiedTraces: z
       .boolean()
       .default(false)

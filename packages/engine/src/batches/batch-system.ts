@@ -23,6 +23,7 @@ import { changedGroups, parse, resolveTasks, snapshot } from "./batch-support";
 import type { BatchEngine, BatchSystemOptions, TaskCatalog } from "./batch-system.types";
 import { toGroupView, toRunView, toStepView } from "./batch-views";
 import { carryIn } from "./carry-over";
+import { countJobFailure } from "./failure-budget";
 import { GroupDelivery, type NextGroupsResult } from "./group-delivery";
 import { readJobEnd } from "./job-end-reader";
 import { memberSubmitRequest } from "./member-request";
@@ -308,7 +309,11 @@ export class BatchSystem {
         await this.#submit(state, submits);
       } catch (error) {
         this.#warn(error, state.step.id);
-        for (const { member } of submits) if (member.jobId === "") member.status = "failed";
+        for (const { member } of submits) {
+          if (member.jobId !== "") continue;
+          member.status = "failed";
+          countJobFailure(state.step.stats, "submit", String(error));
+        }
         const tasks = await this.#tasksOf(state.step);
         await this.#curriculum.prepare(state);
         const more = advance(state, this.#context(state, tasks));

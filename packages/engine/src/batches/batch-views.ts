@@ -1,5 +1,6 @@
 import type { TGroup, TRun, TStep } from "@raas/shared";
 import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
+import { stepFailureOf } from "./failure-budget";
 
 /** The API's view of a stored run (internal fields dropped, copied so callers cannot mutate state). */
 export function toRunView(run: RunRecord): TRun {
@@ -9,7 +10,7 @@ export function toRunView(run: RunRecord): TRun {
 
 export function toStepView(step: StepRecord): TStep {
   const { request: _request, nextTaskIndex: _next, rewards: _rewards, version: _version, ...view } = step;
-  return structuredClone(view);
+  return { ...structuredClone(view), failure: stepFailureOf(step) };
 }
 
 export function toGroupView(group: GroupRecord): TGroup {

@@ -22,6 +22,8 @@ export async function readJobEnd(engine: Pick<BatchEngine, "getTrajectory">, job
     trainable: job.trainable,
     failureKind: job.failure?.kind ?? null,
     failureLabel: job.failure?.label ?? null,
+    failureStage: job.failure?.stage ?? null,
+    failureMessage: job.failure?.message ?? null,
     rolloutMs: (timings.initMs ?? 0) + (timings.runMs ?? 0) + (timings.evalMs ?? 0),
     generatedTokens,
   };

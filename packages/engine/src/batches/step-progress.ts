@@ -1,5 +1,6 @@
-import type { TFailureKind, TFailureLabel, TGroupMember, TStepTask } from "@raas/shared";
+import type { TFailureKind, TFailureLabel, TGroupMember, TStage, TStepTask } from "@raas/shared";
 import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
+import { countJobFailure, isOverFailureBudget } from "./failure-budget";
 import { decideGroup, groupsToKeepInFlight, isGroupComplete } from "./group-decision";
 import { isLongShot, membersToDispatch, pilotSize } from "./pilot-dispatch";
 import { addDeliveredRewards, addWaste, laterWasteEntry, refreshStepStats } from "./step-stats";
@@ -21,6 +22,9 @@ export interface JobEnd {
   failureKind: TFailureKind | null;
   /** The job's `failure.label` (`tampered`: its grade was voided); absent means none. */
   failureLabel?: TFailureLabel | null;
+  /** The job's `failure.stage` and `failure.message`; absent means none. */
+  failureStage?: TStage | null;
+  failureMessage?: string | null;
   rolloutMs: number;
   generatedTokens: number;
   /**
@@ -143,7 +147,10 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
     if (member.reward > 0) step.rewards.solved += 1;
   } else if (end.status === "failed") {
     addWaste(step.stats.waste.infraFailures, cost);
-    if (member.attempts <= step.request.maxInfraRetries && step.status === "running") {
+    const cause = `${end.failureKind ?? "unknown"}/${end.failureStage ?? "unknown"}` as const;
+    countJobFailure(step.stats, cause, end.failureMessage ?? "no message");
+    const mayRetry = step.status === "running" && !isOverFailureBudget(step);
+    if (member.attempts <= step.request.maxInfraRetries && mayRetry) {
       redispatch(member, ctx.weightVersion, true);
       step.stats.infraRetries += 1;
       actions.push({ type: "submit", group, member });
@@ -168,7 +175,8 @@ function countTampered(
 /**
  * Moves the step on: decides groups, hands out complete ones (or withholds / regenerates stale
  * samples), closes the step once it has its groups (cancelling what became redundant and carrying
- * finished samples of the rest over), and starts new groups to keep enough in flight.
+ * finished samples of the rest over), and starts new groups to keep enough in flight. A step
+ * whose infrastructure failures passed its budget ends `failed` instead of drawing more.
  */
 export function advance(state: StepState, ctx: ProgressContext): BatchAction[] {
   const { step } = state;
@@ -187,6 +195,11 @@ export function advance(state: StepState, ctx: ProgressContext): BatchAction[] {
   }
   const wanted = step.groups - step.deliveredSeq;
   if (wanted <= 0) return [...actions, ...closeStep(state, "completed", ctx)];
+  if (isOverFailureBudget(step)) {
+    // Nothing more is submitted: the close cancels every member still waiting for a job.
+    const cancels = actions.filter((a) => a.type === "cancel");
+    return [...cancels, ...closeStep(state, "failed", ctx)];
+  }
   const fresh = refill(state, wanted, ctx);
   actions.push(...fresh.actions);
   if (fresh.isShort) {
@@ -357,11 +370,12 @@ export function newGroup(state: StepState, task: TStepTask, ctx: ProgressContext
 /**
  * Ends the step: cancels the running jobs of every undecided group and keeps their finished
  * samples for the run's next step (`carried`; a group with none is `cancelled`). Groups already
- * informative are carried whole, their running members going on.
+ * informative are carried whole, their running members going on, unless the step was cancelled
+ * or failed: then every running job is cancelled.
  */
 export function closeStep(
   state: StepState,
-  status: "completed" | "exhausted" | "cancelled",
+  status: "completed" | "exhausted" | "cancelled" | "failed",
   ctx: ProgressContext,
 ): BatchAction[] {
   const { step } = state;
@@ -371,8 +385,9 @@ export function closeStep(
   for (const group of state.groups) {
     if (group.state !== "running") continue;
     // An informative group's running members are not redundant: they go on and the next step
-    // takes them over (a cancelled step stops everything).
-    const keepsRunning = status !== "cancelled" && group.decision === "informative";
+    // takes them over (a cancelled or failed step stops everything).
+    const stopsAll = status === "cancelled" || status === "failed";
+    const keepsRunning = !stopsAll && group.decision === "informative";
     for (const member of group.members) {
       if (member.status !== "running" || (keepsRunning && member.jobId !== "")) continue;
       member.status = "cancelled";

@@ -14,8 +14,11 @@ export interface RewardAggregate {
   deliveredTokens: number;
 }
 
-/** A step as stored: what the API shows plus what the batch system needs to go on after a restart. */
-export interface StepRecord extends TStep {
+/**
+ * A step as stored: what the API shows (but `failure`, read from its stats and request) plus what
+ * the batch system needs to go on after a restart.
+ */
+export interface StepRecord extends Omit<TStep, "failure"> {
   /**
    * The validated request it was created with. Fixed at insert: a save need not store changes to
    * it (the Prisma adapter does not rewrite it, up to 10_000 inline tasks, on every save).

@@ -6,6 +6,7 @@ const TONES: Record<TStepView["status"], TBadgeTone> = {
   completed: "ok",
   exhausted: "warn",
   cancelled: "muted",
+  failed: "bad",
 };
 
 /** A step's status as a badge. */
