@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import type {
   Sandbox,
@@ -11,16 +12,22 @@ import type {
 } from "@raas/engine";
 import type { TSandboxState } from "@raas/shared";
 import type { ExecFileEntry, ExecHealth, ExecRequestBody } from "../protocol/exec-protocol.types";
-import { ExecClient, ExecRequestError } from "./exec-client";
+import { ExecClient } from "./exec-client";
+import { callExecServer, requestWithDeadline } from "./exec-request";
 import { registerExitCleanup } from "./exit-cleanup";
-import { blameFullHostDisk } from "./host-disk-decision";
-import type { HostDiskWatch } from "./host-disk-monitor";
+import { callWatchingHostDisk } from "./host-disk-call";
 import { waitForReadyLine } from "./launcher-ready";
 import { limitHitsOfCall } from "./limit-hits";
 import type { ManagedSandboxOptions } from "./managed-sandbox.types";
-import { isProcessAlive, killPids, listProcessTree, processIdentity } from "./process-tree";
+import {
+  type ProcessTable,
+  processTreeIn,
+  type SandboxProcessRef,
+  SHARED_PROCESS_TABLE,
+} from "./process-table";
 import { HOST_CHANNEL_SUBDIR, removeSandboxDirs } from "./sandbox-dirs";
 import { blamePolicy, SandboxError } from "./sandbox-error";
+import { killSandboxProcesses, killSandboxSync } from "./sandbox-teardown";
 import { DEFAULT_WORKSPACE_MAX_ENTRIES, SandboxWatchdog } from "./sandbox-watchdog";
 import { spawnLauncher } from "./spawn-launcher";
 import { WATCHDOG_CLOSE_REASONS, type WatchdogLimitHit } from "./watchdog-decision";
@@ -73,9 +80,20 @@ export class ManagedSandbox implements Sandbox {
 
   /** Host pids of every process of this sandbox right now (the launcher's tree and cgroups). */
   processIds(): number[] {
-    const tree = this.#child?.pid === undefined ? [] : listProcessTree(this.#child.pid);
-    const inCgroup = this.#options.plan.cgroup?.pids() ?? [];
-    return [...new Set([...tree, ...inCgroup])];
+    return this.#processes(SHARED_PROCESS_TABLE.fresh()).map((process) => process.pid);
+  }
+
+  /**
+   * The launcher's tree in `table` (with identities, for a table a moment old) and the pids in
+   * the sandbox's cgroups, read now: whatever runs under those is the sandbox's.
+   */
+  #processes(table: ProcessTable): SandboxProcessRef[] {
+    const refs = new Map<number, SandboxProcessRef>();
+    const launcherPid = this.#child?.pid;
+    for (const pid of launcherPid === undefined ? [] : processTreeIn(table, launcherPid))
+      refs.set(pid, { pid, identity: table.identities.get(pid)! });
+    for (const pid of this.#options.plan.cgroup?.pids() ?? []) refs.set(pid, { pid });
+    return [...refs.values()];
   }
 
   /** The run directory, shared with the host, and the bundled loopback forwarder inside. */
@@ -100,7 +118,9 @@ export class ManagedSandbox implements Sandbox {
     this.#child = child;
     this.#stderrTail = launched.stderrTail;
     this.#exited = launched.exited;
-    this.#unregisterExit = registerExitCleanup(() => this.#killSync());
+    this.#unregisterExit = registerExitCleanup(() =>
+      killSandboxSync(this.#killTarget(), this.#options.dirs.root),
+    );
     child.once("exit", (code, exitSignal) => this.#onExit(code, exitSignal));
     try {
       await waitForReadyLine(child, {
@@ -162,7 +182,8 @@ export class ManagedSandbox implements Sandbox {
     if (!limits || !SandboxWatchdog.isNeeded(limits)) return;
     this.#watchdog = new SandboxWatchdog({
       limits,
-      processIds: () => this.processIds(),
+      // Sampling: a table shared by every sandbox's watchdog, a moment old at most.
+      processes: () => this.#processes(SHARED_PROCESS_TABLE.recent()),
       workspaceDir: this.#options.dirs.workspace,
       onLimitHit: (hit) => this.#onWatchdogHit(hit),
     });
@@ -297,64 +318,22 @@ export class ManagedSandbox implements Sandbox {
     return this.#watchingHostDisk(() => this.#requestWithDeadline(body, timeoutMs, options.signal));
   }
 
-  /**
-   * Runs a call that may write to the host's disk (a tool, a command, a file upload) while the
-   * host's disk monitor watches the disk holding the sandbox. A call during which it was full may
-   * have lost writes (an empty file where a solution should be) and is no outcome of the
-   * policy's: it fails with `host_disk_full`, infrastructure unless the policy filled the disk
-   * itself (see `blameFullHostDisk`). A call the disk was already full for is not sent at all.
-   */
-  async #watchingHostDisk<T>(call: () => Promise<T>): Promise<T> {
-    const monitor = this.#options.hostDisk;
-    if (!monitor) return call();
+  #watchingHostDisk<T>(call: () => Promise<T>): Promise<T> {
     const maxEntries = this.#options.watchdog?.workspaceMaxEntries ?? DEFAULT_WORKSPACE_MAX_ENTRIES;
-    const watch = monitor.watch(() => measureWorkspace(this.#options.dirs.workspace, maxEntries));
-    let outcome: { value: T } | { error: unknown } | undefined;
-    if (!watch.fullAtStart) {
-      try {
-        outcome = { value: await call() };
-      } catch (error) {
-        outcome = { error };
-      }
-    }
-    const fault = await this.#hostDiskFault(watch, outcome && "error" in outcome ? outcome.error : undefined);
-    if (fault) throw fault;
-    if (outcome && "value" in outcome) return outcome.value;
-    throw (outcome as { error: unknown }).error;
-  }
-
-  /** The error a call fails with when the host's disk was full during it; undefined when it was not. */
-  async #hostDiskFault(watch: HostDiskWatch, callError: unknown): Promise<SandboxError | undefined> {
-    const full = await watch.end();
-    if (!full) return undefined;
-    // A limit the policy used up, or its own marked fault, explains the failure already.
-    if (callError instanceof SandboxError && callError.causedByPolicy) return undefined;
-    if (this.#limitClosure) return undefined;
-    const workspaceSizeBytes = this.#options.watchdog?.workspaceSizeBytes;
-    const fault = blameFullHostDisk({
-      sample: full.sample,
-      workspace: full.workspace,
-      ...(workspaceSizeBytes !== undefined ? { workspaceSizeBytes } : {}),
-    });
-    const detail = {
-      freeBytes: full.sample.freeBytes,
-      totalBytes: full.sample.totalBytes,
-      usedBytes: full.sample.usedBytes,
-      workspaceBytes: full.workspace.bytes,
-      ...(full.sample.freeInodes !== null ? { freeInodes: full.sample.freeInodes } : {}),
-    };
-    const error = new SandboxError("host_disk_full", fault.reason, {
-      details: detail,
-      ...(callError !== undefined ? { cause: callError } : {}),
-    });
-    if (fault.blame === "host") {
-      this.#emit("host_disk_full", detail);
-      return error;
-    }
-    // The policy filled the disk: its limit, closed as the watchdog closes an over-quota workspace
-    // (which also gives the disk back to the host's other sandboxes).
-    this.#closeForLimit(fault.reason, { limit: "disk", source: "host_disk", ...detail }, "workspace_size");
-    return blamePolicy(error, fault.reason);
+    return callWatchingHostDisk(
+      {
+        monitor: this.#options.hostDisk,
+        measureWorkspace: () => measureWorkspace(this.#options.dirs.workspace, maxEntries),
+        workspaceSizeBytes: this.#options.watchdog?.workspaceSizeBytes,
+        limitClosure: () => this.#limitClosure,
+        onHostFull: (detail) => this.#emit("host_disk_full", detail),
+        // The policy filled the disk: its limit, closed as the watchdog closes an over-quota
+        // workspace (which also gives the disk back to the host's other sandboxes).
+        onPolicyFull: (reason, detail) =>
+          this.#closeForLimit(reason, { limit: "disk", source: "host_disk", ...detail }, "workspace_size"),
+      },
+      call,
+    );
   }
 
   /**
@@ -367,42 +346,14 @@ export class ManagedSandbox implements Sandbox {
     signal: AbortSignal | undefined,
   ) {
     const client = this.#requireClient();
-    let requestId: number | undefined;
-    const onAbort = () => {
-      if (requestId !== undefined)
-        client.request({ op: "cancel", targetId: requestId }).catch(() => undefined);
-    };
     const hangMs = (timeoutMs ?? this.#options.defaultTimeoutMs) + this.#options.hangSlackMs;
-    let hangTimer: NodeJS.Timeout | undefined;
     try {
-      const call = this.#call(() =>
-        client.request(body, (id) => {
-          requestId = id;
-          if (signal?.aborted) onAbort();
-          else signal?.addEventListener("abort", onAbort, { once: true });
-        }),
-      );
-      const hang = new Promise<never>((_, reject) => {
-        hangTimer = setTimeout(
-          () =>
-            reject(
-              new SandboxError(
-                "crashed",
-                `${(body as { op: string }).op} call got no answer within ${hangMs} ms`,
-              ),
-            ),
-          hangMs,
-        );
-      });
-      return await Promise.race([call, hang]);
+      return await requestWithDeadline(client, body, hangMs, signal);
     } catch (error) {
       if (error instanceof SandboxError && error.reason === "crashed") {
         await this.#fail({ cause: error.message });
       }
       throw error;
-    } finally {
-      clearTimeout(hangTimer);
-      signal?.removeEventListener("abort", onAbort);
     }
   }
 
@@ -417,36 +368,38 @@ export class ManagedSandbox implements Sandbox {
   #cgroupCounters = { pidsLimitHits: 0, oomKills: 0 };
 
   async readFile(path: string): Promise<Uint8Array> {
-    const { dataB64 } = await this.#call(() => this.#requireClient().request({ op: "read_file", path }));
+    const { dataB64 } = await callExecServer(() => this.#requireClient().request({ op: "read_file", path }));
     return Buffer.from(dataB64, "base64");
   }
 
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const dataB64 = Buffer.from(data).toString("base64");
     await this.#watchingHostDisk(() =>
-      this.#call(() => this.#requireClient().request({ op: "write_file", path, dataB64 })),
+      callExecServer(() => this.#requireClient().request({ op: "write_file", path, dataB64 })),
     );
   }
 
   async listFiles(path = ".", options: { maxDepth?: number } = {}): Promise<ExecFileEntry[]> {
     const request = { op: "list_files" as const, path, maxDepth: options.maxDepth ?? 1 };
-    return (await this.#call(() => this.#requireClient().request(request))).entries;
+    return (await callExecServer(() => this.#requireClient().request(request))).entries;
   }
 
   async downloadTar(path = "."): Promise<Uint8Array> {
-    const { dataB64 } = await this.#call(() => this.#requireClient().request({ op: "tar_download", path }));
+    const { dataB64 } = await callExecServer(() =>
+      this.#requireClient().request({ op: "tar_download", path }),
+    );
     return Buffer.from(dataB64, "base64");
   }
 
   async uploadTar(data: Uint8Array, path = "."): Promise<void> {
     const dataB64 = Buffer.from(data).toString("base64");
     await this.#watchingHostDisk(() =>
-      this.#call(() => this.#requireClient().request({ op: "tar_upload", path, dataB64 })),
+      callExecServer(() => this.#requireClient().request({ op: "tar_upload", path, dataB64 })),
     );
   }
 
   health(): Promise<ExecHealth> {
-    return this.#call(() => this.#requireClient().request({ op: "health" }));
+    return callExecServer(() => this.#requireClient().request({ op: "health" }));
   }
 
   close(): Promise<void> {
@@ -465,7 +418,7 @@ export class ManagedSandbox implements Sandbox {
     this.#keepWorkspaceAt = destination;
     await this.#teardown("closed", "closed");
     if (this.#leftoverPids > 0) {
-      rmSync(destination, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+      await removeSandboxDirs(destination);
       throw new SandboxError(
         "request_failed",
         `sandbox ${this.id} left ${this.#leftoverPids} process(es) alive; its workspace is not kept`,
@@ -478,18 +431,6 @@ export class ManagedSandbox implements Sandbox {
 
   #keepWorkspaceAt: string | undefined;
   #leftoverPids = 0;
-
-  async #call<T>(request: () => Promise<T>): Promise<T> {
-    try {
-      return await request();
-    } catch (error) {
-      if (error instanceof ExecRequestError) {
-        const reason = error.body.code === "forbidden" ? "forbidden" : "request_failed";
-        throw new SandboxError(reason, error.message, { details: { code: error.body.code }, cause: error });
-      }
-      throw error;
-    }
-  }
 
   #requireClient(): ExecClient {
     if (!this.#client || this.#state === "closing" || this.#state === "closed" || this.#state === "failed") {
@@ -520,29 +461,16 @@ export class ManagedSandbox implements Sandbox {
       clearTimeout(this.#wallTimer);
       this.#watchdog?.stop();
       this.#client?.close(new SandboxError("closed", `sandbox ${this.id} closed (${reason})`));
-      const pids = this.processIds();
-      const identities = pids.map(processIdentity).filter((id): id is string => id !== undefined);
-      killPids(pids);
-      await Promise.race([this.#exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
-      // Wait (bounded) until every process we saw is really gone, not merely signalled.
-      const cgroup = this.#options.plan.cgroup;
-      const isAnyAlive = () => identities.some(isProcessAlive) || (cgroup?.pids().length ?? 0) > 0;
-      for (let attempt = 0; attempt < 200 && isAnyAlive(); attempt += 1) {
-        killPids(this.processIds());
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      for (let attempt = 0; attempt < 100 && cgroup && !cgroup.remove(); attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      this.#leftoverPids = identities.filter(isProcessAlive).length;
+      const target = this.#killTarget();
+      this.#leftoverPids = await killSandboxProcesses({ ...target, exited: this.#exited });
       if (this.#keepWorkspaceAt !== undefined && this.#leftoverPids === 0 && finalState === "closed") {
         try {
-          renameSync(this.#options.dirs.workspace, this.#keepWorkspaceAt);
+          await rename(this.#options.dirs.workspace, this.#keepWorkspaceAt);
         } catch {
           // Reported by closeKeepingWorkspace: the destination does not exist.
         }
       }
-      removeSandboxDirs(this.#options.dirs.root);
+      await removeSandboxDirs(this.#options.dirs.root);
       this.#unregisterExit?.();
       this.#state = finalState;
       this.#emit("closed", { reason, ...detail, leftoverPids: this.#leftoverPids });
@@ -551,15 +479,8 @@ export class ManagedSandbox implements Sandbox {
     return this.#closing;
   }
 
-  #killSync(): void {
-    killPids(this.processIds());
-    removeSandboxDirs(this.#options.dirs.root);
-    // A cgroup empties only once its killed processes are reaped; exit handlers cannot await,
-    // so wait synchronously, briefly (bounded at 500 ms).
-    const cgroup = this.#options.plan.cgroup;
-    const pause = new Int32Array(new SharedArrayBuffer(4));
-    for (let attempt = 0; attempt < 50 && cgroup && !cgroup.remove(); attempt += 1)
-      Atomics.wait(pause, 0, 0, 10);
+  #killTarget() {
+    return { processIds: () => this.processIds(), cgroup: this.#options.plan.cgroup };
   }
 
   #emit(type: string, detail: Record<string, unknown>, state: TSandboxState = this.#state): void {

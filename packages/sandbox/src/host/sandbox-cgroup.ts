@@ -1,4 +1,5 @@
-import { chownSync, existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync } from "node:fs";
+import { access, chown, mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Limits enforced through cgroups (whole-sandbox totals, unlike the per-process rlimits). */
@@ -29,33 +30,28 @@ export class SandboxCgroup {
     this.#controllers = controllers;
   }
 
-  static create(
+  /** Creates the cgroups off the event loop; undefined when none could be made (rlimits alone apply). */
+  static async create(
     id: string,
     limits: CgroupLimits,
     owner: { uid: number; gid: number } | undefined,
-  ): SandboxCgroup | undefined {
+  ): Promise<SandboxCgroup | undefined> {
     const wanted: Array<Controller["name"]> = [];
     if (limits.maxTasks !== undefined) wanted.push("pids");
     if (limits.memoryBytes !== undefined) wanted.push("memory");
     const controllers: Controller[] = [];
     try {
       for (const name of wanted) {
-        const parent = ownCgroupDir(name);
+        const parent = await ownCgroupDir(name);
         if (!parent) continue;
         const dir = join(parent, `raas-${id}`);
-        mkdirSync(dir);
+        await mkdir(dir);
         controllers.push({ name, dir });
-        if (name === "pids") writeFileSync(join(dir, "pids.max"), String(limits.maxTasks));
-        if (name === "memory") {
-          writeFileSync(join(dir, "memory.limit_in_bytes"), String(limits.memoryBytes));
-          // Without this, a sandbox at its limit could push the excess into swap.
-          const swap = join(dir, "memory.memsw.limit_in_bytes");
-          if (existsSync(swap)) writeFileSync(swap, String(limits.memoryBytes));
-        }
-        if (owner) chownSync(join(dir, "cgroup.procs"), owner.uid, owner.gid);
+        await writeLimits(name, dir, limits);
+        if (owner) await chown(join(dir, "cgroup.procs"), owner.uid, owner.gid);
       }
     } catch {
-      for (const controller of controllers) tryRmdir(controller.dir);
+      for (const controller of controllers) await tryRmdir(controller.dir);
       return undefined;
     }
     return controllers.length > 0 ? new SandboxCgroup(controllers) : undefined;
@@ -73,11 +69,11 @@ export class SandboxCgroup {
   static probe(): { pids: boolean; memory: boolean } {
     const canCreate = (name: Controller["name"]) => {
       try {
-        const parent = ownCgroupDir(name);
+        const parent = ownCgroupDirSync(name);
         if (!parent) return false;
         const dir = join(parent, `raas-probe-${process.pid}-${Date.now().toString(36)}`);
         mkdirSync(dir);
-        return tryRmdir(dir);
+        return tryRmdirSync(dir);
       } catch {
         return false;
       }
@@ -92,7 +88,7 @@ export class SandboxCgroup {
 
   /** Removes cgroup directories left by a dead host; rmdir fails harmlessly on a busy cgroup. */
   static removeDirs(dirs: readonly string[]): void {
-    for (const dir of dirs) if (/\/raas-sbx-[\w-]+$/.test(dir)) tryRmdir(dir);
+    for (const dir of dirs) if (/\/raas-sbx-[\w-]+$/.test(dir)) tryRmdirSync(dir);
   }
 
   /** cgroup.procs files the launcher must join before it starts anything. */
@@ -132,20 +128,56 @@ export class SandboxCgroup {
    * Removes the cgroups; true when all are gone. A cgroup stays busy until its killed
    * processes have been reaped, which can lag their death a little, so callers retry.
    */
-  remove(): boolean {
+  async remove(): Promise<boolean> {
     let isRemoved = true;
-    for (const controller of this.#controllers) isRemoved = tryRmdir(controller.dir) && isRemoved;
+    for (const controller of this.#controllers) isRemoved = (await tryRmdir(controller.dir)) && isRemoved;
+    return isRemoved;
+  }
+
+  /** {@link SandboxCgroup.remove} for exit handlers, which cannot await. */
+  removeSync(): boolean {
+    let isRemoved = true;
+    for (const controller of this.#controllers) isRemoved = tryRmdirSync(controller.dir) && isRemoved;
     return isRemoved;
   }
 }
 
+async function writeLimits(name: Controller["name"], dir: string, limits: CgroupLimits): Promise<void> {
+  if (name === "pids") await writeFile(join(dir, "pids.max"), String(limits.maxTasks));
+  if (name === "memory") {
+    await writeFile(join(dir, "memory.limit_in_bytes"), String(limits.memoryBytes));
+    // Without this, a sandbox at its limit could push the excess into swap.
+    const swap = join(dir, "memory.memsw.limit_in_bytes");
+    if (await exists(swap)) await writeFile(swap, String(limits.memoryBytes));
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** This process's cgroup directory in a v1 hierarchy, if that hierarchy is mounted. */
-function ownCgroupDir(controller: string): string | undefined {
-  for (const line of readFileSync("/proc/self/cgroup", "utf8").split("\n")) {
+async function ownCgroupDir(controller: string): Promise<string | undefined> {
+  const dir = cgroupDirIn(await readFile("/proc/self/cgroup", "utf8"), controller);
+  return dir !== undefined && (await exists(join(dir, "cgroup.procs"))) ? dir : undefined;
+}
+
+function ownCgroupDirSync(controller: string): string | undefined {
+  const dir = cgroupDirIn(readFileSync("/proc/self/cgroup", "utf8"), controller);
+  return dir !== undefined && existsSync(join(dir, "cgroup.procs")) ? dir : undefined;
+}
+
+/** Where `controller`'s line of a /proc/<pid>/cgroup text puts the process (v1 mount). */
+function cgroupDirIn(procCgroup: string, controller: string): string | undefined {
+  for (const line of procCgroup.split("\n")) {
     const [, controllers, path] = line.split(":");
     if (!controllers?.split(",").includes(controller) || path === undefined) continue;
-    const dir = join(V1_MOUNT, controller, path);
-    return existsSync(join(dir, "cgroup.procs")) ? dir : undefined;
+    return join(V1_MOUNT, controller, path);
   }
   return undefined;
 }
@@ -154,7 +186,16 @@ function counter(text: string, key: string): number {
   return Number(new RegExp(`^${key} (\\d+)`, "m").exec(text)?.[1] ?? 0);
 }
 
-function tryRmdir(dir: string): boolean {
+async function tryRmdir(dir: string): Promise<boolean> {
+  try {
+    await rmdir(dir);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+function tryRmdirSync(dir: string): boolean {
   try {
     rmdirSync(dir);
     return true;

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { processIdentity } from "./process-tree";
@@ -21,8 +22,9 @@ export interface SandboxDirOwner {
  * Marks `root` as this process's (its node, pid and start time, its host id), so that once this
  * process is gone any process that sees the directory can tell, and remove it.
  */
-export function writeOwnerFile(root: string, hostId: string | null): void {
-  const identity = processIdentity(process.pid);
+export async function writeOwnerFile(root: string, hostId: string | null): Promise<void> {
+  ownIdentity ??= processIdentity(process.pid);
+  const identity = ownIdentity;
   const owner: SandboxDirOwner = {
     hostPid: process.pid,
     ...(identity !== undefined && { hostProcess: identity }),
@@ -30,8 +32,11 @@ export function writeOwnerFile(root: string, hostId: string | null): void {
     hostId,
     createdAtMs: Date.now(),
   };
-  writeFileSync(join(root, OWNER_FILE), JSON.stringify(owner));
+  await writeFile(join(root, OWNER_FILE), JSON.stringify(owner));
 }
+
+/** This process's identity: its start time never changes, so /proc is read once. */
+let ownIdentity: string | undefined;
 
 /** The owner file of `root`, or null when there is none (yet) or it is unreadable. */
 export function readOwnerFile(root: string): SandboxDirOwner | null {

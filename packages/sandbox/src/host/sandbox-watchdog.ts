@@ -8,6 +8,7 @@ import {
   parseProcSample,
   totalRssBytes,
 } from "./proc-usage";
+import type { SandboxProcessRef } from "./process-table";
 import { measureTmpfsBytes } from "./tmpfs-usage";
 import {
   findLimitHit,
@@ -20,8 +21,11 @@ import { measureWorkspace } from "./workspace-usage";
 
 export interface SandboxWatchdogOptions {
   limits: WatchdogLimits;
-  /** Host pids of the sandbox's processes right now. */
-  processIds: () => number[];
+  /**
+   * The sandbox's processes, as of a moment ago (a shared process table); a process whose
+   * identity no longer matches its pid (ended, pid reused) is skipped.
+   */
+  processes: () => SandboxProcessRef[];
   /** Host path of the workspace (measured when `limits.workspaceSizeBytes` is set). */
   workspaceDir: string;
   /** Called once, for the first limit found exceeded; the watchdog stops before calling it. */
@@ -108,12 +112,12 @@ export class SandboxWatchdog {
 
   #tick(): void {
     if (this.#isStopped) return;
-    const pids = this.#options.processIds();
-    const samples = sampleProcesses(pids);
+    const samples = sampleProcesses(this.#options.processes());
     this.#cpu = accountCpu(this.#cpu, samples);
     this.#rssBytes = totalRssBytes(samples);
     // Only the memory bound needs it (a memory cgroup charges tmpfs pages by itself).
-    if (this.#options.limits.rssBytes !== undefined) this.#tmpfsBytes = measureTmpfsBytes(pids);
+    if (this.#options.limits.rssBytes !== undefined)
+      this.#tmpfsBytes = measureTmpfsBytes(samples.map((sample) => sample.pid));
     this.#maybeWalkWorkspace();
     if (!this.#check()) this.#schedule();
   }
@@ -147,17 +151,20 @@ export class SandboxWatchdog {
   }
 }
 
-/** /proc samples of the given pids; processes that ended meanwhile are skipped. */
-function sampleProcesses(pids: readonly number[]): ProcSample[] {
+/**
+ * /proc samples of the given processes; processes that ended meanwhile are skipped, and so is a
+ * pid that now belongs to another process than the one listed (a reused pid is not the sandbox's).
+ */
+function sampleProcesses(processes: readonly SandboxProcessRef[]): ProcSample[] {
   const samples: ProcSample[] = [];
-  for (const pid of pids) {
+  for (const { pid, identity } of processes) {
     try {
       const sample = parseProcSample(
         pid,
         readFileSync(`/proc/${pid}/stat`, "utf8"),
         readFileSync(`/proc/${pid}/status`, "utf8"),
       );
-      if (sample) samples.push(sample);
+      if (sample && (identity === undefined || sample.identity === identity)) samples.push(sample);
     } catch {
       // Ended between listing and reading.
     }

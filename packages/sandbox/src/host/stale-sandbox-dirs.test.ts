@@ -61,7 +61,7 @@ describe("reaping a shared base directory", () => {
     const pid = deadPid();
     const mine = join(baseDir, "sbx-mine");
     mkdirSync(mine);
-    writeOwnerFile(mine, "me");
+    await writeOwnerFile(mine, "me");
     expect(readOwnerFile(mine)).toMatchObject({ hostPid: process.pid, hostname: hostname(), hostId: "me" });
     const lostElsewhere = dirOf("sbx-lost-b", {
       hostPid: process.pid,

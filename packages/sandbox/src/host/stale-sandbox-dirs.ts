@@ -6,7 +6,7 @@ import type { SandboxHostStatus } from "@raas/engine";
 import { isProcessAlive } from "./process-tree";
 import { SandboxCgroup } from "./sandbox-cgroup";
 import { readOwnerFile, type SandboxDirOwner } from "./sandbox-dir-owner";
-import { readSandboxCgroups, removeSandboxDirs } from "./sandbox-dirs";
+import { readSandboxCgroups, removeSandboxDirsSync } from "./sandbox-dirs";
 
 /** This process, as the owner of the directories it creates. */
 export interface ThisHost {
@@ -56,7 +56,7 @@ export function isOwnerDead(
 
 function removeStaleDir(root: string): void {
   SandboxCgroup.removeDirs(readSandboxCgroups(root));
-  removeSandboxDirs(root);
+  removeSandboxDirsSync(root);
 }
 
 function ownedDirs(baseDir: string, prefix: string): Array<{ root: string; owner: SandboxDirOwner }> {

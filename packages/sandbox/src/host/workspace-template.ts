@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { SandboxTemplate } from "@raas/engine";
 import { writeOwnerFile } from "./sandbox-dir-owner";
@@ -42,7 +42,7 @@ export class WorkspaceTemplate implements SandboxTemplate {
   async remove(): Promise<void> {
     if (this.#isRemoved) return;
     this.#isRemoved = true;
-    removeSandboxDirs(this.root);
+    await removeSandboxDirs(this.root);
     this.#onRemoved(this);
   }
 }
@@ -56,10 +56,14 @@ export function templateWorkspace(root: string): string {
  * Creates a template's root directory (private to this host user) with an owner file, so the
  * reaper of stale sandbox directories removes it if this process dies without cleaning up.
  */
-export function createTemplateRoot(baseDir: string, id: string, hostId: string | null = null): string {
+export async function createTemplateRoot(
+  baseDir: string,
+  id: string,
+  hostId: string | null = null,
+): Promise<string> {
   const root = join(baseDir, id);
-  mkdirSync(root, { mode: 0o700 });
-  writeOwnerFile(root, hostId);
+  await mkdir(root, { mode: 0o700 });
+  await writeOwnerFile(root, hostId);
   return root;
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { chmod, mkdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import type {
@@ -150,7 +151,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     bundle: ServerBundle;
     inside: InsideLayout;
     encodedConfig: string;
-  }): LaunchPlan;
+  }): LaunchPlan | Promise<LaunchPlan>;
 
   /** Facts about this runtime's enforcement, for {@link BaseRuntime.limitsInForce}. */
   protected abstract limitFacts(): RuntimeLimitFacts;
@@ -245,13 +246,13 @@ export abstract class BaseRuntime implements SandboxRuntime {
       throw error;
     }
     const id = `${DIR_PREFIX}tpl-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
-    const root = createTemplateRoot(this.options.baseDir, id, this.#hostId);
+    const root = await createTemplateRoot(this.options.baseDir, id, this.#hostId);
     try {
       if (options.keepSandbox) await this.#copyLiveWorkspace(sandbox, templateWorkspace(root), signal);
       else await sandbox.closeKeepingWorkspace(templateWorkspace(root));
     } catch (error) {
       await sandbox.close();
-      removeSandboxDirs(root);
+      await removeSandboxDirs(root);
       throw error;
     }
     const template = new WorkspaceTemplate(id, root, (gone) => this.#templates.delete(gone));
@@ -268,7 +269,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     destination: string,
     signal?: AbortSignal,
   ): Promise<void> {
-    mkdirSync(destination, { mode: 0o700 });
+    await mkdir(destination, { mode: 0o700 });
     await cloneWorkspace(sandbox.workspaceHostPath, destination);
     signal?.throwIfAborted();
     if (sandbox.state !== "ready") {
@@ -297,7 +298,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
       if (cancelled.aborted) return;
       try {
         await cloneWorkspace(ready.workspace, workspace);
-        writeWorkspaceFiles(workspace, files, this.sandboxOwner());
+        await writeWorkspaceFiles(workspace, files, this.sandboxOwner());
       } catch (error) {
         throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
           cause: error,
@@ -346,15 +347,15 @@ export abstract class BaseRuntime implements SandboxRuntime {
     const id = `${DIR_PREFIX}${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const limits = mergeLimits(this.options.defaultLimits, spec.limits);
     const owner = this.sandboxOwner();
-    if (owner) this.#allowTraversal();
-    const dirs = createSandboxDirs(this.options.baseDir, id, spec.files, owner, this.#hostId);
+    if (owner) await this.#allowTraversal();
+    const dirs = await createSandboxDirs(this.options.baseDir, id, spec.files, owner, this.#hostId);
     let plan: LaunchPlan;
     let inside: InsideLayout;
     try {
       inside = this.insideLayout(dirs, bundle, spec);
-      plan = this.#planFor(id, spec, limits, dirs, bundle);
+      plan = await this.#planFor(id, spec, limits, dirs, bundle);
     } catch (error) {
-      removeSandboxDirs(dirs.root);
+      await removeSandboxDirs(dirs.root);
       throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
         cause: error,
       });
@@ -386,20 +387,20 @@ export abstract class BaseRuntime implements SandboxRuntime {
       cancelFill.abort();
       await sandbox.close();
       await filling?.catch(() => undefined);
-      removeSandboxDirs(dirs.root);
+      await removeSandboxDirs(dirs.root);
       throw error;
     }
     this.lastIsolation = sandbox.isolation;
     return sandbox;
   }
 
-  #planFor(
+  async #planFor(
     id: string,
     spec: SandboxSpec,
     limits: SandboxLimits,
     dirs: SandboxDirs,
     bundle: ServerBundle,
-  ): LaunchPlan {
+  ): Promise<LaunchPlan> {
     const inside = this.insideLayout(dirs, bundle, spec);
     const config: ExecServerConfig = {
       socketPath: join(inside.run, "exec.sock"),
@@ -431,11 +432,11 @@ export abstract class BaseRuntime implements SandboxRuntime {
   }
 
   /** A sandbox running as another uid must be able to pass through the base directory. */
-  #allowTraversal(): void {
-    const { mode } = statSync(this.options.baseDir);
-    if ((mode & 0o011) !== 0o011) chmodSync(this.options.baseDir, mode | 0o011);
+  async #allowTraversal(): Promise<void> {
+    const { mode } = await stat(this.options.baseDir);
+    if ((mode & 0o011) !== 0o011) await chmod(this.options.baseDir, mode | 0o011);
     for (let dir = dirname(this.options.baseDir); dir !== dirname(dir); dir = dirname(dir)) {
-      if ((statSync(dir).mode & 0o001) === 0) {
+      if (((await stat(dir)).mode & 0o001) === 0) {
         throw new SandboxError(
           "start_failed",
           `sandboxes run as another uid and cannot reach ${this.options.baseDir}: ${dir} is not searchable by others; use a baseDir under a world-searchable directory such as /tmp`,

@@ -249,7 +249,7 @@ export class BubblewrapRuntime extends BaseRuntime {
     return this.#hostBwrapPath ?? undefined;
   }
 
-  protected launchPlan(args: {
+  protected async launchPlan(args: {
     id: string;
     spec: SandboxSpec;
     limits: SandboxLimits;
@@ -257,7 +257,7 @@ export class BubblewrapRuntime extends BaseRuntime {
     bundle: ServerBundle;
     inside: InsideLayout;
     encodedConfig: string;
-  }): LaunchPlan {
+  }): Promise<LaunchPlan> {
     const rootfs = args.spec.image ?? "host";
     const names =
       rootfs === "host" ? HOST_ROOT_ENTRIES : readdirSync(rootfs).filter((name) => !RUNTIME_OWNED.has(name));
@@ -284,18 +284,7 @@ export class BubblewrapRuntime extends BaseRuntime {
       prlimitPath: this.#bwrap.prlimitPath,
       serverArgs: [args.encodedConfig],
     });
-    const { maxProcesses, memoryBytes } = args.limits;
-    const cgroup = this.#useCgroups
-      ? SandboxCgroup.create(
-          args.id,
-          {
-            ...(maxProcesses !== undefined ? { maxTasks: maxProcesses + 1 } : {}),
-            ...(memoryBytes !== undefined ? { memoryBytes: memoryBytes + CGROUP_MEMORY_HEADROOM_BYTES } : {}),
-          },
-          this.#owner,
-        )
-      : undefined;
-    if (cgroup) recordSandboxCgroups(args.dirs.root, cgroup.dirs);
+    const cgroup = await this.#createCgroup(args.id, args.limits, args.dirs.root);
     return {
       command: this.#bwrap.bwrapPath,
       args: bwrapArgs,
@@ -303,5 +292,27 @@ export class BubblewrapRuntime extends BaseRuntime {
       env: { PATH: SANDBOX_PATH },
       ...(this.#owner ? { uid: this.#owner.uid, gid: this.#owner.gid } : {}),
     };
+  }
+
+  /** The sandbox's cgroups (when enabled and writable), recorded beside it for a later reaper. */
+  async #createCgroup(id: string, limits: SandboxLimits, root: string): Promise<SandboxCgroup | undefined> {
+    if (!this.#useCgroups) return undefined;
+    const { maxProcesses, memoryBytes } = limits;
+    const cgroup = await SandboxCgroup.create(
+      id,
+      {
+        ...(maxProcesses !== undefined ? { maxTasks: maxProcesses + 1 } : {}),
+        ...(memoryBytes !== undefined ? { memoryBytes: memoryBytes + CGROUP_MEMORY_HEADROOM_BYTES } : {}),
+      },
+      this.#owner,
+    );
+    if (!cgroup) return undefined;
+    try {
+      await recordSandboxCgroups(root, cgroup.dirs);
+    } catch (error) {
+      await cgroup.remove(); // Unrecorded, no reaper would find it.
+      throw error;
+    }
+    return cgroup;
   }
 }

@@ -1,0 +1,59 @@
+import type { ExecRequestBody, ExecResultByOp } from "../protocol/exec-protocol.types";
+import { type ExecClient, ExecRequestError } from "./exec-client";
+import { SandboxError } from "./sandbox-error";
+
+/** Runs one request to the execution server; its refusals become `forbidden`/`request_failed` SandboxErrors. */
+export async function callExecServer<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (error instanceof ExecRequestError) {
+      const reason = error.body.code === "forbidden" ? "forbidden" : "request_failed";
+      throw new SandboxError(reason, error.message, { details: { code: error.body.code }, cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * One request that must be answered within `hangMs` (the server's own time limit plus slack):
+ * without an answer by then it fails as `crashed` (the server hangs). An abort of `signal`
+ * asks the server to cancel the request.
+ */
+export async function requestWithDeadline<Op extends "tool" | "exec">(
+  client: ExecClient,
+  body: Extract<ExecRequestBody, { op: Op }>,
+  hangMs: number,
+  signal: AbortSignal | undefined,
+): Promise<ExecResultByOp[Op]> {
+  let requestId: number | undefined;
+  const onAbort = () => {
+    if (requestId !== undefined) client.request({ op: "cancel", targetId: requestId }).catch(() => undefined);
+  };
+  let hangTimer: NodeJS.Timeout | undefined;
+  try {
+    const call = callExecServer(() =>
+      client.request(body, (id) => {
+        requestId = id;
+        if (signal?.aborted) onAbort();
+        else signal?.addEventListener("abort", onAbort, { once: true });
+      }),
+    );
+    const hang = new Promise<never>((_, reject) => {
+      hangTimer = setTimeout(
+        () =>
+          reject(
+            new SandboxError(
+              "crashed",
+              `${(body as { op: string }).op} call got no answer within ${hangMs} ms`,
+            ),
+          ),
+        hangMs,
+      );
+    });
+    return await Promise.race([call, hang]);
+  } finally {
+    clearTimeout(hangTimer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
