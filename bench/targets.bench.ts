@@ -1,7 +1,8 @@
-// `npm run bench -- targets [--only a,b] [--all] [--no-fail]`: runs every bench that has a named
+// `npm run bench -- targets [--only a,b] [--all] [--no-fail] [--list]`: runs every bench that has a named
 // target (bench/targets/bench-targets.ts) in its short form, one after another, each in a process of
 // its own, and prints one table: bench, key, target, figure, met/missed. Exits 1 when a target is
 // missed (`--no-fail`: report only). Benches marked slow (chaos, soak) run with `--all` or `--only`.
+// `--list` prints the plan (each bench's short-form command and its targets) and runs nothing.
 import { parseArgs } from "node:util";
 import type { Bench, BenchReport } from "./bench.types";
 import { runBenchChild } from "./targets/bench-child";
@@ -38,6 +39,7 @@ const bench: Bench = {
         only: { type: "string" },
         all: { type: "boolean", default: false },
         "no-fail": { type: "boolean", default: false },
+        list: { type: "boolean", default: false },
       },
     });
     const chosen = chooseBenches(values.only, values.all ?? false);
@@ -46,6 +48,8 @@ const bench: Bench = {
     for (const entry of BENCH_TARGETS) {
       let outcome: BenchOutcome;
       if (!chosen.includes(entry)) outcome = { kind: "skipped", reason: "slow: run with --all" };
+      else if (values.list)
+        outcome = { kind: "skipped", reason: `--list: ${entry.shortArgs.join(" ") || "(defaults)"}` };
       else {
         console.log(`\n## targets: npm run bench -- ${[entry.bench, ...entry.shortArgs].join(" ")}`);
         const started = performance.now();

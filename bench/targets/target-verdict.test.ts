@@ -102,6 +102,8 @@ describe("target verdicts", () => {
       allMet: false,
       missedKeys: "scale efficiency4",
     });
+    expect(verdictSummary([met, ...notRun])).toMatchObject({ allMet: true, missedKeys: "none" });
+    expect(verdictSummary(notRun).allMet).toBe(false);
   });
 
   it("formats fractions short", () => {

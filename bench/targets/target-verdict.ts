@@ -105,12 +105,14 @@ export function verdictSummary(
   verdicts: readonly TargetVerdict[],
 ): Record<string, string | number | boolean> {
   const missed = verdicts.filter((v) => v.status === "missed");
+  const met = verdicts.filter((v) => v.status === "met").length;
   return {
     targets: verdicts.length,
-    met: verdicts.filter((v) => v.status === "met").length,
+    met,
     missed: missed.length,
     notRun: verdicts.filter((v) => v.status === "not run").length,
-    allMet: missed.length === 0,
+    // Every target that ran was met; a run of nothing has met nothing.
+    allMet: missed.length === 0 && met > 0,
     missedKeys: missed.map((v) => `${v.bench} ${v.key}`).join("; ") || "none",
   };
 }
