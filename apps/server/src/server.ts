@@ -1,31 +1,13 @@
-import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { hostname } from "node:os";
-import {
-  type ControlPlaneAuthOptions,
-  type ControlPlaneHandlerOptions,
-  createControlPlaneHandler,
-} from "@raas/api";
+import type { ControlPlaneAuthOptions, ControlPlaneHandlerOptions } from "@raas/api";
 import {
   type AgentHandlersOptions,
   type ChatFormatName,
-  type ComposedAgentHandlers,
   type ComposedBatches,
   type ComposedWorkers,
-  composeAgentHandlers,
-  composeBackends,
-  composeBatches,
-  composeEngine,
-  composeGateway,
-  composeInference,
-  composeSandboxRuntime,
-  composeWorkers,
   createRaasLogger,
-  defaultSandboxHostId,
   type InferenceConfig,
   type QueueConfig,
-  recordSandboxEvents,
   type SandboxConfig,
   type StoreConfig,
   type WorkersConfig,
@@ -34,16 +16,19 @@ import type {
   AnyTaskHandler,
   BenchmarkRunStore,
   EngineOptions,
-  GatewayCallStore,
   RolloutEngine,
   SandboxRuntime,
   WorkerStore,
 } from "@raas/engine";
 import type { HandlersConfig } from "@raas/handlers";
 import type { InferenceGateway, RoutedInferencePool } from "@raas/inference";
-import { DEFAULT_SERVER_HOST, DEFAULT_SERVER_PORT, defaultAllowedHosts } from "@raas/shared";
 import type { Logger } from "pino";
-import { qwen3TokenText } from "./token-text";
+import { createServerClose } from "./start/close-server";
+import { composeServerCore } from "./start/compose-server-core";
+import { createServerHandler } from "./start/create-server-handler";
+import { listenOrRelease, urlOfAddress } from "./start/listen-server";
+import { resolveAuth } from "./start/resolve-auth";
+import { startServerSystems } from "./start/start-server-systems";
 
 /** Everything `startServer` needs; `main.ts` builds it from the environment. */
 export interface ServerConfig {
@@ -149,165 +134,15 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     createRaasLogger(config.logLevel ?? "info", {
       secrets: [auth.adminToken, auth.trainerToken, auth.viewerToken, ...(auth.trainerTokens ?? [])],
     });
-  const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));
-  // Before the handlers: the `harness` handler bridges sandboxes to it (the URL is known at listen).
-  // Its calls go to the engine's store (the database when there is one), composed below; no job
-  // runs, so no call arrives, before it exists.
-  let gatewayCalls: GatewayCallStore | null = null;
-  const gateway = composeGateway({
-    pool: inference.pool,
-    modelName: inference.defaultModelName,
-    calls: () => {
-      if (!gatewayCalls) throw new Error("the gateway's call store is used before the engine's store exists");
-      return gatewayCalls;
-    },
-    logger: logger.child({ component: "gateway" }),
-  });
-  let serverUrl = "";
-  // Agent handlers need sandboxes: without the runtime's binary the server refuses to start.
-  const hostId = config.hostId ?? defaultSandboxHostId();
-  const sandboxRuntime = composeSandboxRuntime(config.sandbox ?? {}, logger.child({ component: "sandbox" }), {
-    requireInstalled: config.agentHandlers !== false,
-    hostId,
-  });
-  const agentHandlers: ComposedAgentHandlers =
-    config.agentHandlers === false
-      ? { handlers: [], close: async () => {} }
-      : composeAgentHandlers({
-          sandboxRuntime,
-          inference: inference.pool,
-          chatFormat: config.agentHandlers?.chatFormat ?? "qwen3",
-          ...(config.agentHandlers?.config ? { config: config.agentHandlers.config } : {}),
-          ...(config.agentHandlers?.swe ? { swe: config.agentHandlers.swe } : {}),
-          harnessGateway: gateway.harnessGateway(() => serverUrl),
-          logger: logger.child({ component: "handlers" }),
-        });
-  const composed = await composeEngine({
-    store: config.store ?? { kind: "memory" },
-    ...(config.queue && { queue: config.queue }),
-    logger: logger.child({ component: "engine" }),
-    ...(config.pools ? { pools: config.pools } : {}),
-    handlers: [...agentHandlers.handlers, ...(config.handlers ?? [])],
-    inference: inference.pool,
-    workerId: hostId,
-    ...(config.fairShare ? { fairShare: config.fairShare } : {}),
-  }).catch(async (error: unknown) => {
-    // E.g. a Redis queue without PostgreSQL: release what was built before saying why.
-    await Promise.all([inference.close(), agentHandlers.close()]);
-    throw error;
-  });
-  gatewayCalls = composed.gatewayCalls;
-  // The server watches every worker: it closes the sandbox records of dead ones, and removes the
-  // sandbox directories of dead hosts it can see (a base directory shared with workers).
-  const sandboxEvents = recordSandboxEvents(sandboxRuntime, composed.sandboxEvents, {
-    hostId,
-    logger: logger.child({ component: "sandbox-events" }),
-    workers: composed.workers,
-    ...(composed.bus && { bus: composed.bus }),
-    closeDeadHostRecords: true,
-  });
-  await composed.engine.start();
-  // The embedded default is one worker, "<hostname>:<pid>"; the monitor marks silent workers lost
-  // and the engine restarts the unfinished jobs they held.
-  const workers = await composeWorkers({
-    ...config.workers,
-    store: composed.workers,
-    engine: composed.engine,
-    sandboxRuntime,
-    workerId: hostId,
-    ...(composed.bus && { bus: composed.bus, backends: () => inference.pool.listBackends() }),
-    // No worker is marked lost for heartbeats a database outage kept from the store.
-    storeHealth: composed.storeHealth,
-    logger: logger.child({ component: "workers" }),
-  });
-  // Distributed mode: what is registered, drained or removed through the API is kept in the store
-  // (a restart gets it back) and applied by every worker; backends.list merges the workers' views.
-  const backends = await composeBackends({
-    registry: inference.pool,
-    shared: composed.bus
-      ? {
-          store: composed.backendRegistrations,
-          bus: composed.bus,
-          workers: composed.workers,
-          selfWorkerId: workers.workerId,
-          ...(config.workers?.heartbeatIntervalMs !== undefined && {
-            syncIntervalMs: config.workers.heartbeatIntervalMs,
-          }),
-          ...(config.workers?.missedAfterMs !== undefined && { missedAfterMs: config.workers.missedAfterMs }),
-        }
-      : null,
-    logger: logger.child({ component: "backends" }),
-  });
-  // The server runs the deployment's one batch system: embedded, or as the control plane of
-  // workers (they never do). After the engine, so that resumed steps find it running.
-  const batches = await composeBatches({
-    engine: composed.engine,
-    store: composed.batches,
-    curriculum: composed.curriculum,
-    gatewayCalls: composed.gatewayCalls,
-    inference: inference.pool,
-    bus: composed.bus,
-    archive: composed.archive,
-    ...(config.retentionEveryMs !== undefined && { retentionEveryMs: config.retentionEveryMs }),
-    logger: logger.child({ component: "batches" }),
-  });
-  gateway.follow(composed.engine);
-  const handler = createControlPlaneHandler({
-    engine: composed.engine,
-    auth,
-    backends: {
-      registry: backends.directory,
-      pool: inference.pool,
-      defaultModelName: inference.defaultModelName,
-    },
-    benchmarks: composed.benchmarks,
-    workers: composed.workers,
-    storeHealth: composed.storeHealth,
-    ...(composed.archive && { archive: composed.archive }),
-    batches: { system: batches.system, catalog: batches.catalog },
-    policy: batches.policy,
-    tokenText: qwen3TokenText(),
-    gateway: gateway.gateway,
-    gatewayBridges: gateway,
-    sandboxes: {
-      name: sandboxRuntime.name,
-      ...(sandboxRuntime.limitsInForce && { limitsInForce: () => sandboxRuntime.limitsInForce!() }),
-      events: composed.sandboxEvents,
-    },
-    logger: logger.child({ component: "api" }),
-    ...(config.maxBodyBytes !== undefined ? { maxBodyBytes: config.maxBodyBytes } : {}),
-    ...(config.subscribers ? { subscribers: config.subscribers } : {}),
-    allowedHosts: [
-      ...defaultAllowedHosts(config.host ?? "127.0.0.1", hostname()),
-      ...(config.allowedHosts ?? []),
-    ],
-  });
+  const core = await composeServerCore(config, logger);
+  const systems = await startServerSystems(config, core);
+  const handler = createServerHandler(config, auth, core, systems);
+  const parts = { core, systems, handler };
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, handler);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(config.port ?? DEFAULT_SERVER_PORT, config.host ?? DEFAULT_SERVER_HOST, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
-  } catch (error) {
-    // E.g. the port is taken: release what was built so an in-process caller can retry.
-    handler.close();
-    gateway.close();
-    await batches.close();
-    await backends.close();
-    await workers.close();
-    await composed.engine.stop({ graceMs: 0 });
-    await Promise.all([sandboxRuntime.closeAll(), inference.close(), agentHandlers.close()]);
-    await sandboxEvents.close();
-    await composed.close();
-    throw error;
-  }
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
-  serverUrl = url;
+  const address = await listenOrRelease(server, config, parts);
+  const url = urlOfAddress(address);
+  core.setServerUrl(url);
+  const { composed, inference, sandboxRuntime } = core;
   logger.info(
     {
       url,
@@ -319,34 +154,6 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     },
     "server listening",
   );
-
-  let closing: Promise<void> | null = null;
-  const close = (options: { graceMs?: number } = {}) => {
-    closing ??= (async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      handler.close();
-      gateway.close();
-      // Before the engine: no step acts on job events while the engine winds down.
-      await batches.close();
-      await composed.engine.stop({ graceMs: options.graceMs ?? config.shutdownGraceMs });
-      await backends.close();
-      await workers.close();
-      // Long-polls and SSE streams would hold the server open; the engine is stopped, so end them.
-      server.closeAllConnections();
-      await closed;
-      await sandboxRuntime.closeAll();
-      // Every sandbox is closed: its last events are buffered, write them before the store closes.
-      await sandboxEvents.close();
-      // After the engine stopped: no stage can still be cutting a bundle from the scratch directory.
-      await agentHandlers.close();
-      await inference.close();
-      await composed.close();
-      logger.info({ url }, "server stopped");
-    })();
-    return closing;
-  };
-
   return {
     url,
     port: address.port,
@@ -354,29 +161,16 @@ export async function startServer(config: ServerConfig = {}): Promise<RunningSer
     isAdminTokenGenerated,
     engine: composed.engine,
     inference: inference.pool,
-    gateway: gateway.gateway,
+    gateway: core.gateway.gateway,
     defaultModelName: inference.defaultModelName,
     sandboxRuntime,
     benchmarks: composed.benchmarks,
-    workers: { ...workers, store: composed.workers },
-    batches,
+    workers: { ...systems.workers, store: composed.workers },
+    batches: systems.batches,
     storeKind: composed.storeKind,
     queueKind: config.queue?.kind ?? "memory",
     server,
     logger,
-    close,
-  };
-}
-
-function resolveAuth(given: Partial<ControlPlaneAuthOptions> = {}): {
-  auth: ControlPlaneAuthOptions;
-  isAdminTokenGenerated: boolean;
-} {
-  const auth: ControlPlaneAuthOptions = { ...given, requireViewerToken: given.requireViewerToken ?? false };
-  if (auth.adminToken || auth.trainerToken || (auth.trainerTokens?.length ?? 0) > 0)
-    return { auth, isAdminTokenGenerated: false };
-  return {
-    auth: { ...auth, adminToken: `raas_${randomBytes(24).toString("base64url")}` },
-    isAdminTokenGenerated: true,
+    close: createServerClose(server, parts, { url, shutdownGraceMs: config.shutdownGraceMs }),
   };
 }

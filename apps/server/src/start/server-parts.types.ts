@@ -1,0 +1,42 @@
+import type { ControlPlaneHandler } from "@raas/api";
+import type {
+  ComposedAgentHandlers,
+  ComposedBackends,
+  ComposedBatches,
+  ComposedEngine,
+  ComposedGateway,
+  ComposedInference,
+  ComposedWorkers,
+  SandboxEventRecording,
+} from "@raas/compose";
+import type { SandboxRuntime } from "@raas/engine";
+import type { Logger } from "pino";
+
+/** What exists before the engine starts: inference, gateway, sandboxes, handlers, the engine. */
+export interface ServerCore {
+  logger: Logger;
+  /** This process's worker id and the host id of its sandbox events. */
+  hostId: string;
+  inference: ComposedInference;
+  gateway: ComposedGateway;
+  sandboxRuntime: SandboxRuntime;
+  agentHandlers: ComposedAgentHandlers;
+  composed: ComposedEngine;
+  /** The URL the harness gateway bridge hands to sandboxes, known once the server listens. */
+  setServerUrl(url: string): void;
+}
+
+/** What runs beside the started engine: sandbox-event recording, workers, backends, batches. */
+export interface ServerSystems {
+  sandboxEvents: SandboxEventRecording;
+  workers: ComposedWorkers;
+  backends: ComposedBackends;
+  batches: ComposedBatches;
+}
+
+/** Everything `close` winds down, in its order. */
+export interface ServerParts {
+  core: ServerCore;
+  systems: ServerSystems;
+  handler: ControlPlaneHandler;
+}
