@@ -1,25 +1,59 @@
 import { readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import type { Command } from "commander";
+import type { CliContext } from "../cli-context";
 import type { RaasClient } from "../client";
 import { bar, printJson } from "../output";
 import { benchmarkStore } from "./benchmark-store";
 import { sweEvalCounts, writeSweEvalOutput } from "./swe-eval-output";
 import { sweJobGateway } from "./swe-job-gateway";
 
-export const EVAL_SWE_HELP = `raas eval swe --dataset FILE.jsonl (--backend URL [--model NAME] | --predictions FILE)
-              [--specs FILE.json] [--concurrency N] [--run-id ID] [--out DIR] [--max-turns N] [--json]
-      SWE-bench evaluation through the service, stored as a benchmark run. With --backend: registers
-      the backend (serving --model, default the server's default model) and runs one \`swe\` rollout
-      per instance. With --predictions (instance_id, model_name_or_path, model_patch): grades those
-      patches without rollouts; a .jsonl file is JSON Lines, a .json file a JSON array or an
-      {instance_id: prediction} object (as SWE-bench), any other name is read by its content.
-      --specs: per-repo/version specs (setup commands, env, test command) sent with each job.
-      At most N jobs at once (default 8). Writes SWE-bench's files to --out (default
-      ./swe-eval-<run-id>): <model>.<run-id>.json (run summary),
-      logs/run_evaluation/<run-id>/<model>/<instance_id>/report.json, predictions.jsonl.
-      Re-running with the same --run-id resumes: graded instances are not run again, errored
-      ones are retried.`;
+interface EvalSweOptions {
+  dataset?: string;
+  backend?: string;
+  predictions?: string;
+  specs?: string;
+  model?: string;
+  concurrency?: string;
+  runId?: string;
+  out?: string;
+  maxTurns?: string;
+  json?: boolean;
+}
+
+/** `raas eval <benchmark> …`; SWE-bench is the one benchmark so far. */
+export function declareEval(program: Command, context: CliContext): void {
+  const evaluate = program.command("eval").description("benchmark evaluation through the service");
+  evaluate
+    .command("swe")
+    .summary("SWE-bench evaluation, stored as a benchmark run")
+    .description(
+      [
+        "SWE-bench evaluation through the service, stored as a benchmark run. With --backend: registers",
+        "the backend (serving --model, default the server's default model) and runs one `swe` rollout",
+        "per instance. With --predictions (instance_id, model_name_or_path, model_patch): grades those",
+        "patches without rollouts; a .jsonl file is JSON Lines, a .json file a JSON array or an",
+        "{instance_id: prediction} object (as SWE-bench), any other name is read by its content.",
+        "Writes SWE-bench's files to --out: <model>.<run-id>.json (run summary),",
+        "logs/run_evaluation/<run-id>/<model>/<instance_id>/report.json, predictions.jsonl.",
+        "Re-running with the same --run-id resumes: graded instances are not run again, errored",
+        "ones are retried.",
+      ].join(" "),
+    )
+    .option("--dataset <file>", "SWE-bench instances, JSON Lines (required)")
+    .option("--backend <url>", "inference backend to register and roll out against")
+    .option("--model <name>", "model name (default: the backend's, or the predictions')")
+    .option("--predictions <file>", "grade these patches instead of rolling out")
+    .option("--specs <file>", "per-repo/version specs (setup commands, env, test command) sent with each job")
+    .option("--concurrency <n>", "at most N jobs at once (default 8)")
+    .option("--run-id <id>", "benchmark run id (default <dataset>-<model>-<time>); the same id resumes")
+    .option("--out <dir>", "output directory (default ./swe-eval-<run-id>)")
+    .option("--max-turns <n>", "agent turns per instance")
+    .option("--json", "print the outcome as JSON, no progress")
+    .action(async (options: EvalSweOptions) => {
+      context.setExitCode(await evalSweCommand(context.client(), options));
+    });
+}
 
 function positiveInt(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -37,32 +71,11 @@ function idPart(text: string): string {
     .slice(0, 80);
 }
 
-/** `raas eval <benchmark> …`; SWE-bench is the one benchmark so far. */
-export async function evalCommand(client: RaasClient, argv: string[]): Promise<number> {
-  const [benchmark, ...rest] = argv;
-  if (benchmark === "swe") return evalSweCommand(client, rest);
-  console.error(`unknown benchmark "${benchmark ?? ""}"\nusage: ${EVAL_SWE_HELP}`);
-  return 2;
-}
-
-export async function evalSweCommand(client: RaasClient, argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      dataset: { type: "string" },
-      backend: { type: "string" },
-      predictions: { type: "string" },
-      specs: { type: "string" },
-      model: { type: "string" },
-      concurrency: { type: "string" },
-      "run-id": { type: "string" },
-      out: { type: "string" },
-      "max-turns": { type: "string" },
-      json: { type: "boolean", default: false },
-    },
-  });
+async function evalSweCommand(client: RaasClient, values: EvalSweOptions): Promise<number> {
   if (!values.dataset || (values.backend === undefined) === (values.predictions === undefined)) {
-    throw new Error(`--dataset and one of --backend or --predictions are required\nusage: ${EVAL_SWE_HELP}`);
+    throw new Error(
+      "--dataset and one of --backend or --predictions are required (see raas eval swe --help)",
+    );
   }
   // Loaded here, not at the top: the handlers package costs start-up time other commands do not need.
   const { loadSweRepoSpecs, parsePredictions, parseSweJsonl, runSweBenchmark } = await import(
@@ -96,7 +109,7 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
   }
   const dataset = basename(values.dataset).replace(/\.jsonl$/, "");
   const runId =
-    values["run-id"] ?? `${idPart(dataset) || "swe"}-${idPart(model) || "model"}-${Date.now().toString(36)}`;
+    values.runId ?? `${idPart(dataset) || "swe"}-${idPart(model) || "model"}-${Date.now().toString(36)}`;
   const outDir = resolve(values.out ?? `swe-eval-${runId}`);
   log(`run ${runId}: ${instances.length} instances`);
 
@@ -110,7 +123,7 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
       : {
           backend: values.backend,
           concurrency,
-          maxTurns: values["max-turns"] ?? null,
+          maxTurns: values.maxTurns ?? null,
           specs: values.specs ?? null,
         },
   });
@@ -123,8 +136,8 @@ export async function evalSweCommand(client: RaasClient, argv: string[]): Promis
     maxInFlight: concurrency,
     ...(predictions !== undefined && { predictions }),
     ...(specs !== undefined && { specs }),
-    ...(values["max-turns"] !== undefined && {
-      agent: { maxTurns: positiveInt(values["max-turns"], "max-turns", 50) },
+    ...(values.maxTurns !== undefined && {
+      agent: { maxTurns: positiveInt(values.maxTurns, "max-turns", 50) },
     }),
     onProgress: ({ finished, total, resolved, failed }) => {
       if (!quiet)

@@ -1,12 +1,8 @@
 import { createWriteStream, type WriteStream } from "node:fs";
-import { parseArgs } from "node:util";
 import type { TTrajectoryExport } from "@raas/shared";
+import type { Command } from "commander";
+import type { CliContext } from "../cli-context";
 import type { RaasClient } from "../client";
-
-export const EXPORT_HELP = `raas export --job <id> [--out FILE]
-raas export --batch <id> [--out FILE.jsonl] [--page-size N]
-    trajectories for training as JSON Lines (flat tokens, loss mask, logprobs, reward; see /openapi.json):
-    one row per job to stdout or FILE; progress and a summary go to stderr`;
 
 const DEFAULT_PAGE_SIZE = 16;
 
@@ -44,22 +40,37 @@ class ExportTally {
   }
 }
 
-export async function exportCommand(client: RaasClient, argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      job: { type: "string" },
-      batch: { type: "string" },
-      out: { type: "string" },
-      "page-size": { type: "string" },
-    },
-  });
+interface ExportOptions {
+  job?: string;
+  batch?: string;
+  out?: string;
+  pageSize?: string;
+}
+
+export function declareExport(program: Command, context: CliContext): void {
+  program
+    .command("export")
+    .summary("trajectories for training as JSON Lines")
+    .description(
+      "Trajectories for training as JSON Lines (flat tokens, loss mask, logprobs, reward; see /openapi.json): " +
+        "one row per job to stdout or --out FILE; progress and a summary go to stderr.",
+    )
+    .option("--job <id>", "export this job")
+    .option("--batch <id>", "export every job of this batch")
+    .option("--out <file>", "write to FILE instead of stdout")
+    .option("--page-size <n>", `jobs per request with --batch, 1 to 100 (default ${DEFAULT_PAGE_SIZE})`)
+    .action(async (options: ExportOptions) => {
+      context.setExitCode(await exportCommand(context.client(), options));
+    });
+}
+
+async function exportCommand(client: RaasClient, values: ExportOptions): Promise<number> {
   if ((values.job === undefined) === (values.batch === undefined)) {
-    throw new Error(`give exactly one of --job or --batch\nusage: ${EXPORT_HELP}`);
+    throw new Error("give exactly one of --job or --batch (see raas export --help)");
   }
-  const pageSize = values["page-size"] === undefined ? DEFAULT_PAGE_SIZE : Number(values["page-size"]);
+  const pageSize = values.pageSize === undefined ? DEFAULT_PAGE_SIZE : Number(values.pageSize);
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
-    throw new Error(`--page-size must be an integer from 1 to 100, got ${values["page-size"]}`);
+    throw new Error(`--page-size must be an integer from 1 to 100, got ${values.pageSize}`);
   }
   const file = values.out === undefined ? null : createWriteStream(values.out, { flags: "w" });
   const out = file ?? process.stdout;

@@ -1,9 +1,26 @@
-import { parseArgs } from "node:util";
 import type { TEngineStats } from "@raas/shared";
+import type { Command } from "commander";
+import type { CliContext } from "../cli-context";
 import type { RaasClient } from "../client";
 import { bar, printJson } from "../output";
 
-export const STATUS_HELP = "raas status [--watch] [--interval-ms 1000] [--json]";
+interface StatusOptions {
+  watch?: boolean;
+  intervalMs: string;
+  json?: boolean;
+}
+
+export function declareStatus(program: Command, context: CliContext): void {
+  program
+    .command("status")
+    .description("per-stage queue counts, failures and throughput")
+    .option("--watch", "redraw until interrupted")
+    .option("--interval-ms <ms>", "time between redraws with --watch (at least 200)", "1000")
+    .option("--json", "print the stats as JSON")
+    .action(async (options: StatusOptions) => {
+      context.setExitCode(await statusCommand(context.client(), options));
+    });
+}
 
 export function render(stats: TEngineStats): string {
   const lines = ["stage  queued  active/slots"];
@@ -31,16 +48,8 @@ export function render(stats: TEngineStats): string {
   return lines.join("\n");
 }
 
-export async function statusCommand(client: RaasClient, argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      watch: { type: "boolean", default: false },
-      "interval-ms": { type: "string", default: "1000" },
-      json: { type: "boolean", default: false },
-    },
-  });
-  const intervalMs = Math.max(200, Number(values["interval-ms"]) || 1_000);
+async function statusCommand(client: RaasClient, values: StatusOptions): Promise<number> {
+  const intervalMs = Math.max(200, Number(values.intervalMs) || 1_000);
   for (;;) {
     const stats = await client.system.stats.query();
     if (values.json) printJson(stats);

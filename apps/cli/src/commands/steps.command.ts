@@ -1,9 +1,8 @@
-import { parseArgs } from "node:util";
 import type { TStep, TWasteLedger } from "@raas/shared";
+import type { Command } from "commander";
+import type { CliContext } from "../cli-context";
 import type { RaasClient } from "../client";
 import { printJson, table } from "../output";
-
-export const STEPS_HELP = `raas steps show <stepId> [--json]       (a step's progress, rewards and waste ledger)`;
 
 const round = (value: number | null, digits = 3) => (value === null ? "-" : value.toFixed(digits));
 
@@ -30,24 +29,26 @@ function summary(step: TStep): string {
     .join("\n")}`;
 }
 
-export async function stepsCommand(client: RaasClient, argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { json: { type: "boolean", default: false } },
-  });
-  switch (sub) {
-    case "show": {
-      const [stepId] = positionals;
-      if (!stepId)
-        throw new Error(`missing step id (see GET /api/v1/runs/<runId>/steps)\nusage:\n${STEPS_HELP}`);
-      const step = await client.steps.get.query({ stepId });
-      if (values.json) printJson(step);
-      else console.log(summary(step));
-      return 0;
-    }
-    default:
-      throw new Error(`unknown steps command "${sub ?? ""}"\nusage:\n${STEPS_HELP}`);
-  }
+export function declareSteps(program: Command, context: CliContext): void {
+  const steps = program.command("steps").description("training steps");
+  steps
+    .command("show")
+    .description("a step's progress, rewards and waste ledger")
+    .argument("[stepId]", "step id (see GET /api/v1/runs/<runId>/steps)")
+    .option("--json", "print the step as JSON")
+    .action(async (stepId: string | undefined, options: { json?: boolean }) => {
+      context.setExitCode(await showStep(context.client(), stepId, options));
+    });
+}
+
+async function showStep(
+  client: RaasClient,
+  stepId: string | undefined,
+  values: { json?: boolean },
+): Promise<number> {
+  if (!stepId) throw new Error("missing step id (see GET /api/v1/runs/<runId>/steps)");
+  const step = await client.steps.get.query({ stepId });
+  if (values.json) printJson(step);
+  else console.log(summary(step));
+  return 0;
 }

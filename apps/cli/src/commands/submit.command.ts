@@ -1,5 +1,6 @@
-import { parseArgs } from "node:util";
 import type { TSubmitJobRequest } from "@raas/shared";
+import type { Command } from "commander";
+import type { CliContext } from "../cli-context";
 import type { RaasClient } from "../client";
 import { bar } from "../output";
 import { withJobKeys } from "./job-keys";
@@ -9,15 +10,40 @@ import { type FinishedJob, formatSummary, INFRASTRUCTURE_EXIT_CODE, summarizeJob
 const CHUNK = 500;
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
-export const SUBMIT_HELP = `raas submit <file.json|file.jsonl|-> [--kind K] [--wait] [--json] [--key-salt S]
-                                each request without a jobKey gets one from the file's content and
-                                its line, so submitting the file again never runs a job twice;
-                                --key-salt S submits the same file again as new jobs
-                                --wait ends with a summary; exit status ${INFRASTRUCTURE_EXIT_CODE} when a job failed for
-                                infrastructure reasons (timeout, sandbox, inference, eval)
-                                --json prints JSON lines: one per job as the server acknowledges it,
-                                then (with --wait) one per finished job and a summary
-raas submit --demo N            submit N diagnostic 'sleep' jobs (watch the queues move)`;
+/** `raas submit`'s options, as commander parses them. */
+interface SubmitOptions {
+  kind?: string;
+  demo?: string;
+  wait?: boolean;
+  json?: boolean;
+  keySalt?: string;
+}
+
+export function declareSubmit(program: Command, context: CliContext): void {
+  program
+    .command("submit")
+    .summary("submit jobs from a JSON/JSONL file, or N diagnostic jobs")
+    .description(
+      "Submits job requests from a JSON file (one object or an array) or JSONL (one object per line; - reads stdin). " +
+        "Each request without a jobKey gets one from the file's content and its line, so submitting the file" +
+        " again never runs a job twice.",
+    )
+    .argument("[file]", "file.json, file.jsonl or - (standard input)")
+    .option("--kind <kind>", "handler kind for requests that name none")
+    .option("--demo <count>", "submit N diagnostic 'sleep' jobs instead of a file (watch the queues move)")
+    .option(
+      "--wait",
+      `wait for every job and end with a summary; exit status ${INFRASTRUCTURE_EXIT_CODE} when a job failed for infrastructure reasons (timeout, sandbox, inference, eval)`,
+    )
+    .option(
+      "--json",
+      "print JSON lines: one per job as the server acknowledges it, then (with --wait) one per finished job and a summary",
+    )
+    .option("--key-salt <salt>", "submit the same file again as new jobs")
+    .action(async (file: string | undefined, options: SubmitOptions) => {
+      context.setExitCode(await submitCommand(context.client(), file, options));
+    });
+}
 
 function demoRequests(count: number): TSubmitJobRequest[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -38,18 +64,11 @@ function printLine(value: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
-export async function submitCommand(client: RaasClient, argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      kind: { type: "string" },
-      demo: { type: "string" },
-      wait: { type: "boolean", default: false },
-      json: { type: "boolean", default: false },
-      "key-salt": { type: "string" },
-    },
-  });
+async function submitCommand(
+  client: RaasClient,
+  file: string | undefined,
+  values: SubmitOptions,
+): Promise<number> {
   let requests: TSubmitJobRequest[];
   if (values.demo !== undefined) {
     const count = Number(values.demo);
@@ -57,10 +76,9 @@ export async function submitCommand(client: RaasClient, argv: string[]): Promise
       throw new Error("--demo needs a count from 1 to 100000");
     requests = demoRequests(count);
   } else {
-    const [file] = positionals;
-    if (!file) throw new Error(`missing input file\nusage: ${SUBMIT_HELP}`);
+    if (!file) throw new Error("missing input file (see raas submit --help)");
     const read = readRequests(file, values.kind === undefined ? {} : { kind: values.kind });
-    requests = withJobKeys(read.requests, read.positions, read.text, values["key-salt"]);
+    requests = withJobKeys(read.requests, read.positions, read.text, values.keySalt);
   }
   const results = [];
   for (let offset = 0; offset < requests.length; offset += CHUNK) {
@@ -92,7 +110,7 @@ export async function submitCommand(client: RaasClient, argv: string[]): Promise
     if (ids.length > 10) console.log(`  … and ${ids.length - 10} more (use --json for all ids)`);
   }
   if (!values.wait) return 0;
-  const finished = await waitAll(client, ids, values.json);
+  const finished = await waitAll(client, ids, values.json === true);
   const summary = summarizeJobs(finished);
   if (values.json) printLine({ type: "summary", ...summary });
   else console.log(formatSummary(summary));

@@ -2,15 +2,30 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Command } from "commander";
+import type { CliContext } from "../cli-context";
 
-export const WORKER_HELP =
-  "raas worker             start a worker of distributed mode (RAAS_QUEUE, DATABASE_URL, RAAS_WORKER_POOLS; see apps/worker)";
+export function declareWorker(program: Command, context: CliContext): void {
+  program
+    .command("worker")
+    .summary("start a worker of distributed mode")
+    .description(
+      "Starts a worker of distributed mode, configured by environment variables only " +
+        "(RAAS_QUEUE, DATABASE_URL, RAAS_WORKER_POOLS; see apps/worker). SIGTERM drains it.",
+    )
+    // Anything else is refused by the action, in the words it always used.
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (_options: unknown, command: Command) => {
+      context.setExitCode(await workerCommand(command.args));
+    });
+}
 
 /**
  * Runs apps/worker's main in a child process (apps do not import each other) with this
  * environment, passing SIGTERM/SIGINT on, so a signal drains the worker; resolves to its exit code.
  */
-export function workerCommand(argv: string[]): Promise<number> {
+function workerCommand(argv: string[]): Promise<number> {
   if (argv.length > 0) {
     console.error(
       `raas worker takes no arguments (got ${argv.join(" ")}); configure it with environment variables`,

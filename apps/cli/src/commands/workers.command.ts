@@ -1,12 +1,8 @@
-import { parseArgs } from "node:util";
 import type { TWorkerView } from "@raas/api";
 import { STAGES } from "@raas/shared";
-import type { RaasClient } from "../client";
+import type { Command } from "commander";
+import type { CliContext } from "../cli-context";
 import { formatMs, printJson, table } from "../output";
-
-export const WORKERS_HELP = `raas workers list [--all] [--json]      (--all: stopped workers too)
-raas workers drain <id> [--json]        (admin: finish current jobs, take no new ones)
-raas workers resume <id> [--json]       (admin: take work again)`;
 
 /** `init 3/4` style occupancy of each pool the worker runs. */
 function poolsOf(worker: TWorkerView): string {
@@ -33,29 +29,30 @@ function printWorker(worker: TWorkerView, json: boolean, verb: string): void {
   else console.log(`${verb} ${worker.id}: now ${worker.status}\n${table([row(worker)])}`);
 }
 
-export async function workersCommand(client: RaasClient, argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { all: { type: "boolean", default: false }, json: { type: "boolean", default: false } },
-  });
-  switch (sub) {
-    case "list": {
-      const { workers } = await client.workers.list.query({ includeStopped: values.all });
-      if (values.json) printJson({ workers });
+export function declareWorkers(program: Command, context: CliContext): void {
+  const workers = program.command("workers").description("workers of distributed mode");
+  workers
+    .command("list")
+    .description("registered workers with their pools' occupancy")
+    .option("--all", "stopped workers too")
+    .option("--json", "print the workers as JSON")
+    .action(async (options: { all?: boolean; json?: boolean }) => {
+      const { workers } = await context.client().workers.list.query({ includeStopped: options.all === true });
+      if (options.json) printJson({ workers });
       else console.log(workers.length === 0 ? "no workers registered" : table(workers.map(row)));
-      return 0;
-    }
-    case "drain":
-    case "resume": {
-      const [id] = positionals;
-      if (!id) throw new Error(`missing worker id (see raas workers list)\nusage:\n${WORKERS_HELP}`);
-      const { worker } = await client.workers[sub].mutate({ id });
-      printWorker(worker, values.json, sub === "drain" ? "drained" : "resumed");
-      return 0;
-    }
-    default:
-      throw new Error(`unknown workers command "${sub ?? ""}"\nusage:\n${WORKERS_HELP}`);
-  }
+    });
+  for (const [verb, done, description] of [
+    ["drain", "drained", "admin: finish current jobs, take no new ones"],
+    ["resume", "resumed", "admin: take work again"],
+  ] as const)
+    workers
+      .command(verb)
+      .description(description)
+      .argument("[id]", "worker id (see raas workers list)")
+      .option("--json", "print the worker as JSON")
+      .action(async (id: string | undefined, options: { json?: boolean }) => {
+        if (!id) throw new Error("missing worker id (see raas workers list)");
+        const { worker } = await context.client().workers[verb].mutate({ id });
+        printWorker(worker, options.json === true, done);
+      });
 }
