@@ -31,6 +31,35 @@ describe("StoreHealth", () => {
     expect(changes).toEqual([false, true]);
   });
 
+  it("logs an outage it rides out as warnings, never as an error", async () => {
+    const clock = new ManualClock(0);
+    const lines: Array<{ level: string; message: string }> = [];
+    const record = (level: string) => (_fields: object, message?: string) =>
+      void lines.push({ level, message: message ?? "" });
+    const logger = {
+      debug: record("debug"),
+      info: record("info"),
+      warn: record("warn"),
+      error: record("error"),
+    };
+    const health = new StoreHealth({ clock, logger, probeIntervalMs: 1_000 });
+    let isUp = false;
+    health.probeWith(async () => {
+      if (!isUp) throw refused;
+    });
+    health.reportFailure(refused);
+    await clock.advance(5_000);
+    isUp = true;
+    await clock.advance(1_000);
+
+    expect(health.state()).toMatchObject({ available: true, outages: 1 });
+    expect(lines.map((line) => line.level)).toEqual(["warn", "warn"]);
+    expect(lines.map((line) => line.message)).toEqual([
+      expect.stringMatching(/^store unreachable/),
+      "store reachable again",
+    ]);
+  });
+
   it("ignores errors that are not connection failures", () => {
     const health = new StoreHealth({ clock: new ManualClock(0) });
     expect(health.reportFailure(new Error('duplicate key value violates unique constraint "Job_pkey"'))).toBe(

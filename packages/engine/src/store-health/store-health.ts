@@ -135,7 +135,9 @@ export class StoreHealth {
     this.#reason = `store unreachable: ${messageOf(error)}`;
     this.#sinceMs = this.#clock.now();
     this.#outages += 1;
-    this.#logger?.error(
+    // A warning: the outage is being ridden out (writes retried with back-off, nothing dropped).
+    // What gives up on the store (a wait that times out) reports that as its own error.
+    this.#logger?.warn(
       { err: messageOf(error) },
       "store unreachable: writes are held and retried, jobs and sandboxes kept until it is back",
     );
