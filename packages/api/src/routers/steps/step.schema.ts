@@ -50,7 +50,9 @@ export const ZNextGroupsResponse = z
       ),
     done: z
       .boolean()
-      .describe("True when the step is closed and no group after these will come: stop polling."),
+      .describe(
+        "True when the step is closed and no group after these will come: stop polling. A step closed as `failed` (its infrastructure failures passed `maxJobFailures`) says why in `step.failure`.",
+      ),
   })
   .meta({ description: "The step's handed-out groups after `afterSeq`, and whether more can come." });
 
