@@ -1,7 +1,7 @@
 """RaaS trainer client: runs, steps and groups over the REST API, standard library only."""
 
 from .client import RaasClient
-from .errors import RaasConnectionError, RaasError
+from .errors import RaasConnectionError, RaasError, StepFailedError
 from .models import (
     Backend,
     Group,
@@ -13,6 +13,8 @@ from .models import (
     SamplingParams,
     StageTimings,
     Step,
+    StepFailure,
+    StepJobFailures,
     StepStats,
     StepTrajectory,
     TokenBreak,
@@ -48,6 +50,9 @@ __all__ = [
     "Staleness",
     "Step",
     "StepCreated",
+    "StepFailedError",
+    "StepFailure",
+    "StepJobFailures",
     "StepStats",
     "StepTask",
     "StepTrajectory",

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from . import operations as ops
 from . import requests as rq
-from .errors import RaasConnectionError, RaasError
+from .errors import RaasConnectionError, RaasError, StepFailedError
 from .models import Group, GroupResult, PauseMode, PolicyState, Run, RunRetention, Step
 from .operations import BackendRegistered, Dataset, NextGroups, RunCreated, StepCreated
 from .sse import parse_events
@@ -110,6 +110,7 @@ class RaasClient:
         dynamic_sampling: rq.DynamicSampling | Literal["none", "zero-variance"] | None = None,
         staleness: rq.Staleness | None = None,
         max_infra_retries: int | None = None,
+        max_job_failures: int | None = None,
         shuffle_seed: int | None = None,
         task_sampling: rq.UniformSampling | rq.AdaptiveSampling | Literal["uniform", "adaptive"] | None = None,
         require_certified_traces: bool | None = None,
@@ -117,7 +118,9 @@ class RaasClient:
         """Asks for `groups` groups of `group_size` samples, drawn from inline `tasks` or a server
         `dataset` (exactly one). `dynamic_sampling` and `task_sampling` may be just the policy's name.
         `require_certified_traces`: hand out only trajectories whose inference-gateway traces are
-        token-exact (groups with an uncertified member are dropped, counted as `uncertified` waste)."""
+        token-exact (groups with an uncertified member are dropped, counted as `uncertified` waste).
+        `max_job_failures`: infrastructure failures the step tolerates before it ends `failed`
+        (default max(16, 2 × groups × group_size); the policy's own failures never count)."""
         if (tasks is None) == (dataset is None):
             raise ValueError("create_step: give exactly one of tasks= or dataset=")
         source = rq.InlineTasks(list(tasks)) if tasks is not None else rq.DatasetTasks(dataset or "")
@@ -139,6 +142,7 @@ class RaasClient:
             dynamic_sampling=dynamic_sampling,
             staleness=staleness,
             max_infra_retries=max_infra_retries,
+            max_job_failures=max_job_failures,
             shuffle_seed=shuffle_seed,
             task_sampling=task_sampling,
             require_certified_traces=require_certified_traces,
@@ -172,7 +176,8 @@ class RaasClient:
     ) -> Iterator[GroupResult]:
         """Yields the step's groups in delivery order, from the one after `after_seq`, until the
         step is done. `sse` keeps one stream open and reconnects with `Last-Event-ID` when it drops;
-        `poll` repeats `next_groups`. Neither yields a group twice."""
+        `poll` repeats `next_groups`. Neither yields a group twice. A step that ended `failed` (its
+        infrastructure failures passed its budget) raises `StepFailedError` after its last group."""
         if mode == "sse":
             return self._iter_sse(step_id, after_seq)
         if mode == "poll":
@@ -259,6 +264,7 @@ class RaasClient:
                     last = group.seq
                     yield group
             if page.done:
+                _raise_if_failed(page.step)
                 return
 
     def _iter_sse(self, step_id: str, after_seq: int) -> Iterator[GroupResult]:
@@ -287,6 +293,7 @@ class RaasClient:
                                 failures = 0
                                 yield group
                         elif event.event == "done":
+                            _raise_if_failed(from_wire(Step, json.loads(event.data), "done event"))
                             return
                         # Other events (none today) are for newer clients; the server reports a
                         # failure after the first event by cutting the connection.
@@ -308,3 +315,9 @@ class RaasClient:
             pause = min(max(pause, error.retry_after), 60.0)
         time.sleep(pause)
         return failures + 1
+
+
+def _raise_if_failed(step: Step) -> None:
+    """A step that ended `failed` is the trainer's to handle: it is raised, not a quiet end."""
+    if step.status == "failed":
+        raise StepFailedError(step)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .models import Step
 
 
 class RaasError(Exception):
@@ -36,6 +39,19 @@ class RaasConnectionError(RaasError):
 
     def __init__(self, message: str):
         super().__init__(0, "UNAVAILABLE", message)
+
+
+class StepFailedError(RaasError):
+    """The step ended `failed` and will hand out no more groups: more of its jobs failed for
+    infrastructure reasons (sandboxes that cannot start, no inference backend) than its budget
+    (`max_job_failures`) allows, so its jobs were cancelled. `step` is the final step;
+    `step.failure` says why (counts, budget, the commonest cause and its last message). Not an
+    HTTP error: `status` is 0, `code` `STEP_FAILED`."""
+
+    def __init__(self, step: Step):
+        message = step.failure.message if step.failure else f"step {step.id} failed"
+        super().__init__(0, "STEP_FAILED", message)
+        self.step = step
 
 
 def error_from_reply(status: int, body: bytes, retry_after: str | None = None) -> RaasError:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 RunStatus = Literal["active", "finished"]
-StepStatus = Literal["running", "completed", "exhausted", "cancelled"]
+StepStatus = Literal["running", "completed", "exhausted", "cancelled", "failed"]
 GroupDecision = Literal["undecided", "informative", "uninformative", "failed"]
 GroupState = Literal["running", "delivered", "dropped", "withheld", "carried", "cancelled"]
 PauseMode = Literal["wait", "abort-and-continue"]
@@ -99,6 +99,28 @@ class WasteLedger:
 
 
 @dataclass(frozen=True)
+class StepJobFailures:
+    """Infrastructure failures a step has seen (the policy's own failures are samples, not these)."""
+
+    jobs: int
+    #: By cause (`sandbox/init`, `inference/run`, `submit`): `{"jobs": n, "lastMessage": "..."}`.
+    causes: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StepFailure:
+    """Why a step ended `failed`: its infrastructure failures passed its budget (`max_job_failures`)."""
+
+    reason: Literal["failure-budget"]
+    message: str
+    jobs_failed: int
+    budget: int
+    commonest_cause: str | None
+    commonest_cause_jobs: int
+    commonest_message: str | None
+
+
+@dataclass(frozen=True)
 class StepStats:
     """A step's counters, reward statistics and waste ledger."""
 
@@ -124,6 +146,8 @@ class StepStats:
     mean_trajectory_tokens: float | None
     waste: WasteLedger
     uncertified_dropped: int = 0
+    #: None from a server older than the failure budget.
+    job_failures: StepJobFailures | None = None
 
 
 @dataclass(frozen=True)
@@ -142,10 +166,12 @@ class Step:
     delivered_seq: int
     created_at_ms: float
     closed_at_ms: float | None
+    #: Why the step failed (status `failed`); None otherwise.
+    failure: StepFailure | None = None
 
     @property
     def is_done(self) -> bool:
-        """True once the step stopped running (completed, exhausted or cancelled)."""
+        """True once the step stopped running (completed, exhausted, cancelled or failed)."""
         return self.status != "running"
 
 

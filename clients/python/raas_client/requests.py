@@ -108,6 +108,7 @@ class CreateStepRequest:
     dynamic_sampling: DynamicSampling | None = None
     staleness: Staleness | None = None
     max_infra_retries: int | None = None
+    max_job_failures: int | None = None
     shuffle_seed: int | None = None
     task_sampling: UniformSampling | AdaptiveSampling | None = None
     require_certified_traces: bool | None = None

@@ -10,7 +10,7 @@ import uuid
 
 import support
 
-from raas_client import RaasClient, RaasError, StepTask
+from raas_client import RaasClient, RaasError, StepFailedError, StepTask
 from raas_client.requests import DynamicSampling
 
 GROUP_SIZE = 4
@@ -118,6 +118,23 @@ class RunsAndStepsTest(unittest.TestCase):
         final = self.client.get_step(step.id)
         self.assertEqual(final.status, "exhausted")
         self.assertEqual((final.stats.uninformative, final.stats.groups_delivered), (2, 0))
+
+    def test_a_step_whose_every_job_fails_raises_step_failed_not_hung(self):
+        payload = {"initMs": 5, "runMs": 5, "evalMs": 5, "fail": {"init": {"rate": 1, "kind": "sandbox"}}}
+        tasks = [StepTask(f"broken-{i}", "sleep", payload) for i in range(40)]
+        step = self.client.create_step(
+            self.train_run.id, tasks=tasks, group_size=2, groups=2, max_infra_retries=0, max_job_failures=3
+        ).step
+        for mode in ("sse", "poll"):
+            with self.subTest(mode), self.assertRaises(StepFailedError) as raised:
+                list(self.client.iter_groups(step.id, mode=mode))
+            failure = raised.exception.step.failure
+            self.assertEqual((failure.reason, failure.jobs_failed, failure.budget), ("failure-budget", 4, 3))
+            self.assertEqual(failure.commonest_cause, "sandbox/init")
+            self.assertIn("past its budget of 3", raised.exception.message)
+        final = self.client.get_step(step.id)
+        self.assertEqual((final.status, final.stats.groups_delivered), ("failed", 0))
+        self.assertEqual(final.stats.job_failures.jobs, 4)
 
     def test_cancel_stops_a_running_step_and_its_jobs(self):
         slow = [sleep_task(f"slow-{i}", 0.5, run_ms=600_000) for i in range(4)]

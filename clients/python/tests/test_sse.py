@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import support  # noqa: F401  (puts raas_client on sys.path)
 
-from raas_client import RaasClient, RaasError
+from raas_client import RaasClient, RaasError, StepFailedError
 from raas_client.sse import parse_events
 
 WASTE = {"jobs": 0, "rolloutSeconds": 0, "generatedTokens": 0}
@@ -54,6 +54,22 @@ STEP = {
     "createdAtMs": 0,
     "closedAtMs": 1,
 }
+FAILURE = {
+    "reason": "failure-budget",
+    "message": "step stp_1 failed: 17 jobs failed for infrastructure reasons, past its budget of 16",
+    "jobsFailed": 17,
+    "budget": 16,
+    "commonestCause": "sandbox/init",
+    "commonestCauseJobs": 15,
+    "commonestMessage": "bwrap: no space left on device",
+}
+JOB_FAILURES = {"jobs": 17, "causes": {"sandbox/init": {"jobs": 15, "lastMessage": "bwrap: no space left on device"}}}
+FAILED_STEP = {
+    **STEP,
+    "status": "failed",
+    "failure": FAILURE,
+    "stats": {**STATS, "jobFailures": JOB_FAILURES},
+}
 
 
 def group(seq: int) -> dict:
@@ -78,6 +94,9 @@ class StubStream(BaseHTTPRequestHandler):
     #: Answer this many requests with 503 + Retry-After first (a server past its subscription cap).
     refusals = 0
 
+    #: The step the `done` answers carry.
+    final_step = STEP
+
     def do_GET(self):  # noqa: N802 (http.server's name)
         StubStream.connections.append({"path": self.path, "lastEventId": self.headers.get("last-event-id")})
         if StubStream.refusals > 0:
@@ -97,12 +116,12 @@ class StubStream(BaseHTTPRequestHandler):
             self.wfile.flush()
             self.close_connection = True
             return
-        self.wfile.write(f"event: done\ndata: {json.dumps(STEP)}\n\n".encode())
+        self.wfile.write(f"event: done\ndata: {json.dumps(StubStream.final_step)}\n\n".encode())
 
     def reply_next(self):
         after = int(self.path.split("afterSeq=")[1].split("&")[0])
         groups = [group(after + 1)] if after < 3 else []
-        body = json.dumps({"step": STEP, "groups": groups, "done": after + 1 >= 3}).encode()
+        body = json.dumps({"step": StubStream.final_step, "groups": groups, "done": after + 1 >= 3}).encode()
         self.send_response(200)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(body)))
@@ -126,6 +145,7 @@ class SseTest(unittest.TestCase):
     def setUp(self):
         StubStream.connections = []
         StubStream.refusals = 0
+        StubStream.final_step = STEP
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), StubStream)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.client = RaasClient(f"http://127.0.0.1:{self.server.server_port}", token="t")
@@ -151,6 +171,31 @@ class SseTest(unittest.TestCase):
         seqs = [result.seq for result in self.client.iter_groups("stp_1", mode="poll", after_seq=1)]
         self.assertEqual(seqs, [2, 3])
         self.assertEqual(len(StubStream.connections), 2)
+
+    def test_a_failed_step_raises_with_its_reason_after_its_last_group_in_both_modes(self):
+        StubStream.final_step = FAILED_STEP
+        for mode in ("sse", "poll"):
+            with self.subTest(mode):
+                StubStream.connections = []
+                seqs = []
+                with self.assertRaises(StepFailedError) as raised:
+                    for result in self.client.iter_groups("stp_1", mode=mode):
+                        seqs.append(result.seq)
+                self.assertEqual(seqs, [1, 2, 3])
+                error = raised.exception
+                self.assertEqual((error.status, error.code), (0, "STEP_FAILED"))
+                self.assertIn("past its budget of 16", error.message)
+                self.assertEqual(error.step.status, "failed")
+                failure = error.step.failure
+                self.assertEqual((failure.jobs_failed, failure.budget), (17, 16))
+                self.assertEqual((failure.commonest_cause, failure.commonest_cause_jobs), ("sandbox/init", 15))
+                self.assertEqual(error.step.stats.job_failures.causes["sandbox/init"]["jobs"], 15)
+
+    def test_a_completed_step_without_failure_fields_ends_quietly(self):
+        # A server older than the failure budget sends neither `failure` nor `jobFailures`.
+        self.assertEqual([r.seq for r in self.client.iter_groups("stp_1", mode="poll")], [1, 2, 3])
+        page = self.client.next_groups("stp_1", 2)
+        self.assertEqual((page.done, page.step.failure, page.step.stats.job_failures), (True, None, None))
 
     def test_a_refusal_with_retry_after_is_waited_out_then_the_stream_is_read(self):
         StubStream.refusals = 1
