@@ -54,6 +54,11 @@ export function StepDetailView({ runId, stepId }: { runId: string; stepId: strin
       <h1>
         Step {data.index} <StepStatusBadge status={data.status} testId="step-status" />
       </h1>
+      {data.failure ? (
+        <p role="alert" data-testid="step-failure">
+          {data.failure.message}
+        </p>
+      ) : null}
       <FactList
         facts={[
           { label: "Id", value: <span className="mono">{data.id}</span>, testId: "step-id" },
