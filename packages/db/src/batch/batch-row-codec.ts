@@ -1,15 +1,23 @@
-import type { GroupRecord, RewardAggregate, RunRecord, StepRecord } from "@raas/engine";
-import type {
-  TCreateStepParsed,
-  TGroupDecision,
-  TGroupMember,
-  TGroupState,
-  TPauseMode,
-  TPolicyState,
-  TStepStats,
-  TStepStatus,
-  TStepTask,
+import {
+  type GroupRecord,
+  type RunRecord,
+  type StepRecord,
+  ZRewardAggregate,
+  ZTaskCursors,
+} from "@raas/engine";
+import {
+  type TGroupDecision,
+  type TGroupState,
+  type TPauseMode,
+  type TPolicyState,
+  type TStepStatus,
+  ZCreateStepRequest,
+  ZGroup,
+  ZRun,
+  ZStepStats,
+  ZStepTask,
 } from "@raas/shared";
+import { type JsonColumnSite, parseJsonColumn } from "../codec/json-column";
 import {
   type TrainingGroup as GroupRow,
   type Policy as PolicyRow,
@@ -19,8 +27,13 @@ import {
 } from "../generated/client";
 
 // Row ↔ record mapping of the batch tables. JSON columns hold the engine's plain-data values as
-// they are (jsonb drops `undefined` keys, as any JSON round trip does); the zod schemas in
-// @raas/shared validated them on the way in, so reads cast rather than re-parse.
+// they are (jsonb drops `undefined` keys, as any JSON round trip does) and are read back through
+// the same zod schemas that validated them on the way in: a malformed value fails here, naming
+// its column and row, not somewhere deep in the batch system.
+
+const at =
+  (table: string, rowId: string) =>
+  (column: string): JsonColumnSite => ({ table, column, rowId });
 
 /** A nullable JSON column: `null` is stored as SQL NULL, not the JSON literal. */
 function nullableJson(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
@@ -52,24 +65,25 @@ export function runColumns(run: RunRecord) {
 }
 
 export function fromRunRow(row: RunRow): RunRecord {
+  const site = at("training_runs", row.id);
   return {
     id: row.id,
     runKey: row.runKey,
     name: row.name,
     model: row.model,
     dataset: row.dataset,
-    config: row.config as Record<string, unknown> | null,
+    config: parseJsonColumn(ZRun.shape.config, row.config, site("config")),
     status: row.status as RunRecord["status"],
     share: row.share,
     priority: row.priority,
     maxSandboxes: row.maxSandboxes,
-    retention: row.retention as RunRecord["retention"],
+    retention: parseJsonColumn(ZRun.shape.retention, row.retention, site("retention")),
     ownerId: row.ownerId,
     policyId: row.policyId,
     stepCount: row.stepCount,
     createdAtMs: row.createdAtMs,
     updatedAtMs: row.updatedAtMs,
-    taskCursors: row.taskCursors as Record<string, number>,
+    taskCursors: parseJsonColumn(ZTaskCursors, row.taskCursors, site("task_cursors")),
     version: row.version,
   };
 }
@@ -102,6 +116,7 @@ export function stepInsertColumns(step: StepRecord) {
 }
 
 export function fromStepRow(row: StepRow): StepRecord {
+  const site = at("training_steps", row.id);
   return {
     id: row.id,
     runId: row.runId,
@@ -111,13 +126,13 @@ export function fromStepRow(row: StepRow): StepRecord {
     groupSize: row.groupSize,
     groups: row.groups,
     policy: row.policy as StepRecord["policy"],
-    stats: row.stats as unknown as TStepStats,
+    stats: parseJsonColumn(ZStepStats, row.stats, site("stats")),
     deliveredSeq: row.deliveredSeq,
     createdAtMs: row.createdAtMs,
     closedAtMs: row.closedAtMs,
-    request: row.request as unknown as TCreateStepParsed,
+    request: parseJsonColumn(ZCreateStepRequest, row.request, site("request")),
     nextTaskIndex: row.nextTaskIndex,
-    rewards: row.rewards as unknown as RewardAggregate,
+    rewards: parseJsonColumn(ZRewardAggregate, row.rewards, site("rewards")),
     version: row.version,
   };
 }
@@ -147,6 +162,7 @@ export function groupInsertColumns(group: GroupRecord) {
 }
 
 export function fromGroupRow(row: GroupRow): GroupRecord {
+  const site = at("training_groups", row.id);
   return {
     id: row.id,
     stepId: row.stepId,
@@ -156,11 +172,11 @@ export function fromGroupRow(row: GroupRow): GroupRecord {
     decision: row.decision as TGroupDecision,
     state: row.state as TGroupState,
     seq: row.seq,
-    members: row.members as unknown as TGroupMember[],
+    members: parseJsonColumn(ZGroup.shape.members, row.members, site("members")),
     createdAtMs: row.createdAtMs,
     decidedAtMs: row.decidedAtMs,
     finishedAtMs: row.finishedAtMs,
-    task: row.task as unknown as TStepTask,
+    task: parseJsonColumn(ZStepTask, row.task, site("task")),
     carriedIntoGroupId: row.carriedIntoGroupId,
     expiredInStepId: row.expiredInStepId,
     version: row.version,

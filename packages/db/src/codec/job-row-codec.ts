@@ -1,6 +1,11 @@
-import type { JobHandoff, JobRecord, StoredJob } from "@raas/engine";
-import type { TFailureKind, TFailureLabel, TJobStatus, TStage, TStageTimeoutsMs } from "@raas/shared";
+import { type JobRecord, type StoredJob, ZJobHandoff } from "@raas/engine";
+import { type TFailureKind, type TFailureLabel, type TJobStatus, type TStage, ZJob } from "@raas/shared";
 import type { Job as JobRow } from "../generated/client";
+import { parseJsonColumn } from "./json-column";
+
+const ZStoredHandoff = ZJobHandoff.nullable();
+
+const at = (row: JobRow, column: string) => ({ table: "jobs", column, rowId: row.id });
 
 /** The `JobRecord` a stored row represents; the exact shape the API serves. */
 export function fromJobRow(row: JobRow): JobRecord {
@@ -13,11 +18,11 @@ export function fromJobRow(row: JobRow): JobRecord {
     priority: row.priority,
     groupId: row.groupId,
     batchId: row.batchId,
-    payload: row.payload as Record<string, unknown>,
-    metadata: row.metadata as Record<string, unknown> | null,
+    payload: parseJsonColumn(ZJob.shape.payload, row.payload, at(row, "payload")),
+    metadata: parseJsonColumn(ZJob.shape.metadata, row.metadata, at(row, "metadata")),
     ownerId: row.ownerId,
     policyId: row.policyId,
-    timeoutsMs: row.timeoutsMs as TStageTimeoutsMs | null,
+    timeoutsMs: parseJsonColumn(ZJob.shape.timeoutsMs, row.timeoutsMs, at(row, "timeouts_ms")),
     failure:
       row.failureKind === null
         ? null
@@ -44,6 +49,6 @@ export function fromStoredJobRow(row: JobRow): StoredJob {
   return {
     record: fromJobRow(row),
     version: row.version,
-    handoff: (row.handoff ?? null) as JobHandoff | null,
+    handoff: parseJsonColumn(ZStoredHandoff, row.handoff ?? null, at(row, "handoff")),
   };
 }

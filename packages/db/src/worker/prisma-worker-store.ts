@@ -1,15 +1,13 @@
-import type {
-  BackendView,
-  WorkerBeat,
-  WorkerPoolOccupancy,
-  WorkerRecord,
-  WorkerRegistration,
-  WorkerStore,
+import {
+  type WorkerBeat,
+  type WorkerRecord,
+  type WorkerRegistration,
+  type WorkerStore,
+  ZWorkerBackends,
+  ZWorkerPools,
 } from "@raas/engine";
-import type { TStage } from "@raas/shared";
+import { parseJsonColumn, toJsonColumn } from "../codec/json-column";
 import type { Prisma, PrismaClient, Worker as WorkerRow } from "../generated/client";
-
-type Pools = Partial<Record<TStage, WorkerPoolOccupancy>>;
 
 /** Statuses of a worker that is expected to heartbeat. */
 const LIVE_STATUSES = ["active", "draining"];
@@ -31,11 +29,12 @@ interface RawWorkerRow {
 }
 
 function fromRow(row: WorkerRow): WorkerRecord {
+  const site = (column: string) => ({ table: "workers", column, rowId: row.id });
   return {
     ...row,
     labels: row.labels ?? [],
-    pools: (row.pools ?? {}) as Pools,
-    backends: (Array.isArray(row.backends) ? row.backends : []) as unknown as BackendView[],
+    pools: parseJsonColumn(ZWorkerPools, row.pools ?? {}, site("pools")),
+    backends: parseJsonColumn(ZWorkerBackends, row.backends ?? [], site("backends")),
     status: row.status as WorkerRecord["status"],
   };
 }
@@ -78,8 +77,8 @@ export class PrismaWorkerStore implements WorkerStore {
     const data = {
       ...worker,
       labels: [...worker.labels],
-      pools: worker.pools as Prisma.InputJsonObject,
-      backends: (worker.backends ?? []) as unknown as Prisma.InputJsonArray,
+      pools: toJsonColumn(worker.pools),
+      backends: toJsonColumn(worker.backends ?? []),
       status: "active",
       unhealthyReason: null,
       stoppedAtMs: null,
@@ -91,9 +90,9 @@ export class PrismaWorkerStore implements WorkerStore {
     await this.#prisma.worker.updateMany({
       where: { id: workerId, status: { in: LIVE_STATUSES } },
       data: {
-        pools: beat.pools as Prisma.InputJsonObject,
+        pools: toJsonColumn(beat.pools),
         sandboxes: beat.sandboxes,
-        ...(beat.backends && { backends: beat.backends as unknown as Prisma.InputJsonArray }),
+        ...(beat.backends && { backends: toJsonColumn(beat.backends) }),
         ...(beat.unhealthyReason !== undefined && { unhealthyReason: beat.unhealthyReason }),
         heartbeatAtMs: beat.atMs,
       },

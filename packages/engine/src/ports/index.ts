@@ -11,6 +11,7 @@ export * from "./job-record.types";
 export * from "./job-store.port";
 export * from "./sandbox-event-store.port";
 export * from "./sandbox-runtime.port";
+export * from "./stored-values.schema";
 export * from "./task-handler.port";
 export * from "./trajectory-retention.port";
 export * from "./worker-store.port";
