@@ -1,8 +1,8 @@
 // The engine's agent loop with the real Qwen3 chat format and tokenizer against the simulator
 // over HTTP (the toolbox is an in-memory fake: this test is about tokens and turns).
 import { type AgentToolbox, runAgentLoop, StickyRouter, type ToolResult } from "@raas/engine";
-import { checkTokenDrift, createQwen3ChatFormat, RoutedInferencePool } from "@raas/inference";
-import type { TTurn } from "@raas/shared";
+import { createQwen3ChatFormat, RoutedInferencePool } from "@raas/inference";
+import { checkTokenDrift, type TTurn } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../src/index";
 

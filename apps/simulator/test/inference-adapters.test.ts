@@ -3,14 +3,13 @@
 // Relative until the engine index exports the routing module.
 import { StickyRouter } from "@raas/engine";
 import {
-  checkTokenDrift,
   createQwen3ModelFamily,
   type InferenceFailure,
   RoutedInferencePool,
   startHealthMonitor,
   TokenConversation,
 } from "@raas/inference";
-import type { TTurn } from "@raas/shared";
+import { checkTokenDrift, type TTurn } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../src/index";
 

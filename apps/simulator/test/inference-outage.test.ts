@@ -3,13 +3,12 @@
 // `inference`; cancellation ends the wait at once.
 import { StickyRouter } from "@raas/engine";
 import {
-  checkTokenDrift,
   createQwen3ModelFamily,
   InferenceFailure,
   RoutedInferencePool,
   TokenConversation,
 } from "@raas/inference";
-import type { TTurn } from "@raas/shared";
+import { checkTokenDrift, type TTurn } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningSimulator, startSimulator } from "../src/index";
 

@@ -7,7 +7,6 @@ export * from "./backends/vllm-completions.codec";
 export * from "./backends/vllm-completions-stream.reader";
 export * from "./backends/vllm-metrics.parser";
 export * from "./chat-format/model-chat-format";
-export * from "./conversation/drift-check";
 export * from "./conversation/token-conversation";
 export * from "./gateway/answer-stream";
 export * from "./gateway/gateway-prompt";

@@ -21,6 +21,7 @@ export * from "./stage";
 export * from "./stats.schema";
 export * from "./step.schema";
 export * from "./step-result.schema";
+export * from "./token-drift";
 export * from "./trajectory.schema";
 export * from "./trajectory-export.schema";
 export * from "./url-userinfo";

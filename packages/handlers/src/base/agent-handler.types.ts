@@ -14,7 +14,7 @@ import type {
   SandboxSpec,
   ToolSpec,
 } from "@raas/engine";
-import type { DriftViolation } from "@raas/inference";
+import type { DriftViolation } from "@raas/shared";
 import type { z } from "zod";
 import type { TAgentTaskBase } from "./agent-payload.schema";
 import type { GroupTemplateOptions } from "./group-templates";

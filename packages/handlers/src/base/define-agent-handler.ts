@@ -9,7 +9,7 @@ import {
   type TaskHandler,
   type ToolSpec,
 } from "@raas/engine";
-import { checkTokenDrift } from "@raas/inference";
+import { checkTokenDrift } from "@raas/shared";
 import { z } from "zod";
 import type {
   AgentDefaults,

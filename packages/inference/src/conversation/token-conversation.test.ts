@@ -1,8 +1,8 @@
 import type { TTurn } from "@raas/shared";
+import { checkTokenDrift } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { createQwen3ModelFamily } from "../model/qwen3/qwen3-model-family";
 import { QWEN3_SPECIAL_IDS } from "../model/qwen3/qwen3-tokenizer";
-import { checkTokenDrift } from "./drift-check";
 import { TokenConversation } from "./token-conversation";
 
 const family = createQwen3ModelFamily();
