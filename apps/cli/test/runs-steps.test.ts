@@ -92,6 +92,28 @@ describe("raas runs / raas steps", () => {
     expect(json).toMatchObject({ id: step.id, status: "completed", stats: { groupsDelivered: 2 } });
   });
 
+  it("says why a step failed: its infrastructure failures passed its budget", async () => {
+    const broken = {
+      taskId: "broken",
+      kind: "sleep",
+      payload: { initMs: 5, runMs: 5, evalMs: 5, fail: { init: { rate: 1, kind: "sandbox" } } },
+    };
+    const { step: failing } = await post<{ step: TStep }>("/api/v1/steps", {
+      runId: run.id,
+      tasks: { type: "inline", tasks: [broken, { ...broken, taskId: "broken-2" }] },
+      groupSize: 2,
+      groups: 1,
+      maxInfraRetries: 0,
+      maxJobFailures: 1,
+    });
+    const response = await fetch(`${url}/api/v1/steps/${failing.id}/next?afterSeq=0&timeoutMs=20000`);
+    expect(((await response.json()) as { step: TStep }).step.status).toBe("failed");
+    const shown = raas(["steps", "show", failing.id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`index 1): failed`);
+    expect(shown.stdout).toMatch(/failed\s+step .* 2 jobs failed .* past its budget of 1 .*sandbox\/init/);
+  });
+
   it("names an unknown step and a missing id", () => {
     const unknown = raas(["steps", "show", "stp_nope"]);
     expect(unknown.code).toBe(1);

@@ -17,6 +17,7 @@ function summary(step: TStep): string {
     `  rewards     mean ${round(stats.rewardMean)} std ${round(stats.rewardStd)} min ${round(stats.rewardMin)} max ${round(stats.rewardMax)}, solved ${round(stats.solvedFraction)} (${stats.trajectories} trajectories)`,
     "  waste",
   ];
+  if (step.failure) lines.splice(1, 0, `  failed      ${step.failure.message}`);
   const waste = (Object.keys(stats.waste) as Array<keyof TWasteLedger>).map((cause) => ({
     cause,
     jobs: stats.waste[cause].jobs,
