@@ -2,9 +2,9 @@
 // restartable), the simulator as the inference backend (in this process, so it can go down and
 // come back on the same port), one tmpfs sandbox disk per worker slot, and a supervisor running
 // the API-only server on a fixed port and one worker per slot.
-import { createServer } from "node:net";
 import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
 import { Deployment } from "../../apps/server/test/distributed/support/deployment";
+import { freePort } from "../../packages/shared/test/support/local-process";
 import { ApiClient } from "./api-client";
 import { SandboxDisks } from "./sandbox-disks";
 import { StoreView } from "./store-view";
@@ -22,17 +22,6 @@ export interface ChaosClusterOptions {
   /** How long a SIGTERMed worker gives its jobs before it stops them (RAAS_WORKER_STOP_GRACE_MS). */
   stopGraceMs: number;
   seed: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 export class ChaosCluster {

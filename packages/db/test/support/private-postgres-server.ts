@@ -1,31 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { freePort, isAlive, sleep, stopByPid } from "../../../shared/test/support/local-process";
 
 /** The newest PostgreSQL server binaries Debian installed (`/usr/lib/postgresql/<major>/bin`). */
 function postgresBinDir(): string {
@@ -143,11 +121,7 @@ export class PrivatePostgresServer {
    */
   async stop(mode: "immediate" | "fast" = "fast"): Promise<void> {
     const pid = this.pid;
-    if (!pid) return;
-    process.kill(pid, mode === "immediate" ? "SIGQUIT" : "SIGINT");
-    for (let i = 0; i < 600 && isAlive(pid); i += 1) await sleep(25);
-    if (isAlive(pid)) process.kill(pid, "SIGKILL");
-    for (let i = 0; i < 200 && isAlive(pid); i += 1) await sleep(25);
+    if (pid) await stopByPid(pid, mode === "immediate" ? "SIGQUIT" : "SIGINT", 15_000);
   }
 
   /** Stops it (`immediate` by default), waits `downMs`, starts it again on the same port and data. */

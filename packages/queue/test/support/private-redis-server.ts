@@ -1,31 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { freePort, sleep, stopByPid } from "../../../shared/test/support/local-process";
 
 /**
  * A redis-server of the test's own (no persistence, its own port and pid file), for tests that
@@ -74,9 +52,7 @@ export class PrivateRedisServer {
     const pid = this.#pid;
     if (!pid) return;
     this.#pid = 0;
-    if (isAlive(pid)) process.kill(pid, "SIGTERM");
-    for (let i = 0; i < 400 && isAlive(pid); i += 1) await sleep(25);
-    if (isAlive(pid)) process.kill(pid, "SIGKILL");
+    await stopByPid(pid, "SIGTERM", 10_000);
     rmSync(this.#pidFile, { force: true });
   }
 
