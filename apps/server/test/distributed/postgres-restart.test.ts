@@ -1,18 +1,13 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { isTerminalStatus, type TJob } from "@raas/shared";
-import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Deployment, type ServerHandle, submitSleepJobs, until } from "./support/deployment";
+import { describe, expect, it } from "vitest";
+import { useCluster } from "./support/cluster";
+import { submitSleepJobs, until } from "./support/deployment";
+import { errorLogLines } from "./support/error-log-lines";
+import { mathBackendEnv, mathTasks } from "./support/math-tasks";
 import { descendantsOf, isRunning } from "./support/process-tree";
-import { type SpawnedWorker, WorkerProcesses } from "./support/worker-processes";
+import type { SpawnedWorker } from "./support/worker-processes";
 
-const DATA = fileURLToPath(new URL("../../../../packages/handlers/data/", import.meta.url));
-const MATH_TASKS = readFileSync(join(DATA, "math.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as { taskId: string });
+const MATH_TASKS = mathTasks();
 
 interface WorkerHealth {
   pools: Record<string, { active: number }>;
@@ -31,31 +26,13 @@ const bwrapBelow = (pid: number) => descendantsOf(pid).filter((p) => p.comm === 
 // lost, every acknowledged job finishes as it would have without the outage, once, and no
 // sandbox process is left behind.
 describe("a PostgreSQL restart under load", () => {
-  let deployment: Deployment;
-  let server: ServerHandle;
-  let workers: WorkerProcesses;
-  let simulator: RunningSimulator;
-  beforeAll(async () => {
-    const policy = JSON.parse(readFileSync(join(DATA, "simulator/math-code-stem.policy.json"), "utf8"));
-    simulator = await startSimulator({
-      policy: policy as TPolicyConfigInput,
-      seed: 7,
-      latency: { overheadMs: 1_500 },
-    });
-    deployment = await Deployment.start({ privatePostgres: true });
-    // The user's defaults (fair share on). Workers beat `alive` on the bus too, so a stored
-    // heartbeat stalled behind the post-outage backlog does not get them marked lost.
-    server = await deployment.startServer();
-    workers = new WorkerProcesses(deployment);
-  }, 180_000);
-  afterAll(async () => {
-    await workers?.stopAll();
-    await deployment?.dispose();
-    await simulator?.close();
-  });
+  // The user's defaults (fair share on). Workers beat `alive` on the bus too, so a stored
+  // heartbeat stalled behind the post-outage backlog does not get them marked lost.
+  const cluster = useCluster({ simulator: { seed: 7, overheadMs: 1_500 }, privatePostgres: true });
 
   it("is ridden out by every process; every job finishes once, as without it", async () => {
-    const env = { RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` };
+    const { deployment, server, workers } = cluster;
+    const env = mathBackendEnv(cluster.simulator);
     const spawned = await workers.start(2, "init=6,run=12,eval=3", env);
     // Agent jobs hold a sandbox from INIT through EVAL; slow sleep jobs keep INIT slots busy.
     const mathJobs = [...MATH_TASKS, ...MATH_TASKS].map((payload) => ({ kind: "math", payload }));
@@ -151,5 +128,7 @@ describe("a PostgreSQL restart under load", () => {
       "no sandbox process left on either worker",
       30_000,
     );
+    // Ridden out, the outage was a warning in every process, never an error.
+    expect(errorLogLines(server, spawned)).toEqual([]);
   }, 600_000);
 });

@@ -1,19 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { TJob } from "@raas/shared";
-import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Deployment, type ServerHandle, until } from "./support/deployment";
-import { type SpawnedWorker, WorkerProcesses } from "./support/worker-processes";
+import { useCluster } from "./support/cluster";
+import { until } from "./support/deployment";
+import { mathBackendEnv, mathTasks } from "./support/math-tasks";
+import type { SpawnedWorker } from "./support/worker-processes";
 
-const DATA = fileURLToPath(new URL("../../../../packages/handlers/data/", import.meta.url));
-const MATH_TASKS = readFileSync(join(DATA, "math.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as { taskId: string });
+const MATH_TASKS = mathTasks();
 
 interface WorkerView {
   id: string;
@@ -54,32 +50,17 @@ function brokenBaseDir(): { dir: string; dispose: () => void } {
 // starts (and a failed probe), takes no INIT work, says why in /health, /metrics and
 // workers.list, and the jobs it failed are retried on the healthy worker.
 describe("a worker whose sandboxes cannot start", () => {
-  let deployment: Deployment;
-  let server: ServerHandle;
-  let workers: WorkerProcesses;
-  let simulator: RunningSimulator;
   let broken: { dir: string; dispose: () => void };
-  beforeAll(async () => {
-    const policy = JSON.parse(readFileSync(join(DATA, "simulator/math-code-stem.policy.json"), "utf8"));
-    simulator = await startSimulator({
-      policy: policy as TPolicyConfigInput,
-      seed: 7,
-      latency: { overheadMs: 20 },
-    });
+  // Registered before the cluster's: the directory is disposed of after every worker stopped.
+  beforeAll(() => {
     broken = brokenBaseDir();
-    deployment = await Deployment.start();
-    server = await deployment.startServer();
-    workers = new WorkerProcesses(deployment);
-  }, 120_000);
-  afterAll(async () => {
-    await workers?.stopAll();
-    await deployment?.dispose();
-    await simulator?.close();
-    broken?.dispose();
   });
+  afterAll(() => broken?.dispose());
+  const cluster = useCluster({ simulator: { seed: 7, overheadMs: 20 } });
 
   it("turns unhealthy, takes no more work, and its jobs complete on the healthy worker", async () => {
-    const backends = { RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` };
+    const { deployment, server, workers } = cluster;
+    const backends = mathBackendEnv(cluster.simulator);
     // Alone at first, so the jobs land on it; it never recovers during the test (probe every 10 min).
     const [sick] = (await workers.start(1, "init=2,run=2,eval=2", {
       ...backends,

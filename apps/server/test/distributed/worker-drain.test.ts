@@ -1,23 +1,15 @@
 import { isTerminalStatus } from "@raas/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Deployment, submitSleepJobs, until } from "./support/deployment";
-import { WorkerProcesses } from "./support/worker-processes";
+import { describe, expect, it } from "vitest";
+import { useCluster } from "./support/cluster";
+import { submitSleepJobs, until } from "./support/deployment";
 
 // workers.drain on one of two worker processes: once it has heard of the drain (its next
 // heartbeat), the jobs it holds finish there, and jobs submitted afterwards all run on the other.
 describe("draining a worker process", () => {
-  let deployment: Deployment;
-  let workers: WorkerProcesses;
-  beforeAll(async () => {
-    deployment = await Deployment.start();
-    workers = new WorkerProcesses(deployment);
-  });
-  afterAll(async () => {
-    await workers?.stopAll();
-    await deployment?.dispose();
-  });
+  const cluster = useCluster({ startServer: false });
 
   it("finishes the jobs it holds and takes no new ones", async () => {
+    const { deployment, workers } = cluster;
     const server = await deployment.startServer();
     const [drained, other] = await workers.start(2, "init=2,run=2,eval=2", {
       RAAS_WORKER_HEARTBEAT_MS: "500",
