@@ -1,0 +1,106 @@
+import {
+  type AgentLoopLimits,
+  type AgentLoopResult,
+  type RunContext,
+  runAgentLoop,
+  StageFailure,
+} from "@raas/engine";
+import { checkTokenDrift } from "@raas/shared";
+import type {
+  AgentInitOutput,
+  AgentRunOutput,
+  AgentRunSummary,
+  TokenDriftSummary,
+} from "./agent-handler.types";
+import type { AgentHandlerBinding } from "./agent-handler-binding";
+import type { TAgentTaskBase } from "./agent-payload.schema";
+import { asStageFailure, guardSandbox } from "./infrastructure-guard";
+import { resolveJobSampling } from "./job-sampling";
+import { createSandboxToolbox } from "./sandbox-toolbox";
+
+/**
+ * RUN: the agent loop in the INIT sandbox (closed when RUN ends unless EVAL keeps it), a
+ * `failOn` stop failing as `agent`, then `collect` and the token drift check.
+ */
+export async function runAgentStage<P extends TAgentTaskBase, S, A>(
+  binding: AgentHandlerBinding<P, S, A>,
+  ctx: RunContext<P, AgentInitOutput<S>>,
+): Promise<AgentRunOutput<A>> {
+  const { definition } = binding;
+  const { sandbox, setup } = ctx.init;
+  if (!definition.keepSandboxForEval) ctx.defer(() => sandbox.close());
+  const loop = await runJobAgentLoop(binding, ctx);
+  const summary = summarize(loop);
+  if (binding.failOn.has(loop.stopReason)) {
+    throw new StageFailure("agent", `the agent stopped with ${loop.stopReason}: ${loop.stopMessage}`);
+  }
+  const artifacts = definition.collect
+    ? await asStageFailure("sandbox", "collecting the run's results failed", ctx.signal, () =>
+        (definition.collect as NonNullable<typeof definition.collect>)({
+          jobId: ctx.job.id,
+          payload: ctx.payload,
+          setup,
+          sandbox: guardSandbox(sandbox, ctx.signal),
+          loop,
+          signal: ctx.signal,
+        }),
+      )
+    : (undefined as A);
+  return { summary, artifacts, drift: driftOf(loop) };
+}
+
+/** The loop under the job's overrides: limits over the definition's over the defaults; its sampling. */
+function runJobAgentLoop<P extends TAgentTaskBase, S, A>(
+  { definition, deps, defaults, tools }: AgentHandlerBinding<P, S, A>,
+  ctx: RunContext<P, AgentInitOutput<S>>,
+): Promise<AgentLoopResult> {
+  const overrides = ctx.payload.agent ?? {};
+  const {
+    enableThinking: _thinking,
+    harnessSampling: _harnessOnly,
+    temperature: _temperature,
+    topP: _topP,
+    topK: _topK,
+    seed: _seed,
+    ...limitOverrides
+  } = overrides;
+  const limits: AgentLoopLimits = { ...defaults.limits, ...definition.limits, ...limitOverrides };
+  return runAgentLoop({
+    jobId: ctx.job.id,
+    inference: deps.inference,
+    chatFormat: deps.chatFormat,
+    toolbox: createSandboxToolbox(ctx.init.sandbox, tools),
+    systemPrompt: definition.systemPrompt(ctx.payload),
+    userMessage: definition.userMessage(ctx.payload),
+    sampling: resolveJobSampling(defaults, overrides),
+    limits,
+    endOnTextResponse: definition.endOnTextResponse ?? true,
+    enableThinking: overrides.enableThinking ?? defaults.enableThinking ?? true,
+    recorder: ctx.record,
+    signal: ctx.signal,
+  });
+}
+
+function summarize(loop: AgentLoopResult): AgentRunSummary {
+  return {
+    stopReason: loop.stopReason,
+    stopMessage: loop.stopMessage,
+    turns: loop.turns.length,
+    toolCalls: loop.toolCallCount,
+    responseTokens: loop.responseTokens,
+    finalContent: loop.finalContent,
+    submission: loop.submission,
+    events: loop.events,
+    durationMs: loop.durationMs,
+  };
+}
+
+/** Runs the token-in/token-out drift check over the turns the loop recorded. */
+function driftOf(loop: AgentLoopResult): TokenDriftSummary {
+  const report = checkTokenDrift(loop.turns);
+  return {
+    isConsistent: report.isConsistent,
+    turnsChecked: report.turnsChecked,
+    violations: report.violations,
+  };
+}
