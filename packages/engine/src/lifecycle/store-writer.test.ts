@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryJobStore } from "../memory/memory-job-store";
 import type { JobRecord, JobTransitionWrite } from "../ports/job-record.types";
+import { StoreHealth } from "../store-health/store-health";
 import { StoreWriter } from "./store-writer";
 
 const job = (id: string): JobRecord => ({
@@ -83,5 +84,37 @@ describe("StoreWriter compare-and-set transitions", () => {
     ]);
     expect(results).toEqual([true, false]);
     expect(await store.readJob("job_d")).toMatchObject({ version: 1, record: { status: "active" } });
+  });
+
+  it("refuses new jobs during an outage with a warning; a store that rejects them is an error", async () => {
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const duplicate = new Error('duplicate key value violates unique constraint "Job_pkey"');
+    class RefusingStore extends MemoryJobStore {
+      constructor(readonly failure: Error) {
+        super();
+      }
+      override async insertJobs(): Promise<void> {
+        throw this.failure;
+      }
+    }
+    const levels = async (failure: Error) => {
+      const logged: string[] = [];
+      const record = (level: string) => () => void logged.push(level);
+      const logger = {
+        debug: record("debug"),
+        info: record("info"),
+        warn: record("warn"),
+        error: record("error"),
+      };
+      const writer = new StoreWriter(
+        new RefusingStore(failure),
+        { maxDelayMs: 1, health: new StoreHealth() },
+        logger,
+      );
+      await expect(writer.insert(job("job_f"))).rejects.toBe(failure);
+      return logged;
+    };
+    expect(await levels(refused)).toEqual(["warn"]);
+    expect(await levels(duplicate)).toEqual(["error"]);
   });
 });

@@ -179,8 +179,11 @@ export class StoreWriter {
         for (const pending of inserts.values()) pending.settle.resolve();
       } catch (error) {
         // Not retried: the submit was not acknowledged, its caller gets the error (and may retry).
-        this.#health?.reportFailure(error);
-        this.#logger?.error({ err: String(error), jobs: inserts.size }, "store rejected a batch of new jobs");
+        // In an outage that is the expected answer (a 503 with retry-after): a warning.
+        const isOutage = this.#health?.reportFailure(error) ?? false;
+        const fields = { err: String(error), jobs: inserts.size };
+        if (isOutage) this.#logger?.warn(fields, "store unreachable: a batch of new jobs was refused");
+        else this.#logger?.error(fields, "store rejected a batch of new jobs");
         for (const pending of inserts.values()) pending.settle.reject(error);
       }
     }
