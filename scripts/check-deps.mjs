@@ -1,10 +1,15 @@
 // Dependency-direction check (part of `npm run check`):
 //   shared ← engine ← adapters (db, sandbox, inference, handlers, queue) ← api, compose ← apps
 //   (compose: the composition pieces the server and the worker share; it may not use api)
-// - a workspace may depend only on @raas/* workspaces of a lower layer (adapters may use adapters);
+// - a workspace may depend only on @raas/* workspaces of a lower layer;
+// - adapters do not know each other: an adapter depends on no other adapter (what two adapters
+//   share belongs below them, in the engine's ports or @raas/shared); only its tests may use
+//   another adapter (a devDependency), e.g. the handlers' tests run real bubblewrap sandboxes;
 // - no cycles; no deep imports into another package's files; every @raas import is declared;
 // - the engine imports no adapter technology (Prisma, pg, Redis, node-pty, Next, HTTP clients);
-// - libraries (packages/*) never read process.env.
+// - libraries (packages/*) never read process.env;
+// - production code has no `as unknown as`: values of unknown shape (stored JSON, wire data) are
+//   parsed with a schema, not cast (tests may keep theirs).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
@@ -50,6 +55,7 @@ for (const dir of ["packages", "apps"]) {
 }
 const byPackageName = new Map(workspaces.map((w) => [w.pkg.name, w]));
 const layerOf = (w) => (w.dir === "apps" ? 4 : (LAYERS[w.name] ?? 2));
+const isAdapter = (w) => w.dir === "packages" && layerOf(w) === 2;
 const errors = [];
 
 function sourceFiles(dir) {
@@ -92,11 +98,15 @@ for (const w of workspaces) {
     // The simulator is the labelled test double for a GPU model: apps may use it in their tests.
     const isTestDouble =
       dep === "@raas/simulator" && dep in (w.pkg.devDependencies ?? {}) && w.dir === "apps";
-    const ok =
-      isTestDouble ||
-      layerOf(target) < layerOf(w) ||
-      (layerOf(target) === 2 && layerOf(w) === 2 && target !== w);
-    if (!ok)
+    // An adapter's tests may run against another adapter (real sandboxes); its code may not.
+    const isAdapterTestTool =
+      isAdapter(w) && isAdapter(target) && target !== w && dep in (w.pkg.devDependencies ?? {});
+    const ok = isTestDouble || isAdapterTestTool || layerOf(target) < layerOf(w);
+    if (!ok && isAdapter(w) && isAdapter(target))
+      errors.push(
+        `${w.pkg.name} depends on ${dep}: adapters do not know each other — move what they share into the engine's ports or @raas/shared (a devDependency for tests is allowed)`,
+      );
+    else if (!ok)
       errors.push(
         `${w.pkg.name} depends on ${dep}: dependencies must point shared ← engine ← adapters ← api ← apps`,
       );
@@ -104,6 +114,7 @@ for (const w of workspaces) {
   for (const file of sourceFiles(join(w.path, "src"))) {
     const text = readFileSync(file, "utf8");
     const rel = relative(root, file);
+    const isTest = /\.test\.tsx?$|\/test\//.test(rel);
     for (const match of text.matchAll(importPattern)) {
       const spec = match[1] ?? match[2] ?? match[3];
       if (spec.startsWith("@raas/")) {
@@ -112,14 +123,24 @@ for (const w of workspaces) {
           errors.push(`${rel}: deep import "${spec}" — import from "${base}" or a subpath it exports`);
         if (base !== w.pkg.name && !(base in declared))
           errors.push(`${rel}: imports ${base} but ${w.pkg.name} does not declare it`);
+        const target = byPackageName.get(base);
+        if (!isTest && target && target !== w && isAdapter(w) && isAdapter(target))
+          errors.push(
+            `${rel}: imports ${base} — adapters do not know each other; move what they share into the engine's ports or @raas/shared`,
+          );
       }
       if (w.name === "engine" && w.dir === "packages" && ENGINE_FORBIDDEN.some((re) => re.test(spec))) {
         errors.push(`${rel}: the engine must not import "${spec}" (adapters and apps own I/O technology)`);
       }
     }
-    const isTest = /\.test\.ts$|\/test\//.test(rel);
     if (w.dir === "packages" && !isTest && /process\.env\b/.test(text)) {
       errors.push(`${rel}: libraries never read process.env — take options from the app's env.ts`);
+    }
+    for (const cast of isTest ? [] : text.matchAll(/\bas\s+unknown\s+as\b/g)) {
+      const line = text.slice(0, cast.index).split("\n").length;
+      errors.push(
+        `${rel}:${line}: \`as unknown as\` in production code — parse the value with a zod schema (or narrow it with a type guard) instead of casting`,
+      );
     }
   }
 }

@@ -65,7 +65,7 @@ function redactError(error: Error, redact: (text: string) => string, depth: numb
   copy.stack = error.stack === undefined ? undefined : redact(error.stack);
   if (error.cause !== undefined) copy.cause = redactValue(error.cause, redact, depth + 1);
   for (const [key, item] of Object.entries(error)) {
-    (copy as unknown as Record<string, unknown>)[key] = redactValue(item, redact, depth + 1);
+    Reflect.set(copy, key, redactValue(item, redact, depth + 1));
   }
   return copy;
 }

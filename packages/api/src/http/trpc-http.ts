@@ -35,12 +35,17 @@ export function trpcRouteLabel(path: string): string {
   return procedurePaths.has(procedure) ? `/trpc/${procedure}` : "/trpc/{unknown}";
 }
 
+/** True for a tRPC subscription procedure (its `_def.type`; the record's type also admits routers). */
+function isSubscriptionProcedure(value: unknown): boolean {
+  if ((typeof value !== "function" && typeof value !== "object") || value === null) return false;
+  if (!("_def" in value) || typeof value._def !== "object" || value._def === null) return false;
+  return "type" in value._def && value._def.type === "subscription";
+}
+
 /** Paths of subscription procedures: their access is checked before the SSE response starts. */
 export const SUBSCRIPTION_PATHS = new Set(
   Object.entries(appRouter._def.procedures)
-    .filter(
-      ([, procedure]) => (procedure as unknown as { _def: { type: string } })._def.type === "subscription",
-    )
+    .filter(([, procedure]) => isSubscriptionProcedure(procedure))
     .map(([path]) => `/trpc/${path}`),
 );
 

@@ -37,6 +37,27 @@ const CONNECT_TIMEOUT_MS = 30_000;
 
 type AdapterFactory = NonNullable<Prisma.PrismaClientOptions["adapter"]>;
 
+/**
+ * pglite-prisma-adapter 0.6.1 is typed against driver-adapter-utils 6.10; the runtime contract is
+ * the same as 6.19's, only the nominal types differ. Checked at run time rather than cast, so a
+ * version whose factory is not Prisma's fails here with a sentence.
+ */
+function asAdapterFactory(adapter: object): AdapterFactory {
+  if (isAdapterFactory(adapter)) return adapter;
+  throw new Error(
+    "pglite-prisma-adapter did not return a PostgreSQL driver adapter factory (provider, connect())",
+  );
+}
+
+function isAdapterFactory(value: object): value is AdapterFactory {
+  return (
+    "provider" in value &&
+    value.provider === "postgres" &&
+    "connect" in value &&
+    typeof value.connect === "function"
+  );
+}
+
 /** Opens PostgreSQL when `databaseUrl` is given, else a PGlite database under `dataDir`. */
 export async function openDatabase(options: DatabaseOptions = {}): Promise<OpenedDatabase> {
   return options.databaseUrl !== undefined ? openPostgres(options.databaseUrl, options) : openPglite(options);
@@ -84,9 +105,7 @@ async function openPglite(options: DatabaseOptions): Promise<OpenedDatabase> {
   const pglite = await PGlite.create(location);
   // After create: PGlite writes its files 0666; the 0700 directory already keeps others out.
   if (!isMemory) await restrictTreeToOwner(location);
-  // pglite-prisma-adapter 0.6.1 is typed against driver-adapter-utils 6.10; the runtime contract
-  // is the same as 6.19's, only the nominal types differ.
-  const adapter = new PrismaPGlite(pglite) as unknown as AdapterFactory;
+  const adapter = asAdapterFactory(new PrismaPGlite(pglite));
   const prisma = new PrismaClient({ adapter });
   const description = `pglite ${location}`;
   const maintenance = new PgliteMaintenance(pglite, {

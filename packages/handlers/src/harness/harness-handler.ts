@@ -187,7 +187,7 @@ export function createHarnessHandlerFactory(config: SweHandlerConfig & { gateway
         };
       },
       eval(ctx: EvalContext<THarnessPayload, SweInit, SweRun>) {
-        return swe.eval(asSwe(ctx) as unknown as EvalContext<TSwePayload, SweInit, SweRun>);
+        return swe.eval({ ...ctx, payload: ctx.payload.task });
       },
     };
   };

@@ -4,19 +4,14 @@ interface AddedTokenPart {
   id: number;
   lstrip?: boolean;
   rstrip?: boolean;
-  normalized?: boolean;
+  normalized?: boolean | null;
 }
 
 /** The parts of a loaded byte-level BPE tokenizer (`@lenml/tokenizers`) that encoding reads. */
 export interface ByteLevelEncodeParts {
   normalizer?: { config?: { type?: string } } | null;
-  pre_tokenizer?: {
-    tokenizers?: readonly {
-      config?: { type?: string; behavior?: string; invert?: boolean; add_prefix_space?: boolean };
-      pattern?: RegExp | null;
-      use_regex?: boolean;
-    }[];
-  } | null;
+  /** Any pre-tokenizer; only a `Sequence` (its `tokenizers`) of Split + ByteLevel is encoded here. */
+  pre_tokenizer?: object | null;
   model?: {
     tokens_to_ids?: Map<string, number>;
     merges?: readonly (readonly [string, string])[];
@@ -28,6 +23,24 @@ export interface ByteLevelEncodeParts {
   added_tokens?: readonly AddedTokenPart[];
   remove_space?: boolean;
   do_lowercase_and_remove_accent?: boolean;
+}
+
+/** One step of a `Sequence` pre-tokenizer, as encoding reads it. */
+interface PreTokenizerStep {
+  config?: { type?: string; behavior?: string; invert?: boolean; add_prefix_space?: boolean };
+  pattern?: unknown;
+  use_regex?: boolean;
+}
+
+/**
+ * The steps of a `Sequence` pre-tokenizer; none for any other kind. The library's pre-tokenizers
+ * are callable objects (functions with fields).
+ */
+function preTokenizerSteps(preTokenizer: object | null | undefined): readonly PreTokenizerStep[] {
+  if (!preTokenizer || !("tokenizers" in preTokenizer) || !Array.isArray(preTokenizer.tokenizers)) return [];
+  const isStep = (step: unknown): step is PreTokenizerStep =>
+    (typeof step === "object" || typeof step === "function") && step !== null;
+  return preTokenizer.tokenizers.filter(isStep);
 }
 
 /** GPT-2's byte alphabet: the character each byte stands for in a byte-level vocabulary. */
@@ -71,8 +84,10 @@ export function createByteLevelEncode(parts: ByteLevelEncodeParts): ((text: stri
   const normalizerType = parts.normalizer?.config?.type;
   if (parts.normalizer && normalizerType !== "NFC") return null;
   if (parts.post_processor && parts.post_processor.config?.type !== "ByteLevel") return null;
-  const [split, byteLevel, ...others] = parts.pre_tokenizer?.tokenizers ?? [];
-  if (!split?.pattern || split.config?.type !== "Split" || split.config.invert) return null;
+  const [split, byteLevel, ...others] = preTokenizerSteps(parts.pre_tokenizer);
+  const splitPattern = split?.pattern;
+  if (!(splitPattern instanceof RegExp) || split?.config?.type !== "Split" || split.config.invert)
+    return null;
   if (split.config.behavior !== "Isolated" || others.length > 0) return null;
   if (byteLevel?.config?.type !== "ByteLevel" || byteLevel.use_regex || byteLevel.config.add_prefix_space) {
     return null;
@@ -105,8 +120,8 @@ export function createByteLevelEncode(parts: ByteLevelEncodeParts): ((text: stri
   }
 
   const pattern = new RegExp(
-    split.pattern.source,
-    split.pattern.flags.includes("g") ? split.pattern.flags : `${split.pattern.flags}g`,
+    splitPattern.source,
+    splitPattern.flags.includes("g") ? splitPattern.flags : `${splitPattern.flags}g`,
   );
   const addedIdOf = new Map(added.map((token) => [token.content, token.id]));
   const addedSplitter =
