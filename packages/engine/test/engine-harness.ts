@@ -4,8 +4,10 @@ import { HandlerRegistry } from "../src/handler-registry";
 import { createSleepHandler, type SleepHandlerOptions } from "../src/handlers/sleep-handler";
 import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
+import { type Clock, systemClock } from "../src/ports/clock.port";
 import type { JobStore } from "../src/ports/job-store.port";
 import { RolloutEngine } from "../src/rollout-engine";
+import { ManualClock } from "../src/testing/manual-clock";
 
 export interface StageEvent {
   jobId: string;
@@ -14,7 +16,10 @@ export interface StageEvent {
   atMs: number;
 }
 
-/** An engine on memory adapters with the sleep handler, recording every stage start and cleanup. */
+/**
+ * An engine on memory adapters with the sleep handler, recording every stage start and cleanup.
+ * With `clock` (a `ManualClock`), the engine, its queue and the handler's sleeps all run on it.
+ */
 export async function startTestEngine(
   options: {
     concurrency?: Partial<Record<TStage, number>>;
@@ -22,20 +27,29 @@ export async function startTestEngine(
     store?: JobStore;
     sleep?: SleepHandlerOptions;
     inference?: EngineOptions["inference"];
+    clock?: Clock;
   } = {},
 ) {
+  const clock = options.clock ?? systemClock;
   const events: StageEvent[] = [];
+  const waiters: { matches: (event: StageEvent) => boolean; resolve: () => void }[] = [];
   const handlers = new HandlerRegistry().register(
     createSleepHandler({
       ...options.sleep,
+      ...(options.clock && { clock: options.clock }),
       onStage: (event) => {
-        events.push({ ...event, atMs: performance.now() });
+        const recorded = { ...event, atMs: clock.now() };
+        events.push(recorded);
+        for (const waiter of waiters.filter((w) => w.matches(recorded))) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
         options.sleep?.onStage?.(event);
       },
     }),
   );
   const store = options.store ?? new MemoryJobStore();
-  const queue = new MemoryJobQueue();
+  const queue = new MemoryJobQueue(options.clock ? { clock: options.clock } : {});
   const pool = (stage: TStage) => ({
     concurrency: options.concurrency?.[stage] ?? 4,
     timeoutMs: options.timeoutsMs?.[stage] ?? 10_000,
@@ -46,14 +60,39 @@ export async function startTestEngine(
     handlers,
     pools: { init: pool("init"), run: pool("run"), eval: pool("eval") },
     ...(options.inference ? { inference: options.inference } : {}),
+    ...(options.clock && { clock: options.clock }),
   });
   await engine.start();
   return {
     engine,
     store,
     events,
+    /**
+     * Moves the manual clock on by `ms`, a millisecond at a time, letting the engine commit what
+     * each step started before the next: time never jumps past work still in flight.
+     */
+    async advance(ms: number): Promise<void> {
+      if (!(options.clock instanceof ManualClock)) throw new Error("advance() needs a ManualClock");
+      for (let step = 0; step < ms; step++) {
+        await options.clock.advance(1);
+        await engine.flush();
+      }
+    },
+    /** Resolves once a stage event matching `event` has been recorded (at once if it already was). */
+    reached(event: Partial<Omit<StageEvent, "atMs">>): Promise<void> {
+      const matches = (e: StageEvent) =>
+        Object.entries(event).every(([key, value]) => e[key as keyof StageEvent] === value);
+      if (events.some(matches)) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ matches, resolve }));
+    },
     async close() {
-      await engine.stop({ graceMs: 100 });
+      let isStopped = false;
+      const stopping = engine.stop({ graceMs: 100 }).finally(() => {
+        isStopped = true;
+      });
+      // On a manual clock the stop's grace passes only when the test moves time.
+      while (options.clock instanceof ManualClock && !isStopped) await options.clock.advance(100);
+      await stopping;
       await queue.close();
       await store.close();
     },

@@ -1,6 +1,7 @@
 import { RaasError } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
-import { startTestEngine, until } from "./engine-harness";
+import { ManualClock } from "../src/testing/manual-clock";
+import { startTestEngine } from "./engine-harness";
 
 let harness: Awaited<ReturnType<typeof startTestEngine>> | undefined;
 afterEach(async () => {
@@ -10,13 +11,22 @@ afterEach(async () => {
 
 describe("RolloutEngine lifecycle", () => {
   it("runs a job through INIT, RUN and EVAL and reports per-stage timings", async () => {
-    harness = await startTestEngine();
+    const clock = new ManualClock();
+    harness = await startTestEngine({ clock });
     const { job, created } = await harness.engine.submitJob({
       kind: "sleep",
       payload: { initMs: 20, runMs: 40, evalMs: 20, reward: 0.5 },
     });
     expect(created).toBe(true);
     expect(["queued", "active"]).toContain(job.status);
+    for (const [stage, ms] of [
+      ["init", 20],
+      ["run", 40],
+      ["eval", 20],
+    ] as const) {
+      await harness.reached({ jobId: job.id, stage, phase: "start" });
+      await harness.advance(ms);
+    }
     const { jobs, done } = await harness.engine.waitForJobs([job.id], { timeoutMs: 5_000 });
     expect(done).toBe(true);
     const finished = jobs[0]!;
@@ -24,9 +34,8 @@ describe("RolloutEngine lifecycle", () => {
     expect(finished.reward).toBe(0.5);
     expect(finished.trainable).toBe(true);
     expect(finished.result).toEqual({ sandbox: `sleep-${job.id}`, steps: 1 });
-    expect(finished.timings.initMs).toBeGreaterThanOrEqual(15);
-    expect(finished.timings.runMs).toBeGreaterThanOrEqual(35);
-    expect(finished.timings.evalMs).toBeGreaterThanOrEqual(15);
+    // Time moved only inside the stages, by exactly what each slept.
+    expect(finished.timings).toEqual({ queueMs: 0, initMs: 20, runMs: 40, evalMs: 20 });
     await harness.engine.flush();
     const stored = await harness.store.getJob(job.id);
     expect(stored?.status).toBe("completed");
@@ -41,27 +50,35 @@ describe("RolloutEngine lifecycle", () => {
   });
 
   it("overlaps stages of different jobs: a slow EVAL never holds a RUN slot", async () => {
-    harness = await startTestEngine({ concurrency: { init: 1, run: 1, eval: 1 } });
+    const clock = new ManualClock();
+    harness = await startTestEngine({ clock, concurrency: { init: 1, run: 1, eval: 1 } });
     const slow = await harness.engine.submitJob({
       kind: "sleep",
       payload: { initMs: 1, runMs: 1, evalMs: 400 },
     });
-    await until(() => harness!.events.some((e) => e.jobId === slow.job.id && e.stage === "eval"));
+    await harness.reached({ jobId: slow.job.id, stage: "init", phase: "start" });
+    await harness.advance(1);
+    await harness.reached({ jobId: slow.job.id, stage: "run", phase: "start" });
+    await harness.advance(1);
+    await harness.reached({ jobId: slow.job.id, stage: "eval", phase: "start" });
     const fast = await harness.engine.submitJob({
       kind: "sleep",
       payload: { initMs: 1, runMs: 50, evalMs: 1 },
     });
-    await until(() =>
-      harness!.events.some((e) => e.jobId === fast.job.id && e.stage === "run" && e.phase === "cleanup"),
-    );
+    await harness.reached({ jobId: fast.job.id, stage: "init", phase: "start" });
+    await harness.advance(1);
+    await harness.reached({ jobId: fast.job.id, stage: "run", phase: "start" });
+    await harness.advance(50);
+    await harness.reached({ jobId: fast.job.id, stage: "run", phase: "cleanup" });
     const slowJob = await harness.engine.getJob(slow.job.id);
     expect([slowJob.status, slowJob.stage]).toEqual(["active", "eval"]);
   });
 
   it("times a stage out by time inside the stage only, not queue time", async () => {
-    harness = await startTestEngine({ concurrency: { init: 1 } });
-    // The second job waits ~700 ms for the single INIT slot, longer than its 600 ms INIT budget,
-    // and must still complete: only the ~100 ms inside INIT count.
+    const clock = new ManualClock();
+    harness = await startTestEngine({ clock, concurrency: { init: 1 } });
+    // The second job waits 700 ms for the single INIT slot, longer than its 600 ms INIT budget,
+    // and must still complete: only the 100 ms inside INIT count.
     const first = await harness.engine.submitJob({
       kind: "sleep",
       payload: { initMs: 700, runMs: 1, evalMs: 1 },
@@ -76,12 +93,24 @@ describe("RolloutEngine lifecycle", () => {
       payload: { initMs: 1, runMs: 2_000, evalMs: 1 },
       timeoutsMs: { run: 60 },
     });
+    await harness.reached({ jobId: first.job.id, stage: "init", phase: "start" });
+    await harness.advance(700);
+    await harness.reached({ jobId: second.job.id, stage: "init", phase: "start" });
+    await harness.advance(100);
+    await harness.reached({ jobId: third.job.id, stage: "init", phase: "start" });
+    await harness.advance(1);
+    await harness.reached({ jobId: third.job.id, stage: "run", phase: "start" });
+    await harness.advance(60);
+    await harness.reached({ jobId: third.job.id, stage: "run", phase: "cleanup" });
+    // Everything left sleeps 1 ms a stage.
+    await harness.advance(10);
     const { jobs } = await harness.engine.waitForJobs([first.job.id, second.job.id, third.job.id], {
       timeoutMs: 5_000,
     });
-    const [, b, c] = jobs;
+    const [a, b, c] = jobs;
+    expect(a?.status).toBe("completed");
     expect(b?.status).toBe("completed");
-    expect(b?.timings.queueMs).toBeGreaterThanOrEqual(600);
+    expect(b?.timings).toMatchObject({ queueMs: 700, initMs: 100 });
     expect(c?.status).toBe("failed");
     expect(c?.failure).toEqual({
       kind: "timeout",
@@ -90,9 +119,7 @@ describe("RolloutEngine lifecycle", () => {
     });
     expect(c?.trainable).toBe(false);
     expect(c?.reward).toBeNull();
-    expect(harness.events.some((e) => e.jobId === c?.id && e.stage === "run" && e.phase === "cleanup")).toBe(
-      true,
-    );
+    expect(c?.timings.runMs).toBe(60);
   });
 
   it("classifies injected failures; only agent failures stay trainable", async () => {

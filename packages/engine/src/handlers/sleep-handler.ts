@@ -1,5 +1,6 @@
 import { ZFailureLabel } from "@raas/shared";
 import { z } from "zod";
+import type { Clock } from "../ports/clock.port";
 import type { TaskHandler } from "../ports/task-handler.port";
 import { StageFailure } from "../stage-failure";
 import { sleep } from "../util/abort";
@@ -87,6 +88,8 @@ export interface SleepHandlerOptions {
   failureReward?: number;
   /** Called for every stage start, so tests can observe cleanups and overlap. */
   onStage?: (event: { jobId: string; stage: "init" | "run" | "eval"; phase: "start" | "cleanup" }) => void;
+  /** Time source the stages sleep on; tests pass the engine's manual clock. Default real timers. */
+  clock?: Clock;
 }
 
 /**
@@ -112,7 +115,7 @@ export function createSleepHandler(
     ctx.defer(() => options.onStage?.({ jobId: ctx.job.id, stage: name, phase: "cleanup" }));
     const { payload } = ctx;
     const ms = duration(payload[`${name}Ms`], payload.jitter);
-    await sleep(ms, payload.ignoreAbort ? undefined : ctx.signal);
+    await sleep(ms, payload.ignoreAbort ? undefined : ctx.signal, options.clock);
     const fail = payload.fail[name];
     if (fail && random() < fail.rate) {
       if (fail.label === undefined)
