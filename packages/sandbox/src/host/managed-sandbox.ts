@@ -21,9 +21,9 @@ import { limitHitsOfCall } from "./limit-hits";
 import type { ManagedSandboxOptions } from "./managed-sandbox.types";
 import {
   type ProcessTable,
-  processTreeIn,
   type SandboxProcessRef,
   SHARED_PROCESS_TABLE,
+  sandboxProcessesIn,
 } from "./process-table";
 import { HOST_CHANNEL_SUBDIR, removeSandboxDirs } from "./sandbox-dirs";
 import { blamePolicy, SandboxError } from "./sandbox-error";
@@ -83,17 +83,8 @@ export class ManagedSandbox implements Sandbox {
     return this.#processes(SHARED_PROCESS_TABLE.fresh()).map((process) => process.pid);
   }
 
-  /**
-   * The launcher's tree in `table` (with identities, for a table a moment old) and the pids in
-   * the sandbox's cgroups, read now: whatever runs under those is the sandbox's.
-   */
   #processes(table: ProcessTable): SandboxProcessRef[] {
-    const refs = new Map<number, SandboxProcessRef>();
-    const launcherPid = this.#child?.pid;
-    for (const pid of launcherPid === undefined ? [] : processTreeIn(table, launcherPid))
-      refs.set(pid, { pid, identity: table.identities.get(pid)! });
-    for (const pid of this.#options.plan.cgroup?.pids() ?? []) refs.set(pid, { pid });
-    return [...refs.values()];
+    return sandboxProcessesIn(table, this.#child?.pid, this.#options.plan.cgroup?.pids() ?? []);
   }
 
   /** The run directory, shared with the host, and the bundled loopback forwarder inside. */
@@ -480,7 +471,13 @@ export class ManagedSandbox implements Sandbox {
   }
 
   #killTarget() {
-    return { processIds: () => this.processIds(), cgroup: this.#options.plan.cgroup };
+    const table = SHARED_PROCESS_TABLE;
+    const scan = (mark?: number) => (mark === undefined ? table.fresh() : table.since(mark));
+    return {
+      processIds: (mark?: number) => this.#processes(scan(mark)).map((process) => process.pid),
+      mark: () => table.mark(),
+      cgroup: this.#options.plan.cgroup,
+    };
   }
 
   #emit(type: string, detail: Record<string, unknown>, state: TSandboxState = this.#state): void {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type ProcessTable, ProcessTableSnapshots, processTreeIn, scanProcessTable } from "./process-table";
+import {
+  type ProcessTable,
+  ProcessTableSnapshots,
+  processTreeIn,
+  sandboxProcessesIn,
+  scanProcessTable,
+} from "./process-table";
 
 /** A table of `[pid, ppid, startTicks]` rows, as a scan of /proc would build it. */
 function tableOf(rows: ReadonlyArray<[number, number, string]>): ProcessTable {
@@ -57,6 +63,40 @@ describe("ProcessTableSnapshots", () => {
     clock.nowMs = 200;
     expect(scanNumber(snapshots.recent())).toBe(3);
     expect(scans()).toBe(3);
+  });
+});
+
+describe("ProcessTableSnapshots.since", () => {
+  it("scans when nothing was scanned after the mark, and shares a scan taken after it", () => {
+    const { snapshots, scans, scanNumber } = scripted(250);
+    snapshots.recent();
+    const teardownA = snapshots.mark();
+    const teardownB = snapshots.mark();
+    // The scan before both marks is too old for either: A scans, B reuses A's scan.
+    expect(scanNumber(snapshots.since(teardownA))).toBe(2);
+    expect(scanNumber(snapshots.since(teardownB))).toBe(2);
+    expect(scans()).toBe(2);
+    const afterA = snapshots.mark();
+    expect(scanNumber(snapshots.since(afterA))).toBe(3);
+    expect(scanNumber(snapshots.since(teardownB))).toBe(3);
+    expect(scans()).toBe(3);
+  });
+});
+
+describe("sandboxProcessesIn", () => {
+  const table = tableOf([
+    [1, 0, "5"],
+    [10, 1, "7"],
+    [11, 10, "9"],
+  ]);
+
+  it("lists the launcher's tree with identities, then cgroup pids (read now) without, each pid once", () => {
+    expect(sandboxProcessesIn(table, 10, [11, 30])).toEqual([
+      { pid: 10, identity: "10:7" },
+      { pid: 11 },
+      { pid: 30 },
+    ]);
+    expect(sandboxProcessesIn(table, undefined, [30])).toEqual([{ pid: 30 }]);
   });
 });
 

@@ -60,6 +60,23 @@ export function processTreeIn(table: ProcessTable, rootPid: number): number[] {
   return tree;
 }
 
+/**
+ * A sandbox's processes: its launcher's tree in `table` (with identities, as the table may be a
+ * moment old) and the pids its cgroups list, read now (whatever runs under those is the
+ * sandbox's). Tree order first, each pid once.
+ */
+export function sandboxProcessesIn(
+  table: ProcessTable,
+  launcherPid: number | undefined,
+  cgroupPids: readonly number[],
+): SandboxProcessRef[] {
+  const refs = new Map<number, SandboxProcessRef>();
+  for (const pid of launcherPid === undefined ? [] : processTreeIn(table, launcherPid))
+    refs.set(pid, { pid, identity: table.identities.get(pid)! });
+  for (const pid of cgroupPids) refs.set(pid, { pid });
+  return [...refs.values()];
+}
+
 export interface ProcessTableSnapshotsOptions {
   /** How old a table `recent()` may hand out, in ms. Default 250. */
   maxAgeMs?: number;
@@ -73,13 +90,15 @@ export interface ProcessTableSnapshotsOptions {
  * One /proc scan shared by every sandbox of this process. A scan costs the event loop a read per
  * process on the host; every watchdog scanning for itself twice a second made that a second per
  * second with ~50 sandboxes. Sampling tolerates a table a moment old (`recent`); whatever kills
- * asks for a `fresh` one, so a process forked just now is not missed.
+ * asks for a table scanned after a point it marked (`since`), or a `fresh` one, so a process
+ * forked before that point is not missed, while teardowns running at once share their scans.
  */
 export class ProcessTableSnapshots {
   readonly #maxAgeMs: number;
   readonly #scan: () => ProcessTable;
   readonly #now: () => number;
-  #last: { table: ProcessTable; atMs: number } | undefined;
+  #last: { table: ProcessTable; atMs: number; scanNumber: number } | undefined;
+  #scans = 0;
 
   constructor(options: ProcessTableSnapshotsOptions = {}) {
     this.#maxAgeMs = options.maxAgeMs ?? 250;
@@ -94,11 +113,23 @@ export class ProcessTableSnapshots {
     return this.fresh();
   }
 
-  /** A table scanned now; it also serves `recent()` from here on. */
+  /** A table scanned now; it also serves `recent()` and `since()` from here on. */
   fresh(): ProcessTable {
     const table = this.#scan();
-    this.#last = { table, atMs: this.#now() };
+    this.#scans += 1;
+    this.#last = { table, atMs: this.#now(), scanNumber: this.#scans };
     return table;
+  }
+
+  /** A point to pass to `since`: every scan from here on is after it. */
+  mark(): number {
+    return this.#scans;
+  }
+
+  /** A table scanned after `mark` (the last one when it is, else a fresh one). */
+  since(mark: number): ProcessTable {
+    const last = this.#last;
+    return last && last.scanNumber > mark ? last.table : this.fresh();
   }
 }
 

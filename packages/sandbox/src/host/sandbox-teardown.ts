@@ -2,10 +2,15 @@ import { isProcessAlive, killPids, processIdentity } from "./process-tree";
 import type { SandboxCgroup } from "./sandbox-cgroup";
 import { removeSandboxDirsSync } from "./sandbox-dirs";
 
-/** What a sandbox's teardown kills: its processes as of now, its launcher's end, its cgroups. */
+/** What a sandbox's teardown kills: its processes, its launcher's end, its cgroups. */
 export interface SandboxKillTarget {
-  /** Host pids of every process of the sandbox right now (a fresh /proc scan and the cgroups). */
-  processIds: () => number[];
+  /**
+   * Host pids of every process of the sandbox: its cgroups' read now, and its tree in a /proc
+   * scan taken after `mark` (see `ProcessTableSnapshots.since`); a fresh scan without a mark.
+   */
+  processIds: (mark?: number) => number[];
+  /** A point to pass to `processIds`: scans from here on are after it. */
+  mark: () => number;
   /** Settles once the launcher process has exited. */
   exited: Promise<void>;
   cgroup: SandboxCgroup | undefined;
@@ -13,21 +18,31 @@ export interface SandboxKillTarget {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Time a teardown waits for the processes it killed to be gone, in ms (then it counts leftovers). */
+const KILL_WAIT_MS = 2_000;
+
 /**
  * SIGKILLs every process of a sandbox, waits (bounded) until each one seen is really gone, not
- * merely signalled, and removes its cgroups. Processes forked meanwhile are found by fresh scans.
- * Returns how many processes seen at the start are still alive (0 normally).
+ * merely signalled, and removes its cgroups. Each round kills what a scan taken after the
+ * previous round's kill lists, so a process forked meanwhile is found; teardowns running at once
+ * share such scans, and the pause between rounds grows, since each scan reads all of /proc on
+ * the event loop. Returns how many processes seen at the start are still alive (0 normally).
  */
 export async function killSandboxProcesses(target: SandboxKillTarget): Promise<number> {
   const pids = target.processIds();
   const identities = pids.map(processIdentity).filter((id): id is string => id !== undefined);
+  let killedAt = target.mark();
   killPids(pids);
-  await Promise.race([target.exited, pause(2_000)]);
+  await Promise.race([target.exited, pause(KILL_WAIT_MS)]);
   const { cgroup } = target;
   const isAnyAlive = () => identities.some(isProcessAlive) || (cgroup?.pids().length ?? 0) > 0;
-  for (let attempt = 0; attempt < 200 && isAnyAlive(); attempt += 1) {
-    killPids(target.processIds());
-    await pause(10);
+  for (let round = 1, waitedMs = 0; waitedMs < KILL_WAIT_MS && isAnyAlive(); round += 1) {
+    const again = target.processIds(killedAt);
+    killedAt = target.mark();
+    killPids(again);
+    const pauseMs = Math.min(10 * round, 50);
+    await pause(pauseMs);
+    waitedMs += pauseMs;
   }
   for (let attempt = 0; attempt < 100 && cgroup && !(await cgroup.remove()); attempt += 1) {
     await pause(10);
@@ -40,7 +55,7 @@ export async function killSandboxProcesses(target: SandboxKillTarget): Promise<n
  * removes its directories, and waits synchronously, briefly (bounded at 500 ms), for its cgroups
  * to empty (a cgroup empties only once its killed processes are reaped).
  */
-export function killSandboxSync(target: Omit<SandboxKillTarget, "exited">, root: string): void {
+export function killSandboxSync(target: Omit<SandboxKillTarget, "exited" | "mark">, root: string): void {
   killPids(target.processIds());
   removeSandboxDirsSync(root);
   const { cgroup } = target;
