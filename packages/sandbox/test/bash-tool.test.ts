@@ -51,11 +51,13 @@ describe("bash tool in a bubblewrap sandbox", () => {
 
   it("interrupts a command past its timeout and keeps the shell and its state", async () => {
     await bash("export KEPT=yes");
-    const slow = await bash("echo started; sleep 30; echo never", 600);
+    const slow = await bash("echo started; sleep 3031; echo never", 600);
     expect(slow.timedOut).toBe(true);
     expect(slow.exitCode).toBe(130);
     expect(slow.output).toMatch(/^started\n[\s\S]*timed out after 600 ms/);
-    expect(slow.durationMs).toBeLessThan(3_000);
+    // Interrupted, not waited out: the rest of the script never ran and its sleep is gone.
+    expect(slow.output).not.toContain("never");
+    expect((await bash("pgrep -fc 'sleep 3031' || true")).output).toBe("0\n");
     expect((await bash("echo $KEPT")).output).toBe("yes\n");
   });
 
@@ -79,8 +81,9 @@ describe("bash tool in a bubblewrap sandbox", () => {
     for (const command of ["read answer", "cat", "python3 -i -q"]) {
       const result = await bash(command, 20_000);
       expect(result.timedOut, command).toBe(true);
+      // Detected, not waited out: the answer names the terminal wait, not the 20 s timeout.
       expect(result.output).toMatch(/waiting for terminal input/);
-      expect(result.durationMs).toBeLessThan(10_000);
+      expect(result.output).not.toMatch(/timed out after/);
     }
     expect((await bash("echo usable")).output).toBe("usable\n");
   });

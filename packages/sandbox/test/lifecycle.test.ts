@@ -75,9 +75,15 @@ describe("sandbox lifecycle", () => {
     runtime.onEvent((event) => poolEvents.push(event));
     await runtime.warmUp();
     expect(runtime.openSandboxes).toHaveLength(2);
-    const startedAt = performance.now();
+    const warmIds = runtime.openSandboxes.map((sandbox) => sandbox.id);
+    const eventsBefore = poolEvents.length;
     const pooled = await runtime.create({ jobId: "job-pool", files: { "task.txt": "from spec" } });
-    const handoffMs = performance.now() - startedAt;
+    // Handed out, not started: one of the warm sandboxes, assigned without a launch of its own.
+    // (How fast a handout is, is the tools bench's figure: `npm run bench -- tools`.)
+    expect(warmIds).toContain(pooled.id);
+    expect(poolEvents.slice(eventsBefore).filter((event) => event.sandboxId === pooled.id)).toEqual([
+      expect.objectContaining({ type: "assigned" }),
+    ]);
     expect((await pooled.runTool("bash", { command: "cat task.txt" })).output).toBe("from spec");
     expect(
       poolEvents.find((event) => event.sandboxId === pooled.id && event.type === "assigned"),
@@ -85,7 +91,6 @@ describe("sandbox lifecycle", () => {
       jobId: "job-pool",
       detail: { fromPool: true },
     });
-    expect(handoffMs).toBeLessThan(1_000);
     const cold = await runtime.create({ env: { MODE: "special" } });
     expect((await cold.runTool("bash", { command: "echo $MODE" })).output).toBe("special\n");
     expect(poolEvents.some((event) => event.sandboxId === cold.id && event.type === "assigned")).toBe(false);
@@ -161,13 +166,15 @@ describe("sandbox lifecycle", () => {
       .find((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "node");
     expect(serverPid).toBeDefined();
     process.kill(serverPid!, "SIGSTOP");
-    const startedAt = performance.now();
+    const serverIdentity = processIdentity(serverPid!);
     await expect(sandbox.runTool("bash", { command: "true" }, { timeoutMs: 200 })).rejects.toMatchObject({
       reason: "crashed",
     });
-    expect(performance.now() - startedAt).toBeLessThan(3_000);
     expect(hungEvents.map((event) => event.type)).toEqual(["created", "ready", "crashed", "closed"]);
     expect(sandbox.state).toBe("failed");
+    // Declared crashed and torn down: the stopped server does not linger.
+    expect(serverIdentity).toBeDefined();
+    expect(await waitUntil(() => !isProcessAlive(serverIdentity!), 5_000)).toBe(true);
   });
 
   it("fails creation with the launcher's error instead of hanging", async () => {

@@ -82,7 +82,6 @@ describe("red team: exec commands are isolated and never interrupted by silence"
   });
 
   it("kills the whole tree at its timeout", async () => {
-    const started = performance.now();
     const result = await sandbox.exec(
       ["sh", "-c", "setsid sleep 1005 & (sleep 1006 &); sleep 1007; echo never"],
       { timeoutMs: 1_000 },
@@ -90,7 +89,6 @@ describe("red team: exec commands are isolated and never interrupted by silence"
     expect(result).toMatchObject({ timedOut: true });
     expect(result.exitCode === 0).toBe(false);
     expect(result.stdout).not.toContain("never");
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(await sleepers()).toBe("0\n");
   });
 });
