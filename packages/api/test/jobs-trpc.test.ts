@@ -95,9 +95,9 @@ describe("jobs over tRPC against a running server", () => {
 
   it("wait returns done=false when the timeout comes first", async () => {
     const { job } = await trainer.jobs.submit.mutate(sleepJob({ runMs: 10_000 }));
-    const startedAt = Date.now();
+    // When the wait ends is the engine's waitForJobs, tested on a manual clock
+    // (packages/engine/src/lifecycle/wait-for-jobs.test.ts); here: the answer for a job still running.
     const waited = await trainer.jobs.wait.query({ ids: [job.id], timeoutMs: 300 });
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(250);
     expect(waited.done).toBe(false);
     expect(waited.jobs[0]?.id).toBe(job.id);
     await trainer.jobs.cancel.mutate({ jobId: job.id });
