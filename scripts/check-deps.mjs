@@ -9,9 +9,11 @@
 // - the engine imports no adapter technology (Prisma, pg, Redis, node-pty, Next, HTTP clients);
 // - libraries (packages/*) never read process.env;
 // - production code has no `as unknown as`: values of unknown shape (stored JSON, wire data) are
-//   parsed with a schema, not cast (tests may keep theirs).
+//   parsed with a schema, not cast (tests may keep theirs);
+// - tests assert no wall-clock time (wall-clock-asserts.mjs); `@raas/engine/testing` is for tests.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { describeWallClockAssert, findWallClockAsserts } from "./wall-clock-asserts.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const LAYERS = {
@@ -123,6 +125,10 @@ for (const w of workspaces) {
           errors.push(`${rel}: deep import "${spec}" — import from "${base}" or a subpath it exports`);
         if (base !== w.pkg.name && !(base in declared))
           errors.push(`${rel}: imports ${base} but ${w.pkg.name} does not declare it`);
+        if (!isTest && spec === "@raas/engine/testing")
+          errors.push(
+            `${rel}: imports @raas/engine/testing — test support (the manual clock) is for tests only`,
+          );
         const target = byPackageName.get(base);
         if (!isTest && target && target !== w && isAdapter(w) && isAdapter(target))
           errors.push(
@@ -142,6 +148,30 @@ for (const w of workspaces) {
         `${rel}:${line}: \`as unknown as\` in production code — parse the value with a zod schema (or narrow it with a type guard) instead of casting`,
       );
     }
+  }
+}
+
+// Tests assert order and counts of events, never wall-clock time (see wall-clock-asserts.mjs).
+function testFiles(dir) {
+  let entries = [];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return entries.flatMap((entry) => {
+    if (["node_modules", ".next", "dist", "generated", ".turbo", "results"].includes(entry)) return [];
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return testFiles(path);
+    return /\.test\.tsx?$/.test(entry) ? [path] : [];
+  });
+}
+for (const dir of ["packages", "apps", "bench", "e2e", "scripts"]) {
+  for (const file of testFiles(join(root, dir))) {
+    const rel = relative(root, file);
+    if (rel === "scripts/wall-clock-asserts.test.ts") continue; // its fixtures are the findings
+    for (const found of findWallClockAsserts(readFileSync(file, "utf8")))
+      errors.push(describeWallClockAssert(rel, found));
   }
 }
 

@@ -1,3 +1,3 @@
-// Test support for every package above the engine: `import { ManualClock } from "@raas/engine/testing"`.
-// Production code never imports this subpath.
+// Test support for every package above the engine, imported from the `@raas/engine/testing`
+// subpath by tests only (check-deps refuses it in production code).
 export { ManualClock } from "./manual-clock";
