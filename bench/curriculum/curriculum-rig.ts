@@ -3,16 +3,13 @@
 // BatchSystem over it with a dataset of the model's tasks. No sandbox, no inference: 300 steps
 // of tens of groups must run in minutes on two cores; what is measured is which tasks get drawn.
 import {
-  BatchSystem,
   HandlerRegistry,
-  MemoryBatchStore,
-  MemoryCurriculumStore,
   MemoryJobQueue,
   MemoryJobStore,
   RolloutEngine,
-  type TaskCatalog,
   type TaskHandler,
 } from "@raas/engine";
+import { BatchSystem, MemoryBatchStore, MemoryCurriculumStore, type TaskCatalog } from "@raas/training";
 import { z } from "zod";
 import { createRandom } from "../scale/random";
 import { type LearningModel, type SimTask, trajectoryTokens } from "./learning-model";

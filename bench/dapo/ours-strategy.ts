@@ -1,7 +1,7 @@
 // Ours: the engine's BatchSystem (server-side DAPO) — zero-variance policy, early decision,
 // refill, cancel of redundant jobs at the step's close and carry-over into the next step. The
 // trainer side is a plain long-poll loop over `nextGroups`.
-import { BatchSystem, MemoryBatchStore, PolicyControl, type TaskCatalog } from "@raas/engine";
+import { BatchSystem, MemoryBatchStore, PolicyControl, type TaskCatalog } from "@raas/training";
 import {
   addToEntry,
   emptyLedger,

@@ -2,7 +2,7 @@
 // (`abort-and-continue`: running generations hand over their tokens), holds for the "sync", then
 // resumes with version + 1. Measured: generated tokens lost to the sync and how long generation
 // takes after the resume to get back to the in-flight level it had before the pause.
-import { MemoryBatchStore, PolicyControl, type PolicySink, sleep } from "@raas/engine";
+import { type PolicySink, sleep } from "@raas/engine";
 import {
   type BackendGeneration,
   HttpInferenceBackend,
@@ -10,6 +10,7 @@ import {
   RoutedInferencePool,
   type RoutedInferencePoolOptions,
 } from "@raas/inference";
+import { MemoryBatchStore, PolicyControl } from "@raas/training";
 import type { DapoRig } from "./dapo-rig";
 import type {
   DapoPlan,

@@ -2,10 +2,11 @@
 // publishes (BusPolicySink), the worker follows (followPolicy) — a pause stops the worker's running
 // generation and keeps its tokens, the resume continues it under the new version.
 import { randomUUID } from "node:crypto";
-import { BusPolicySink, followPolicy, MemoryBatchStore, PolicyControl, StickyRouter } from "@raas/engine";
+import { StickyRouter } from "@raas/engine";
 import { createQwen3ModelFamily, RoutedInferencePool, TokenConversation } from "@raas/inference";
 import { RedisEventBus } from "@raas/queue";
 import { startSimulator } from "@raas/simulator";
+import { BusPolicySink, followPolicy, MemoryBatchStore, PolicyControl } from "@raas/training";
 import { afterEach, expect, it } from "vitest";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -10,7 +10,8 @@ import {
   defaultSandboxHostId,
   recordSandboxEvents,
 } from "@raas/compose";
-import { fanOutPolicy, followPolicy, type RolloutEngine, type StoreHealthState } from "@raas/engine";
+import type { RolloutEngine, StoreHealthState } from "@raas/engine";
+import { fanOutPolicy, followPolicy } from "@raas/training";
 import type { Logger } from "pino";
 import { HealthConditions } from "./health-conditions";
 import { waitUntilIdle } from "./idle";

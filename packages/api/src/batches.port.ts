@@ -1,4 +1,4 @@
-import type { BatchSystem, NextGroupsResult, PolicyControl, TaskCatalog } from "@raas/engine";
+import type { BatchSystem, NextGroupsResult, PolicyControl, TaskCatalog } from "@raas/training";
 
 export type { NextGroupsResult, TaskCatalog };
 

@@ -1,20 +1,22 @@
+import type {
+  EngineLogger,
+  EventBus,
+  GatewayCallStore,
+  PolicySink,
+  RolloutEngine,
+  TrajectoryRetention,
+} from "@raas/engine";
+import { createShippedTaskCatalog } from "@raas/handlers";
 import {
   type BatchStore,
   BatchSystem,
   BusPolicySink,
   type CurriculumStore,
-  type EngineLogger,
-  type EventBus,
-  type GatewayCallStore,
   gatewayTraceCertifier,
   PolicyControl,
-  type PolicySink,
   RetentionSystem,
-  type RolloutEngine,
   type TaskCatalog,
-  type TrajectoryRetention,
-} from "@raas/engine";
-import { createShippedTaskCatalog } from "@raas/handlers";
+} from "@raas/training";
 
 export interface ComposeBatchesOptions {
   engine: RolloutEngine;

@@ -4,9 +4,7 @@ import type { DatabaseOptions, TrajectoryArchive } from "@raas/db";
 import {
   type AnyTaskHandler,
   type BackendRegistrationStore,
-  type BatchStore,
   type BenchmarkRunStore,
-  type CurriculumStore,
   createSleepHandler,
   type EngineLogger,
   type EngineOptions,
@@ -16,9 +14,7 @@ import {
   type JobQueue,
   type JobStore,
   MemoryBackendRegistrationStore,
-  MemoryBatchStore,
   MemoryBenchmarkRunStore,
-  MemoryCurriculumStore,
   MemoryGatewayCallStore,
   MemoryJobQueue,
   MemoryJobStore,
@@ -31,6 +27,12 @@ import {
   workerCapacity,
 } from "@raas/engine";
 import type { TStage } from "@raas/shared";
+import {
+  type BatchStore,
+  type CurriculumStore,
+  MemoryBatchStore,
+  MemoryCurriculumStore,
+} from "@raas/training";
 import { DEFAULT_STORE_WAIT_MS } from "./env/env-fields";
 
 /** Where jobs are stored. */

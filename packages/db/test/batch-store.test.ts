@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type BatchStore, MemoryBatchStore } from "@raas/engine";
+import { type BatchStore, MemoryBatchStore } from "@raas/training";
 import { describe, expect, it } from "vitest";
 import { createJobStore, PrismaBatchStore, type PrismaJobStore } from "../src/index";
 import { makeRun, makeStep } from "./support/batch-fixtures";

@@ -1,12 +1,11 @@
 import {
-  BatchSystem,
   HandlerRegistry,
   MemoryJobQueue,
   MemoryJobStore,
   RolloutEngine,
-  type TaskCatalog,
   type TaskHandler,
 } from "@raas/engine";
+import { BatchSystem, type TaskCatalog } from "@raas/training";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createJobStore, PrismaBatchStore, PrismaCurriculumStore, type PrismaJobStore } from "../src/index";

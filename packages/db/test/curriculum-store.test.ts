@@ -1,4 +1,4 @@
-import { MemoryCurriculumStore } from "@raas/engine";
+import { MemoryCurriculumStore } from "@raas/training";
 import { createJobStore, PrismaCurriculumStore, type PrismaJobStore } from "../src/index";
 import {
   type CurriculumStoreHarness,

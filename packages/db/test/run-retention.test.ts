@@ -4,8 +4,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type GroupRecord, type JobRecord, RetentionSystem, type StepRecord } from "@raas/engine";
+import type { JobRecord } from "@raas/engine";
 import type { TGroupMember, TJobStatus, TRunRetention } from "@raas/shared";
+import { type GroupRecord, RetentionSystem, type StepRecord } from "@raas/training";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJobStore, PrismaBatchStore, type PrismaJobStore } from "../src/index";
 import { makeGroup, makeRun, makeStep } from "./support/batch-fixtures";

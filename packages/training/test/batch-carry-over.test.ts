@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryBatchStore } from "../src/memory/memory-batch-store";
 import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
-import { until } from "./engine-harness";
+import { until } from "./until";
 
 const start = batchHarnessPerTest();
 const closed = closedStep;

@@ -1,7 +1,6 @@
+import { buildGatewayTraces, MemoryGatewayCallStore } from "@raas/engine";
 import { RaasError } from "@raas/shared";
 import { describe, expect, it } from "vitest";
-import { buildGatewayTraces } from "../src/gateway/build-gateway-traces";
-import { MemoryGatewayCallStore } from "../src/gateway/memory-gateway-call-store";
 import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
 
 const start = batchHarnessPerTest();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TaskCatalog } from "../src/batches/batch-system.types";
 import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
-import { until } from "./engine-harness";
+import { until } from "./until";
 
 const start = batchHarnessPerTest();
 

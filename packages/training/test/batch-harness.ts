@@ -1,20 +1,22 @@
+import {
+  type GatewayCallStore,
+  HandlerRegistry,
+  MemoryJobQueue,
+  MemoryJobStore,
+  RolloutEngine,
+  StageFailure,
+  sleep,
+  type TaskHandler,
+} from "@raas/engine";
 import { afterEach } from "vitest";
 import { z } from "zod";
 import { BatchSystem } from "../src/batches/batch-system";
 import type { TaskCatalog } from "../src/batches/batch-system.types";
 import { gatewayTraceCertifier } from "../src/batches/trace-certification";
-import type { GatewayCallStore } from "../src/gateway/gateway-call-store.port";
-import { HandlerRegistry } from "../src/handler-registry";
 import { MemoryBatchStore } from "../src/memory/memory-batch-store";
-import { MemoryJobQueue } from "../src/memory/memory-job-queue";
-import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { BatchStore } from "../src/ports/batch-store.port";
 import type { CurriculumStore } from "../src/ports/curriculum-store.port";
-import type { TaskHandler } from "../src/ports/task-handler.port";
-import { RolloutEngine } from "../src/rollout-engine";
-import { StageFailure } from "../src/stage-failure";
-import { sleep } from "../src/util/abort";
-import { until } from "./engine-harness";
+import { until } from "./until";
 
 /** Payload of the scripted group handler: each slot's reward, and which attempts fail as infrastructure. */
 const ZGroupTaskPayload = z

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
-import { until } from "./engine-harness";
+import { until } from "./until";
 
 const start = batchHarnessPerTest();
 const closed = closedStep;

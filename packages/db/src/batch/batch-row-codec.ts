@@ -1,11 +1,4 @@
 import {
-  type GroupRecord,
-  type RunRecord,
-  type StepRecord,
-  ZRewardAggregate,
-  ZTaskCursors,
-} from "@raas/engine";
-import {
   type TGroupDecision,
   type TGroupState,
   type TPauseMode,
@@ -17,6 +10,13 @@ import {
   ZStepStats,
   ZStepTask,
 } from "@raas/shared";
+import {
+  type GroupRecord,
+  type RunRecord,
+  type StepRecord,
+  ZRewardAggregate,
+  ZTaskCursors,
+} from "@raas/training";
 import { type JsonColumnSite, parseJsonColumn } from "../codec/json-column";
 import {
   type TrainingGroup as GroupRow,

@@ -1,5 +1,5 @@
-import type { BatchStore, GroupRecord, RunRecord, StepRecord } from "@raas/engine";
 import { RaasError, type TPolicyState } from "@raas/shared";
+import type { BatchStore, GroupRecord, RunRecord, StepRecord } from "@raas/training";
 import { Prisma, type PrismaClient } from "../generated/client";
 import {
   fromGroupRow,

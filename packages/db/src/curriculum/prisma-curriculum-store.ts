@@ -1,11 +1,11 @@
+import type { TCurriculumSnapshot } from "@raas/shared";
 import {
   type CurriculumStore,
   RECENT_OUTCOMES_KEPT,
   type SamplerState,
   type TaskHistory,
   type TaskOutcomes,
-} from "@raas/engine";
-import type { TCurriculumSnapshot } from "@raas/shared";
+} from "@raas/training";
 import type { PrismaClient } from "../generated/client";
 
 /** `run_id` of the dataset-wide rows (a run id is never empty). */

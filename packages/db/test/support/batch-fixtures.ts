@@ -1,5 +1,5 @@
-import type { GroupRecord, RunRecord, StepRecord } from "@raas/engine";
 import { newId, type TGroupMember, type TStepStats, ZCreateStepRequest } from "@raas/shared";
+import type { GroupRecord, RunRecord, StepRecord } from "@raas/training";
 
 // Records with every field set to a distinguishable value (JSON with nesting, unicode, nulls,
 // fractional milliseconds), so a round trip that drops or mangles anything fails.

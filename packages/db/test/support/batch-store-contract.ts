@@ -1,5 +1,5 @@
-import type { BatchStore, GroupRecord } from "@raas/engine";
 import { RaasError, type TPolicyState } from "@raas/shared";
+import type { BatchStore, GroupRecord } from "@raas/training";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeGroup, makeRun, makeStep } from "./batch-fixtures";
 

@@ -1,5 +1,5 @@
-import type { CurriculumStore } from "@raas/engine";
 import type { TCurriculumSnapshot } from "@raas/shared";
+import type { CurriculumStore } from "@raas/training";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 export interface CurriculumStoreHarness {

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { TaskCatalog } from "@raas/engine";
 import type { TStepTask } from "@raas/shared";
+import type { TaskCatalog } from "@raas/training";
 
 /** `packages/handlers/data/`: the tasks shipped with the handlers. */
 export const SHIPPED_DATA_DIR = fileURLToPath(new URL("../../data/", import.meta.url));

@@ -1,3 +1,4 @@
+import { type Clock, type EngineLogger, systemClock } from "@raas/engine";
 import {
   isTerminalStatus,
   newId,
@@ -15,10 +16,8 @@ import {
   ZCreateStepRequest,
 } from "@raas/shared";
 import { CurriculumTracker } from "../curriculum/curriculum-tracker";
-import type { EngineLogger } from "../engine.types";
 import { MemoryCurriculumStore } from "../memory/memory-curriculum-store";
 import type { BatchStore, GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
-import { type Clock, systemClock } from "../ports/clock.port";
 import { changedGroups, parse, resolveTasks, snapshot } from "./batch-support";
 import type { BatchEngine, BatchSystemOptions, TaskCatalog } from "./batch-system.types";
 import { toGroupView, toRunView, toStepView } from "./batch-views";

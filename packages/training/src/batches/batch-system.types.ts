@@ -1,3 +1,4 @@
+import type { Clock, EngineLogger, JobEventListener, SubmitOptions, SubmitResult } from "@raas/engine";
 import type {
   TCancelRequest,
   TJob,
@@ -6,9 +7,7 @@ import type {
   TTrajectoryExport,
   TTurn,
 } from "@raas/shared";
-import type { EngineLogger, JobEventListener, SubmitOptions, SubmitResult } from "../engine.types";
 import type { BatchStore } from "../ports/batch-store.port";
-import type { Clock } from "../ports/clock.port";
 import type { CurriculumStore } from "../ports/curriculum-store.port";
 import type { TraceCertifier } from "./trace-certification";
 

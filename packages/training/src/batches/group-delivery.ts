@@ -1,6 +1,6 @@
+import type { Clock } from "@raas/engine";
 import { RaasError, type TGroupResult, type TStep, type TStepTrajectory } from "@raas/shared";
 import type { GroupRecord } from "../ports/batch-store.port";
-import type { Clock } from "../ports/clock.port";
 import type { BatchEngine } from "./batch-system.types";
 
 export interface NextGroupsResult {

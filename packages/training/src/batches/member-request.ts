@@ -1,6 +1,6 @@
+import { runShareMetadata } from "@raas/engine";
 import type { TGroupMember, TSubmitJobRequest } from "@raas/shared";
 import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
-import { runShareMetadata } from "../scheduling/job-flow";
 import { dispatchPriorityBoost } from "./pilot-dispatch";
 
 /**

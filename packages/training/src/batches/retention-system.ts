@@ -1,7 +1,5 @@
-import type { EngineLogger } from "../engine.types";
+import { type Clock, type EngineLogger, systemClock, type TrajectoryRetention } from "@raas/engine";
 import type { BatchStore, GroupRecord, RunRecord } from "../ports/batch-store.port";
-import { type Clock, systemClock } from "../ports/clock.port";
-import type { TrajectoryRetention } from "../ports/trajectory-retention.port";
 import { isGroupInUse, memberJobIds, stepsDueForArchive } from "./retention-policy";
 
 export interface RetentionSystemOptions {

@@ -1,5 +1,4 @@
-import { buildGatewayTraces } from "../gateway/build-gateway-traces";
-import type { GatewayCallStore } from "../gateway/gateway-call-store.port";
+import { buildGatewayTraces, type GatewayCallStore } from "@raas/engine";
 
 /** Whether a job's training traces are token-exact, for steps that take certified traces only. */
 export interface TraceCertifier {

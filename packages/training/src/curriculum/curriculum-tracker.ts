@@ -1,3 +1,4 @@
+import type { Clock } from "@raas/engine";
 import {
   ADAPTIVE_SAMPLING_DEFAULTS,
   PASS_RATE_BIN_EDGES,
@@ -8,7 +9,6 @@ import {
 } from "@raas/shared";
 import type { StepState } from "../batches/step-progress";
 import type { GroupRecord, StepRecord } from "../ports/batch-store.port";
-import type { Clock } from "../ports/clock.port";
 import type { CurriculumStore, SamplerState, TaskOutcomes } from "../ports/curriculum-store.port";
 import { drawAdaptive, seededUnit } from "./adaptive-sampler";
 import { summarizeTasks } from "./curriculum-summary";

@@ -1,9 +1,7 @@
+import { BUS_CHANNELS, MemoryEventBus, systemClock } from "@raas/engine";
 import type { TPolicyState } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { MemoryBatchStore } from "../memory/memory-batch-store";
-import { MemoryEventBus } from "../memory/memory-event-bus";
-import { systemClock } from "../ports/clock.port";
-import { BUS_CHANNELS } from "../ports/event-bus.port";
 import { BusPolicySink, followPolicy } from "./bus-policy-sink";
 import { PolicyControl } from "./policy-control";
 

@@ -1,6 +1,5 @@
+import { BUS_CHANNELS, type EventBus, type PolicySink } from "@raas/engine";
 import { type TPolicyState, ZPolicyState } from "@raas/shared";
-import { BUS_CHANNELS, type EventBus } from "../ports/event-bus.port";
-import type { PolicySink } from "./policy-control";
 
 /**
  * Publishes every policy change on the bus (`BUS_CHANNELS.policy`), for the processes that hold

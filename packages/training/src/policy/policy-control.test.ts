@@ -1,7 +1,7 @@
+import { systemClock } from "@raas/engine";
 import type { TPolicyState } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { MemoryBatchStore } from "../memory/memory-batch-store";
-import { systemClock } from "../ports/clock.port";
 import { PolicyControl } from "./policy-control";
 
 function recordingSink(): { states: TPolicyState[]; applyPolicy(state: TPolicyState): void } {

@@ -1,3 +1,4 @@
+import { type Clock, type PolicySink, systemClock } from "@raas/engine";
 import {
   DEFAULT_POLICY_ID,
   formatIssues,
@@ -11,17 +12,6 @@ import {
   ZResumeRequest,
 } from "@raas/shared";
 import type { BatchStore } from "../ports/batch-store.port";
-import { type Clock, systemClock } from "../ports/clock.port";
-
-/**
- * Where a policy change takes effect: the inference pool of this process (gate the policy's
- * generation, stamp its backends with the version), the engine (hold the RUN budgets of the
- * policy's jobs) and, in distributed mode, a bus message that workers apply to theirs. Every state
- * names its policy; a sink applies it to that policy only.
- */
-export interface PolicySink {
-  applyPolicy(state: TPolicyState): void | Promise<void>;
-}
 
 /** One sink applying a change to several (each in turn; one failing does not stop the others' turn). */
 export function fanOutPolicy(...sinks: PolicySink[]): PolicySink {
