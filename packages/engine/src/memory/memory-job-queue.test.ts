@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ManualClock } from "../testing/manual-clock";
 import { MemoryJobQueue } from "./memory-job-queue";
 
 const never = () => new AbortController().signal;
@@ -35,23 +36,34 @@ describe("MemoryJobQueue", () => {
   });
 
   it("re-delivers an item whose lease expired, counting deliveries", async () => {
-    const queue = new MemoryJobQueue();
+    const clock = new ManualClock();
+    const queue = new MemoryJobQueue({ clock });
     await queue.enqueue({ jobId: "x", stage: "run", priority: 0 });
     const first = await queue.reserve("run", 20, never());
     expect(first?.deliveries).toBe(1);
-    const second = await queue.reserve("run", 1_000, never());
+    let isRedelivered = false;
+    const waiting = queue.reserve("run", 1_000, never()).finally(() => {
+      isRedelivered = true;
+    });
+    await clock.advance(19);
+    expect(isRedelivered).toBe(false);
+    await clock.advance(1);
+    expect(isRedelivered).toBe(true);
+    const second = await waiting;
     expect(second?.item.jobId).toBe("x");
     expect(second?.deliveries).toBe(2);
     await queue.close();
   });
 
   it("keeps an extended lease and re-queues on nack; removes queued items", async () => {
-    const queue = new MemoryJobQueue();
+    const clock = new ManualClock();
+    const queue = new MemoryJobQueue({ clock });
     await queue.enqueue({ jobId: "x", stage: "run", priority: 0 });
     const lease = await queue.reserve("run", 30, never());
     if (!lease) throw new Error("no lease");
     await queue.extend(lease, 5_000);
-    await new Promise((r) => setTimeout(r, 60));
+    // Past the first lease, short of the extended one: still held, not back in the queue.
+    await clock.advance(4_999);
     expect(await queue.depth("run")).toBe(0);
     await queue.nack(lease);
     expect(await queue.depth("run")).toBe(1);
