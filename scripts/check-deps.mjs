@@ -1,12 +1,18 @@
 // Dependency-direction check (part of `npm run check`):
-//   shared ← engine ← adapters (db, sandbox, inference, handlers, queue) ← api, compose ← apps
+//   shared ← engine ← training ← adapters (db, sandbox, inference, handlers, queue)
+//          ← api, compose ← apps
 //   (compose: the composition pieces the server and the worker share; it may not use api)
+// - training (runs, steps, groups, curriculum, policy versions) is a layer of its own on top of
+//   the engine: it uses only @raas/shared and the engine's public index, and the engine never
+//   imports it (the job lifecycle knows no training); adapters may implement its ports (db keeps
+//   the batch and curriculum stores, handlers the task catalog);
 // - a workspace may depend only on @raas/* workspaces of a lower layer;
 // - adapters do not know each other: an adapter depends on no other adapter (what two adapters
 //   share belongs below them, in the engine's ports or @raas/shared); only its tests may use
 //   another adapter (a devDependency), e.g. the handlers' tests run real bubblewrap sandboxes;
 // - no cycles; no deep imports into another package's files; every @raas import is declared;
-// - the engine imports no adapter technology (Prisma, pg, Redis, node-pty, Next, HTTP clients);
+// - the engine and training import no adapter technology (Prisma, pg, Redis, node-pty, Next,
+//   HTTP clients);
 // - libraries (packages/*) never read process.env;
 // - production code has no `as unknown as`: values of unknown shape (stored JSON, wire data) are
 //   parsed with a schema, not cast (tests may keep theirs);
@@ -19,6 +25,7 @@ const root = new URL("..", import.meta.url).pathname;
 const LAYERS = {
   shared: 0,
   engine: 1,
+  training: 1.5,
   db: 2,
   sandbox: 2,
   inference: 2,
@@ -58,6 +65,8 @@ for (const dir of ["packages", "apps"]) {
 const byPackageName = new Map(workspaces.map((w) => [w.pkg.name, w]));
 const layerOf = (w) => (w.dir === "apps" ? 4 : (LAYERS[w.name] ?? 2));
 const isAdapter = (w) => w.dir === "packages" && layerOf(w) === 2;
+/** The engine and training: pure logic behind ports, no I/O technology. */
+const isCore = (w) => w.dir === "packages" && (w.name === "engine" || w.name === "training");
 const errors = [];
 
 function sourceFiles(dir) {
@@ -110,7 +119,7 @@ for (const w of workspaces) {
       );
     else if (!ok)
       errors.push(
-        `${w.pkg.name} depends on ${dep}: dependencies must point shared ← engine ← adapters ← api ← apps`,
+        `${w.pkg.name} depends on ${dep}: dependencies must point shared ← engine ← training ← adapters ← api ← apps`,
       );
   }
   for (const file of sourceFiles(join(w.path, "src"))) {
@@ -135,8 +144,8 @@ for (const w of workspaces) {
             `${rel}: imports ${base} — adapters do not know each other; move what they share into the engine's ports or @raas/shared`,
           );
       }
-      if (w.name === "engine" && w.dir === "packages" && ENGINE_FORBIDDEN.some((re) => re.test(spec))) {
-        errors.push(`${rel}: the engine must not import "${spec}" (adapters and apps own I/O technology)`);
+      if (isCore(w) && ENGINE_FORBIDDEN.some((re) => re.test(spec))) {
+        errors.push(`${rel}: ${w.pkg.name} must not import "${spec}" (adapters and apps own I/O technology)`);
       }
     }
     if (w.dir === "packages" && !isTest && /process\.env\b/.test(text)) {
@@ -199,5 +208,5 @@ if (errors.length > 0) {
   process.exit(1);
 }
 console.log(
-  `dependency check passed: ${workspaces.length} workspaces, direction shared ← engine ← adapters ← api ← apps`,
+  `dependency check passed: ${workspaces.length} workspaces, direction shared ← engine ← training ← adapters ← api ← apps`,
 );
