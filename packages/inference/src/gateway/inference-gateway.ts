@@ -1,8 +1,5 @@
 import {
   buildGatewayTraces,
-  describeSampling,
-  describeSamplingConflicts,
-  findSamplingConflicts,
   type GatewayCallStore,
   type GatewaySession,
   GatewaySessionRegistry,
@@ -22,6 +19,14 @@ import type { ModelFamilyAdapter } from "../model/model-family.types";
 import { createSegmentCachedTokenizer } from "../model/segment-cached-tokenizer";
 import { type AnswerDelta, AnswerStream } from "./answer-stream";
 import { type BaseCall, shareWithParent } from "./call-base";
+import {
+  buildGatewayCallRecord,
+  checkSamplingConflicts,
+  type GeneratedAnswer,
+  type PreparedCall,
+  stopStringsOf,
+  toChatCompletion,
+} from "./gateway-call";
 import { buildGatewayPrompt, type SessionCall } from "./gateway-prompt";
 import { cutAtStopStrings, toOpenAiAnswer } from "./openai-answer";
 import { messageKey, toToolSpecs } from "./openai-messages";
@@ -163,130 +168,43 @@ export class InferenceGateway {
     request: TChatCompletionRequest,
     options: CompleteOptions = {},
   ): Promise<TChatCompletion> {
-    const { signal, stream } = options;
     const enteredAt = performance.now();
     const session = this.authorize(token);
-    // The trainer owns the distribution: a harness's sampling fields are never sent to the backend;
-    // a `reject` job refuses them (before the call takes a number), an `override` job records them.
-    const conflicts = findSamplingConflicts(request, session.sampling.settings);
-    if (conflicts.length > 0 && session.sampling.mode === "reject") {
-      throw new RaasError("VALIDATION_FAILED", describeSamplingConflicts(conflicts), {
-        details: { fields: conflicts.map((conflict) => conflict.field) },
-      });
-    }
+    const conflicts = checkSamplingConflicts(request, session);
     const state = await this.sessionState(session.jobId);
-    const { family } = this;
-    const requiredCall = readToolChoice(request);
-    const tools = toToolSpecs(request.tools);
-    const enableThinking = request.chat_template_kwargs?.enable_thinking ?? true;
-    const seq = state.nextSeq++;
-    const prompt = buildGatewayPrompt({
-      family,
-      messages: request.messages,
-      tools,
-      enableThinking,
-      history: state.calls,
-    });
-    const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? this.defaultMaxTokens;
-    const room = this.maxContextTokens - prompt.promptIds.length;
-    if (room < 1) {
-      throw new RaasError(
-        "VALIDATION_FAILED",
-        `the prompt has ${prompt.promptIds.length} tokens; the context holds ${this.maxContextTokens}`,
-      );
-    }
+    const call = this.prepareCall(request, session, state);
     const startedAtMs = this.now();
     const callId = `gwc_${randomHex(8)}`;
-    const stops =
-      request.stop === undefined ? [] : typeof request.stop === "string" ? [request.stop] : request.stop;
-    const answerStream = stream ? new AnswerStream(family.tokenizer, { stops }) : null;
-    stream?.onStart({
-      id: `chatcmpl-${callId}`,
-      created: Math.floor(startedAtMs / 1000),
-      model: this.options.modelName,
+    const answered = await this.generateAnswer(session.jobId, request, call, {
+      ...options,
+      callId,
+      startedAtMs,
     });
-    // The generation's span on the same monotonic clock as `enteredAt` (the pool's `latencyMs` is
-    // on its wall clock, in whole ms: too coarse to subtract from a sub-ms total).
-    const generationStartedAt = performance.now();
-    const sampling: SamplingParams = {
-      ...session.sampling.settings,
-      maxTokens: Math.min(maxTokens, room),
-      stopTokenIds: [...family.stopTokenIds],
-    };
-    const generated = await this.generate(
-      session.jobId,
-      prompt.promptIds,
-      sampling,
-      signal,
-      answerStream && stream ? (ids) => answerStream.push(ids).forEach(stream.onDelta) : undefined,
-    );
-    const generationMs = performance.now() - generationStartedAt;
-    const cut = cutAtStopStrings(family.tokenizer, generated.responseIds, generated.logprobs, stops);
-    const finishReason = cut.isCut ? "stop" : generated.finishReason;
-    const answer = toOpenAiAnswer(family, cut.responseIds, {
-      finishReason,
-      parseToolCalls: request.tool_choice !== "none",
-      knownTools: tools.map((tool) => tool.name),
-    });
-    if (answerStream && stream) answerStream.finish(answer.message).forEach(stream.onDelta);
-    const violation = findToolChoiceViolation(
-      requiredCall,
-      (answer.message.tool_calls ?? []).map((call) => call.function.name),
-    );
-    const parent =
-      prompt.parentCallId === null ? undefined : state.calls.find((call) => call.id === prompt.parentCallId);
-    const shared =
-      parent &&
-      shareWithParent(parent, {
-        promptIds: prompt.promptIds,
-        messages: request.messages,
-        tools: request.tools ?? [],
-      });
-    const record: TGatewayCallRecord = {
-      id: callId,
-      seq,
+    const { parent, shared } = shareWithParentCall(state, request, call);
+    const record = buildGatewayCallRecord({
+      callId,
       jobId: session.jobId,
-      parentCallId: prompt.parentCallId,
-      messages: shared ? shared.messages : request.messages,
-      tools: shared ? shared.tools : (request.tools ?? []),
-      answer: answer.message,
-      promptIds: prompt.promptIds,
-      responseIds: cut.responseIds,
-      logprobs: cut.logprobs,
-      finishReason,
-      backendId: generated.backendId,
-      weightVersion: generated.weightVersion,
-      cachedPromptTokens: generated.cachedPromptTokens,
-      enableThinking,
-      latencyMs: generated.latencyMs,
-      sampling: describeSampling(sampling),
-      ...(conflicts.length > 0 && {
-        overriddenSampling: Object.fromEntries(conflicts.map((conflict) => [conflict.field, conflict.value])),
-      }),
-      overheadMs: performance.now() - enteredAt - generationMs,
+      request,
+      call,
+      answered,
+      conflicts,
+      shared,
+      toolChoiceViolation: findToolChoiceViolation(
+        call.requiredCall,
+        (answered.answer.message.tool_calls ?? []).map((toolCall) => toolCall.function.name),
+      ),
+      overheadMs: performance.now() - enteredAt - answered.generationMs,
       createdAtMs: startedAtMs,
-      ...(violation && { toolChoiceViolation: violation }),
-    };
+    });
     await this.options.calls.append(record, shared?.base);
     // The repeated messages' keys are the parent's strings (equal messages at equal places).
     if (parent && shared) {
       for (let i = 0; i < shared.base.messages; i += 1) {
-        prompt.messageKeys[i] = parent.messageKeys[i] as string;
+        call.prompt.messageKeys[i] = parent.messageKeys[i] as string;
       }
     }
-    state.calls.push(sessionCallOf(record, prompt));
-    return {
-      id: `chatcmpl-${callId}`,
-      object: "chat.completion",
-      created: Math.floor(startedAtMs / 1000),
-      model: this.options.modelName,
-      choices: [{ index: 0, message: answer.message, finish_reason: answer.finishReason, logprobs: null }],
-      usage: {
-        prompt_tokens: prompt.promptIds.length,
-        completion_tokens: cut.responseIds.length,
-        total_tokens: prompt.promptIds.length + cut.responseIds.length,
-      },
-    };
+    state.calls.push(sessionCallOf(record, call.prompt));
+    return toChatCompletion(callId, this.options.modelName, startedAtMs, call, answered);
   }
 
   /** The job's recorded calls in arrival order. */
@@ -321,6 +239,77 @@ export class InferenceGateway {
     return building;
   }
 
+  /** Numbers the call and renders its prompt (continuing the session's chains); 400 past the context. */
+  private prepareCall(
+    request: TChatCompletionRequest,
+    session: GatewaySession,
+    state: SessionState,
+  ): PreparedCall {
+    const { family } = this;
+    const requiredCall = readToolChoice(request);
+    const tools = toToolSpecs(request.tools);
+    const enableThinking = request.chat_template_kwargs?.enable_thinking ?? true;
+    const seq = state.nextSeq++;
+    const prompt = buildGatewayPrompt({
+      family,
+      messages: request.messages,
+      tools,
+      enableThinking,
+      history: state.calls,
+    });
+    const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? this.defaultMaxTokens;
+    const room = this.maxContextTokens - prompt.promptIds.length;
+    if (room < 1) {
+      throw new RaasError(
+        "VALIDATION_FAILED",
+        `the prompt has ${prompt.promptIds.length} tokens; the context holds ${this.maxContextTokens}`,
+      );
+    }
+    const sampling: SamplingParams = {
+      ...session.sampling.settings,
+      maxTokens: Math.min(maxTokens, room),
+      stopTokenIds: [...family.stopTokenIds],
+    };
+    return { seq, prompt, tools, enableThinking, requiredCall, sampling };
+  }
+
+  /** Generates the call (streaming the answer when asked), cuts it at the stop strings, parses it. */
+  private async generateAnswer(
+    jobId: string,
+    request: TChatCompletionRequest,
+    call: PreparedCall,
+    { signal, stream, callId, startedAtMs }: CompleteOptions & { callId: string; startedAtMs: number },
+  ): Promise<GeneratedAnswer> {
+    const { family } = this;
+    const stops = stopStringsOf(request);
+    const answerStream = stream ? new AnswerStream(family.tokenizer, { stops }) : null;
+    stream?.onStart({
+      id: `chatcmpl-${callId}`,
+      created: Math.floor(startedAtMs / 1000),
+      model: this.options.modelName,
+    });
+    // The generation's span on the same monotonic clock as `enteredAt` (the pool's `latencyMs` is
+    // on its wall clock, in whole ms: too coarse to subtract from a sub-ms total).
+    const generationStartedAt = performance.now();
+    const generated = await this.generate(
+      jobId,
+      call.prompt.promptIds,
+      call.sampling,
+      signal,
+      answerStream && stream ? (ids) => answerStream.push(ids).forEach(stream.onDelta) : undefined,
+    );
+    const generationMs = performance.now() - generationStartedAt;
+    const cut = cutAtStopStrings(family.tokenizer, generated.responseIds, generated.logprobs, stops);
+    const finishReason = cut.isCut ? "stop" : generated.finishReason;
+    const answer = toOpenAiAnswer(family, cut.responseIds, {
+      finishReason,
+      parseToolCalls: request.tool_choice !== "none",
+      knownTools: call.tools.map((tool) => tool.name),
+    });
+    if (answerStream && stream) answerStream.finish(answer.message).forEach(stream.onDelta);
+    return { generated, generationMs, cut, finishReason, answer };
+  }
+
   private async generate(
     jobId: string,
     promptIds: number[],
@@ -344,6 +333,15 @@ export class InferenceGateway {
       throw error;
     }
   }
+}
+
+/** The call this one continues, and what of the parent's record it repeats. */
+function shareWithParentCall(state: SessionState, request: TChatCompletionRequest, call: PreparedCall) {
+  const { parentCallId, promptIds } = call.prompt;
+  const parent = parentCallId === null ? undefined : state.calls.find((kept) => kept.id === parentCallId);
+  const shared =
+    parent && shareWithParent(parent, { promptIds, messages: request.messages, tools: request.tools ?? [] });
+  return { parent, shared };
 }
 
 /**
