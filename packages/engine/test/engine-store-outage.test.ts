@@ -6,6 +6,7 @@ import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { JobTransitionWrite, StoredJob } from "../src/ports/job-record.types";
 import { RolloutEngine } from "../src/rollout-engine";
+import { ManualClock } from "../src/testing/manual-clock";
 import { until } from "./engine-harness";
 
 const refused = () =>
@@ -39,6 +40,17 @@ class FlakyStore extends MemoryJobStore {
   }
 }
 
+/** Counts the store reads refused from now on. */
+function spyOnReads(store: FlakyStore): { count: number } {
+  const counter = { count: 0 };
+  const read = store.readJob.bind(store);
+  store.readJob = async (id) => {
+    if (store.isDown) counter.count += 1;
+    return read(id);
+  };
+  return counter;
+}
+
 const started: RolloutEngine[] = [];
 afterEach(async () => {
   for (const made of started.splice(0)) await made.stop({ graceMs: 0 });
@@ -46,9 +58,10 @@ afterEach(async () => {
 
 describe("a worker engine whose store is unreachable when it takes a job", () => {
   it("puts the item back and runs it once the store is back: no error, no extra attempt", async () => {
+    const clock = new ManualClock();
     const store = new FlakyStore();
-    const shared = { store, queue: new MemoryJobQueue(), bus: new MemoryEventBus() };
-    const handlers = new HandlerRegistry().register(createSleepHandler());
+    const shared = { store, queue: new MemoryJobQueue({ clock }), bus: new MemoryEventBus(), clock };
+    const handlers = new HandlerRegistry().register(createSleepHandler({ clock }));
     const pools = (concurrency: number) => {
       const pool = { concurrency, timeoutMs: 10_000 };
       return { init: pool, run: pool, eval: pool };
@@ -77,13 +90,26 @@ describe("a worker engine whose store is unreachable when it takes a job", () =>
     ]);
     const id = submitted?.job.id as string;
 
-    await until(async () => (await store.getJob(id))?.status === "queued");
+    /** Moves time on 10 ms at a time, letting both engines commit what each step started. */
+    const advance = async (ms: number) => {
+      for (let moved = 0; moved < ms; moved += 10) {
+        await clock.advance(10);
+        await Promise.all([api.flush(), worker.flush()]);
+      }
+    };
+    const statusOf = async () => (await store.getJob(id))?.status;
+
+    await until(async () => (await statusOf()) === "queued");
     store.isDown = true;
+    const readsRefused = spyOnReads(store);
     worker.setConcurrency("init", 1);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Longer than the worker's 2 s wait before it puts a refused item back: it tries again.
+    await advance(5_000);
+    expect(readsRefused.count).toBeGreaterThanOrEqual(2);
+    expect(await statusOf()).toBe("queued");
     store.isDown = false;
 
-    await until(async () => (await store.getJob(id))?.status === "completed", 20_000);
+    for (let step = 0; step < 100 && (await statusOf()) !== "completed"; step++) await advance(100);
     expect(await store.getJob(id)).toMatchObject({ status: "completed", attempts: 1, reward: 1 });
     expect(errors).toEqual([]);
   }, 40_000);
