@@ -63,8 +63,10 @@ describe("RolloutEngine stage handoff", () => {
     await engine("w2");
     const { job } = await w1.submitJob({ kind: "sleep", payload: { initMs: 1, runMs: 1, evalMs: 1 } });
     await until(async () => (await store.readJob(job.id))?.record.stage === "run");
-    // w2 has free RUN slots, but the item is addressed to w1 (whose RUN pool is closed).
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // w2's RUN loops are already waiting in the queue, which hands an item to a waiting
+    // reserver the moment it arrives: once the item is in, still waiting means w2 passed it over.
+    await until(() => queue.holds(job.id, "run"));
+    expect(await queue.depth("run")).toBe(1);
     expect(stageStarts.filter((s) => s.jobId === job.id).map((s) => s.stage)).toEqual(["init"]);
     expect(w1.heldSandboxes).toBe(1);
     w1.setConcurrency("run", 1);
