@@ -16,11 +16,13 @@ import { HttpInferenceBackend } from "../backends/http-inference-backend";
 import { BACKEND_KINDS, type InferenceBackend } from "../backends/inference-backend.types";
 import { JsonHttpClient } from "../http/json-http-client";
 import { InferenceFailure } from "../inference-failure";
+import { attemptBackend, type DispatchResult, type DispatchState, holdAtGate } from "./backend-attempt";
 import { finishReasonOfPartial, type GenerationPiece, mergeGenerationPieces } from "./continued-generation";
 import {
   type InflightFairShareOptions,
   InflightShareGate,
   type InflightShareSnapshot,
+  type InflightTicket,
 } from "./inflight-share-gate";
 import { DEFAULT_OUTAGE_BUDGET_MS, outageExhausted, outageWaitMs, waitOutOutage } from "./outage-wait";
 import { PolicyGate } from "./policy-gate";
@@ -184,132 +186,96 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
   }
 
   /** One request (with outage retries): the whole generation, or its tokens up to an interrupt. */
-  private async dispatch(
-    request: GenerateRequest & { deadlineMs: number },
-  ): Promise<{ piece: GenerationPiece; isInterrupted: boolean; pausedMs: number }> {
-    let { deadlineMs } = request;
+  private async dispatch(request: GenerateRequest & { deadlineMs: number }): Promise<DispatchResult> {
     // The job's policy: its backends are the only candidates, its gate the only one it waits at.
     const policyId = this.policyOf(request.jobId) ?? DEFAULT_POLICY_ID;
     const gate = this.gateOf(policyId);
     const budgetMs = this.options.outageBudgetMs ?? DEFAULT_OUTAGE_BUDGET_MS;
-    // Backends that just failed this turn: tried again only when no other one can take it.
-    const excluded = new Set<string>();
-    let outageSinceMs: number | null = null;
-    let lastFailure: InferenceFailure | null = null;
-    let pausedMs = 0;
-    for (let waits = 0; ; ) {
+    const state: DispatchState = {
+      deadlineMs: request.deadlineMs,
+      pausedMs: 0,
+      outageSinceMs: null,
+      lastFailure: null,
+      excluded: new Set(),
+      waits: 0,
+    };
+    for (;;) {
       const heldMs = await gate.pass(request.jobId, request.signal, this.now);
-      if (heldMs > 0) {
-        // Held at the gate: neither the deadline nor the outage budget runs meanwhile.
-        pausedMs += heldMs;
-        deadlineMs += heldMs;
-        if (outageSinceMs !== null) outageSinceMs += heldMs;
-      }
-      const ticket = this.share ? await this.share.enter(request.jobId, request.signal, deadlineMs) : null;
+      if (heldMs > 0) holdAtGate(state, heldMs);
+      const ticket = this.share
+        ? await this.share.enter(request.jobId, request.signal, state.deadlineMs)
+        : null;
       if (ticket && gate.isPaused) {
         // Paused while it waited for capacity: back to the gate, charged nothing.
         this.share?.leave(ticket, false);
         continue;
       }
-      const decision = this.router.acquire(request.jobId, this.now(), { excludeIds: excluded, policyId });
+      const decision = this.router.acquire(request.jobId, this.now(), {
+        excludeIds: state.excluded,
+        policyId,
+      });
       if (!decision) {
         if (ticket) this.share?.leave(ticket, false);
-        if (excluded.size === 0 && !this.hasRecoverableBackend(policyId))
-          throw lastFailure ?? this.noBackendFailure(policyId);
-        outageSinceMs ??= this.now();
-        const outageMs = this.now() - outageSinceMs;
-        if (outageMs >= budgetMs) {
-          const failure = lastFailure ?? this.noBackendFailure(policyId);
-          throw outageExhausted(failure, outageMs, budgetMs);
-        }
-        const wait = { jobId: request.jobId, signal: request.signal, deadlineMs, now: this.now };
-        await waitOutOutage(
-          Math.min(outageWaitMs(this.options.retryBackoffMs ?? 100, waits), budgetMs - outageMs),
-          wait,
-        );
-        waits += 1;
-        excluded.clear();
+        await this.waitForBackend(request, policyId, state, budgetMs);
         continue;
       }
       const entry = this.backends.get(decision.backendId);
-      if (!entry) {
-        this.router.release(decision.backendId, { type: "aborted" }, this.now());
-        if (ticket) this.share?.leave(ticket, false);
-        throw new InferenceFailure(
-          "no-backend",
-          `backend ${decision.backendId} is routable but has no client`,
-        );
-      }
-      // The version the request starts under: what its tokens were sampled with.
-      const weightVersion = entry.registration.weightVersion;
-      const startedAt = this.now();
-      const interrupt = gate.track();
-      const { onTokens } = request;
-      let handedOverIds = 0;
+      if (!entry) throw this.clientMissing(decision.backendId, ticket);
       try {
-        const generation = await entry.backend.generate({
-          promptIds: request.promptIds,
-          sampling: request.sampling,
-          signal: request.signal,
-          interrupt: interrupt.signal,
-          deadlineMs,
-          ...(onTokens && {
-            onTokens: (ids: readonly number[], logprobs: readonly number[]) => {
-              handedOverIds += ids.length;
-              onTokens(ids, logprobs);
-            },
-          }),
-        });
-        const latencyMs = this.now() - startedAt;
-        const isInterrupted = generation.isInterrupted === true;
-        this.router.release(
-          entry.backend.id,
-          // An interrupted request was stopped by us: it says nothing about the backend.
-          isInterrupted
-            ? { type: "aborted" }
-            : {
-                type: "success",
-                promptTokens: request.promptIds.length,
-                cachedPromptTokens: generation.cachedPromptTokens,
-                responseTokens: generation.responseIds.length,
-                latencyMs,
-              },
-          this.now(),
-        );
-        return {
-          piece: {
-            responseIds: generation.responseIds,
-            logprobs: generation.logprobs,
-            finishReason: generation.finishReason,
-            backendId: entry.backend.id,
-            weightVersion,
-            cachedPromptTokens: generation.cachedPromptTokens,
-            latencyMs,
-          },
-          isInterrupted,
-          pausedMs,
+        const { backend, registration } = entry;
+        const attempt = {
+          backend,
+          weightVersion: registration.weightVersion,
+          request,
+          gate,
+          state,
+          budgetMs,
         };
-      } catch (error) {
-        const failure =
-          error instanceof InferenceFailure
-            ? error
-            : new InferenceFailure("bad-response", `${entry.backend.id}: ${String(error)}`, {
-                backendId: entry.backend.id,
-                cause: error,
-              });
-        this.router.release(entry.backend.id, { type: outcomeTypeOf(failure) }, this.now());
-        // Ids already handed over cannot be taken back: a retry from scratch would contradict them.
-        if (!failure.isRetryable || handedOverIds > 0) throw failure;
-        lastFailure = failure;
-        outageSinceMs ??= startedAt;
-        const outageMs = this.now() - outageSinceMs;
-        if (outageMs >= budgetMs) throw outageExhausted(failure, outageMs, budgetMs);
-        excluded.add(entry.backend.id);
+        const result = await attemptBackend({ router: this.router, now: this.now, ...attempt });
+        if (result) return result;
       } finally {
-        interrupt.done();
         if (ticket) this.share?.leave(ticket);
       }
     }
+  }
+
+  /**
+   * No backend can take the turn now: fails at once when none may recover, or past the outage
+   * budget; else waits (backing off) and forgets the backends excluded so far.
+   */
+  private async waitForBackend(
+    request: GenerateRequest & { deadlineMs: number },
+    policyId: string,
+    state: DispatchState,
+    budgetMs: number,
+  ): Promise<void> {
+    if (state.excluded.size === 0 && !this.hasRecoverableBackend(policyId))
+      throw state.lastFailure ?? this.noBackendFailure(policyId);
+    state.outageSinceMs ??= this.now();
+    const outageMs = this.now() - state.outageSinceMs;
+    if (outageMs >= budgetMs) {
+      const failure = state.lastFailure ?? this.noBackendFailure(policyId);
+      throw outageExhausted(failure, outageMs, budgetMs);
+    }
+    const wait = {
+      jobId: request.jobId,
+      signal: request.signal,
+      deadlineMs: state.deadlineMs,
+      now: this.now,
+    };
+    await waitOutOutage(
+      Math.min(outageWaitMs(this.options.retryBackoffMs ?? 100, state.waits), budgetMs - outageMs),
+      wait,
+    );
+    state.waits += 1;
+    state.excluded.clear();
+  }
+
+  /** The router chose a backend this pool has no client for: it and the ticket released, and an error. */
+  private clientMissing(backendId: string, ticket: InflightTicket | null): InferenceFailure {
+    this.router.release(backendId, { type: "aborted" }, this.now());
+    if (ticket) this.share?.leave(ticket, false);
+    return new InferenceFailure("no-backend", `backend ${backendId} is routable but has no client`);
   }
 
   releaseJob(jobId: string): void {
@@ -448,12 +414,4 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
       `no inference backend of policy ${policyId} can take the request: ${backends.length} registered, ${draining} draining, ${open} with open circuit`,
     );
   }
-}
-
-/** How a failure counts for the router: caller aborts and 4xx rejections say nothing about health. */
-function outcomeTypeOf(failure: InferenceFailure): "failure" | "rejected" | "aborted" {
-  if (failure.reason === "aborted") return "aborted";
-  const status = failure.status;
-  const isClientError = status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
-  return isClientError ? "rejected" : "failure";
 }

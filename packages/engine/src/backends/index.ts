@@ -1,2 +1,0 @@
-export * from "./backend-directory";
-export * from "./merge-backend-views";

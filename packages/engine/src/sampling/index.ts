@@ -1,2 +1,0 @@
-export * from "./harness-sampling";
-export * from "./sampling-record";

@@ -1,3 +1,0 @@
-export * from "./network-error";
-export * from "./store-health";
-export * from "./store-retry";
