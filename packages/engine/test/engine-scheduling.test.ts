@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createJobRecord } from "../src/lifecycle/job-factory";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
-import { startTestEngine, until } from "./engine-harness";
+import { ManualClock } from "../src/testing/manual-clock";
+import { startTestEngine } from "./engine-harness";
 
 let harness: Awaited<ReturnType<typeof startTestEngine>> | undefined;
 afterEach(async () => {
@@ -50,16 +51,17 @@ describe("RolloutEngine scheduling", () => {
   });
 
   it("changes pool concurrency at run time", async () => {
-    harness = await startTestEngine({ concurrency: { run: 1 } });
+    // On a manual clock no RUN ends (300 ms) while the test looks: the counts are the pool's alone.
+    harness = await startTestEngine({ clock: new ManualClock(), concurrency: { run: 1 } });
     const jobs = await harness.engine.submitJobs(
       Array.from({ length: 6 }, () => ({ kind: "sleep", payload: { initMs: 1, runMs: 300, evalMs: 1 } })),
     );
-    await until(
-      () =>
-        harness!.engine.stats().stages.run.active === 1 && harness!.engine.stats().stages.run.queued === 5,
-    );
+    const runs = () => harness!.engine.stats().stages.run;
+    for (let ms = 0; ms < 10 && runs().queued < 5; ms++) await harness.advance(1);
+    expect(runs()).toMatchObject({ active: 1, queued: 5 });
     harness.engine.setConcurrency("run", 4);
-    await until(() => harness!.engine.stats().stages.run.active === 4);
+    await harness.advance(1);
+    expect(runs()).toMatchObject({ active: 4, queued: 2 });
     expect(harness.engine.stats().stages.run.concurrency).toBe(4);
     harness.engine.setConcurrency("run", 0);
     await harness.engine.cancel({ jobId: jobs[5]!.job.id });
