@@ -7,6 +7,7 @@ import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { EventBus, TBusChannel } from "../src/ports/event-bus.port";
 import { RolloutEngine } from "../src/rollout-engine";
+import { ManualClock } from "../src/testing/manual-clock";
 import { until } from "./engine-harness";
 
 /** A shared bus that drops every message while `isDown`, and says when it is back (like Redis pub/sub). */
@@ -44,11 +45,16 @@ afterEach(async () => {
   for (const made of started.splice(0)) await made.stop({ graceMs: 0 });
 });
 
-/** An API-only engine (no pools) and a worker running every pool, on a bus that can lose messages. */
+/**
+ * An API-only engine (no pools) and a worker running every pool, on a bus that can lose messages,
+ * all on one ManualClock: `advance(ms)` moves it a millisecond at a time, both engines committing
+ * what each step started.
+ */
 async function deployment() {
   const bus = new LossyBus();
-  const shared = { store: new MemoryJobStore(), queue: new MemoryJobQueue(), bus };
-  const handlers = new HandlerRegistry().register(createSleepHandler());
+  const clock = new ManualClock();
+  const shared = { store: new MemoryJobStore(), queue: new MemoryJobQueue({ clock }), bus, clock };
+  const handlers = new HandlerRegistry().register(createSleepHandler({ clock }));
   const pools = (concurrency: number) => {
     const pool = { concurrency, timeoutMs: 10_000 };
     return { init: pool, run: pool, eval: pool };
@@ -59,19 +65,28 @@ async function deployment() {
     await made.start();
     started.push(made);
   }
-  return { api, worker, bus, store: shared.store };
+  const advance = async (ms: number) => {
+    for (let step = 0; step < ms; step++) {
+      await clock.advance(1);
+      await Promise.all([api.flush(), worker.flush()]);
+    }
+  };
+  return { api, worker, bus, store: shared.store, advance };
 }
 
 const payload = { initMs: 1, runMs: 1, evalMs: 1, reward: 1 };
 
 describe("RolloutEngine after job events were lost on the bus", () => {
   it("answers get and list from the store, not from the copy the lost events left", async () => {
-    const { api, bus, store } = await deployment();
+    const { api, bus, store, advance } = await deployment();
     const [submitted] = await api.submitJobs([{ kind: "sleep", payload: { ...payload, evalMs: 200 } }]);
     const id = (submitted as { job: TJob }).job.id;
-    await until(async () => (await api.getJob(id)).stage === "eval");
+    for (let ms = 0; ms < 10 && (await api.getJob(id)).stage !== "eval"; ms++) await advance(1);
+    expect((await api.getJob(id)).stage).toBe("eval");
+    // The job's end falls while the bus is down: the API engine never hears it.
     bus.isDown = true;
-    await until(async () => (await store.getJob(id))?.status === "completed");
+    await advance(200);
+    expect((await store.getJob(id))?.status).toBe("completed");
 
     expect((await api.getJob(id)).status).toBe("completed");
     const { items } = await api.listJobs({});
@@ -79,16 +94,17 @@ describe("RolloutEngine after job events were lost on the bus", () => {
   });
 
   it("re-reads its unfinished jobs when the bus is back: listeners and totals hear the lost ends", async () => {
-    const { api, bus, store } = await deployment();
+    const { api, bus, store, advance } = await deployment();
     bus.isDown = true;
     const results = await api.submitJobs([
       { kind: "sleep", payload },
       { kind: "sleep", payload },
     ]);
     const ids = results.map((result) => result.job.id);
-    await until(async () =>
-      (await Promise.all(ids.map((id) => store.getJob(id)))).every((job) => job?.status === "completed"),
-    );
+    // Each job sleeps 1 ms a stage: well within 10 ms of clock time.
+    await advance(10);
+    const stored = await Promise.all(ids.map((id) => store.getJob(id)));
+    expect(stored.map((job) => job?.status)).toEqual(["completed", "completed"]);
     const heard: TJob[] = [];
     api.subscribe((event) => heard.push(event.job));
     expect(api.stats().completed).toBe(0);
