@@ -1,3 +1,5 @@
+import { byteIdTable, ID_LIMIT, mergeTable, readByteLevelConfig } from "./byte-level-support";
+
 /** An added token as a loaded tokenizer describes it. */
 interface AddedTokenPart {
   content: string;
@@ -25,37 +27,6 @@ export interface ByteLevelEncodeParts {
   do_lowercase_and_remove_accent?: boolean;
 }
 
-/** One step of a `Sequence` pre-tokenizer, as encoding reads it. */
-interface PreTokenizerStep {
-  config?: { type?: string; behavior?: string; invert?: boolean; add_prefix_space?: boolean };
-  pattern?: unknown;
-  use_regex?: boolean;
-}
-
-/**
- * The steps of a `Sequence` pre-tokenizer; none for any other kind. The library's pre-tokenizers
- * are callable objects (functions with fields).
- */
-function preTokenizerSteps(preTokenizer: object | null | undefined): readonly PreTokenizerStep[] {
-  if (!preTokenizer || !("tokenizers" in preTokenizer) || !Array.isArray(preTokenizer.tokenizers)) return [];
-  const isStep = (step: unknown): step is PreTokenizerStep =>
-    (typeof step === "object" || typeof step === "function") && step !== null;
-  return preTokenizer.tokenizers.filter(isStep);
-}
-
-/** GPT-2's byte alphabet: the character each byte stands for in a byte-level vocabulary. */
-function byteAlphabet(): string[] {
-  const chars: string[] = new Array(256);
-  let shifted = 0;
-  for (let byte = 0; byte < 256; byte += 1) {
-    const printable = (byte >= 33 && byte <= 126) || (byte >= 161 && byte <= 172) || byte >= 174;
-    chars[byte] = String.fromCharCode(printable ? byte : 256 + shifted++);
-  }
-  return chars;
-}
-
-/** Token ids are below this (2^22), so a pair of them, or a rank and an id, pack into one number. */
-const ID_LIMIT = 4_194_304;
 /** Pieces cached (each piece's ids), as the tokenizer's own BPE cache. */
 const PIECE_CACHE_ENTRIES = 16_384;
 /** Longer pieces are merged every time (a long run of spaces or symbols is rarely repeated). */
@@ -75,57 +46,17 @@ const SCAN_MAX_BYTES = 48;
  * library's ids.
  */
 export function createByteLevelEncode(parts: ByteLevelEncodeParts): ((text: string) => number[]) | null {
-  const model = parts.model;
-  const idOf = model?.tokens_to_ids;
-  const merges = model?.merges;
-  if (!idOf || !merges) return null;
-  if (model.end_of_word_suffix || model.continuing_subword_suffix || model.ignore_merges) return null;
-  if (parts.remove_space || parts.do_lowercase_and_remove_accent) return null;
-  const normalizerType = parts.normalizer?.config?.type;
-  if (parts.normalizer && normalizerType !== "NFC") return null;
-  if (parts.post_processor && parts.post_processor.config?.type !== "ByteLevel") return null;
-  const [split, byteLevel, ...others] = preTokenizerSteps(parts.pre_tokenizer);
-  const splitPattern = split?.pattern;
-  if (!(splitPattern instanceof RegExp) || split?.config?.type !== "Split" || split.config.invert)
-    return null;
-  if (split.config.behavior !== "Isolated" || others.length > 0) return null;
-  if (byteLevel?.config?.type !== "ByteLevel" || byteLevel.use_regex || byteLevel.config.add_prefix_space) {
-    return null;
-  }
-  const added = parts.added_tokens ?? [];
-  if (added.some((token) => token.lstrip || token.rstrip || token.normalized)) return null;
-
-  const alphabet = byteAlphabet();
-  const byteIds = new Int32Array(256);
-  for (let byte = 0; byte < 256; byte += 1) {
-    const id = idOf.get(alphabet[byte] as string);
-    if (id === undefined) return null;
-    byteIds[byte] = id;
-  }
-  // Ids must stand for strings one to one, so that a merge found by ids is the merge the library
-  // finds by strings.
-  const ids = new Set(idOf.values());
-  if (ids.size !== idOf.size) return null;
-  // A pair of ids → the merge's rank and the merged token's id, packed in one number; a later merge
-  // of the same pair replaces an earlier one, as in the library's rank map.
-  const merged = new Map<number, number>();
-  for (let rank = 0; rank < merges.length; rank += 1) {
-    const [left, right] = merges[rank] as readonly [string, string];
-    const leftId = idOf.get(left);
-    const rightId = idOf.get(right);
-    const mergedId = idOf.get(left + right);
-    if (leftId === undefined || rightId === undefined || mergedId === undefined) return null;
-    if (leftId >= ID_LIMIT || rightId >= ID_LIMIT || mergedId >= ID_LIMIT) return null;
-    merged.set(leftId * ID_LIMIT + rightId, rank * ID_LIMIT + mergedId);
-  }
-
-  const pattern = new RegExp(
-    splitPattern.source,
-    splitPattern.flags.includes("g") ? splitPattern.flags : `${splitPattern.flags}g`,
-  );
-  const addedIdOf = new Map(added.map((token) => [token.content, token.id]));
+  const config = readByteLevelConfig(parts);
+  if (!config) return null;
+  const byteIds = byteIdTable(config.idOf);
+  if (!byteIds) return null;
+  const merged = mergeTable(config.idOf, config.merges);
+  if (!merged) return null;
+  const encodePiece = createPieceEncoder(byteIds, createMerger(merged));
+  const encodeStretch = createStretchEncoder(config.pattern, config.isNfc, encodePiece);
+  const addedIdOf = new Map(config.added.map((token) => [token.content, token.id]));
   const addedSplitter =
-    added.length === 0
+    config.added.length === 0
       ? null
       : new RegExp(
           `(${[...addedIdOf.keys()]
@@ -133,12 +64,31 @@ export function createByteLevelEncode(parts: ByteLevelEncodeParts): ((text: stri
             .map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
             .join("|")})`,
         );
+  return (text) => {
+    const out: number[] = [];
+    if (!addedSplitter) {
+      if (text.length > 0) encodeStretch(text, out);
+      return out;
+    }
+    // With one capture group, odd positions are the added tokens.
+    const stretches = text.split(addedSplitter);
+    for (let i = 0; i < stretches.length; i += 1) {
+      const stretch = stretches[i] as string;
+      if (i % 2 === 1) out.push(addedIdOf.get(stretch) as number);
+      else if (stretch.length > 0) encodeStretch(stretch, out);
+    }
+    return out;
+  };
+}
+
+type PieceEncoder = (piece: string, out: number[]) => void;
+
+/** A piece's UTF-8 bytes as byte tokens, merged (by scanning, or through a heap when long); short pieces cached. */
+function createPieceEncoder(byteIds: Int32Array, merger: ReturnType<typeof createMerger>): PieceEncoder {
   const utf8 = new TextEncoder();
   let bytes = new Uint8Array(1_024);
   const cache = new Map<string, readonly number[]>();
-  const merger = createMerger(merged);
-
-  const encodePiece = (piece: string, out: number[]) => {
+  return (piece, out) => {
     const known = cache.get(piece);
     if (known) {
       for (const id of known) out.push(id);
@@ -169,10 +119,13 @@ export function createByteLevelEncode(parts: ByteLevelEncodeParts): ((text: stri
     }
     for (const id of ids) out.push(id);
   };
+}
 
-  const encodeStretch = (raw: string, out: number[]) => {
+/** A stretch between added tokens: NFC-normalized, split by the pattern (matches and the text between kept). */
+function createStretchEncoder(pattern: RegExp, isNfc: boolean, encodePiece: PieceEncoder): PieceEncoder {
+  return (raw, out) => {
     let text = raw;
-    if (normalizerType === "NFC" && !isAsciiText(text)) text = text.normalize("NFC");
+    if (isNfc && !isAsciiText(text)) text = text.normalize("NFC");
     pattern.lastIndex = 0;
     let at = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
@@ -188,22 +141,6 @@ export function createByteLevelEncode(parts: ByteLevelEncodeParts): ((text: stri
       at = match.index + found.length;
     }
     if (at < text.length) encodePiece(text.slice(at), out);
-  };
-
-  return (text) => {
-    const out: number[] = [];
-    if (!addedSplitter) {
-      if (text.length > 0) encodeStretch(text, out);
-      return out;
-    }
-    // With one capture group, odd positions are the added tokens.
-    const stretches = text.split(addedSplitter);
-    for (let i = 0; i < stretches.length; i += 1) {
-      const stretch = stretches[i] as string;
-      if (i % 2 === 1) out.push(addedIdOf.get(stretch) as number);
-      else if (stretch.length > 0) encodeStretch(stretch, out);
-    }
-    return out;
   };
 }
 
