@@ -60,8 +60,8 @@ export function buildProgram(context: CliContext, version: string, output: Progr
     declareRuns,
     declareSteps,
     declareDemo,
+    declareCompletion,
   ])
     declare(program, context);
-  declareCompletion(program, context);
   return program;
 }

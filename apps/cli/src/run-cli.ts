@@ -14,7 +14,7 @@ const processOutput: ProgramOutput = {
 };
 
 /** The CLI's version, from its package.json. */
-export function cliVersion(): string {
+function cliVersion(): string {
   const text = readFileSync(new URL("../package.json", import.meta.url), "utf8");
   return z.object({ version: z.string() }).parse(JSON.parse(text)).version;
 }

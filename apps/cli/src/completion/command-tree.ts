@@ -1,13 +1,13 @@
 import type { Command } from "commander";
 
 /** A word the shell may offer, with one line saying what it is. */
-export interface CompletionWord {
+interface CompletionWord {
   word: string;
   summary: string;
 }
 
 /** One command of the tree as a completion script needs it; the program itself has path "". */
-export interface CompletionNode {
+interface CompletionNode {
   /** Subcommand names from the program down, joined by spaces ("jobs list"). */
   path: string;
   /** Its subcommands, then its long options (`--help` included). */
@@ -17,7 +17,7 @@ export interface CompletionNode {
 }
 
 /** A flag that takes a value, with its allowed values when the declaration lists them. */
-export interface CompletionValueOption {
+interface CompletionValueOption {
   flag: string;
   choices: readonly string[];
 }
