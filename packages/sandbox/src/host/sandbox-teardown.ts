@@ -23,13 +23,18 @@ const KILL_WAIT_MS = 2_000;
 
 /**
  * SIGKILLs every process of a sandbox, waits (bounded) until each one seen is really gone, not
- * merely signalled, and removes its cgroups. Each round kills what a scan taken after the
- * previous round's kill lists, so a process forked meanwhile is found; teardowns running at once
- * share such scans, and the pause between rounds grows, since each scan reads all of /proc on
- * the event loop. Returns how many processes seen at the start are still alive (0 normally).
+ * merely signalled, and removes its cgroups. Every kill is of what a scan taken after the
+ * teardown began (or after the previous round's kill) lists, so a process forked meanwhile is
+ * found; teardowns running at once share such scans, and the pause between rounds grows, since
+ * each scan reads all of /proc on the event loop. Returns how many processes seen at the start
+ * are still alive (0 normally).
  */
 export async function killSandboxProcesses(target: SandboxKillTarget): Promise<number> {
-  const pids = target.processIds();
+  // Teardowns begun in one turn of the event loop (a step's end closes dozens of sandboxes)
+  // share one scan, taken after every one of them began.
+  const begunAt = target.mark();
+  await new Promise((resolve) => setImmediate(resolve));
+  const pids = target.processIds(begunAt);
   const identities = pids.map(processIdentity).filter((id): id is string => id !== undefined);
   let killedAt = target.mark();
   killPids(pids);

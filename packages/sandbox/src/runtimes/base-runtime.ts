@@ -288,10 +288,14 @@ export abstract class BaseRuntime implements SandboxRuntime {
     const { files, ...rest } = spec;
     const startedAt = performance.now();
     let filled: { templateId: string; waitedForTemplateMs: number; copyMs: number } | undefined;
+    // Awaited only once the member's directories exist: a template failing before that is
+    // reported through the fill below, never as an unhandled rejection.
+    const templateReady = Promise.resolve(template);
+    templateReady.catch(() => undefined);
     // The sandbox starts while the template may still be prepared; the copy goes in as soon as
     // both exist (a cold start's workspace is filled while its server starts).
     const sandbox = await this.#start(rest, signal, async (workspace, cancelled) => {
-      const ready = this.#heldTemplate(await template);
+      const ready = this.#heldTemplate(await templateReady);
       // What one group used (its template's sandbox and each member so far) sizes an auto pool.
       this.#pool?.demand(ready.countSandbox());
       const copyFrom = performance.now();
