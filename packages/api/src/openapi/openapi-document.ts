@@ -2,9 +2,9 @@ import { ERROR_CODES } from "@raas/shared";
 import { z } from "zod";
 import type { RestRoute } from "../rest/rest-route.types";
 import { BATCH_JSONL_PATH, batchJsonlOperation } from "./batch-jsonl-operation";
-import { errorResponses } from "./error-responses";
 import { addHandlerKindUnions, type OpenApiHandlerSchemas } from "./handler-kind-schemas";
-import { componentRef, type JsonSchema, SchemaComponents } from "./schema-components";
+import { routeOperation } from "./route-operation";
+import { type JsonSchema, SchemaComponents } from "./schema-components";
 import { securitySchemeText } from "./security-text";
 import { STEP_STREAM_PATH, stepStreamOperation } from "./step-stream-operation";
 
@@ -56,10 +56,6 @@ const TAG_TEXT: Record<string, string> = {
   datasets: "Datasets a step may draw its tasks from.",
 };
 
-function pascal(operationId: string): string {
-  return operationId.charAt(0).toUpperCase() + operationId.slice(1);
-}
-
 /**
  * OpenAPI 3.1 document of the REST routes, generated from the procedures' own zod schemas (JSON
  * Schema 2020-12, which OpenAPI 3.1 uses as is) and their `meta.openapi`.
@@ -73,64 +69,10 @@ export function buildOpenApiDocument(
   const paths: Record<string, Record<string, unknown>> = {};
 
   for (const route of routes) {
-    const input = route.request ? components.resolve(components.convert(route.request, "input")) : {};
-    const inputProperties = (input.properties ?? {}) as Record<string, JsonSchema>;
-    const required = new Set((input.required ?? []) as string[]);
-    const parameter = (name: string, where: "path" | "query") => {
-      const { description, ...schema } = inputProperties[name] ?? { type: "string" };
-      return { name, in: where, required: where === "path" || required.has(name), description, schema };
+    paths[route.path] = {
+      ...(paths[route.path] ?? {}),
+      [route.method.toLowerCase()]: routeOperation(route, components),
     };
-    const parameters = route.pathParams.map((name) => parameter(name, "path"));
-    if (route.inputFrom === "query") {
-      for (const name of Object.keys(inputProperties)) {
-        if (!route.pathParams.includes(name)) parameters.push(parameter(name, "query"));
-      }
-    }
-    const operation: JsonSchema = {
-      operationId: route.operationId,
-      summary: route.summary,
-      description: `${route.description}\n\nRole: ${route.access === "public" ? "none (no token needed)" : `${route.access} or higher`}.`,
-      tags: [route.tag],
-      ...(route.access === "public" ? { security: [] } : {}),
-      "x-raas-role": route.access,
-    };
-    if (parameters.length > 0) operation.parameters = parameters;
-    if (route.request && route.inputFrom === "body") {
-      const name = `${pascal(route.operationId)}Request`;
-      let schema: JsonSchema;
-      if (route.pathParams.length === 0) schema = components.add(name, route.request, "input");
-      else {
-        // Path parameters travel in the path; the body holds the other fields.
-        const { pathParams } = route;
-        const fields = Array.isArray(input.required) ? (input.required as string[]) : [];
-        components.put(name, {
-          ...input,
-          properties: omit(inputProperties, pathParams),
-          required: fields.filter((field) => !pathParams.includes(field)),
-        });
-        schema = componentRef(name);
-      }
-      operation.requestBody = {
-        required: true,
-        description: String(input.description ?? "The request."),
-        content: { "application/json": { schema, ...(route.example ? { example: route.example } : {}) } },
-      };
-    }
-    const ok = {
-      description: route.successStatus === 201 ? "Created" : "Success",
-      content: {
-        "application/json": {
-          schema: components.add(`${pascal(route.operationId)}Response`, route.response, "output"),
-        },
-      },
-    };
-    const responses: Record<string, unknown> = {};
-    if (route.successStatus === "created") {
-      responses["200"] = { ...ok, description: "Existed already: the stored one is returned" };
-      responses["201"] = { ...ok, description: "Created" };
-    } else responses[String(route.successStatus ?? 200)] = ok;
-    operation.responses = { ...responses, ...errorResponses(route) };
-    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operation };
   }
   paths[BATCH_JSONL_PATH] = { get: batchJsonlOperation(components) };
   paths[STEP_STREAM_PATH] = { get: stepStreamOperation(components) };
@@ -159,8 +101,4 @@ export function buildOpenApiDocument(
       schemas: components.schemas,
     },
   };
-}
-
-function omit(properties: Record<string, JsonSchema>, keys: readonly string[]): Record<string, JsonSchema> {
-  return Object.fromEntries(Object.entries(properties).filter(([key]) => !keys.includes(key)));
 }
