@@ -1,10 +1,50 @@
 // The runs, steps and groups the synthetic trajectories belong to, with pre-aggregated step
 // statistics (what the dashboard's reward curves read instead of scanning trajectories).
-import { emptyStepStats } from "@raas/shared";
+import { emptyStepStats, ZCreateStepRequest } from "@raas/shared";
 import pg from "pg";
 import { groupIdOf, LAYOUT, runIdOf, stepIdOf } from "./synthetic-trajectories";
 
 const STEPS_PER_STATEMENT = 500;
+
+/** A step's validated request (its `runId` is set per step in SQL). */
+const STEP_REQUEST = JSON.stringify(
+  ZCreateStepRequest.parse({
+    runId: runIdOf(0),
+    tasks: { type: "dataset", dataset: "math-bench" },
+    groupSize: LAYOUT.groupSize,
+    groups: LAYOUT.perStep / LAYOUT.groupSize,
+  }),
+);
+
+/** A finished step's running reward sums: half its samples solved. */
+const STEP_REWARDS = JSON.stringify({
+  count: LAYOUT.perStep,
+  sum: LAYOUT.perStep / 2,
+  sumOfSquares: LAYOUT.perStep / 2,
+  min: 0,
+  max: 1,
+  finished: LAYOUT.perStep,
+  solved: LAYOUT.perStep / 2,
+  deliveredTokens: LAYOUT.perStep * 1_150,
+});
+
+/** A delivered group's members, every field as the batch system keeps it. */
+const GROUP_MEMBERS = JSON.stringify(
+  Array.from({ length: LAYOUT.groupSize }, (_, slot) => ({
+    slot,
+    jobId: `job_bench_member_${slot}`,
+    status: "finished",
+    reward: slot % 2,
+    failureKind: null,
+    attempts: 1,
+    dispatchVersion: 3,
+    isStale: false,
+    carriedFromStepId: null,
+    rolloutMs: 42_000,
+    generatedTokens: 1_150,
+    pastJobIds: [],
+  })),
+);
 
 export async function loadRunsAndSteps(databaseUrl: string, trajectories: number): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -65,25 +105,22 @@ export async function loadRunsAndSteps(databaseUrl: string, trajectories: number
           groupRows.created.push(startMs + s * LAYOUT.perStep * 50 + g);
         }
       }
+      // The JSON columns hold what the batch system stores (the store parses them on read).
       await client.query(
         `INSERT INTO training_steps (id, run_id, index, status, group_size, groups, policy, stats, delivered_seq,
                                      request, next_task_index, rewards, created_at_ms, closed_at_ms)
-         SELECT id, run_id, idx, 'completed', $6, $7, 'zero-variance', stats::jsonb, $7, '{}'::jsonb, 0, '{}'::jsonb, c, c
+         SELECT id, run_id, idx, 'completed', $6, $7, 'zero-variance', stats::jsonb, $7,
+                jsonb_set($8::jsonb, '{runId}', to_jsonb(run_id)), 0, $9::jsonb, c, c
          FROM unnest($1::text[], $2::text[], $3::int4[], $4::text[], $5::float8[]) AS v(id, run_id, idx, stats, c)`,
-        [ids, runIds, indexes, stats, created, LAYOUT.groupSize, groupsPerStep],
-      );
-      const members = JSON.stringify(
-        Array.from({ length: LAYOUT.groupSize }, (_, slot) => ({
-          slot,
-          status: "finished",
-          reward: slot % 2,
-        })),
+        [ids, runIds, indexes, stats, created, LAYOUT.groupSize, groupsPerStep, STEP_REQUEST, STEP_REWARDS],
       );
       await client.query(
         `INSERT INTO training_groups (id, step_id, run_id, task_id, kind, task, decision, state, seq, members, created_at_ms)
-         SELECT id, step_id, run_id, task_id, 'math', '{}'::jsonb, 'informative', 'delivered', 1, $6::jsonb, c
+         SELECT id, step_id, run_id, task_id, 'math',
+                jsonb_build_object('taskId', task_id, 'kind', 'math', 'payload', '{}'::jsonb),
+                'informative', 'delivered', 1, $6::jsonb, c
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[]) AS v(id, step_id, run_id, task_id, c)`,
-        [groupRows.id, groupRows.step, groupRows.run, groupRows.task, groupRows.created, members],
+        [groupRows.id, groupRows.step, groupRows.run, groupRows.task, groupRows.created, GROUP_MEMBERS],
       );
     }
   } finally {

@@ -2,7 +2,7 @@ import type { TGroupMember } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJobStore, PrismaBatchStore, type PrismaJobStore, PrismaWorkerStore } from "../src/index";
 import { makeGroup, makeRun, makeStep } from "./support/batch-fixtures";
-import { makeJob } from "./support/job-fixtures";
+import { makeJob, makeTurn } from "./support/job-fixtures";
 
 // JSON columns are read through their schemas: a value changed behind the store's back fails at
 // the read with an INTERNAL error naming the table, column and row, never deeper in the engine.
@@ -48,6 +48,19 @@ describe("a malformed stored JSON value", () => {
     await corrupt(`UPDATE jobs SET payload = '[1, 2]' WHERE id = $1`, job.id);
     await expect(jobStore.readJob(job.id)).rejects.toThrow(
       `stored jobs.payload of row ${job.id} is malformed`,
+    );
+  });
+
+  it("fails a turn whose sampling parameters are not sampling parameters", async () => {
+    const job = makeJob();
+    await jobStore.insertJobs([job]);
+    const sampling = { temperature: 1, topP: 1, topK: -1, seed: null, maxTokens: 512 };
+    const turn = makeTurn(job.id, 0, { sampling });
+    await jobStore.appendTurns([turn]);
+    expect((await jobStore.listTurns(job.id)).map((read) => read.sampling)).toEqual([sampling]);
+    await corrupt(`UPDATE turns SET sampling = '{"temperature": "hot"}' WHERE job_id = $1`, job.id);
+    await expect(jobStore.listTurns(job.id)).rejects.toThrow(
+      `stored turns.sampling of row ${job.id} turn 0 is malformed: sampling.temperature:`,
     );
   });
 

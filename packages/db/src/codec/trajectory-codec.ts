@@ -1,16 +1,17 @@
-import type {
-  TSamplingParams,
-  TSandboxEvent,
-  TSandboxState,
-  TToolCall,
-  TTurn,
-  TWeightVersionSpan,
+import {
+  type TSandboxEvent,
+  type TSandboxState,
+  type TToolCall,
+  type TTurn,
+  ZSandboxEvent,
+  ZTurn,
 } from "@raas/shared";
 import type {
   SandboxEvent as SandboxEventRow,
   ToolCall as ToolCallRow,
   Turn as TurnRow,
 } from "../generated/client";
+import { parseJsonColumn } from "./json-column";
 import { joinPrompt } from "./prompt-delta-codec";
 import { decodeLogprobs, decodeTokenIds } from "./token-codec";
 
@@ -29,7 +30,11 @@ export function fromTurnRows(rows: readonly TurnRow[]): TTurn[] {
   return turns;
 }
 
+const ZStoredSpans = ZTurn.shape.weightVersionSpans.unwrap();
+const ZStoredSampling = ZTurn.shape.sampling.unwrap();
+
 function fromTurnRow(row: TurnRow, previous: TTurn | undefined): TTurn {
+  const site = (column: string) => ({ table: "turns", column, rowId: `${row.jobId} turn ${row.index}` });
   const suffixIds = decodeTokenIds(row.promptIds);
   const stored = { suffixIds, prefixTokens: row.promptPrefixTokens, prefixHash: row.promptPrefixHash };
   const turn: TTurn = {
@@ -40,7 +45,11 @@ function fromTurnRow(row: TurnRow, previous: TTurn | undefined): TTurn {
     logprobs: decodeLogprobs(row.logprobs),
     backendId: row.backendId,
     weightVersion: row.weightVersion,
-    weightVersionSpans: (row.weightVersionSpans as TWeightVersionSpan[] | null) ?? null,
+    weightVersionSpans: parseJsonColumn(
+      ZStoredSpans,
+      row.weightVersionSpans ?? null,
+      site("weight_version_spans"),
+    ),
     cachedPromptTokens: row.cachedPromptTokens,
     latencyMs: row.latencyMs,
     finishReason: row.finishReason,
@@ -48,7 +57,7 @@ function fromTurnRow(row: TurnRow, previous: TTurn | undefined): TTurn {
     createdAtMs: row.createdAtMs,
   };
   // Absent, as it was given, for turns stored without it (recorded before it was kept).
-  if (row.sampling !== null) turn.sampling = row.sampling as TSamplingParams;
+  if (row.sampling !== null) turn.sampling = parseJsonColumn(ZStoredSampling, row.sampling, site("sampling"));
   return turn;
 }
 
@@ -73,7 +82,11 @@ export function fromSandboxEventRow(row: SandboxEventRow): TSandboxEvent {
     jobId: row.jobId,
     type: row.type,
     state: row.state as TSandboxState,
-    detail: row.detail as Record<string, unknown> | null,
+    detail: parseJsonColumn(ZSandboxEvent.shape.detail, row.detail, {
+      table: "sandbox_events",
+      column: "detail",
+      rowId: String(row.id),
+    }),
     atMs: row.atMs,
   };
 }

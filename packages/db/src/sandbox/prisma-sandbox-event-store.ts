@@ -11,7 +11,8 @@ import {
   type SandboxSummaryFilter,
   sandboxSummaryOf,
 } from "@raas/engine";
-import type { TSandboxState } from "@raas/shared";
+import { type TSandboxState, ZSandboxEvent } from "@raas/shared";
+import { parseJsonColumn } from "../codec/json-column";
 import { Prisma, type PrismaClient, type Sandbox as SandboxRow } from "../generated/client";
 
 const DEFAULT_EVENT_LIMIT = 100;
@@ -94,7 +95,11 @@ export class PrismaSandboxEventStore implements SandboxEventStore {
       hostId: row.hostId,
       type: row.type,
       state: row.state as TSandboxState,
-      detail: row.detail as Record<string, unknown> | null,
+      detail: parseJsonColumn(ZSandboxEvent.shape.detail, row.detail, {
+        table: "sandbox_events",
+        column: "detail",
+        rowId: String(row.id),
+      }),
       atMs: row.atMs,
     }));
   }
