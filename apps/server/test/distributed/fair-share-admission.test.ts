@@ -34,6 +34,24 @@ function mostConcurrentInitsByWorker(ledger: JobLedger, ids: readonly string[]):
   return most;
 }
 
+/** Waits until every job is in a final state; returns the most INIT items seen waiting meanwhile. */
+async function mostInitWaitingUntilFinal(
+  deployment: Deployment,
+  queue: RedisJobQueue,
+  ids: readonly string[],
+): Promise<number> {
+  let mostWaiting = 0;
+  await until(
+    async () => {
+      mostWaiting = Math.max(mostWaiting, await queue.depth("init"));
+      return (await deployment.storedJobs(ids)).every((job) => isTerminalStatus(job.status));
+    },
+    "every job in a final state",
+    240_000,
+  );
+  return mostWaiting;
+}
+
 // The server API-only (RAAS_SERVER_POOLS=none) with every other setting at its default — fair
 // share on — and worker processes doing all the work. The admission window (jobs released ahead of
 // the RUN slots) follows the workers' INIT + RUN slots from their heartbeats, not the server's own
@@ -89,16 +107,7 @@ describe("fair-share admission with API-only servers and worker processes", () =
     await deployment.startServer();
     // From the moment the new server listens (its start-up recovery done) to the last job: the
     // INIT items waiting in Redis never exceed the window.
-    let mostWaiting = 0;
-    const deployed = deployment;
-    await until(
-      async () => {
-        mostWaiting = Math.max(mostWaiting, await queue.depth("init"));
-        return (await deployed.storedJobs(ids)).every((job) => isTerminalStatus(job.status));
-      },
-      "every job in a final state",
-      240_000,
-    );
+    const mostWaiting = await mostInitWaitingUntilFinal(deployment, queue, ids);
     expect(mostWaiting).toBeLessThanOrEqual(window);
     expect((await deployment.storedJobs(ids)).map((job) => job.status)).toEqual(ids.map(() => "completed"));
     await until(() => done() === ids.length, "every terminal event");
@@ -121,16 +130,7 @@ describe("fair-share admission with API-only servers and worker processes", () =
     // Every process re-queues from the store once Redis is back; the server knows which jobs its
     // admission still holds (they have no item to lose), the workers do not.
     await server.proc.waitForLine(/re-queued the items of every job stored as queued/);
-    let mostWaiting = 0;
-    const deployed = deployment;
-    await until(
-      async () => {
-        mostWaiting = Math.max(mostWaiting, await queue.depth("init"));
-        return (await deployed.storedJobs(ids)).every((job) => isTerminalStatus(job.status));
-      },
-      "every job in a final state",
-      240_000,
-    );
+    const mostWaiting = await mostInitWaitingUntilFinal(deployment, queue, ids);
     expect(mostWaiting).toBeLessThanOrEqual(window);
     expect((await deployment.storedJobs(ids)).map((job) => job.status)).toEqual(ids.map(() => "completed"));
   }, 300_000);

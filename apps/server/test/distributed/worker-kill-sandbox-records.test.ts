@@ -1,20 +1,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { isTerminalStatus, type TJob } from "@raas/shared";
-import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Deployment, type ServerHandle, until } from "./support/deployment";
-import { type SpawnedWorker, WorkerProcesses } from "./support/worker-processes";
-
-const DATA = fileURLToPath(new URL("../../../../packages/handlers/data/", import.meta.url));
-const mathTasks = () =>
-  readFileSync(join(DATA, "math.jsonl"), "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as { taskId: string })
-    .slice(0, 8);
+import { afterAll, describe, expect, it } from "vitest";
+import { useCluster } from "./support/cluster";
+import { until } from "./support/deployment";
+import { mathBackendEnv, mathTasks } from "./support/math-tasks";
+import type { SpawnedWorker } from "./support/worker-processes";
 
 interface Summary {
   live: number;
@@ -55,40 +47,27 @@ describe.each([
 ])(
   "sandbox records and directories of a worker killed with sandboxes open, its base directory %s",
   (_name, isShared) => {
-    let deployment: Deployment;
-    let server: ServerHandle;
-    let workers: WorkerProcesses;
-    let simulator: RunningSimulator;
     const baseDirs = [
       mkdtempSync(join(tmpdir(), "raas-kill-sandboxes-")),
       mkdtempSync(join(tmpdir(), "raas-kill-sandboxes-")),
     ];
-    beforeAll(async () => {
-      const policy = JSON.parse(readFileSync(join(DATA, "simulator/math-code-stem.policy.json"), "utf8"));
-      simulator = await startSimulator({
-        policy: policy as TPolicyConfigInput,
-        seed: 11,
-        latency: { overheadMs: 2_000 },
-      });
-      deployment = await Deployment.start();
-      server = await deployment.startServer();
-      workers = new WorkerProcesses(deployment);
-    }, 120_000);
-    afterAll(async () => {
-      await workers?.stopAll();
-      await deployment?.dispose();
-      await simulator?.close();
+    // Registered first, so it runs after the cluster's teardown has stopped every worker.
+    afterAll(() => {
       for (const baseDir of baseDirs) rmSync(baseDir, { recursive: true, force: true });
     });
+    const cluster = useCluster({ simulator: { seed: 11, overheadMs: 2_000 } });
 
     it("closes its records and removes its directories once it is marked lost", async () => {
-      const env = { RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` };
+      const { deployment, server, workers } = cluster;
+      const env = mathBackendEnv(cluster.simulator);
       if (isShared) await workers.start(2, "init=2,run=2,eval=2", { ...env, RAAS_SANDBOX_DIR: baseDirs[0]! });
       else {
         await workers.start(1, "init=2,run=2,eval=2", { ...env, RAAS_SANDBOX_DIR: baseDirs[0]! });
         await workers.start(1, "init=2,run=2,eval=2", { ...env, RAAS_SANDBOX_DIR: baseDirs[1]! });
       }
-      const jobs = mathTasks().map((payload) => ({ kind: "math", payload }));
+      const jobs = mathTasks()
+        .slice(0, 8)
+        .map((payload) => ({ kind: "math", payload }));
       const { results } = await server.rest<{ results: Array<{ job: TJob }> }>("/api/v1/jobs/batch", {
         jobs,
       });

@@ -1,26 +1,15 @@
 import type { TStage } from "@raas/shared";
 import { isTerminalStatus } from "@raas/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Deployment, type ServerHandle, submitSleepJobs, until } from "./support/deployment";
-import { WorkerProcesses } from "./support/worker-processes";
+import { describe, expect, it } from "vitest";
+import { useCluster } from "./support/cluster";
+import { submitSleepJobs, until } from "./support/deployment";
 
 // kill -9 of a worker process (by its pid) while jobs run on it, in each stage: the server's
 // monitor finds it lost and its jobs restart elsewhere from INIT. None is lost (every job reaches
 // a final state), none is reported twice (one terminal event each on the bus), and a job ends
 // either completed or — after the retry limit — as an infrastructure failure, never anything else.
 describe("kill -9 of a worker in distributed mode", () => {
-  let deployment: Deployment;
-  let server: ServerHandle;
-  let workers: WorkerProcesses;
-  beforeAll(async () => {
-    deployment = await Deployment.start();
-    server = await deployment.startServer();
-    workers = new WorkerProcesses(deployment);
-  });
-  afterAll(async () => {
-    await workers?.stopAll();
-    await deployment?.dispose();
-  });
+  const cluster = useCluster();
 
   const slowIn = (stage: TStage) => ({
     initMs: stage === "init" ? 4_000 : 100,
@@ -33,6 +22,7 @@ describe("kill -9 of a worker in distributed mode", () => {
   const live = new Set<string>();
   for (const stage of ["init", "run", "eval"] as const) {
     it(`during ${stage.toUpperCase()}: each job completes on another worker once, or fails as infrastructure`, async () => {
+      const { deployment, server, workers } = cluster;
       const started = await workers.start(2 - live.size, "init=2,run=2,eval=2");
       for (const worker of started) live.add(worker.id);
       const ids = await submitSleepJobs(server, 4, slowIn(stage));

@@ -1,10 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
-import pg from "pg";
+import { dropSchema, TEST_DATABASE_URL } from "../../../../packages/db/test/support/postgres-test-database";
 
-/** The real services of this machine (override with RAAS_TEST_DATABASE_URL / REDIS_URL). */
-export const TEST_DATABASE_URL =
-  process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+/** The real Redis of this machine (override with REDIS_URL; PostgreSQL with RAAS_TEST_DATABASE_URL). */
 export const TEST_REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /**
@@ -26,13 +24,7 @@ export function freshDistributedServices(): {
     redisUrl: TEST_REDIS_URL,
     prefix,
     async remove() {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await client.end();
-      }
+      await dropSchema(schema);
       const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 2 });
       try {
         const keys = await redis.keys(`${prefix}:*`);

@@ -1,9 +1,8 @@
-import { randomUUID } from "node:crypto";
-import pg from "pg";
-
-/** The PostgreSQL on this machine (CI and development have one on 127.0.0.1:5432, trust auth). */
-export const TEST_DATABASE_URL =
-  process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+import {
+  dropSchema,
+  freshSchemaName,
+  TEST_DATABASE_URL,
+} from "../../../../../packages/db/test/support/postgres-test-database";
 
 /** A schema of the test's own: `databaseUrl` selects it (`?schema=`); `drop()` removes it. */
 export interface FreshSchema {
@@ -12,23 +11,12 @@ export interface FreshSchema {
   drop(): Promise<void>;
 }
 
+/** A fresh schema on the machine's PostgreSQL (`TEST_DATABASE_URL`). */
 export function freshSchema(): FreshSchema {
-  const schema = `raas_fault_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  const schema = freshSchemaName();
   const url = new URL(TEST_DATABASE_URL);
   url.searchParams.set("schema", schema);
-  return {
-    schema,
-    databaseUrl: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return { schema, databaseUrl: url.toString(), drop: () => dropSchema(schema) };
 }
 
 /** The `raas` schema on a PostgreSQL server of the test's own; dropped with the server. */
