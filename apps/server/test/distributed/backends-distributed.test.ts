@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { TJob } from "@raas/shared";
-import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
+import type { RunningSimulator } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Deployment, type ServerHandle, until } from "./support/deployment";
+import { MATH_MODEL, mathBackendEnv, mathTasks, startMathSimulator } from "./support/math-tasks";
 import { type SpawnedWorker, WorkerProcesses } from "./support/worker-processes";
 
 // The Backends view in distributed mode: the API-only server routes nothing itself, a worker
@@ -12,14 +10,7 @@ import { type SpawnedWorker, WorkerProcesses } from "./support/worker-processes"
 // backend registered through the API is used by the worker, a drain through the API reaches it,
 // and a restarted server still has what was registered and drained through the API.
 
-const DATA = fileURLToPath(new URL("../../../../packages/handlers/data/", import.meta.url));
-const MODEL = "Qwen/Qwen3-8B";
-const MATH_IDS = ["math-001", "math-016", "math-002"];
-const mathTasks = readFileSync(join(DATA, "math.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as { taskId: string })
-  .filter((task) => MATH_IDS.includes(task.taskId));
+const MATH_TASKS = mathTasks(["math-001", "math-016", "math-002"]);
 
 interface ListedBackend {
   id: string;
@@ -49,7 +40,7 @@ describe("backends in distributed mode", () => {
 
   /** Runs the math tasks on the worker; resolves to every turn they recorded. */
   const runMathJobs = async (): Promise<Turn[]> => {
-    const jobs = mathTasks.map((payload) => ({ kind: "math", payload }));
+    const jobs = MATH_TASKS.map((payload) => ({ kind: "math", payload }));
     const { results } = await server.rest<{ results: Array<{ job: TJob }> }>("/api/v1/jobs/batch", { jobs });
     const ids = results.map((result) => result.job.id);
     for (;;) {
@@ -74,15 +65,11 @@ describe("backends in distributed mode", () => {
   };
 
   beforeAll(async () => {
-    const policy = JSON.parse(readFileSync(join(DATA, "simulator/math-code-stem.policy.json"), "utf8"));
-    [simA, simB] = await Promise.all([
-      startSimulator({ policy: policy as TPolicyConfigInput, seed: 7 }),
-      startSimulator({ policy: policy as TPolicyConfigInput, seed: 8 }),
-    ]);
+    [simA, simB] = await Promise.all([startMathSimulator({ seed: 7 }), startMathSimulator({ seed: 8 })]);
     idA = new URL(simA.url).host;
     deployment = await Deployment.start();
     workers = new WorkerProcesses(deployment);
-    const backends = { RAAS_BACKENDS: `vllm=${simA.url}#${MODEL}` };
+    const backends = mathBackendEnv(simA);
     server = await deployment.startServer(backends);
     [worker] = (await workers.start(1, "init=2,run=2,eval=2", {
       ...backends,
@@ -128,7 +115,7 @@ describe("backends in distributed mode", () => {
       id: idB,
       kind: "vllm",
       baseUrl: simB.url,
-      modelName: MODEL,
+      modelName: MATH_MODEL,
       weightVersion: "step-2",
     });
     expect(registered.created).toBe(true);
@@ -159,7 +146,7 @@ describe("backends in distributed mode", () => {
 
   it("a restarted server still has the backend registered and the drain made through the API", async () => {
     await server.proc.stop(10_000);
-    server = await deployment.startServer({ RAAS_BACKENDS: `vllm=${simA.url}#${MODEL}` });
+    server = await deployment.startServer(mathBackendEnv(simA));
     const all = await listed();
     expect(all.map((b) => [b.id, b.lifecycle])).toEqual([
       [idA, "drained"],

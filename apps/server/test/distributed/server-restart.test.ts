@@ -1,24 +1,16 @@
 import { isTerminalStatus } from "@raas/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Deployment, submitSleepJobs, until } from "./support/deployment";
-import { WorkerProcesses } from "./support/worker-processes";
+import { describe, expect, it } from "vitest";
+import { useCluster } from "./support/cluster";
+import { submitSleepJobs, until } from "./support/deployment";
 
 // The server (API-only) restarted with 100 jobs in flight on two worker processes: the workers
 // go on through the restart, the new server process serves the same jobs from the store, and
 // every job completes, each reported once on the bus.
 describe("a server restart in distributed mode", () => {
-  let deployment: Deployment;
-  let workers: WorkerProcesses;
-  beforeAll(async () => {
-    deployment = await Deployment.start();
-    workers = new WorkerProcesses(deployment);
-  });
-  afterAll(async () => {
-    await workers?.stopAll();
-    await deployment?.dispose();
-  });
+  const cluster = useCluster({ startServer: false });
 
   it("with 100 jobs in flight: all complete, once each", async () => {
+    const { deployment, workers } = cluster;
     const first = await deployment.startServer();
     await workers.start(2, "init=8,run=8,eval=8");
     const ids = await submitSleepJobs(first, 100, { initMs: 100, runMs: 500, evalMs: 200 });
