@@ -1,18 +1,16 @@
 "use client";
 
-import { CardGrid } from "@raas/ui/card-grid";
 import { FactList } from "@raas/ui/fact-list";
 import { Section } from "@raas/ui/section";
-import { StatCard } from "@raas/ui/stat-card";
 import { StateMessage } from "@raas/ui/state-message";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { informativeFraction } from "../../lib/charts/run-curves";
-import { formatNumber, formatPercent, formatTimestamp } from "../../lib/format";
+import { formatTimestamp } from "../../lib/format";
 import { useTRPC } from "../../trpc/trpc-context";
 import { ErrorState } from "../error-state";
-import { GroupsTable } from "./groups-table";
 import { RUNS_REFRESH_MS, runHref } from "./run-types";
+import { StepGroups } from "./step-groups";
+import { StepStatCards } from "./step-stat-cards";
 import { StepStatusBadge } from "./step-status-badge";
 import { WasteLedgerTable } from "./waste-ledger-table";
 
@@ -69,48 +67,7 @@ export function StepDetailView({ runId, stepId }: { runId: string; stepId: strin
         ]}
       />
       <Section id="stats" title="Statistics" description="Stored with the step as its groups were decided.">
-        <CardGrid>
-          <StatCard label="Groups started" value={stats.groupsStarted} testId="stat-started" />
-          <StatCard
-            label="Decided"
-            value={stats.groupsDecided}
-            hint={`${stats.informative} informative · ${stats.uninformative} uninformative · ${stats.failedGroups} failed`}
-            testId="stat-decided"
-          />
-          <StatCard label="Handed out" value={stats.groupsDelivered} testId="stat-delivered" />
-          <StatCard
-            label="Informative ÷ decided"
-            value={formatPercent(informativeFraction(stats))}
-            testId="stat-informative"
-          />
-          <StatCard
-            label="Reward mean"
-            value={formatNumber(stats.rewardMean, 3)}
-            hint={
-              stats.rewardMin === null
-                ? "no trajectory handed out yet"
-                : `std ${formatNumber(stats.rewardStd, 3)} · min ${formatNumber(stats.rewardMin, 3)} · max ${formatNumber(stats.rewardMax, 3)}`
-            }
-            testId="stat-reward"
-          />
-          <StatCard label="Solved" value={formatPercent(stats.solvedFraction)} testId="stat-solved" />
-          <StatCard
-            label="Mean trajectory tokens"
-            value={formatNumber(stats.meanTrajectoryTokens, 1)}
-            testId="stat-tokens"
-          />
-          <StatCard
-            label="Jobs submitted"
-            value={stats.jobsSubmitted}
-            hint={`${stats.jobsCancelled} cancelled · ${stats.infraRetries} infra retries`}
-            testId="stat-jobs"
-          />
-          <StatCard
-            label="Carried in / over"
-            value={`${stats.trajectoriesCarriedIn} / ${stats.trajectoriesCarriedOver}`}
-            hint={`${stats.staleWithheld} stale withheld · ${stats.staleRegenerated} regenerated`}
-          />
-        </CardGrid>
+        <StepStatCards stats={stats} />
       </Section>
       <Section id="waste" title="Waste ledger" description="Work that did not reach the trainer, by cause.">
         <WasteLedgerTable waste={stats.waste} />
@@ -120,16 +77,7 @@ export function StepDetailView({ runId, stepId }: { runId: string; stepId: strin
         title="Groups"
         description="Every group started, whatever became of it; members link to their trajectories."
       >
-        {groups.isPending ? <StateMessage kind="loading" title="Loading groups…" /> : null}
-        {groups.error ? <ErrorState what="the step's groups" error={groups.error} /> : null}
-        {groups.data && groups.data.items.length === 0 ? (
-          <StateMessage kind="empty" title="No group started yet.">
-            <p>
-              Groups appear as soon as the batch system submits their members; check that workers are running.
-            </p>
-          </StateMessage>
-        ) : null}
-        {groups.data && groups.data.items.length > 0 ? <GroupsTable groups={groups.data.items} /> : null}
+        <StepGroups isPending={groups.isPending} error={groups.error} items={groups.data?.items} />
       </Section>
     </div>
   );

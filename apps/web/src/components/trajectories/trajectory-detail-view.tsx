@@ -13,10 +13,9 @@ import { GatewayCertificatePanel } from "./gateway-certificate-panel";
 import { TaskPanel } from "./task-panel";
 import { TimingPanel } from "./timing-panel";
 import { tokenBlocks } from "./token-blocks";
-import { TokenLegend } from "./token-view";
 import styles from "./trajectory.module.css";
 import { TrajectoryHeader } from "./trajectory-header";
-import { TurnPanel } from "./turn-panel";
+import { TrajectoryTurns } from "./trajectory-turns";
 
 /** Refresh of a running trajectory, in ms. */
 const TRAJECTORY_REFRESH_MS = 2_000;
@@ -79,44 +78,17 @@ export function TrajectoryDetailView({ jobId }: { jobId: string }) {
         description="Sampled tokens coloured by probability (hover, click or use the arrow keys for id, logprob and weight version); prompt and observation tokens greyed: the loss mask is 0 on them."
         testId="turns-section"
       >
-        {trajectory.isPending ? <StateMessage kind="loading" title="Loading turns and tool calls…" /> : null}
-        {trajectory.error ? <ErrorState what="the turns" error={trajectory.error} /> : null}
-        {exported.error ? <ErrorState what="the token export" error={exported.error} /> : null}
-        {exported.data && !exported.data.tokenExact ? (
-          <p className={styles.warning} role="note" data-testid="token-break">
-            Not token-exact: {exported.data.tokenBreak?.message ?? "the stored turns break the token stream"}.
-            Tokens stop before turn {exported.data.tokenBreak?.turnIndex ?? "?"}.
-          </p>
-        ) : null}
-        {trajectory.data && turns.length === 0 ? (
-          <StateMessage
-            kind="empty"
-            title={isRunning ? "No turn recorded yet." : "No turns recorded for this job."}
-          >
-            <p>
-              {isRunning
-                ? "Turns appear here as the model answers; this page refreshes every 2 s."
-                : "Diagnostic sleep jobs record none; agent handlers (math, code, swe) store every model turn and tool call."}
-            </p>
-          </StateMessage>
-        ) : null}
-        {turns.length > 0 ? (
-          <>
-            <TokenLegend />
-            <ol className={styles.turns}>
-              {turns.map((turn) => (
-                <TurnPanel
-                  key={turn.index}
-                  turn={turn}
-                  span={exported.data?.turns.find((span) => span.index === turn.index)}
-                  blocks={blocks.filter((block) => block.kind !== "prompt" && block.turnIndex === turn.index)}
-                  exported={exported.data}
-                  toolCalls={toolCalls.filter((call) => call.turnIndex === turn.index)}
-                />
-              ))}
-            </ol>
-          </>
-        ) : null}
+        <TrajectoryTurns
+          turns={turns}
+          toolCalls={toolCalls}
+          blocks={blocks}
+          exported={exported.data}
+          isPending={trajectory.isPending}
+          isLoaded={trajectory.data !== undefined}
+          isRunning={isRunning}
+          error={trajectory.error}
+          exportError={exported.error}
+        />
       </Section>
       {data.kind === "harness" ? <GatewayCertificatePanel jobId={data.id} isRunning={isRunning} /> : null}
       <EvalReport result={data.result} />
