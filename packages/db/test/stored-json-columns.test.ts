@@ -1,6 +1,12 @@
 import type { TGroupMember } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createJobStore, PrismaBatchStore, type PrismaJobStore, PrismaWorkerStore } from "../src/index";
+import {
+  createJobStore,
+  PrismaBatchStore,
+  PrismaGatewayCallStore,
+  type PrismaJobStore,
+  PrismaWorkerStore,
+} from "../src/index";
 import { makeGroup, makeRun, makeStep } from "./support/batch-fixtures";
 import { makeJob, makeTurn } from "./support/job-fixtures";
 
@@ -61,6 +67,36 @@ describe("a malformed stored JSON value", () => {
     await corrupt(`UPDATE turns SET sampling = '{"temperature": "hot"}' WHERE job_id = $1`, job.id);
     await expect(jobStore.listTurns(job.id)).rejects.toThrow(
       `stored turns.sampling of row ${job.id} turn 0 is malformed: sampling.temperature:`,
+    );
+  });
+
+  it("fails a gateway call whose messages are not a list", async () => {
+    const calls = new PrismaGatewayCallStore(jobStore.sql);
+    const job = makeJob();
+    const call = {
+      id: "gwc_1",
+      seq: 0,
+      jobId: job.id,
+      parentCallId: null,
+      promptIds: [1, 2, 3],
+      responseIds: [4],
+      logprobs: [-0.5],
+      finishReason: "stop",
+      backendId: "sim-0",
+      weightVersion: null,
+      cachedPromptTokens: null,
+      latencyMs: 1,
+      overheadMs: 0.5,
+      messages: [{ role: "user", content: "hi" }],
+      tools: [],
+      answer: { role: "assistant", content: "hello" },
+      createdAtMs: 1_000,
+    };
+    await calls.append(call);
+    expect(await calls.listCalls(job.id)).toEqual([call]);
+    await corrupt(`UPDATE gateway_calls SET messages = '{"role": "user"}' WHERE job_id = $1`, job.id);
+    await expect(calls.listCalls(job.id)).rejects.toThrow(
+      `stored gateway_calls.messages of row ${job.id}#0 is malformed: messages: expected array`,
     );
   });
 

@@ -1,5 +1,6 @@
 import type { GatewayCallBase, GatewayCallStore } from "@raas/engine";
-import type { TGatewayCallRecord, TSamplingParams, TToolChoiceViolation } from "@raas/shared";
+import { type TGatewayCallRecord, ZGatewayCallRecord } from "@raas/shared";
+import { parseJsonColumn } from "../codec/json-column";
 import { hashTokenPrefix, streamPrefix } from "../codec/prompt-delta-codec";
 import { decodeLogprobs, decodeTokenIds, encodeLogprobs, encodeTokenIds } from "../codec/token-codec";
 import { buildInsert, byteaParam, bytesFromHex, type ColumnSpec, jsonParam } from "../sql/bulk-statements";
@@ -96,6 +97,15 @@ FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 const DELETE_CALLS = `DELETE FROM gateway_calls WHERE job_id = $1`;
 
 /** jsonb as the drivers return it: parsed by `pg` and PGlite, text if a driver ever does not. */
+/** The schemas of the record's JSON columns (a stored column holds the value, never `undefined`). */
+const STORED = {
+  messages: ZGatewayCallRecord.shape.messages,
+  tools: ZGatewayCallRecord.shape.tools,
+  sampling: ZGatewayCallRecord.shape.sampling.unwrap(),
+  overriddenSampling: ZGatewayCallRecord.shape.overriddenSampling.unwrap(),
+  toolChoiceViolation: ZGatewayCallRecord.shape.toolChoiceViolation.unwrap(),
+};
+
 function parsedJson(value: unknown): unknown {
   return typeof value === "string" ? JSON.parse(value) : value;
 }
@@ -147,8 +157,9 @@ function callValues({ record, base }: Append): unknown[] {
  */
 function fromRow(row: GatewayCallRow, earlier: ReadonlyMap<number, TGatewayCallRecord>): TGatewayCallRecord {
   let promptIds = decodeTokenIds(bytesFromHex(row.prompt_ids));
-  let messages = parsedJson(row.messages) as unknown[];
-  let tools = parsedJson(row.tools) as unknown[];
+  const site = (column: string) => ({ table: "gateway_calls", column, rowId: `${row.job_id}#${row.seq}` });
+  let messages = parseJsonColumn(STORED.messages, parsedJson(row.messages), site("messages"));
+  let tools = parseJsonColumn(STORED.tools, parsedJson(row.tools), site("tools"));
   if (row.base_seq !== null) {
     const base = earlier.get(Number(row.base_seq));
     const promptTokens = Number(row.base_prompt_tokens);
@@ -189,11 +200,23 @@ function fromRow(row: GatewayCallRow, earlier: ReadonlyMap<number, TGatewayCallR
   };
   if (row.enable_thinking !== null) record.enableThinking = row.enable_thinking;
   if (row.tool_choice_violation !== null) {
-    record.toolChoiceViolation = parsedJson(row.tool_choice_violation) as TToolChoiceViolation;
+    const violation = parsedJson(row.tool_choice_violation);
+    record.toolChoiceViolation = parseJsonColumn(
+      STORED.toolChoiceViolation,
+      violation,
+      site("tool_choice_violation"),
+    );
   }
-  if (row.sampling !== null) record.sampling = parsedJson(row.sampling) as TSamplingParams;
+  if (row.sampling !== null) {
+    record.sampling = parseJsonColumn(STORED.sampling, parsedJson(row.sampling), site("sampling"));
+  }
   if (row.overridden_sampling !== null) {
-    record.overriddenSampling = parsedJson(row.overridden_sampling) as Record<string, unknown>;
+    const overridden = parsedJson(row.overridden_sampling);
+    record.overriddenSampling = parseJsonColumn(
+      STORED.overriddenSampling,
+      overridden,
+      site("overridden_sampling"),
+    );
   }
   return record;
 }
