@@ -171,10 +171,10 @@ export type {
   ToolSpec,
 } from "./ports/sandbox-runtime.port";
 export {
-  ZBackendView,
+  ZBenchmarkJsonObject,
   ZJobHandoff,
+  ZStoredTestOutcomes,
   ZWorkerBackends,
-  ZWorkerPoolOccupancy,
   ZWorkerPools,
 } from "./ports/stored-values.schema";
 export type {

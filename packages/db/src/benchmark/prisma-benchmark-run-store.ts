@@ -1,9 +1,11 @@
-import type {
-  BenchmarkResultRecord,
-  BenchmarkRunRecord,
-  BenchmarkRunStore,
-  TestOutcomes,
+import {
+  type BenchmarkResultRecord,
+  type BenchmarkRunRecord,
+  type BenchmarkRunStore,
+  ZBenchmarkJsonObject,
+  ZStoredTestOutcomes,
 } from "@raas/engine";
+import { parseJsonColumn } from "../codec/json-column";
 import { type BenchmarkResult, type BenchmarkRun, Prisma, type PrismaClient } from "../generated/client";
 
 /** A nullable JSON column: `null` is stored as SQL NULL, not the JSON literal. */
@@ -93,14 +95,20 @@ export class PrismaBenchmarkRunStore implements BenchmarkRunStore {
 }
 
 function fromRunRow(row: BenchmarkRun): BenchmarkRunRecord {
-  return { ...row, config: row.config as Record<string, unknown> | null };
+  const site = { table: "benchmark_runs", column: "config", rowId: row.id };
+  return { ...row, config: parseJsonColumn(ZBenchmarkJsonObject, row.config, site) };
 }
 
 function fromResultRow(row: BenchmarkResult): BenchmarkResultRecord {
+  const site = (column: string) => ({
+    table: "benchmark_results",
+    column,
+    rowId: `${row.runId}/${row.instanceId}`,
+  });
   return {
     ...row,
-    failToPass: row.failToPass as TestOutcomes | null,
-    passToPass: row.passToPass as TestOutcomes | null,
-    detail: row.detail as Record<string, unknown> | null,
+    failToPass: parseJsonColumn(ZStoredTestOutcomes, row.failToPass, site("fail_to_pass")),
+    passToPass: parseJsonColumn(ZStoredTestOutcomes, row.passToPass, site("pass_to_pass")),
+    detail: parseJsonColumn(ZBenchmarkJsonObject, row.detail, site("detail")),
   };
 }

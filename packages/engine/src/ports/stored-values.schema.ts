@@ -1,5 +1,6 @@
 import { ZStage } from "@raas/shared";
 import { z } from "zod";
+import type { BenchmarkResultRecord, BenchmarkRunRecord } from "./benchmark-run-store.port";
 import type { BackendView } from "./inference-pool.port";
 import type { JobHandoff } from "./job-record.types";
 import type { WorkerPoolOccupancy, WorkerRecord } from "./worker-store.port";
@@ -12,7 +13,7 @@ export const ZJobHandoff = z.object({
   sandboxId: z.string().nullable(),
 }) satisfies z.ZodType<JobHandoff>;
 
-export const ZWorkerPoolOccupancy = z.object({
+const ZWorkerPoolOccupancy = z.object({
   concurrency: z.number(),
   active: z.number(),
 }) satisfies z.ZodType<WorkerPoolOccupancy>;
@@ -53,7 +54,7 @@ const ZBackendStats = z.object({
   reported: ZReportedCounters.nullable(),
 });
 
-export const ZBackendView = z.object({
+const ZBackendView = z.object({
   id: z.string(),
   kind: z.enum(["vllm", "sglang", "nemo-rl"]),
   baseUrl: z.string(),
@@ -73,3 +74,13 @@ export const ZBackendView = z.object({
 
 /** A worker's view of each inference backend at its last heartbeat. */
 export const ZWorkerBackends = z.array(ZBackendView) satisfies z.ZodType<WorkerRecord["backends"]>;
+
+/** A benchmark run's configuration or a result's detail: a JSON object, or null. */
+export const ZBenchmarkJsonObject = z.record(z.string(), z.unknown()).nullable() satisfies z.ZodType<
+  BenchmarkRunRecord["config"]
+>;
+
+/** Test → outcome of one benchmark result, or null. */
+export const ZStoredTestOutcomes = z.record(z.string(), z.string()).nullable() satisfies z.ZodType<
+  BenchmarkResultRecord["failToPass"]
+>;
