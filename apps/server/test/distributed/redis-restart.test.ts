@@ -45,5 +45,6 @@ describe("a Redis restart during a distributed run", () => {
       expect(worker.output()).toMatch(/re-queued the items of every job stored as queued/);
     // Ridden out, the outage was a warning in every process, never an error.
     expect(errorLogLines(server, spawned)).toEqual([]);
-  });
+    // Three process starts and a 120 s settle bound: vitest's 60 s default is too short under load.
+  }, 300_000);
 });
