@@ -1,4 +1,4 @@
-// `raas worker` (what infra/ starts: tsx → the CLI → apps/worker) against the real PostgreSQL and
+// `raas worker` (what infra/ starts: node --import tsx → the CLI → apps/worker) against the real PostgreSQL and
 // Redis on a fresh schema and key prefix: it starts a worker process of its own, and a SIGTERM
 // sent to the top process reaches the worker, which drains, stops and exits 0.
 import { spawn } from "node:child_process";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, TSX } from "./support/start-server";
+import { REPO_ROOT } from "./support/start-server";
 
 const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -28,19 +28,25 @@ afterAll(async () => {
 
 describe("raas worker", () => {
   it("runs apps/worker in its own process; SIGTERM to the command drains and stops it (exit 0)", async () => {
-    const child = spawn(process.execPath, [TSX, join(REPO_ROOT, "apps/cli/src/main.ts"), "worker"], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        DATABASE_URL: `${DATABASE_URL}?schema=${schema}`,
-        RAAS_QUEUE: REDIS_URL,
-        RAAS_QUEUE_PREFIX: prefix,
-        RAAS_WORKER_POOLS: "run=1",
-        RAAS_WORKER_METRICS_PORT: "0",
-        LOG_LEVEL: "info",
+    // `node --import tsx`, as infra/ starts it: tsx's CLI would add a process whose signal relay
+    // SIGKILLs its child when the child is slow (under load) to acknowledge a SIGTERM.
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join(REPO_ROOT, "apps/cli/src/main.ts"), "worker"],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: `${DATABASE_URL}?schema=${schema}`,
+          RAAS_QUEUE: REDIS_URL,
+          RAAS_QUEUE_PREFIX: prefix,
+          RAAS_WORKER_POOLS: "run=1",
+          RAAS_WORKER_METRICS_PORT: "0",
+          LOG_LEVEL: "info",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
