@@ -19,21 +19,10 @@
 // - tests assert no wall-clock time (wall-clock-asserts.mjs); `@raas/engine/testing` is for tests.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { layerOf as layerOfWorkspace } from "./layers.mjs";
 import { describeWallClockAssert, findWallClockAsserts } from "./wall-clock-asserts.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
-const LAYERS = {
-  shared: 0,
-  engine: 1,
-  training: 1.5,
-  db: 2,
-  sandbox: 2,
-  inference: 2,
-  handlers: 2,
-  queue: 2,
-  api: 3,
-  compose: 3,
-};
 const ENGINE_FORBIDDEN = [
   /^@prisma\//,
   /^prisma$/,
@@ -63,7 +52,7 @@ for (const dir of ["packages", "apps"]) {
   }
 }
 const byPackageName = new Map(workspaces.map((w) => [w.pkg.name, w]));
-const layerOf = (w) => (w.dir === "apps" ? 4 : (LAYERS[w.name] ?? 2));
+const layerOf = (w) => layerOfWorkspace(w.dir, w.name);
 const isAdapter = (w) => w.dir === "packages" && layerOf(w) === 2;
 /** The engine and training: pure logic behind ports, no I/O technology. */
 const isCore = (w) => w.dir === "packages" && (w.name === "engine" || w.name === "training");
