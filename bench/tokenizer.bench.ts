@@ -42,8 +42,8 @@ const KINDS: { name: string; make: (repeat: number) => string }[] = [
     make: (r) => `// revision ${r}\n${sources(join(root, "packages/engine/src"), 20_000)}`,
   },
   {
-    name: "prose (ARCHITECTURE.md, 20k chars)",
-    make: (r) => `Revision ${r}.\n${readFileSync(join(root, "ARCHITECTURE.md"), "utf8").slice(0, 20_000)}`,
+    name: "prose (the repo's docs, 20k chars)",
+    make: (r) => `Revision ${r}.\n${docsProse(20_000)}`,
   },
   {
     name: "short new message",
@@ -126,3 +126,11 @@ const bench: Bench = {
 };
 
 export default bench;
+
+/** `length` characters of the repository's own docs, repeated when they are shorter. */
+function docsProse(length: number): string {
+  const docs = ["ARCHITECTURE.md", "README.md", "apps/server/README.md", "bench/README.md"]
+    .map((path) => readFileSync(join(root, path), "utf8"))
+    .join("\n");
+  return docs.repeat(Math.ceil(length / docs.length)).slice(0, length);
+}
