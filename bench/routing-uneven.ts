@@ -37,8 +37,8 @@ export interface UnevenResult {
   slowShare: number;
 }
 
-export const PRORL_UNEVEN = "uneven: ProRL (sticky, counter never decremented)";
-export const OURS_UNEVEN = "uneven: RaaS routed pool";
+const PRORL_UNEVEN = "uneven: ProRL (sticky, counter never decremented)";
+const OURS_UNEVEN = "uneven: RaaS routed pool";
 const HALF_SPEED = {
   prefillMsPerToken: LATENCY.prefillMsPerToken * 2,
   decodeMsPerToken: LATENCY.decodeMsPerToken * 2,

@@ -4,7 +4,7 @@
 import type { GenerateRequest, GenerateResult } from "@raas/engine";
 import { createQwen3ModelFamily, TokenConversation } from "@raas/inference";
 
-export const GROUP_SIZE = 4;
+const GROUP_SIZE = 4;
 /** Simulated GPU timing of a full-speed backend (ms per uncached prompt token / per output token). */
 export const LATENCY = { prefillMsPerToken: 0.0075, decodeMsPerToken: 1.5 };
 /** Every turn: ~150–250 tokens of thinking, then a bash call (simulated time dominates CPU cost). */
@@ -41,7 +41,7 @@ export const FAMILIES = [
   { name: "math", share: 0.5, systemWords: 600, turns: [2, 4] },
 ] as const;
 
-export function rng(seed: number): () => number {
+function rng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;

@@ -11,7 +11,7 @@ import type { SlotWorker, Supervisor } from "./supervisor";
 const DRAIN_LIMIT_MS = 90_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export interface FaultDurations {
+interface FaultDurations {
   /** How long the simulator stays down. Default 20_000. */
   inferenceOutageMs: number;
   /** How long a worker's sandbox disk stays full. Default 30_000. */

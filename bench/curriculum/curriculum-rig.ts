@@ -14,7 +14,7 @@ import { z } from "zod";
 import { createRandom } from "../scale/random";
 import { type LearningModel, type SimTask, trajectoryTokens } from "./learning-model";
 
-export const CURRICULUM_TASK_KIND = "curriculum-sim";
+const CURRICULUM_TASK_KIND = "curriculum-sim";
 export const CURRICULUM_DATASET = "curriculum-bench";
 
 const ZSimPayload = z.object({ taskId: z.string().min(1) }).strict();
@@ -24,7 +24,7 @@ interface SimRun {
 }
 
 /** Generated tokens per step (by the job's batch id, which is the step id). */
-export type TokenLedger = Map<string, number>;
+type TokenLedger = Map<string, number>;
 
 function createSimHandler(
   model: LearningModel,

@@ -10,7 +10,7 @@ export interface SimTask {
 }
 
 /** Shares of the pool by base success probability (low, high). */
-export const TASK_MIX: readonly { share: number; low: number; high: number }[] = [
+const TASK_MIX: readonly { share: number; low: number; high: number }[] = [
   { share: 0.4, low: 0.0005, high: 0.02 },
   { share: 0.15, low: 0.02, high: 0.2 },
   { share: 0.15, low: 0.2, high: 0.8 },

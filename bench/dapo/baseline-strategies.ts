@@ -13,7 +13,7 @@ import {
 } from "./dapo-strategy.types";
 import type { DapoTask } from "./dapo-workload";
 
-export function jobOutcome(job: TJob, generatedTokens: number): JobOutcome {
+function jobOutcome(job: TJob, generatedTokens: number): JobOutcome {
   const { timings } = job;
   return {
     jobId: job.id,

@@ -31,7 +31,7 @@ export interface JobOutcome {
   generatedTokens: number;
 }
 
-export const emptyEntry = (): WasteEntry => ({ jobs: 0, rolloutSeconds: 0, generatedTokens: 0 });
+const emptyEntry = (): WasteEntry => ({ jobs: 0, rolloutSeconds: 0, generatedTokens: 0 });
 
 export function emptyLedger(): DapoLedger {
   return {
@@ -68,7 +68,7 @@ export function judgeGroup(members: readonly (JobOutcome | undefined)[]): GroupV
 }
 
 /** What a baseline trainer did with a group it submitted. */
-export type BaselineFate = "delivered" | "zero-variance" | "surplus" | "dropped" | "failed";
+type BaselineFate = "delivered" | "zero-variance" | "surplus" | "dropped" | "failed";
 
 export interface BaselineGroup {
   jobIds: readonly string[];
@@ -130,15 +130,4 @@ export function unaccountedSamples(
 /** Informative groups per hour of wall clock. */
 export function groupsPerHour(groups: number, wallMs: number): number {
   return wallMs > 0 ? (groups * 3_600_000) / wallMs : 0;
-}
-
-/** Sums the ledger's entries that the batch system reports (no `thrownAway`). */
-export function ledgerTotals(ledger: DapoLedger): WasteEntry {
-  const total = emptyEntry();
-  for (const entry of [ledger.cancelled, ledger.zeroVariance, ledger.stale, ledger.infraFailures]) {
-    total.jobs += entry.jobs;
-    total.rolloutSeconds = Math.round((total.rolloutSeconds + entry.rolloutSeconds) * 1_000) / 1_000;
-    total.generatedTokens += entry.generatedTokens;
-  }
-  return total;
 }

@@ -78,7 +78,7 @@ export class TaskStream {
  * (`memberSubmitRequest`, engine batches/member-request.ts): every strategy samples task i's slot
  * k alike (common random numbers), so the strategies differ in what they do, not in their luck.
  */
-export function memberSeed(taskSeed: number, slot: number): number {
+function memberSeed(taskSeed: number, slot: number): number {
   return (taskSeed + slot * 7_919) % 2_147_483_647;
 }
 

@@ -72,7 +72,7 @@ export function buildDapoTasks(count: number, seed: number, mix: DapoMix = DEFAU
 }
 
 /** Per-turn thinking of the simulated policy, in words (drawn per turn). */
-export const THINKING_WORDS: [number, number] = [10, 50];
+const THINKING_WORDS: [number, number] = [10, 50];
 
 function script(turns: number, answer: "correct" | "wrong"): TTaskScript {
   const work = { thinkingWords: THINKING_WORDS, toolCalls: [{ name: "bash", arguments: { command: "ls" } }] };

@@ -4,7 +4,7 @@ import { fork } from "node:child_process";
 import { join } from "node:path";
 import type { SimulatorCounters, SimulatorOptions } from "@raas/simulator";
 
-export type SimulatorSnapshot = SimulatorCounters & { running: number; waiting: number; cacheBlocks: number };
+type SimulatorSnapshot = SimulatorCounters & { running: number; waiting: number; cacheBlocks: number };
 
 export interface SimulatorProcess {
   url: string;

@@ -57,7 +57,7 @@ function post(agent: Agent, url: URL, body: string): Promise<{ status: number; t
  * What a tool call answers: the two-file listing, or `lines` lines of a test log, new text on every
  * call of every session (as real tool output is, so the gateway tokenizes it anew).
  */
-export function toolOutput(session: number, call: number, lines: number): string {
+function toolOutput(session: number, call: number, lines: number): string {
   if (lines <= 0) return "a.txt\nb.txt\n";
   return Array.from(
     { length: lines },

@@ -96,7 +96,7 @@ export async function runProcessCluster(config: ProcessRunConfig): Promise<Proce
 }
 
 /** Completions per second between the 10th and 90th percentile finish. */
-export function steadyRate(finishedAtMs: readonly number[]): number {
+function steadyRate(finishedAtMs: readonly number[]): number {
   const sorted = [...finishedAtMs].sort((a, b) => a - b);
   const lo = Math.floor(sorted.length * 0.1);
   const hi = Math.floor(sorted.length * 0.9) - 1;

@@ -9,7 +9,7 @@
 // (model time plus a 0.42 s action), so a median rollout has ~37 turns, each a stored row.
 import { logNormalMeanMs } from "./random";
 
-export interface TStageDistribution {
+interface TStageDistribution {
   /** Median duration in ms. */
   medianMs: number;
   /** σ of the log-normal (0: every job takes the median). */

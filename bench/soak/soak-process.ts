@@ -7,7 +7,7 @@ const KEPT_ERROR_LINES = 20;
 const TAIL_LINES = 40;
 
 /** True for a pino JSON line at level error (50) or fatal (60). */
-export function isErrorLogLine(line: string): boolean {
+function isErrorLogLine(line: string): boolean {
   return /"level":(5\d|6\d)\b/.test(line);
 }
 

@@ -4,9 +4,9 @@
 import type { JobRecord } from "@raas/engine";
 import { seededRandom, type TToolCall, type TTurn } from "@raas/shared";
 
-export const VOCAB = 151_936;
-export const FIRST_PROMPT_TOKENS = 400;
-export const OBSERVATION_TOKENS = 80;
+const VOCAB = 151_936;
+const FIRST_PROMPT_TOKENS = 400;
+const OBSERVATION_TOKENS = 80;
 const FAILURE_KINDS = ["sandbox", "agent", "timeout", "inference", "eval"] as const;
 const KINDS = ["math", "code", "swe", "stem"] as const;
 

@@ -3,7 +3,7 @@
 // prints one table of target, figure and met/missed. A target changes here and nowhere else.
 
 /** How a figure is compared with its threshold. */
-export type TargetOp = ">=" | "<=" | "<" | "==";
+type TargetOp = ">=" | "<=" | "<" | "==";
 
 export interface BenchTarget {
   /** The summary key that holds the figure. */

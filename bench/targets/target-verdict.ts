@@ -5,7 +5,7 @@ import type { BenchTarget, BenchTargets } from "./bench-targets";
 
 type Summary = Readonly<Record<string, string | number | boolean | null>>;
 
-export type TargetStatus = "met" | "missed" | "not run";
+type TargetStatus = "met" | "missed" | "not run";
 
 export interface TargetVerdict {
   bench: string;

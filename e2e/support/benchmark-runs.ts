@@ -9,7 +9,7 @@ const SWE_INSTANCES = join(
 );
 
 /** The instance ids of the SWE fixtures the repository ships. */
-export function shippedSweInstanceIds(): string[] {
+function shippedSweInstanceIds(): string[] {
   return readFileSync(SWE_INSTANCES, "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")

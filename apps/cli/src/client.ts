@@ -12,7 +12,7 @@ export interface ClientOptions {
 }
 
 /** The token to send: explicit, else the admin token `npm start` saved for this data directory. */
-export function resolveToken(options: ClientOptions): string | undefined {
+function resolveToken(options: ClientOptions): string | undefined {
   if (options.token) return options.token;
   const file = join(options.dataDir, "admin-token");
   return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;

@@ -2,7 +2,7 @@ import { DEFAULT_DATA_DIR, DEFAULT_SERVER_URL, formatIssueList } from "@raas/sha
 import { z } from "zod";
 
 /** Every environment variable the CLI reads. The only place that reads `process.env`. */
-export const ZCliEnv = z.object({
+const ZCliEnv = z.object({
   /** Control-plane URL. Default http://127.0.0.1:8080 (`DEFAULT_SERVER_URL`). */
   RAAS_URL: z.url({ error: `expected a URL like ${DEFAULT_SERVER_URL}` }).default(DEFAULT_SERVER_URL),
   /** Bearer token (trainer or admin for writes). Default: the token `npm start` wrote under RAAS_DATA_DIR. */

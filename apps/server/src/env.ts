@@ -17,14 +17,14 @@ import {
 } from "@raas/shared";
 import { z } from "zod";
 
-export { chatFormatOfModel, EnvError } from "@raas/compose";
+export { EnvError } from "@raas/compose";
 
 /**
  * Every environment variable the server reads: its own, and those of every process that runs
  * rollouts (`ROLLOUT_HOST_ENV_SHAPE` of `@raas/compose`, shared with `apps/worker`). This is the
  * only place that reads `process.env`.
  */
-export const ZServerEnv = z.object({
+const ZServerEnv = z.object({
   /** TCP port; 0 picks a free one. Default 8080 (`DEFAULT_SERVER_PORT`). */
   PORT: z.coerce.number({ error: "expected a number" }).int().min(0).max(65_535).default(DEFAULT_SERVER_PORT),
   /** Interface to bind. Default 127.0.0.1 (local only); 0.0.0.0 for every interface. */

@@ -1,9 +1,8 @@
-export type { BlockPrefixCacheOptions } from "./cache/block-prefix-cache";
 export { BlockPrefixCache } from "./cache/block-prefix-cache";
 export type { LatencyModelOptions } from "./engine/latency-model";
 export type { SimulatorCounters } from "./engine/simulated-model";
 export type { TPolicyConfigInput, TTaskScript } from "./policies/policy-config.schema";
-export type { SimulatorFault } from "./server/simulator-server";
+
 export type { RunningSimulator, SimulatorOptions } from "./start-simulator";
 export { startSimulator } from "./start-simulator";
 export { buildSwePolicyConfig, type SweScriptInstance } from "./swe/swe-policy-scripts";

@@ -1,5 +1,5 @@
 /** What archiving a run moved (`runs.archive`). */
-export interface ArchiveRunOutcome {
+interface ArchiveRunOutcome {
   runId: string;
   /** Jobs whose trajectories this call moved (0 when the run was already archived). */
   archivedJobs: number;

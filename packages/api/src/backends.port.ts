@@ -1,11 +1,6 @@
-import type {
-  BackendManager,
-  BackendRegistration,
-  BackendView,
-  InferenceBackendRegistry,
-} from "@raas/engine";
+import type { BackendManager, InferenceBackendRegistry } from "@raas/engine";
 
-export type { BackendManager, BackendRegistration, BackendView, InferenceBackendRegistry };
+export type { InferenceBackendRegistry };
 
 /**
  * The inference backends the control plane manages (the `backends.*` procedures). Type-only: the

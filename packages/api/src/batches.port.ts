@@ -1,6 +1,4 @@
-import type { BatchSystem, NextGroupsResult, PolicyControl, TaskCatalog } from "@raas/training";
-
-export type { NextGroupsResult, TaskCatalog };
+import type { BatchSystem, PolicyControl, TaskCatalog } from "@raas/training";
 
 /**
  * The training runs, steps and groups behind the `runs.*`, `steps.*` and `datasets.*` procedures.

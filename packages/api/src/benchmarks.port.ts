@@ -1,22 +1,8 @@
-import type {
-  BenchmarkResultRecord,
-  BenchmarkRunFilter,
-  BenchmarkRunRecord,
-  BenchmarkRunStore,
-  NewBenchmarkResult,
-  NewBenchmarkRun,
-} from "@raas/engine";
+import type { BenchmarkRunRecord, BenchmarkRunStore } from "@raas/engine";
 
 /**
  * The benchmark-run store behind the `benchmarks.*` procedures. Type-only: the API depends on the
  * engine's `BenchmarkRunStore` port, never on `@raas/db`; the app hands in an adapter (Prisma on
  * PGlite/PostgreSQL, or the engine's in-memory one).
  */
-export type {
-  BenchmarkResultRecord,
-  BenchmarkRunFilter,
-  BenchmarkRunRecord,
-  BenchmarkRunStore,
-  NewBenchmarkResult,
-  NewBenchmarkRun,
-};
+export type { BenchmarkRunRecord, BenchmarkRunStore };

@@ -1,6 +1,4 @@
-import type { JobEvent, RolloutEngine, StageFinishedEvent } from "@raas/engine";
-
-export type { StageFinishedEvent };
+import type { JobEvent, RolloutEngine } from "@raas/engine";
 export type ApiJobEvent = JobEvent;
 
 /**

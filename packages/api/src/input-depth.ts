@@ -1,7 +1,7 @@
 import { RaasError } from "@raas/shared";
 
 /** Deepest nesting of arrays/objects accepted in any input. */
-export const MAX_INPUT_DEPTH = 64;
+const MAX_INPUT_DEPTH = 64;
 
 /**
  * Throws `VALIDATION_FAILED` when `value` nests deeper than `maxDepth`. Iterative, so a hostile

@@ -1,6 +1,4 @@
-import type { SandboxEventStore, SandboxLimitsInForce, SandboxRuntime } from "@raas/engine";
-
-export type { SandboxEventStore, SandboxLimitsInForce };
+import type { SandboxEventStore, SandboxRuntime } from "@raas/engine";
 
 /**
  * The agent sandboxes as the control plane sees them: the runtime's name and limits (what

@@ -1,8 +1,8 @@
 import { hasUrlUserinfo, redactUrlUserinfo, URL_USERINFO_MESSAGE } from "@raas/shared";
 
 /** Wire protocols `RAAS_BACKENDS` entries may name. */
-export const BACKEND_LIST_KINDS = ["vllm", "sglang", "nemo-rl"] as const;
-export type TBackendListKind = (typeof BACKEND_LIST_KINDS)[number];
+const BACKEND_LIST_KINDS = ["vllm", "sglang", "nemo-rl"] as const;
+type TBackendListKind = (typeof BACKEND_LIST_KINDS)[number];
 
 /** One backend named in `RAAS_BACKENDS`, registered when the server starts. */
 export interface BackendSeed {

@@ -1,16 +1,13 @@
-export { watchBackendHealth } from "./backend-health.watcher";
-export { type BackendSeed, defaultBackendId, parseBackendList } from "./backend-list.parser";
-export { type ComposeBackendsOptions, type ComposedBackends, composeBackends } from "./compose-backends";
-export { type ComposeBatchesOptions, type ComposedBatches, composeBatches } from "./compose-batches";
+export { type ComposedBackends, composeBackends } from "./compose-backends";
+export { type ComposedBatches, composeBatches } from "./compose-batches";
 export {
   type ComposedEngine,
-  type ComposeOptions,
   composeEngine,
   DistributedStoreError,
   type QueueConfig,
   type StoreConfig,
 } from "./compose-engine";
-export { type ComposedGateway, composeGateway, type GatewayConfig } from "./compose-gateway";
+export { type ComposedGateway, composeGateway } from "./compose-gateway";
 export {
   type AgentHandlersOptions,
   type ChatFormatName,
@@ -26,19 +23,16 @@ export {
 } from "./compose-sandbox-events";
 export {
   type ComposedWorkers,
-  type ComposeWorkersOptions,
   composeWorkers,
   type WorkersConfig,
 } from "./compose-workers";
 export { ZBooleanFlag, ZOptionalText, ZPositiveInt, ZStoreWaitMs } from "./env/env-fields";
 export { type RolloutHostConfig, rolloutHostConfigFromEnv } from "./env/host-config-from-env";
 export {
-  chatFormatOfModel,
   ROLLOUT_HOST_ENV_SHAPE,
   rolloutHostConflicts,
-  type TRolloutHostEnv,
 } from "./env/host-env";
 export { type HostEnvFiles, loadHostEnvFiles } from "./env/host-env-files";
 export { EnvError, parseEnvWith } from "./env/parse-env";
-export { InitGate, type InitGateEngine, initCapacity, type TInitHoldReason } from "./init-gate";
-export { createRaasLogger, type RaasLoggerOptions } from "./logger";
+
+export { createRaasLogger } from "./logger";

@@ -1,4 +1,4 @@
-import type { TEngineStats, TJob, TStage } from "@raas/shared";
+import type { TJob, TStage } from "@raas/shared";
 import type { HandlerRegistry } from "./handler-registry";
 import type { Clock } from "./ports/clock.port";
 import type { EventBus } from "./ports/event-bus.port";
@@ -16,7 +16,7 @@ export interface EngineLogger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface StagePoolOptions {
+interface StagePoolOptions {
   /** Jobs running this stage at once. Changeable at run time with `setConcurrency`. */
   concurrency: number;
   /** Default time budget of the stage in ms (queue time excluded); jobs may override. */
@@ -105,5 +105,3 @@ export interface WaitResult {
   /** True when every requested job is terminal. */
   done: boolean;
 }
-
-export type { TEngineStats };

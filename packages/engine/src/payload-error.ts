@@ -4,7 +4,7 @@ import { z } from "zod";
 const acceptedKeysCache = new WeakMap<z.ZodType, string[]>();
 
 /** The top-level keys a payload schema accepts (empty when it is not an object schema). */
-export function acceptedKeysOf(schema: z.ZodType): string[] {
+function acceptedKeysOf(schema: z.ZodType): string[] {
   let keys = acceptedKeysCache.get(schema);
   if (!keys) {
     const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {

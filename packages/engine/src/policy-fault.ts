@@ -1,16 +1,3 @@
-/**
- * The marks a sandbox adapter puts on an error thrown by `Sandbox.runTool` when the policy's own
- * action caused it: the agent killed its tools or the execution server, hit a resource limit
- * (processes, memory, CPU, disk, output, the sandbox's wall time), or the sandbox crashed while
- * running the agent's call. Set them as own properties of the thrown error; the engine reads
- * them duck-typed, so an adapter needs no engine class to throw.
- */
-export interface PolicyFaultMarks {
-  causedByPolicy: true;
-  /** A sentence naming what the policy did, e.g. "the sandbox's memory limit of 2048 MiB was hit". */
-  policyReason: string;
-}
-
 /** What the engine keeps of a policy fault. */
 export interface PolicyFault {
   reason: string;

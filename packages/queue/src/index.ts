@@ -1,3 +1,2 @@
-export { RedisEventBus, type RedisEventBusOptions } from "./redis/redis-event-bus";
+export { RedisEventBus } from "./redis/redis-event-bus";
 export { RedisJobQueue } from "./redis/redis-job-queue";
-export type { RedisJobQueueOptions } from "./redis/redis-queue-options";

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { ZId } from "./id.schema";
 
-export const TASK_SAMPLING_POLICIES = ["uniform", "adaptive"] as const;
-export const TASK_HISTORY_SCOPES = ["run", "dataset"] as const;
+const TASK_HISTORY_SCOPES = ["run", "dataset"] as const;
 
 /** Defaults of the adaptive policy: owned here, nothing else repeats them. */
 export const ADAPTIVE_SAMPLING_DEFAULTS = {
@@ -84,7 +82,7 @@ export type TAdaptiveSampling = z.output<typeof ZAdaptiveSampling>;
 /** Edges of the pass-rate histogram's bins: [0, 0.1), [0.1, 0.2), …, [0.9, 1]. */
 export const PASS_RATE_BIN_EDGES = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] as const;
 
-export const ZCurriculumTaskCounts = z.object({
+const ZCurriculumTaskCounts = z.object({
   total: z.number().int().nonnegative().describe("Tasks in the source."),
   unexplored: z.number().int().nonnegative().describe("Tasks with no attempt yet."),
   active: z.number().int().nonnegative().describe("Tasks attempted and not retired."),
@@ -98,7 +96,7 @@ export const ZCurriculumTaskCounts = z.object({
 });
 export type TCurriculumTaskCounts = z.infer<typeof ZCurriculumTaskCounts>;
 
-export const ZCurriculumSnapshot = ZCurriculumTaskCounts.extend({
+const ZCurriculumSnapshot = ZCurriculumTaskCounts.extend({
   stepId: z.string().describe("The step whose close took the snapshot."),
   stepIndex: z.number().int().nonnegative().describe("Its index in the run."),
   atMs: z.number().describe("When, ms since the Unix epoch."),
@@ -126,8 +124,3 @@ export const ZCurriculumStats = z
     description: "Per-run curriculum statistics: tasks active/retired and the pass-rate histogram over time.",
   });
 export type TCurriculumStats = z.infer<typeof ZCurriculumStats>;
-
-export const ZCurriculumStatsRequest = z
-  .object({ runId: ZId.describe("The run's id.") })
-  .strict()
-  .meta({ description: "Names one run." });

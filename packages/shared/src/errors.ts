@@ -56,7 +56,3 @@ export class RaasError extends Error {
 export function isRaasError(error: unknown): error is RaasError {
   return error instanceof RaasError;
 }
-
-export function httpStatusOf(code: TErrorCode): number {
-  return ERROR_CODES[code];
-}

@@ -25,7 +25,7 @@ export function hasSchemaIssues(value: unknown): value is { issues: SchemaIssue[
 }
 
 /** `payload.items[2].kind` from `["payload", "items", 2, "kind"]`; `root` when the path is empty. */
-export function formatIssuePath(path: SchemaIssue["path"], root = "input"): string {
+function formatIssuePath(path: SchemaIssue["path"], root = "input"): string {
   if (!path || path.length === 0) return root;
   let out = "";
   for (const segment of path) {
@@ -37,7 +37,7 @@ export function formatIssuePath(path: SchemaIssue["path"], root = "input"): stri
 }
 
 /** The issue's message without zod's category prefix. */
-export function issueMessage(issue: SchemaIssue): string {
+function issueMessage(issue: SchemaIssue): string {
   const message = issue.message.replace(CATEGORY_PREFIX, "").trim();
   return message.length === 0 ? "invalid value" : message;
 }

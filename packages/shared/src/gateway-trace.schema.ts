@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZSamplingParams } from "./sampling.schema";
 
 /** An answer that did not honour the request's `tool_choice` (the gateway cannot force a tool call). */
-export const ZToolChoiceViolation = z
+const ZToolChoiceViolation = z
   .object({
     required: z
       .string()
@@ -17,7 +17,7 @@ export type TToolChoiceViolation = z.infer<typeof ZToolChoiceViolation>;
  * One model call recorded by the inference gateway: what the harness sent (rendered to token ids by
  * the server) and what the model sampled.
  */
-export const ZGatewayCall = z
+const ZGatewayCall = z
   .object({
     id: z.string().describe("Id of the call (unique within the job)."),
     seq: z.number().int().nonnegative().describe("Order of arrival within the job (0 for the first call)."),
@@ -82,7 +82,7 @@ export const ZGatewayCallRecord = ZGatewayCall.extend({
 export type TGatewayCallRecord = z.infer<typeof ZGatewayCallRecord>;
 
 /** Where one call's sampled tokens sit in its chain's stream. */
-export const ZTraceCallSpan = z
+const ZTraceCallSpan = z
   .object({
     callId: z.string().describe("The call whose sampled tokens these are."),
     start: z.number().int().nonnegative().describe("Offset of the call's first sampled token in `tokens`."),
@@ -92,12 +92,11 @@ export const ZTraceCallSpan = z
     finishReason: z.string().nullable().describe("Why sampling stopped; null when unknown."),
   })
   .describe("Where one call's sampled tokens sit in its chain's stream.");
-export type TTraceCallSpan = z.infer<typeof ZTraceCallSpan>;
 
-export const TRACE_CHAIN_ORIGINS = ["start", "fork", "split"] as const;
+const TRACE_CHAIN_ORIGINS = ["start", "fork", "split"] as const;
 
 /** One chain of calls, each continuing the one before token for token, as one flat stream. */
-export const ZTraceChain = z
+const ZTraceChain = z
   .object({
     index: z
       .number()
@@ -130,10 +129,10 @@ export const ZTraceChain = z
   .meta({ id: "TraceChain", description: "A chain of gateway calls as one token stream." });
 export type TTraceChain = z.infer<typeof ZTraceChain>;
 
-export const TRACE_BREAK_REGIONS = ["prompt", "response"] as const;
+const TRACE_BREAK_REGIONS = ["prompt", "response"] as const;
 
 /** A call that should have continued a chain but did not extend its prompt + response exactly. */
-export const ZTraceBreak = z
+const ZTraceBreak = z
   .object({
     callId: z.string().describe("The call that broke the chain."),
     callSeq: z.number().int().nonnegative().describe("Its arrival order in the job."),
@@ -163,7 +162,7 @@ export const ZTraceBreak = z
 export type TTraceBreak = z.infer<typeof ZTraceBreak>;
 
 /** Per trajectory: whether its traces are token-exact and, where not, exactly where they broke. */
-export const ZTraceCertificate = z
+const ZTraceCertificate = z
   .object({
     isCertified: z
       .boolean()

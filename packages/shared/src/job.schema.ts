@@ -19,7 +19,6 @@ export const ZStageTimeoutsMs = z
     id: "StageTimeoutsMs",
     description: "Per-stage time budgets in ms; time spent queued does not count.",
   });
-export type TStageTimeoutsMs = z.infer<typeof ZStageTimeoutsMs>;
 
 /** Fields of a submit request; compared field by field when a `jobKey` is reused. */
 export const SUBMIT_REQUEST_FIELDS = [
@@ -70,7 +69,7 @@ export const ZSubmitJobRequest = z
 export type TSubmitJobRequest = z.input<typeof ZSubmitJobRequest>;
 export type TSubmitJobParsed = z.output<typeof ZSubmitJobRequest>;
 
-export const ZFailure = z
+const ZFailure = z
   .object({
     kind: ZFailureKind,
     stage: ZStage.describe("The stage the job failed in."),

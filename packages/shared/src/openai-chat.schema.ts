@@ -6,7 +6,7 @@ const ZMessageContent = z.union([
   z.array(z.object({ type: z.literal("text"), text: z.string() }).loose()),
 ]);
 
-export const ZOpenAiToolCall = z
+const ZOpenAiToolCall = z
   .object({
     id: z.string(),
     type: z.literal("function").default("function"),
@@ -16,7 +16,7 @@ export const ZOpenAiToolCall = z
 export type TOpenAiToolCall = z.infer<typeof ZOpenAiToolCall>;
 
 /** One message of an OpenAI chat request. Unknown fields are kept and ignored. */
-export const ZOpenAiMessage = z.discriminatedUnion("role", [
+const ZOpenAiMessage = z.discriminatedUnion("role", [
   z.object({ role: z.literal("system"), content: ZMessageContent }).loose(),
   z.object({ role: z.literal("developer"), content: ZMessageContent }).loose(),
   z.object({ role: z.literal("user"), content: ZMessageContent }).loose(),
@@ -34,7 +34,7 @@ export const ZOpenAiMessage = z.discriminatedUnion("role", [
 ]);
 export type TOpenAiMessage = z.infer<typeof ZOpenAiMessage>;
 
-export const ZOpenAiTool = z.object({
+const ZOpenAiTool = z.object({
   type: z.literal("function"),
   function: z.object({
     name: z.string().min(1),

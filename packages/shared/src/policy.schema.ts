@@ -22,8 +22,8 @@ export const ZPolicyId = z
 /** An optional policy id that falls back to the default policy. */
 const ZPolicyIdOrDefault = ZPolicyId.default(DEFAULT_POLICY_ID);
 
-export const PAUSE_MODES = ["wait", "abort-and-continue"] as const;
-export const ZPauseMode = z
+const PAUSE_MODES = ["wait", "abort-and-continue"] as const;
+const ZPauseMode = z
   .enum(PAUSE_MODES)
   .describe(
     "`wait`: generation already running finishes; `abort-and-continue`: it is stopped and later continued from its generated tokens under the new weights.",
@@ -41,7 +41,6 @@ export const ZPolicyIdRequest = z
   .object({ policyId: ZPolicyIdOrDefault })
   .strict()
   .meta({ id: "PolicyIdRequest", description: "Names one policy (default: the default policy)." });
-export type TPolicyIdRequest = z.input<typeof ZPolicyIdRequest>;
 
 export const ZPauseRequest = z
   .object({ mode: ZPauseMode.default("wait"), policyId: ZPolicyIdOrDefault })
@@ -67,7 +66,6 @@ export const ZSetPolicyVersionRequest = z
     description:
       "The weight version every backend of the policy now serves (sets it on each of its registered backends too).",
   });
-export type TSetPolicyVersionRequest = z.input<typeof ZSetPolicyVersionRequest>;
 
 export const ZPolicyState = z
   .object({
@@ -104,4 +102,3 @@ export const ZPolicyList = z
     items: z.array(ZPolicyState).describe("Every policy the service knows (the default one always), by id."),
   })
   .meta({ id: "PolicyList", description: "The service's policies." });
-export type TPolicyList = z.infer<typeof ZPolicyList>;

@@ -1,7 +1,7 @@
 import { redactUrlUserinfo } from "./url-userinfo";
 
 /** What replaces a secret in logs. */
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /** Secrets shorter than this are not searched for by value (they would match ordinary words). */
 const MIN_SECRET_LENGTH = 6;

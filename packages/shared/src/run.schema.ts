@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZId, zFilterString, zIdString, zJsonObjectWithoutNul } from "./id.schema";
+import { zFilterString, zIdString, zJsonObjectWithoutNul } from "./id.schema";
 import { DEFAULT_POLICY_ID, ZPolicyId } from "./policy.schema";
 
 const MS_PER_YEAR = 365 * 24 * 60 * 60 * 1_000;
@@ -10,7 +10,7 @@ const MS_PER_YEAR = 365 * 24 * 60 * 60 * 1_000;
  * freeing the store for a long run. Job, step and group rows stay; an archived trajectory is read
  * back from the archive by every API that returns it.
  */
-export const ZRunRetention = z
+const ZRunRetention = z
   .object({
     archiveAfterSteps: z
       .number()
@@ -92,8 +92,8 @@ export const ZCreateRunRequest = z
   .meta({ id: "CreateRunRequest", description: "A training run to create." });
 export type TCreateRunRequest = z.input<typeof ZCreateRunRequest>;
 
-export const RUN_STATUSES = ["active", "finished"] as const;
-export const ZRunStatus = z.enum(RUN_STATUSES).describe("`active` until `runs.finish`.");
+const RUN_STATUSES = ["active", "finished"] as const;
+const ZRunStatus = z.enum(RUN_STATUSES).describe("`active` until `runs.finish`.");
 
 export const ZRun = z
   .object({
@@ -127,16 +127,3 @@ export const ZRun = z
   })
   .meta({ id: "Run", description: "One training run: a series of steps." });
 export type TRun = z.infer<typeof ZRun>;
-
-export const ZRunIdRequest = z
-  .object({ runId: ZId.describe("The run's id.") })
-  .strict()
-  .meta({ description: "Names one run." });
-
-export const ZRunListRequest = z
-  .object({
-    limit: z.number().int().min(1).max(1000).default(100).describe("Most runs returned, newest first."),
-  })
-  .strict()
-  .meta({ description: "Which runs to list." });
-export type TRunListRequest = z.input<typeof ZRunListRequest>;

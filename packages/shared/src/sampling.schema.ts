@@ -5,7 +5,7 @@ import { z } from "zod";
  * penalties, `logit_bias`, …): the trainer's settings win either way, since logprobs are only
  * useful under the distribution the run chose.
  */
-export const HARNESS_SAMPLING_MODES = ["override", "reject"] as const;
+const HARNESS_SAMPLING_MODES = ["override", "reject"] as const;
 export const ZHarnessSamplingMode = z
   .enum(HARNESS_SAMPLING_MODES)
   .describe(

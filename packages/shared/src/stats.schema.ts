@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZFailureKind, ZFailureLabel } from "./job-status";
 import { ZStage } from "./stage";
 
-export const ZStageCounts = z
+const ZStageCounts = z
   .object({
     queued: z.number().int().describe("Jobs waiting for this stage."),
     active: z.number().int().describe("Jobs running this stage now."),

@@ -2,24 +2,24 @@ import { z } from "zod";
 import { ZFailureKind } from "./job-status";
 import { ZTrajectoryExport } from "./trajectory-export.schema";
 
-export const STEP_STATUSES = ["running", "completed", "exhausted", "cancelled", "failed"] as const;
-export const ZStepStatus = z
+const STEP_STATUSES = ["running", "completed", "exhausted", "cancelled", "failed"] as const;
+const ZStepStatus = z
   .enum(STEP_STATUSES)
   .describe(
     "`running`; `completed` (m groups handed out); `exhausted` (the task source or `maxGroups` ran out first); `cancelled`; `failed` (more jobs failed for infrastructure reasons than its `maxJobFailures` budget allows: its jobs were cancelled and `failure` says why).",
   );
 export type TStepStatus = z.infer<typeof ZStepStatus>;
 
-export const GROUP_DECISIONS = ["undecided", "informative", "uninformative", "failed"] as const;
-export const ZGroupDecision = z
+const GROUP_DECISIONS = ["undecided", "informative", "uninformative", "failed"] as const;
+const ZGroupDecision = z
   .enum(GROUP_DECISIONS)
   .describe(
     "`informative`: two members' rewards differ; `uninformative`: all finished equal; `failed`: a member ran out of infrastructure retries.",
   );
 export type TGroupDecision = z.infer<typeof ZGroupDecision>;
 
-export const GROUP_STATES = ["running", "delivered", "dropped", "withheld", "carried", "cancelled"] as const;
-export const ZGroupState = z
+const GROUP_STATES = ["running", "delivered", "dropped", "withheld", "carried", "cancelled"] as const;
+const ZGroupState = z
   .enum(GROUP_STATES)
   .describe(
     "`running`; `delivered` (handed to the trainer); `dropped` (decided, not handed out: zero variance or failed); `withheld` (a stale sample); `carried` (undecided at step close, its finished samples moved to the next step); `cancelled`.",
@@ -35,7 +35,7 @@ const ZWasteEntry = z
   .meta({ id: "WasteEntry", description: "Work spent on trajectories that were not handed out." });
 export type TWasteEntry = z.infer<typeof ZWasteEntry>;
 
-export const ZWasteLedger = z
+const ZWasteLedger = z
   .object({
     cancelled: ZWasteEntry.describe("Redundant jobs cancelled when the step had its groups."),
     zeroVariance: ZWasteEntry.describe("Members of groups dropped for zero reward variance."),
@@ -54,7 +54,7 @@ export const ZWasteLedger = z
   .meta({ id: "WasteLedger", description: "Where a step's rollout work went without reaching the trainer." });
 export type TWasteLedger = z.infer<typeof ZWasteLedger>;
 
-export const ZStepJobFailures = z
+const ZStepJobFailures = z
   .object({
     jobs: z
       .number()
@@ -130,9 +130,9 @@ export const ZStepStats = z
   .meta({ id: "StepStats", description: "A step's counters, reward statistics and waste ledger." });
 export type TStepStats = z.infer<typeof ZStepStats>;
 
-export const STEP_FAILURE_REASONS = ["failure-budget"] as const;
+const STEP_FAILURE_REASONS = ["failure-budget"] as const;
 
-export const ZStepFailure = z
+const ZStepFailure = z
   .object({
     reason: z
       .enum(STEP_FAILURE_REASONS)
@@ -175,7 +175,7 @@ export const ZStep = z
   .meta({ id: "Step", description: "One training step: its status, progress and statistics." });
 export type TStep = z.infer<typeof ZStep>;
 
-export const ZStepTrajectory = ZTrajectoryExport.extend({
+const ZStepTrajectory = ZTrajectoryExport.extend({
   slot: z.number().int().nonnegative().describe("The member's position in its group."),
   dispatchVersion: z
     .number()
@@ -189,7 +189,7 @@ export const ZStepTrajectory = ZTrajectoryExport.extend({
 }).meta({ id: "StepTrajectory", description: "One group member as a trainer's loss reads it." });
 export type TStepTrajectory = z.infer<typeof ZStepTrajectory>;
 
-export const ZGroupMember = z
+const ZGroupMember = z
   .object({
     slot: z.number().int().nonnegative().describe("Position in the group."),
     jobId: z.string().describe("The member's current job."),

@@ -16,7 +16,7 @@ export const ZStepTask = z
   .meta({ id: "StepTask", description: "One task of an inline task source." });
 export type TStepTask = z.infer<typeof ZStepTask>;
 
-export const ZTaskSource = z
+const ZTaskSource = z
   .discriminatedUnion("type", [
     z
       .object({
@@ -37,9 +37,9 @@ export const ZTaskSource = z
   });
 export type TTaskSource = z.infer<typeof ZTaskSource>;
 
-export const DYNAMIC_SAMPLING_POLICIES = ["none", "zero-variance"] as const;
+const DYNAMIC_SAMPLING_POLICIES = ["none", "zero-variance"] as const;
 
-export const ZDynamicSampling = z
+const ZDynamicSampling = z
   .object({
     policy: z
       .enum(DYNAMIC_SAMPLING_POLICIES)
@@ -75,9 +75,9 @@ export const ZDynamicSampling = z
   .strict()
   .meta({ id: "DynamicSampling", description: "How a step chooses which groups to hand out." });
 
-export const STALENESS_ACTIONS = ["withhold", "regenerate"] as const;
+const STALENESS_ACTIONS = ["withhold", "regenerate"] as const;
 
-export const ZStaleness = z
+const ZStaleness = z
   .object({
     maxVersions: z
       .number()

@@ -5,7 +5,7 @@ import { ZSamplingParams } from "./sampling.schema";
 import { ZWeightVersionSpan } from "./trajectory.schema";
 
 /** Where a flat token stream is sliced: the offsets of one turn's sampled tokens in `tokens`. */
-export const ZTurnSpan = z
+const ZTurnSpan = z
   .object({
     index: z.number().int().nonnegative().describe("The turn's index (0 for the first model call)."),
     start: z
@@ -53,10 +53,10 @@ export const ZTurnSpan = z
   });
 export type TTurnSpan = z.infer<typeof ZTurnSpan>;
 
-export const TOKEN_BREAK_KINDS = ["prefix-mismatch", "missing-turn", "logprob-count"] as const;
+const TOKEN_BREAK_KINDS = ["prefix-mismatch", "missing-turn", "logprob-count"] as const;
 
 /** The first place a stored trajectory stops being token-exact. */
-export const ZTokenBreak = z
+const ZTokenBreak = z
   .object({
     kind: z
       .enum(TOKEN_BREAK_KINDS)

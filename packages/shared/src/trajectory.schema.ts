@@ -93,7 +93,7 @@ export const ZToolCall = z
 export type TToolCall = z.infer<typeof ZToolCall>;
 
 export const SANDBOX_STATES = ["starting", "ready", "busy", "closing", "closed", "failed"] as const;
-export const ZSandboxState = z.enum(SANDBOX_STATES).describe("A sandbox's state.");
+const ZSandboxState = z.enum(SANDBOX_STATES).describe("A sandbox's state.");
 export type TSandboxState = z.infer<typeof ZSandboxState>;
 
 export const ZSandboxEvent = z

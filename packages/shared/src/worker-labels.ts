@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** A node label: 1-64 letters, digits or `_ . : -`, starting with a letter or digit (e.g. `apptainer`). */
-export const WORKER_LABEL_PATTERN = /^[A-Za-z0-9][\w.:-]{0,63}$/;
+const WORKER_LABEL_PATTERN = /^[A-Za-z0-9][\w.:-]{0,63}$/;
 
 /**
  * `RAAS_WORKER_LABELS` as an env.ts field (server and worker alike): comma-separated node labels,

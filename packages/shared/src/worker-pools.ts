@@ -2,7 +2,7 @@ import { z } from "zod";
 import { STAGES, type TStage } from "./stage";
 
 /** Most slots one stage pool of one process may have (as `RAAS_*_CONCURRENCY`). */
-export const MAX_POOL_CONCURRENCY = 100_000;
+const MAX_POOL_CONCURRENCY = 100_000;
 
 /**
  * `RAAS_WORKER_POOLS` / `RAAS_SERVER_POOLS` as an env.ts field: which stage pools a process runs

@@ -46,7 +46,7 @@ const ZGroupTaskPayload = z
 type TGroupTaskPayload = z.infer<typeof ZGroupTaskPayload>;
 
 /** A gate a test opens to let a member's RUN finish (`taskId:slot`). */
-export class Gates {
+class Gates {
   readonly #held = new Map<string, { open: () => void; opened: Promise<void> }>();
 
   hold(...keys: string[]): void {
@@ -88,7 +88,7 @@ function attemptOf(jobKey: string | null): number {
 }
 
 /** A handler whose outcome per group slot is scripted by the payload; RUN waits at the test's gates. */
-export function createGroupTaskHandler(
+function createGroupTaskHandler(
   gates: Gates,
   gatewayCalls?: GatewayCallStore,
 ): TaskHandler<TGroupTaskPayload, null, null> {

@@ -1,5 +1,5 @@
 /** Line and bar colours, distinguishable on the dark panel; series beyond the list cycle. */
-export const SERIES_COLORS = [
+const SERIES_COLORS = [
   "#60a5fa",
   "#4ade80",
   "#fbbf24",

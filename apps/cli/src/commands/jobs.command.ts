@@ -14,7 +14,7 @@ import { formatMs, printJson, table } from "../output";
 type JobRow = Pick<TJob, "id" | "kind" | "status" | "stage" | "reward" | "failure" | "timings">;
 
 /** `agent@eval`, and its label when it has one (`agent@eval tampered`: a grade voided by lying canaries). */
-export function failureColumn(failure: JobRow["failure"]): string | null {
+function failureColumn(failure: JobRow["failure"]): string | null {
   if (!failure) return null;
   const where = `${failure.kind}@${failure.stage}`;
   return failure.label ? `${where} ${failure.label}` : where;

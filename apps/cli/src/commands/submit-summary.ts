@@ -16,7 +16,7 @@ export interface SubmitSummary {
 }
 
 /** Failure kinds that are not the policy's outcome nor a caller's decision. */
-export function isInfrastructureFailure(kind: TFailureKind): boolean {
+function isInfrastructureFailure(kind: TFailureKind): boolean {
   switch (kind) {
     case "timeout":
     case "sandbox":

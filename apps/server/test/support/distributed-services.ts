@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { dropSchema, TEST_DATABASE_URL } from "../../../../packages/db/test/support/postgres-test-database";
 
 /** The real Redis of this machine (override with REDIS_URL; PostgreSQL with RAAS_TEST_DATABASE_URL). */
-export const TEST_REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const TEST_REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /**
  * A fresh PostgreSQL schema and Redis key prefix for one distributed-mode test: `databaseUrl`

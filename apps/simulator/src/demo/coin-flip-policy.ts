@@ -9,7 +9,7 @@ export interface CoinFlipTask {
 }
 
 /** The shipped task kinds with a wrong attempt of their own (a task id's prefix names its kind). */
-export const COIN_FLIP_KINDS = ["math", "code", "stem"] as const;
+const COIN_FLIP_KINDS = ["math", "code", "stem"] as const;
 export type TCoinFlipKind = (typeof COIN_FLIP_KINDS)[number];
 
 /**
@@ -17,7 +17,7 @@ export type TCoinFlipKind = (typeof COIN_FLIP_KINDS)[number];
  * submitted program), so it is graded reward 0 rather than failing: a boxed number no shipped
  * math or multiple-choice task has as its answer, or a program that prints the wrong thing.
  */
-export function wrongAttemptScript(kind: TCoinFlipKind): TTaskScript {
+function wrongAttemptScript(kind: TCoinFlipKind): TTaskScript {
   switch (kind) {
     case "math":
     case "stem":

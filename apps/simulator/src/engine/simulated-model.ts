@@ -35,7 +35,7 @@ export interface SimulatedModelOptions {
 }
 
 /** Decode time per streamed chunk by default, in ms. */
-export const DEFAULT_STREAM_INTERVAL_MS = 10;
+const DEFAULT_STREAM_INTERVAL_MS = 10;
 
 /** Tokens of a streamed generation as they are decoded. */
 export interface TokenChunk {

@@ -1,7 +1,7 @@
 import { hashSeed, seededRandom } from "./seeded-random";
 
 /** Conversations whose draw is remembered by default (least recently used forgotten first). */
-export const DEFAULT_REMEMBERED_CONVERSATIONS = 65_536;
+const DEFAULT_REMEMBERED_CONVERSATIONS = 65_536;
 
 /** Draws kept per remembered conversation: identical histories written under different draws. */
 const DRAWS_PER_CONVERSATION = 32;

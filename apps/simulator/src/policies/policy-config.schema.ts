@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** One scripted assistant turn. */
-export const ZScriptStep = z.object({
+const ZScriptStep = z.object({
   thinking: z.string().optional(),
   /** Filler thinking of this many words (or a range drawn per turn), after `thinking`. */
   thinkingWords: z
@@ -15,7 +15,7 @@ export const ZScriptStep = z.object({
 export type TScriptStep = z.infer<typeof ZScriptStep>;
 
 /** The turns of one task: step k answers turn k; after the last, `repeatLast` or a plain final answer. */
-export const ZTaskScript = z.object({
+const ZTaskScript = z.object({
   steps: z.array(ZScriptStep).min(1),
   repeatLast: z.boolean().default(false),
 });
@@ -28,7 +28,7 @@ export const MALFORMED_MODES = [
   "missing-name",
   "overlong",
 ] as const;
-export const ZMalformedMode = z.enum(MALFORMED_MODES);
+const ZMalformedMode = z.enum(MALFORMED_MODES);
 export type TMalformedMode = z.infer<typeof ZMalformedMode>;
 
 const ZOutcomeScripts = z.object({
@@ -59,4 +59,3 @@ export const ZPolicyConfig = z.discriminatedUnion("kind", [
 ]);
 export type TPolicyConfig = z.infer<typeof ZPolicyConfig>;
 export type TPolicyConfigInput = z.input<typeof ZPolicyConfig>;
-export type TPolicyKind = TPolicyConfig["kind"];

@@ -1,5 +1,4 @@
 import type { ToolCall } from "@raas/inference";
-import type { TMalformedMode } from "./policy-config.schema";
 
 /** What a policy knows about the request it answers. */
 export interface PolicyContext {
@@ -25,5 +24,3 @@ export interface SimulatorPolicy {
   readonly kind: string;
   respond(context: PolicyContext): PolicyTurn;
 }
-
-export type { TMalformedMode };

@@ -13,7 +13,7 @@ const PREFETCH_TIMEOUT_MS = 10_000;
  * lives in its localStorage, so a server that requires a viewer token answers 401 here and the
  * page's client queries fetch again with the token.
  */
-export function serverTrpcClient(): TRPCClient<AppRouter> {
+function serverTrpcClient(): TRPCClient<AppRouter> {
   return createTRPCClient<AppRouter>({
     links: [
       httpLink({

@@ -1,5 +1,5 @@
 /** localStorage key of the bearer token entered in the top bar. */
-export const TOKEN_STORAGE_KEY = "raas.token";
+const TOKEN_STORAGE_KEY = "raas.token";
 
 const listeners = new Set<() => void>();
 

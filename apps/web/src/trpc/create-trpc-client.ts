@@ -2,7 +2,7 @@ import type { AppRouter } from "@raas/api";
 import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 
 /** Where the browser sends tRPC calls: this app's proxy route, which forwards to the server. */
-export const TRPC_PROXY_PATH = "/api/trpc";
+const TRPC_PROXY_PATH = "/api/trpc";
 
 /**
  * A tRPC client that sends the current bearer token (read on every call, so entering a token

@@ -8,7 +8,7 @@ export const STORE_UNAVAILABLE_MESSAGE = "the store is unavailable (PostgreSQL u
  * The `retry-after` of that answer, in seconds. An outage is noticed by the store's probe within
  * a second of its end; a short wait lets callers come back soon without hammering it.
  */
-export const STORE_RETRY_AFTER_SEC = 2;
+const STORE_RETRY_AFTER_SEC = 2;
 
 /**
  * True when `thrown` failed a request because the store is unreachable: the store's own

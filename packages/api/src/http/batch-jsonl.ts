@@ -7,7 +7,7 @@ import { createCaller } from "../root";
 export const BATCH_JSONL_PATH = "/api/v1/batches/{batchId}/trajectories.jsonl";
 
 /** Jobs read from the store per page while streaming: one page's turns are in memory at a time. */
-export const BATCH_JSONL_PAGE_SIZE = 8;
+const BATCH_JSONL_PAGE_SIZE = 8;
 
 const PATH_PATTERN = /^\/api\/v1\/batches\/([^/]+)\/trajectories\.jsonl$/;
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { RaasError } from "@raas/shared";
 
 /** The route template a request matched, for metrics labels. */
-export interface RouteLabel {
+interface RouteLabel {
   route: string;
 }
 

@@ -14,7 +14,7 @@ export interface GatewaySessionLimits {
   retryAfterSec: number;
 }
 
-export const DEFAULT_GATEWAY_SESSION_LIMITS: GatewaySessionLimits = {
+const DEFAULT_GATEWAY_SESSION_LIMITS: GatewaySessionLimits = {
   maxInflightPerSession: 16,
   retryAfterSec: 1,
 };

@@ -6,7 +6,7 @@ import { RaasError } from "@raas/shared";
 const DISCARD_AFTER_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** True for `application/json` and `application/*+json`, with any parameters. */
-export function isJsonContentType(header: string | undefined): boolean {
+function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
   const type = header.split(";", 1)[0]!.trim().toLowerCase();
   return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));

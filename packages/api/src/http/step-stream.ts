@@ -8,7 +8,7 @@ import { drainedOrClosed } from "./batch-jsonl";
 export const STEP_STREAM_PATH = "/api/v1/steps/{stepId}/stream";
 
 /** How long the stream waits for a group before it writes a heartbeat comment, in ms. */
-export const STEP_STREAM_HEARTBEAT_MS = 15_000;
+const STEP_STREAM_HEARTBEAT_MS = 15_000;
 
 /** Groups read per wait. */
 const GROUPS_PER_READ = 32;

@@ -10,7 +10,7 @@ export interface SubscriberLimits {
   retryAfterSec: number;
 }
 
-export const DEFAULT_SUBSCRIBER_LIMITS: SubscriberLimits = {
+const DEFAULT_SUBSCRIBER_LIMITS: SubscriberLimits = {
   maxSubscribers: 256,
   maxSubscribersPerToken: 32,
   retryAfterSec: 5,

@@ -12,7 +12,7 @@ export interface OpenApiHandlerSchemas {
 }
 
 /** `swe` → `Swe`, `nemo-math` → `NemoMath`: the component-name stem of a handler kind. */
-export function pascalKind(kind: string): string {
+function pascalKind(kind: string): string {
   return kind
     .split(/[^A-Za-z0-9]+/)
     .filter((part) => part.length > 0)

@@ -4,7 +4,7 @@ import type { TRole } from "../auth/auth.types";
  * Error codes a route may document beyond those every route has (400, 401/403, 500). `FORBIDDEN`
  * here means the ownership 403: the work belongs to another trainer's token.
  */
-export type DocumentedError = "NOT_FOUND" | "CONFLICT" | "UNAVAILABLE" | "FORBIDDEN";
+type DocumentedError = "NOT_FOUND" | "CONFLICT" | "UNAVAILABLE" | "FORBIDDEN";
 
 /**
  * The REST route of a procedure, declared beside it with `.meta({ openapi: { … } })`. Input and

@@ -39,7 +39,7 @@ export interface ArchiveRunResult {
 }
 
 /** The archive file of a run, relative to the archive directory. */
-export function archiveFileName(runId: string): string {
+function archiveFileName(runId: string): string {
   return `${runId.replace(/[^A-Za-z0-9_-]/g, "_")}.jsonl.gz`;
 }
 

@@ -22,9 +22,9 @@ export interface PgliteMaintenanceOptions {
   logger?: DbLogger;
 }
 
-export const DEFAULT_CHECKPOINT_AFTER_WAL_BYTES = 64 * 1024 * 1024;
-export const DEFAULT_MAINTENANCE_CHECK_EVERY_MS = 30_000;
-export const DEFAULT_VACUUM_EVERY_MS = 600_000;
+const DEFAULT_CHECKPOINT_AFTER_WAL_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAINTENANCE_CHECK_EVERY_MS = 30_000;
+const DEFAULT_VACUUM_EVERY_MS = 600_000;
 
 /** What one maintenance pass found and did. */
 export interface PgliteMaintenancePass {

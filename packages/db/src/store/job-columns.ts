@@ -80,10 +80,7 @@ export function jobRowValues(job: JobRecord): unknown[] {
  * `metadata.runId` / `metadata.taskId` copied into their indexed columns: a string, or null (the
  * list filters compare strings, as the JSON-path filter they replace did).
  */
-export function metadataString(
-  metadata: Record<string, unknown> | null | undefined,
-  key: string,
-): string | null {
+function metadataString(metadata: Record<string, unknown> | null | undefined, key: string): string | null {
   const value = metadata?.[key];
   return typeof value === "string" ? value : null;
 }

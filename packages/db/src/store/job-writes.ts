@@ -103,7 +103,7 @@ function compareAndSetStatements(writes: readonly JobTransitionWrite[]) {
 }
 
 /** Merges the patches of each job in order; one merged patch per job. */
-export function mergePatches(patches: readonly JobPatch[]): JobPatch[] {
+function mergePatches(patches: readonly JobPatch[]): JobPatch[] {
   const merged = new Map<string, Record<string, unknown>>();
   for (const patch of patches) {
     const target = merged.get(patch.id) ?? {};

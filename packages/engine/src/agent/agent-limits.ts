@@ -1,6 +1,6 @@
 import type { AgentLoopLimits } from "./agent-loop.types";
 
-export const DEFAULT_AGENT_LIMITS: Required<Omit<AgentLoopLimits, "minResponseTokens">> = {
+const DEFAULT_AGENT_LIMITS: Required<Omit<AgentLoopLimits, "minResponseTokens">> = {
   maxTurns: 30,
   maxContextTokens: 32_768,
   maxTokensPerTurn: 4_096,

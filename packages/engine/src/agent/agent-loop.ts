@@ -9,8 +9,6 @@ import { runToolCalls } from "./agent-tool-calls";
 import { generateTurn } from "./agent-turn-generate";
 import { stopAfterGeneration, stopAfterToolCalls, stopBeforeTurn } from "./agent-turn-stops";
 
-export { DEFAULT_AGENT_LIMITS, resolveAgentLimits } from "./agent-limits";
-
 /**
  * The RUN-stage agent loop, token-in/token-out: template the opening prompt once, then for each
  * turn generate from the exact ids so far, parse tool calls, run them through the toolbox, and

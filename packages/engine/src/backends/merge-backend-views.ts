@@ -12,7 +12,7 @@ export interface WorkerBackendReport {
 }
 
 /** One worker's own figures for a backend (beside the merged ones). */
-export interface BackendWorkerView {
+interface BackendWorkerView {
   workerId: string;
   lifecycle: BackendLifecycle;
   circuit: CircuitStatus;

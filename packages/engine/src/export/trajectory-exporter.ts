@@ -3,7 +3,7 @@ import type { JobStore } from "../ports/job-store.port";
 import { buildTrajectoryExport } from "./build-trajectory-export";
 
 /** Largest page of `exportBatch`: a page's turns are held in memory at once. */
-export const MAX_EXPORT_PAGE_SIZE = 100;
+const MAX_EXPORT_PAGE_SIZE = 100;
 
 export interface TrajectoryExporterOptions {
   store: JobStore;

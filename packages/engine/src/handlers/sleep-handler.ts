@@ -31,7 +31,7 @@ const ZStageMs = (stage: string, defaultMs: number) =>
     .describe(`How long ${stage} sleeps, in ms (0 to 3_600_000). Default ${defaultMs}.`);
 
 /** Payload of the diagnostic `sleep` handler: stage durations in ms, jitter, failure injection. */
-export const ZSleepPayload = z
+const ZSleepPayload = z
   .object({
     initMs: ZStageMs("INIT", 50),
     runMs: ZStageMs("RUN", 200),
@@ -74,7 +74,7 @@ export const ZSleepPayload = z
 export type TSleepPayload = z.infer<typeof ZSleepPayload>;
 
 /** Result of the `sleep` handler: the fake sandbox's name and the steps run. */
-export const ZSleepResult = z
+const ZSleepResult = z
   .object({
     sandbox: z.string().describe("The name of the (pretend) sandbox INIT made."),
     steps: z.number().int().describe("Steps RUN took (always 1)."),

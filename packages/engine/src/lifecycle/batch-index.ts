@@ -4,7 +4,7 @@ import { RaasError } from "@raas/shared";
 const NEEDS_INDEX = new Set(["UNKNOWN_HANDLER_KIND", "CONFLICT"]);
 
 /** The error of request `index` of a batch, naming that index (`jobs[3].kind: unknown handler kind …`). */
-export function withBatchIndex(error: unknown, index: number): unknown {
+function withBatchIndex(error: unknown, index: number): unknown {
   if (!(error instanceof RaasError) || !NEEDS_INDEX.has(error.code)) return error;
   const field = error.code === "CONFLICT" ? "jobKey" : "kind";
   return new RaasError(error.code, `jobs[${index}].${field}: ${error.message}`, {

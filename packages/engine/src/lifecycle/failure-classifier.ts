@@ -15,7 +15,7 @@ export interface ClassifiedFailure {
 export const DEFAULT_FAILURE_REWARD = 0;
 
 /** The reward of a grade voided because its canaries lied, whatever the handler's `failureReward`. */
-export const TAMPERED_REWARD = 0;
+const TAMPERED_REWARD = 0;
 
 /**
  * The reward a failed job is stored with. Who caused the failure decides: the policy's own
@@ -46,7 +46,7 @@ export function failureRewardOf(
 }
 
 /** The failure kind an unexplained error gets in each stage: never `agent`, never trainable. */
-export function defaultFailureKind(stage: TStage): Exclude<TFailureKind, "agent" | "cancelled" | "timeout"> {
+function defaultFailureKind(stage: TStage): Exclude<TFailureKind, "agent" | "cancelled" | "timeout"> {
   switch (stage) {
     case "init":
       return "sandbox";

@@ -176,6 +176,6 @@ export function applyTransition(
   }
 }
 
-export function describeState(job: Pick<JobRecord, "status" | "stage">): string {
+function describeState(job: Pick<JobRecord, "status" | "stage">): string {
   return job.stage === null ? job.status : `${job.status} (${job.stage})`;
 }

@@ -51,7 +51,7 @@ function invoke(
 }
 
 /** Checks an EVAL result so a broken handler fails as `eval`, never as a silent reward. */
-export function checkEvalOutcome(value: unknown): EvalOutcome {
+function checkEvalOutcome(value: unknown): EvalOutcome {
   const outcome = value as Partial<EvalOutcome> | null;
   if (!outcome || typeof outcome.reward !== "number" || !Number.isFinite(outcome.reward)) {
     throw new Error(`handler returned no finite reward from eval (got ${JSON.stringify(value)})`);

@@ -7,7 +7,7 @@ import type { Clock } from "../ports/clock.port";
  * (a bus loss, a worker killed between its commit and its publish), so a wait never relies on
  * them alone.
  */
-export const WAIT_STORE_RECHECK_MS = 5_000;
+const WAIT_STORE_RECHECK_MS = 5_000;
 
 export interface WaitDeps {
   /** The job as the store holds it. */

@@ -1,5 +1,5 @@
 /** Outcome of each test of a benchmark instance, e.g. `{ "tests/test_x.py::test_y": "PASSED" }`. */
-export type TestOutcomes = Record<string, string>;
+type TestOutcomes = Record<string, string>;
 
 /** Lifecycle of a benchmark run: `running` until its evaluator finishes it. */
 export type BenchmarkRunStatus = "running" | "completed" | "failed" | "cancelled";

@@ -7,7 +7,7 @@ export interface ChatToolCall {
 }
 
 /** A tool call the model attempted but wrote wrongly (bad JSON, unclosed tag, no name, …). */
-export interface ChatCallError {
+interface ChatCallError {
   /** The raw text of the attempt. */
   raw: string;
   /** Written for the model to read: what was wrong and how to write it instead. */
@@ -33,7 +33,7 @@ export interface ChatObservation {
 }
 
 /** The opening of an agent conversation. */
-export interface InitialPromptInput {
+interface InitialPromptInput {
   systemPrompt: string;
   /** Tools listed in the system prompt, in this order. */
   tools: readonly ToolSpec[];

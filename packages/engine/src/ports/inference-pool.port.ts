@@ -6,8 +6,6 @@ import type {
   RouteDecision,
 } from "../routing/routing.types";
 
-export type { BackendReportedCounters, BackendSnapshot, RequestOutcome, RoutableBackend, RouteDecision };
-
 /** Sampling parameters of one generation. */
 export interface SamplingParams {
   maxTokens: number;

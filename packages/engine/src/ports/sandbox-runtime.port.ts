@@ -58,7 +58,7 @@ export interface ToolSpec {
 }
 
 /** One entry of a workspace listing. */
-export interface SandboxFileEntry {
+interface SandboxFileEntry {
   /** Path relative to the workspace root, `/`-separated. */
   path: string;
   type: "file" | "dir" | "symlink" | "other";

@@ -1,4 +1,4 @@
-import type { BackendEngineCounters, BackendReportedCounters, BackendStats } from "./backend-stats";
+import type { BackendReportedCounters, BackendStats } from "./backend-stats";
 import type { CircuitBreakerOptions, CircuitStatus } from "./circuit-breaker";
 
 /** What the router needs to know about a backend to route to it. */
@@ -34,7 +34,7 @@ export interface StickyRouterOptions {
 export type BackendLifecycle = "active" | "draining" | "drained";
 
 /** Why a request went where it went. */
-export type RouteReason =
+type RouteReason =
   /** The job's sticky backend. */
   | "sticky"
   /** First turn of the job: least-loaded backend. */
@@ -85,4 +85,4 @@ export interface BackendSnapshot extends RoutableBackend {
   stats: BackendStats;
 }
 
-export type { BackendEngineCounters, BackendReportedCounters };
+export type { BackendReportedCounters };

@@ -11,9 +11,9 @@ import { parseWorkerBusMessage } from "../workers/worker-bus-message";
 const CREATED_EVENTS_LOOKED_AT = 1_000;
 
 /** Default time between sweeps, in ms. */
-export const DEFAULT_DEAD_HOST_SWEEP_INTERVAL_MS = 30_000;
+const DEFAULT_DEAD_HOST_SWEEP_INTERVAL_MS = 30_000;
 /** Default wait before the records a stopped host left open are closed for it, in ms. */
-export const DEFAULT_STOPPED_HOST_GRACE_MS = 60_000;
+const DEFAULT_STOPPED_HOST_GRACE_MS = 60_000;
 
 export interface DeadHostSweeperOptions {
   /** Where hosts (worker ids) are known as active, draining, lost or stopped. */

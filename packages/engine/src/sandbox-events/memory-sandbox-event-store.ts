@@ -15,10 +15,10 @@ import {
 } from "./sandbox-record-fold";
 
 /** Default and largest number of events `listEvents` returns. */
-export const DEFAULT_SANDBOX_EVENT_LIMIT = 100;
+const DEFAULT_SANDBOX_EVENT_LIMIT = 100;
 
 /** Whether an event passes a filter (shared by the in-memory store and tests). */
-export function matchesSandboxEvent(event: SandboxEventRecord, filter: SandboxEventFilter): boolean {
+function matchesSandboxEvent(event: SandboxEventRecord, filter: SandboxEventFilter): boolean {
   return (
     (filter.jobId === undefined || event.jobId === filter.jobId) &&
     (filter.sandboxId === undefined || event.sandboxId === filter.sandboxId) &&

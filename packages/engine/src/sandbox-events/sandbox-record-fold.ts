@@ -78,7 +78,7 @@ function emptyRecord(event: SandboxEventRecord): SandboxRecord {
  * created → ready and lifetime timings, the first limit it hit, and why it crashed (exit code,
  * signal, stderr tail). Pure; events of one sandbox are folded in the order they happened.
  */
-export function foldSandboxEvent(current: SandboxRecord | null, event: SandboxEventRecord): SandboxRecord {
+function foldSandboxEvent(current: SandboxRecord | null, event: SandboxEventRecord): SandboxRecord {
   const row = current ? { ...current } : emptyRecord(event);
   const detail = event.detail ?? {};
   row.state = event.state;

@@ -75,7 +75,7 @@ export function pickFlow(state: FairQueueState): FlowState | null {
 }
 
 /** Where a flow that starts or resumes now begins: the lowest tag among other backlogged flows. */
-export function systemVirtualTime(state: FairQueueState, exceptFlowId?: string): number {
+function systemVirtualTime(state: FairQueueState, exceptFlowId?: string): number {
   let lowest = Number.POSITIVE_INFINITY;
   for (const flow of state.flows.values()) {
     if (flow.id !== exceptFlowId && flow.waiting > 0)

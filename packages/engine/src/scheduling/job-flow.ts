@@ -2,7 +2,7 @@ import type { JobRecord } from "../ports/job-record.types";
 import type { FlowShare } from "./fair-queue";
 
 /** The flow of jobs that belong to no training run. */
-export const NO_RUN_FLOW = "";
+const NO_RUN_FLOW = "";
 
 /** What the fair scheduler reads from a job: its flow (training run) and that flow's share. */
 export interface JobFlow extends FlowShare {

@@ -26,7 +26,7 @@ export interface PreemptionInput {
 }
 
 /** Only INIT and RUN give their slot up: a job in EVAL holds a finished trajectory. */
-export const PREEMPTIBLE_STAGES: readonly TStage[] = ["init", "run"];
+const PREEMPTIBLE_STAGES: readonly TStage[] = ["init", "run"];
 
 /**
  * Which running jobs to preempt: for each unit that has waited `preemptAfterMs` for a slot of a

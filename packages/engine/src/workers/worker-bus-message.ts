@@ -5,10 +5,10 @@ import { z } from "zod";
  * writes are doing: a worker whose stored heartbeat lags behind a backlog of writes (after a
  * database outage) but that still beats on the bus is not lost.
  */
-export const WORKER_BUS_EVENTS = ["registered", "draining", "resumed", "stopped", "lost", "alive"] as const;
+const WORKER_BUS_EVENTS = ["registered", "draining", "resumed", "stopped", "lost", "alive"] as const;
 
 /** What goes on `BUS_CHANNELS.workers`: one worker's lifecycle change. */
-export const ZWorkerBusMessage = z.object({
+const ZWorkerBusMessage = z.object({
   type: z.enum(WORKER_BUS_EVENTS),
   workerId: z.string(),
   atMs: z.number(),

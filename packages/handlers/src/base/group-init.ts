@@ -18,7 +18,7 @@ export function canFork(runtime: SandboxRuntime): runtime is ForkingRuntime {
  * without the agent-loop overrides, and the sandbox spec), so members whose tasks differ never
  * share a workspace.
  */
-export function groupTemplateKey(
+function groupTemplateKey(
   kind: string,
   groupId: string,
   payload: TAgentTaskBase,

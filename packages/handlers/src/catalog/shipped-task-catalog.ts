@@ -5,7 +5,7 @@ import type { TStepTask } from "@raas/shared";
 import type { TaskCatalog } from "@raas/training";
 
 /** `packages/handlers/data/`: the tasks shipped with the handlers. */
-export const SHIPPED_DATA_DIR = fileURLToPath(new URL("../../data/", import.meta.url));
+const SHIPPED_DATA_DIR = fileURLToPath(new URL("../../data/", import.meta.url));
 
 /** One dataset of JSON Lines: a file and how a line becomes a step task. */
 export interface JsonlDataset {
@@ -21,7 +21,7 @@ export interface JsonlDataset {
  * The shipped datasets: `math`, `code` and `stem` (each line a payload with its `taskId`) and
  * `swe` (SWE-bench instances, each wrapped as `{ taskId, instance }` as the eval CLI submits them).
  */
-export function shippedDatasets(dataDir: string = SHIPPED_DATA_DIR): JsonlDataset[] {
+function shippedDatasets(dataDir: string = SHIPPED_DATA_DIR): JsonlDataset[] {
   const plain = (kind: string): JsonlDataset => ({
     name: kind,
     kind,

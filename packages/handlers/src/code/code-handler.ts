@@ -50,7 +50,7 @@ const ZUnittestTests = z
   .strict()
   .describe("A hidden unittest module.");
 
-export const ZCodePayload = ZAgentTaskBase.extend({
+const ZCodePayload = ZAgentTaskBase.extend({
   prompt: z.string().min(1).max(100_000).describe("The problem statement."),
   solutionPath: z
     .string()
@@ -72,7 +72,7 @@ export const ZCodePayload = ZAgentTaskBase.extend({
   .meta({ description: "A programming problem with hidden tests." });
 
 /** The code handler's part of the job result. */
-export const ZCodeResult = z.object({
+const ZCodeResult = z.object({
   rewardMode: z.enum(["fraction", "all_pass"]).describe("How the reward was computed."),
   solutionFound: z.boolean().describe("False when no usable solution file was written (reward 0)."),
   passed: z.number().int().describe("Cases (or tests) passed."),

@@ -26,7 +26,7 @@ export function wallLimitMsFor(timeLimitMs: number): number {
 }
 
 /** Trailing whitespace per line and trailing empty lines do not matter; CRLF is LF. */
-export function normalizeOutput(text: string): string {
+function normalizeOutput(text: string): string {
   const lines = text
     .replaceAll("\r\n", "\n")
     .split("\n")

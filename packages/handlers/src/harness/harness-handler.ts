@@ -32,7 +32,7 @@ export interface HarnessGateway {
 }
 
 /** Payload of a `harness` job: a swe task and the harness that solves it. */
-export const ZHarnessPayload = z
+const ZHarnessPayload = z
   .object({
     task: ZSwePayload.describe("The task, as a `swe` job's payload (INIT and EVAL are the swe handler's)."),
     command: z

@@ -5,7 +5,7 @@ import { probePythonVersion } from "../base/python-version.probe";
 import { submitToolSpec } from "../base/submit-tool";
 import { gradeMathAnswer } from "./math-answer.grader";
 
-export const ZMathPayload = ZAgentTaskBase.extend({
+const ZMathPayload = ZAgentTaskBase.extend({
   problem: z.string().min(1).max(100_000).describe("The problem statement (LaTeX allowed)."),
   answer: z.string().min(1).max(1_000).describe("The gold final answer, e.g. `\\frac{3}{4}`, `12`, `50\\%`."),
 })
@@ -13,7 +13,7 @@ export const ZMathPayload = ZAgentTaskBase.extend({
   .meta({ description: "A math problem with its gold final answer." });
 
 /** The math handler's part of the job result. */
-export const ZMathResult = z.object({
+const ZMathResult = z.object({
   extracted: z
     .string()
     .nullable()

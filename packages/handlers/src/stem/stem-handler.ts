@@ -4,7 +4,7 @@ import { defineAgentHandler } from "../base/define-agent-handler";
 import { submitToolSpec } from "../base/submit-tool";
 import { CHOICE_LETTERS, gradeStemAnswer } from "./stem-answer.grader";
 
-export const ZStemPayload = ZAgentTaskBase.extend({
+const ZStemPayload = ZAgentTaskBase.extend({
   question: z.string().min(1).max(100_000).describe("The question."),
   choices: z
     .array(z.string().min(1).max(10_000))
@@ -25,7 +25,7 @@ export const ZStemPayload = ZAgentTaskBase.extend({
 export type TStemPayload = z.infer<typeof ZStemPayload>;
 
 /** The stem handler's part of the job result. */
-export const ZStemResult = z.object({
+const ZStemResult = z.object({
   chosen: z.string().nullable().describe("The letter the model chose; null when none was found."),
   source: z
     .enum(["boxed", "submission", "text", "none"])

@@ -13,7 +13,7 @@ import type { TestStatusMap } from "./test-status.types";
 export type ListedTestsVerdict = "graded" | "check-reference" | "eval-error";
 
 /** True when the log reported an outcome for at least one of `tests`. */
-export function reportsListedTests(statuses: TestStatusMap, tests: readonly string[]): boolean {
+function reportsListedTests(statuses: TestStatusMap, tests: readonly string[]): boolean {
   return tests.some((test) => statuses.has(test));
 }
 

@@ -37,7 +37,7 @@ export function stepOutput(result: SandboxExecResult): string {
 }
 
 /** Name of the checkout step in `SweStepError.step`. */
-export const CHECKOUT_STEP = "checking out base_commit";
+const CHECKOUT_STEP = "checking out base_commit";
 
 export interface StepOptions {
   timeoutMs: number;

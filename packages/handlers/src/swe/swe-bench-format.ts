@@ -2,7 +2,7 @@ import { formatIssues, RaasError } from "@raas/shared";
 import { z } from "zod";
 
 /** One line of a SWE-bench predictions file. */
-export const ZSwePrediction = z.looseObject({
+const ZSwePrediction = z.looseObject({
   instance_id: z.string().min(1),
   model_name_or_path: z.string().min(1),
   model_patch: z.string().nullable(),

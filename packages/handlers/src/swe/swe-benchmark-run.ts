@@ -9,7 +9,7 @@ import { buildSweReport, isEmptyPatch } from "./swe-report-builder";
 import { buildSweRunSummary, type SweInstanceOutcome, type SweRunSummary } from "./swe-run-summary";
 
 /** A submitted job: its id, whether this call created it, and its status then. */
-export interface SweSubmittedJob {
+interface SweSubmittedJob {
   id: string;
   created: boolean;
   status: TJob["status"];
@@ -80,7 +80,7 @@ const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 const UNGRADED = new Set(["failed", "cancelled"]);
 
 /** The grade of one finished job, or why there is none. */
-export function gradeSweJob(job: TJob): { report: SweEvalReport } | { error: string } {
+function gradeSweJob(job: TJob): { report: SweEvalReport } | { error: string } {
   const result = job.result as Partial<SweEvalReport> | null;
   // A grade the canaries voided is a grade (unresolved, `tampered`), not an error to retry.
   const isGrade =
@@ -102,7 +102,7 @@ function outcomes(report: SweEvalReport, key: "FAIL_TO_PASS" | "PASS_TO_PASS"): 
 }
 
 /** An instance's outcome as a benchmark-store result; `attempt` counts resumed retries. */
-export function toSweBenchmarkResult(
+function toSweBenchmarkResult(
   instanceId: string,
   outcome: SweInstanceOutcome,
   jobId: string | null,
@@ -141,7 +141,7 @@ export function toSweBenchmarkResult(
 }
 
 /** Job key of an instance's `attempt`-th job in a run (the first has no suffix). */
-export function sweJobKey(runId: string, instanceId: string, attempt: number): string {
+function sweJobKey(runId: string, instanceId: string, attempt: number): string {
   return `swe-eval:${runId}:${instanceId}${attempt > 1 ? `#${attempt}` : ""}`;
 }
 

@@ -8,7 +8,7 @@ import type { TestStatus, TestStatusMap } from "./test-status.types";
 const MAX_HOSTS = 3;
 
 /** The file (pytest) or module (unittest) a listed test lives in; null when the name has no such part. */
-export function hostOfTest(framework: TestFramework, test: string): string | null {
+function hostOfTest(framework: TestFramework, test: string): string | null {
   if (framework === "pytest") {
     const file = test.split("::")[0] as string;
     return file.endsWith(".py") ? file : null;

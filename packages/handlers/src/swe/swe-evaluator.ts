@@ -34,7 +34,7 @@ export interface EvaluateSwePatchInput {
 }
 
 /** Every test name the instance lists (FAIL_TO_PASS, PASS_TO_PASS and the optional to-fail lists). */
-export function listedTests(instance: TSweInstance): string[] {
+function listedTests(instance: TSweInstance): string[] {
   const extra = (key: string) => {
     const value = instance[key];
     return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
@@ -142,7 +142,7 @@ export async function evaluateSwePatch(input: EvaluateSwePatchInput): Promise<Sw
 }
 
 /** Identifies an instance's evaluation environment (repository state, spec, image choice). */
-export function referenceKey(instance: TSweInstance, spec: TSweRepoSpec): string {
+function referenceKey(instance: TSweInstance, spec: TSweRepoSpec): string {
   return JSON.stringify([instance.instance_id, instance.base_commit, instance.test_patch, spec]);
 }
 

@@ -56,7 +56,6 @@ export const ZSweInstance = z
   })
   .describe("A SWE-bench / SWE-Gym instance as published (a JSONL line); unknown fields are kept.");
 export type TSweInstance = z.output<typeof ZSweInstance>;
-export type TSweInstanceInput = z.input<typeof ZSweInstance>;
 
 /** Validates one instance; throws an `Error` naming the bad fields. */
 export function parseSweInstance(value: unknown): TSweInstance {

@@ -60,7 +60,7 @@ export type TSweRepoSpec = z.infer<typeof ZSweRepoSpec>;
 const SPEC_KEY = /^[\w.-]+\/[\w.-]+(@.+)?$/;
 
 /** A specs file: `{ "owner/name": spec, "owner/name@version": spec }`. */
-export const ZSweRepoSpecs = z.record(z.string(), ZSweRepoSpec).superRefine((specs, ctx) => {
+const ZSweRepoSpecs = z.record(z.string(), ZSweRepoSpec).superRefine((specs, ctx) => {
   for (const key of Object.keys(specs)) {
     if (!SPEC_KEY.test(key))
       ctx.addIssue({

@@ -17,7 +17,7 @@ export function resolveSweSpec(
 }
 
 /** The instance's own `test_cmd` (a list runs its commands in order with `&&`), or null. */
-export function instanceTestCommand(instance: TSweInstance): string | null {
+function instanceTestCommand(instance: TSweInstance): string | null {
   const value = instance.test_cmd;
   if (typeof value === "string" && value.trim() !== "") return value.trim();
   if (Array.isArray(value)) {

@@ -7,7 +7,7 @@
 /** Workspace root inside every sandbox. */
 export const WORKSPACE_DIR = "/workspace";
 /** Handler inputs (bundle, patches, sitecustomize) and the diff, outside the repo. */
-export const RAAS_DIR = `${WORKSPACE_DIR}/.raas`;
+const RAAS_DIR = `${WORKSPACE_DIR}/.raas`;
 /** Workspace-relative paths of the files the handler exchanges with the sandbox. */
 export const SWE_FILES = {
   bundle: ".raas/repo.bundle",
@@ -28,7 +28,7 @@ export function shellQuote(value: string): string {
 }
 
 /** The directory name of a repository in the workspace: `owner/name` → `name`. */
-export function repoDirName(repo: string): string {
+function repoDirName(repo: string): string {
   return repo.split("/").at(-1) as string;
 }
 
@@ -103,7 +103,6 @@ const UNTRACKED_BEFORE = `${RAAS_DIR}/untracked-before`;
  * plus the instance spec's, never the policy's.
  */
 const TEST_INFRASTRUCTURE_ERE = String.raw`(^|/)(conftest\.py|\.?pytest\.ini|\.?pytest\.toml|tox\.ini|setup\.cfg|pyproject\.toml|sitecustomize\.py|usercustomize\.py)$|\.(pth|pyc|pyo|so|pyd)$|(^|/)__pycache__/`;
-export const TEST_INFRASTRUCTURE_FILES = new RegExp(TEST_INFRASTRUCTURE_ERE);
 
 /**
  * Lists the repository's untracked files (what setup built: extension modules, egg-info) so the

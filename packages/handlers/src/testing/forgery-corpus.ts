@@ -14,7 +14,7 @@ export interface Forgery {
 }
 
 /** A git diff creating `path` with `content`. */
-export function newFileDiff(path: string, content: string): string {
+function newFileDiff(path: string, content: string): string {
   const lines = content.endsWith("\n") ? content.slice(0, -1).split("\n") : content.split("\n");
   return [
     `diff --git a/${path} b/${path}`,
@@ -28,7 +28,7 @@ export function newFileDiff(path: string, content: string): string {
 }
 
 /** A git diff appending `added` to a file whose whole base content is `base`. */
-export function appendDiff(path: string, base: string, added: string): string {
+function appendDiff(path: string, base: string, added: string): string {
   const baseLines = base.slice(0, -1).split("\n");
   const context = baseLines.slice(-3);
   const start = baseLines.length - context.length + 1;

@@ -13,7 +13,7 @@ import { sglangGenerateCodec } from "./sglang-generate.codec";
 import { vllmCompletionsCodec } from "./vllm-completions.codec";
 import { readVllmMetrics } from "./vllm-metrics.parser";
 
-export const CODECS: Record<BackendKind, BackendCodec> = {
+const CODECS: Record<BackendKind, BackendCodec> = {
   vllm: vllmCompletionsCodec,
   sglang: sglangGenerateCodec,
   "nemo-rl": nemoGenerateCodec,

@@ -36,7 +36,7 @@ export interface BackendGeneration {
  * The streaming form of a wire protocol: a request body asking for a token stream and a reader
  * that collects its events, so that a stopped generation still hands over the tokens it made.
  */
-export interface StreamingCodec {
+interface StreamingCodec {
   buildRequest(request: BackendGenerateRequest, model: string): unknown;
   createReader(backendId: string | null): StreamReader;
 }

@@ -6,7 +6,7 @@ import { createQwen3ModelFamily } from "../model/qwen3/qwen3-model-family";
  * The engine's `ChatFormat` port over a model family: templates with the family's chat template,
  * tokenizes only new text (token-in/token-out) and parses responses with its tool-call format.
  */
-export function createModelChatFormat(family: ModelFamilyAdapter): ChatFormat {
+function createModelChatFormat(family: ModelFamilyAdapter): ChatFormat {
   const { tokenizer } = family;
   return {
     family: family.family,

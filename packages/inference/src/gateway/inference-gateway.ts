@@ -34,7 +34,7 @@ import { randomHex } from "./random-hex";
 import { findToolChoiceViolation, readToolChoice } from "./tool-choice";
 
 /** What a streamed answer starts with (the fields every `chat.completion.chunk` repeats). */
-export interface CompletionHead {
+interface CompletionHead {
   id: string;
   created: number;
   model: string;

@@ -2,7 +2,7 @@ import { RaasError, type TOpenAiAssistantMessage, type TOpenAiMessage, type TOpe
 import type { ChatMessage, ToolCall, ToolSpec } from "../model/model-family.types";
 
 /** The text of a message's content (string, or the concatenated text parts). */
-export function contentText(content: TOpenAiMessage["content"]): string {
+function contentText(content: TOpenAiMessage["content"]): string {
   if (content == null) return "";
   if (typeof content === "string") return content;
   return content.map((part) => part.text).join("");

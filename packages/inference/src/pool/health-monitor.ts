@@ -3,7 +3,7 @@ import type { RoutedInferencePool } from "./routed-inference-pool";
 /** Time between health-check rounds, in ms (the server's `RAAS_BACKEND_HEALTH_INTERVAL_MS`). */
 export const DEFAULT_HEALTH_CHECK_INTERVAL_MS = 5_000;
 /** Timeout of each health / metrics call, in ms. */
-export const DEFAULT_HEALTH_CHECK_TIMEOUT_MS = 2_000;
+const DEFAULT_HEALTH_CHECK_TIMEOUT_MS = 2_000;
 
 export interface HealthMonitorOptions {
   /** Time between health-check rounds, in ms. Default `DEFAULT_HEALTH_CHECK_INTERVAL_MS` (5 s). */

@@ -13,7 +13,7 @@ export interface QueueHead {
 }
 
 /** Jobs that wait for a consumer (BullMQ's `wait` list holds re-delivered ones, taken first). */
-export const WAITING_STATES = ["wait", "prioritized"] as const;
+const WAITING_STATES = ["wait", "prioritized"] as const;
 /** The states an item leaves through `remove`: queued, or waiting out a nack delay. */
 export const REMOVABLE_STATES = new Set(["wait", "waiting", "prioritized", "delayed"]);
 

@@ -62,7 +62,7 @@ export interface InsideLayout {
 }
 
 /** Bytes kept of each stream of a non-interactive command by default (16 MiB). */
-export const EXEC_MAX_OUTPUT_BYTES = 16 * 1024 ** 2;
+const EXEC_MAX_OUTPUT_BYTES = 16 * 1024 ** 2;
 
 const DIR_PREFIX = "sbx-";
 

@@ -70,7 +70,7 @@ export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
 }
 
 /** Memory the execution server and shell need on top of the tools' own limit, in bytes. */
-export const CGROUP_MEMORY_HEADROOM_BYTES = SANDBOX_MEMORY_HEADROOM_BYTES;
+const CGROUP_MEMORY_HEADROOM_BYTES = SANDBOX_MEMORY_HEADROOM_BYTES;
 
 /** Top-level host paths a default sandbox sees read-only (merged-/usr systems make most symlinks). */
 const HOST_ROOT_ENTRIES = ["usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32"];

@@ -4,7 +4,7 @@ import { BubblewrapRuntime, type BubblewrapRuntimeOptions } from "./bubblewrap-r
 import { findExecutable } from "./find-executable";
 import { LocalRuntime, type LocalRuntimeOptions } from "./local-runtime";
 
-export type SandboxRuntimeKind = "auto" | "bubblewrap" | "apptainer" | "local";
+type SandboxRuntimeKind = "auto" | "bubblewrap" | "apptainer" | "local";
 
 export interface CreateSandboxRuntimeOptions
   extends BubblewrapRuntimeOptions,

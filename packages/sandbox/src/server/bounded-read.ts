@@ -12,7 +12,7 @@ import { isAbsolute, relative } from "node:path";
 import { PathOutsideWorkspaceError, resolveInWorkspace } from "./workspace-path";
 
 /** Largest file the server reads whole (file actions, the editor's view): 16 MiB. */
-export const MAX_READ_BYTES = 16 * 1024 ** 2;
+const MAX_READ_BYTES = 16 * 1024 ** 2;
 
 /** A read the server refuses: not a regular file, or larger than the cap. */
 export class UnreadableFileError extends Error {

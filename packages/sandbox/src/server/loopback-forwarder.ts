@@ -22,7 +22,7 @@ export interface ForwarderArgs {
  * Connections the forwarder holds at once by default: the host's bridge allows as many, so a
  * harness that opens more learns it here, from a closed connection, before the host sees them.
  */
-export const DEFAULT_MAX_CONNECTIONS = 32;
+const DEFAULT_MAX_CONNECTIONS = 32;
 
 /** Parses `--socket <path> [--api-key <key>] [--max-connections <n>] -- <command…>`; throws a readable error. */
 export function parseForwarderArgs(argv: readonly string[]): ForwarderArgs {
@@ -49,7 +49,7 @@ export function parseForwarderArgs(argv: readonly string[]): ForwarderArgs {
  * (one more is closed as soon as it is accepted; the first such is reported on stderr). Resolves
  * with its port.
  */
-export function listenLoopback(
+function listenLoopback(
   socketPath: string,
   maxConnections = DEFAULT_MAX_CONNECTIONS,
 ): Promise<{ server: Server; port: number }> {

@@ -89,7 +89,7 @@ function selectedForInput(pid: number, nfds: number, address: bigint): number[] 
  * poll/select whose read set holds a pty (a REPL). A process that polls pipes or sleeps — a
  * test runner waiting for its child, a silent build — is not, however long it stays quiet.
  */
-export function isReadingTerminal(pid: number): boolean {
+function isReadingTerminal(pid: number): boolean {
   let fields: string[];
   try {
     fields = readFileSync(`/proc/${pid}/syscall`, "utf8").trim().split(" ");

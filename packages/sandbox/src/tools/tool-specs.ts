@@ -1,6 +1,6 @@
 import type { ToolSpec } from "@raas/engine";
 
-export const BASH_TOOL_SPEC: ToolSpec = {
+const BASH_TOOL_SPEC: ToolSpec = {
   name: "bash",
   description:
     "Run a command in a persistent bash shell inside the sandbox (working directory /workspace). " +
@@ -18,7 +18,7 @@ export const BASH_TOOL_SPEC: ToolSpec = {
   },
 };
 
-export const PYTHON_TOOL_SPEC: ToolSpec = {
+const PYTHON_TOOL_SPEC: ToolSpec = {
   name: "python",
   description:
     "Run Python 3 code in a persistent interpreter: variables, functions and imports survive between calls. " +
@@ -34,7 +34,7 @@ export const PYTHON_TOOL_SPEC: ToolSpec = {
   },
 };
 
-export const EDITOR_TOOL_SPEC: ToolSpec = {
+const EDITOR_TOOL_SPEC: ToolSpec = {
   name: "editor",
   description:
     "View and edit files inside /workspace (paths outside it are refused).\n" +

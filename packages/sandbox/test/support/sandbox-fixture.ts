@@ -6,7 +6,7 @@ import { BubblewrapRuntime, type BubblewrapRuntimeOptions, findExecutable } from
 const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /** Fails (never skips) with an install hint when a binary a test needs is missing. */
-export function requireBinary(name: string, installHint: string): string {
+function requireBinary(name: string, installHint: string): string {
   const path = findExecutable(name, SEARCH_PATH);
   if (!path) throw new Error(`this test needs \`${name}\`, which is not installed: ${installHint}`);
   return path;

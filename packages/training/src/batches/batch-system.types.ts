@@ -30,11 +30,6 @@ export interface TaskCatalog {
   tasks(name: string): Promise<readonly TStepTask[] | null>;
 }
 
-/** Applies a policy weight version to the inference side (every backend), e.g. the routed pool. */
-export interface WeightVersionSink {
-  setPolicyWeightVersion(weightVersion: number): void;
-}
-
 export interface BatchSystemOptions {
   engine: BatchEngine;
   store: BatchStore;

@@ -31,7 +31,7 @@ interface SourceCache {
  * inline tasks — they have no identity beyond their run, so unrelated runs whose inline tasks share
  * ids never pool their pass rates (the dataset scope of an inline source is its run).
  */
-export function historyDatasetOf(step: Pick<StepRecord, "request" | "runId">): string {
+function historyDatasetOf(step: Pick<StepRecord, "request" | "runId">): string {
   const { tasks } = step.request;
   return tasks.type === "dataset" ? tasks.dataset : `inline:${step.runId}`;
 }

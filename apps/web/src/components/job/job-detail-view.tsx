@@ -15,7 +15,7 @@ import { TrajectorySection } from "./trajectory-section";
 import { useJobUpdates } from "./use-job-updates";
 
 /** Fallback refresh of a running job, in ms, in case the live event stream is interrupted. */
-export const JOB_REFRESH_MS = 2_000;
+const JOB_REFRESH_MS = 2_000;
 
 /** Everything stored about one job, updated live while it runs. */
 export function JobDetailView({ id }: { id: string }) {

@@ -12,18 +12,10 @@ export interface TJobFilters {
   cursor?: string;
 }
 
-export const FILTER_KEYS = [
-  "status",
-  "stage",
-  "kind",
-  "failureKind",
-  "failureLabel",
-  "search",
-  "cursor",
-] as const;
+const FILTER_KEYS = ["status", "stage", "kind", "failureKind", "failureLabel", "search", "cursor"] as const;
 
 /** Jobs per page. */
-export const JOBS_PAGE_SIZE = 20;
+const JOBS_PAGE_SIZE = 20;
 
 function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | undefined {
   return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;

@@ -8,7 +8,7 @@ import { JobsBody } from "./jobs-body";
 import { useJobFilters } from "./use-job-filters";
 
 /** How often the visible page of jobs is refreshed, in ms. */
-export const JOBS_REFRESH_MS = 2_000;
+const JOBS_REFRESH_MS = 2_000;
 
 /** The filterable, paginated job list; filters and page live in the URL. */
 export function JobsView() {

@@ -12,9 +12,9 @@ import { TotalsRow } from "./totals-row";
 import { WorkersSection } from "./workers-section";
 
 /** How often the Overview asks for fresh counts, in ms. */
-export const STATS_REFRESH_MS = 1_000;
+const STATS_REFRESH_MS = 1_000;
 /** How often the Overview asks for the workers, in ms. */
-export const WORKERS_REFRESH_MS = 2_000;
+const WORKERS_REFRESH_MS = 2_000;
 
 /** Live stage queues, totals, failures by kind (and by stage over time), throughput and workers. */
 export function OverviewView() {

@@ -5,10 +5,10 @@ import { useCallback, useMemo } from "react";
 import { parseWasteUnit, type TWasteUnit } from "../../lib/charts/run-waste";
 
 /** Most runs overlaid at once (each adds a line per chart). */
-export const MAX_OVERLAID_RUNS = 8;
+const MAX_OVERLAID_RUNS = 8;
 
 /** Run ids from `?runs=a,b`: trimmed, unique, at most `MAX_OVERLAID_RUNS`. */
-export function parseRunIds(value: string | null): string[] {
+function parseRunIds(value: string | null): string[] {
   const ids = (value ?? "")
     .split(",")
     .map((id) => id.trim())

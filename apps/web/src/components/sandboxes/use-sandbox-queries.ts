@@ -8,7 +8,7 @@ import { READY_EVENTS_LIMIT } from "./ready-latency";
 import type { sandboxQueryInput } from "./sandbox-filters.types";
 
 /** How often the page asks for fresh counts, in ms. */
-export const SANDBOXES_REFRESH_MS = 2_000;
+const SANDBOXES_REFRESH_MS = 2_000;
 /** Per-worker counts are one query per worker: asked less often, so a large fleet stays cheap. */
 const PER_WORKER_REFRESH_MS = 10_000;
 

@@ -8,7 +8,7 @@ import type { TExportView } from "./trajectory-types";
 const TASK_TEXT_FIELDS = ["problem", "prompt", "problem_statement", "question", "instruction"] as const;
 
 /** The task's text from its payload, if a known field holds one. */
-export function taskText(payload: Record<string, unknown> | undefined): string | null {
+function taskText(payload: Record<string, unknown> | undefined): string | null {
   for (const field of TASK_TEXT_FIELDS) {
     const value = payload?.[field];
     if (typeof value === "string" && value.trim() !== "") return value;

@@ -5,7 +5,7 @@ import type { TTokenStreamView } from "./trajectory-types";
 import type { TTokenTexts } from "./use-token-texts";
 
 /** Tokens drawn per block before a "show all" button (a long observation would stall the page). */
-export const MAX_TOKENS_SHOWN = 1_500;
+const MAX_TOKENS_SHOWN = 1_500;
 
 const BLOCK_LABELS: Record<TTokenBlock["kind"], string> = {
   prompt: "prompt",

@@ -20,7 +20,7 @@ const TEXT_KEYS = ["runId", "stepId", "groupId", "taskId", "kind", "search", "cu
 const NUMBER_KEYS = ["minReward", "maxReward"] as const;
 
 /** Every key in URL order. */
-export const TRAJECTORY_FILTER_KEYS = [
+const TRAJECTORY_FILTER_KEYS = [
   "runId",
   "stepId",
   "groupId",
@@ -35,7 +35,7 @@ export const TRAJECTORY_FILTER_KEYS = [
 ] as const satisfies ReadonlyArray<keyof TTrajectoryFilters>;
 
 /** Trajectories per page. */
-export const TRAJECTORIES_PAGE_SIZE = 25;
+const TRAJECTORIES_PAGE_SIZE = 25;
 
 function oneOf<T extends string>(allowed: readonly T[], value: string | null): T | undefined {
   return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;

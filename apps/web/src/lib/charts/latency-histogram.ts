@@ -10,7 +10,7 @@ export interface TLatencyBucket {
  * Bucket edges for create → ready times, in ms: roughly doubling, so a fast pool (tens of ms)
  * and a slow one (seconds, an image pull) both show their shape on one axis.
  */
-export const READY_LATENCY_EDGES_MS = [0, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000] as const;
+const READY_LATENCY_EDGES_MS = [0, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000] as const;
 
 function formatEdge(ms: number): string {
   return ms < 1_000 ? `${ms} ms` : `${ms / 1_000} s`;

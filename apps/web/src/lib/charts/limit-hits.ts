@@ -1,5 +1,5 @@
 /** The four limit families a researcher asks about, plus whatever else the runtime reports. */
-export const LIMIT_FAMILIES = ["pids", "memory", "time", "disk", "other"] as const;
+const LIMIT_FAMILIES = ["pids", "memory", "time", "disk", "other"] as const;
 export type TLimitFamily = (typeof LIMIT_FAMILIES)[number];
 
 /**

@@ -27,7 +27,7 @@ export interface TFailureBreakdown {
   total: number;
 }
 
-export function failurePairKey(kind: TFailureKind, stage: TStage): string {
+function failurePairKey(kind: TFailureKind, stage: TStage): string {
   return `${kind}_${stage}`;
 }
 

@@ -7,7 +7,7 @@ export interface TRunSteps {
 }
 
 /** A chart cell: a number, a `[low, high]` band, a label, or a gap. */
-export type TCurveValue = number | [number, number] | string | null;
+type TCurveValue = number | [number, number] | string | null;
 
 /** Rows keyed by step index and the series drawn over them. */
 export interface TCurveChart {
@@ -31,7 +31,7 @@ export function failedGroupFraction(stats: TStepStats): number | null {
 }
 
 /** The reward band of a step, `[min, max]`, or null before any trajectory was handed out. */
-export function rewardBand(stats: TStepStats): [number, number] | null {
+function rewardBand(stats: TStepStats): [number, number] | null {
   return stats.rewardMin === null || stats.rewardMax === null ? null : [stats.rewardMin, stats.rewardMax];
 }
 

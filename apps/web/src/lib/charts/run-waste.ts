@@ -3,8 +3,6 @@ import type { TStep, TWasteLedger } from "@raas/shared";
 /** What the waste ledger is measured in: rollout-seconds (INIT + RUN + EVAL) or generated tokens. */
 export type TWasteUnit = "seconds" | "tokens";
 
-export const WASTE_UNITS: readonly TWasteUnit[] = ["seconds", "tokens"];
-
 /** The ledger's entries, in stacking order, with their legend names. */
 export const WASTE_CATEGORIES = [
   { key: "cancelled", label: "cancelled (redundant)" },

@@ -3,7 +3,7 @@ import { hasControlCharacter, hasUrlUserinfo, URL_USERINFO_MESSAGE } from "@raas
 import { z } from "zod";
 
 /** Wire protocols of inference backends (the engine's `InferenceBackendKind`). */
-export const BACKEND_KINDS = ["vllm", "sglang", "nemo-rl"] as const satisfies readonly InferenceBackendKind[];
+const BACKEND_KINDS = ["vllm", "sglang", "nemo-rl"] as const satisfies readonly InferenceBackendKind[];
 export const ZBackendKind = z
   .enum(BACKEND_KINDS, { error: `kind must be one of ${BACKEND_KINDS.join(", ")}` })
   .meta({
@@ -177,7 +177,6 @@ export const ZBackendView = z
     id: "Backend",
     description: "One registered inference backend with its routing state and statistics.",
   });
-export type TBackendView = z.infer<typeof ZBackendView>;
 
 /** Input of the procedures that act on one backend. */
 export const ZBackendIdRequest = z

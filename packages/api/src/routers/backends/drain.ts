@@ -2,8 +2,8 @@ import { adminProcedure } from "../../trpc";
 import { ZBackendIdRequest, ZBackendResponse } from "./backend.schema";
 import { requireBackends } from "./require-backends";
 
-export const ZDrainBackendRequest = ZBackendIdRequest;
-export const ZDrainBackendResponse = ZBackendResponse;
+const ZDrainBackendRequest = ZBackendIdRequest;
+const ZDrainBackendResponse = ZBackendResponse;
 
 /** The backend finishes its in-flight turns and gets no new jobs; its jobs move on their next turn. Admin only. */
 export const drain = adminProcedure

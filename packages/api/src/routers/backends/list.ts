@@ -3,8 +3,8 @@ import { viewerProcedure } from "../../trpc";
 import { ZBackendView } from "./backend.schema";
 import { requireBackends } from "./require-backends";
 
-export const ZListBackendsRequest = z.void();
-export const ZListBackendsResponse = z
+const ZListBackendsRequest = z.void();
+const ZListBackendsResponse = z
   .object({
     backends: z
       .array(ZBackendView)

@@ -4,7 +4,7 @@ import { adminProcedure } from "../../trpc";
 import { ZBackendBaseUrl, ZBackendId, ZBackendKind, ZBackendView, ZWeightVersion } from "./backend.schema";
 import { requireBackends } from "./require-backends";
 
-export const ZRegisterBackendRequest = z
+const ZRegisterBackendRequest = z
   .object({
     id: ZBackendId.optional().describe(
       "Unique id; registering a known id updates that backend. Default: the URL's `host:port`.",
@@ -37,7 +37,7 @@ export const ZRegisterBackendRequest = z
   })
   .strict()
   .meta({ description: "An inference backend to add (or update, when its id is known)." });
-export const ZRegisterBackendResponse = z
+const ZRegisterBackendResponse = z
   .object({
     backend: ZBackendView,
     created: z.boolean().describe("False when the id was known and the registration updated it."),

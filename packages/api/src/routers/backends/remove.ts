@@ -2,9 +2,9 @@ import { adminProcedure } from "../../trpc";
 import { ZBackendIdRequest, ZBackendResponse } from "./backend.schema";
 import { requireBackends } from "./require-backends";
 
-export const ZRemoveBackendRequest = ZBackendIdRequest;
+const ZRemoveBackendRequest = ZBackendIdRequest;
 /** The backend's last view before it was forgotten. */
-export const ZRemoveBackendResponse = ZBackendResponse;
+const ZRemoveBackendResponse = ZBackendResponse;
 
 /**
  * Forgets a backend. Its in-flight turns still finish; its jobs move to another backend on their

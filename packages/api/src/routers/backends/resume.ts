@@ -2,8 +2,8 @@ import { adminProcedure } from "../../trpc";
 import { ZBackendIdRequest, ZBackendResponse } from "./backend.schema";
 import { requireBackends } from "./require-backends";
 
-export const ZResumeBackendRequest = ZBackendIdRequest;
-export const ZResumeBackendResponse = ZBackendResponse;
+const ZResumeBackendRequest = ZBackendIdRequest;
+const ZResumeBackendResponse = ZBackendResponse;
 
 /** Undoes a drain: the backend takes new jobs again. Admin only. */
 export const resume = adminProcedure

@@ -3,7 +3,7 @@ import { adminProcedure } from "../../trpc";
 import { ZBackendId, ZBackendResponse, ZWeightVersion } from "./backend.schema";
 import { requireBackends } from "./require-backends";
 
-export const ZSetWeightVersionRequest = z
+const ZSetWeightVersionRequest = z
   .object({
     id: ZBackendId,
     weightVersion: ZWeightVersion.describe(
@@ -12,7 +12,7 @@ export const ZSetWeightVersionRequest = z
   })
   .strict()
   .meta({ description: "The backend and the weight version it now serves." });
-export const ZSetWeightVersionResponse = ZBackendResponse;
+const ZSetWeightVersionResponse = ZBackendResponse;
 
 /**
  * Records the weight version a backend now serves (after the trainer pushed new weights to it).

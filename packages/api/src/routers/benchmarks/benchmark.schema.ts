@@ -3,7 +3,7 @@ import { findNulCharacter, hasControlCharacter } from "@raas/shared";
 import { z } from "zod";
 
 /** Statuses of a benchmark run (the engine's `BenchmarkRunStatus`). */
-export const BENCHMARK_RUN_STATUSES = [
+const BENCHMARK_RUN_STATUSES = [
   "running",
   "completed",
   "failed",
@@ -70,7 +70,6 @@ export const ZBenchmarkRunView = z
     finishedAtMs: z.number().nullable().describe("When it was finished, or null while running."),
   })
   .meta({ id: "BenchmarkRun", description: "One benchmark run with its result counts." });
-export type TBenchmarkRunView = z.infer<typeof ZBenchmarkRunView>;
 
 /** The outcome of one instance of a run. */
 export const ZBenchmarkResultView = z
@@ -91,7 +90,6 @@ export const ZBenchmarkResultView = z
     createdAtMs: z.number().describe("When the result was stored, ms since the Unix epoch."),
   })
   .meta({ id: "BenchmarkResult", description: "The outcome of one instance of a run." });
-export type TBenchmarkResultView = z.infer<typeof ZBenchmarkResultView>;
 
 /** Input of the procedures that read or change one run. */
 export const ZBenchmarkRunIdRequest = z

@@ -11,7 +11,7 @@ import {
 } from "./benchmark.schema";
 import { requireBenchmarks } from "./require-benchmarks";
 
-export const ZCreateBenchmarkRunRequest = z
+const ZCreateBenchmarkRunRequest = z
   .object({
     id: ZBenchmarkRunId.describe("Unique run id, e.g. `swe-verified-qwen3-8b-2026-05-01`."),
     model: ZBenchmarkLabel("a model name").describe("The evaluated model, e.g. `Qwen/Qwen3-8B`."),
@@ -31,7 +31,7 @@ export const ZCreateBenchmarkRunRequest = z
   })
   .strict()
   .meta({ description: "A new benchmark run." });
-export const ZCreateBenchmarkRunResponse = ZBenchmarkRunResponse;
+const ZCreateBenchmarkRunResponse = ZBenchmarkRunResponse;
 
 function conflict(existing: BenchmarkRunRecord): RaasError {
   return new RaasError(

@@ -3,7 +3,7 @@ import { trainerProcedure } from "../../trpc";
 import { ZBenchmarkRunId, ZBenchmarkRunResponse, ZEpochMs, ZFinishedRunStatus } from "./benchmark.schema";
 import { requireBenchmarks, requireRun } from "./require-benchmarks";
 
-export const ZFinishBenchmarkRunRequest = z
+const ZFinishBenchmarkRunRequest = z
   .object({
     runId: ZBenchmarkRunId,
     status: ZFinishedRunStatus,
@@ -11,7 +11,7 @@ export const ZFinishBenchmarkRunRequest = z
   })
   .strict()
   .meta({ description: "The run to finish and how it ended." });
-export const ZFinishBenchmarkRunResponse = ZBenchmarkRunResponse;
+const ZFinishBenchmarkRunResponse = ZBenchmarkRunResponse;
 
 /**
  * Marks a run completed, failed or cancelled. Finishing a finished run again (a resumed

@@ -2,8 +2,8 @@ import { viewerProcedure } from "../../trpc";
 import { ZBenchmarkRunIdRequest, ZBenchmarkRunResponse } from "./benchmark.schema";
 import { requireBenchmarks, requireRun } from "./require-benchmarks";
 
-export const ZGetBenchmarkRunRequest = ZBenchmarkRunIdRequest;
-export const ZGetBenchmarkRunResponse = ZBenchmarkRunResponse;
+const ZGetBenchmarkRunRequest = ZBenchmarkRunIdRequest;
+const ZGetBenchmarkRunResponse = ZBenchmarkRunResponse;
 
 /** One benchmark run with its total and resolved counts; 404 for an unknown id. */
 export const get = viewerProcedure

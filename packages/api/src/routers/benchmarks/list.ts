@@ -4,7 +4,7 @@ import { zListLimit } from "../../util/list-limit.schema";
 import { ZBenchmarkLabel, ZBenchmarkRunView } from "./benchmark.schema";
 import { requireBenchmarks } from "./require-benchmarks";
 
-export const ZListBenchmarkRunsRequest = z
+const ZListBenchmarkRunsRequest = z
   .object({
     model: ZBenchmarkLabel("a model name")
       .optional()
@@ -16,7 +16,7 @@ export const ZListBenchmarkRunsRequest = z
   })
   .strict()
   .meta({ description: "Filters of the run list." });
-export const ZListBenchmarkRunsResponse = z
+const ZListBenchmarkRunsResponse = z
   .object({ runs: z.array(ZBenchmarkRunView).describe("Runs, newest first.") })
   .meta({ description: "Benchmark runs." });
 

@@ -5,7 +5,7 @@ import { ZBenchmarkRunId, ZBenchmarkRunResponse, ZEpochMs, ZTestOutcomes } from 
 import { requireBenchmarks, requireRun } from "./require-benchmarks";
 
 /** Most results in one call; send bigger runs in chunks. */
-export const MAX_RESULTS_PER_CALL = 1_000;
+const MAX_RESULTS_PER_CALL = 1_000;
 
 const ZBenchmarkResultInput = z
   .object({
@@ -33,7 +33,7 @@ const ZBenchmarkResultInput = z
   .strict()
   .meta({ description: "The outcome of one instance." });
 
-export const ZRecordBenchmarkResultsRequest = z
+const ZRecordBenchmarkResultsRequest = z
   .object({
     runId: ZBenchmarkRunId,
     results: z
@@ -62,7 +62,7 @@ export const ZRecordBenchmarkResultsRequest = z
   .strict()
   .meta({ description: "Results to store for a run." });
 /** The run with its refreshed total and resolved counts. */
-export const ZRecordBenchmarkResultsResponse = ZBenchmarkRunResponse;
+const ZRecordBenchmarkResultsResponse = ZBenchmarkRunResponse;
 
 /** Stores per-instance results of a run (replacing earlier ones of the same instances). Trainer or admin. */
 export const recordResults = trainerProcedure

@@ -5,7 +5,7 @@ import { zListLimit } from "../../util/list-limit.schema";
 import { ZBenchmarkResultView, ZBenchmarkRunId } from "./benchmark.schema";
 import { requireBenchmarks, requireRun } from "./require-benchmarks";
 
-export const ZBenchmarkResultsRequest = z
+const ZBenchmarkResultsRequest = z
   .object({
     runId: ZBenchmarkRunId,
     resolved: z
@@ -19,7 +19,7 @@ export const ZBenchmarkResultsRequest = z
   })
   .strict()
   .meta({ description: "The run and the page of results to read." });
-export const ZBenchmarkResultsResponse = z
+const ZBenchmarkResultsResponse = z
   .object({
     items: z.array(ZBenchmarkResultView).describe("Results ordered by instance id."),
     nextCursor: z

@@ -2,16 +2,15 @@ import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 import { requireBatches } from "../runs/require-batches";
 
-export const ZDatasetView = z
+const ZDatasetView = z
   .object({
     name: z.string().describe('The name a step\'s `tasks: { type: "dataset", dataset }` uses.'),
     size: z.number().int().nonnegative().describe("Tasks in the dataset."),
     kinds: z.array(z.string()).describe("Handler kinds of its tasks."),
   })
   .meta({ id: "Dataset", description: "A dataset a step may draw its tasks from." });
-export type TDatasetView = z.infer<typeof ZDatasetView>;
 
-export const ZListDatasetsResponse = z
+const ZListDatasetsResponse = z
   .object({ items: z.array(ZDatasetView).describe("The datasets, by name.") })
   .meta({ description: "The datasets this server knows." });
 

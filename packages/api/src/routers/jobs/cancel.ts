@@ -3,8 +3,8 @@ import { z } from "zod";
 import { trainerProcedure } from "../../trpc";
 import { requireJobWriter, requireSetWriter } from "./job-access";
 
-export const ZCancelRequest = ZSharedCancelRequest;
-export const ZCancelResponse = z
+const ZCancelRequest = ZSharedCancelRequest;
+const ZCancelResponse = z
   .object({
     cancelled: z
       .array(z.string())

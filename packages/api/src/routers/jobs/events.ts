@@ -8,7 +8,7 @@ import { EventBuffer } from "../../util/event-buffer";
 /** Events a subscriber may lag behind before its stream is ended. */
 const MAX_BUFFERED_EVENTS = 10_000;
 
-export const ZEventsRequest = z
+const ZEventsRequest = z
   .object({
     /** Only events of these jobs; their current state is sent first. */
     jobIds: z.array(ZId).min(1).max(1_000).optional(),
@@ -17,8 +17,8 @@ export const ZEventsRequest = z
   })
   .strict()
   .optional();
-export const ZJobEvent = z.object({ type: z.literal("job.updated"), job: ZJob });
-export const ZEventsResponse = zAsyncIterableOf(ZJobEvent);
+const ZJobEvent = z.object({ type: z.literal("job.updated"), job: ZJob });
+const ZEventsResponse = zAsyncIterableOf(ZJobEvent);
 
 /** Live job updates (served over SSE), optionally only for some jobs, a group or a batch. */
 export const events = viewerProcedure

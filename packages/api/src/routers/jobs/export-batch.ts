@@ -5,9 +5,9 @@ import { TOKEN_EXACT_TEXT } from "./export";
 import { requireSetReader } from "./job-access";
 
 /** Default page of `jobs.exportBatch`: each row carries whole token streams. */
-export const DEFAULT_EXPORT_PAGE_SIZE = 16;
+const DEFAULT_EXPORT_PAGE_SIZE = 16;
 
-export const ZExportBatchRequest = z
+const ZExportBatchRequest = z
   .object({
     batchId: ZId.describe("The batch whose jobs to export."),
     cursor: ZId.optional().describe("`nextCursor` of the previous page; omit for the first page."),
@@ -21,7 +21,7 @@ export const ZExportBatchRequest = z
   })
   .strict()
   .meta({ description: "The batch to export and the page to read." });
-export const ZExportBatchResponse = ZTrajectoryExportPage;
+const ZExportBatchResponse = ZTrajectoryExportPage;
 
 /** A batch's trajectories for training, one page at a time (newest job first). */
 export const exportBatch = viewerProcedure

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 import { requireJobReader } from "./job-access";
 
-export const ZExportRequest = z
+const ZExportRequest = z
   .object({ jobId: ZId.describe("The job whose trajectory to export.") })
   .strict()
   .meta({ description: "The job to export." });
-export const ZExportResponse = ZTrajectoryExport;
+const ZExportResponse = ZTrajectoryExport;
 
 /** The token-in/token-out property, as every export operation states it. */
 export const TOKEN_EXACT_TEXT =

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 import { requireJobReader } from "./job-access";
 
-export const ZGatewayTracesRequest = z
+const ZGatewayTracesRequest = z
   .object({ jobId: ZId.describe("The job whose gateway calls to rebuild.") })
   .strict()
   .meta({ description: "The job whose gateway traces to read." });

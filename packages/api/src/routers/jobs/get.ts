@@ -2,11 +2,11 @@ import { ZId, ZJob } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 
-export const ZGetRequest = z
+const ZGetRequest = z
   .object({ id: ZId.describe("The job's id.") })
   .strict()
   .meta({ description: "The job to read." });
-export const ZGetResponse = ZJob;
+const ZGetResponse = ZJob;
 
 /** One job by id; `NOT_FOUND` when there is none. */
 export const get = viewerProcedure

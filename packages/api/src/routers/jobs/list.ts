@@ -1,8 +1,8 @@
 import { ZJobListRequest, ZJobListResponse } from "@raas/shared";
 import { viewerProcedure } from "../../trpc";
 
-export const ZListRequest = ZJobListRequest;
-export const ZListResponse = ZJobListResponse;
+const ZListRequest = ZJobListRequest;
+const ZListResponse = ZJobListResponse;
 
 /** Jobs newest first, filtered; pass `nextCursor` back as `cursor` for the next page. */
 export const list = viewerProcedure

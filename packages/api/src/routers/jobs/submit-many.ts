@@ -5,9 +5,9 @@ import { requireSubmitTargets, submitterOf } from "./job-access";
 import { ZSubmitResponse } from "./submit";
 
 /** Most jobs accepted in one `submitMany` call. */
-export const MAX_JOBS_PER_SUBMIT = 1_000;
+const MAX_JOBS_PER_SUBMIT = 1_000;
 
-export const ZSubmitManyRequest = z
+const ZSubmitManyRequest = z
   .object({
     jobs: z
       .array(ZSubmitJobRequest)
@@ -17,7 +17,7 @@ export const ZSubmitManyRequest = z
   })
   .strict()
   .meta({ description: "Jobs to submit together." });
-export const ZSubmitManyResponse = z
+const ZSubmitManyResponse = z
   .object({
     results: z.array(ZSubmitResponse).describe("One result per submitted job, in request order."),
   })

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { trainerProcedure } from "../../trpc";
 import { requireSubmitTargets, submitterOf } from "./job-access";
 
-export const ZSubmitRequest = ZSubmitJobRequest;
+const ZSubmitRequest = ZSubmitJobRequest;
 export const ZSubmitResponse = z
   .object({
     job: ZJob,

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 import { requireJobReader } from "./job-access";
 
-export const ZTrajectoryRequest = z
+const ZTrajectoryRequest = z
   .object({ jobId: ZId.describe("The job whose trajectory to read.") })
   .strict()
   .meta({ description: "The job to read." });
-export const ZTrajectoryResponse = z
+const ZTrajectoryResponse = z
   .object({
     turns: z.array(ZTurn).describe("The model turns in order."),
     toolCalls: z.array(ZToolCall).describe("The tool calls in turn order."),

@@ -2,7 +2,7 @@ import { MAX_JOB_WAIT_MS, ZId, ZJob } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 
-export const ZWaitRequest = z
+const ZWaitRequest = z
   .object({
     ids: z.array(ZId).min(1).max(1_000).describe("Ids of the jobs to wait for, 1 to 1000."),
     timeoutMs: z
@@ -15,7 +15,7 @@ export const ZWaitRequest = z
   })
   .strict()
   .meta({ description: "Jobs to wait for and how long." });
-export const ZWaitResponse = z
+const ZWaitResponse = z
   .object({
     jobs: z.array(ZJob).describe("The jobs in their current state, in request order."),
     done: z

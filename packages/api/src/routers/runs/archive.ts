@@ -3,7 +3,7 @@ import { z } from "zod";
 import { adminProcedure } from "../../trpc";
 import { ZRunIdInput } from "./run.schema";
 
-export const ZArchiveRunResponse = z
+const ZArchiveRunResponse = z
   .object({
     runId: z.string().describe("The run's id."),
     archivedJobs: z

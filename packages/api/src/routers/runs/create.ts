@@ -3,7 +3,7 @@ import { z } from "zod";
 import { trainerProcedure } from "../../trpc";
 import { requireBatches } from "./require-batches";
 
-export const ZCreateRunResponse = z
+const ZCreateRunResponse = z
   .object({
     run: ZRun,
     created: z.boolean().describe("False when a run with this `runKey` existed and is returned as it is."),

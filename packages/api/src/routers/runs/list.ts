@@ -4,7 +4,7 @@ import { zListLimit } from "../../util/list-limit.schema";
 import { requireBatches } from "./require-batches";
 import { ZRunItems } from "./run.schema";
 
-export const ZListRunsRequest = z
+const ZListRunsRequest = z
   .object({ limit: zListLimit("Most runs returned, newest first (1 to 1000). Default 100.") })
   .strict()
   .default({ limit: 100 })

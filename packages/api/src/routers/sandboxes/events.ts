@@ -5,7 +5,7 @@ import { zListLimit } from "../../util/list-limit.schema";
 import { requireSandboxEvents } from "./require-sandbox-events";
 import { ZSandboxEventView, ZSandboxHostId, ZSandboxId, ZSandboxSinceMs } from "./sandbox.schema";
 
-export const ZSandboxEventsRequest = z
+const ZSandboxEventsRequest = z
   .object({
     jobId: ZId.describe("Only events of this job's sandboxes.").optional(),
     sandboxId: ZSandboxId.optional(),
@@ -28,7 +28,7 @@ export const ZSandboxEventsRequest = z
   })
   .strict()
   .meta({ description: "Filters of the sandbox event list." });
-export const ZSandboxEventsResponse = z
+const ZSandboxEventsResponse = z
   .object({ events: z.array(ZSandboxEventView).describe("Matching events, newest first.") })
   .meta({ description: "Stored sandbox events." });
 

@@ -4,11 +4,8 @@ import { viewerProcedure } from "../../trpc";
 import { requireSandboxEvents } from "./require-sandbox-events";
 import { ZSandboxId, ZSandboxView } from "./sandbox.schema";
 
-export const ZGetSandboxRequest = z
-  .object({ id: ZSandboxId })
-  .strict()
-  .meta({ description: "Which sandbox." });
-export const ZGetSandboxResponse = z
+const ZGetSandboxRequest = z.object({ id: ZSandboxId }).strict().meta({ description: "Which sandbox." });
+const ZGetSandboxResponse = z
   .object({ sandbox: ZSandboxView.describe("The sandbox's row.") })
   .meta({ description: "One sandbox." });
 

@@ -3,11 +3,11 @@ import { viewerProcedure } from "../../trpc";
 import { requireSandboxEvents } from "./require-sandbox-events";
 import { ZSandboxHostId, ZSandboxSinceMs, ZSandboxSummary } from "./sandbox.schema";
 
-export const ZSandboxSummaryRequest = z
+const ZSandboxSummaryRequest = z
   .object({ hostId: ZSandboxHostId.optional(), sinceMs: ZSandboxSinceMs.optional() })
   .strict()
   .meta({ description: "Filters of the sandbox summary." });
-export const ZSandboxSummaryResponse = ZSandboxSummary.meta({
+const ZSandboxSummaryResponse = ZSandboxSummary.meta({
   description: "Sandbox health over the sandboxes that match the filters.",
 });
 

@@ -4,7 +4,7 @@ import { trainerProcedure } from "../../trpc";
 import { requireBatches } from "../runs/require-batches";
 import { requireRunWriter } from "../runs/require-run-writer";
 
-export const ZCreateStepResponse = z
+const ZCreateStepResponse = z
   .object({
     step: ZStep,
     created: z

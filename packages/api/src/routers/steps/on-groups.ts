@@ -11,7 +11,7 @@ const WAIT_SLICE_MS = 30_000;
 /** Groups read from the batch system per wait. */
 const GROUPS_PER_READ = 32;
 
-export const ZOnGroupsRequest = z
+const ZOnGroupsRequest = z
   .object({
     stepId: ZId.describe("The step's id (`stp_…`)."),
     afterSeq: ZAfterSeq,
@@ -23,11 +23,10 @@ export const ZOnGroupsRequest = z
   })
   .strict();
 
-export const ZStepGroupEvent = z.discriminatedUnion("type", [
+const ZStepGroupEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("group"), group: ZGroupResult }),
   z.object({ type: z.literal("done"), step: ZStep }),
 ]);
-export type TStepGroupEvent = z.infer<typeof ZStepGroupEvent>;
 
 /**
  * A step's handed-out groups as they come (each tracked by its seq, so the client resumes after a

@@ -2,9 +2,9 @@ import { ZGroup, ZGroupResult, ZId, ZStep } from "@raas/shared";
 import { z } from "zod";
 
 /** Longest a `steps.next` long-poll blocks, in ms. */
-export const MAX_STEP_WAIT_MS = 60_000;
+const MAX_STEP_WAIT_MS = 60_000;
 /** Most groups one `steps.next` call returns. */
-export const MAX_GROUPS_PER_CALL = 256;
+const MAX_GROUPS_PER_CALL = 256;
 
 export const ZAfterSeq = z
   .number({ error: "expected a whole number" })

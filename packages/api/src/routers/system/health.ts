@@ -3,8 +3,8 @@ import type { ControlPlaneContext } from "../../context";
 import { publicProcedure } from "../../trpc";
 import { type TSandboxLimitsInForce, ZSandboxLimitsInForce } from "./sandbox-limits.schema";
 
-export const ZHealthRequest = z.void();
-export const ZStoreHealthView = z
+const ZHealthRequest = z.void();
+const ZStoreHealthView = z
   .object({
     available: z.boolean().describe("False while this server cannot reach its database (an outage)."),
     reason: z.string().nullable().describe("Why it is unavailable, for operators; null while available."),
@@ -21,7 +21,7 @@ export const ZStoreHealthView = z
     description:
       "This server's view of its database. During an outage writes are held and retried and no worker is marked lost.",
   });
-export const ZHealthResponse = z
+const ZHealthResponse = z
   .object({
     status: z.literal("ok").describe("Always `ok`: the server answers while its engine runs."),
     uptimeMs: z.number().describe("Time since the engine started, in ms."),

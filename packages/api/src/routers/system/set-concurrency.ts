@@ -2,7 +2,7 @@ import { ZStage } from "@raas/shared";
 import { z } from "zod";
 import { adminProcedure } from "../../trpc";
 
-export const ZSetConcurrencyRequest = z
+const ZSetConcurrencyRequest = z
   .object({
     stage: ZStage,
     concurrency: z
@@ -14,7 +14,7 @@ export const ZSetConcurrencyRequest = z
   })
   .strict()
   .meta({ description: "The stage pool to resize and its new size." });
-export const ZSetConcurrencyResponse = z
+const ZSetConcurrencyResponse = z
   .object({
     stage: ZStage,
     concurrency: z.number().int().describe("The pool's size now."),

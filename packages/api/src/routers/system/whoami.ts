@@ -2,8 +2,8 @@ import { z } from "zod";
 import { ROLES } from "../../auth/auth.types";
 import { publicProcedure } from "../../trpc";
 
-export const ZWhoamiRequest = z.void();
-export const ZWhoamiResponse = z
+const ZWhoamiRequest = z.void();
+const ZWhoamiResponse = z
   .object({
     role: z
       .enum(ROLES)

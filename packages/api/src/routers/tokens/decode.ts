@@ -5,7 +5,7 @@ import type { TokenTextDecoder } from "../../tokens.port";
 import { viewerProcedure } from "../../trpc";
 import { MAX_DECODE_IDS, tokenPieces } from "./token-pieces";
 
-export const ZDecodeTokensRequest = z
+const ZDecodeTokensRequest = z
   .object({
     ids: z
       .array(z.number().int().min(0).max(10_000_000))
@@ -17,7 +17,7 @@ export const ZDecodeTokensRequest = z
   .strict()
   .meta({ description: "Token ids to show as text." });
 
-export const ZDecodeTokensResponse = z
+const ZDecodeTokensResponse = z
   .object({
     family: z.string().describe("The model family whose vocabulary decoded them (`qwen3`)."),
     tokens: z

@@ -2,8 +2,8 @@ import { adminProcedure } from "../../trpc";
 import { requireWorkers, toWorkerView, unknownWorker } from "./require-workers";
 import { ZWorkerIdRequest, ZWorkerResponse } from "./worker.schema";
 
-export const ZDrainWorkerRequest = ZWorkerIdRequest;
-export const ZDrainWorkerResponse = ZWorkerResponse;
+const ZDrainWorkerRequest = ZWorkerIdRequest;
+const ZDrainWorkerResponse = ZWorkerResponse;
 
 /** The worker finishes its jobs and takes no new ones (it sees this at its next heartbeat). Admin only. */
 export const drain = adminProcedure

@@ -3,7 +3,7 @@ import { viewerProcedure } from "../../trpc";
 import { requireWorkers, toWorkerView } from "./require-workers";
 import { ZWorkerView } from "./worker.schema";
 
-export const ZListWorkersRequest = z
+const ZListWorkersRequest = z
   .object({
     includeStopped: z
       .boolean({ error: "expected true or false" })
@@ -13,7 +13,7 @@ export const ZListWorkersRequest = z
   .strict()
   .default({ includeStopped: false })
   .meta({ description: "Which workers to list." });
-export const ZListWorkersResponse = z
+const ZListWorkersResponse = z
   .object({
     workers: z
       .array(ZWorkerView)

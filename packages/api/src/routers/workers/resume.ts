@@ -2,8 +2,8 @@ import { adminProcedure } from "../../trpc";
 import { requireWorkers, toWorkerView, unknownWorker } from "./require-workers";
 import { ZWorkerIdRequest, ZWorkerResponse } from "./worker.schema";
 
-export const ZResumeWorkerRequest = ZWorkerIdRequest;
-export const ZResumeWorkerResponse = ZWorkerResponse;
+const ZResumeWorkerRequest = ZWorkerIdRequest;
+const ZResumeWorkerResponse = ZWorkerResponse;
 
 /** A drained worker takes work again (from its next heartbeat). Admin only. */
 export const resume = adminProcedure

@@ -1,10 +1,10 @@
 import { STAGES, zIdString } from "@raas/shared";
 import { z } from "zod";
 
-export const WORKER_STATUSES = ["active", "draining", "stopped", "lost"] as const;
+const WORKER_STATUSES = ["active", "draining", "stopped", "lost"] as const;
 
 /** A worker id as workers register it, e.g. `node-3:4711`. */
-export const ZWorkerId = zIdString(300).describe("A worker id, e.g. `node-3:4711` (hostname:pid).");
+const ZWorkerId = zIdString(300).describe("A worker id, e.g. `node-3:4711` (hostname:pid).");
 
 const ZPoolOccupancy = z
   .object({

@@ -2,7 +2,7 @@ import type { ChatMessage, ToolCall, ToolSpec } from "../model-family.types";
 import { toPythonJson } from "../python-json";
 
 /** Qwen3's system-prompt section that lists tools inside <tools></tools>, as its chat template writes it. */
-export function renderQwen3ToolsSection(tools: readonly ToolSpec[]): string {
+function renderQwen3ToolsSection(tools: readonly ToolSpec[]): string {
   const lines = tools.map((tool) =>
     toPythonJson({
       type: "function",
@@ -18,7 +18,7 @@ export function renderQwen3ToolsSection(tools: readonly ToolSpec[]): string {
   );
 }
 
-export function renderQwen3ToolCalls(calls: readonly ToolCall[]): string {
+function renderQwen3ToolCalls(calls: readonly ToolCall[]): string {
   return calls
     .map(
       (call) =>
