@@ -1,24 +1,34 @@
-export * from "./base/agent-handler.types";
-export * from "./base/agent-payload.schema";
-export * from "./base/define-agent-handler";
-export * from "./base/group-init";
-export * from "./base/group-templates";
-export * from "./base/infrastructure-guard";
-export * from "./base/python-version.probe";
-export * from "./base/sandbox-toolbox";
-export * from "./base/submit-tool";
-export * from "./base/template-failure";
-export * from "./catalog/shipped-task-catalog";
-export * from "./code/code-handler";
-export * from "./code/code-test-runner.script";
-export * from "./code/code-verdict";
-export * from "./code/hidden-tests";
-export * from "./create-handlers";
-export * from "./harness/harness-handler";
-export * from "./math/latex-number.parser";
-export * from "./math/math-answer.grader";
-export * from "./math/math-answer.normalizer";
-export * from "./math/math-handler";
-export * from "./stem/stem-answer.grader";
-export * from "./stem/stem-handler";
-export * from "./swe/index";
+export type { AgentInitOutput } from "./base/agent-handler.types";
+
+export { createShippedTaskCatalog } from "./catalog/shipped-task-catalog";
+export type { TCodePayload } from "./code/code-handler";
+
+export { runHiddenTests } from "./code/hidden-tests";
+export { createHandlers, type HandlersConfig } from "./create-handlers";
+export {
+  createHarnessHandlerFactory,
+  type HarnessGateway,
+} from "./harness/harness-handler";
+
+export {
+  createBundleDirRepoSource,
+  createSweHandlerFactory,
+  evaluateSwePatch,
+  expandImagePattern,
+  loadSweRepoSpecs,
+  parsePredictions,
+  parseSweInstance,
+  parseSweJsonl,
+  runSweBenchmark,
+  type SweBenchmarkOutcome,
+  type SweBenchmarkResult,
+  type SweEvalOptions,
+  type SweEvalReport,
+  type SweHandlerConfig,
+  type SweJobGateway,
+  type SweRepoSpec,
+  sweRunFiles,
+  type TSweInstance,
+  type TSwePayload,
+  type TSwePrediction,
+} from "./swe/index";

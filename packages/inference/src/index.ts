@@ -1,31 +1,33 @@
-export * from "./backends/http-inference-backend";
-export * from "./backends/inference-backend.types";
-export * from "./backends/nemo-generate.codec";
-export * from "./backends/prometheus-counters.parser";
-export * from "./backends/sglang-generate.codec";
-export * from "./backends/vllm-completions.codec";
-export * from "./backends/vllm-completions-stream.reader";
-export * from "./backends/vllm-metrics.parser";
-export * from "./chat-format/model-chat-format";
-export * from "./conversation/token-conversation";
-export * from "./gateway/answer-stream";
-export * from "./gateway/gateway-prompt";
-export * from "./gateway/inference-gateway";
-export * from "./gateway/openai-answer";
-export * from "./gateway/openai-messages";
-export * from "./gateway/tool-choice";
-export * from "./http/json-http-client";
-export * from "./inference-failure";
-export * from "./model/model-family.types";
-export * from "./model/python-json";
-export * from "./model/qwen3/hermes-tool-call.parser";
-export * from "./model/qwen3/qwen3-chat-template";
-export * from "./model/qwen3/qwen3-model-family";
-export * from "./model/qwen3/qwen3-tokenizer";
-export * from "./model/segment-cached-tokenizer";
-export * from "./pool/continued-generation";
-export * from "./pool/health-monitor";
-export * from "./pool/inflight-share-gate";
-export * from "./pool/outage-wait";
-export * from "./pool/policy-gate";
-export * from "./pool/routed-inference-pool";
+export { HttpInferenceBackend } from "./backends/http-inference-backend";
+export type {
+  BackendGenerateRequest,
+  BackendGeneration,
+  InferenceBackend,
+} from "./backends/inference-backend.types";
+
+export { vllmCompletionsCodec } from "./backends/vllm-completions.codec";
+
+export { createQwen3ChatFormat } from "./chat-format/model-chat-format";
+export { TokenConversation } from "./conversation/token-conversation";
+
+export { InferenceGateway } from "./gateway/inference-gateway";
+export { toOpenAiAnswer } from "./gateway/openai-answer";
+export { toChatMessage, toToolSpecs } from "./gateway/openai-messages";
+
+export { JsonHttpClient } from "./http/json-http-client";
+export { InferenceFailure } from "./inference-failure";
+export type {
+  ModelFamilyAdapter,
+  ToolCall,
+} from "./model/model-family.types";
+
+export { createQwen3ModelFamily } from "./model/qwen3/qwen3-model-family";
+export { loadQwen3LibraryEncode, loadQwen3Tokenizer } from "./model/qwen3/qwen3-tokenizer";
+export { createSegmentCachedTokenizer } from "./model/segment-cached-tokenizer";
+
+export {
+  DEFAULT_HEALTH_CHECK_INTERVAL_MS,
+  startHealthMonitor,
+} from "./pool/health-monitor";
+
+export { RoutedInferencePool, type RoutedInferencePoolOptions } from "./pool/routed-inference-pool";

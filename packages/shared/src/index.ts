@@ -1,29 +1,173 @@
-export * from "./assert-never";
-export * from "./curriculum.schema";
-export * from "./defaults";
-export * from "./errors";
-export * from "./format-issues";
-export * from "./gateway-trace.schema";
-export * from "./host-allow-list";
-export * from "./id.schema";
-export * from "./ids";
-export * from "./job.schema";
-export * from "./job-list-trajectory-filters.schema";
-export * from "./job-status";
-export * from "./openai-chat.schema";
-export * from "./openai-chat-fast-parse";
-export * from "./policy.schema";
-export * from "./redact-secrets";
-export * from "./run.schema";
-export * from "./sampling.schema";
-export * from "./seeded-random";
-export * from "./stage";
-export * from "./stats.schema";
-export * from "./step.schema";
-export * from "./step-result.schema";
-export * from "./token-drift";
-export * from "./trajectory.schema";
-export * from "./trajectory-export.schema";
-export * from "./url-userinfo";
-export * from "./worker-labels";
-export * from "./worker-pools";
+export { assertNever } from "./assert-never";
+export {
+  ADAPTIVE_SAMPLING_DEFAULTS,
+  PASS_RATE_BIN_EDGES,
+  type TAdaptiveSampling,
+  type TCurriculumSnapshot,
+  type TCurriculumStats,
+  type TCurriculumTaskCounts,
+  type TTaskSampling,
+  ZCurriculumStats,
+} from "./curriculum.schema";
+export {
+  DEFAULT_DATA_DIR,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MODEL_NAME,
+  DEFAULT_SERVER_HOST,
+  DEFAULT_SERVER_PORT,
+  DEFAULT_SERVER_URL,
+  MAX_JOB_WAIT_MS,
+  SIMULATED_MODEL_NAME,
+} from "./defaults";
+export { ERROR_CODES, isRaasError, RaasError, type TErrorCode } from "./errors";
+export {
+  formatIssue,
+  formatIssueList,
+  formatIssues,
+  hasSchemaIssues,
+  issuesAsDetails,
+  type SchemaIssue,
+} from "./format-issues";
+export {
+  type TGatewayCall,
+  type TGatewayCallRecord,
+  type TGatewayTraces,
+  type TToolChoiceViolation,
+  type TTraceBreak,
+  type TTraceCertificate,
+  type TTraceChain,
+  ZGatewayCallRecord,
+  ZGatewayTraces,
+} from "./gateway-trace.schema";
+export {
+  defaultAllowedHosts,
+  hostRefusedMessage,
+  isHostAllowed,
+  LOOPBACK_HOSTS,
+  ZAllowedHostsVariable,
+} from "./host-allow-list";
+export {
+  findNulCharacter,
+  hasControlCharacter,
+  ZId,
+  zIdString,
+  zJsonObjectWithoutNul,
+} from "./id.schema";
+export { newId } from "./ids";
+export {
+  SUBMIT_REQUEST_FIELDS,
+  type TCancelRequest,
+  type TFailure,
+  type TJob,
+  type TJobListQuery,
+  type TJobListRequest,
+  type TJobListResponse,
+  type TStageTimings,
+  type TSubmitJobParsed,
+  type TSubmitJobRequest,
+  ZCancelRequest,
+  ZJob,
+  ZJobListRequest,
+  ZJobListResponse,
+  ZSubmitJobRequest,
+} from "./job.schema";
+export type { TJobListTrajectoryFilters } from "./job-list-trajectory-filters.schema";
+export {
+  FAILURE_KINDS,
+  FAILURE_LABELS,
+  isTerminalStatus,
+  JOB_STATUSES,
+  TERMINAL_STATUSES,
+  type TFailureKind,
+  type TFailureLabel,
+  type TJobStatus,
+  ZFailureLabel,
+} from "./job-status";
+export type {
+  TChatCompletion,
+  TChatCompletionRequest,
+  TOpenAiAssistantMessage,
+  TOpenAiMessage,
+  TOpenAiTool,
+  TOpenAiToolCall,
+} from "./openai-chat.schema";
+export { parseChatCompletionRequest } from "./openai-chat-fast-parse";
+export {
+  DEFAULT_POLICY_ID,
+  initialPolicyState,
+  type TPauseMode,
+  type TPauseRequest,
+  type TPolicyState,
+  type TResumeRequest,
+  ZPauseRequest,
+  ZPolicyId,
+  ZPolicyIdRequest,
+  ZPolicyList,
+  ZPolicyState,
+  ZResumeRequest,
+  ZSetPolicyVersionRequest,
+} from "./policy.schema";
+export { createSecretRedactor, redactFields } from "./redact-secrets";
+export { type TCreateRunRequest, type TRun, type TRunRetention, ZCreateRunRequest, ZRun } from "./run.schema";
+export {
+  type THarnessSamplingMode,
+  type TSamplingParams,
+  ZHarnessSamplingMode,
+} from "./sampling.schema";
+export { seededRandom } from "./seeded-random";
+export { nextStage, STAGES, type TStage, ZStage } from "./stage";
+export { type TEngineStats, ZEngineStats } from "./stats.schema";
+export {
+  type TCreateStepParsed,
+  type TCreateStepRequest,
+  type TStepTask,
+  type TTaskSource,
+  ZCreateStepRequest,
+  ZStepTask,
+} from "./step.schema";
+export {
+  emptyStepStats,
+  type TGroup,
+  type TGroupDecision,
+  type TGroupMember,
+  type TGroupResult,
+  type TGroupState,
+  type TStep,
+  type TStepFailure,
+  type TStepJobFailures,
+  type TStepStats,
+  type TStepStatus,
+  type TStepTrajectory,
+  type TWasteEntry,
+  type TWasteLedger,
+  ZGroup,
+  ZGroupResult,
+  ZStep,
+  ZStepStats,
+} from "./step-result.schema";
+export {
+  checkTokenDrift,
+  type DriftViolation,
+} from "./token-drift";
+export {
+  SANDBOX_STATES,
+  type TSandboxEvent,
+  type TSandboxState,
+  type TToolCall,
+  type TTurn,
+  type TWeightVersionSpan,
+  ZSandboxEvent,
+  ZToolCall,
+  ZTurn,
+} from "./trajectory.schema";
+export {
+  type TTokenBreak,
+  type TTrajectoryExport,
+  type TTrajectoryExportPage,
+  type TTurnSpan,
+  ZTrajectoryExport,
+  ZTrajectoryExportPage,
+} from "./trajectory-export.schema";
+export { hasUrlUserinfo, redactUrlUserinfo, URL_USERINFO_MESSAGE } from "./url-userinfo";
+export { ZWorkerLabelsVariable } from "./worker-labels";
+export { ZWorkerPoolsVariable } from "./worker-pools";

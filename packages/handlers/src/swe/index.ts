@@ -1,23 +1,23 @@
-export * from "./listed-tests";
-export * from "./pytest-log.parser";
-export * from "./repo-materializer";
-export * from "./swe-bench-format";
-export * from "./swe-benchmark-run";
-export * from "./swe-evaluator";
-export * from "./swe-handler";
-export * from "./swe-image";
-export * from "./swe-instance.schema";
-export * from "./swe-options";
-export * from "./swe-payload.schema";
-export * from "./swe-prompt";
-export * from "./swe-repo-source";
-export * from "./swe-repo-spec";
-export * from "./swe-repo-spec.schema";
-export * from "./swe-report.types";
-export * from "./swe-report-builder";
-export * from "./swe-run-summary";
-export * from "./swe-shell-scripts";
-export * from "./swe-test-run";
-export * from "./test-framework";
-export * from "./test-status.types";
-export * from "./unittest-log.parser";
+export {
+  parsePredictions,
+  type TSwePrediction,
+} from "./swe-bench-format";
+export {
+  runSweBenchmark,
+  type SweBenchmarkOutcome,
+  type SweBenchmarkResult,
+  type SweJobGateway,
+} from "./swe-benchmark-run";
+export { evaluateSwePatch } from "./swe-evaluator";
+export { createSweHandlerFactory, type SweHandlerConfig } from "./swe-handler";
+export { expandImagePattern } from "./swe-image";
+export { parseSweInstance, parseSweJsonl, type TSweInstance } from "./swe-instance.schema";
+export type { SweEvalOptions, SweRepoSpec } from "./swe-options";
+export type { TSwePayload } from "./swe-payload.schema";
+
+export { createBundleDirRepoSource } from "./swe-repo-source";
+
+export { loadSweRepoSpecs } from "./swe-repo-spec.schema";
+export type { SweEvalReport } from "./swe-report.types";
+
+export { sweRunFiles } from "./swe-run-summary";

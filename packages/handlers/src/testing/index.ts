@@ -1,1 +1,1 @@
-export * from "./forgery-corpus";
+export { codeUnittestForgeries, type Forgery, slugkitForgeries, tinystatsForgeries } from "./forgery-corpus";

@@ -1,1 +1,1 @@
-export * from "./tmpfs-disk";
+export { TmpfsDisk } from "./tmpfs-disk";

@@ -1,5 +1,14 @@
-export * from "./canary.schema";
-export * from "./canary.types";
-export * from "./canary-plan";
-export * from "./canary-verdict";
-export * from "./tampered-failure";
+export { ZCanaryCheck } from "./canary.schema";
+export {
+  type CanaryCheck,
+  isTampered,
+  type ReportedOutcome,
+} from "./canary.types";
+export {
+  type CanaryHost,
+  type CanaryPlan,
+  planCanaries,
+  plantCanaries,
+} from "./canary-plan";
+export { checkCanaries } from "./canary-verdict";
+export { tamperedFailure } from "./tampered-failure";
