@@ -1,6 +1,7 @@
 import { chmodSync, rmSync } from "node:fs";
-import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import { Agent, createServer, type Server } from "node:http";
+import { guardBridgeConnections } from "./http-bridge-connections";
+import { createBridgeRequestListener } from "./http-bridge-forward";
 
 export interface HttpSocketBridgeOptions {
   /** Host path of the Unix socket to listen on (inside a directory the sandbox has bound). */
@@ -53,10 +54,6 @@ export interface HttpSocketBridge {
   close(): Promise<void>;
 }
 
-const REQUEST_TIMEOUT_RESPONSE =
-  "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
-const BAD_REQUEST_RESPONSE = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
-
 /** The paths of the OpenAI-compatible gateway a harness may call. */
 export function isGatewayRequest(method: string, path: string): boolean {
   return (
@@ -76,7 +73,6 @@ export function isGatewayRequest(method: string, path: string): boolean {
  */
 export async function startHttpSocketBridge(options: HttpSocketBridgeOptions): Promise<HttpSocketBridge> {
   const target = new URL(options.targetUrl);
-  const prefix = target.pathname.replace(/\/+$/, "");
   const maxConnections = options.maxConnections ?? BRIDGE_DEFAULTS.maxConnections;
   let forwarded = 0;
   const refused: Record<BridgeRefusal, number> = { connections: 0, timeout: 0 };
@@ -93,96 +89,25 @@ export async function startHttpSocketBridge(options: HttpSocketBridgeOptions): P
       requestTimeout: options.requestTimeoutMs ?? BRIDGE_DEFAULTS.requestTimeoutMs,
       connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
     },
-    (req: IncomingMessage, res: ServerResponse) => {
-      const raw = req.url ?? "/";
-      const queryAt = raw.indexOf("?");
-      const path = queryAt === -1 ? raw : raw.slice(0, queryAt);
-      const method = req.method ?? "GET";
-      if (!options.allow(method, path)) {
-        const body = JSON.stringify({
-          error: { code: "NOT_FOUND", message: `${method} ${path.slice(0, 200)} is not served here` },
-        });
-        res.writeHead(404, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-        res.end(body);
-        req.resume();
-        return;
-      }
-      forwarded += 1;
-      const headers: Record<string, string> = {};
-      for (const name of ["content-type", "content-length", "accept"]) {
-        const value = req.headers[name];
-        if (typeof value === "string") headers[name] = value;
-      }
-      const upstream = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method,
-          agent,
-          path: `${prefix}${raw}`,
-          headers: { ...headers, host: target.host },
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, {
-            ...(answer.headers["content-type"] ? { "content-type": answer.headers["content-type"] } : {}),
-            "cache-control": "no-store",
-          });
-          answer.pipe(res);
-        },
-      );
-      upstream.once("error", (error) => {
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        const body = JSON.stringify({
-          error: { code: "UNAVAILABLE", message: `gateway unreachable: ${error.message}` },
-        });
-        res.writeHead(503, { "content-type": "application/json" });
-        res.end(body);
-      });
-      res.once("close", () => {
-        if (!res.writableFinished) upstream.destroy();
-      });
-      req.pipe(upstream);
-    },
+    createBridgeRequestListener({
+      target,
+      prefix: target.pathname.replace(/\/+$/, ""),
+      agent,
+      allow: options.allow,
+      onForwarded: () => {
+        forwarded += 1;
+      },
+    }),
   );
-  server.maxConnections = maxConnections;
-  let openConnections = 0;
-  server.on("connection", (socket: Socket) => {
-    openConnections += 1;
-    socket.once("close", () => {
-      openConnections -= 1;
-    });
-  });
-  // Node closes the connection past maxConnections right after accepting it; only counted here.
-  server.on("drop", () => refuse("connections"));
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
-    const isTimeout = error.code === "ERR_HTTP_REQUEST_TIMEOUT";
-    if (isTimeout) refuse("timeout");
-    // As node answers when nobody listens: a status line unless an answer has begun, then close.
-    if (socket.writable && socket.bytesWritten === 0) {
-      socket.write(isTimeout ? REQUEST_TIMEOUT_RESPONSE : BAD_REQUEST_RESPONSE);
-    }
-    socket.destroy();
-  });
-  rmSync(options.socketPath, { force: true });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.socketPath, () => {
-      server.off("error", reject);
-      // The sandbox may run as another uid; the directory it sits in decides who can reach it.
-      chmodSync(options.socketPath, 0o666);
-      resolve();
-    });
-  });
+  const connections = guardBridgeConnections(server, maxConnections, refuse);
+  await listenOnSocket(server, options.socketPath);
   return {
     get forwarded() {
       return forwarded;
     },
     refused,
     get openConnections() {
-      return openConnections;
+      return connections.open;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -192,4 +117,18 @@ export async function startHttpSocketBridge(options: HttpSocketBridgeOptions): P
         rmSync(options.socketPath, { force: true });
       }),
   };
+}
+
+/** Listens on a fresh socket file any uid may connect to. */
+async function listenOnSocket(server: Server, socketPath: string): Promise<void> {
+  rmSync(socketPath, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socketPath, () => {
+      server.off("error", reject);
+      // The sandbox may run as another uid; the directory it sits in decides who can reach it.
+      chmodSync(socketPath, 0o666);
+      resolve();
+    });
+  });
 }
