@@ -12,24 +12,24 @@ import { z } from "zod";
 export { EnvError };
 
 /** Default port of the worker's `/health` and `/metrics` (Prometheus' conventional exporter port). */
-export const DEFAULT_WORKER_METRICS_PORT = 9464;
+const DEFAULT_WORKER_METRICS_PORT = 9464;
 /**
  * Default time a stopping worker gives its current jobs, in ms: with the engine's abort grace
  * (RAAS_SHUTDOWN_GRACE_MS, 10 s) it ends before the Slurm script's 240 s drain timeout and
  * systemd's `TimeoutStopSec=300` (`infra/`) kill it.
  */
-export const DEFAULT_WORKER_STOP_GRACE_MS = 225_000;
+const DEFAULT_WORKER_STOP_GRACE_MS = 225_000;
 
 /** Default number of infrastructure sandbox start failures in a row before the worker probes (and may turn unhealthy). */
-export const DEFAULT_WORKER_SANDBOX_FAILURES = 3;
+const DEFAULT_WORKER_SANDBOX_FAILURES = 3;
 /** Default time between probe sandboxes of an unhealthy worker, in ms. */
-export const DEFAULT_WORKER_SANDBOX_PROBE_MS = 30_000;
+const DEFAULT_WORKER_SANDBOX_PROBE_MS = 30_000;
 
 /**
  * Every environment variable a worker reads: its own, and those of every process that runs
  * rollouts (`ROLLOUT_HOST_ENV_SHAPE`, shared with the server). The only place that reads `process.env`.
  */
-export const ZWorkerEnv = z.object({
+const ZWorkerEnv = z.object({
   ...ROLLOUT_HOST_ENV_SHAPE,
   /**
    * Which stage pools this worker runs and their concurrency: `init=16,run=64,eval=16`, any

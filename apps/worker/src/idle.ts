@@ -4,7 +4,7 @@ import { STAGES } from "@raas/shared";
 const POLL_MS = 100;
 
 /** No stage runs here and no sandbox is held for a job between its stages. */
-export function isIdle(engine: RolloutEngine): boolean {
+function isIdle(engine: RolloutEngine): boolean {
   const { stages } = engine.stats();
   return engine.heldSandboxes === 0 && STAGES.every((stage) => stages[stage].active === 0);
 }

@@ -21,7 +21,7 @@ export interface HostDiskSample {
  * larger than what is left fails with ENOSPC while a little room remains, and a failing writer
  * often removes its partial file again before anyone looks.
  */
-export const HOST_DISK_FULL_BELOW_BYTES = 1024 ** 2;
+const HOST_DISK_FULL_BELOW_BYTES = 1024 ** 2;
 
 /** Between samples while any call is being watched, in ms. */
 const SAMPLE_INTERVAL_MS = 250;

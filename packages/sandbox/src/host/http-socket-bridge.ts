@@ -35,7 +35,7 @@ export interface HttpSocketBridgeOptions {
 export type BridgeRefusal = "connections" | "timeout";
 
 /** Defaults of the bridge's caps: what one sandbox may hold of the host's connections. */
-export const BRIDGE_DEFAULTS = {
+const BRIDGE_DEFAULTS = {
   maxConnections: 32,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,

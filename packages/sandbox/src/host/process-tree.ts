@@ -1,10 +1,5 @@
 import { readFileSync } from "node:fs";
-import { processTreeIn, readProcStat, scanProcessTable } from "./process-table";
-
-/** `rootPid` and all its descendants, from a fresh scan of /proc (see `ProcessTableSnapshots`). */
-export function listProcessTree(rootPid: number): number[] {
-  return processTreeIn(scanProcessTable(), rootPid);
-}
+import { readProcStat } from "./process-table";
 
 /** Identity of a process that survives pid reuse: pid plus its start time. */
 export function processIdentity(pid: number): string | undefined {
