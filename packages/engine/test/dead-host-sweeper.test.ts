@@ -4,8 +4,8 @@ import { MemoryWorkerStore } from "../src/memory/memory-worker-store";
 import type { SandboxEventRecord } from "../src/ports/sandbox-event-store.port";
 import type { SandboxHostStatus } from "../src/ports/sandbox-runtime.port";
 import { DeadHostSweeper, MemorySandboxEventStore } from "../src/sandbox-events/index";
-import { WorkerMonitor } from "../src/workers/index";
 import { ManualClock } from "../src/testing/manual-clock";
+import { WorkerMonitor } from "../src/workers/index";
 
 const SELF = "server:1";
 

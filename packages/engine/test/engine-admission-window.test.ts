@@ -7,8 +7,8 @@ import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import { RolloutEngine } from "../src/rollout-engine";
 import { MIN_ADMISSION_WINDOW } from "../src/scheduling/fair-share-options";
-import { until } from "./engine-harness";
 import { ManualClock } from "../src/testing/manual-clock";
+import { until } from "./engine-harness";
 
 const closing: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -6,9 +6,9 @@ import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { Lease, ReserveOptions } from "../src/ports/job-queue.port";
 import { RolloutEngine as Engine, type RolloutEngine, type StageFinishedEvent } from "../src/rollout-engine";
+import { ManualClock } from "../src/testing/manual-clock";
 import { until } from "./engine-harness";
 import { FakeSandboxRuntime } from "./fake-sandbox-runtime";
-import { ManualClock } from "../src/testing/manual-clock";
 import { Points, sandboxedHandler } from "./sandboxed-handler";
 
 /**

@@ -5,9 +5,9 @@ import { HandlerRegistry } from "../src/handler-registry";
 import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import { RolloutEngine } from "../src/rollout-engine";
+import { ManualClock } from "../src/testing/manual-clock";
 import { until } from "./engine-harness";
 import { FakeSandboxRuntime } from "./fake-sandbox-runtime";
-import { ManualClock } from "../src/testing/manual-clock";
 import { Points, sandboxedHandler } from "./sandboxed-handler";
 
 /**

@@ -5,8 +5,8 @@ import { BUS_CHANNELS } from "../src/ports/event-bus.port";
 import type { BackendView } from "../src/ports/inference-pool.port";
 import type { WorkerBeat, WorkerRecord, WorkerStore } from "../src/ports/worker-store.port";
 import { StickyRouter } from "../src/routing/sticky-router";
-import { parseWorkerBusMessage, WorkerHeartbeat, type WorkerHeartbeatOptions } from "../src/workers/index";
 import { ManualClock } from "../src/testing/manual-clock";
+import { parseWorkerBusMessage, WorkerHeartbeat, type WorkerHeartbeatOptions } from "../src/workers/index";
 
 function setUp(overrides: Partial<WorkerHeartbeatOptions> = {}) {
   const clock = new ManualClock();

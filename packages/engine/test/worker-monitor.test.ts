@@ -3,8 +3,8 @@ import { MemoryEventBus } from "../src/memory/memory-event-bus";
 import { MemoryWorkerStore } from "../src/memory/memory-worker-store";
 import { BUS_CHANNELS } from "../src/ports/event-bus.port";
 import type { WorkerRecord, WorkerStore } from "../src/ports/worker-store.port";
-import { parseWorkerBusMessage, WorkerHeartbeat, WorkerMonitor } from "../src/workers/index";
 import { ManualClock } from "../src/testing/manual-clock";
+import { parseWorkerBusMessage, WorkerHeartbeat, WorkerMonitor } from "../src/workers/index";
 
 function heartbeatOf(store: MemoryWorkerStore, clock: ManualClock, workerId: string, intervalMs = 3_000) {
   return new WorkerHeartbeat({

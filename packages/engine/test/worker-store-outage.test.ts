@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { MemoryWorkerStore } from "../src/memory/memory-worker-store";
 import type { WorkerBeat, WorkerRecord } from "../src/ports/worker-store.port";
 import { StoreHealth } from "../src/store-health/store-health";
-import { WorkerHeartbeat, WorkerMonitor } from "../src/workers/index";
 import { ManualClock } from "../src/testing/manual-clock";
+import { WorkerHeartbeat, WorkerMonitor } from "../src/workers/index";
 
 const refused = () =>
   Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });

@@ -1,7 +1,7 @@
 import type { TJob } from "@raas/shared";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../testing/manual-clock";
 import type { JobEventListener } from "../engine.types";
+import { ManualClock } from "../testing/manual-clock";
 import { waitForJobs } from "./wait-for-jobs";
 
 function job(status: TJob["status"], updatedAtMs: number): TJob {
