@@ -123,8 +123,9 @@ const bench: Bench = {
             Math.max(faultFreeTurns.get(job.taskId) ?? 0, turns.get(job.id) ?? 0),
           );
 
-      log(`  chaos phase: the same ${jobs} jobs, ${order.length} faults`);
+      log(`  chaos phase: the same ${jobs} jobs (again, until the last fault ends), ${order.length} faults`);
       const recovery = { ...DEFAULT_RECOVERY, baselinePerSec };
+      let isInjecting = true;
       const chaosPhase = new WorkloadPhase({
         name: "chaos",
         items,
@@ -132,6 +133,8 @@ const bench: Bench = {
         outstanding,
         api,
         store,
+        // A fast cluster would finish the items before the later faults: they would hit it idle.
+        continueWhile: () => isInjecting,
       });
       const running = chaosPhase.run();
       const records = await driveFaults(
@@ -147,6 +150,7 @@ const bench: Bench = {
         chaosPhase,
         { warmupMs: 15_000, minGapMs: 8_000, maxRecoveryWaitMs: 45_000, recovery, log },
       );
+      isInjecting = false;
       const lastFaultEnd = Math.max(...records.map((record) => record.endedAtMs));
       chaosPhase.setDeadline(lastFaultEnd + settleMs);
       log(`  faults done; every job must be final within ${settleMs / 1_000} s`);

@@ -2,7 +2,8 @@
 // jobs in flight, submitting the next items (each with its idempotency key, retried with the same
 // key after any failed call) as earlier ones finish, and a poll of the store — the record of truth
 // — for each acknowledged job's state. It ends when every item is acknowledged and final, or at
-// its deadline.
+// its deadline. While `continueWhile` holds, the items are submitted again (new keys) once all have
+// been, so a fast cluster still has work in flight when the last fault strikes.
 import { isTerminalStatus, type TJob } from "@raas/shared";
 import type { ApiClient } from "./api-client";
 import type { ObservedJob, PhaseResult } from "./chaos.types";
@@ -23,6 +24,8 @@ export interface WorkloadPhaseOptions {
   outstanding: number;
   api: ApiClient;
   store: StoreView;
+  /** While true, submitting goes on past the last item, from the first again. Default never. */
+  continueWhile?: () => boolean;
 }
 
 export class WorkloadPhase {
@@ -51,7 +54,7 @@ export class WorkloadPhase {
   }
 
   isSubmitted(): boolean {
-    return this.#next >= this.options.items.length;
+    return this.#next >= this.options.items.length && !(this.options.continueWhile?.() ?? false);
   }
 
   /** From now on the phase ends at `atMs` even if jobs are still not final. */
@@ -83,7 +86,7 @@ export class WorkloadPhase {
       endedAtMs: done ? lastFinish : this.#deadlineMs,
       jobs,
       notFinalIds,
-      notSubmitted: this.options.items.length - this.#next,
+      notSubmitted: Math.max(0, this.options.items.length - this.#next),
       submitRetries: this.#submitRetries,
       storePollFailures: this.#storePollFailures,
     };
@@ -98,7 +101,9 @@ export class WorkloadPhase {
         continue;
       }
       const first = this.#next;
-      const chunk = items.slice(first, first + Math.min(room, SUBMIT_CHUNK));
+      const left = this.options.continueWhile?.() ? SUBMIT_CHUNK : items.length - first;
+      const count = Math.min(room, SUBMIT_CHUNK, left);
+      const chunk = Array.from({ length: count }, (_, i) => items[(first + i) % items.length] as WorkItem);
       const jobs = chunk.map((item, i) => ({
         kind: item.kind,
         jobKey: `${keyPrefix}-${first + i}`,
