@@ -1,6 +1,6 @@
 // Issue 31 part 8: the embedded store's write-ahead log grew from 67 to 352 MB in 35 minutes
 // with no checkpoint ever issued. PGlite has no checkpointer: the store must checkpoint itself.
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readlink, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -103,6 +103,40 @@ describe("embedded store maintenance (file-backed PGlite)", () => {
       now = 60_000;
       expect((await db.maintenance?.runOnce())?.vacuumed).toBe(true);
       expect(await deadRows()).toEqual([{ n: 0 }]);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
+
+  it("vacuums the store's tables, not the catalogs, so PGlite holds few more descriptors after", async () => {
+    const dir = path.join(dataDir, "fds");
+    const openInStore = async () => {
+      let count = 0;
+      for (const fd of await readdir("/proc/self/fd")) {
+        const target = await readlink(`/proc/self/fd/${fd}`).catch(() => "");
+        if (target.startsWith(dir)) count += 1;
+      }
+      return count;
+    };
+    let now = 0;
+    const db = await openDatabase({
+      dataDir: dir,
+      pgliteMaintenance: { checkEveryMs: 0, vacuumEveryMs: 60_000, nowMs: () => now },
+    });
+    try {
+      await db.sql.execute("CREATE TABLE scratch (id serial PRIMARY KEY, payload text)", []);
+      await db.sql.execute(WRITE_CHUNK, []);
+      await db.sql.execute("DELETE FROM scratch", []);
+      const before = await openInStore();
+      now = 60_000;
+      expect((await db.maintenance?.runOnce())?.vacuumed).toBe(true);
+      const afterFirst = await openInStore();
+      now = 120_000;
+      expect((await db.maintenance?.runOnce())?.vacuumed).toBe(true);
+      // A database-wide VACUUM opens ~180 catalog files and keeps them open; ours adds the free-space
+      // and visibility files of its own tables only, once.
+      expect(afterFirst - before).toBeLessThan(40);
+      expect(await openInStore()).toBeLessThanOrEqual(afterFirst + 5);
     } finally {
       await db.close();
     }

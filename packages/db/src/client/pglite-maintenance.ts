@@ -112,13 +112,28 @@ export class PgliteMaintenance {
     }
   }
 
+  /**
+   * `VACUUM (ANALYZE)` of the store's own tables, not the catalogs: PGlite's single backend keeps
+   * every file it touched open (up to `max_files_per_process`, 1000), and a database-wide vacuum
+   * opens each catalog's relation, free-space and visibility files, about 180 descriptors held for
+   * good. The catalogs collect dead rows only from DDL (the migrations at start).
+   */
+  async #vacuumOwnTables(): Promise<void> {
+    const { rows } = await this.#pglite.query<{ name: string }>(
+      `SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
+       WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
+    );
+    if (rows.length > 0)
+      await this.#pglite.exec(`VACUUM (ANALYZE) ${rows.map((row) => row.name).join(", ")}`);
+  }
+
   async #pass(force: boolean): Promise<PgliteMaintenancePass> {
     const before = await this.walStatus();
     const checkpointed = force || before.walBytesSinceCheckpoint >= this.#checkpointAfterWalBytes;
     const vacuumed = this.#vacuumEveryMs > 0 && this.#nowMs() - this.#lastVacuumMs >= this.#vacuumEveryMs;
     // Vacuum first: its own WAL is then covered by the checkpoint that follows.
     if (vacuumed) {
-      await this.#pglite.exec("VACUUM (ANALYZE)");
+      await this.#vacuumOwnTables();
       this.#lastVacuumMs = this.#nowMs();
     }
     if (checkpointed) await this.#pglite.exec("CHECKPOINT");
