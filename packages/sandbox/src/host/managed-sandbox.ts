@@ -35,6 +35,8 @@ import { measureWorkspace } from "./workspace-usage";
 
 export type { LaunchPlan, ManagedSandboxOptions } from "./managed-sandbox.types";
 
+/** How long a lost connection waits for the process's exit status before reporting a crash, ms. */
+const EXIT_REPORT_WAIT_MS = 500;
 /**
  * One sandbox as the host sees it: the launcher process, the socket client, state,
  * health events, limits enforced from outside, and cleanup by pid on every exit path.
@@ -120,7 +122,12 @@ export class ManagedSandbox implements Sandbox {
         ...(signal ? { signal } : {}),
       });
       this.#client = await ExecClient.connect(this.#options.dirs.socket);
-      this.#client.onDisconnect = () => void this.#fail({ cause: "connection to the execution server lost" });
+      // Mostly the process died: its exit status, coming soon (in either order), is the better report.
+      this.#client.onDisconnect = () =>
+        void Promise.race([
+          this.#exited,
+          new Promise((resolve) => setTimeout(resolve, EXIT_REPORT_WAIT_MS)),
+        ]).then(() => this.#fail({ cause: "connection to the execution server lost" }));
       const health = await this.#client.request({ op: "health" });
       this.#state = "ready";
       this.#emit("ready", {
