@@ -1,3 +1,5 @@
+import { FailureError, requestFailure } from "./failure";
+
 /**
  * Error codes of the one RaaS error model. Each maps to exactly one HTTP status.
  * - `BAD_REQUEST` (400): the request could not be understood (bad JSON, bad content type).
@@ -32,8 +34,9 @@ export const ERROR_CODES = {
 
 export type TErrorCode = keyof typeof ERROR_CODES;
 
-export class RaasError extends Error {
-  override readonly name = "RaasError";
+/** @deprecated Being replaced by `requestFailure` (see `failure.ts`); carries the same failure. */
+export class RaasError extends FailureError {
+  override readonly name: string = "RaasError";
   readonly code: TErrorCode;
   /** Optional structured detail safe to show to the caller (never a stack). */
   readonly details: Record<string, unknown> | undefined;
@@ -43,7 +46,8 @@ export class RaasError extends Error {
     message: string,
     options?: { details?: Record<string, unknown>; cause?: unknown },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    const failure = requestFailure(code, message, { details: options?.details }).failure;
+    super(failure, { cause: options?.cause });
     this.code = code;
     this.details = options?.details;
   }

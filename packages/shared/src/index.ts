@@ -21,6 +21,26 @@ export {
 } from "./defaults";
 export { ERROR_CODES, isRaasError, RaasError, type TErrorCode } from "./errors";
 export {
+  abortFailure,
+  blamePolicy,
+  type Failure,
+  FailureError,
+  failureOf,
+  isStageFailureData,
+  policyFailure,
+  REQUEST_CODES,
+  requestFailure,
+  type StageFailureData,
+  type StageFailureOptions,
+  sandboxFailure,
+  stageFailure,
+  type TAbortCause,
+  type TFailureCause,
+  type TRequestCode,
+  type TSandboxFailureReason,
+  type TStageFailureKind,
+} from "./failure";
+export {
   formatIssue,
   formatIssueList,
   formatIssues,
