@@ -38,6 +38,7 @@ import type { HandlerRegistry } from "./handler-registry";
 import { runCleanups } from "./lifecycle/live-job";
 import { StagePool } from "./lifecycle/stage-pool";
 import { waitForJobs } from "./lifecycle/wait-for-jobs";
+import type { StoredJob } from "./ports/job-record.types";
 import { withFairShareDefaults } from "./scheduling/fair-share-options";
 import { type JobFlow, jobFlowOf } from "./scheduling/job-flow";
 import { EngineAbort } from "./util/abort";
@@ -74,9 +75,7 @@ export class RolloutEngine {
       const live = ctx.jobs.live.get(job.id);
       if (live && !live.controller) moves.supersede(live, `job ${job.id} moved on another worker`);
     });
-    const moves: TransitionSystem = new TransitionSystem(ctx, this.#events, (live) => {
-      if (live.record.jobKey !== null) this.#submission.forgetKey(live.record.jobKey);
-    });
+    const moves: TransitionSystem = new TransitionSystem(ctx, this.#events);
     this.#cancellation = new CancellationSystem(ctx, moves);
     this.#admission = options.fairShare
       ? new AdmissionSystem(
@@ -91,7 +90,6 @@ export class RolloutEngine {
     this.#submission = new SubmissionSystem(
       ctx,
       this.#events,
-      (job) => ctx.jobs.settled(job.id) ?? job,
       admission ? (record) => admission.admit(record) : undefined,
     );
     this.#recovery = new RecoverySystem(ctx, moves, admission);
@@ -99,7 +97,7 @@ export class RolloutEngine {
     this.#exporter = new TrajectoryExporter({
       store: options.store,
       flush: () => ctx.writer.flush(),
-      findJob: (id) => this.#find(id),
+      findJob: async (id) => (await this.#find(id))?.record ?? null,
     });
     for (const { stage, concurrency } of poolSettings(options)) {
       this.#pools.set(
@@ -249,10 +247,9 @@ export class RolloutEngine {
     return this.#ctx.store.listJobOwners(filter);
   }
 
+  /** The job as the store holds it, this engine's pending writes flushed first. */
   async getJob(id: string): Promise<TJob> {
-    const job = await this.#find(id);
-    if (!job) throw new RaasError("NOT_FOUND", `no job with id "${id}"`, { details: { jobId: id } });
-    return job;
+    return (await this.#read(id)).record;
   }
 
   async listJobs(request: TJobListRequest): Promise<TJobListResponse> {
@@ -265,24 +262,22 @@ export class RolloutEngine {
   }
 
   /**
-   * Cancels a job, a group or a batch; returns the ids that were cancelled (terminal ones are
-   * skipped). A job running on another process is cancelled in the store and aborted there
-   * through the bus.
+   * Cancels a job, a group or a batch; returns the ids that were cancelled (jobs the store holds
+   * as terminal are skipped). A job running on another process is cancelled in the store and
+   * aborted there through the bus.
    */
   async cancel(request: TCancelRequest): Promise<{ cancelled: string[] }> {
     const parsed = ZCancelRequest.safeParse(request);
     if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
     const { jobId, groupId, batchId } = parsed.data;
-    let ids: string[];
     if (jobId !== undefined) {
-      await this.getJob(jobId);
-      ids = [jobId];
-    } else {
-      await this.#ctx.writer.flush();
-      ids = await this.#ctx.store.listJobIds(
-        groupId !== undefined ? { groupId } : { batchId: batchId as string },
-      );
+      const stored = await this.#read(jobId);
+      return { cancelled: (await this.#cancellation.cancelOne(jobId, stored)) ? [jobId] : [] };
     }
+    await this.#ctx.writer.flush();
+    const ids = await this.#ctx.store.listJobIds(
+      groupId !== undefined ? { groupId } : { batchId: batchId as string },
+    );
     const cancelled: string[] = [];
     for (const id of ids) if (await this.#cancellation.cancelOne(id)) cancelled.push(id);
     return { cancelled };
@@ -400,19 +395,25 @@ export class RolloutEngine {
     return init > 0 ? init + (this.#pools.get("run")?.concurrency ?? 0) : 0;
   }
 
+  /** Like `#find`, but an unknown job is `NOT_FOUND`. */
+  async #read(id: string): Promise<StoredJob> {
+    const stored = await this.#find(id);
+    if (!stored) throw new RaasError("NOT_FOUND", `no job with id "${id}"`, { details: { jobId: id } });
+    return stored;
+  }
+
   /**
-   * A job as the store holds it, this engine's pending writes flushed first. Only a finished
-   * job's record (final once stored) is answered from memory: a copy of an unfinished job may be
-   * stale when the bus lost the event of its change in another process — a stored state newer
-   * than the copy corrects it (and is delivered to listeners as that event).
+   * A job as the store holds it (state, result, version), this engine's pending writes flushed
+   * first; nothing is answered from memory, since another process (a worker, another replica on
+   * the same database) may have moved it, and the bus that tells of it delivers at most once. A
+   * stored version newer than this engine knew is taken as that change's lost event (listeners
+   * hear it; a stale copy is dropped).
    */
-  async #find(id: string): Promise<TJob | null> {
-    const settled = this.#ctx.jobs.settled(id);
-    if (settled) return settled;
+  async #find(id: string): Promise<StoredJob | null> {
     await this.#ctx.writer.flush();
     const stored = await this.#ctx.store.readJob(id);
     if (!stored) return null;
     this.#events.reconcile(stored);
-    return stored.record;
+    return stored;
   }
 }

@@ -1,43 +1,42 @@
 import { isTerminalStatus } from "@raas/shared";
-import type { JobRecord } from "../ports/job-record.types";
 import type { LiveJob } from "./live-job";
 
+/** What this engine saw of a job's stored state: its version, and whether that version ended it. */
+interface SeenVersion {
+  version: number;
+  isEnd: boolean;
+}
+
 /**
- * The jobs this engine knows in memory: `live` ones it is moving (or submitted and has not seen
- * move elsewhere), and the latest stored record seen of others — finished here, or reported by
- * another process through the bus. The bus delivers at most once, so a record of a job another
- * process moves may be stale: only a terminal record (final once stored) answers for the store;
- * reads of unfinished jobs go to the store, and `unsettledIds` names what a bus loss may have left
- * stale.
+ * This engine's bookkeeping of jobs — never the answer to what state a job is in: the store is
+ * (reads of a job's state flush this engine's writes and read it).
+ *
+ * - `live`: jobs this engine is moving — the base of its next compare-and-set, the running
+ *   stage's abort handle, the outputs handed between stages. A copy another process moved on is
+ *   caught by the store (its compare-and-set loses, or a read finds a newer version) and dropped.
+ * - the newest stored version seen of each job (no record), so each change is delivered to
+ *   listeners once and never goes back in time, and each end is counted once; `unsettledIds`
+ *   names the jobs a lost bus message may have left unheard.
  */
 export class JobTable {
   readonly live = new Map<string, LiveJob>();
-  readonly #seen = new Map<string, { record: JobRecord; version: number }>();
+  readonly #seen = new Map<string, SeenVersion>();
   readonly #capacity: number;
 
   constructor(capacity: number) {
     this.#capacity = capacity;
   }
 
-  /** Records a job's stored state at `version`, unless a newer one was seen already. */
-  remember(record: JobRecord, version: number): void {
-    const known = this.#seen.get(record.id);
+  /** Notes that the store holds job `id` at `version` (`isEnd`: a terminal state), unless a newer one was seen. */
+  remember(id: string, version: number, isEnd: boolean): void {
+    const known = this.#seen.get(id);
     if (known && known.version > version) return;
-    this.#seen.delete(record.id);
-    this.#seen.set(record.id, { record, version });
+    this.#seen.delete(id);
+    this.#seen.set(id, { version, isEnd });
     if (this.#seen.size > this.#capacity) {
       const oldest = this.#seen.keys().next().value;
       if (oldest !== undefined) this.#seen.delete(oldest);
     }
-  }
-
-  /**
-   * The job's terminal record, once stored: a finished job never changes again, so this answers
-   * for the store. Undefined for a job not known to be finished.
-   */
-  settled(id: string): JobRecord | undefined {
-    const record = this.#seen.get(id)?.record;
-    return record && isTerminalStatus(record.status) ? record : undefined;
   }
 
   /**
@@ -52,19 +51,20 @@ export class JobTable {
   }
 
   /**
-   * Jobs known unfinished that no stage of this engine is running: their state changes in other
-   * processes, reported through the bus — after a bus loss their records may be stale.
+   * Jobs seen unfinished that no stage of this engine is running: their state changes in other
+   * processes, reported through the bus — after a bus loss those changes may be unheard.
    */
   unsettledIds(): string[] {
     const ids = new Set<string>();
     for (const [id, live] of this.live) if (!live.controller) ids.add(id);
-    for (const [id, { record }] of this.#seen) if (!isTerminalStatus(record.status)) ids.add(id);
+    for (const [id, { isEnd }] of this.#seen) if (!isEnd) ids.add(id);
     return [...ids];
   }
 
-  /** True when the job is known to be terminal (its live copy or its latest stored record). */
-  isFinished(id: string): boolean {
-    const record = this.live.get(id)?.record ?? this.#seen.get(id)?.record;
-    return record !== undefined && isTerminalStatus(record.status);
+  /** True when this engine has seen the job end (stored terminal, or its live copy moved to an end). */
+  hasSeenEnd(id: string): boolean {
+    const live = this.live.get(id)?.record;
+    if (live && isTerminalStatus(live.status)) return true;
+    return this.#seen.get(id)?.isEnd ?? false;
   }
 }

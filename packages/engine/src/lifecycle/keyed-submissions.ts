@@ -5,8 +5,9 @@ import { differingSubmitFields } from "./submission-diff";
 /**
  * Idempotent submit by job key: one creation per key at a time in this process, and a store
  * lookup for keys created earlier (by this or another process). The same key with the same
- * request returns the existing job; with a different request (any field) it is a CONFLICT naming
- * the fields that differ.
+ * request returns the existing job as the store holds it; with a different request (any field) it
+ * is a CONFLICT naming the fields that differ. Only creations in flight are kept here: a job's
+ * state is never answered from memory.
  */
 export class KeyedSubmissions {
   readonly #inFlight = new Map<string, Promise<SubmitResult>>();
@@ -25,14 +26,18 @@ export class KeyedSubmissions {
     const inFlight = this.#inFlight.get(jobKey);
     let result: Promise<SubmitResult>;
     if (inFlight) {
-      result = inFlight.then((r) => ({ job: r.job, created: false }));
+      // Stored once its creation resolves (a submit is acknowledged once durable): read it there.
+      result = inFlight.then(async (r) => ({ job: (await this.#lookup(jobKey)) ?? r.job, created: false }));
     } else {
       result = (async () => {
         const existing = await this.#lookup(jobKey);
         return existing ? { job: existing, created: false } : create();
       })();
       this.#inFlight.set(jobKey, result);
-      result.catch(() => this.#inFlight.delete(jobKey));
+      const settled = () => {
+        if (this.#inFlight.get(jobKey) === result) this.#inFlight.delete(jobKey);
+      };
+      result.then(settled, settled);
     }
     return result.then((r) => {
       // A key names one owner's job: another token gets neither that job nor a say over it.
@@ -53,10 +58,5 @@ export class KeyedSubmissions {
       }
       return r;
     });
-  }
-
-  /** The job behind `jobKey` is terminal and stored; later submits find it through the lookup. */
-  forget(jobKey: string): void {
-    this.#inFlight.delete(jobKey);
   }
 }

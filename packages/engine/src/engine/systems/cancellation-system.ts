@@ -2,6 +2,7 @@ import { isTerminalStatus } from "@raas/shared";
 import { z } from "zod";
 import { type LiveJob, newLiveJob } from "../../lifecycle/live-job";
 import { BUS_CHANNELS } from "../../ports/event-bus.port";
+import type { StoredJob } from "../../ports/job-record.types";
 import { EngineAbort } from "../../util/abort";
 import type { EngineContext } from "../engine-context";
 import type { TransitionSystem } from "./transition-system";
@@ -44,10 +45,25 @@ export class CancellationSystem {
     await unsubscribe?.();
   }
 
-  /** True when this call cancelled the job (false: it was terminal already, or finished first). */
-  async cancelOne(id: string): Promise<boolean> {
-    const { jobs, queue } = this.#ctx;
+  /**
+   * True when this call cancelled the job; false when the store holds it terminal (or it ended
+   * first). The store decides: `stored` (read now when not given, this engine's writes flushed
+   * first) says whether the job is still unfinished, and this engine's copy is acted on only when
+   * the store has not moved past it — a copy another process moved on (a job recovered elsewhere,
+   * cancelled by another replica while the bus was down) is dropped, its stage aborted.
+   */
+  async cancelOne(id: string, given?: StoredJob): Promise<boolean> {
+    const { jobs, queue, writer, store } = this.#ctx;
+    let stored = given;
+    if (!stored) {
+      await writer.flush();
+      stored = (await store.readJob(id)) ?? undefined;
+    }
     const live = jobs.live.get(id);
+    if (live && !live.superseded && stored && stored.version > live.version) {
+      this.#moves.supersede(live, `job ${id} was moved by another process`);
+    }
+    if (!stored || isTerminalStatus(stored.record.status)) return false;
     if (live && !live.superseded) {
       const { status, stage } = live.record;
       if (isTerminalStatus(status)) return false;
@@ -57,9 +73,10 @@ export class CancellationSystem {
       }
       if (status === "queued" && stage !== null) await queue.remove(id, stage);
       if (await this.#moves.move(live, { type: "cancel", message: cancelMessage(live) })) return true;
-      // Another process had moved it: cancel what the store holds.
+      // Another process had moved it meanwhile: cancel what the store holds now.
+      return this.#cancelStored(id, null);
     }
-    return this.#cancelStored(id);
+    return this.#cancelStored(id, stored);
   }
 
   /**
@@ -78,11 +95,20 @@ export class CancellationSystem {
     await this.#ctx.bus.publish(BUS_CHANNELS.cancel, message);
   }
 
-  async #cancelStored(id: string): Promise<boolean> {
+  /**
+   * Cancels the job as the store holds it, a compare-and-set from its stored version, read again
+   * while another process keeps moving it. `justRead`: the stored job as just read, if it was.
+   */
+  async #cancelStored(id: string, justRead: StoredJob | null): Promise<boolean> {
     const { store, writer, clock, queue, bus } = this.#ctx;
-    await writer.flush();
+    let read = justRead;
     for (let tries = 0; tries < MAX_CANCEL_TRIES; tries += 1) {
-      const stored = await store.readJob(id);
+      if (read === null) {
+        await writer.flush();
+        read = await store.readJob(id);
+      }
+      const stored = read;
+      read = null;
       if (!stored || isTerminalStatus(stored.record.status)) return false;
       const live = newLiveJob(stored.record, null, clock.now(), stored, false);
       const { status, stage } = stored.record;

@@ -109,7 +109,7 @@ export class EventSystem {
 
   /** A change this engine stored (its compare-and-set won). */
   committed(job: JobRecord, version: number): void {
-    if (isTerminalStatus(job.status)) this.#ctx.jobs.remember(job, version);
+    if (isTerminalStatus(job.status)) this.#ctx.jobs.remember(job.id, version, true);
     this.#deliver(job);
     if (!this.#ctx.isBusShared) return;
     const message = JSON.stringify({ origin: this.#ctx.workerId, version, job });
@@ -142,7 +142,7 @@ export class EventSystem {
     // Each job ends once, stored by the one process whose compare-and-set won; every other process
     // counts that end from here, so the totals of `stats()` (an API-only server's included) are
     // the deployment's, not this process's alone.
-    if (isTerminalStatus(job.status) && !this.#ctx.jobs.isFinished(job.id)) {
+    if (isTerminalStatus(job.status) && !this.#ctx.jobs.hasSeenEnd(job.id)) {
       const to = {
         status: job.status,
         stage: job.stage,
@@ -151,7 +151,7 @@ export class EventSystem {
       };
       this.#ctx.stats.moved(null, to, this.#ctx.clock.now());
     }
-    this.#ctx.jobs.remember(job, version);
+    this.#ctx.jobs.remember(job.id, version, isTerminalStatus(job.status));
     this.#onRemoteChange(job, version);
     this.#deliver(job);
   }

@@ -107,12 +107,15 @@ export class ExecutionSystem {
     this.#events.stageFinished({ jobId, stage, durationMs, outcome: result });
   }
 
-  /** The job to run, if it is still queued for `stage`: the live copy, else the stored one. */
+  /**
+   * The job to run, if it is still queued for `stage`: the live copy this engine moved it with
+   * (its activation is a compare-and-set, so a copy another process moved on loses there and the
+   * stage is aborted), else the stored one.
+   */
   async #take(jobId: string, stage: TStage): Promise<LiveJob | null> {
     const { jobs, store, handlers, clock, logger, stats } = this.#ctx;
     const known = jobs.live.get(jobId);
     if (known) return known.record.status === "queued" && known.record.stage === stage ? known : null;
-    if (jobs.isFinished(jobId)) return null;
     const stored = await store.readJob(jobId);
     if (stored?.record.status !== "queued" || stored.record.stage !== stage) return null;
     let payload: unknown;

@@ -21,24 +21,11 @@ export class SubmissionSystem {
   /** Set when runs share the service fairly: new jobs go through it instead of straight to the queue. */
   readonly #admit: ((record: TJob) => void) | undefined;
 
-  constructor(
-    ctx: EngineContext,
-    events: EventSystem,
-    freshest: (job: TJob) => TJob,
-    admit?: (record: TJob) => void,
-  ) {
+  constructor(ctx: EngineContext, events: EventSystem, admit?: (record: TJob) => void) {
     this.#ctx = ctx;
     this.#admit = admit;
     this.#events = events;
-    this.#keyed = new KeyedSubmissions(async (jobKey) => {
-      const existing = await ctx.store.findJobByKey(jobKey);
-      return existing ? freshest(existing) : null;
-    });
-  }
-
-  /** The job behind `jobKey` ended; later submits find it in the store. */
-  forgetKey(jobKey: string): void {
-    this.#keyed.forget(jobKey);
+    this.#keyed = new KeyedSubmissions((jobKey) => ctx.store.findJobByKey(jobKey));
   }
 
   submit(

@@ -15,12 +15,10 @@ import type { EventSystem } from "./event-system";
 export class TransitionSystem {
   readonly #ctx: EngineContext;
   readonly #events: EventSystem;
-  readonly #onJobEnd: (live: LiveJob) => void;
 
-  constructor(ctx: EngineContext, events: EventSystem, onJobEnd: (live: LiveJob) => void) {
+  constructor(ctx: EngineContext, events: EventSystem) {
     this.#ctx = ctx;
     this.#events = events;
-    this.#onJobEnd = onJobEnd;
   }
 
   /**
@@ -81,7 +79,6 @@ export class TransitionSystem {
     if (jobs.live.get(id) === live) jobs.live.delete(id);
     const closing =
       live.handoff?.workerId === this.#ctx.workerId ? sandboxes.close(live.handoff.sandboxId) : null;
-    this.#onJobEnd(live);
     try {
       inference?.releaseJob(id);
     } catch (error) {
