@@ -8,7 +8,6 @@ import { MemoryJobStore } from "../src/memory/memory-job-store";
 import { RolloutEngine } from "../src/rollout-engine";
 import { MIN_ADMISSION_WINDOW } from "../src/scheduling/fair-share-options";
 import { ManualClock } from "../src/testing/manual-clock";
-import { until } from "./engine-harness";
 
 const closing: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -150,10 +149,9 @@ describe("admission across a control-plane restart", () => {
       recoverAtStart: "unheld",
       pools: pools(2, 2, 2),
     });
-    await until(async () => {
-      const jobs = await Promise.all(ids.map((id) => worker.getJob(id)));
-      return jobs.every((job) => job.status === "completed");
-    }, 30_000);
+    const { jobs, done } = await worker.waitForJobs(ids, { timeoutMs: 30_000 });
+    expect(done).toBe(true);
+    expect(jobs.filter((job) => job.status === "completed")).toHaveLength(20);
     expect(second.fairShare().reduce((sum, flow) => sum + flow.waiting, 0)).toBe(0);
   });
 });

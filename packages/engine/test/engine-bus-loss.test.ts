@@ -8,7 +8,6 @@ import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { EventBus, TBusChannel } from "../src/ports/event-bus.port";
 import { RolloutEngine } from "../src/rollout-engine";
 import { ManualClock } from "../src/testing/manual-clock";
-import { until } from "./engine-harness";
 
 /** A shared bus that drops every message while `isDown`, and says when it is back (like Redis pub/sub). */
 class LossyBus implements EventBus {
@@ -106,11 +105,16 @@ describe("RolloutEngine after job events were lost on the bus", () => {
     const stored = await Promise.all(ids.map((id) => store.getJob(id)));
     expect(stored.map((job) => job?.status)).toEqual(["completed", "completed"]);
     const heard: TJob[] = [];
-    api.subscribe((event) => heard.push(event.job));
+    const heardBothEnds = new Promise<void>((resolve) =>
+      api.subscribe((event) => {
+        heard.push(event.job);
+        if (heard.filter((job) => job.status === "completed").length === 2) resolve();
+      }),
+    );
     expect(api.stats().completed).toBe(0);
 
     bus.restore();
-    await until(() => heard.filter((job) => job.status === "completed").length === 2);
+    await heardBothEnds;
     expect(heard.map((job) => job.id).sort()).toEqual([...ids].sort());
     expect(api.stats().completed).toBe(2);
     expect(api.stats().stages.init.queued).toBe(0);

@@ -7,9 +7,9 @@ import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { Lease, ReserveOptions } from "../src/ports/job-queue.port";
 import { RolloutEngine as Engine, type RolloutEngine, type StageFinishedEvent } from "../src/rollout-engine";
 import { ManualClock } from "../src/testing/manual-clock";
-import { until } from "./engine-harness";
+import { jobReaches, settleIo } from "./engine-harness";
 import { FakeSandboxRuntime } from "./fake-sandbox-runtime";
-import { Points, sandboxedHandler } from "./sandboxed-handler";
+import { Busy, Points, sandboxedHandler } from "./sandboxed-handler";
 
 /**
  * A cancel can land at any moment of a job's life; these tests hold the job still at each moment
@@ -60,7 +60,7 @@ interface Harness {
   queue: TrackingQueue;
   finished: StageFinishedEvent[];
   logs: LogLine[];
-  busy: { count: number };
+  busy: Busy;
   close(): Promise<void>;
 }
 
@@ -76,7 +76,7 @@ async function startHarness(
   const clock = new ManualClock();
   const runtime = new FakeSandboxRuntime({ honoursAbort: options.honoursAbort ?? false });
   const points = new Points();
-  const busy = { count: 0 };
+  const busy = new Busy();
   const logs: LogLine[] = [];
   const line = (level: keyof EngineLogger) => (fields: Record<string, unknown>, message: string) =>
     logs.push({ level, message, fields });
@@ -120,15 +120,10 @@ async function startHarness(
   return harness;
 }
 
-/** Lets promise callbacks and immediate I/O callbacks run. */
-async function settleIo(): Promise<void> {
-  for (let round = 0; round < 10; round++) await new Promise<void>((resolve) => setImmediate(resolve));
-}
-
 /** Waits until the cancelled job and its handler have come to rest, then checks the race settled fully. */
 async function expectSettled(h: Harness, jobId: string, stage: TStage, sandboxesStarted: number) {
-  await until(async () => (await h.engine.getJob(jobId)).status !== "active");
-  await until(() => h.busy.count === 0);
+  await jobReaches(h.engine, jobId, (job) => job.status !== "active");
+  await h.busy.idle();
   await h.engine.flush();
   await settleIo();
   expect(h.logs.filter((entry) => entry.level === "error")).toEqual([]);
@@ -145,7 +140,7 @@ async function expectSettled(h: Harness, jobId: string, stage: TStage, sandboxes
 
 /** Waits until the cancel is stored and the job's end has run (the moment a slow start outlives). */
 async function untilCancelStored(h: Harness, jobId: string): Promise<void> {
-  await until(async () => (await h.engine.getJob(jobId)).status === "cancelled");
+  await jobReaches(h.engine, jobId, (job) => job.status === "cancelled");
   await h.engine.flush();
   await settleIo();
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startTestEngine, until } from "./engine-harness";
+import { ManualClock } from "../src/testing/manual-clock";
+import { jobReaches, startTestEngine } from "./engine-harness";
 
 let harness: Awaited<ReturnType<typeof startTestEngine>> | undefined;
 afterEach(async () => {
@@ -29,14 +30,12 @@ describe("RolloutEngine cancellation", () => {
 
   for (const stage of ["init", "run", "eval"] as const) {
     it(`cancels a job active in ${stage}, reaching the handler and running the stage cleanup`, async () => {
-      harness = await startTestEngine();
-      // The stage sleeps far longer than the wait below: a job that ends cancelled within it was
-      // ended by the cancel, not by its stage finishing.
+      harness = await startTestEngine({ clock: new ManualClock() });
+      // The stage sleeps an hour of clock time, which is never reached: a job that ends cancelled
+      // was ended by the cancel, not by its stage finishing.
       const payload = { initMs: 1, runMs: 1, evalMs: 1, [`${stage}Ms`]: 3_600_000 };
       const { job } = await harness.engine.submitJob({ kind: "sleep", payload });
-      await until(() =>
-        harness!.events.some((e) => e.jobId === job.id && e.stage === stage && e.phase === "start"),
-      );
+      await harness.advanceUntil(harness.reached({ jobId: job.id, stage, phase: "start" }), 60_000);
       await harness.engine.cancel({ jobId: job.id });
       const { jobs } = await harness.engine.waitForJobs([job.id], { timeoutMs: 30_000 });
       expect(jobs[0]?.status).toBe("cancelled");
@@ -52,12 +51,12 @@ describe("RolloutEngine cancellation", () => {
   }
 
   it("does not wait for a handler that ignores the abort signal, and still runs its cleanup", async () => {
-    harness = await startTestEngine();
+    harness = await startTestEngine({ clock: new ManualClock() });
     const { job } = await harness.engine.submitJob({
       kind: "sleep",
-      payload: { runMs: 10_000, ignoreAbort: true },
+      payload: { initMs: 1, runMs: 10_000, ignoreAbort: true },
     });
-    await until(() => harness!.events.some((e) => e.jobId === job.id && e.stage === "run"));
+    await harness.advanceUntil(harness.reached({ jobId: job.id, stage: "run", phase: "start" }), 100);
     await harness.engine.cancel({ jobId: job.id });
     const { jobs } = await harness.engine.waitForJobs([job.id], { timeoutMs: 1_000 });
     expect(jobs[0]?.status).toBe("cancelled");
@@ -89,7 +88,7 @@ describe("RolloutEngine cancellation", () => {
     expect(byGroup.cancelled.sort()).toEqual(groupJobs.map((r) => r.job.id).sort());
     const byBatch = await harness.engine.cancel({ batchId: "b1" });
     expect(byBatch.cancelled).toEqual([other.job.id]);
-    await until(async () => (await harness!.engine.getJob(other.job.id)).status === "cancelled");
+    await jobReaches(harness.engine, other.job.id, (job) => job.status === "cancelled");
     expect((await harness.engine.getJob(outsider.job.id)).status).not.toBe("cancelled");
     await expect(harness.engine.cancel({ jobId: "a", groupId: "b" } as never)).rejects.toMatchObject({
       code: "VALIDATION_FAILED",

@@ -5,7 +5,7 @@ import { createSleepHandler } from "../src/handlers/sleep-handler";
 import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import { RolloutEngine } from "../src/rollout-engine";
-import { until } from "./engine-harness";
+import { jobReaches, settleIo } from "./engine-harness";
 
 const store = new MemoryJobStore();
 const queue = new MemoryJobQueue();
@@ -44,7 +44,7 @@ afterEach(async () => {
 async function runHandedToAnotherWorker(options: { maxAttempts?: number }) {
   const w1 = await engine("w1", { run: 0 });
   const { job } = await w1.submitJob({ kind: "sleep", payload: { initMs: 1, runMs: 1, evalMs: 1 } });
-  await until(async () => (await w1.getJob(job.id)).stage === "run");
+  await jobReaches(w1, job.id, (stored) => stored.stage === "run");
   await w1.stop({ graceMs: 0 });
   expect(await store.readJob(job.id)).toMatchObject({
     record: { status: "queued", stage: "run" },
@@ -62,10 +62,12 @@ describe("RolloutEngine stage handoff", () => {
     const w1 = await engine("w1", { run: 0 });
     await engine("w2");
     const { job } = await w1.submitJob({ kind: "sleep", payload: { initMs: 1, runMs: 1, evalMs: 1 } });
-    await until(async () => (await store.readJob(job.id))?.record.stage === "run");
+    await jobReaches(w1, job.id, (stored) => stored.stage === "run");
+    await w1.flush();
+    await settleIo();
     // w2's RUN loops are already waiting in the queue, which hands an item to a waiting
-    // reserver the moment it arrives: once the item is in, still waiting means w2 passed it over.
-    await until(() => queue.holds(job.id, "run"));
+    // reserver the moment it arrives: the item still in the queue means w2 passed it over.
+    expect(await queue.holds(job.id, "run")).toBe(true);
     expect(await queue.depth("run")).toBe(1);
     expect(stageStarts.filter((s) => s.jobId === job.id).map((s) => s.stage)).toEqual(["init"]);
     expect(w1.heldSandboxes).toBe(1);
@@ -76,7 +78,9 @@ describe("RolloutEngine stage handoff", () => {
       "run@w1",
       "eval@w1",
     ]);
-    await until(() => w1.heldSandboxes === 0);
+    await w1.flush();
+    await settleIo();
+    expect(w1.heldSandboxes).toBe(0);
   });
 
   it("restarts from INIT a job whose RUN reaches a worker that does not hold its sandbox", async () => {

@@ -1,4 +1,4 @@
-import type { TStage } from "@raas/shared";
+import type { TJob, TStage } from "@raas/shared";
 import type { EngineOptions } from "../src/engine.types";
 import { HandlerRegistry } from "../src/handler-registry";
 import { createSleepHandler, type SleepHandlerOptions } from "../src/handlers/sleep-handler";
@@ -78,6 +78,22 @@ export async function startTestEngine(
         await engine.flush();
       }
     },
+    /**
+     * Moves the manual clock on as `advance` does until `done` settles, and returns its value; past
+     * `limitMs` of clock time it throws (a deterministic bound: the clock only moves here).
+     */
+    async advanceUntil<T>(done: Promise<T>, limitMs = 60_000): Promise<T> {
+      let isSettled = false;
+      const watched = done.finally(() => {
+        isSettled = true;
+      });
+      await settleIo();
+      for (let ms = 0; !isSettled; ms++) {
+        if (ms >= limitMs) throw new Error(`still waiting after ${limitMs} ms of manual-clock time`);
+        await this.advance(1);
+      }
+      return watched;
+    },
     /** Resolves once a stage event matching `event` has been recorded (at once if it already was). */
     reached(event: Partial<Omit<StageEvent, "atMs">>): Promise<void> {
       const matches = (e: StageEvent) =>
@@ -99,11 +115,36 @@ export async function startTestEngine(
   };
 }
 
-/** Polls `predicate` every 5 ms until it is true or `timeoutMs` passes (then throws). */
-export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
+/**
+ * Resolves with the job once it satisfies `matches`: at once when its current state does, else at
+ * the first job event (stored change, or one heard on the bus) that does. No timer: a test whose
+ * job never gets there fails on vitest's timeout, and nothing depends on how fast it got there.
+ */
+export function jobReaches(
+  engine: Pick<RolloutEngine, "subscribe" | "getJob">,
+  jobId: string,
+  matches: (job: TJob) => boolean,
+): Promise<TJob> {
+  return new Promise<TJob>((resolve, reject) => {
+    let isDone = false;
+    const finish = (job: TJob) => {
+      if (isDone || !matches(job)) return;
+      isDone = true;
+      unsubscribe();
+      resolve(job);
+    };
+    // Subscribed before the read: a change between the two is heard, not missed.
+    const unsubscribe = engine.subscribe((event) => {
+      if (event.job.id === jobId) finish(event.job);
+    });
+    engine.getJob(jobId).then(finish, (error: unknown) => {
+      unsubscribe();
+      reject(error);
+    });
+  });
+}
+
+/** Lets queued promise callbacks and immediate callbacks run (in-process work on a manual clock). */
+export async function settleIo(rounds = 10): Promise<void> {
+  for (let round = 0; round < rounds; round++) await new Promise<void>((resolve) => setImmediate(resolve));
 }

@@ -6,7 +6,7 @@ import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import { RolloutEngine } from "../src/rollout-engine";
 import { ManualClock } from "../src/testing/manual-clock";
-import { until } from "./engine-harness";
+import { jobReaches, settleIo } from "./engine-harness";
 import { FakeSandboxRuntime } from "./fake-sandbox-runtime";
 import { Points, sandboxedHandler } from "./sandboxed-handler";
 
@@ -39,8 +39,7 @@ describe("held sandboxes of jobs that ended elsewhere", () => {
       run: { concurrency: run, timeoutMs: 60_000 },
       eval: { concurrency: 1, timeoutMs: 60_000 },
     });
-    const handlers = () =>
-      new HandlerRegistry().register(sandboxedHandler(runtime, new Points(), {}, { count: 0 }));
+    const handlers = () => new HandlerRegistry().register(sandboxedHandler(runtime, new Points(), {}));
     // Each engine has a bus of its own: the worker never hears the API server's cancel.
     const worker = new RolloutEngine({
       store,
@@ -67,13 +66,17 @@ describe("held sandboxes of jobs that ended elsewhere", () => {
     started.push(() => api.stop({ graceMs: 0 }));
 
     const { job } = await worker.submitJob({ kind: "sandboxed", payload: {} });
-    await until(() => worker.heldSandboxes === 1);
+    // RUN has no slot on the worker: once INIT has stored the job as waiting for RUN, it holds the sandbox.
+    await jobReaches(worker, job.id, (stored) => stored.stage === "run");
     await worker.flush();
+    expect(worker.heldSandboxes).toBe(1);
     expect((await api.cancel({ jobId: job.id })).cancelled).toEqual([job.id]);
     expect(runtime.open).toHaveLength(1);
 
     await clock.advance(DEFAULT_HELD_SANDBOX_SWEEP_MS);
-    await until(() => worker.heldSandboxes === 0);
+    await worker.flush();
+    await settleIo();
+    expect(worker.heldSandboxes).toBe(0);
     expect(runtime.open).toEqual([]);
     expect(errors).toEqual([]);
   });

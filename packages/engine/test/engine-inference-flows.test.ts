@@ -5,7 +5,6 @@ import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { GenerationFlow, GenerationFlowResolver } from "../src/ports/inference-pool.port";
 import { RolloutEngine } from "../src/rollout-engine";
-import { until } from "./engine-harness";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -55,7 +54,9 @@ describe("the engine tells the inference pool each job's run", () => {
       { kind: "sleep", payload },
     ]);
     const ids = [ofRun?.job.id as string, plain?.job.id as string];
-    await until(() => ids.every((id) => seen.has(id)), 30_000);
+    // Each RUN started (and recorded what the pool sees) before its job could complete.
+    expect((await engine.waitForJobs(ids, { timeoutMs: 30_000 })).done).toBe(true);
+    expect([...seen.keys()].sort()).toEqual([...ids].sort());
 
     expect(seen.get(ids[0] as string)).toEqual({
       flowId: "run_x",

@@ -5,7 +5,7 @@ import { createSleepHandler } from "../src/handlers/sleep-handler";
 import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import { RolloutEngine } from "../src/rollout-engine";
-import { until } from "./engine-harness";
+import { jobReaches } from "./engine-harness";
 
 const closing: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -66,7 +66,7 @@ describe("RolloutEngine.requeueQueuedJobs", () => {
   it("queues RUN again addressed to the worker holding the sandbox, which runs it with that sandbox", async () => {
     const { engine, store, queue, starts } = await engineWithPools({ init: 2, run: 0, eval: 2 });
     const { job } = await engine.submitJob({ kind: "sleep", payload });
-    await until(async () => (await engine.getJob(job.id)).stage === "run");
+    await jobReaches(engine, job.id, (stored) => stored.stage === "run");
     await engine.flush();
     expect(await queue.remove(job.id, "run")).toBe(true);
 

@@ -2,7 +2,8 @@
 // empty after many completed, failed and cancelled jobs.
 import { afterEach, describe, expect, it } from "vitest";
 import { StickyRouter } from "../src/routing/sticky-router";
-import { startTestEngine, until } from "./engine-harness";
+import { ManualClock } from "../src/testing/manual-clock";
+import { startTestEngine } from "./engine-harness";
 
 let harness: Awaited<ReturnType<typeof startTestEngine>> | undefined;
 afterEach(async () => {
@@ -18,6 +19,7 @@ describe("sticky routing per job", () => {
     }
     const routed = new Set<string>();
     harness = await startTestEngine({
+      clock: new ManualClock(),
       concurrency: { init: 8, run: 16, eval: 8 },
       inference: router,
       sleep: {
@@ -42,11 +44,15 @@ describe("sticky routing per job", () => {
       Array.from({ length: 10 }, () => submit({ runMs: 1, fail: { eval: { rate: 1, kind: "eval" } } })),
     );
     const cancelled = await Promise.all(Array.from({ length: 10 }, () => submit({ runMs: 60_000 })));
-    await until(() => cancelled.every((id) => routed.has(id)), 20_000);
+    const h = harness;
+    await h.advanceUntil(
+      Promise.all(cancelled.map((jobId) => h.reached({ jobId, stage: "run", phase: "start" }))),
+    );
+    expect(cancelled.filter((id) => routed.has(id))).toHaveLength(10);
     expect(cancelled.filter((id) => router.stickyBackendOf(id) !== null)).toHaveLength(10);
     await Promise.all(cancelled.map((jobId) => engine.cancel({ jobId })));
     const all = [...completed, ...failedInRun, ...failedInEval, ...cancelled];
-    const { jobs, done } = await engine.waitForJobs(all, { timeoutMs: 20_000 });
+    const { jobs, done } = await h.advanceUntil(engine.waitForJobs(all, { timeoutMs: 20_000 }));
     expect(done).toBe(true);
     const statuses = jobs.map((job) => job.status);
     expect(statuses.filter((s) => s === "completed")).toHaveLength(30);

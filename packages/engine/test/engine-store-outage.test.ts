@@ -7,7 +7,7 @@ import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { JobTransitionWrite, StoredJob } from "../src/ports/job-record.types";
 import { RolloutEngine } from "../src/rollout-engine";
 import { ManualClock } from "../src/testing/manual-clock";
-import { until } from "./engine-harness";
+import { jobReaches } from "./engine-harness";
 
 const refused = () =>
   Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
@@ -99,7 +99,8 @@ describe("a worker engine whose store is unreachable when it takes a job", () =>
     };
     const statusOf = async () => (await store.getJob(id))?.status;
 
-    await until(async () => (await statusOf()) === "queued");
+    await api.flush();
+    expect(await statusOf()).toBe("queued");
     store.isDown = true;
     const readsRefused = spyOnReads(store);
     worker.setConcurrency("init", 1);
@@ -149,7 +150,7 @@ describe("a job restarted from INIT while its store is unreachable", () => {
       kind: "sleep",
       payload: { initMs: 1, runMs: 1, evalMs: 1, reward: 1 },
     });
-    await until(async () => (await store.readJob(job.id))?.record.stage === "run");
+    await jobReaches(w1, job.id, (stored) => stored.stage === "run");
     await w1.stop({ graceMs: 0 });
     const w2 = await engine("w2", 1);
     store.trajectoryDeletesRefused = 2;

@@ -30,6 +30,30 @@ export class Points {
   }
 }
 
+/** Handler calls in progress; `idle()` resolves once none is (at once when none is now). */
+export class Busy {
+  #count = 0;
+  readonly #waiters: Array<() => void> = [];
+
+  get count(): number {
+    return this.#count;
+  }
+
+  enter(): void {
+    this.#count += 1;
+  }
+
+  leave(): void {
+    this.#count -= 1;
+    if (this.#count === 0) for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+
+  idle(): Promise<void> {
+    if (this.#count === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+}
+
 export /**
  * The INIT of an agent handler, as `defineAgentHandler` does it: start the sandbox through the
  * runtime with the stage's signal, then hand its closing to the job's end. EVAL may open a
@@ -39,14 +63,14 @@ function sandboxedHandler(
   runtime: FakeSandboxRuntime,
   points: Points,
   options: { failStage?: TStage; evalSandbox?: boolean },
-  busy: { count: number },
+  busy: Busy = new Busy(),
 ): TaskHandler<Record<string, never>, { sandboxId: string }, null> {
   const tracked = async <T>(work: () => Promise<T>): Promise<T> => {
-    busy.count += 1;
+    busy.enter();
     try {
       return await work();
     } finally {
-      busy.count -= 1;
+      busy.leave();
     }
   };
   const failIf = (stage: TStage) => {
