@@ -1,4 +1,5 @@
 import { BUS_CHANNELS, MemoryEventBus, systemClock } from "@raas/engine";
+import { ManualClock } from "@raas/engine/testing";
 import type { TPolicyState } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { MemoryBatchStore } from "../memory/memory-batch-store";
@@ -41,6 +42,47 @@ describe("BusPolicySink and followPolicy", () => {
     await following.stop();
     await control.pause();
     expect(worker.states).toHaveLength(3);
+  });
+
+  it("re-applies the stored states every reloadIntervalMs of its clock, making up a lost message", async () => {
+    const clock = new ManualClock();
+    const bus = new MemoryEventBus();
+    const at = (weightVersion: number): TPolicyState => ({
+      policyId: "default",
+      ownerId: null,
+      weightVersion,
+      isPaused: false,
+      pauseMode: null,
+      pausedAtMs: null,
+    });
+    let stored = [at(3)];
+    let loads = 0;
+    const worker = recordingSink();
+    const following = await followPolicy({
+      bus,
+      sink: worker,
+      clock,
+      reloadIntervalMs: 5_000,
+      load: async () => {
+        loads += 1;
+        return stored;
+      },
+    });
+    expect(loads).toBe(1);
+    // Version 4 is stored, and its bus message never arrives.
+    stored = [at(4)];
+    await clock.advance(4_999);
+    expect(loads).toBe(1);
+    await clock.advance(1);
+    expect(loads).toBe(2);
+    expect(worker.states.map((state) => state.weightVersion)).toEqual([3, 4]);
+    await clock.advance(5_000);
+    expect(loads).toBe(3);
+
+    await following.stop();
+    expect(clock.pendingTimers).toBe(0);
+    await clock.advance(20_000);
+    expect(loads).toBe(3);
   });
 
   it("reports a malformed message and applies nothing", async () => {

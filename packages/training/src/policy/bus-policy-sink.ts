@@ -1,4 +1,4 @@
-import { BUS_CHANNELS, type EventBus, type PolicySink } from "@raas/engine";
+import { BUS_CHANNELS, type Clock, type EventBus, type PolicySink, systemClock } from "@raas/engine";
 import { type TPolicyState, ZPolicyState } from "@raas/shared";
 
 /**
@@ -37,6 +37,8 @@ export interface FollowPolicyOptions {
   reloadIntervalMs?: number;
   /** A malformed message, a failed load or apply. Default: ignored. */
   onError?: (error: unknown) => void;
+  /** Times the reloads. Default: the system clock (its timers never keep a process alive). */
+  clock?: Clock;
 }
 
 /**
@@ -82,14 +84,23 @@ export async function followPolicy(options: FollowPolicyOptions): Promise<{ stop
     }
   };
   await reload();
-  const interval =
-    options.load && (options.reloadIntervalMs ?? 0) > 0
-      ? setInterval(() => void reload(), options.reloadIntervalMs)
-      : null;
-  interval?.unref();
+  const clock = options.clock ?? systemClock;
+  const intervalMs = options.reloadIntervalMs ?? 0;
+  let cancelReload: (() => void) | null = null;
+  let isStopped = false;
+  // The next reload is timed from the end of the last one, so two never overlap.
+  const scheduleReload = () => {
+    cancelReload = clock.setTimer(() => {
+      void reload().finally(() => {
+        if (!isStopped) scheduleReload();
+      });
+    }, intervalMs);
+  };
+  if (options.load && intervalMs > 0) scheduleReload();
   return {
     async stop() {
-      if (interval) clearInterval(interval);
+      isStopped = true;
+      cancelReload?.();
       await unsubscribe();
     },
   };
