@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 
 /** Deepest nesting of arrays/objects accepted in any input. */
 const MAX_INPUT_DEPTH = 64;
@@ -14,7 +14,7 @@ export function assertInputDepth(value: unknown, maxDepth: number = MAX_INPUT_DE
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
     if (depth > maxDepth) {
-      throw new RaasError("VALIDATION_FAILED", `the input nests deeper than ${maxDepth} levels`);
+      throw requestFailure("VALIDATION_FAILED", `the input nests deeper than ${maxDepth} levels`);
     }
     visited += 1;
     if (visited > 1_000_000) return;

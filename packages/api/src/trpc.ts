@@ -1,15 +1,16 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import { initTRPC } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { roleSatisfies, type TRole } from "./auth/auth.types";
 import type { ControlPlaneContext } from "./context";
-import { TRPC_CODE_OF, toRaasError } from "./errors/to-raas-error";
+import { httpStatusOf, TRPC_CODE_OF } from "./errors/http-status";
+import { toRequestFailure } from "./errors/to-request-failure";
 import { assertInputDepth } from "./input-depth";
 import type { ProcedureMeta } from "./openapi/openapi-meta.types";
 
 /** What every error looks like on the wire (tRPC envelope `error` and REST `error` alike). */
 export interface ControlPlaneErrorData {
-  /** RaaS error code, see `ERROR_CODES` in `@raas/shared`. */
+  /** RaaS request code, see `REQUEST_CODES` in `@raas/shared`. */
   code: string;
   httpStatus: number;
   path: string | undefined;
@@ -26,10 +27,10 @@ const t = initTRPC
       client: { reconnectAfterInactivityMs: 30_000 },
     },
     errorFormatter({ shape, error, ctx }) {
-      const { error: mapped } = toRaasError(error, ctx?.storeHealth);
+      const { failure: mapped } = toRequestFailure(error, ctx?.storeHealth);
       const data: ControlPlaneErrorData = {
         code: mapped.code,
-        httpStatus: mapped.httpStatus,
+        httpStatus: httpStatusOf(mapped),
         path: shape.data.path,
         details: mapped.details,
       };
@@ -57,13 +58,13 @@ function procedureFor(needed: TRole | "public") {
 export function requireRole(ctx: ControlPlaneContext, needed: TRole): void {
   const { principal } = ctx;
   if (principal.token === "invalid") {
-    throw new RaasError(
+    throw requestFailure(
       "UNAUTHORIZED",
       "the bearer token is not valid; send 'Authorization: Bearer <token>' with a configured token",
     );
   }
   if (needed !== "viewer" && !ctx.hasWriterToken) {
-    throw new RaasError(
+    throw requestFailure(
       "UNAUTHORIZED",
       "this server has no trainer or admin token configured, so it accepts no changes; configure one and send 'Authorization: Bearer <token>'",
     );
@@ -73,13 +74,13 @@ export function requireRole(ctx: ControlPlaneContext, needed: TRole): void {
     const accepted = { viewer: "viewer, trainer or admin", trainer: "trainer or admin", admin: "admin" }[
       needed
     ];
-    throw new RaasError(
+    throw requestFailure(
       "UNAUTHORIZED",
       `this request needs a ${accepted} token; send the header 'Authorization: Bearer <token>'`,
     );
   }
   if (!roleSatisfies(principal.role, needed)) {
-    throw new RaasError(
+    throw requestFailure(
       "FORBIDDEN",
       `the ${principal.role} token may not do this; it needs the ${needed} role or higher`,
     );

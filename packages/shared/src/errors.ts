@@ -1,4 +1,4 @@
-import { FailureError, requestFailure } from "./failure";
+import { FailureError, type RequestFailureData, requestFailure } from "./failure";
 
 /**
  * Error codes of the one RaaS error model. Each maps to exactly one HTTP status.
@@ -35,7 +35,7 @@ export const ERROR_CODES = {
 export type TErrorCode = keyof typeof ERROR_CODES;
 
 /** @deprecated Being replaced by `requestFailure` (see `failure.ts`); carries the same failure. */
-export class RaasError extends FailureError {
+export class RaasError extends FailureError<RequestFailureData> {
   override readonly name: string = "RaasError";
   readonly code: TErrorCode;
   /** Optional structured detail safe to show to the caller (never a stack). */

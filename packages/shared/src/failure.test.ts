@@ -85,11 +85,6 @@ describe("sandbox failures", () => {
     expect(blamed.cause).toBe(underlying);
     expect(error.failure.cause).toBe("infrastructure");
   });
-
-  it("blaming leaves a failure of another family as it is", () => {
-    const error = requestFailure("NOT_FOUND", "no");
-    expect(blamePolicy(error, "x")).toBe(error);
-  });
 });
 
 describe("abort failures", () => {

@@ -108,11 +108,11 @@ export interface RequestFailureData {
 export type Failure = StageFailureData | SandboxFailureData | AbortFailureData | RequestFailureData;
 
 /** The one Error that carries a {@link Failure}; its `cause` (the Error's) is the underlying error. */
-export class FailureError extends Error {
+export class FailureError<F extends Failure = Failure> extends Error {
   override readonly name: string = "FailureError";
-  readonly failure: Failure;
+  readonly failure: F;
 
-  constructor(failure: Failure, options?: { cause?: unknown }) {
+  constructor(failure: F, options?: { cause?: unknown }) {
     super(failure.message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.failure = failure;
   }
@@ -174,7 +174,7 @@ export function stageFailure(
   kind: TStageFailureKind,
   message: string,
   options?: StageFailureOptions,
-): FailureError {
+): FailureError<StageFailureData> {
   // A label says what kind of policy failure it was; on an infrastructure kind it would call a
   // grade void that no one can train on. A handler bug, refused where it is made.
   if (options?.label !== undefined && kind !== "agent")
@@ -190,7 +190,10 @@ export function stageFailure(
 }
 
 /** The stage fails as the policy's own doing (`agent`): trainable, the handler's failure reward. */
-export function policyFailure(message: string, options?: StageFailureOptions): FailureError {
+export function policyFailure(
+  message: string,
+  options?: StageFailureOptions,
+): FailureError<StageFailureData> {
   return stageFailure("agent", message, options);
 }
 
@@ -205,7 +208,7 @@ export function requestFailure(
   code: TRequestCode,
   message: string,
   options?: { details?: Record<string, unknown>; cause?: unknown },
-): FailureError {
+): FailureError<RequestFailureData> {
   const failure: RequestFailureData = {
     kind: "request",
     cause: INFRASTRUCTURE_CODES.has(code) ? "infrastructure" : "caller",
@@ -221,7 +224,7 @@ export function sandboxFailure(
   reason: TSandboxFailureReason,
   message: string,
   options?: { details?: Record<string, unknown>; cause?: unknown },
-): FailureError {
+): FailureError<SandboxFailureData> {
   const failure: SandboxFailureData = {
     kind: "sandbox-error",
     cause: "infrastructure",
@@ -236,8 +239,10 @@ export function sandboxFailure(
  * The sandbox failure `error` as caused by the agent's own tool call, with `policyReason` saying
  * what the policy did (same message and cause; a new error, the data stays immutable).
  */
-export function blamePolicy(error: FailureError, policyReason: string): FailureError {
-  if (error.failure.kind !== "sandbox-error") return error;
+export function blamePolicy(
+  error: FailureError<SandboxFailureData>,
+  policyReason: string,
+): FailureError<SandboxFailureData> {
   const blamed = new FailureError(
     { ...error.failure, cause: "policy", policyReason },
     { cause: error.cause },
@@ -247,7 +252,7 @@ export function blamePolicy(error: FailureError, policyReason: string): FailureE
 }
 
 /** The engine's abort of a stage, to give as an AbortController's reason. */
-export function abortFailure(abort: TAbortCause, message: string): FailureError {
+export function abortFailure(abort: TAbortCause, message: string): FailureError<AbortFailureData> {
   return new FailureError({
     kind: "aborted",
     cause: abort === "cancelled" ? "caller" : "infrastructure",

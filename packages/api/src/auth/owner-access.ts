@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import type { ControlPlaneContext } from "../context";
 
 /**
@@ -29,7 +29,7 @@ export function requireOwnerOrAdmin(
   if (ctx.principal.role === "admin") return;
   const owner = foreignOwner(ctx, owners);
   if (owner === null) return;
-  throw new RaasError(
+  throw requestFailure(
     "FORBIDDEN",
     `${what} belongs to another trainer's token (${owner}); send the token that created it, or an admin token`,
     { details: { ownerId: owner } },
@@ -52,7 +52,7 @@ export function requireReader(
   if (role === "admin" || role === "viewer") return;
   const owner = foreignOwner(ctx, owners);
   if (owner === null) return;
-  throw new RaasError(
+  throw requestFailure(
     "FORBIDDEN",
     `${what} belongs to another trainer's token (${owner}); this server requires tokens for reads, so read it with the token that created it, a viewer token or an admin token`,
     { details: { ownerId: owner } },

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { type RequestFailureData, requestFailure } from "@raas/shared";
 import type { ControlPlaneStoreHealth } from "../store-health.port";
 
 /** What a caller reads when a request failed because the store could not be reached. */
@@ -26,9 +26,8 @@ export function isStoreUnavailable(
 }
 
 /** The 503 a request gets during a store outage, with `details.retryAfterSec` for `retry-after`. */
-export function storeUnavailableError(cause: unknown): RaasError {
-  return new RaasError("UNAVAILABLE", STORE_UNAVAILABLE_MESSAGE, {
+export function storeUnavailableFailure(): RequestFailureData {
+  return requestFailure("UNAVAILABLE", STORE_UNAVAILABLE_MESSAGE, {
     details: { retryAfterSec: STORE_RETRY_AFTER_SEC },
-    cause,
-  });
+  }).failure;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import type { ControlPlaneContext } from "../context";
 import { createCaller } from "../root";
 
@@ -32,12 +32,12 @@ export async function serveBatchJsonl(options: {
 }): Promise<void> {
   const { req, res } = options;
   if (req.method !== "GET") {
-    throw new RaasError("METHOD_NOT_ALLOWED", `${BATCH_JSONL_PATH} only accepts GET`, {
+    throw requestFailure("METHOD_NOT_ALLOWED", `${BATCH_JSONL_PATH} only accepts GET`, {
       details: { allow: ["GET"] },
     });
   }
   if ([...options.query.keys()].length > 0) {
-    throw new RaasError("VALIDATION_FAILED", `GET ${BATCH_JSONL_PATH} takes no query parameters`);
+    throw requestFailure("VALIDATION_FAILED", `GET ${BATCH_JSONL_PATH} takes no query parameters`);
   }
   const batchId = decodeBatchId(options.encodedBatchId);
   const abort = new AbortController();
@@ -79,7 +79,7 @@ function decodeBatchId(encoded: string): string {
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw new RaasError(
+    throw requestFailure(
       "BAD_REQUEST",
       `the path segment "${encoded.slice(0, 100)}" is not valid percent-encoding`,
     );

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 
 /** The route template a request matched, for metrics labels. */
 interface RouteLabel {
@@ -45,9 +45,9 @@ export function isTrpcPath(path: string): boolean {
   return path === "/trpc" || path.startsWith("/trpc/");
 }
 
-export function routeNotFound(req: IncomingMessage, path: string): RaasError {
+export function routeNotFound(req: IncomingMessage, path: string) {
   const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-  return new RaasError(
+  return requestFailure(
     "NOT_FOUND",
     `no route ${req.method} ${shown}; see /openapi.json for the REST routes, /trpc/<procedure> for tRPC`,
   );

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import { buildOpenApiDocument } from "../openapi/openapi-document";
 import { REST_ROUTES } from "../rest/rest-routes";
 import { createCaller } from "../root";
@@ -21,7 +21,7 @@ export function createFixedRoutes(services: ControlPlaneServices): ControlPlaneR
     const fixed = FIXED_ROUTES[path];
     label.route = path;
     if ((req.method ?? "GET") !== "GET") {
-      throw new RaasError("METHOD_NOT_ALLOWED", `${path} only accepts GET`, { details: { allow: ["GET"] } });
+      throw requestFailure("METHOD_NOT_ALLOWED", `${path} only accepts GET`, { details: { allow: ["GET"] } });
     }
     switch (fixed) {
       case "health":

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { DEFAULT_MAX_BODY_BYTES, RaasError } from "@raas/shared";
-import { toRaasError } from "../errors/to-raas-error";
+import { DEFAULT_MAX_BODY_BYTES, requestFailure } from "@raas/shared";
+import { toRequestFailure } from "../errors/to-request-failure";
 import type { ControlPlaneGateway } from "../gateway.port";
 import type { ApiLogger } from "../logger.types";
 import { GATEWAY_PATH, matchGatewayPath, serveGateway } from "./gateway-http";
@@ -36,9 +36,9 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
     const route = matchGatewayPath(path);
     const served = route
       ? serveGateway({ req, res, gateway: options.gateway, ...route, maxBodyBytes, sessions })
-      : Promise.reject(new RaasError("NOT_FOUND", `${path} is not a gateway route: /gateway/<token>/v1/…`));
+      : Promise.reject(requestFailure("NOT_FOUND", `${path} is not a gateway route: /gateway/<token>/v1/…`));
     served.catch((thrown: unknown) => {
-      const mapped = toRaasError(thrown);
+      const mapped = toRequestFailure(thrown);
       if (mapped.isUnexpected) {
         options.logger?.error(
           { err: mapped.original, method: req.method, path: route ? GATEWAY_PATH : path },
@@ -50,10 +50,10 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
         return;
       }
       const headers: Record<string, string> =
-        mapped.error.code === "UNAUTHORIZED" ? { "www-authenticate": 'Bearer realm="raas"' } : {};
-      const allow = mapped.error.details?.allow;
+        mapped.failure.code === "UNAUTHORIZED" ? { "www-authenticate": 'Bearer realm="raas"' } : {};
+      const allow = mapped.failure.details?.allow;
       if (Array.isArray(allow)) headers.allow = allow.join(", ");
-      sendRestError(res, mapped.error, headers);
+      sendRestError(res, mapped.failure, headers);
     });
   };
   return Object.assign(handler, { sessions });

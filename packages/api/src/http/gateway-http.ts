@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { parseChatCompletionRequest, RaasError, type TChatCompletion } from "@raas/shared";
-import { toRaasError } from "../errors/to-raas-error";
+import {
+  parseChatCompletionRequest,
+  type RequestFailureData,
+  requestFailure,
+  type TChatCompletion,
+} from "@raas/shared";
+import { toRequestFailure } from "../errors/to-request-failure";
 import type { ControlPlaneGateway } from "../gateway.port";
 import { assertInputDepth } from "../input-depth";
 import type { GatewaySessionLimiter } from "./gateway-session-limiter";
@@ -36,10 +41,10 @@ export async function serveGateway(options: {
   sessions?: GatewaySessionLimiter;
 }): Promise<void> {
   const { req, res, gateway, token, operation } = options;
-  if (!gateway) throw new RaasError("UNAVAILABLE", "this server runs no inference gateway");
+  if (!gateway) throw requestFailure("UNAVAILABLE", "this server runs no inference gateway");
   const method = operation === "models" ? "GET" : "POST";
   if (req.method !== method) {
-    throw new RaasError("METHOD_NOT_ALLOWED", `this gateway route only accepts ${method}`, {
+    throw requestFailure("METHOD_NOT_ALLOWED", `this gateway route only accepts ${method}`, {
       details: { allow: [method] },
     });
   }
@@ -50,7 +55,7 @@ export async function serveGateway(options: {
   if (options.sessions && !options.sessions.admit(token, res)) return;
   const body = await readJsonBody(req, options.maxBodyBytes);
   if (body === undefined)
-    throw new RaasError("BAD_REQUEST", "the request body is empty: send a chat completion request");
+    throw requestFailure("BAD_REQUEST", "the request body is empty: send a chat completion request");
   // As every control-plane input: the gateway compares, copies and stores what a harness sends.
   assertInputDepth(body);
   const request = parseChatCompletionRequest(body);
@@ -72,7 +77,7 @@ export async function serveGateway(options: {
   } catch (thrown) {
     // Before the stream opened the failure is the request's (a JSON error with its status).
     if (!stream.isOpen) throw thrown;
-    stream.fail(toRaasError(thrown).error);
+    stream.fail(toRequestFailure(thrown).failure);
   }
 }
 
@@ -118,9 +123,9 @@ class ChunkStream {
   }
 
   /** A failure after the stream opened: an error event (as OpenAI-compatible servers send), then the end. */
-  fail(error: RaasError): void {
+  fail(failure: RequestFailureData): void {
     if (this.res.writableEnded) return;
-    this.write({ error: { code: error.code, message: error.message } });
+    this.write({ error: { code: failure.code, message: failure.message } });
     this.res.end();
   }
 

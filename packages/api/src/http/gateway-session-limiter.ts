@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import { sendRestError } from "./send-json";
 
 /** Caps of one gateway session (one job's harness, behind its sandbox's bridge). */
@@ -52,12 +52,12 @@ export class GatewaySessionLimiter {
     const { maxInflightPerSession, retryAfterSec } = this.#limits;
     if (open >= maxInflightPerSession) {
       this.#refused += 1;
-      const error = new RaasError(
+      const error = requestFailure(
         "TOO_MANY_REQUESTS",
         `this gateway session already has ${maxInflightPerSession} requests open; finish one first (retry in ${retryAfterSec} s)`,
         { details: { retryAfterSec, maxInflightPerSession } },
       );
-      sendRestError(res, error, { connection: "close", "retry-after": String(retryAfterSec) });
+      sendRestError(res, error.failure, { connection: "close", "retry-after": String(retryAfterSec) });
       return false;
     }
     this.#open.set(token, open + 1);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { toRaasError } from "../errors/to-raas-error";
+import { toRequestFailure } from "../errors/to-request-failure";
 import type { ApiLogger } from "../logger.types";
 import type { ControlPlaneStoreHealth } from "../store-health.port";
 import { pathOf } from "./control-plane-request";
@@ -12,7 +12,7 @@ export function logUnexpectedError(
   thrown: unknown,
   req: IncomingMessage,
 ): void {
-  const mapped = toRaasError(thrown, storeHealth);
+  const mapped = toRequestFailure(thrown, storeHealth);
   if (!mapped.isUnexpected) return;
   const original =
     mapped.original instanceof Error && mapped.original.cause ? mapped.original.cause : mapped.original;
@@ -20,7 +20,7 @@ export function logUnexpectedError(
     // The path only: a query may carry a token (tRPC's SSE sends `connectionParams` there).
     {
       err: original,
-      reference: mapped.error.details?.reference,
+      reference: mapped.failure.details?.reference,
       method: req.method,
       path: matchGatewayPath(pathOf(req.url)) ? GATEWAY_PATH : pathOf(req.url),
     },

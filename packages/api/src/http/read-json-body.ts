@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
-import { RaasError } from "@raas/shared";
+import { type FailureError, type RequestFailureData, requestFailure } from "@raas/shared";
 
 /** After rejecting an oversized body, keep discarding this much more so the 413 reaches the client. */
 const DISCARD_AFTER_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -13,7 +13,10 @@ function isJsonContentType(header: string | undefined): boolean {
 }
 
 /** `PAYLOAD_TOO_LARGE` when the declared `Content-Length` is over the limit (nothing read yet). */
-export function declaredLengthError(req: IncomingMessage, maxBodyBytes: number): RaasError | null {
+export function declaredLengthError(
+  req: IncomingMessage,
+  maxBodyBytes: number,
+): FailureError<RequestFailureData> | null {
   const declared = req.headers["content-length"];
   return declared !== undefined && Number(declared) > maxBodyBytes ? tooLarge(maxBodyBytes) : null;
 }
@@ -33,7 +36,7 @@ export async function readJsonBody(req: IncomingMessage, maxBodyBytes: number): 
   if (raw.length === 0) return undefined;
   if (!isJsonContentType(req.headers["content-type"])) {
     const got = req.headers["content-type"] ? `'${req.headers["content-type"]}'` : "no content type";
-    throw new RaasError(
+    throw requestFailure(
       "UNSUPPORTED_MEDIA_TYPE",
       `the body must be JSON: send 'Content-Type: application/json' (got ${got})`,
     );
@@ -43,13 +46,13 @@ export async function readJsonBody(req: IncomingMessage, maxBodyBytes: number): 
     return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new RaasError("BAD_REQUEST", `the request body is not valid JSON: ${reason}`);
+    throw requestFailure("BAD_REQUEST", `the request body is not valid JSON: ${reason}`);
   }
 }
 
 /** The body as text; `BAD_REQUEST` when it is not valid UTF-8. */
 export function decodeUtf8(raw: Buffer): string {
-  if (!isUtf8(raw)) throw new RaasError("BAD_REQUEST", "the request body is not valid UTF-8");
+  if (!isUtf8(raw)) throw requestFailure("BAD_REQUEST", "the request body is not valid UTF-8");
   return raw.toString("utf8");
 }
 
@@ -80,7 +83,7 @@ export function readRaw(req: IncomingMessage, maxBodyBytes: number): Promise<Buf
     };
     const onError = (error: Error) => {
       cleanup();
-      reject(new RaasError("BAD_REQUEST", `the request body could not be read: ${error.message}`));
+      reject(requestFailure("BAD_REQUEST", `the request body could not be read: ${error.message}`));
     };
     const onAborted = () => onError(new Error("the client aborted the request"));
     req.on("data", onData);
@@ -104,8 +107,8 @@ export function discardRest(req: IncomingMessage): void {
   req.resume();
 }
 
-function tooLarge(maxBodyBytes: number): RaasError {
-  return new RaasError(
+function tooLarge(maxBodyBytes: number) {
+  return requestFailure(
     "PAYLOAD_TOO_LARGE",
     `the request body is larger than the limit of ${maxBodyBytes} bytes`,
     {

@@ -1,4 +1,4 @@
-import { toRaasError } from "../errors/to-raas-error";
+import { toRequestFailure } from "../errors/to-request-failure";
 import { type ControlPlaneRequest, isTrpcPath } from "./control-plane-request";
 import type { ControlPlaneServices } from "./control-plane-services";
 import { sendRestError } from "./send-json";
@@ -31,18 +31,18 @@ export function answerFailure(
 ): void {
   const { req, res, path } = request;
   services.logUnexpected(thrown, req);
-  const { error } = toRaasError(thrown, services.options.storeHealth);
+  const { failure } = toRequestFailure(thrown, services.options.storeHealth);
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const headers: Record<string, string> = {};
-  const allow = error.details?.allow;
+  const allow = failure.details?.allow;
   if (Array.isArray(allow)) headers.allow = allow.join(", ");
-  if (error.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
-  if (error.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="raas"';
-  const retryAfterSec = error.details?.retryAfterSec;
+  if (failure.code === "PAYLOAD_TOO_LARGE") headers.connection = "close";
+  if (failure.code === "UNAUTHORIZED") headers["www-authenticate"] = 'Bearer realm="raas"';
+  const retryAfterSec = failure.details?.retryAfterSec;
   if (typeof retryAfterSec === "number") headers["retry-after"] = String(retryAfterSec);
-  if (isTrpcPath(path)) sendTrpcError(res, error, headers);
-  else sendRestError(res, error, headers);
+  if (isTrpcPath(path)) sendTrpcError(res, failure, headers);
+  else sendRestError(res, failure, headers);
 }

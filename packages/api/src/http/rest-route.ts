@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import { RouteMatcher } from "../rest/match-route";
 import { handleRestCall } from "../rest/rest-handler";
 import { REST_ROUTES } from "../rest/rest-routes";
@@ -12,7 +12,7 @@ export function createRestRoute(services: ControlPlaneServices): ControlPlaneRou
     const match = matcher.match(req.method ?? "GET", path);
     if (match.kind === "none") throw routeNotFound(req, path);
     if (match.kind === "wrong-method") {
-      throw new RaasError(
+      throw requestFailure(
         "METHOD_NOT_ALLOWED",
         `${path} does not accept ${req.method}; use ${match.allow.join(" or ")}`,
         {

@@ -1,4 +1,4 @@
-import { hostRefusedMessage, isHostAllowed, RaasError } from "@raas/shared";
+import { hostRefusedMessage, isHostAllowed, requestFailure } from "@raas/shared";
 import { type ControlPlaneRequest, type ControlPlaneRoute, routeNotFound } from "./control-plane-request";
 
 /**
@@ -12,7 +12,7 @@ export async function routeRequest(
 ): Promise<void> {
   const { host } = request.req.headers;
   if (!isHostAllowed(host, allowedHosts))
-    throw new RaasError("FORBIDDEN", hostRefusedMessage(host, allowedHosts));
+    throw requestFailure("FORBIDDEN", hostRefusedMessage(host, allowedHosts));
   for (const route of routes) {
     const served = route(request);
     if (served) return served;

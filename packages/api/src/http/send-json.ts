@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import type { RaasError } from "@raas/shared";
+import type { RequestFailureData } from "@raas/shared";
+import { httpStatusOf } from "../errors/http-status";
 
 /** Writes `body` as JSON with `status`; no-op when the response was already sent. */
 export function sendJson(
@@ -22,11 +23,10 @@ export function sendJson(
 /** The REST error envelope: `{ error: { code, message, details? } }` with the code's HTTP status. */
 export function sendRestError(
   res: ServerResponse,
-  error: RaasError,
+  failure: RequestFailureData,
   headers: Record<string, string> = {},
 ): void {
-  const body = {
-    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
-  };
-  sendJson(res, error.httpStatus, body, headers);
+  const { code, message, details } = failure;
+  const body = { error: { code, message, ...(details ? { details } : {}) } };
+  sendJson(res, httpStatusOf(failure), body, headers);
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import type { ControlPlaneContext } from "../context";
 import { createCaller } from "../root";
 import { drainedOrClosed } from "./batch-jsonl";
@@ -38,13 +38,13 @@ export async function serveStepStream(options: {
 }): Promise<void> {
   const { req, res, query } = options;
   if (req.method !== "GET") {
-    throw new RaasError("METHOD_NOT_ALLOWED", `${STEP_STREAM_PATH} only accepts GET`, {
+    throw requestFailure("METHOD_NOT_ALLOWED", `${STEP_STREAM_PATH} only accepts GET`, {
       details: { allow: ["GET"] },
     });
   }
   const unknown = [...query.keys()].filter((key) => key !== "afterSeq");
   if (unknown.length > 0) {
-    throw new RaasError(
+    throw requestFailure(
       "VALIDATION_FAILED",
       `GET ${STEP_STREAM_PATH} takes only the query parameter afterSeq (got ${unknown.join(", ")})`,
     );
@@ -100,7 +100,7 @@ function headerValue(value: string | string[] | undefined): string | null {
 function parseSeq(raw: string | null, what: string): number {
   if (raw === null || raw.trim() === "") return 0;
   if (!/^\d{1,15}$/.test(raw.trim())) {
-    throw new RaasError(
+    throw requestFailure(
       "VALIDATION_FAILED",
       `${what}: expected the seq of the last group received (a whole number ≥ 0), got "${raw.slice(0, 40)}"`,
     );
@@ -112,7 +112,7 @@ function decodeSegment(encoded: string): string {
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw new RaasError(
+    throw requestFailure(
       "BAD_REQUEST",
       `the path segment "${encoded.slice(0, 100)}" is not valid percent-encoding`,
     );

@@ -1,12 +1,12 @@
-import type { RaasError } from "@raas/shared";
+import type { FailureError, RequestFailureData } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { SubscriberLimiter } from "./subscriber-limiter";
 
-const refusal = (run: () => unknown): RaasError => {
+const refusal = (run: () => unknown): FailureError<RequestFailureData> => {
   try {
     run();
   } catch (error) {
-    return error as RaasError;
+    return error as FailureError<RequestFailureData>;
   }
   throw new Error("expected a refusal");
 };
@@ -17,11 +17,11 @@ describe("SubscriberLimiter", () => {
     const a1 = limiter.acquire("a", "token a");
     limiter.acquire("a", "token a");
     const perKey = refusal(() => limiter.acquire("a", "token a"));
-    expect(perKey.code).toBe("UNAVAILABLE");
+    expect(perKey.failure.code).toBe("UNAVAILABLE");
     expect(perKey.message).toBe(
       "token a already holds its limit of 2 live subscriptions; close one first; retry in 7 s",
     );
-    expect(perKey.details).toEqual({ retryAfterSec: 7 });
+    expect(perKey.failure.details).toEqual({ retryAfterSec: 7 });
     limiter.acquire("b", "token b");
     expect(refusal(() => limiter.acquire("c", "token c")).message).toContain(
       "its limit of 3 live subscriptions",
@@ -30,6 +30,6 @@ describe("SubscriberLimiter", () => {
     a1();
     expect(limiter.size).toBe(2);
     limiter.acquire("c", "token c");
-    expect(refusal(() => limiter.acquire("a", "token a")).code).toBe("UNAVAILABLE");
+    expect(refusal(() => limiter.acquire("a", "token a")).failure.code).toBe("UNAVAILABLE");
   });
 });

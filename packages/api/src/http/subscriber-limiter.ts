@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 
 /** Limits of live subscriptions (SSE streams), which each hold a connection and a buffer. */
 export interface SubscriberLimits {
@@ -64,8 +64,8 @@ export class SubscriberLimiter {
   }
 }
 
-function full(message: string, retryAfterSec: number): RaasError {
-  return new RaasError("UNAVAILABLE", `${message}; retry in ${retryAfterSec} s`, {
+function full(message: string, retryAfterSec: number) {
+  return requestFailure("UNAVAILABLE", `${message}; retry in ${retryAfterSec} s`, {
     details: { retryAfterSec },
   });
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
-import type { RaasError } from "@raas/shared";
+import type { RequestFailureData } from "@raas/shared";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
-import { TRPC_CODE_OF } from "../errors/to-raas-error";
+import { httpStatusOf, TRPC_CODE_OF } from "../errors/http-status";
 import { appRouter } from "../root";
 import type { ControlPlaneErrorData } from "../trpc";
 import { sendJson } from "./send-json";
@@ -9,21 +9,18 @@ import { sendJson } from "./send-json";
 /** Writes an error in tRPC's envelope, for failures detected before tRPC sees the request. */
 export function sendTrpcError(
   res: ServerResponse,
-  error: RaasError,
+  failure: RequestFailureData,
   headers: Record<string, string> = {},
 ): void {
+  const httpStatus = httpStatusOf(failure);
   const data: ControlPlaneErrorData = {
-    code: error.code,
-    httpStatus: error.httpStatus,
+    code: failure.code,
+    httpStatus,
     path: undefined,
-    details: error.details,
+    details: failure.details,
   };
-  sendJson(
-    res,
-    error.httpStatus,
-    { error: { message: error.message, code: TRPC_ERROR_CODES_BY_KEY[TRPC_CODE_OF[error.code]], data } },
-    headers,
-  );
+  const code = TRPC_ERROR_CODES_BY_KEY[TRPC_CODE_OF[failure.code]];
+  sendJson(res, httpStatus, { error: { message: failure.message, code, data } }, headers);
 }
 
 const procedurePaths = new Set(Object.keys(appRouter._def.procedures));

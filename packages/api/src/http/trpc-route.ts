@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
-import { toRaasError } from "../errors/to-raas-error";
+import { toRequestFailure } from "../errors/to-request-failure";
 import { appRouter } from "../root";
 import { requireRole } from "../trpc";
 import { type ControlPlaneRequest, type ControlPlaneRoute, isTrpcPath } from "./control-plane-request";
@@ -22,7 +22,8 @@ export function createTrpcRoute(services: ControlPlaneServices): ControlPlaneRou
     // tRPC writes its own error responses: the same `retry-after` as REST when one asks for it.
     responseMeta: ({ errors }) => {
       for (const error of errors) {
-        const retryAfterSec = toRaasError(error, options.storeHealth).error.details?.retryAfterSec;
+        const { failure } = toRequestFailure(error, options.storeHealth);
+        const retryAfterSec = failure.details?.retryAfterSec;
         if (typeof retryAfterSec === "number") return { headers: { "retry-after": String(retryAfterSec) } };
       }
       return {};
@@ -33,7 +34,7 @@ export function createTrpcRoute(services: ControlPlaneServices): ControlPlaneRou
     const tooLarge = declaredLengthError(req, maxBodyBytes);
     if (tooLarge) {
       discardRest(req);
-      sendTrpcError(res, tooLarge, { connection: "close" });
+      sendTrpcError(res, tooLarge.failure, { connection: "close" });
       return;
     }
     if (req.method === "POST") {

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from "@raas/shared";
+import { REQUEST_CODES } from "@raas/shared";
 import { z } from "zod";
 import type { RestRoute } from "../rest/rest-route.types";
 import { BATCH_JSONL_PATH, batchJsonlOperation } from "./batch-jsonl-operation";
@@ -25,7 +25,7 @@ const ZErrorBody = z
     error: z
       .object({
         code: z
-          .enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]])
+          .enum(REQUEST_CODES)
           .describe("RaaS error code; each maps to one HTTP status (see the response descriptions)."),
         message: z.string().describe("One sentence a human understands: what was wrong and how to fix it."),
         details: z

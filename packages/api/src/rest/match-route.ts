@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import type { RestRoute } from "./rest-route.types";
 
 interface CompiledRoute {
@@ -65,7 +65,7 @@ function decodeSegment(part: string): string {
   try {
     return decodeURIComponent(part);
   } catch {
-    throw new RaasError(
+    throw requestFailure(
       "BAD_REQUEST",
       `the path segment "${part.slice(0, 100)}" is not valid percent-encoding`,
     );

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import type { ControlPlaneContext } from "../context";
 import { readJsonBody } from "../http/read-json-body";
 import { sendJson } from "../http/send-json";
@@ -51,14 +51,14 @@ async function buildInput(options: RestCallOptions): Promise<unknown> {
     case "body": {
       const body = await readJsonBody(req, options.maxBodyBytes);
       if (body === undefined) {
-        throw new RaasError(
+        throw requestFailure(
           "BAD_REQUEST",
           `${route.method} ${route.path} needs a JSON body; send it with 'Content-Type: application/json'`,
         );
       }
       if (Object.keys(params).length === 0) return body;
       if (typeof body !== "object" || body === null || Array.isArray(body)) {
-        throw new RaasError("VALIDATION_FAILED", "input: expected object");
+        throw requestFailure("VALIDATION_FAILED", "input: expected object");
       }
       return { ...body, ...params };
     }
@@ -72,7 +72,7 @@ async function buildInput(options: RestCallOptions): Promise<unknown> {
     }
     case "none":
       if ([...query.keys()].length > 0) {
-        throw new RaasError("VALIDATION_FAILED", `${route.method} ${route.path} takes no query parameters`);
+        throw requestFailure("VALIDATION_FAILED", `${route.method} ${route.path} takes no query parameters`);
       }
       return Object.keys(params).length > 0 ? params : undefined;
   }

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 
 /**
  * A bounded FIFO between a push-based listener and a pull-based async generator. When the
@@ -46,7 +46,7 @@ export class EventBuffer<T> {
           continue;
         }
         if (this.#overflowed) {
-          throw new RaasError(
+          throw requestFailure(
             "TOO_MANY_REQUESTS",
             `the event stream fell more than ${this.#maxBuffered} events behind; reconnect and narrow the filter`,
           );

@@ -1,4 +1,4 @@
-import { DEFAULT_POLICY_ID, hasControlCharacter, RaasError, ZPolicyId } from "@raas/shared";
+import { DEFAULT_POLICY_ID, hasControlCharacter, requestFailure, ZPolicyId } from "@raas/shared";
 import { z } from "zod";
 import { adminProcedure } from "../../trpc";
 import { ZBackendBaseUrl, ZBackendId, ZBackendKind, ZBackendView, ZWeightVersion } from "./backend.schema";
@@ -71,7 +71,7 @@ export const register = adminProcedure
     const backends = requireBackends(ctx);
     const modelName = input.modelName ?? backends.defaultModelName;
     if (modelName === undefined) {
-      throw new RaasError("VALIDATION_FAILED", "modelName: required, this server has no default model name");
+      throw requestFailure("VALIDATION_FAILED", "modelName: required, this server has no default model name");
     }
     const id = input.id ?? new URL(input.baseUrl).host;
     const { backend, isCreated } = await backends.registry.registerBackend({

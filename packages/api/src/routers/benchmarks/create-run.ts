@@ -1,4 +1,4 @@
-import { RaasError, zJsonObjectWithoutNul } from "@raas/shared";
+import { requestFailure, zJsonObjectWithoutNul } from "@raas/shared";
 import { z } from "zod";
 import type { BenchmarkRunRecord } from "../../benchmarks.port";
 import { trainerProcedure } from "../../trpc";
@@ -33,8 +33,8 @@ const ZCreateBenchmarkRunRequest = z
   .meta({ description: "A new benchmark run." });
 const ZCreateBenchmarkRunResponse = ZBenchmarkRunResponse;
 
-function conflict(existing: BenchmarkRunRecord): RaasError {
-  return new RaasError(
+function conflict(existing: BenchmarkRunRecord) {
+  return requestFailure(
     "CONFLICT",
     `a benchmark run with id "${existing.id}" already exists (model ${existing.model}, dataset ${existing.dataset}); pick another id, or add results to it with benchmarks.recordResults`,
     { details: { runId: existing.id, model: existing.model, dataset: existing.dataset } },
@@ -81,6 +81,6 @@ export const createRun = trainerProcedure
     ctx.logger.info({ runId: input.id, model: input.model, dataset: input.dataset }, "benchmark run created");
     const run = await store.getRun(input.id);
     if (!run)
-      throw new RaasError("INTERNAL", `benchmark run "${input.id}" vanished right after it was created`);
+      throw requestFailure("INTERNAL", `benchmark run "${input.id}" vanished right after it was created`);
     return { run };
   });

@@ -1,4 +1,4 @@
-import { RaasError, zIdString } from "@raas/shared";
+import { requestFailure, zIdString } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 import { zListLimit } from "../../util/list-limit.schema";
@@ -55,7 +55,7 @@ export const results = viewerProcedure
     if (input.cursor !== undefined) {
       start = all.findIndex((result) => result.instanceId === input.cursor) + 1;
       if (start === 0) {
-        throw new RaasError(
+        throw requestFailure(
           "VALIDATION_FAILED",
           `cursor: "${input.cursor}" is not an instance of run "${input.runId}"; pass the nextCursor of the previous page`,
         );

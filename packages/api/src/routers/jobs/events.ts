@@ -1,4 +1,4 @@
-import { RaasError, ZId, ZJob } from "@raas/shared";
+import { failureOf, ZId, ZJob } from "@raas/shared";
 import { z } from "zod";
 import type { ApiJobEvent } from "../../engine.port";
 import { viewerProcedure } from "../../trpc";
@@ -41,7 +41,8 @@ export const events = viewerProcedure
             const job = await ctx.engine.getJob(id);
             if (matches({ type: "job.updated", job })) yield { type: "job.updated" as const, job };
           } catch (error) {
-            if (!(error instanceof RaasError && error.code === "NOT_FOUND")) throw error;
+            const failure = failureOf(error);
+            if (!(failure?.kind === "request" && failure.code === "NOT_FOUND")) throw error;
           }
         }
       }

@@ -1,4 +1,4 @@
-import { RaasError, ZGatewayTraces, ZId } from "@raas/shared";
+import { requestFailure, ZGatewayTraces, ZId } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 import { requireJobReader } from "./job-access";
@@ -29,7 +29,7 @@ export const gatewayTraces = viewerProcedure
   .input(ZGatewayTracesRequest)
   .output(ZGatewayTraces)
   .query(async ({ ctx, input }) => {
-    if (!ctx.gateway) throw new RaasError("UNAVAILABLE", "this server runs no inference gateway");
+    if (!ctx.gateway) throw requestFailure("UNAVAILABLE", "this server runs no inference gateway");
     await requireJobReader(ctx, input.jobId);
     return ctx.gateway.buildTraces(input.jobId);
   });

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import type { ControlPlanePolicy } from "../../batches.port";
 import type { ControlPlaneContext } from "../../context";
 import { requirePolicy } from "../runs/require-batches";
@@ -21,7 +21,7 @@ export async function requirePolicyWriter(
   if (ownerId === null && principal.tokenId !== undefined)
     ownerId = (await policy.claim(policyId, principal.tokenId)).ownerId;
   if (ownerId === principal.tokenId) return policy;
-  throw new RaasError(
+  throw requestFailure(
     "FORBIDDEN",
     `policy ${policyId} belongs to another trainer's token (${ownerId}); send that token or an admin token, or train a policy of your own (runs.create with policyId, backends registered under it)`,
     { details: { policyId, ownerId } },

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import { z } from "zod";
 import { adminProcedure } from "../../trpc";
 import { ZRunIdInput } from "./run.schema";
@@ -37,7 +37,7 @@ export const archive = adminProcedure
   .output(ZArchiveRunResponse)
   .mutation(async ({ ctx, input }) => {
     if (!ctx.archive) {
-      throw new RaasError(
+      throw requestFailure(
         "UNAVAILABLE",
         "this server keeps trajectories in memory (RAAS_STORE=memory), so there is nothing to archive; run it with the database store",
       );

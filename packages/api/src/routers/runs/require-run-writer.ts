@@ -1,4 +1,4 @@
-import { RaasError, type TRun } from "@raas/shared";
+import { requestFailure, type TRun } from "@raas/shared";
 import { requireReader } from "../../auth/owner-access";
 import type { ControlPlaneContext } from "../../context";
 import { requireBatches } from "./require-batches";
@@ -12,7 +12,7 @@ export async function requireRunWriter(ctx: ControlPlaneContext, runId: string):
   const run = await requireBatches(ctx).system.getRun(runId);
   const { principal } = ctx;
   if (principal.role === "admin" || run.ownerId === null || run.ownerId === principal.tokenId) return run;
-  throw new RaasError(
+  throw requestFailure(
     "FORBIDDEN",
     `run ${run.id} belongs to another trainer's token (${run.ownerId}); send the token that created it, or an admin token`,
     { details: { runId: run.id, ownerId: run.ownerId } },

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import { z } from "zod";
 import { viewerProcedure } from "../../trpc";
 import { requireSandboxEvents } from "./require-sandbox-events";
@@ -27,5 +27,5 @@ export const get = viewerProcedure
   .query(async ({ ctx, input }) => {
     const sandbox = await requireSandboxEvents(ctx).getSandbox(input.id);
     if (sandbox) return { sandbox };
-    throw new RaasError("NOT_FOUND", `no sandbox with id "${input.id}" has been recorded`);
+    throw requestFailure("NOT_FOUND", `no sandbox with id "${input.id}" has been recorded`);
   });

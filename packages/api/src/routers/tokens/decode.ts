@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import { z } from "zod";
 import type { ControlPlaneContext } from "../../context";
 import type { TokenTextDecoder } from "../../tokens.port";
@@ -37,7 +37,7 @@ const ZDecodeTokensResponse = z
 /** The context's decoder, or a 503 that says why there is none. */
 function requireTokenText(ctx: ControlPlaneContext): TokenTextDecoder {
   if (ctx.tokenText) return ctx.tokenText;
-  throw new RaasError(
+  throw requestFailure(
     "UNAVAILABLE",
     "this server has no tokenizer to decode token ids with; start it with one (apps/server uses Qwen3's)",
   );

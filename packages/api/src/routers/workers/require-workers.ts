@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import type { ControlPlaneContext } from "../../context";
 import type { WorkerRecord, WorkerStore } from "../../workers.port";
 import type { TWorkerView } from "./worker.schema";
@@ -6,14 +6,14 @@ import type { TWorkerView } from "./worker.schema";
 /** The context's worker registry, or a 503 that says why there is none. */
 export function requireWorkers(ctx: ControlPlaneContext): WorkerStore {
   if (ctx.workers) return ctx.workers;
-  throw new RaasError(
+  throw requestFailure(
     "UNAVAILABLE",
     "this server runs without a worker registry, so it has no workers to list or change; start it with one (apps/server always builds one)",
   );
 }
 
-export function unknownWorker(id: string): RaasError {
-  return new RaasError(
+export function unknownWorker(id: string) {
+  return requestFailure(
     "NOT_FOUND",
     `no worker with id "${id}"; list them with workers.list (GET /api/v1/workers)`,
   );
