@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryBatchStore } from "../src/memory/memory-batch-store";
 import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
-import { until } from "./until";
 
 const start = batchHarnessPerTest();
 const closed = closedStep;
@@ -27,10 +26,10 @@ describe("BatchSystem: redundant jobs cancelled, finished samples carried into t
     expect(first.stats.jobsCancelled).toBe(3);
     expect(first.stats.trajectoriesCarriedOver).toBe(1);
     // The cancels went through the engine's normal path.
-    for (const member of slow?.members.slice(1) ?? []) {
-      await until(async () => (await h.engine.getJob(member.jobId)).status === "cancelled");
-    }
-    await until(async () => (await h.batches.getStep(step.id)).stats.waste.cancelled.jobs === 3);
+    const cancels = (slow?.members.slice(1) ?? []).map((member) => member.jobId);
+    const { jobs } = await h.drive(h.engine.waitForJobs(cancels, { timeoutMs: 60_000 }));
+    expect(jobs.map((job) => job.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
+    await h.driveUntil(async () => (await h.batches.getStep(step.id)).stats.waste.cancelled.jobs === 3);
 
     // The next step starts with the carried group: its finished sample kept, three slots run anew.
     const next = await h.batches.createStep({
@@ -103,7 +102,7 @@ describe("BatchSystem: redundant jobs cancelled, finished samples carried into t
       groupSize: 2,
       groups: 1,
     });
-    await until(
+    await h.driveUntil(
       async () => (await h.batches.listGroups(step.id))[0]?.members.every((m) => m.jobId !== "") === true,
     );
     await h.restartBatches();
@@ -124,14 +123,16 @@ describe("BatchSystem: redundant jobs cancelled, finished samples carried into t
       groupSize: 2,
       groups: 1,
     });
-    await until(async () => (await h.batches.listGroups(step.id))[0]?.members[0]?.status === "finished");
+    await h.driveUntil(
+      async () => (await h.batches.listGroups(step.id))[0]?.members[0]?.status === "finished",
+    );
     const cancelled = await h.batches.cancelStep(step.id);
     expect(cancelled.status).toBe("cancelled");
     const [group] = await h.batches.listGroups(step.id);
     expect(group?.state).toBe("carried");
-    await until(
-      async () => (await h.engine.getJob(group?.members[1]?.jobId as string)).status === "cancelled",
-    );
+    const ended = group?.members[1]?.jobId as string;
+    const { jobs } = await h.drive(h.engine.waitForJobs([ended], { timeoutMs: 60_000 }));
+    expect(jobs[0]?.status).toBe("cancelled");
     const next = await h.batches.nextGroups(step.id, { afterSeq: 0, limit: 5, timeoutMs: 1_000 });
     expect(next).toMatchObject({ groups: [], done: true });
   });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TaskCatalog } from "../src/batches/batch-system.types";
 import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
-import { until } from "./until";
 
 const start = batchHarnessPerTest();
 
@@ -18,6 +17,13 @@ const brokenCatalog: TaskCatalog = {
 
 async function jobsOfStep(h: Awaited<ReturnType<typeof start>>, stepId: string) {
   return (await h.engine.listJobs({ batchId: stepId, limit: 500 })).items;
+}
+
+/** Drives the clock until every job the step submitted has ended (each end is a job event). */
+async function jobsOfStepEnded(h: Awaited<ReturnType<typeof start>>, stepId: string) {
+  const ids = (await jobsOfStep(h, stepId)).map((job) => job.id);
+  const { done } = await h.drive(h.engine.waitForJobs(ids, { timeoutMs: 60_000 }));
+  expect(done).toBe(true);
 }
 
 describe("BatchSystem: a step's failure budget", () => {
@@ -50,9 +56,7 @@ describe("BatchSystem: a step's failure budget", () => {
     const next = await h.batches.nextGroups(step.id, { afterSeq: 0, limit: 10, timeoutMs: 1_000 });
     expect(next).toMatchObject({ groups: [], done: true, step: { status: "failed" } });
     // No job of the step is left running, and none was scored.
-    await until(async () =>
-      (await jobsOfStep(h, step.id)).every((j) => j.status !== "queued" && j.status !== "active"),
-    );
+    await jobsOfStepEnded(h, step.id);
     for (const job of await jobsOfStep(h, step.id)) {
       expect(["failed", "cancelled"]).toContain(job.status);
       expect(job.reward).toBeNull();
@@ -85,9 +89,7 @@ describe("BatchSystem: a step's failure budget", () => {
     expect(done.failure).toMatchObject({ jobsFailed: 4, budget: 3, commonestCause: "sandbox/run" });
     const slow = (await h.batches.listGroups(step.id)).find((g) => g.taskId === "slow");
     expect(slow?.members.map((m) => m.status)).toEqual(["cancelled", "cancelled"]);
-    await until(async () =>
-      (await jobsOfStep(h, step.id)).every((j) => j.status !== "queued" && j.status !== "active"),
-    );
+    await jobsOfStepEnded(h, step.id);
     for (const member of slow?.members ?? [])
       expect((await h.engine.getJob(member.jobId)).status).toBe("cancelled");
   });

@@ -1,13 +1,6 @@
-import {
-  type GatewayCallStore,
-  HandlerRegistry,
-  MemoryJobQueue,
-  MemoryJobStore,
-  RolloutEngine,
-  StageFailure,
-  sleep,
-  type TaskHandler,
-} from "@raas/engine";
+import { stageFailure, policyFailure } from "@raas/shared";
+import { type GatewayCallStore, HandlerRegistry, MemoryJobQueue, MemoryJobStore, RolloutEngine, sleep, type TaskHandler } from "@raas/engine";
+import { ManualClock } from "@raas/engine/testing";
 import { afterEach } from "vitest";
 import { z } from "zod";
 import { BatchSystem } from "../src/batches/batch-system";
@@ -16,7 +9,6 @@ import { gatewayTraceCertifier } from "../src/batches/trace-certification";
 import { MemoryBatchStore } from "../src/memory/memory-batch-store";
 import type { BatchStore } from "../src/ports/batch-store.port";
 import type { CurriculumStore } from "../src/ports/curriculum-store.port";
-import { until } from "./until";
 
 /** Payload of the scripted group handler: each slot's reward, and which attempts fail as infrastructure. */
 const ZGroupTaskPayload = z
@@ -90,6 +82,7 @@ function attemptOf(jobKey: string | null): number {
 /** A handler whose outcome per group slot is scripted by the payload; RUN waits at the test's gates. */
 function createGroupTaskHandler(
   gates: Gates,
+  clock: ManualClock,
   gatewayCalls?: GatewayCallStore,
 ): TaskHandler<TGroupTaskPayload, null, null> {
   return {
@@ -103,7 +96,7 @@ function createGroupTaskHandler(
       const slot = slotOf(ctx.job.metadata);
       const taskId = String(ctx.job.metadata?.taskId);
       await gates.pass(`${taskId}:${slot}`, ctx.signal);
-      await sleep(1, ctx.signal);
+      await sleep(1, ctx.signal, clock);
       ctx.record.turn({
         index: 0,
         promptIds: [1, 2, 3],
@@ -121,14 +114,14 @@ function createGroupTaskHandler(
         await recordGatewayCalls(gatewayCalls, ctx.job.id, rewrites);
       }
       if (attemptOf(ctx.job.jobKey) < (ctx.payload.infraFailures[slot] ?? 0))
-        throw new StageFailure("sandbox", `scripted infrastructure failure of slot ${slot}`);
-      if (ctx.payload.agentFailSlots.includes(slot)) throw new StageFailure("agent", "scripted policy fault");
+        throw stageFailure("sandbox", `scripted infrastructure failure of slot ${slot}`);
+      if (ctx.payload.agentFailSlots.includes(slot)) throw policyFailure("scripted policy fault");
       return null;
     },
     async eval(ctx) {
       const slot = slotOf(ctx.job.metadata);
       if (ctx.payload.tamperedSlots.includes(slot))
-        throw new StageFailure("agent", `canary of slot ${slot} lied`, {
+        throw policyFailure(`canary of slot ${slot} lied`, {
           label: "tampered",
           result: { canary: `canary_${slot}`, expected: "failed", reported: "passed" },
         });
@@ -179,7 +172,11 @@ export function groupTask(taskId: string, rewards: number[], extra: Partial<TGro
   return { taskId, kind: "grouptask", payload: { rewards, ...extra } };
 }
 
-/** An engine on memory adapters with the scripted group handler, and a batch system over it. */
+/**
+ * An engine on memory adapters with the scripted group handler, and a batch system over it, all on
+ * one manual clock: time moves only in `drive` / `driveUntil`, so what a test sees is the order of
+ * events, never how fast they came.
+ */
 export async function startBatchHarness(
   options: {
     store?: BatchStore;
@@ -193,13 +190,15 @@ export async function startBatchHarness(
   } = {},
 ) {
   const gates = new Gates();
-  const handlers = new HandlerRegistry().register(createGroupTaskHandler(gates, options.gatewayCalls));
+  const clock = new ManualClock();
+  const handlers = new HandlerRegistry().register(createGroupTaskHandler(gates, clock, options.gatewayCalls));
   const jobStore = new MemoryJobStore();
-  const queue = new MemoryJobQueue();
+  const queue = new MemoryJobQueue({ clock });
   const engine = new RolloutEngine({
     store: jobStore,
     queue,
     handlers,
+    clock,
     pools: { init: { concurrency: 16 }, run: { concurrency: 64 }, eval: { concurrency: 16 } },
   });
   await engine.start();
@@ -208,6 +207,7 @@ export async function startBatchHarness(
     new BatchSystem({
       engine,
       store,
+      clock,
       reconcileEveryMs: options.reconcileEveryMs ?? 200,
       ...(options.catalog ? { catalog: options.catalog } : {}),
       ...(options.curriculum ? { curriculum: options.curriculum } : {}),
@@ -216,10 +216,44 @@ export async function startBatchHarness(
     });
   let batches = make();
   await batches.start();
+  /** One millisecond of clock time, with what it started committed before the next. */
+  const step = async () => {
+    await clock.advance(1);
+    await engine.flush();
+  };
   return {
     engine,
     store,
     gates,
+    clock,
+    /**
+     * Moves the clock on a millisecond at a time until `done` settles, and returns its value; past
+     * `limitMs` of clock time it throws (a deterministic bound: the clock moves only here).
+     */
+    async drive<T>(done: Promise<T>, limitMs = 60_000): Promise<T> {
+      let isSettled = false;
+      const watched = done.finally(() => {
+        isSettled = true;
+      });
+      await engine.flush();
+      for (let ms = 0; !isSettled; ms++) {
+        if (ms >= limitMs) throw new Error(`still waiting after ${limitMs} ms of clock time`);
+        await step();
+      }
+      return watched;
+    },
+    /**
+     * Moves the clock on a millisecond at a time until `holds()` — for a state no event announces
+     * (a group's decision, a member's job id): read between clock steps, so the answer depends on
+     * the order of events alone. Throws past `limitMs` of clock time.
+     */
+    async driveUntil(holds: () => Promise<boolean>, limitMs = 60_000): Promise<void> {
+      await engine.flush();
+      for (let ms = 0; !(await holds()); ms++) {
+        if (ms >= limitMs) throw new Error(`condition not met in ${limitMs} ms of clock time`);
+        await step();
+      }
+    },
     get batches() {
       return batches;
     },
@@ -232,7 +266,13 @@ export async function startBatchHarness(
     },
     async close() {
       await batches.stop();
-      await engine.stop({ graceMs: 100 });
+      let isStopped = false;
+      const stopping = engine.stop({ graceMs: 100 }).finally(() => {
+        isStopped = true;
+      });
+      // The stop's grace passes only as the clock moves.
+      while (!isStopped) await clock.advance(100);
+      await stopping;
       await queue.close();
       await jobStore.close();
     },
@@ -254,8 +294,13 @@ export function batchHarnessPerTest() {
   };
 }
 
-/** Waits until the step stopped running and returns it. */
+/** Drives the clock until the step stopped running (its long-poll wakes on the close); returns it. */
 export async function closedStep(h: BatchHarness, stepId: string) {
-  await until(async () => (await h.batches.getStep(stepId)).status !== "running", 20_000);
+  const limitMs = 60_000;
+  const { step } = await h.drive(
+    h.batches.nextGroups(stepId, { afterSeq: Number.MAX_SAFE_INTEGER, limit: 1, timeoutMs: limitMs }),
+    limitMs + 1,
+  );
+  if (step.status === "running") throw new Error(`step ${stepId} still running after ${limitMs} ms`);
   return h.batches.getStep(stepId);
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
-import { until } from "./until";
 
 const start = batchHarnessPerTest();
 const closed = closedStep;
@@ -46,7 +45,9 @@ describe("BatchSystem: infrastructure failures are re-run, never reward 0", () =
       maxInfraRetries: 1,
       dynamicSampling: { policy: "zero-variance", overProvision: 2 },
     });
-    await until(async () => (await h.batches.listGroups(step.id)).some((g) => g.decision === "failed"));
+    await h.driveUntil(async () =>
+      (await h.batches.listGroups(step.id)).some((g) => g.decision === "failed"),
+    );
     h.gates.open("fine:0");
     const done = await closed(h, step.id);
     expect(done.status).toBe("completed");
@@ -117,7 +118,7 @@ describe("BatchSystem: staleness", () => {
       staleness: { maxVersions: 0, action: "withhold" },
       dynamicSampling: { policy: "zero-variance", overProvision: 1 },
     });
-    await until(
+    await h.driveUntil(
       async () => (await h.batches.listGroups(step.id))[0]?.members.every((m) => m.jobId !== "") === true,
     );
     version = 2;
@@ -147,7 +148,9 @@ describe("BatchSystem: staleness", () => {
       groups: 1,
       staleness: { maxVersions: 1, action: "regenerate" },
     });
-    await until(async () => (await h.batches.listGroups(step.id))[0]?.members[1]?.status === "finished");
+    await h.driveUntil(
+      async () => (await h.batches.listGroups(step.id))[0]?.members[1]?.status === "finished",
+    );
     version = 7;
     h.gates.open("g:0");
     const done = await closed(h, step.id);

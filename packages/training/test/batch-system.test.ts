@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
-import { until } from "./until";
 
 const start = batchHarnessPerTest();
 const closed = closedStep;
@@ -63,17 +62,17 @@ describe("BatchSystem: groups decided early, handed out in completion order", ()
       groupSize: 4,
       groups: 1,
     });
-    await until(async () => (await h.batches.listGroups(step.id))[0]?.decision === "informative");
+    await h.driveUntil(async () => (await h.batches.listGroups(step.id))[0]?.decision === "informative");
     const [group] = await h.batches.listGroups(step.id);
     expect(group?.state).toBe("running");
     expect(group?.members.filter((m) => m.status === "running")).toHaveLength(2);
-    const polled = await h.batches.nextGroups(step.id, { afterSeq: 0, limit: 10, timeoutMs: 50 });
+    const polled = await h.drive(h.batches.nextGroups(step.id, { afterSeq: 0, limit: 10, timeoutMs: 50 }));
     expect(polled.groups).toEqual([]);
     expect(polled.done).toBe(false);
-    // The long-poll wakes when the group is handed out.
+    // The long-poll wakes when the group is handed out, long before its timeout.
     const waiting = h.batches.nextGroups(step.id, { afterSeq: 0, limit: 10, timeoutMs: 20_000 });
     h.gates.open("t:2", "t:3");
-    const next = await waiting;
+    const next = await h.drive(waiting, 10_000);
     expect(next.groups.map((g) => g.taskId)).toEqual(["t"]);
     expect((await closed(h, step.id)).status).toBe("completed");
   });
