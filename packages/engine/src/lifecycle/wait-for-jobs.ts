@@ -9,6 +9,9 @@ import type { Clock } from "../ports/clock.port";
  */
 const WAIT_STORE_RECHECK_MS = 5_000;
 
+/** Store reads in flight at once while a wait reads its jobs (every read goes to the store). */
+const READS_AT_ONCE = 16;
+
 export interface WaitDeps {
   /** The job as the store holds it. */
   getJob(id: string): Promise<TJob>;
@@ -44,7 +47,11 @@ export async function waitForJobs(
   let wake: (() => void) | null = null;
   const unfinished = () => unique.filter((id) => !isTerminalStatus(jobs.get(id)?.status ?? "submitted"));
   const read = async (which: readonly string[]) => {
-    for (const id of which) jobs.set(id, newer(jobs.get(id), await deps.getJob(id)));
+    for (let start = 0; start < which.length; start += READS_AT_ONCE) {
+      const chunk = which.slice(start, start + READS_AT_ONCE);
+      const fetched = await Promise.all(chunk.map((id) => deps.getJob(id)));
+      for (const job of fetched) jobs.set(job.id, newer(jobs.get(job.id), job));
+    }
   };
   const unsubscribe = deps.subscribe((event) => {
     if (!wanted.has(event.job.id)) return;
