@@ -13,7 +13,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isStageFailure } from "@raas/engine";
 import {
   createBundleDirRepoSource,
   evaluateSwePatch,
@@ -29,6 +28,7 @@ import {
   tinystatsForgeries,
 } from "@raas/handlers/testing";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
+import { failureOf, isStageFailureData } from "@raas/shared";
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
 import { median, percentile } from "./stats";
 import { targetOf } from "./targets/bench-targets";
@@ -217,7 +217,8 @@ const bench: Bench = {
                 tampered,
               });
             } catch (error) {
-              const kind = isStageFailure(error) ? error.kind : "error";
+              const failure = failureOf(error);
+              const kind = isStageFailureData(failure) ? failure.kind : "error";
               const message = error instanceof Error ? error.message : String(error);
               console.error(`[eval] ${item.kind}: ${kind}: ${message.slice(0, 300)}`);
               outcomes.push({

@@ -137,7 +137,7 @@ describe("a backend restarting mid-rollout", () => {
     const failure = await failureOf(
       target.generate({ jobId: "j", promptIds: [151_644, 872, 198], sampling }),
     );
-    expect(failure).toMatchObject({ kind: "inference", reason: "connection", backendId: "gone" });
+    expect(failure).toMatchObject({ failure: { kind: "inference" }, reason: "connection", backendId: "gone" });
     expect(failure.message).toMatch(/outage budget 300 ms/);
     expect(target.listBackends()[0]).toMatchObject({ inFlight: 0 });
   });
@@ -153,6 +153,6 @@ describe("a backend restarting mid-rollout", () => {
     );
     while (target.listBackends()[0]!.stats.errors === 0) await sleep(5);
     controller.abort();
-    expect(await pending).toMatchObject({ kind: "inference", reason: "aborted" });
+    expect(await pending).toMatchObject({ failure: { kind: "inference" }, reason: "aborted" });
   });
 });

@@ -187,7 +187,7 @@ describe("weight-sync pause of the routed pool", () => {
     controller.abort();
     // Never resumed: it can only end because the cancellation ended its wait.
     const failure = (await call.catch((error: unknown) => error)) as InferenceFailure;
-    expect(failure).toMatchObject({ kind: "inference", reason: "aborted" });
+    expect(failure).toMatchObject({ failure: { kind: "inference" }, reason: "aborted" });
     expect(sim.snapshot()).toMatchObject({ requestsSucceeded: 0, requestsAborted: 0, generationTokens: 0 });
     expect(pool.isPaused).toBe(true);
   });

@@ -79,12 +79,16 @@ describe("PrismaBatchStore: what only a database checks", () => {
       const run = makeRun({ runKey: "same" });
       await store.insertRun(run);
       await expect(store.insertRun(makeRun({ runKey: "same" }))).rejects.toMatchObject({
-        code: "CONFLICT",
-        message: expect.stringContaining('run key "same"'),
+        failure: {
+          code: "CONFLICT",
+          message: expect.stringContaining('run key "same"'),
+        },
       });
       await expect(store.insertStep(makeStep("run_unknown"))).rejects.toMatchObject({
-        code: "NOT_FOUND",
-        message: "run run_unknown does not exist",
+        failure: {
+          code: "NOT_FOUND",
+          message: "run run_unknown does not exist",
+        },
       });
       expect(await store.listRuns(10)).toEqual([run]);
     } finally {

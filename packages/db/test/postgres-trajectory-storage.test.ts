@@ -151,8 +151,10 @@ describe("PostgreSQL trajectory storage", () => {
     });
 
     it("refuses an active run (409) and an unknown one (404)", async () => {
-      await expect(store.archive.archiveRun(runId)).rejects.toMatchObject({ code: "CONFLICT" });
-      await expect(store.archive.archiveRun("run_nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(store.archive.archiveRun(runId)).rejects.toMatchObject({ failure: { code: "CONFLICT" } });
+      await expect(store.archive.archiveRun("run_nope")).rejects.toMatchObject({
+        failure: { code: "NOT_FOUND" },
+      });
     });
 
     it("moves a finished run's trajectories to gzip JSONL, keeps job rows, serves reads from the archive", async () => {
@@ -199,7 +201,9 @@ describe("PostgreSQL trajectory storage", () => {
         expect(error).toBeInstanceOf(RaasError);
         expect((error as RaasError).httpStatus).toBeLessThan(500);
         expect((error as RaasError).message).toMatch(/archived at .* no archive directory/);
-        await expect(other.archive.archiveRun(runId)).rejects.toMatchObject({ code: "UNAVAILABLE" });
+        await expect(other.archive.archiveRun(runId)).rejects.toMatchObject({
+          failure: { code: "UNAVAILABLE" },
+        });
       } finally {
         await other.close();
       }

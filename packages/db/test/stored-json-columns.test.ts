@@ -37,13 +37,15 @@ describe("a malformed stored JSON value", () => {
     await corrupt(`UPDATE jobs SET timeouts_ms = '{"run": "soon"}' WHERE id = $1`, broken.id);
 
     await expect(jobStore.getJob(broken.id)).rejects.toMatchObject({
-      code: "INTERNAL",
-      message: expect.stringMatching(
-        new RegExp(
-          `^stored jobs\\.timeouts_ms of row ${broken.id} is malformed: timeouts_ms\\.run: .*number`,
+      failure: {
+        code: "INTERNAL",
+        message: expect.stringMatching(
+          new RegExp(
+            `^stored jobs\\.timeouts_ms of row ${broken.id} is malformed: timeouts_ms\\.run: .*number`,
+          ),
         ),
-      ),
-      details: { table: "jobs", column: "timeouts_ms", rowId: broken.id },
+        details: { table: "jobs", column: "timeouts_ms", rowId: broken.id },
+      },
     });
     expect(await jobStore.getJob(sound.id)).toEqual(sound);
   });

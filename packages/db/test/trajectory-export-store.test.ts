@@ -125,7 +125,9 @@ for (const adapter of adapters) {
       expect((await exporter.exportJob(jobs[2]!.id)).reward).toBe(0.5);
       await expect(exporter.exportJob("job_missing")).rejects.toBeInstanceOf(RaasError);
       await expect(exporter.exportBatch("bat_missing", { limit: 5 })).rejects.toMatchObject({
-        code: "NOT_FOUND",
+        failure: {
+          code: "NOT_FOUND",
+        },
       });
     });
   });

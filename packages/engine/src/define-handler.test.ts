@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { failureOf } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineHandler } from "./define-handler";
@@ -73,12 +73,12 @@ describe("defineHandler", () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(RaasError);
-    expect((thrown as RaasError).code).toBe("VALIDATION_FAILED");
-    expect((thrown as RaasError).message).toMatch(
+    const failure = failureOf(thrown);
+    expect(failure?.kind === "request" && failure.code).toBe("VALIDATION_FAILED");
+    expect(failure?.message).toMatch(
       /^invalid payload for handler "count": payload\.count: .*number.*; a count payload accepts: count, label$/,
     );
-    expect((thrown as RaasError).details?.issues).toEqual(
+    expect(failure?.kind === "request" && failure.details?.issues).toEqual(
       expect.arrayContaining([expect.objectContaining({ path: "payload.count" })]),
     );
     // A payload that did not come from the handler's own parse is parsed before a stage sees it.

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import { defineHandler, isErasedHandler } from "./define-handler";
 import type { AnyTaskHandler, TaskHandler } from "./ports/task-handler.port";
 
@@ -37,7 +37,7 @@ export class HandlerRegistry {
     const handler = this.#handlers.get(kind);
     if (!handler) {
       const known = this.kinds();
-      throw new RaasError(
+      throw requestFailure(
         "UNKNOWN_HANDLER_KIND",
         `unknown handler kind "${kind}"; registered kinds: ${known.length > 0 ? known.join(", ") : "(none)"}`,
         { details: { kind, known } },

@@ -180,7 +180,7 @@ export {
 
 export { runShareMetadata } from "./scheduling/job-flow";
 
-export { asStageFailure, isStageFailure, StageFailure } from "./stage-failure";
+export { asStageFailure } from "./stage-failure";
 export { isNetworkError } from "./store-health/network-error";
 export { StoreHealth, type StoreHealthState } from "./store-health/store-health";
 

@@ -1,4 +1,11 @@
-import { formatIssues, issuesAsDetails, RaasError, type SchemaIssue } from "@raas/shared";
+import {
+  type FailureError,
+  formatIssues,
+  issuesAsDetails,
+  type RequestFailureData,
+  requestFailure,
+  type SchemaIssue,
+} from "@raas/shared";
 import { z } from "zod";
 
 const acceptedKeysCache = new WeakMap<z.ZodType, string[]>();
@@ -29,11 +36,11 @@ export function payloadValidationError(
   schema: z.ZodType,
   issues: readonly SchemaIssue[],
   at: readonly PropertyKey[] = [],
-): RaasError {
+): FailureError<RequestFailureData> {
   const prefix = [...at, "payload"];
   const keys = acceptedKeysOf(schema);
   const accepted = keys.length > 0 ? `; a ${kind} payload accepts: ${keys.join(", ")}` : "";
-  return new RaasError(
+  return requestFailure(
     "VALIDATION_FAILED",
     `invalid payload for handler "${kind}": ${formatIssues(issues, { prefix })}${accepted}`,
     { details: { kind, issues: issuesAsDetails(issues, { prefix }), acceptedKeys: keys } },

@@ -1,6 +1,6 @@
+import { stageFailure } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { MAX_POLICY_REASON_CHARS, policyFaultOf } from "./policy-fault";
-import { StageFailure } from "./stage-failure";
 
 const marked = (message: string, marks: Record<string, unknown>) => Object.assign(new Error(message), marks);
 
@@ -15,7 +15,7 @@ describe("policyFaultOf", () => {
 
   it("finds a mark along the cause chain (wrapped by a toolbox or guard)", () => {
     const inner = marked("killed", { causedByPolicy: true, policyReason: "memory limit" });
-    const wrapped = new StageFailure("sandbox", "sandbox tool bash failed: killed", {
+    const wrapped = stageFailure("sandbox", "sandbox tool bash failed: killed", {
       cause: new Error("outer", { cause: inner }),
     });
     expect(policyFaultOf(wrapped)).toEqual({ reason: "memory limit" });

@@ -1,6 +1,7 @@
 import {
+  abortFailure,
   formatIssues,
-  RaasError,
+  requestFailure,
   STAGES,
   type TCancelRequest,
   type TEngineStats,
@@ -41,7 +42,6 @@ import { waitForJobs } from "./lifecycle/wait-for-jobs";
 import type { StoredJob } from "./ports/job-record.types";
 import { withFairShareDefaults } from "./scheduling/fair-share-options";
 import { type JobFlow, jobFlowOf } from "./scheduling/job-flow";
-import { EngineAbort } from "./util/abort";
 
 export type { FlowSnapshot, StageFinishedEvent, WorkerRecovery };
 
@@ -156,7 +156,7 @@ export class RolloutEngine {
     );
     await Promise.race([stopped, grace]);
     for (const live of jobs.live.values())
-      live.controller?.abort(new EngineAbort("shutdown", "the engine is stopping"));
+      live.controller?.abort(abortFailure("shutdown", "the engine is stopping"));
     await stopped;
     await writer.flush();
     this.#admission?.stop();
@@ -233,7 +233,7 @@ export class RolloutEngine {
     isBatch: boolean,
     options: SubmitOptions,
   ): Promise<SubmitResult[]> {
-    if (!this.#started) throw new RaasError("UNAVAILABLE", "the engine is not running; try again shortly");
+    if (!this.#started) throw requestFailure("UNAVAILABLE", "the engine is not running; try again shortly");
     return this.#submission.submit(requests, isBatch, options.ownerId ?? null);
   }
 
@@ -254,7 +254,7 @@ export class RolloutEngine {
 
   async listJobs(request: TJobListRequest): Promise<TJobListResponse> {
     const parsed = ZJobListRequest.safeParse(request);
-    if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
+    if (!parsed.success) throw requestFailure("VALIDATION_FAILED", formatIssues(parsed.error.issues));
     await this.#ctx.writer.flush();
     const page = await this.#ctx.store.listJobs(parsed.data);
     // The store answers (after this engine's writes): an in-memory copy may be stale after a bus loss.
@@ -268,7 +268,7 @@ export class RolloutEngine {
    */
   async cancel(request: TCancelRequest): Promise<{ cancelled: string[] }> {
     const parsed = ZCancelRequest.safeParse(request);
-    if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
+    if (!parsed.success) throw requestFailure("VALIDATION_FAILED", formatIssues(parsed.error.issues));
     const { jobId, groupId, batchId } = parsed.data;
     if (jobId !== undefined) {
       const stored = await this.#read(jobId);
@@ -290,7 +290,7 @@ export class RolloutEngine {
    */
   recoverWorker(workerId: string): Promise<WorkerRecovery> {
     if (workerId === this.#ctx.workerId) {
-      throw new RaasError("VALIDATION_FAILED", `worker ${workerId} is this engine itself; it is not lost`);
+      throw requestFailure("VALIDATION_FAILED", `worker ${workerId} is this engine itself; it is not lost`);
     }
     return this.#recovery.recoverWorker(workerId);
   }
@@ -354,7 +354,7 @@ export class RolloutEngine {
 
   setConcurrency(stage: TStage, concurrency: number): void {
     if (!Number.isInteger(concurrency) || concurrency < 0 || concurrency > 100_000) {
-      throw new RaasError(
+      throw requestFailure(
         "VALIDATION_FAILED",
         `concurrency must be an integer from 0 to 100000, got ${concurrency}`,
       );
@@ -398,7 +398,7 @@ export class RolloutEngine {
   /** Like `#find`, but an unknown job is `NOT_FOUND`. */
   async #read(id: string): Promise<StoredJob> {
     const stored = await this.#find(id);
-    if (!stored) throw new RaasError("NOT_FOUND", `no job with id "${id}"`, { details: { jobId: id } });
+    if (!stored) throw requestFailure("NOT_FOUND", `no job with id "${id}"`, { details: { jobId: id } });
     return stored;
   }
 

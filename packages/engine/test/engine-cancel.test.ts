@@ -91,7 +91,9 @@ describe("RolloutEngine cancellation", () => {
     await jobReaches(harness.engine, other.job.id, (job) => job.status === "cancelled");
     expect((await harness.engine.getJob(outsider.job.id)).status).not.toBe("cancelled");
     await expect(harness.engine.cancel({ jobId: "a", groupId: "b" } as never)).rejects.toMatchObject({
-      code: "VALIDATION_FAILED",
+      failure: {
+        code: "VALIDATION_FAILED",
+      },
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { TJob } from "@raas/shared";
+import { policyFailure, stageFailure } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineHandler } from "../src/define-handler";
@@ -9,7 +10,6 @@ import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import type { TaskHandler } from "../src/ports/task-handler.port";
 import { RolloutEngine } from "../src/rollout-engine";
-import { StageFailure } from "../src/stage-failure";
 
 /** What a grader whose canaries lied reports: which canary, what it said, what was true. */
 const REPORT = {
@@ -35,11 +35,11 @@ function canaryHandler(): TaskHandler<{ lie: boolean }, null, null> {
     },
     async eval(ctx) {
       if (ctx.payload.lie)
-        throw new StageFailure("agent", "canary test_canary_7f3a_must_fail reported passed", {
+        throw policyFailure("canary test_canary_7f3a_must_fail reported passed", {
           label: "tampered",
           result: REPORT,
         });
-      throw new StageFailure("agent", "the agent gave up");
+      throw policyFailure("the agent gave up");
     },
   };
 }
@@ -75,7 +75,7 @@ async function startEngines(options: { distributed: boolean }) {
   return { api, store };
 }
 
-describe("a labelled StageFailure (a grade voided because its canaries lied)", () => {
+describe("a labelled stage failure (a grade voided because its canaries lied)", () => {
   it("fails the job as the policy's: kind agent, label tampered, trainable, reward 0, the report kept", async () => {
     const { api, store } = await startEngines({ distributed: false });
     const heard: TJob[] = [];
@@ -166,10 +166,14 @@ describe("a labelled StageFailure (a grade voided because its canaries lied)", (
   });
 
   it("refuses a label on an infrastructure kind where the handler makes it", () => {
-    expect(() => new StageFailure("eval", "x", { label: "tampered" })).toThrow(/needs kind "agent"/);
-    const failure = new StageFailure("agent", "x", { label: "tampered", result: REPORT });
-    expect([failure.kind, failure.label, failure.result]).toEqual(["agent", "tampered", REPORT]);
-    expect(new StageFailure("sandbox", "y").label).toBeNull();
+    expect(() => stageFailure("eval", "x", { label: "tampered" })).toThrow(/needs kind "agent"/);
+    const failure = policyFailure("x", { label: "tampered", result: REPORT });
+    expect([failure.failure.kind, failure.failure.label, failure.failure.result]).toEqual([
+      "agent",
+      "tampered",
+      REPORT,
+    ]);
+    expect(stageFailure("sandbox", "y").failure.label).toBeNull();
   });
 
   it("rejects a sleep payload that injects a label on an infrastructure kind", async () => {

@@ -1,4 +1,5 @@
 import type { TStage } from "@raas/shared";
+import { stageFailure } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineHandler } from "../src/define-handler";
@@ -6,7 +7,6 @@ import { HandlerRegistry } from "../src/handler-registry";
 import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
 import { RolloutEngine } from "../src/rollout-engine";
-import { StageFailure } from "../src/stage-failure";
 
 const closing: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -34,7 +34,7 @@ async function engineWithFlakyInit(options: {
   const maybeFail = () => {
     if (failuresLeft > 0) {
       failuresLeft -= 1;
-      throw new StageFailure(options.kind, "sandbox failed: ENOSPC: no space left on device");
+      throw stageFailure(options.kind, "sandbox failed: ENOSPC: no space left on device");
     }
   };
   const handlers = new HandlerRegistry().register(

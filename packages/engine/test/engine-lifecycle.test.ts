@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { FailureError } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManualClock } from "../src/testing/manual-clock";
 import { startTestEngine } from "./engine-harness";
@@ -181,22 +181,26 @@ describe("RolloutEngine lifecycle", () => {
     ]);
   });
 
-  it("rejects unknown kinds and bad payloads at submit time with RaasError 4xx codes", async () => {
+  it("rejects unknown kinds and bad payloads at submit time with request failure codes", async () => {
     harness = await startTestEngine();
     await expect(harness.engine.submitJob({ kind: "nope", payload: {} })).rejects.toMatchObject({
-      code: "UNKNOWN_HANDLER_KIND",
-      message: 'unknown handler kind "nope"; registered kinds: sleep',
+      failure: {
+        code: "UNKNOWN_HANDLER_KIND",
+        message: 'unknown handler kind "nope"; registered kinds: sleep',
+      },
     });
     const bad = harness.engine.submitJob({ kind: "sleep", payload: { runMs: "slow" } });
-    await expect(bad).rejects.toBeInstanceOf(RaasError);
-    await expect(bad).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    await expect(bad).rejects.toBeInstanceOf(FailureError);
+    await expect(bad).rejects.toMatchObject({ failure: { code: "VALIDATION_FAILED" } });
     await expect(
       harness.engine.submitJobs([
         { kind: "sleep", payload: {} },
         { kind: "missing", payload: {} },
       ]),
-    ).rejects.toMatchObject({ code: "UNKNOWN_HANDLER_KIND" });
+    ).rejects.toMatchObject({ failure: { code: "UNKNOWN_HANDLER_KIND" } });
     expect((await harness.engine.listJobs({})).items).toHaveLength(0);
-    await expect(harness.engine.getJob("job_missing")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(harness.engine.getJob("job_missing")).rejects.toMatchObject({
+      failure: { code: "NOT_FOUND" },
+    });
   });
 });

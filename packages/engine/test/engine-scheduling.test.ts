@@ -133,7 +133,9 @@ describe("RolloutEngine scheduling", () => {
     expect(result.done).toBe(false);
     expect(result.jobs[0]?.status).toBe("queued");
     await expect(harness.engine.waitForJobs(["job_nope"], { timeoutMs: 10 })).rejects.toMatchObject({
-      code: "NOT_FOUND",
+      failure: {
+        code: "NOT_FOUND",
+      },
     });
   });
 });

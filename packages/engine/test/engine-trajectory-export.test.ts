@@ -1,7 +1,7 @@
 // Real jobs through the engine (memory adapters) whose RUN is the real agent loop over the engine's
 // test doubles (a one-id-per-character chat format, a scripted inference pool, an echo toolbox):
 // the export of every stored trajectory is checked against the stored turns.
-import { RaasError, type TTrajectoryExport, type TTurn } from "@raas/shared";
+import { failureOf, type TTrajectoryExport, type TTurn } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runAgentLoop } from "../src/agent/agent-loop";
@@ -215,7 +215,10 @@ describe("trajectory export through the engine", () => {
     const code = (promise: Promise<unknown>) =>
       promise.then(
         () => "resolved",
-        (error: unknown) => (error instanceof RaasError ? error.code : String(error)),
+        (error: unknown) => {
+          const failure = failureOf(error);
+          return failure?.kind === "request" ? failure.code : String(error);
+        },
       );
     expect(await code(rollout.exportTrajectory("job_nope"))).toBe("NOT_FOUND");
     expect(await code(rollout.exportBatchTrajectories("no-such-batch", { limit: 10 }))).toBe("NOT_FOUND");

@@ -1,7 +1,8 @@
 import type { TStage } from "@raas/shared";
+import { stageFailure } from "@raas/shared";
 import { z } from "zod";
 import type { TaskHandler } from "../src/ports/task-handler.port";
-import { asStageFailure, StageFailure } from "../src/stage-failure";
+import { asStageFailure } from "../src/stage-failure";
 import { type Deferred, deferred, type FakeSandboxRuntime } from "./fake-sandbox-runtime";
 
 export type Point =
@@ -74,7 +75,7 @@ function sandboxedHandler(
     }
   };
   const failIf = (stage: TStage) => {
-    if (options.failStage === stage) throw new StageFailure("sandbox", `${stage} broke`);
+    if (options.failStage === stage) throw stageFailure("sandbox", `${stage} broke`);
   };
   return {
     kind: "sandboxed",

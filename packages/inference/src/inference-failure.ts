@@ -1,4 +1,4 @@
-import { StageFailure } from "@raas/engine";
+import { FailureError, type StageFailureData, stageFailure } from "@raas/shared";
 
 /**
  * Why an inference call failed.
@@ -17,8 +17,11 @@ export type InferenceFailureReason =
   | "aborted"
   | "no-backend";
 
-/** A typed `inference` stage failure. */
-export class InferenceFailure extends StageFailure {
+/**
+ * An `inference` stage failure (its `failure` is a stage failure of kind `inference`) that also
+ * says what the backend did, for the pool's retry and circuit decisions.
+ */
+export class InferenceFailure extends FailureError<StageFailureData> {
   readonly reason: InferenceFailureReason;
   readonly backendId: string | null;
   /** HTTP status for `http-status` failures. */
@@ -29,7 +32,7 @@ export class InferenceFailure extends StageFailure {
     message: string,
     options: { backendId?: string | null; status?: number | null; cause?: unknown } = {},
   ) {
-    super("inference", message, { cause: options.cause });
+    super(stageFailure("inference", message).failure, { cause: options.cause });
     this.reason = reason;
     this.backendId = options.backendId ?? null;
     this.status = options.status ?? null;

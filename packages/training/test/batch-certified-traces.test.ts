@@ -68,6 +68,6 @@ describe("BatchSystem: steps that take certified traces only", () => {
       requireCertifiedTraces: true,
     });
     await expect(creating).rejects.toBeInstanceOf(RaasError);
-    await expect(creating).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    await expect(creating).rejects.toMatchObject({ failure: { code: "VALIDATION_FAILED" } });
   });
 });

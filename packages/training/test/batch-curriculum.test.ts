@@ -117,8 +117,10 @@ describe("BatchSystem: adaptive task sampling", () => {
         taskSampling: { policy: "adaptive", targetPassRate: 2 },
       }),
     ).rejects.toMatchObject({
-      code: "VALIDATION_FAILED",
-      message: expect.stringContaining("targetPassRate"),
+      failure: {
+        code: "VALIDATION_FAILED",
+        message: expect.stringContaining("targetPassRate"),
+      },
     });
   });
 

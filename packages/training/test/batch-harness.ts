@@ -1,6 +1,14 @@
-import { stageFailure, policyFailure } from "@raas/shared";
-import { type GatewayCallStore, HandlerRegistry, MemoryJobQueue, MemoryJobStore, RolloutEngine, sleep, type TaskHandler } from "@raas/engine";
+import {
+  type GatewayCallStore,
+  HandlerRegistry,
+  MemoryJobQueue,
+  MemoryJobStore,
+  RolloutEngine,
+  sleep,
+  type TaskHandler,
+} from "@raas/engine";
 import { ManualClock } from "@raas/engine/testing";
+import { policyFailure, stageFailure } from "@raas/shared";
 import { afterEach } from "vitest";
 import { z } from "zod";
 import { BatchSystem } from "../src/batches/batch-system";

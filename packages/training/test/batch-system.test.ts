@@ -128,7 +128,7 @@ describe("BatchSystem: groups decided early, handed out in completion order", ()
         groupSize: 1,
         groups: 1,
       }),
-    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    ).rejects.toMatchObject({ failure: { code: "NOT_FOUND" } });
     await expect(
       h.batches.createStep({
         runId: run.id,
@@ -136,7 +136,9 @@ describe("BatchSystem: groups decided early, handed out in completion order", ()
         groupSize: 0,
         groups: 1,
       }),
-    ).rejects.toMatchObject({ code: "VALIDATION_FAILED", message: expect.stringContaining("groupSize") });
+    ).rejects.toMatchObject({
+      failure: { code: "VALIDATION_FAILED", message: expect.stringContaining("groupSize") },
+    });
     await expect(
       h.batches.createStep({
         runId: run.id,
@@ -144,7 +146,9 @@ describe("BatchSystem: groups decided early, handed out in completion order", ()
         groupSize: 1,
         groups: 1,
       }),
-    ).rejects.toMatchObject({ code: "VALIDATION_FAILED", message: expect.stringContaining("rewards") });
+    ).rejects.toMatchObject({
+      failure: { code: "VALIDATION_FAILED", message: expect.stringContaining("rewards") },
+    });
     await expect(
       h.batches.createStep({
         runId: run.id,
@@ -152,7 +156,9 @@ describe("BatchSystem: groups decided early, handed out in completion order", ()
         groupSize: 1,
         groups: 1,
       }),
-    ).rejects.toMatchObject({ code: "VALIDATION_FAILED", message: expect.stringContaining("nope") });
+    ).rejects.toMatchObject({
+      failure: { code: "VALIDATION_FAILED", message: expect.stringContaining("nope") },
+    });
     expect(await h.batches.listSteps(run.id)).toEqual([]);
     expect((await h.batches.getRun(run.id)).stepCount).toBe(0);
   });

@@ -1,10 +1,10 @@
 import type { TToolCall, TTurn } from "@raas/shared";
+import { failureOf } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import type { ChatFormat, ParsedChatResponse } from "../ports/chat-format.port";
 import type { GenerateRequest, GenerateResult, InferencePool } from "../ports/inference-pool.port";
 import type { ToolResult } from "../ports/sandbox-runtime.port";
 import type { TrajectoryRecorder } from "../ports/task-handler.port";
-import { isStageFailure } from "../stage-failure";
 import { runAgentLoop } from "./agent-loop";
 import type { AgentToolbox, RunAgentLoopOptions } from "./agent-loop.types";
 
@@ -349,9 +349,9 @@ describe("runAgentLoop", () => {
     const sandboxError = await runAgentLoop(options([{ toolCalls: [bash("ls")] }], { toolbox })).catch(
       (e) => e,
     );
-    expect(isStageFailure(sandboxError) && sandboxError.kind).toBe("sandbox");
+    expect(failureOf(sandboxError)?.kind).toBe("sandbox");
     const inferenceError = await runAgentLoop(options([{ fail: new Error("ECONNREFUSED") }])).catch((e) => e);
-    expect(isStageFailure(inferenceError) && inferenceError.kind).toBe("inference");
+    expect(failureOf(inferenceError)?.kind).toBe("inference");
   });
 
   it("ends as the policy's own (agent) failure when a tool error is marked causedByPolicy, keeping the trajectory", async () => {
@@ -373,7 +373,7 @@ describe("runAgentLoop", () => {
         recorder: rec.record,
       }),
     ).catch((e: unknown) => e);
-    expect(isStageFailure(error) && [error.kind, error.message]).toEqual([
+    expect([failureOf(error)?.kind, failureOf(error)?.message]).toEqual([
       "agent",
       "policy fault in tool bash: the agent's bash call killed the execution server",
     ]);
@@ -398,7 +398,7 @@ describe("runAgentLoop", () => {
     const error = await runAgentLoop(
       options([{ toolCalls: [bash("ls")] }], { toolbox, recorder: rec.record }),
     ).catch((e: unknown) => e);
-    expect(isStageFailure(error) && [error.kind, error.message]).toEqual([
+    expect([failureOf(error)?.kind, failureOf(error)?.message]).toEqual([
       "sandbox",
       "tool bash failed: connect ENOENT exec.sock",
     ]);

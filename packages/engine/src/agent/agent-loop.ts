@@ -1,3 +1,4 @@
+import { stageFailure } from "@raas/shared";
 import type { AgentLoopResult, RunAgentLoopOptions } from "./agent-loop.types";
 import {
   type AgentLoopState,
@@ -15,10 +16,10 @@ import { stopAfterGeneration, stopAfterToolCalls, stopBeforeTurn } from "./agent
  * append the response ids plus the newly templated observation ids. Policy mistakes (malformed
  * call, unknown tool, bad arguments, no tool call) are fed back to the model as observations.
  * Ends on a finish tool, a text answer, or a limit (see `AgentStopReason`). Errors throw:
- * `StageFailure('inference')` from generation; from a tool, `StageFailure('agent')` when the
+ * `stageFailure('inference')` from generation; from a tool, `stageFailure('agent')` when the
  * sandbox marked the error as caused by the policy (`PolicyFaultMarks`: it killed its tools or
  * the execution server, hit a resource limit, crashed the sandbox during its call; the failed
- * call is recorded), else `StageFailure('sandbox')`. Turns and tool calls before the throw stay
+ * call is recorded), else `stageFailure('sandbox')`. Turns and tool calls before the throw stay
  * recorded. An abort rethrows the signal's reason.
  */
 export async function runAgentLoop(options: RunAgentLoopOptions): Promise<AgentLoopResult> {

@@ -13,7 +13,7 @@ export interface AgentToolbox {
    * Executes one tool. The agent's own mistakes (non-zero exit, traceback, timeout) come back as a
    * `ToolResult` with `isError`. A throw ends the stage: as `agent` when the error carries the
    * sandbox's policy-fault marks (`PolicyFaultMarks`: the call killed the execution server, hit a
-   * resource limit, crashed the sandbox), as the kind of a `StageFailure`, else as `sandbox`.
+   * resource limit, crashed the sandbox), as the kind of a stage failure, else as `sandbox`.
    */
   call(
     name: string,

@@ -1,3 +1,4 @@
+import { failureOf } from "@raas/shared";
 import type { ChatObservation, ChatToolCall, ParsedChatResponse } from "../ports/chat-format.port";
 import type { ToolResult } from "../ports/sandbox-runtime.port";
 import type { AgentEvent } from "./agent-loop.types";
@@ -117,14 +118,15 @@ function toolCallFailure(turn: TurnCalls, call: ChatToolCall, error: unknown, ca
   const { state } = turn;
   if (state.signal.aborted) return state.signal.reason;
   const failure = classifyToolError(call.name, error);
+  const data = failureOf(failure);
   // The call that ended the trajectory is part of it when the policy caused the failure.
-  if (failure.kind === "agent") {
+  if (data?.kind === "agent") {
     state.options.recorder?.toolCall({
       turnIndex: turn.turnIndex,
       index: turn.callIndex++,
       name: call.name,
       arguments: call.arguments,
-      output: failure.message,
+      output: data.message,
       exitCode: null,
       durationMs: state.clock.now() - calledAtMs,
       isError: true,

@@ -1,3 +1,4 @@
+import { stageFailure } from "@raas/shared";
 import type { ParsedChatResponse } from "../ports/chat-format.port";
 import type { GenerateResult, SamplingParams } from "../ports/inference-pool.port";
 import { describeSampling } from "../sampling/sampling-record";
@@ -13,7 +14,7 @@ export interface GeneratedTurn {
 }
 
 /**
- * Generates from the exact ids so far (a failure is `StageFailure('inference')`), moves the
+ * Generates from the exact ids so far (a failure is `stageFailure('inference')`), moves the
  * deadline by the time generation was paused, and records the turn.
  */
 export async function generateTurn(state: AgentLoopState, index: number): Promise<GeneratedTurn> {

@@ -1,5 +1,5 @@
+import { FailureError, failureOf, stageFailure } from "@raas/shared";
 import { describe, expect, it } from "vitest";
-import { StageFailure } from "../stage-failure";
 import { classifyToolError } from "./tool-call-failure";
 
 describe("classifyToolError", () => {
@@ -8,29 +8,32 @@ describe("classifyToolError", () => {
       causedByPolicy: true,
       policyReason: "the sandbox crashed during the agent's bash call: exit 137",
     });
-    const failure = classifyToolError("bash", error);
-    expect(failure.kind).toBe("agent");
-    expect(failure.message).toBe(
+    const thrown = classifyToolError("bash", error);
+    expect(failureOf(thrown)?.kind).toBe("agent");
+    expect(failureOf(thrown)?.message).toBe(
       "policy fault in tool bash: the sandbox crashed during the agent's bash call: exit 137",
     );
-    expect(failure.cause).toBe(error);
+    expect(thrown).toBeInstanceOf(FailureError);
+    expect((thrown as FailureError).cause).toBe(error);
   });
 
   it("keeps an unmarked error infrastructure (sandbox)", () => {
-    const failure = classifyToolError("python", new Error("connect ECONNREFUSED /tmp/sb/exec.sock"));
-    expect([failure.kind, failure.message]).toEqual([
+    const failure = failureOf(
+      classifyToolError("python", new Error("connect ECONNREFUSED /tmp/sb/exec.sock")),
+    );
+    expect([failure?.kind, failure?.message]).toEqual([
       "sandbox",
       "tool python failed: connect ECONNREFUSED /tmp/sb/exec.sock",
     ]);
-    expect(classifyToolError("bash", "boom").message).toBe("tool bash failed: boom");
+    expect(failureOf(classifyToolError("bash", "boom"))?.message).toBe("tool bash failed: boom");
   });
 
-  it("passes an unmarked StageFailure through, and a mark wins over a wrapping sandbox failure", () => {
-    const inference = new StageFailure("inference", "backend down");
+  it("passes an unmarked stage failure through, and a mark wins over a wrapping sandbox failure", () => {
+    const inference = stageFailure("inference", "backend down");
     expect(classifyToolError("bash", inference)).toBe(inference);
-    const wrapped = new StageFailure("sandbox", "sandbox tool bash failed", {
+    const wrapped = stageFailure("sandbox", "sandbox tool bash failed", {
       cause: Object.assign(new Error("oom"), { causedByPolicy: true, policyReason: "memory limit" }),
     });
-    expect(classifyToolError("bash", wrapped).kind).toBe("agent");
+    expect(failureOf(classifyToolError("bash", wrapped))?.kind).toBe("agent");
   });
 });

@@ -127,7 +127,7 @@ describe("BackendDirectory", () => {
       ["env", "active", null],
     ]);
     // Unknown ids are still the registry's 404s, and nothing is stored for them.
-    await expect(restarted.drainBackend("nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(restarted.drainBackend("nope")).rejects.toMatchObject({ failure: { code: "NOT_FOUND" } });
     expect((await store.list()).map((b) => b.id)).toEqual(["api"]);
   });
 

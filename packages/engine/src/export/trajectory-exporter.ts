@@ -1,4 +1,4 @@
-import { RaasError, type TJob, type TTrajectoryExport, type TTrajectoryExportPage } from "@raas/shared";
+import { requestFailure, type TJob, type TTrajectoryExport, type TTrajectoryExportPage } from "@raas/shared";
 import type { JobStore } from "../ports/job-store.port";
 import { buildTrajectoryExport } from "./build-trajectory-export";
 
@@ -23,7 +23,7 @@ export class TrajectoryExporter {
 
   async exportJob(jobId: string): Promise<TTrajectoryExport> {
     const job = await this.#options.findJob(jobId);
-    if (!job) throw new RaasError("NOT_FOUND", `no job with id "${jobId}"`, { details: { jobId } });
+    if (!job) throw requestFailure("NOT_FOUND", `no job with id "${jobId}"`, { details: { jobId } });
     await this.#options.flush();
     return buildTrajectoryExport(job, await this.#options.store.listTurns(jobId));
   }
@@ -37,7 +37,7 @@ export class TrajectoryExporter {
     page: { cursor?: string; limit: number },
   ): Promise<TTrajectoryExportPage> {
     if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_EXPORT_PAGE_SIZE) {
-      throw new RaasError(
+      throw requestFailure(
         "VALIDATION_FAILED",
         `limit must be an integer from 1 to ${MAX_EXPORT_PAGE_SIZE}, got ${page.limit}`,
       );
@@ -50,7 +50,7 @@ export class TrajectoryExporter {
       ...(page.cursor !== undefined ? { cursor: page.cursor } : {}),
     });
     if (page.cursor === undefined && jobs.items.length === 0) {
-      throw new RaasError("NOT_FOUND", `no job in batch "${batchId}"`, { details: { batchId } });
+      throw requestFailure("NOT_FOUND", `no job in batch "${batchId}"`, { details: { batchId } });
     }
     const items = await Promise.all(
       jobs.items.map(async (job) => buildTrajectoryExport(job, await store.listTurns(job.id))),

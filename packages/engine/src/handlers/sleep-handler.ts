@@ -1,8 +1,7 @@
-import { ZFailureLabel } from "@raas/shared";
+import { type Failure, policyFailure, stageFailure, ZFailureLabel } from "@raas/shared";
 import { z } from "zod";
 import type { Clock } from "../ports/clock.port";
 import type { TaskHandler } from "../ports/task-handler.port";
-import { StageFailure } from "../stage-failure";
 import { sleep } from "../util/abort";
 
 const ZFailSpec = z
@@ -118,9 +117,8 @@ export function createSleepHandler(
     await sleep(ms, payload.ignoreAbort ? undefined : ctx.signal, options.clock);
     const fail = payload.fail[name];
     if (fail && random() < fail.rate) {
-      if (fail.label === undefined)
-        throw new StageFailure(fail.kind, `injected ${fail.kind} failure in ${name}`);
-      throw new StageFailure("agent", `injected ${fail.label} failure in ${name}`, {
+      if (fail.label === undefined) throw stageFailure(fail.kind, `injected ${fail.kind} failure in ${name}`);
+      throw policyFailure(`injected ${fail.label} failure in ${name}`, {
         label: fail.label,
         result: { injected: fail.label, stage: name },
       });

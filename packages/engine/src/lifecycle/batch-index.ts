@@ -1,14 +1,15 @@
-import { RaasError } from "@raas/shared";
+import { failureOf, requestFailure, type TRequestCode } from "@raas/shared";
 
 /** Errors whose message does not already carry the request's path get `jobs[i]` put in front. */
-const NEEDS_INDEX = new Set(["UNKNOWN_HANDLER_KIND", "CONFLICT"]);
+const NEEDS_INDEX = new Set<TRequestCode>(["UNKNOWN_HANDLER_KIND", "CONFLICT"]);
 
 /** The error of request `index` of a batch, naming that index (`jobs[3].kind: unknown handler kind …`). */
 function withBatchIndex(error: unknown, index: number): unknown {
-  if (!(error instanceof RaasError) || !NEEDS_INDEX.has(error.code)) return error;
-  const field = error.code === "CONFLICT" ? "jobKey" : "kind";
-  return new RaasError(error.code, `jobs[${index}].${field}: ${error.message}`, {
-    details: { ...error.details, index },
+  const failure = failureOf(error);
+  if (failure?.kind !== "request" || !NEEDS_INDEX.has(failure.code)) return error;
+  const field = failure.code === "CONFLICT" ? "jobKey" : "kind";
+  return requestFailure(failure.code, `jobs[${index}].${field}: ${failure.message}`, {
+    details: { ...failure.details, index },
     cause: error,
   });
 }

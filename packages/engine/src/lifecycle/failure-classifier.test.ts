@@ -1,29 +1,28 @@
+import { abortFailure, policyFailure, stageFailure } from "@raas/shared";
 import { describe, expect, it } from "vitest";
-import { StageFailure } from "../stage-failure";
-import { EngineAbort } from "../util/abort";
 import { classifyFailure, DEFAULT_FAILURE_REWARD, failureRewardOf } from "./failure-classifier";
 
 const live = () => new AbortController().signal;
 const abortedWith = (cause: "timeout" | "cancelled") => {
   const controller = new AbortController();
-  controller.abort(new EngineAbort(cause, cause));
+  controller.abort(abortFailure(cause, cause));
   return controller.signal;
 };
 
 describe("classifyFailure", () => {
-  it("uses the StageFailure kind", () => {
+  it("uses the stage failure's kind", () => {
     const failure = classifyFailure({
       stage: "run",
-      error: new StageFailure("agent", "loop"),
+      error: policyFailure("loop"),
       signal: live(),
       timeoutMs: 1,
     });
     expect(failure).toEqual({ kind: "agent", message: "loop" });
   });
 
-  it("passes a StageFailure's label and report through", () => {
+  it("passes a stage failure's label and report through", () => {
     const report = { canaries: [{ name: "c1", expected: "failed", reported: "passed" }] };
-    const error = new StageFailure("agent", "canary c1 lied", { label: "tampered", result: report });
+    const error = policyFailure("canary c1 lied", { label: "tampered", result: report });
     expect(classifyFailure({ stage: "eval", error, signal: live(), timeoutMs: 1 })).toEqual({
       kind: "agent",
       message: "canary c1 lied",
@@ -38,7 +37,7 @@ describe("classifyFailure", () => {
   });
 
   it("lets timeout and cancel win over the error thrown while aborting", () => {
-    const error = new StageFailure("sandbox", "socket closed");
+    const error = stageFailure("sandbox", "socket closed");
     expect(classifyFailure({ stage: "run", error, signal: abortedWith("timeout"), timeoutMs: 500 })).toEqual({
       kind: "timeout",
       message: "run stage exceeded its time budget of 500 ms",

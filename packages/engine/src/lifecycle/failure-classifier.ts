@@ -1,13 +1,19 @@
-import { assertNever, type TFailureKind, type TFailureLabel, type TStage } from "@raas/shared";
-import { isStageFailure } from "../stage-failure";
-import { type AbortCause, abortCauseOf } from "../util/abort";
+import {
+  assertNever,
+  failureOf,
+  isStageFailureData,
+  type TAbortCause,
+  type TFailureKind,
+  type TFailureLabel,
+  type TStage,
+} from "@raas/shared";
 
 export interface ClassifiedFailure {
   kind: TFailureKind;
   message: string;
-  /** The `StageFailure`'s label (`tampered`); absent for every other failure. */
+  /** The stage failure's label (`tampered`); absent for every other failure. */
   label?: TFailureLabel;
-  /** The `StageFailure`'s report, to be stored as the job's `result`; absent when it gave none. */
+  /** The stage failure's report, to be stored as the job's `result`; absent when it gave none. */
   result?: unknown;
 }
 
@@ -78,7 +84,7 @@ function messageOf(error: unknown): string {
   return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
 }
 
-function abortMessage(cause: AbortCause, stage: TStage, timeoutMs: number | null): string {
+function abortMessage(cause: TAbortCause, stage: TStage, timeoutMs: number | null): string {
   switch (cause) {
     case "timeout":
       return `${stage} stage exceeded its time budget of ${timeoutMs ?? "?"} ms`;
@@ -96,7 +102,7 @@ function abortMessage(cause: AbortCause, stage: TStage, timeoutMs: number | null
 /**
  * Classifies why a stage ended without a result. The stage's own signal decides first (a
  * timeout or cancel wins over whatever error the handler threw while being aborted); then a
- * `StageFailure` names its kind; anything else gets the stage's infrastructure kind.
+ * stage failure (`failureOf`) names its kind; anything else gets the stage's infrastructure kind.
  */
 export function classifyFailure(input: {
   stage: TStage;
@@ -104,15 +110,17 @@ export function classifyFailure(input: {
   signal: AbortSignal;
   timeoutMs: number | null;
 }): ClassifiedFailure {
-  const cause = abortCauseOf(input.signal);
+  const aborted = input.signal.aborted ? failureOf(input.signal.reason) : null;
+  const cause = aborted?.kind === "aborted" ? aborted.abort : null;
   if (cause === "timeout")
     return { kind: "timeout", message: abortMessage(cause, input.stage, input.timeoutMs) };
   if (cause === "cancelled") return { kind: "cancelled", message: abortMessage(cause, input.stage, null) };
   // Preemption normally never reaches here (the executor re-queues the job); if it does, no reward.
   if (cause === "shutdown" || cause === "preempted")
     return { kind: "cancelled", message: abortMessage(cause, input.stage, null) };
-  if (isStageFailure(input.error)) {
-    const { kind, message, label, result } = input.error;
+  const failure = failureOf(input.error);
+  if (isStageFailureData(failure)) {
+    const { kind, message, label, result } = failure;
     return {
       kind,
       message,

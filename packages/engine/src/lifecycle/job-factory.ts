@@ -2,7 +2,7 @@ import {
   formatIssues,
   issuesAsDetails,
   newId,
-  RaasError,
+  requestFailure,
   type TSubmitJobParsed,
   ZSubmitJobRequest,
 } from "@raas/shared";
@@ -16,7 +16,7 @@ export function parseSubmitRequest(request: unknown, at: readonly PropertyKey[] 
   const parsed = ZSubmitJobRequest.safeParse(request);
   if (parsed.success) return parsed.data;
   const { issues } = parsed.error;
-  throw new RaasError("VALIDATION_FAILED", formatIssues(issues, { prefix: at }), {
+  throw requestFailure("VALIDATION_FAILED", formatIssues(issues, { prefix: at }), {
     details: { issues: issuesAsDetails(issues, { prefix: at }) },
   });
 }

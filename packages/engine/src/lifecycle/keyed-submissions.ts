@@ -1,4 +1,4 @@
-import { RaasError, type TJob, type TSubmitJobParsed } from "@raas/shared";
+import { requestFailure, type TJob, type TSubmitJobParsed } from "@raas/shared";
 import type { SubmitResult } from "../engine.types";
 import { differingSubmitFields } from "./submission-diff";
 
@@ -42,7 +42,7 @@ export class KeyedSubmissions {
     return result.then((r) => {
       // A key names one owner's job: another token gets neither that job nor a say over it.
       if (r.job.ownerId !== null && r.job.ownerId !== ownerId) {
-        throw new RaasError(
+        throw requestFailure(
           "FORBIDDEN",
           `job key "${jobKey}" belongs to another trainer's token (${r.job.ownerId}); use a job key of your own, or send the token that submitted it`,
           { details: { jobKey, ownerId: r.job.ownerId } },
@@ -50,7 +50,7 @@ export class KeyedSubmissions {
       }
       const fields = differingSubmitFields(r.job, request);
       if (fields.length > 0) {
-        throw new RaasError(
+        throw requestFailure(
           "CONFLICT",
           `job key "${jobKey}" already belongs to job ${r.job.id}, submitted with a different ${fields.join(", ")}; send the same request to get that job, or use a new jobKey`,
           { details: { jobKey, jobId: r.job.id, fields } },

@@ -1,10 +1,10 @@
+import { abortFailure } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineHandler } from "../define-handler";
 import { systemClock } from "../ports/clock.port";
 import type { JobRecord } from "../ports/job-record.types";
 import type { TaskHandler, TrajectoryRecorder } from "../ports/task-handler.port";
-import { EngineAbort } from "../util/abort";
 import { newLiveJob } from "./live-job";
 import { runStage } from "./stage-executor";
 
@@ -30,7 +30,7 @@ describe("runStage", () => {
       // continuation has not run yet (a cancel arriving just as the handler finished).
       void Promise.resolve()
         .then(() => undefined)
-        .then(() => controller?.abort(new EngineAbort("cancelled", "cancelled by request")));
+        .then(() => controller?.abort(abortFailure("cancelled", "cancelled by request")));
       return "done";
     });
     const outcome = await runStage({
@@ -68,7 +68,7 @@ describe("runStage", () => {
       clock: systemClock,
       record: recorder,
     });
-    live.controller?.abort(new EngineAbort("cancelled", "cancelled by request"));
+    live.controller?.abort(abortFailure("cancelled", "cancelled by request"));
     expect(await running).toMatchObject({ type: "failed", failure: { kind: "cancelled" } });
     release();
     for (let round = 0; round < 3; round++) await new Promise((resolve) => setImmediate(resolve));

@@ -1,4 +1,4 @@
-import { assertNever, type TStage } from "@raas/shared";
+import { abortFailure, assertNever, failureOf, type TStage } from "@raas/shared";
 import type { EngineLogger } from "../engine.types";
 import type { Clock } from "../ports/clock.port";
 import type {
@@ -8,7 +8,7 @@ import type {
   StageContext,
   TrajectoryRecorder,
 } from "../ports/task-handler.port";
-import { EngineAbort, whenAborted } from "../util/abort";
+import { whenAborted } from "../util/abort";
 import { type ClassifiedFailure, classifyFailure } from "./failure-classifier";
 import { type LiveJob, runCleanups } from "./live-job";
 import { type StageClockHold, startBudgetTimer } from "./stage-clock-hold";
@@ -74,7 +74,7 @@ export async function runStage(input: StageRunInput): Promise<StageOutcome> {
   const cancelTimer = startBudgetTimer(
     clock,
     timeoutMs,
-    () => controller.abort(new EngineAbort("timeout", `${stage} timed out after ${timeoutMs} ms`)),
+    () => controller.abort(abortFailure("timeout", `${stage} timed out after ${timeoutMs} ms`)),
     stage === "run" ? (input.clockHold ?? null) : null,
   );
   const stageCleanups: Cleanup[] = [];
@@ -108,9 +108,10 @@ export async function runStage(input: StageRunInput): Promise<StageOutcome> {
     if (stage === "eval") value = checkEvalOutcome(value);
     outcome = { type: "ok", value };
   } catch (error) {
-    const reason: unknown = controller.signal.reason;
-    if (reason instanceof EngineAbort && reason.cause === "shutdown") outcome = { type: "shutdown" };
-    else if (reason instanceof EngineAbort && reason.cause === "preempted") outcome = { type: "preempted" };
+    const reason = failureOf(controller.signal.reason);
+    const abort = reason?.kind === "aborted" ? reason.abort : null;
+    if (abort === "shutdown") outcome = { type: "shutdown" };
+    else if (abort === "preempted") outcome = { type: "preempted" };
     else
       outcome = {
         type: "failed",

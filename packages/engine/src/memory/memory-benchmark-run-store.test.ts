@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { FailureError } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { MemoryBenchmarkRunStore } from "./memory-benchmark-run-store";
 
@@ -46,10 +46,14 @@ describe("MemoryBenchmarkRunStore", () => {
     const store = new MemoryBenchmarkRunStore();
     await store.createRun({ id: "r1", createdAtMs: 1, ...run });
     await expect(store.createRun({ id: "r1", createdAtMs: 2, ...run })).rejects.toMatchObject({
-      code: "CONFLICT",
+      failure: {
+        code: "CONFLICT",
+      },
     });
-    await expect(store.recordResults("r9", [result])).rejects.toBeInstanceOf(RaasError);
-    await expect(store.finishRun("r9", "failed", 1)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(store.recordResults("r9", [result])).rejects.toBeInstanceOf(FailureError);
+    await expect(store.finishRun("r9", "failed", 1)).rejects.toMatchObject({
+      failure: { code: "NOT_FOUND" },
+    });
     const read = await store.getRun("r1");
     (read?.config as Record<string, unknown>).maxTurns = 99;
     expect((await store.getRun("r1"))?.config).toEqual({ maxTurns: 5 });

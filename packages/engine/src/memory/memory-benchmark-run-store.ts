@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
 import type {
   BenchmarkResultRecord,
   BenchmarkRunFilter,
@@ -19,7 +19,7 @@ export class MemoryBenchmarkRunStore implements BenchmarkRunStore {
 
   async createRun(run: NewBenchmarkRun): Promise<void> {
     if (this.#runs.has(run.id)) {
-      throw new RaasError("CONFLICT", `a benchmark run with id "${run.id}" already exists`);
+      throw requestFailure("CONFLICT", `a benchmark run with id "${run.id}" already exists`);
     }
     this.#runs.set(run.id, structuredClone({ ...run, totalCount: 0, resolvedCount: 0, finishedAtMs: null }));
     this.#results.set(run.id, new Map());
@@ -65,7 +65,7 @@ export class MemoryBenchmarkRunStore implements BenchmarkRunStore {
 
   #requireRun(runId: string): BenchmarkRunRecord {
     const run = this.#runs.get(runId);
-    if (!run) throw new RaasError("NOT_FOUND", `no benchmark run with id "${runId}"`);
+    if (!run) throw requestFailure("NOT_FOUND", `no benchmark run with id "${runId}"`);
     return run;
   }
 }

@@ -1,4 +1,5 @@
 import type { TSandboxEvent, TStage, TToolCall, TTurn } from "@raas/shared";
+import { stageFailure } from "@raas/shared";
 import type { z } from "zod";
 import type { JobRecord } from "./job-record.types";
 
@@ -46,7 +47,7 @@ export interface EvalOutcome {
 
 /**
  * A task-type plug-in, typed by its payload `P`, INIT output `I` and RUN output `R`. Throw
- * `StageFailure` to fail with a specific kind (`agent` when the policy caused it: trainable, with
+ * `stageFailure(kind, …)` to fail with a specific kind (`agent` when the policy caused it: trainable, with
  * `failureReward`); any other error is classified by stage (INIT → sandbox, RUN → sandbox,
  * EVAL → eval) and is never trainable. Register it as it is (`HandlerRegistry.register`) or erase
  * it with `defineHandler` to keep handlers of different kinds in one list.

@@ -1,4 +1,4 @@
-import { DEFAULT_POLICY_ID, RaasError } from "@raas/shared";
+import { DEFAULT_POLICY_ID, requestFailure } from "@raas/shared";
 import type { InferenceRouter } from "../ports/inference-pool.port";
 import { BackendSpeed, slownessFactors } from "./backend-speed";
 import { BackendStatsAccumulator } from "./backend-stats";
@@ -104,7 +104,7 @@ export class StickyRouter implements InferenceRouter {
   /** Adds a backend, or updates model, weight version and concurrency of a known one. */
   registerBackend(backend: RoutableBackend, nowMs: number): { backend: BackendSnapshot; isCreated: boolean } {
     if (!Number.isInteger(backend.maxConcurrency) || backend.maxConcurrency < 1) {
-      throw new RaasError(
+      throw requestFailure(
         "VALIDATION_FAILED",
         `maxConcurrency of backend ${backend.id} must be an integer >= 1`,
       );
@@ -330,7 +330,7 @@ export class StickyRouter implements InferenceRouter {
 
   private require(backendId: string): BackendEntry {
     const entry = this.backends.get(backendId);
-    if (!entry) throw new RaasError("NOT_FOUND", `No backend with id ${backendId} is registered`);
+    if (!entry) throw requestFailure("NOT_FOUND", `No backend with id ${backendId} is registered`);
     return entry;
   }
 

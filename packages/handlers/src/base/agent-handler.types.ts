@@ -15,6 +15,7 @@ import type {
   ToolSpec,
 } from "@raas/engine";
 import type { DriftViolation } from "@raas/shared";
+import { stageFailure } from "@raas/shared";
 import type { z } from "zod";
 import type { TAgentTaskBase } from "./agent-payload.schema";
 import type { GroupTemplateOptions } from "./group-templates";
@@ -133,7 +134,7 @@ export interface AgentHandlerDefinition<P extends TAgentTaskBase, S = undefined,
   userMessage(payload: P): string;
   /** End-of-RUN work in the RUN sandbox (e.g. read the solution file, take the diff). */
   collect?(ctx: CollectContext<P, S>): Promise<A>;
-  /** Computes the reward. Throw `StageFailure('eval')` when grading itself is impossible. */
+  /** Computes the reward. Throw `stageFailure('eval')` when grading itself is impossible. */
   evaluate(ctx: EvaluateContext<P, S, A>): Promise<EvalOutcome>;
   /** Keep the RUN sandbox open until the job ends so `evaluate` can use it. Default false. */
   keepSandboxForEval?: boolean;

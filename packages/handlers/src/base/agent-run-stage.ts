@@ -1,11 +1,5 @@
-import {
-  type AgentLoopLimits,
-  type AgentLoopResult,
-  type RunContext,
-  runAgentLoop,
-  StageFailure,
-} from "@raas/engine";
-import { checkTokenDrift } from "@raas/shared";
+import { type AgentLoopLimits, type AgentLoopResult, type RunContext, runAgentLoop } from "@raas/engine";
+import { checkTokenDrift, policyFailure } from "@raas/shared";
 import type {
   AgentInitOutput,
   AgentRunOutput,
@@ -32,7 +26,7 @@ export async function runAgentStage<P extends TAgentTaskBase, S, A>(
   const loop = await runJobAgentLoop(binding, ctx);
   const summary = summarize(loop);
   if (binding.failOn.has(loop.stopReason)) {
-    throw new StageFailure("agent", `the agent stopped with ${loop.stopReason}: ${loop.stopMessage}`);
+    throw policyFailure(`the agent stopped with ${loop.stopReason}: ${loop.stopMessage}`);
   }
   const artifacts = definition.collect
     ? await asStageFailure("sandbox", "collecting the run's results failed", ctx.signal, () =>

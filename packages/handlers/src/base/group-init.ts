@@ -36,7 +36,7 @@ function groupTemplateKey(
  * its own sandbox at once and fills it with a private copy of the template when it is ready. All
  * get the shared setup output, and each holds the template until its job ends. Failures keep
  * INIT's kinds: a sandbox that does not start and a setup that breaks are `sandbox`; `setup`'s
- * own `StageFailure`s pass through.
+ * own stage failures pass through.
  */
 export async function initFromGroupTemplate<P extends TAgentTaskBase, S>(input: {
   runtime: ForkingRuntime;

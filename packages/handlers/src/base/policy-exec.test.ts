@@ -1,4 +1,5 @@
-import { isStageFailure, type Sandbox } from "@raas/engine";
+import type { Sandbox } from "@raas/engine";
+import { failureOf } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { execPolicyCommand } from "./policy-exec";
 
@@ -6,7 +7,7 @@ function failingSandbox(error: unknown): Sandbox {
   return { exec: () => Promise.reject(error) } as unknown as Sandbox;
 }
 
-async function failureOf(error: unknown, signal = new AbortController().signal) {
+async function thrownBy(error: unknown, signal = new AbortController().signal) {
   return execPolicyCommand(failingSandbox(error), ["harness"], { signal }).then(
     () => {
       throw new Error("expected a failure");
@@ -21,14 +22,14 @@ describe("execPolicyCommand", () => {
       causedByPolicy: true,
       policyReason: "the sandbox's workspace quota of 8192 MiB was exceeded",
     });
-    const failure = await failureOf(marked);
-    expect(isStageFailure(failure) && failure.kind).toBe("agent");
+    const failure = await thrownBy(marked);
+    expect(failureOf(failure)?.kind).toBe("agent");
     expect((failure as Error).message).toBe("the sandbox's workspace quota of 8192 MiB was exceeded");
   });
 
   it("keeps every other sandbox error infrastructure (sandbox)", async () => {
-    const failure = await failureOf(new Error("the launcher died"));
-    expect(isStageFailure(failure) && failure.kind).toBe("sandbox");
+    const failure = await thrownBy(new Error("the launcher died"));
+    expect(failureOf(failure)?.kind).toBe("sandbox");
     expect((failure as Error).message).toMatch(/the launcher died/);
   });
 
@@ -37,6 +38,6 @@ describe("execPolicyCommand", () => {
     const reason = new Error("cancelled");
     controller.abort(reason);
     const marked = Object.assign(new Error("x"), { causedByPolicy: true });
-    expect(await failureOf(marked, controller.signal)).toBe(reason);
+    expect(await thrownBy(marked, controller.signal)).toBe(reason);
   });
 });

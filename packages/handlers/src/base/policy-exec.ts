@@ -4,8 +4,8 @@ import {
   type Sandbox,
   type SandboxExecOptions,
   type SandboxExecResult,
-  StageFailure,
 } from "@raas/engine";
+import { policyFailure } from "@raas/shared";
 
 /**
  * Runs a command that is the policy's own action (a harness: the agent program the policy drives)
@@ -22,7 +22,7 @@ export async function execPolicyCommand(
     return await sandbox.exec(argv, options);
   } catch (error) {
     const fault = options.signal.aborted ? null : policyFaultOf(error);
-    if (fault !== null) throw new StageFailure("agent", fault.reason, { cause: error });
+    if (fault !== null) throw policyFailure(fault.reason, { cause: error });
     return asStageFailure("sandbox", `sandbox command ${argv[0] ?? ""} failed`, options.signal, () =>
       Promise.reject(error),
     );

@@ -1,4 +1,4 @@
-import { isStageFailure } from "@raas/engine";
+import { failureOf, isStageFailureData } from "@raas/shared";
 
 /**
  * What a group does when the INIT that prepares its template fails:
@@ -11,8 +11,9 @@ import { isStageFailure } from "@raas/engine";
 export type TemplateFailureAction = "share" | "retry";
 
 export function templateFailureAction(error: unknown): TemplateFailureAction {
-  if (!isStageFailure(error)) return "retry";
-  switch (error.kind) {
+  const failure = failureOf(error);
+  if (!isStageFailureData(failure)) return "retry";
+  switch (failure.kind) {
     case "eval":
     case "agent":
       return "share";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type Sandbox, type SandboxSpec, StageFailure } from "@raas/engine";
+import type { Sandbox, SandboxSpec } from "@raas/engine";
+import { stageFailure } from "@raas/shared";
 import { type CanaryCheck, type CanaryPlan, planCanaries, plantCanaries } from "../base/canary/index";
 import { WORKSPACE_DIR } from "../swe/swe-shell-scripts";
 import { judgeUnittestCanaries } from "./code-canaries";
@@ -68,7 +69,7 @@ async function gradeIn(
   });
   if (probe.exitCode !== 0) {
     // Nothing of the solution ran yet: an unusable interpreter is the grader's problem.
-    throw new StageFailure(
+    throw stageFailure(
       "eval",
       `python3 is not usable in the evaluation sandbox (exit ${probe.exitCode}): ${probe.stderr.slice(-400)}`,
     );

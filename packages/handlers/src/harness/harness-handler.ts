@@ -1,13 +1,7 @@
 import { readFileSync } from "node:fs";
-import {
-  type EvalContext,
-  type HarnessSamplingPolicy,
-  type RunContext,
-  type StageContext,
-  StageFailure,
-  type TaskHandler,
-} from "@raas/engine";
+import type { EvalContext, HarnessSamplingPolicy, RunContext, StageContext, TaskHandler } from "@raas/engine";
 import type { TGatewayCallRecord } from "@raas/shared";
+import { stageFailure } from "@raas/shared";
 import { z } from "zod";
 import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
 import { ZAgentOverrides } from "../base/agent-payload.schema";
@@ -88,7 +82,7 @@ export function createHarnessHandlerFactory(config: SweHandlerConfig & { gateway
       resultSchema: swe.resultSchema,
       async init(ctx: StageContext<THarnessPayload>) {
         if (ctx.payload.task.modelPatch !== undefined) {
-          throw new StageFailure(
+          throw stageFailure(
             "eval",
             "a harness job runs its harness: give no modelPatch (grade it with a swe job)",
           );

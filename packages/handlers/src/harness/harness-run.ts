@@ -1,5 +1,6 @@
-import { type HarnessSamplingPolicy, type RunContext, StageFailure } from "@raas/engine";
+import type { HarnessSamplingPolicy, RunContext } from "@raas/engine";
 import type { TGatewayCallRecord } from "@raas/shared";
+import { stageFailure } from "@raas/shared";
 import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
 import { resolveJobSampling } from "../base/job-sampling";
@@ -34,8 +35,7 @@ export async function runHarnessStage(
   const { sandbox } = ctx.init;
   ctx.defer(() => sandbox.close());
   const channel = sandbox.hostChannel?.();
-  if (!channel)
-    throw new StageFailure("sandbox", "this sandbox runtime offers no host channel for the gateway");
+  if (!channel) throw stageFailure("sandbox", "this sandbox runtime offers no host channel for the gateway");
   const bridge = await openGatewayBridge(gateway, deps, ctx, channel.hostDir);
   const guarded = guardSandbox(sandbox, ctx.signal);
   const { cwd, taskFile } = await writeHarnessFiles(guarded, ctx.payload, exampleHarness);

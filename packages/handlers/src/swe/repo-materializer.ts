@@ -1,4 +1,5 @@
-import { type Sandbox, type SandboxExecResult, StageFailure } from "@raas/engine";
+import type { Sandbox, SandboxExecResult } from "@raas/engine";
+import { type FailureError, type StageFailureData, stageFailure } from "@raas/shared";
 import type { TSweInstance } from "./swe-instance.schema";
 import type { TSweRepoSpec } from "./swe-repo-spec.schema";
 import { materializeScript, SWE_FILES, setupScript } from "./swe-shell-scripts";
@@ -25,10 +26,10 @@ export class SweStepError extends Error {
  * cause it), one killed by a signal is `sandbox` (the kernel or the host ended it), and one that
  * exited non-zero on the clean repository makes the instance ungradable (`eval`). None is trainable.
  */
-export function initStepFailure(error: SweStepError): StageFailure {
+export function initStepFailure(error: SweStepError): FailureError<StageFailureData> {
   const { result } = error;
   const kind = result.timedOut ? "timeout" : result.exitCode === null ? "sandbox" : "eval";
-  return new StageFailure(kind, error.message, { cause: error });
+  return stageFailure(kind, error.message, { cause: error });
 }
 
 /** stdout then stderr of a step, as one text for messages and logs. */

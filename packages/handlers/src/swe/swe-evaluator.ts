@@ -1,4 +1,5 @@
-import { type Sandbox, type SandboxSpec, StageFailure } from "@raas/engine";
+import type { Sandbox, SandboxSpec } from "@raas/engine";
+import { stageFailure } from "@raas/shared";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
 import { judgeListedTests } from "./listed-tests";
 import { SweStepError } from "./repo-materializer";
@@ -53,7 +54,7 @@ const LOG_EXCERPT_CHARS = 1_500;
 
 /**
  * SWE-bench evaluation of one patch in a fresh sandbox (`runSweTests`), graded on FAIL_TO_PASS /
- * PASS_TO_PASS. Throws `StageFailure('sandbox')` when the sandbox breaks and `StageFailure('eval')`
+ * PASS_TO_PASS. Throws `stageFailure('sandbox')` when the sandbox breaks and `stageFailure('eval')`
  * when the instance cannot be graded: no repository or base commit, no environment image, a
  * failing setup command or test patch, or none of the listed tests reporting a result although
  * the gold patch cannot make them report either (see `judgeListedTests`). A bad model patch is a
@@ -67,7 +68,7 @@ export async function evaluateSwePatch(input: EvaluateSwePatchInput): Promise<Sw
   const tests = listedTests(instance);
   const framework = spec.framework ?? detectTestFramework(tests);
   if (framework === null) {
-    throw new StageFailure(
+    throw stageFailure(
       "eval",
       `cannot tell the test framework of ${instance.instance_id} from its test names; set the spec's framework`,
     );
@@ -119,7 +120,7 @@ export async function evaluateSwePatch(input: EvaluateSwePatchInput): Promise<Sw
           ? "with the gold patch"
           : "and the instance has no gold patch to check the environment with"
         : "with this patch nor with the gold patch";
-    throw new StageFailure(
+    throw stageFailure(
       "eval",
       `none of the listed tests of ${instance.instance_id} reported a result ${why} (collection or import error, or a wrong test command \`${testCommand}\`): ${outcome.log.slice(-LOG_EXCERPT_CHARS).trim()}`,
     );
@@ -207,7 +208,7 @@ async function asGradingFailure<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof SweStepError) throw new StageFailure("eval", error.message, { cause: error });
+    if (error instanceof SweStepError) throw stageFailure("eval", error.message, { cause: error });
     throw error;
   }
 }

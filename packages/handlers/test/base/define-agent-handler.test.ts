@@ -1,4 +1,5 @@
 // The handler base through a real RolloutEngine with fake ports: failure kinds and sandbox cleanup.
+
 import {
   type ChatFormat,
   type GenerateResult,
@@ -9,8 +10,8 @@ import {
   RolloutEngine,
   type Sandbox,
   type SandboxRuntime,
-  StageFailure,
 } from "@raas/engine";
+import { stageFailure } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ZAgentTaskBase } from "../../src/base/agent-payload.schema";
@@ -113,7 +114,7 @@ const createEchoHandler = defineAgentHandler({
   systemPrompt: () => "sys",
   userMessage: (p) => `Task id: ${p.taskId}`,
   evaluate: async ({ payload, run }) => {
-    if (payload.answer === "broken-grader") throw new StageFailure("eval", "grader crashed");
+    if (payload.answer === "broken-grader") throw stageFailure("eval", "grader crashed");
     return { reward: run.finalContent === payload.answer ? 1 : 0, result: { seen: run.finalContent } };
   },
 });

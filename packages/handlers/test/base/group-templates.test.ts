@@ -1,10 +1,12 @@
 // The group template cache over a real bubblewrap runtime: one preparation per group, shared and
 // retried failures, abandoned preparations, and templates removed once the group is done.
+
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type PreparedSandboxTemplate, StageFailure } from "@raas/engine";
+import type { PreparedSandboxTemplate } from "@raas/engine";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
+import { failureOf, stageFailure } from "@raas/shared";
 import { afterAll, describe, expect, it } from "vitest";
 import { GroupTemplates } from "../../src/base/group-templates";
 
@@ -84,7 +86,7 @@ describe("GroupTemplates (bubblewrap)", () => {
     "a task failure is every member's, without a second INIT",
     async () => {
       const templates = new GroupTemplates<string>({ graceMs: 5_000 });
-      const failure = new StageFailure("eval", "setup command `exit 3` exited with 3");
+      const failure = stageFailure("eval", "setup command `exit 3` exited with 3");
       const { counter, prepare } = counted("bad", () => failure);
       const outcomes = await Promise.allSettled(
         Array.from({ length: 3 }, () => templates.acquire("bad", live(), prepare)),
@@ -107,9 +109,7 @@ describe("GroupTemplates (bubblewrap)", () => {
     "an infrastructure failure is retried once by a fresh preparation; a lasting one fails the members",
     async () => {
       const templates = new GroupTemplates<string>({ graceMs: 50 });
-      const flaky = counted("second", (run) =>
-        run === 1 ? new StageFailure("sandbox", "killed") : undefined,
-      );
+      const flaky = counted("second", (run) => (run === 1 ? stageFailure("sandbox", "killed") : undefined));
       const leases = await Promise.all(
         Array.from({ length: 3 }, () => templates.acquire("flaky", live(), flaky.prepare)),
       );
@@ -117,13 +117,13 @@ describe("GroupTemplates (bubblewrap)", () => {
       expect(leases.map((lease) => lease.value)).toEqual(["second", "second", "second"]);
       for (const lease of leases) lease.release();
 
-      const broken = counted("never", () => new StageFailure("sandbox", "bwrap: cannot set up uid map"));
+      const broken = counted("never", () => stageFailure("sandbox", "bwrap: cannot set up uid map"));
       const outcomes = await Promise.allSettled(
         Array.from({ length: 2 }, () => templates.acquire("broken", live(), broken.prepare)),
       );
-      expect(
-        outcomes.every((o) => o.status === "rejected" && (o.reason as StageFailure).kind === "sandbox"),
-      ).toBe(true);
+      expect(outcomes.every((o) => o.status === "rejected" && failureOf(o.reason)?.kind === "sandbox")).toBe(
+        true,
+      );
       expect(broken.counter.runs).toBe(2);
       await waitFor(() => runtime.heldTemplates.length === 0 && templates.size === 0);
       expect(sandboxDirs()).toEqual([]);

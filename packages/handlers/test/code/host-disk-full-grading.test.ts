@@ -3,9 +3,11 @@
 // probing python, planting canaries, running the cases or the suite — the grade fails as
 // infrastructure (`sandbox`), never a reward and never `tampered`. The grading sandbox is opened
 // and guarded as the code handler's EVAL does it.
-import { asStageFailure, isStageFailure, type Sandbox, type SandboxSpec } from "@raas/engine";
+
+import { asStageFailure, type Sandbox, type SandboxSpec } from "@raas/engine";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
 import { TmpfsDisk } from "@raas/sandbox/testing";
+import { failureOf } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guardSandbox } from "../../src/base/infrastructure-guard";
 import type { TCodePayload } from "../../src/code/code-handler";
@@ -86,9 +88,7 @@ describe("code grading on a full host disk (real bubblewrap, real tmpfs)", () =>
           (outcome) => new Error(`step ${step}: graded ${JSON.stringify(outcome.cases)}`),
           (caught: unknown) => caught,
         );
-        expect(isStageFailure(error) ? error.kind : String(error), `step ${step}: ${String(error)}`).toBe(
-          "sandbox",
-        );
+        expect(failureOf(error)?.kind ?? String(error), `step ${step}: ${String(error)}`).toBe("sandbox");
       }
     }, 180_000);
   }

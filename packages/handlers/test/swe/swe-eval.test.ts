@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isStageFailure, type Sandbox } from "@raas/engine";
+import type { Sandbox } from "@raas/engine";
+import { failureOf } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluateSwePatch } from "../../src/swe/swe-evaluator";
 import type { TSweInstance } from "../../src/swe/swe-instance.schema";
@@ -139,7 +140,7 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
       [instance.patch, ""].map((patch) => rejection(evaluate(instance, patch, { evaluateEmptyPatch: true }))),
     );
     for (const error of errors) {
-      expect(isStageFailure(error) && error.kind, String(error)).toBe("eval");
+      expect(failureOf(error)?.kind, String(error)).toBe("eval");
       expect(String((error as Error).message)).toMatch(/none of the listed tests .* reported a result/);
       expect(String((error as Error).message)).toMatch(/raas_missing_dependency/);
     }
@@ -148,7 +149,7 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
   it.concurrent("is an eval error when the repository's setup command and environment are not configured", async () => {
     const instance = fixtureInstance("raas-fixtures__envkit-2");
     const error = await rejection(evaluate(instance, instance.patch, { repoSpecs: {} }));
-    expect(isStageFailure(error) && error.kind, String(error)).toBe("eval");
+    expect(failureOf(error)?.kind, String(error)).toBe("eval");
   });
 
   it.concurrent("grades a model patch that breaks the package's imports as unresolved (the model's fault)", async () => {
@@ -333,6 +334,6 @@ describe("evaluateSwePatch on the shipped fixtures (real bubblewrap sandboxes)",
       () => null,
       (thrown: unknown) => thrown,
     );
-    expect(isStageFailure(error) && error.kind, String(error)).toBe("sandbox");
+    expect(failureOf(error)?.kind, String(error)).toBe("sandbox");
   });
 });

@@ -1,11 +1,12 @@
 // SWE grading while the disk holding the sandboxes (a real tmpfs) is full: whichever step meets
 // the full disk — materializing the repository, applying the patches, planting canaries, running
 // pytest — the grade fails as infrastructure, never an unresolved (reward 0) or tampered report.
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isStageFailure } from "@raas/engine";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
 import { TmpfsDisk } from "@raas/sandbox/testing";
+import { failureOf } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluateSwePatch } from "../../src/swe/swe-evaluator";
 import { createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
@@ -65,9 +66,7 @@ describe("SWE grading on a full host disk (real bubblewrap, real tmpfs)", () => 
         (report) => new Error(`step ${step}: graded ${JSON.stringify({ ...report, logTail: undefined })}`),
         (caught: unknown) => caught,
       );
-      expect(isStageFailure(error) ? error.kind : String(error), `step ${step}: ${String(error)}`).toBe(
-        "sandbox",
-      );
+      expect(failureOf(error)?.kind ?? String(error), `step ${step}: ${String(error)}`).toBe("sandbox");
     }
   }, 300_000);
 });

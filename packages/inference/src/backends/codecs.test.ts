@@ -79,7 +79,7 @@ describe("vLLM /v1/completions codec", () => {
     const failure = failureOf(() =>
       vllmCompletionsCodec.parseResponse(fixture("vllm-completions-text-tokens.json"), "b1"),
     );
-    expect(failure).toMatchObject({ kind: "inference", reason: "bad-response", backendId: "b1" });
+    expect(failure).toMatchObject({ failure: { kind: "inference" }, reason: "bad-response", backendId: "b1" });
     expect(failure.message).toMatch(/choices\[0\]\.token_ids is missing \(send return_token_ids: true/);
     expect(failureOf(() => vllmCompletionsCodec.parseResponse({ choices: [] }, null)).message).toMatch(
       /choices is empty/,

@@ -32,7 +32,9 @@ describe("PolicyControl with several policies", () => {
       ["run-b", 20, true],
     ]);
     // Versions only grow per policy: run-b's 20 does not stop run-a's 1.
-    await expect(control.setWeightVersion(19, "run-b")).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(control.setWeightVersion(19, "run-b")).rejects.toMatchObject({
+      failure: { code: "CONFLICT" },
+    });
     expect((await control.setWeightVersion(1, "run-a")).weightVersion).toBe(1);
 
     // A restarted control reads every policy back.
@@ -52,7 +54,9 @@ describe("PolicyControl with several policies", () => {
     expect((await control.claim("shared", "token:bbbb")).ownerId).toBe("token:aaaa");
     expect((await control.setWeightVersion(3, "shared")).ownerId).toBe("token:aaaa");
     await expect(control.setWeightVersion(1, "bad id with spaces")).rejects.toMatchObject({
-      code: "VALIDATION_FAILED",
+      failure: {
+        code: "VALIDATION_FAILED",
+      },
     });
   });
 });

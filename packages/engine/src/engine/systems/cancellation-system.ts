@@ -1,9 +1,8 @@
-import { isTerminalStatus } from "@raas/shared";
+import { abortFailure, isTerminalStatus } from "@raas/shared";
 import { z } from "zod";
 import { type LiveJob, newLiveJob } from "../../lifecycle/live-job";
 import { BUS_CHANNELS } from "../../ports/event-bus.port";
 import type { StoredJob } from "../../ports/job-record.types";
-import { EngineAbort } from "../../util/abort";
 import type { EngineContext } from "../engine-context";
 import type { TransitionSystem } from "./transition-system";
 
@@ -68,7 +67,7 @@ export class CancellationSystem {
       const { status, stage } = live.record;
       if (isTerminalStatus(status)) return false;
       if (status === "active" && live.controller) {
-        live.controller.abort(new EngineAbort("cancelled", "cancelled by request"));
+        live.controller.abort(abortFailure("cancelled", "cancelled by request"));
         return true;
       }
       if (status === "queued" && stage !== null) await queue.remove(id, stage);
@@ -87,7 +86,7 @@ export class CancellationSystem {
   async preemptOne(id: string): Promise<void> {
     const live = this.#ctx.jobs.live.get(id);
     if (live?.controller && live.record.status === "active" && live.record.stage !== "eval") {
-      live.controller.abort(new EngineAbort("preempted", "preempted by higher-priority work"));
+      live.controller.abort(abortFailure("preempted", "preempted by higher-priority work"));
       return;
     }
     if (!this.#ctx.isBusShared) return;
@@ -135,10 +134,10 @@ export class CancellationSystem {
       if (!live) continue;
       if (parsed.preempt) {
         if (live.controller && live.record.status === "active" && live.record.stage !== "eval")
-          live.controller.abort(new EngineAbort("preempted", "preempted by higher-priority work"));
+          live.controller.abort(abortFailure("preempted", "preempted by higher-priority work"));
         continue;
       }
-      if (live.controller) live.controller.abort(new EngineAbort("cancelled", "cancelled by request"));
+      if (live.controller) live.controller.abort(abortFailure("cancelled", "cancelled by request"));
       else this.#moves.supersede(live, `job ${id} was cancelled by another process`);
     }
   }

@@ -1,4 +1,4 @@
-import { RaasError, type TJob, type TSubmitJobRequest } from "@raas/shared";
+import { requestFailure, type TJob, type TSubmitJobRequest } from "@raas/shared";
 import type { SubmitResult } from "../../engine.types";
 import { atIndex, atIndexAsync } from "../../lifecycle/batch-index";
 import { createJobRecord, parseSubmitRequest } from "../../lifecycle/job-factory";
@@ -71,7 +71,7 @@ export class SubmissionSystem {
       await writer.insert(record);
     } catch (error) {
       jobs.live.delete(record.id);
-      throw new RaasError("UNAVAILABLE", "the job store is unavailable; the job was not accepted, retry", {
+      throw requestFailure("UNAVAILABLE", "the job store is unavailable; the job was not accepted, retry", {
         cause: error,
       });
     }

@@ -1,8 +1,7 @@
-import { isTerminalStatus } from "@raas/shared";
+import { abortFailure, isTerminalStatus } from "@raas/shared";
 import { applyTransition, type JobTransition } from "../../lifecycle/job-state-machine";
 import { type LiveJob, runCleanups } from "../../lifecycle/live-job";
 import type { JobHandoff } from "../../ports/job-record.types";
-import { EngineAbort } from "../../util/abort";
 import type { EngineContext } from "../engine-context";
 import type { EventSystem } from "./event-system";
 
@@ -69,7 +68,7 @@ export class TransitionSystem {
     live.superseded = true;
     if (live.tracked) this.#ctx.stats.left(live.record);
     this.#ctx.logger?.info({ jobId: live.record.id }, reason);
-    live.controller?.abort(new EngineAbort("shutdown", reason));
+    live.controller?.abort(abortFailure("shutdown", reason));
     void this.#finish(live);
   }
 

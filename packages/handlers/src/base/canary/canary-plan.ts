@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
-import { type Sandbox, StageFailure } from "@raas/engine";
+import type { Sandbox } from "@raas/engine";
+import { stageFailure } from "@raas/shared";
 import type { Canary } from "./canary.types";
 import { CANARY_PLANTER_PY, parsePlantedHosts } from "./canary-planter.script";
 import { type CanarySource, pytestCanarySource, unittestCanarySource } from "./canary-source";
@@ -49,7 +50,7 @@ export function planCanaries(input: PlanCanariesInput): CanaryPlan {
 
 /**
  * Plants a plan's canaries in the sandbox (isolated Python; none of the policy's code runs) and
- * returns the hosts planted in. The planter failing is the grader's problem: `StageFailure('eval')`.
+ * returns the hosts planted in. The planter failing is the grader's problem: `stageFailure('eval')`.
  */
 export async function plantCanaries(
   sandbox: Sandbox,
@@ -63,7 +64,7 @@ export async function plantCanaries(
   });
   const planted = run.exitCode === 0 ? parsePlantedHosts(run.stdout) : null;
   if (planted === null) {
-    throw new StageFailure(
+    throw stageFailure(
       "eval",
       `planting canary tests failed (exit ${run.exitCode ?? run.signal}): ${`${run.stdout}\n${run.stderr}`.trim().slice(-600)}`,
     );
