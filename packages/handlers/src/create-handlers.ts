@@ -1,6 +1,7 @@
 import { type AnyTaskHandler, defineHandler } from "@raas/engine";
 import type { AgentDefaults, AgentHandlerDeps } from "./base/agent-handler.types";
 import { type CodeHandlerConfig, createCodeHandlerFactory } from "./code/code-handler";
+import { createHarborHandler } from "./harbor/harbor-handler";
 import { createMathHandler } from "./math/math-handler";
 import { createStemHandler } from "./stem/stem-handler";
 
@@ -16,7 +17,7 @@ export interface CreateHandlersOptions extends Omit<AgentHandlerDeps, "defaults"
 }
 
 /**
- * The built-in agent handlers (`math`, `code`, `stem`) bound to their dependencies, erased with
+ * The built-in agent handlers (`math`, `code`, `stem`, `harbor`) bound to their dependencies, erased with
  * `defineHandler` so they share one list. Register each with the engine's `HandlerRegistry`.
  */
 export function createHandlers(options: CreateHandlersOptions): AnyTaskHandler[] {
@@ -30,5 +31,6 @@ export function createHandlers(options: CreateHandlersOptions): AnyTaskHandler[]
     defineHandler(createMathHandler(deps)),
     defineHandler(createCodeHandlerFactory(options.config?.code)(deps)),
     defineHandler(createStemHandler(deps)),
+    defineHandler(createHarborHandler(deps)),
   ];
 }

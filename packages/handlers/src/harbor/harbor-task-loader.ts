@@ -1,0 +1,171 @@
+import { lstat, readdir, readFile } from "node:fs/promises";
+import { basename, join, relative } from "node:path";
+import { formatIssues, requestFailure } from "@raas/shared";
+import { parse as parseToml } from "smol-toml";
+import {
+  hostIncompatibility,
+  type THarborFile,
+  type THarborPayload,
+  type THarborTask,
+  ZHarborTask,
+} from "./harbor-task.schema";
+import { normalizeTaskToml, ZHarborTaskToml } from "./harbor-task-toml.schema";
+
+/** A task directory read from disk, with whether the host image can run it. */
+export interface LoadedHarborTask {
+  /** The directory it was read from. */
+  dir: string;
+  task: THarborTask;
+  /** Why it cannot run here (it needs an image, GPUs), or null. */
+  hostIncompatibility: string | null;
+}
+
+const invalid = (file: string, message: string) =>
+  requestFailure("VALIDATION_FAILED", `${file}: ${message}`, { details: { file } });
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function fileOf(path: string, bytes: Buffer, mode: number): THarborFile {
+  let text: string | null = null;
+  if (!bytes.includes(0)) {
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      text = null;
+    }
+  }
+  return {
+    path,
+    content: text ?? bytes.toString("base64"),
+    encoding: text === null ? "base64" : "utf8",
+    executable: (mode & 0o111) !== 0,
+  };
+}
+
+/** Every regular file below `root`, sorted; a symlink or special file is refused by name. */
+async function readTree(root: string, taskDir: string): Promise<THarborFile[]> {
+  const files: THarborFile[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.isFile()) {
+        const stat = await lstat(path);
+        files.push(fileOf(relative(root, path).split("\\").join("/"), await readFile(path), stat.mode));
+      } else
+        throw invalid(
+          join(basename(taskDir), relative(taskDir, path)),
+          "only regular files and directories are read (a symlink or special file)",
+        );
+    }
+  };
+  if (await exists(root)) await walk(root);
+  return files;
+}
+
+async function readTaskToml(dir: string) {
+  const file = join(basename(dir), "task.toml");
+  if (!(await exists(join(dir, "task.toml")))) throw invalid(file, "missing (every Harbor task has one)");
+  let raw: unknown;
+  try {
+    raw = parseToml(await readFile(join(dir, "task.toml"), "utf8"));
+  } catch (error) {
+    throw invalid(
+      file,
+      `not valid TOML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    );
+  }
+  const parsed = ZHarborTaskToml.safeParse(raw);
+  if (!parsed.success) throw invalid(file, formatIssues(parsed.error.issues, { root: "task.toml" }));
+  for (const [section, env] of [
+    ["environment", parsed.data.environment?.env],
+    ["verifier", parsed.data.verifier?.env],
+  ] as const) {
+    for (const [key, value] of Object.entries(env ?? {})) {
+      if (value.includes("${"))
+        throw invalid(
+          file,
+          `${section}.env.${key}: \${VAR} templating reads the host's environment, which RaaS does not pass to tasks`,
+        );
+    }
+  }
+  return normalizeTaskToml(parsed.data);
+}
+
+/**
+ * Reads one Harbor task directory: `instruction.md`, `task.toml`, `environment/` (its Dockerfile
+ * recorded apart), `tests/` (with `test.sh`) and `solution/`. A missing or malformed part throws a
+ * `VALIDATION_FAILED` failure naming the file and the field.
+ */
+export async function loadHarborTask(dir: string): Promise<LoadedHarborTask> {
+  const name = basename(dir);
+  const config = await readTaskToml(dir);
+  const instructionPath = join(dir, "instruction.md");
+  if (!(await exists(instructionPath)))
+    throw invalid(join(name, "instruction.md"), "missing (the agent's instruction)");
+  if (!(await exists(join(dir, "tests", "test.sh"))))
+    throw invalid(join(name, "tests/test.sh"), "missing (the verifier)");
+  const environment = await readTree(join(dir, "environment"), dir);
+  const dockerfile = environment.find((f) => f.path === "Dockerfile");
+  if (dockerfile?.encoding === "base64")
+    throw invalid(join(name, "environment/Dockerfile"), "not UTF-8 text");
+  const solution = await readTree(join(dir, "solution"), dir);
+  const candidate = {
+    name: config.name ?? name,
+    instruction: await readFile(instructionPath, "utf8"),
+    config,
+    dockerfile: dockerfile?.content ?? null,
+    environment: environment.filter((f) => f.path !== "Dockerfile"),
+    tests: await readTree(join(dir, "tests"), dir),
+    solution: solution.length > 0 ? solution : null,
+  };
+  const parsed = ZHarborTask.safeParse(candidate);
+  if (!parsed.success) throw invalid(name, formatIssues(parsed.error.issues, { root: "task" }));
+  return { dir, task: parsed.data, hostIncompatibility: hostIncompatibility(parsed.data) };
+}
+
+/**
+ * Reads a dataset: `dir` itself when it is a task directory (it has a task.toml), else each of its
+ * subdirectories that has a `task.toml` or an `instruction.md`, sorted by name.
+ */
+export async function loadHarborDataset(dir: string): Promise<LoadedHarborTask[]> {
+  if (await exists(join(dir, "task.toml"))) return [await loadHarborTask(dir)];
+  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory());
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  const tasks: LoadedHarborTask[] = [];
+  for (const entry of entries) {
+    const taskDir = join(dir, entry.name);
+    if ((await exists(join(taskDir, "task.toml"))) || (await exists(join(taskDir, "instruction.md"))))
+      tasks.push(await loadHarborTask(taskDir));
+  }
+  if (tasks.length === 0) throw invalid(dir, "no task directories (none has a task.toml)");
+  return tasks;
+}
+
+/**
+ * The `harbor` job payload of a loaded task, refused when the task cannot run on the host image.
+ * The task's `[agent].timeout_sec` becomes the job's `agent.timeBudgetMs` unless `agent` sets one.
+ */
+export function harborJobPayload(
+  loaded: LoadedHarborTask,
+  agent: THarborPayload["agent"] = {},
+): THarborPayload {
+  if (loaded.hostIncompatibility !== null) throw invalid(loaded.dir, loaded.hostIncompatibility);
+  const { agentTimeoutSec } = loaded.task.config;
+  const budget = agentTimeoutSec !== null ? { timeBudgetMs: Math.round(agentTimeoutSec * 1000) } : {};
+  const overrides = { ...budget, ...agent };
+  return {
+    taskId: loaded.task.name,
+    task: loaded.task,
+    ...(Object.keys(overrides).length > 0 ? { agent: overrides } : {}),
+  };
+}

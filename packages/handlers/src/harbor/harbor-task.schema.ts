@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { ZAgentTaskBase } from "../base/agent-payload.schema";
+import { planHostEnvironment } from "./harbor-dockerfile";
+import { ZHarborTaskConfig } from "./harbor-task-toml.schema";
+import { workspaceFilesOf } from "./harbor-workspace";
+
+const MAX_FILES = 2_000;
+
+/** A relative path inside a task directory's part: no `..`, no absolute path, no empty segment. */
+const ZRelativePath = z
+  .string()
+  .min(1)
+  .max(1_000)
+  .refine(
+    (path) =>
+      !path.startsWith("/") && path.split("/").every((part) => part !== "" && part !== "." && part !== ".."),
+    "a relative path without . or .. segments",
+  );
+
+const ZHarborFile = z
+  .object({
+    path: ZRelativePath.describe(
+      "Path relative to its part of the task directory (`environment/`, `tests/`, …).",
+    ),
+    content: z
+      .string()
+      .max(16 * 1024 ** 2)
+      .describe("The file's bytes: UTF-8 text, or base64 when `encoding` says so."),
+    encoding: z.enum(["utf8", "base64"]).default("utf8").describe("How `content` is written. Default utf8."),
+    executable: z.boolean().default(false).describe("The file's executable bit. Default false."),
+  })
+  .strict();
+export type THarborFile = z.infer<typeof ZHarborFile>;
+
+const ZFiles = z.array(ZHarborFile).max(MAX_FILES);
+
+/** One Harbor task directory as RaaS carries it: read by `loadHarborTask`, shipped in a job payload. */
+export const ZHarborTask = z
+  .object({
+    name: z.string().min(1).max(200).describe("The task's name (`[task].name`, else its directory's)."),
+    instruction: z.string().min(1).max(1_000_000).describe("`instruction.md`, shown to the agent."),
+    config: ZHarborTaskConfig,
+    dockerfile: z
+      .string()
+      .max(1_000_000)
+      .nullable()
+      .describe("`environment/Dockerfile`, recorded; null when absent."),
+    environment: ZFiles.describe("`environment/` (the Dockerfile's build context), without the Dockerfile."),
+    tests: ZFiles.refine(
+      (files) => files.some((f) => f.path === "test.sh"),
+      "tests/test.sh is missing",
+    ).describe("`tests/`, never shown to the agent; `test.sh` is the verifier."),
+    solution: ZFiles.nullable().describe("`solution/` (`solve.sh`, the oracle), or null."),
+  })
+  .strict();
+export type THarborTask = z.infer<typeof ZHarborTask>;
+
+/** Why a task cannot run here (needs an image or hardware RaaS lacks), or null. */
+export function hostIncompatibility(
+  task: Pick<THarborTask, "config" | "dockerfile" | "environment">,
+): string | null {
+  if (task.config.dockerImage !== null)
+    return `task.toml [environment].docker_image = "${task.config.dockerImage}": this task needs an image, which is not supported yet`;
+  const compose = task.environment.find((f) => /^(docker-)?compose\.ya?ml$/.test(f.path));
+  if (compose !== undefined)
+    return `environment/${compose.path}: this task needs several containers (images), which is not supported yet`;
+  if (task.config.gpus > 0)
+    return `task.toml [environment].gpus = ${task.config.gpus}: sandboxes have no GPUs`;
+  const verdict = planHostEnvironment(task.dockerfile, task.config.workdir);
+  if (!verdict.isHostCompatible) return verdict.reason;
+  try {
+    workspaceFilesOf(verdict.plan, task.environment);
+  } catch (error) {
+    return `environment/Dockerfile: ${(error as Error).message}`;
+  }
+  return null;
+}
+
+export const ZHarborPayload = ZAgentTaskBase.extend({
+  task: ZHarborTask,
+})
+  .strict()
+  .superRefine((payload, ctx) => {
+    const reason = hostIncompatibility(payload.task);
+    if (reason !== null)
+      ctx.addIssue({ code: "custom", path: ["task"], message: `task ${payload.task.name}: ${reason}` });
+  })
+  .meta({ description: "A Harbor task directory (instruction, environment, tests) run on the host image." });
+export type THarborPayload = z.infer<typeof ZHarborPayload>;
