@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Sandbox } from "@raas/engine";
-import { stageFailure } from "@raas/shared";
+import { policyFailure, stageFailure } from "@raas/shared";
 import { HARBOR_WORKSPACE } from "./harbor-dockerfile";
 import { rewriteHarborPaths, verifierPathMap } from "./harbor-paths";
 import { type HarborReward, parseHarborReward } from "./harbor-reward";
@@ -15,6 +15,25 @@ export interface HarborVerifierOutcome extends HarborReward {
   /** The last 4 KiB of test.sh's output (stdout and stderr). */
   outputTail: string;
   durationMs: number;
+}
+
+/**
+ * A reward file the tests cannot have written: when the tests' text names only one of reward.txt
+ * and reward.json, the other can only come from code they ran — and since reward.json wins,
+ * a policy's program that writes it would otherwise overrule the tests. Naming both or neither
+ * (a name built at run time) leaves Harbor's rule: reward.json first.
+ */
+function forgedRewardFile(
+  tests: readonly THarborFile[],
+  found: { txt: boolean; json: boolean },
+): string | null {
+  const text = tests.filter((f) => f.encoding === "utf8").map((f) => f.content);
+  const namesTxt = text.some((t) => t.includes("reward.txt"));
+  const namesJson = text.some((t) => t.includes("reward.json"));
+  if (namesTxt === namesJson) return null;
+  if (found.json && !namesJson) return "reward.json";
+  if (found.txt && !namesTxt) return "reward.txt";
+  return null;
 }
 
 /** Time the wrapper may take beyond the tests' own limit (placing files, reading rewards), in ms. */
@@ -94,6 +113,13 @@ export async function runHarborVerifier(
     throw stageFailure("eval", `the verifier's ${tooLarge[0]} is larger than 1 MiB`);
   const txt = frames.get("file:reward.txt");
   const json = frames.get("file:reward.json");
+  const forged = forgedRewardFile(input.tests, { txt: txt !== undefined, json: json !== undefined });
+  if (forged !== null) {
+    throw policyFailure(
+      `${forged} appeared in /logs/verifier, but the task's tests never name it: code the tests ran (the policy's) wrote it`,
+      { label: "tampered", result: { exitCode, outputTail } },
+    );
+  }
   const reward = parseHarborReward({
     txt: txt === undefined ? null : decode(txt[1]),
     json: json === undefined ? null : decode(json[1]),

@@ -1,0 +1,3 @@
+from .summary import median, percentile
+
+__all__ = ["median", "percentile"]
