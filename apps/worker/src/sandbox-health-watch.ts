@@ -6,6 +6,7 @@ import {
   type SandboxTemplate,
   systemClock,
 } from "@raas/engine";
+import { failureOf } from "@raas/shared";
 import type { Logger } from "pino";
 import { SandboxStartRecord } from "./sandbox-start-record";
 
@@ -202,14 +203,15 @@ export class SandboxHealthWatch {
   }
 }
 
-/** Not the policy's doing (`causedByPolicy`), not a cancellation: the host's. */
+/** Not the policy's doing (`failureOf(error, "policy")`), not a cancellation: the host's. */
 function isInfrastructureFailure(error: unknown, signal: AbortSignal | undefined): boolean {
   if (signal?.aborted) return false;
-  if (typeof error === "object" && error !== null) {
-    if ((error as { causedByPolicy?: unknown }).causedByPolicy === true) return false;
-    if ((error as { name?: unknown }).name === "AbortError") return false;
-  }
-  return true;
+  if (failureOf(error, "policy") !== null) return false;
+  return !(
+    typeof error === "object" &&
+    error !== null &&
+    (error as { name?: unknown }).name === "AbortError"
+  );
 }
 
 function messageOf(error: unknown): string {

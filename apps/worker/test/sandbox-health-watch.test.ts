@@ -1,4 +1,5 @@
 import type { Clock, Sandbox, SandboxRuntime, SandboxSpec } from "@raas/engine";
+import { blamePolicy, sandboxFailure } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { SandboxHealthWatch } from "../src/sandbox-health-watch";
 import { SandboxStartRecord } from "../src/sandbox-start-record";
@@ -144,9 +145,10 @@ describe("SandboxHealthWatch", () => {
     for (let i = 0; i < 5; i += 1) {
       await expect(health.runtime.create({}, cancelled.signal)).rejects.toThrow();
     }
-    const policy = Object.assign(new Error("the sandbox died during the tool call"), {
-      causedByPolicy: true,
-    });
+    const policy = blamePolicy(
+      sandboxFailure("crashed", "the sandbox died during the tool call"),
+      "the agent's call used up its memory limit",
+    );
     const blamed = { ...runtime, create: async () => Promise.reject(policy) };
     const blamedWatch = watch(blamed, clock);
     for (let i = 0; i < 5; i += 1) await expect(blamedWatch.health.runtime.create({})).rejects.toThrow();

@@ -43,7 +43,6 @@ export { MemoryEventBus } from "./memory/memory-event-bus";
 export { MemoryJobQueue } from "./memory/memory-job-queue";
 export { MemoryJobStore } from "./memory/memory-job-store";
 export { MemoryWorkerStore } from "./memory/memory-worker-store";
-export { policyFaultOf } from "./policy-fault";
 export type {
   BackendRegistrationStore,
   StoredBackend,

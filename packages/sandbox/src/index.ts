@@ -5,7 +5,6 @@ export {
 } from "./host/http-socket-bridge";
 export { ManagedSandbox } from "./host/managed-sandbox";
 export { isProcessAlive, processIdentity } from "./host/process-tree";
-export { SandboxError } from "./host/sandbox-error";
 
 export { ApptainerRuntime } from "./runtimes/apptainer-runtime";
 

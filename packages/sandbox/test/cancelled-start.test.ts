@@ -34,7 +34,9 @@ describe("a cancelled sandbox start", () => {
       warn: () => {},
     });
     broken.onEvent((event) => recorder.record(event));
-    await expect(broken.create({ jobId: "job_broken" })).rejects.toMatchObject({ reason: "start_failed" });
+    await expect(broken.create({ jobId: "job_broken" })).rejects.toMatchObject({
+      failure: { reason: "start_failed" },
+    });
 
     await recorder.flush();
     expect(await store.summarize()).toMatchObject({

@@ -3,10 +3,11 @@
 // close the sandbox as the policy's doing (the watchdog's walk). A sandbox once wrote 5 GiB where
 // `disk` was enforced by "none". fallocate makes the files without writing them, so the test
 // costs no I/O; it needs about 6 GiB of free disk under the base directory for a moment.
-import { policyFaultOf } from "@raas/engine";
+
 import type { TSandboxEvent } from "@raas/shared";
+import { failureOf } from "@raas/shared";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_WORKSPACE_SIZE_BYTES, SandboxError } from "../src/index";
+import { DEFAULT_WORKSPACE_SIZE_BYTES } from "../src/index";
 import { createTestRuntime } from "./support/sandbox-fixture";
 
 const GIB = 1024 ** 3;
@@ -52,9 +53,12 @@ describe("the default workspace quota (bubblewrap, default settings)", () => {
         (result) => new Error(`the call returned instead of failing: ${JSON.stringify(result)}`),
         (caught: unknown) => caught,
       );
-    expect(error).toBeInstanceOf(SandboxError);
-    expect(error).toMatchObject({ causedByPolicy: true });
-    expect(policyFaultOf(error)?.reason).toMatch(/workspace grew to .* over its limit of 4096\.0 MiB/);
+    expect(failureOf(error)?.kind).toBe("sandbox-error");
+    expect(failureOf(error)?.cause).toBe("policy");
+    expect(failureOf(error, "policy")).toHaveProperty(
+      "policyReason",
+      expect.stringMatching(/workspace grew to .* over its limit of 4096\.0 MiB/),
+    );
     expect(hitsOf(sandbox.id)).toContainEqual(
       expect.objectContaining({ limit: "disk", source: "watchdog", limitBytes: 4 * GIB }),
     );

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Sandbox, SandboxTemplate } from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
+import { failureOf } from "@raas/shared";
 import { afterAll, describe, expect, it } from "vitest";
 import type { WorkspaceTemplate } from "../src/host/workspace-template";
-import { SandboxError } from "../src/index";
 import { createTestRuntime } from "./support/sandbox-fixture";
 
 const TIMEOUT_MS = 90_000;
@@ -171,8 +171,8 @@ describe("sandbox fork for groups (bubblewrap)", () => {
       await template.remove();
       await template.remove(); // idempotent
       const error = await runtime.createFrom(template, {}).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(SandboxError);
-      expect((error as SandboxError).reason).toBe("start_failed");
+      expect(failureOf(error)?.kind).toBe("sandbox-error");
+      expect(failureOf(error)).toMatchObject({ reason: "start_failed" });
       expect(sandboxDirsIn(fixture.baseDir)).toEqual([]);
     },
     TIMEOUT_MS,

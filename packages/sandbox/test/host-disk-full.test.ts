@@ -3,9 +3,9 @@
 // the policy did, so the call fails as infrastructure instead of returning an ENOSPC result the
 // agent and the grader would take for the policy's own. A policy that fills the disk itself —
 // past its workspace quota, or a disk smaller than the quota — is still the policy's fault.
-import { policyFaultOf } from "@raas/engine";
+import { failureOf } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BubblewrapRuntime, type ManagedSandbox, SandboxError } from "../src/index";
+import { BubblewrapRuntime, type ManagedSandbox } from "../src/index";
 import { TmpfsDisk } from "../src/testing/index";
 import { requireBubblewrap } from "./support/sandbox-fixture";
 
@@ -55,9 +55,9 @@ describe("a full host disk under the sandboxes (bubblewrap on a real tmpfs)", ()
   };
 
   const expectHostFault = (error: unknown) => {
-    expect(error).toBeInstanceOf(SandboxError);
-    expect(error).toMatchObject({ reason: "host_disk_full" });
-    expect(policyFaultOf(error)).toBeNull();
+    expect(failureOf(error)?.kind).toBe("sandbox-error");
+    expect(error).toMatchObject({ failure: { reason: "host_disk_full" } });
+    expect(failureOf(error, "policy")).toBeNull();
     expect((error as Error).message).toMatch(/no space left on the host's disk/i);
   };
 
@@ -99,8 +99,11 @@ describe("a full host disk under the sandboxes (bubblewrap on a real tmpfs)", ()
           command: "for i in 1 2 3; do head -c 5M /dev/zero > part$i; done; echo written",
         }),
       );
-      expect(error).toBeInstanceOf(SandboxError);
-      expect(policyFaultOf(error)?.reason).toMatch(/workspace grew to .* over its limit of 6\.0 MiB/);
+      expect(failureOf(error)?.kind).toBe("sandbox-error");
+      expect(failureOf(error, "policy")).toHaveProperty(
+        "policyReason",
+        expect.stringMatching(/workspace grew to .* over its limit of 6\.0 MiB/),
+      );
     }, quotaRuntime);
   }, 60_000);
 
@@ -109,8 +112,11 @@ describe("a full host disk under the sandboxes (bubblewrap on a real tmpfs)", ()
       const error = await rejection(
         sandbox.runTool("bash", { command: "head -c 64M /dev/zero > big; echo written" }),
       );
-      expect(error).toBeInstanceOf(SandboxError);
-      expect(policyFaultOf(error)?.reason).toMatch(/the workspace filled the host's disk/);
+      expect(failureOf(error)?.kind).toBe("sandbox-error");
+      expect(failureOf(error, "policy")).toHaveProperty(
+        "policyReason",
+        expect.stringMatching(/the workspace filled the host's disk/),
+      );
     });
   }, 60_000);
 });

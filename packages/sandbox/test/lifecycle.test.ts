@@ -4,13 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TSandboxEvent } from "@raas/shared";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  BubblewrapRuntime,
-  isProcessAlive,
-  processIdentity,
-  SANDBOX_TOOL_SPECS,
-  SandboxError,
-} from "../src/index";
+import { BubblewrapRuntime, isProcessAlive, processIdentity, SANDBOX_TOOL_SPECS } from "../src/index";
 import { createTestRuntime } from "./support/sandbox-fixture";
 
 const childScript = fileURLToPath(new URL("./support/host-exit-child.ts", import.meta.url));
@@ -65,7 +59,9 @@ describe("sandbox lifecycle", () => {
     expect(mine.map((event) => event.type)).toEqual(["created", "ready", "closed"]);
     expect(mine.every((event) => event.jobId === "job-1")).toBe(true);
     expect(mine[1]!.detail?.readyMs).toBeGreaterThan(0);
-    await expect(sandbox.runTool("bash", { command: "true" })).rejects.toBeInstanceOf(SandboxError);
+    await expect(sandbox.runTool("bash", { command: "true" })).rejects.toMatchObject({
+      failure: { kind: "sandbox-error" },
+    });
     expect(fixture.runtime.toolSpecs).toBe(SANDBOX_TOOL_SPECS);
   });
 
@@ -118,8 +114,10 @@ describe("sandbox lifecycle", () => {
       "file:new/dir/c.txt",
     ]);
     await expect(sandbox.readFile("missing.txt")).rejects.toMatchObject({
-      reason: "request_failed",
-      details: { code: "not_found" },
+      failure: {
+        reason: "request_failed",
+        details: { code: "not_found" },
+      },
     });
     const tar = await sandbox.downloadTar("a");
     const other = await fixture.runtime.create({});
@@ -168,7 +166,9 @@ describe("sandbox lifecycle", () => {
     process.kill(serverPid!, "SIGSTOP");
     const serverIdentity = processIdentity(serverPid!);
     await expect(sandbox.runTool("bash", { command: "true" }, { timeoutMs: 200 })).rejects.toMatchObject({
-      reason: "crashed",
+      failure: {
+        reason: "crashed",
+      },
     });
     expect(hungEvents.map((event) => event.type)).toEqual(["created", "ready", "crashed", "closed"]);
     expect(sandbox.state).toBe("failed");
@@ -183,7 +183,7 @@ describe("sandbox lifecycle", () => {
       bwrapPath: "/bin/false",
       warn: () => {},
     });
-    await expect(broken.create({})).rejects.toMatchObject({ reason: "start_failed" });
+    await expect(broken.create({})).rejects.toMatchObject({ failure: { reason: "start_failed" } });
     await expect(fixture.runtime.create({ files: { "../escape.txt": "x" } })).rejects.toThrow(
       /outside the workspace/,
     );

@@ -3,11 +3,12 @@
 // and 250 MiB in /dev/shm. Every tmpfs the sandbox gets is now sized within its memory bound,
 // /dev and the jail's hiding mounts are read-only, no user namespace can mount a new one, and
 // the watchdog counts tmpfs bytes as the sandbox's memory.
+
 import { readFileSync } from "node:fs";
-import { policyFaultOf } from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
+import { failureOf } from "@raas/shared";
 import { afterAll, describe, expect, it } from "vitest";
-import { BubblewrapRuntime, SandboxError } from "../src/index";
+import { BubblewrapRuntime } from "../src/index";
 import { createTestRuntime, requireBubblewrap } from "./support/sandbox-fixture";
 
 const MIB = 1024 ** 2;
@@ -98,9 +99,10 @@ describe("memory-backed files without cgroups", () => {
       growth = shmem.stop();
     }
     expect(growth, "host Shmem growth in MiB").toBeLessThanOrEqual(BOUND_BYTES);
-    expect(error).toBeInstanceOf(SandboxError);
-    expect(policyFaultOf(error)?.reason).toMatch(
-      /MiB of memory together \(.* MiB of it files in \/tmp, \/dev\/shm/,
+    expect(failureOf(error)?.kind).toBe("sandbox-error");
+    expect(failureOf(error, "policy")).toHaveProperty(
+      "policyReason",
+      expect.stringMatching(/MiB of memory together \(.* MiB of it files in \/tmp, \/dev\/shm/),
     );
     expect(events).toContainEqual(
       expect.objectContaining({
@@ -121,8 +123,11 @@ describe("memory-backed files without cgroups", () => {
         { timeoutMs: 90_000 },
       ),
     );
-    expect(error).toMatchObject({ causedByPolicy: true });
-    expect((error as SandboxError).policyReason).toMatch(/of it files in \/tmp/);
+    expect(failureOf(error)?.cause).toBe("policy");
+    expect(failureOf(error, "policy")).toHaveProperty(
+      "policyReason",
+      expect.stringMatching(/of it files in \/tmp/),
+    );
     const hit = events.find(
       (event) =>
         event.sandboxId === sandbox.id && event.type === "limit_hit" && event.detail?.limit === "memory",

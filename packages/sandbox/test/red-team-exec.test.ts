@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
+import { failureOf } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ManagedSandbox, SandboxError } from "../src/index";
+import type { ManagedSandbox } from "../src/index";
 import { createTestRuntime } from "./support/sandbox-fixture";
 
 /**
@@ -105,9 +106,9 @@ describe("red team: failures the policy causes are marked as its own", () => {
         () => undefined,
         (caught: unknown) => caught,
       );
-    expect(error).toBeInstanceOf(SandboxError);
-    expect(error).toMatchObject({ causedByPolicy: true });
-    expect((error as SandboxError).policyReason).toMatch(/wall-time/);
+    expect(failureOf(error)?.kind).toBe("sandbox-error");
+    expect(failureOf(error)?.cause).toBe("policy");
+    expect(failureOf(error, "policy")).toHaveProperty("policyReason", expect.stringMatching(/wall-time/));
     await sandbox.close();
   });
 });

@@ -137,7 +137,9 @@ describe("bubblewrap sandbox security", () => {
         })
       ).exitCode,
     ).toBe(0);
-    await expect(sandbox.writeFile(`../${marker}`, "x")).rejects.toMatchObject({ reason: "forbidden" });
+    await expect(sandbox.writeFile(`../${marker}`, "x")).rejects.toMatchObject({
+      failure: { reason: "forbidden" },
+    });
     const edit = await sandbox.runTool("editor", {
       command: "create",
       path: `/tmp/${marker}-2`,
@@ -161,7 +163,7 @@ describe("bubblewrap sandbox security", () => {
       });
       expect(result.output).not.toContain("host-secret-value");
       expect(result.output).toContain("No such file or directory");
-      await expect(sandbox.readFile(secretPath)).rejects.toMatchObject({ reason: "forbidden" });
+      await expect(sandbox.readFile(secretPath)).rejects.toMatchObject({ failure: { reason: "forbidden" } });
       await sandbox.close();
     } finally {
       delete process.env.RAAS_HOST_ONLY_SECRET;

@@ -1,6 +1,7 @@
 import type { TSandboxEvent } from "@raas/shared";
+import { failureOf } from "@raas/shared";
 import { afterAll, describe, expect, it } from "vitest";
-import { BubblewrapRuntime, SandboxError } from "../src/index";
+import { BubblewrapRuntime } from "../src/index";
 import { createTestRuntime, requireBubblewrap } from "./support/sandbox-fixture";
 
 const MIB = 1024 ** 2;
@@ -36,9 +37,12 @@ describe("whole-sandbox limits without cgroups (watchdog)", () => {
     });
     expect(started.output).toContain("started");
     const error = await failingCall(sandbox, "sleep 80");
-    expect(error).toBeInstanceOf(SandboxError);
-    expect(error).toMatchObject({ causedByPolicy: true });
-    expect((error as SandboxError).policyReason).toMatch(/CPU seconds in total, over its limit of 2/);
+    expect(failureOf(error)?.kind).toBe("sandbox-error");
+    expect(failureOf(error)?.cause).toBe("policy");
+    expect(failureOf(error, "policy")).toHaveProperty(
+      "policyReason",
+      expect.stringMatching(/CPU seconds in total, over its limit of 2/),
+    );
     const hit = limitHits(events, sandbox.id).find((detail) => detail.limit === "cpuTotal");
     expect(hit).toMatchObject({ source: "watchdog", limitSec: 2 });
     expect(hit?.cpuSec as number).toBeGreaterThan(2);
@@ -46,7 +50,7 @@ describe("whole-sandbox limits without cgroups (watchdog)", () => {
     expect(sandbox.state).toBe("closed");
     // A later call is still the policy's failure, not the infrastructure's.
     await expect(sandbox.runTool("bash", { command: "true" })).rejects.toMatchObject({
-      causedByPolicy: true,
+      failure: { cause: "policy" },
     });
   });
 
@@ -55,8 +59,11 @@ describe("whole-sandbox limits without cgroups (watchdog)", () => {
     // Each hog stays under its own RLIMIT_AS; four of them exceed 256 MiB + headroom together.
     const hog = `python3 -c "import time; b = b'x' * (160 << 20); time.sleep(120)"`;
     const error = await failingCall(sandbox, `for i in 1 2 3 4; do ${hog} & done; sleep 80`);
-    expect(error).toMatchObject({ causedByPolicy: true });
-    expect((error as SandboxError).policyReason).toMatch(/MiB of memory together/);
+    expect(failureOf(error)?.cause).toBe("policy");
+    expect(failureOf(error, "policy")).toHaveProperty(
+      "policyReason",
+      expect.stringMatching(/MiB of memory together/),
+    );
     expect(limitHits(events, sandbox.id)).toContainEqual(
       expect.objectContaining({ limit: "memory", source: "watchdog" }),
     );
@@ -68,8 +75,11 @@ describe("whole-sandbox limits without cgroups (watchdog)", () => {
       sandbox,
       "for i in 1 2 3 4; do head -c 16M /dev/zero > fill$i; done; sleep 80",
     );
-    expect(error).toMatchObject({ causedByPolicy: true });
-    expect((error as SandboxError).policyReason).toMatch(/workspace grew to .* over its limit of 32\.0 MiB/);
+    expect(failureOf(error)?.cause).toBe("policy");
+    expect(failureOf(error, "policy")).toHaveProperty(
+      "policyReason",
+      expect.stringMatching(/workspace grew to .* over its limit of 32\.0 MiB/),
+    );
     const hit = limitHits(events, sandbox.id).find((detail) => detail.limit === "disk");
     expect(hit).toMatchObject({ source: "watchdog", limitBytes: 32 * MIB });
   });

@@ -5,6 +5,7 @@ import {
   FailureError,
   failureOf,
   isStageFailureData,
+  MAX_POLICY_REASON_CHARS,
   policyFailure,
   requestFailure,
   sandboxFailure,
@@ -84,6 +85,15 @@ describe("sandbox failures", () => {
     expect(blamed.message).toBe("the sandbox crashed");
     expect(blamed.cause).toBe(underlying);
     expect(error.failure.cause).toBe("infrastructure");
+  });
+
+  it("blaming clips a long reason to its head and tail, and falls back to the message when blank", () => {
+    const long = blamePolicy(sandboxFailure("closed", "x"), "y".repeat(10_000)).failure.policyReason;
+    expect(long?.length).toBeLessThanOrEqual(MAX_POLICY_REASON_CHARS);
+    expect(long).toContain("[cut]");
+    expect(blamePolicy(sandboxFailure("crashed", "pids limit reached"), "  ").failure.policyReason).toBe(
+      "pids limit reached",
+    );
   });
 });
 

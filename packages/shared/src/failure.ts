@@ -235,20 +235,30 @@ export function sandboxFailure(
   return new FailureError(failure, { cause: options?.cause });
 }
 
+/** Reasons longer than this keep their head and tail (they end up in the job's failure message). */
+export const MAX_POLICY_REASON_CHARS = 2_000;
+
 /**
  * The sandbox failure `error` as caused by the agent's own tool call, with `policyReason` saying
- * what the policy did (same message and cause; a new error, the data stays immutable).
+ * what the policy did, clipped to {@link MAX_POLICY_REASON_CHARS} (same message and cause; a new
+ * error, the data stays immutable).
  */
 export function blamePolicy(
   error: FailureError<SandboxFailureData>,
   policyReason: string,
 ): FailureError<SandboxFailureData> {
   const blamed = new FailureError(
-    { ...error.failure, cause: "policy", policyReason },
+    { ...error.failure, cause: "policy", policyReason: clip(policyReason.trim() || error.message) },
     { cause: error.cause },
   );
   if (error.stack !== undefined) blamed.stack = error.stack;
   return blamed;
+}
+
+function clip(reason: string): string {
+  if (reason.length <= MAX_POLICY_REASON_CHARS) return reason;
+  const half = Math.floor((MAX_POLICY_REASON_CHARS - 20) / 2);
+  return `${reason.slice(0, half)} … [cut] … ${reason.slice(-half)}`;
 }
 
 /** The engine's abort of a stage, to give as an AbortController's reason. */

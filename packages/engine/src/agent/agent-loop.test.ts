@@ -1,5 +1,5 @@
 import type { TToolCall, TTurn } from "@raas/shared";
-import { failureOf } from "@raas/shared";
+import { blamePolicy, failureOf, sandboxFailure } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import type { ChatFormat, ParsedChatResponse } from "../ports/chat-format.port";
 import type { GenerateRequest, GenerateResult, InferencePool } from "../ports/inference-pool.port";
@@ -354,16 +354,16 @@ describe("runAgentLoop", () => {
     expect(failureOf(inferenceError)?.kind).toBe("inference");
   });
 
-  it("ends as the policy's own (agent) failure when a tool error is marked causedByPolicy, keeping the trajectory", async () => {
+  it("ends as the policy's own (agent) failure when a tool error is blamed on the policy, keeping the trajectory", async () => {
     const rec = recorder();
     let calls = 0;
     const { toolbox } = fakeToolbox(async (_name, args) => {
       calls += 1;
       if (args.command === "kill -9 -1") {
-        throw Object.assign(new Error("execution server exited with signal SIGKILL"), {
-          causedByPolicy: true,
-          policyReason: "the agent's bash call killed the execution server",
-        });
+        throw blamePolicy(
+          sandboxFailure("crashed", "execution server exited with signal SIGKILL"),
+          "the agent's bash call killed the execution server",
+        );
       }
       return ok(`ran ${String(args.command)}`);
     });
@@ -410,7 +410,7 @@ describe("runAgentLoop", () => {
     const controller = new AbortController();
     const { toolbox } = fakeToolbox(async () => {
       controller.abort(new Error("cancelled by request"));
-      throw Object.assign(new Error("killed"), { causedByPolicy: true, policyReason: "memory limit" });
+      throw blamePolicy(sandboxFailure("crashed", "killed"), "memory limit");
     });
     await expect(
       runAgentLoop(options([{ toolCalls: [bash("ls")] }], { toolbox, signal: controller.signal })),

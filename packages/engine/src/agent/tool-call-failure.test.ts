@@ -1,13 +1,13 @@
-import { FailureError, failureOf, stageFailure } from "@raas/shared";
+import { blamePolicy, FailureError, failureOf, sandboxFailure, stageFailure } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { classifyToolError } from "./tool-call-failure";
 
 describe("classifyToolError", () => {
   it("makes a marked error the policy's own (agent) failure with the reason", () => {
-    const error = Object.assign(new Error("execution server gone"), {
-      causedByPolicy: true,
-      policyReason: "the sandbox crashed during the agent's bash call: exit 137",
-    });
+    const error = blamePolicy(
+      sandboxFailure("crashed", "execution server gone"),
+      "the sandbox crashed during the agent's bash call: exit 137",
+    );
     const thrown = classifyToolError("bash", error);
     expect(failureOf(thrown)?.kind).toBe("agent");
     expect(failureOf(thrown)?.message).toBe(
@@ -32,7 +32,7 @@ describe("classifyToolError", () => {
     const inference = stageFailure("inference", "backend down");
     expect(classifyToolError("bash", inference)).toBe(inference);
     const wrapped = stageFailure("sandbox", "sandbox tool bash failed", {
-      cause: Object.assign(new Error("oom"), { causedByPolicy: true, policyReason: "memory limit" }),
+      cause: blamePolicy(sandboxFailure("crashed", "oom"), "memory limit"),
     });
     expect(failureOf(classifyToolError("bash", wrapped))?.kind).toBe("agent");
   });

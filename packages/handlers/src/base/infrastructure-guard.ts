@@ -5,7 +5,7 @@ export { asStageFailure };
 /**
  * The sandbox seen by handler code: any error from it is an infrastructure (`sandbox`) failure,
  * so a crashed sandbox during setup or EVAL never turns into a grading error or a reward of 0.
- * A policy-fault mark on the error (`causedByPolicy`) does not change that here: a handler's own
+ * A sandbox failure blamed on the policy (`blamePolicy`) does not change that here: a handler's own
  * step is not the policy's call. Only the agent loop's tool calls honour the mark.
  */
 export function guardSandbox(sandbox: Sandbox, signal: AbortSignal): Sandbox {

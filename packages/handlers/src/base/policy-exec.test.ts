@@ -1,5 +1,5 @@
 import type { Sandbox } from "@raas/engine";
-import { failureOf } from "@raas/shared";
+import { blamePolicy, failureOf, sandboxFailure } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { execPolicyCommand } from "./policy-exec";
 
@@ -18,10 +18,10 @@ async function thrownBy(error: unknown, signal = new AbortController().signal) {
 
 describe("execPolicyCommand", () => {
   it("fails as the policy's (agent) when the error carries the policy-fault mark", async () => {
-    const marked = Object.assign(new Error("sandbox closed"), {
-      causedByPolicy: true,
-      policyReason: "the sandbox's workspace quota of 8192 MiB was exceeded",
-    });
+    const marked = blamePolicy(
+      sandboxFailure("crashed", "sandbox closed"),
+      "the sandbox's workspace quota of 8192 MiB was exceeded",
+    );
     const failure = await thrownBy(marked);
     expect(failureOf(failure)?.kind).toBe("agent");
     expect((failure as Error).message).toBe("the sandbox's workspace quota of 8192 MiB was exceeded");
@@ -37,7 +37,7 @@ describe("execPolicyCommand", () => {
     const controller = new AbortController();
     const reason = new Error("cancelled");
     controller.abort(reason);
-    const marked = Object.assign(new Error("x"), { causedByPolicy: true });
+    const marked = blamePolicy(sandboxFailure("crashed", "x"), "x");
     expect(await thrownBy(marked, controller.signal)).toBe(reason);
   });
 });

@@ -11,7 +11,7 @@ import {
   type Sandbox,
   type SandboxRuntime,
 } from "@raas/engine";
-import { stageFailure } from "@raas/shared";
+import { blamePolicy, sandboxFailure, stageFailure } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ZAgentTaskBase } from "../../src/base/agent-payload.schema";
@@ -252,10 +252,10 @@ describe("defineAgentHandler", () => {
   });
 
   it("fails a tool call the sandbox marks as the policy's fault as `agent` with the failure reward", async () => {
-    const toolError = Object.assign(new Error("execution server exited"), {
-      causedByPolicy: true,
-      policyReason: "the agent's python call killed the execution server",
-    });
+    const toolError = blamePolicy(
+      sandboxFailure("crashed", "execution server exited"),
+      "the agent's python call killed the execution server",
+    );
     const { runtime, sandboxes } = fakeRuntime({ toolError });
     const job = await runOne(fakeInference("tool"), runtime, "42", undefined, createStrictHandler);
     expect(job).toMatchObject({

@@ -1,7 +1,9 @@
 // The SWE handler's INIT for a group on real bubblewrap: the checkout runs once, every member works
 // on its own copy, a setup that fails on the clean repository fails every member as `eval`.
+
 import type { ChatFormat, InferencePool, Sandbox } from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
+import { failureOf } from "@raas/shared";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { AgentInitOutput } from "../../src/base/agent-handler.types";
 import { createSweHandlerFactory } from "../../src/swe/swe-handler";
@@ -80,9 +82,11 @@ describe("swe INIT once per group (bubblewrap)", () => {
       prepareTemplate.mockClear();
       const members = ["f0", "f1", "f2"].map((id) => initContext(id, "group-broken", payload));
       const outcomes = await Promise.allSettled(members.map((m) => handler.init(m.ctx)));
-      expect(
-        outcomes.map((o) => (o.status === "rejected" ? (o.reason as { kind: string }).kind : "ok")),
-      ).toEqual(["eval", "eval", "eval"]);
+      expect(outcomes.map((o) => (o.status === "rejected" ? failureOf(o.reason)?.kind : "ok"))).toEqual([
+        "eval",
+        "eval",
+        "eval",
+      ]);
       expect(prepareTemplate).toHaveBeenCalledTimes(1);
       // The members' own sandboxes (started beside the INIT) are closed before INIT fails.
       expect(runtime.openSandboxes).toHaveLength(0);

@@ -1,4 +1,5 @@
 import { connect, type Socket } from "node:net";
+import { sandboxFailure } from "@raas/shared";
 import type {
   ExecErrorBody,
   ExecOp,
@@ -7,7 +8,6 @@ import type {
   ExecResultByOp,
 } from "../protocol/exec-protocol.types";
 import { encodeJsonLine, JsonLineDecoder } from "../protocol/json-lines";
-import { SandboxError } from "./sandbox-error";
 
 interface Waiter {
   resolve: (value: unknown) => void;
@@ -25,7 +25,7 @@ export class ExecRequestError extends Error {
 /**
  * Host side of the execution-server protocol: one Unix-socket connection per sandbox,
  * requests multiplexed by id. If the connection drops, every waiting call fails at once
- * with a SandboxError instead of hanging.
+ * with a sandbox failure instead of hanging.
  */
 export class ExecClient {
   readonly #socket: Socket;
@@ -43,7 +43,7 @@ export class ExecClient {
     socket.on("data", (chunk: string) => decoder.push(chunk));
     socket.on("close", () => {
       const wasOpen = this.#closedError === undefined;
-      this.#failAll(new SandboxError("crashed", "connection to the execution server was lost"));
+      this.#failAll(sandboxFailure("crashed", "connection to the execution server was lost"));
       if (wasOpen) this.onDisconnect?.();
     });
     socket.on("error", () => undefined);
@@ -58,7 +58,7 @@ export class ExecClient {
       });
       socket.once("error", (error) =>
         reject(
-          new SandboxError(
+          sandboxFailure(
             "not_ready",
             `cannot connect to the execution server at ${socketPath}: ${error.message}`,
           ),
@@ -82,7 +82,7 @@ export class ExecClient {
   }
 
   /** Closes the connection; calls still waiting fail with `reason`. */
-  close(reason: Error = new SandboxError("closed", "the sandbox is closed")): void {
+  close(reason: Error = sandboxFailure("closed", "the sandbox is closed")): void {
     this.#failAll(reason);
     this.#socket.destroy();
   }

@@ -1,15 +1,15 @@
+import { sandboxFailure } from "@raas/shared";
 import type { ExecRequestBody, ExecResultByOp } from "../protocol/exec-protocol.types";
 import { type ExecClient, ExecRequestError } from "./exec-client";
-import { SandboxError } from "./sandbox-error";
 
-/** Runs one request to the execution server; its refusals become `forbidden`/`request_failed` SandboxErrors. */
+/** Runs one request to the execution server; its refusals become `forbidden`/`request_failed` sandbox failures. */
 export async function callExecServer<T>(request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
     if (error instanceof ExecRequestError) {
       const reason = error.body.code === "forbidden" ? "forbidden" : "request_failed";
-      throw new SandboxError(reason, error.message, { details: { code: error.body.code }, cause: error });
+      throw sandboxFailure(reason, error.message, { details: { code: error.body.code }, cause: error });
     }
     throw error;
   }
@@ -43,7 +43,7 @@ export async function requestWithDeadline<Op extends "tool" | "exec">(
       hangTimer = setTimeout(
         () =>
           reject(
-            new SandboxError(
+            sandboxFailure(
               "crashed",
               `${(body as { op: string }).op} call got no answer within ${hangMs} ms`,
             ),

@@ -1,6 +1,7 @@
+import { blamePolicy, type FailureError, type SandboxFailureData, sandboxFailure } from "@raas/shared";
 import { blameFullHostDisk } from "./host-disk-decision";
 import type { HostDiskMonitor, HostDiskWatch } from "./host-disk-monitor";
-import { blamePolicy, SandboxError } from "./sandbox-error";
+import { isSandboxFailure } from "./sandbox-failure";
 import type { WorkspaceUsage } from "./watchdog-decision";
 
 /** One sandbox, as a call watched for a full host disk needs to know it. */
@@ -53,11 +54,11 @@ async function hostDiskFault(
   context: HostDiskCallContext,
   watch: HostDiskWatch,
   callError: unknown,
-): Promise<SandboxError | undefined> {
+): Promise<FailureError<SandboxFailureData> | undefined> {
   const full = await watch.end();
   if (!full) return undefined;
   // A limit the policy used up, or its own marked fault, explains the failure already.
-  if (callError instanceof SandboxError && callError.causedByPolicy) return undefined;
+  if (isSandboxFailure(callError) && callError.failure.cause === "policy") return undefined;
   if (context.limitClosure()) return undefined;
   const { workspaceSizeBytes } = context;
   const fault = blameFullHostDisk({
@@ -72,7 +73,7 @@ async function hostDiskFault(
     workspaceBytes: full.workspace.bytes,
     ...(full.sample.freeInodes !== null ? { freeInodes: full.sample.freeInodes } : {}),
   };
-  const error = new SandboxError("host_disk_full", fault.reason, {
+  const error = sandboxFailure("host_disk_full", fault.reason, {
     details: detail,
     ...(callError !== undefined ? { cause: callError } : {}),
   });

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
+import { sandboxFailure } from "@raas/shared";
 import { EXEC_READY_LINE } from "../protocol/exec-protocol.types";
-import { SandboxError } from "./sandbox-error";
 
 /**
  * Resolves when the launched execution server prints its ready line (it does so right after
@@ -29,16 +29,16 @@ export function waitForReadyLine(
     };
     const onExit = (code: number | null, exitSignal: NodeJS.Signals | null) =>
       finish(
-        new SandboxError(
+        sandboxFailure(
           "start_failed",
           `sandbox launcher exited before ready (code ${code}, signal ${exitSignal}): ${stderrTail().trim()}`,
         ),
       );
-    const onAbort = () => finish(new SandboxError("start_failed", "sandbox creation was cancelled"));
+    const onAbort = () => finish(sandboxFailure("start_failed", "sandbox creation was cancelled"));
     const timer = setTimeout(
       () =>
         finish(
-          new SandboxError(
+          sandboxFailure(
             "not_ready",
             `execution server not ready after ${timeoutMs} ms: ${stderrTail().trim()}`,
           ),

@@ -11,6 +11,7 @@ import type {
   ToolResult,
 } from "@raas/engine";
 import type { TSandboxState } from "@raas/shared";
+import { blamePolicy, sandboxFailure } from "@raas/shared";
 import type { ExecFileEntry, ExecHealth, ExecRequestBody } from "../protocol/exec-protocol.types";
 import { ExecClient } from "./exec-client";
 import { callExecServer, requestWithDeadline } from "./exec-request";
@@ -26,7 +27,7 @@ import {
   sandboxProcessesIn,
 } from "./process-table";
 import { HOST_CHANNEL_SUBDIR, removeSandboxDirs } from "./sandbox-dirs";
-import { blamePolicy, SandboxError } from "./sandbox-error";
+import { isSandboxFailure } from "./sandbox-failure";
 import { killSandboxProcesses, killSandboxSync } from "./sandbox-teardown";
 import { DEFAULT_WORKSPACE_MAX_ENTRIES, SandboxWatchdog } from "./sandbox-watchdog";
 import { spawnLauncher } from "./spawn-launcher";
@@ -149,9 +150,7 @@ export class ManagedSandbox implements Sandbox {
         this.#emit("start_failed", { error: message }, "failed");
         await this.#teardown("failed", "start_failed", { error: message });
       }
-      throw error instanceof SandboxError
-        ? error
-        : new SandboxError("start_failed", String(error), { cause: error });
+      throw isSandboxFailure(error) ? error : sandboxFailure("start_failed", String(error), { cause: error });
     }
   }
 
@@ -231,10 +230,10 @@ export class ManagedSandbox implements Sandbox {
    * host failure — is infrastructure, as is a sandbox that was already gone.
    */
   #attribute(error: unknown, tool: string): unknown {
-    if (!(error instanceof SandboxError) || error.causedByPolicy) return error;
+    if (!isSandboxFailure(error) || error.failure.cause === "policy") return error;
     if (this.#limitClosure) return blamePolicy(error, this.#limitClosure);
     const oomKills = this.#options.plan.cgroup?.counters().oomKills ?? 0;
-    if (error.reason === "crashed" && oomKills > this.#cgroupCounters.oomKills) {
+    if (error.failure.reason === "crashed" && oomKills > this.#cgroupCounters.oomKills) {
       return blamePolicy(
         error,
         `the sandbox ran out of memory during the agent's ${tool} call: ${error.message}`,
@@ -296,7 +295,7 @@ export class ManagedSandbox implements Sandbox {
     try {
       return await this.#exec(argv, options);
     } catch (error) {
-      if (!(error instanceof SandboxError) || error.causedByPolicy || !this.#limitClosure) throw error;
+      if (!isSandboxFailure(error) || error.failure.cause === "policy" || !this.#limitClosure) throw error;
       throw blamePolicy(error, this.#limitClosure);
     }
   }
@@ -348,7 +347,7 @@ export class ManagedSandbox implements Sandbox {
     try {
       return await requestWithDeadline(client, body, hangMs, signal);
     } catch (error) {
-      if (error instanceof SandboxError && error.reason === "crashed") {
+      if (isSandboxFailure(error) && error.failure.reason === "crashed") {
         await this.#fail({ cause: error.message });
       }
       throw error;
@@ -411,19 +410,19 @@ export class ManagedSandbox implements Sandbox {
    */
   async closeKeepingWorkspace(destination: string): Promise<void> {
     if (this.#state !== "ready") {
-      throw new SandboxError("closed", `sandbox ${this.id} is ${this.#state}; its workspace cannot be kept`);
+      throw sandboxFailure("closed", `sandbox ${this.id} is ${this.#state}; its workspace cannot be kept`);
     }
     this.#keepWorkspaceAt = destination;
     await this.#teardown("closed", "closed");
     if (this.#leftoverPids > 0) {
       await removeSandboxDirs(destination);
-      throw new SandboxError(
+      throw sandboxFailure(
         "request_failed",
         `sandbox ${this.id} left ${this.#leftoverPids} process(es) alive; its workspace is not kept`,
       );
     }
     if (!existsSync(destination)) {
-      throw new SandboxError("closed", `sandbox ${this.id} ended before its workspace could be kept`);
+      throw sandboxFailure("closed", `sandbox ${this.id} ended before its workspace could be kept`);
     }
   }
 
@@ -432,7 +431,7 @@ export class ManagedSandbox implements Sandbox {
 
   #requireClient(): ExecClient {
     if (!this.#client || this.#state === "closing" || this.#state === "closed" || this.#state === "failed") {
-      throw new SandboxError("closed", `sandbox ${this.id} is ${this.#state}`);
+      throw sandboxFailure("closed", `sandbox ${this.id} is ${this.#state}`);
     }
     return this.#client;
   }
@@ -458,7 +457,7 @@ export class ManagedSandbox implements Sandbox {
       this.#state = "closing";
       clearTimeout(this.#wallTimer);
       this.#watchdog?.stop();
-      this.#client?.close(new SandboxError("closed", `sandbox ${this.id} closed (${reason})`));
+      this.#client?.close(sandboxFailure("closed", `sandbox ${this.id} closed (${reason})`));
       const target = this.#killTarget();
       this.#leftoverPids = await killSandboxProcesses({ ...target, exited: this.#exited });
       if (this.#keepWorkspaceAt !== undefined && this.#leftoverPids === 0 && finalState === "closed") {

@@ -17,6 +17,7 @@ import type {
   ToolSpec,
 } from "@raas/engine";
 import type { TSandboxEvent } from "@raas/shared";
+import { sandboxFailure } from "@raas/shared";
 import { HostDiskMonitor } from "../host/host-disk-monitor";
 import { type LaunchPlan, ManagedSandbox } from "../host/managed-sandbox";
 import {
@@ -25,7 +26,6 @@ import {
   type SandboxDirs,
   writeWorkspaceFiles,
 } from "../host/sandbox-dirs";
-import { SandboxError } from "../host/sandbox-error";
 import { defaultExecBinDir, ensureServerBundle, type ServerBundle } from "../host/server-bundle";
 import { reapDeadHostSandboxDirs, reapStaleSandboxDirs } from "../host/stale-sandbox-dirs";
 import type { WatchdogLimits } from "../host/watchdog-decision";
@@ -273,10 +273,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     await cloneWorkspace(sandbox.workspaceHostPath, destination);
     signal?.throwIfAborted();
     if (sandbox.state !== "ready") {
-      throw new SandboxError(
-        "closed",
-        `sandbox ${sandbox.id} is ${sandbox.state}; its workspace is not kept`,
-      );
+      throw sandboxFailure("closed", `sandbox ${sandbox.id} is ${sandbox.state}; its workspace is not kept`);
     }
   }
 
@@ -304,7 +301,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
         await cloneWorkspace(ready.workspace, workspace);
         await writeWorkspaceFiles(workspace, files, this.sandboxOwner());
       } catch (error) {
-        throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
+        throw sandboxFailure("start_failed", error instanceof Error ? error.message : String(error), {
           cause: error,
         });
       }
@@ -329,10 +326,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
 
   #heldTemplate(template: SandboxTemplate): WorkspaceTemplate {
     if (!(template instanceof WorkspaceTemplate) || !this.#templates.has(template)) {
-      throw new SandboxError(
-        "start_failed",
-        `template ${template.id} is not held by this runtime (removed?)`,
-      );
+      throw sandboxFailure("start_failed", `template ${template.id} is not held by this runtime (removed?)`);
     }
     return template;
   }
@@ -360,7 +354,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
       plan = await this.#planFor(id, spec, limits, dirs, bundle);
     } catch (error) {
       await removeSandboxDirs(dirs.root);
-      throw new SandboxError("start_failed", error instanceof Error ? error.message : String(error), {
+      throw sandboxFailure("start_failed", error instanceof Error ? error.message : String(error), {
         cause: error,
       });
     }
@@ -441,7 +435,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     if ((mode & 0o011) !== 0o011) await chmod(this.options.baseDir, mode | 0o011);
     for (let dir = dirname(this.options.baseDir); dir !== dirname(dir); dir = dirname(dir)) {
       if (((await stat(dir)).mode & 0o001) === 0) {
-        throw new SandboxError(
+        throw sandboxFailure(
           "start_failed",
           `sandboxes run as another uid and cannot reach ${this.options.baseDir}: ${dir} is not searchable by others; use a baseDir under a world-searchable directory such as /tmp`,
         );
