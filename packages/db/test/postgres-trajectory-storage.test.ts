@@ -4,7 +4,7 @@ import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { RaasError, type TTurn } from "@raas/shared";
+import { failureOf, type TTurn } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createJobStore,
@@ -198,9 +198,11 @@ describe("PostgreSQL trajectory storage", () => {
       const other = await createJobStore({ databaseUrl: TEST_DATABASE_URL, schema });
       try {
         const error = await other.listTurns(jobs[0]?.id as string).catch((e: unknown) => e);
-        expect(error).toBeInstanceOf(RaasError);
-        expect((error as RaasError).httpStatus).toBeLessThan(500);
-        expect((error as RaasError).message).toMatch(/archived at .* no archive directory/);
+        expect(failureOf(error)).toMatchObject({
+          kind: "request",
+          cause: "caller",
+          message: expect.stringMatching(/archived at .* no archive directory/),
+        });
         await expect(other.archive.archiveRun(runId)).rejects.toMatchObject({
           failure: { code: "UNAVAILABLE" },
         });

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type JobStore, MemoryJobStore, TrajectoryExporter } from "@raas/engine";
-import { RaasError, type TJob } from "@raas/shared";
+import { FailureError, type TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJobStore } from "../src/index";
 import { makeJob, makeTurn } from "./support/job-fixtures";
@@ -123,7 +123,7 @@ for (const adapter of adapters) {
 
     it("exports one job, and says NOT_FOUND for an unknown job or batch", async () => {
       expect((await exporter.exportJob(jobs[2]!.id)).reward).toBe(0.5);
-      await expect(exporter.exportJob("job_missing")).rejects.toBeInstanceOf(RaasError);
+      await expect(exporter.exportJob("job_missing")).rejects.toBeInstanceOf(FailureError);
       await expect(exporter.exportBatch("bat_missing", { limit: 5 })).rejects.toMatchObject({
         failure: {
           code: "NOT_FOUND",

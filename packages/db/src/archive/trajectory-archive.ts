@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { ArchivedJobsOutcome, TrajectoryRetention } from "@raas/engine";
-import { RaasError, TERMINAL_STATUSES } from "@raas/shared";
+import { requestFailure, TERMINAL_STATUSES } from "@raas/shared";
 import { fromToolCallRow, fromTurnRows } from "../codec/trajectory-codec";
 import type { PrismaClient } from "../generated/client";
 import type { SqlExecutor } from "../sql/sql-executor";
@@ -73,9 +73,9 @@ export class TrajectoryArchive implements TrajectoryRetention {
   async archiveRun(runId: string): Promise<ArchiveRunResult> {
     const dir = this.#requireDir();
     const run = await this.#prisma.trainingRun.findUnique({ where: { id: runId }, select: { status: true } });
-    if (!run) throw new RaasError("NOT_FOUND", `no training run ${runId}`);
+    if (!run) throw requestFailure("NOT_FOUND", `no training run ${runId}`);
     if (run.status !== "finished") {
-      throw new RaasError(
+      throw requestFailure(
         "CONFLICT",
         `run ${runId} is ${run.status}; only a finished run's trajectories are archived (finish it first)`,
       );
@@ -134,7 +134,7 @@ export class TrajectoryArchive implements TrajectoryRetention {
     if (!job || job.archivedAtMs === null || job.archivePath === null) return null;
     const archivedAt = new Date(job.archivedAtMs).toISOString();
     if (this.#archiveDir === undefined) {
-      throw new RaasError(
+      throw requestFailure(
         "NOT_FOUND",
         `job ${jobId}'s trajectory was archived at ${archivedAt} to ${job.archivePath}, and this server has no archive directory to read it from`,
       );
@@ -147,7 +147,7 @@ export class TrajectoryArchive implements TrajectoryRetention {
       });
       return decodeArchiveLine(line);
     } catch (error) {
-      throw new RaasError(
+      throw requestFailure(
         "NOT_FOUND",
         `job ${jobId}'s trajectory was archived at ${archivedAt} to ${file}, which cannot be read: ${(error as Error).message}`,
       );
@@ -156,7 +156,7 @@ export class TrajectoryArchive implements TrajectoryRetention {
 
   #requireDir(): string {
     if (this.#archiveDir !== undefined) return this.#archiveDir;
-    throw new RaasError("UNAVAILABLE", "this server has no trajectory archive directory configured");
+    throw requestFailure("UNAVAILABLE", "this server has no trajectory archive directory configured");
   }
 
   /** `selection.where` names jobs of `runId` with `$1…$n` bound to `selection.params`. */

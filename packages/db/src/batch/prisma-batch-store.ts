@@ -1,4 +1,4 @@
-import { RaasError, type TPolicyState } from "@raas/shared";
+import { requestFailure, type TPolicyState } from "@raas/shared";
 import type { BatchStore, GroupRecord, RunRecord, StepRecord } from "@raas/training";
 import { Prisma, type PrismaClient } from "../generated/client";
 import {
@@ -189,9 +189,9 @@ async function insertOrExplain(
     await insert;
   } catch (error) {
     const state = sqlStateOf(error);
-    if (state === UNIQUE_VIOLATION) throw new RaasError("CONFLICT", conflict, { cause: error });
+    if (state === UNIQUE_VIOLATION) throw requestFailure("CONFLICT", conflict, { cause: error });
     if (state === FOREIGN_KEY_VIOLATION && missingParent !== "")
-      throw new RaasError("NOT_FOUND", missingParent, { cause: error });
+      throw requestFailure("NOT_FOUND", missingParent, { cause: error });
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { formatIssues, RaasError, type SchemaIssue } from "@raas/shared";
+import { formatIssues, requestFailure, type SchemaIssue } from "@raas/shared";
 import type { Prisma } from "../generated/client";
 
 /** Where a stored JSON value sits: its table, column and the id of its row. */
@@ -25,7 +25,7 @@ export function parseJsonColumn<T>(schema: ColumnSchema<T>, value: unknown, site
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = formatIssues(parsed.error.issues, { prefix: [site.column] });
-  throw new RaasError(
+  throw requestFailure(
     "INTERNAL",
     `stored ${site.table}.${site.column} of row ${site.rowId} is malformed: ${issues}`,
     { details: { table: site.table, column: site.column, rowId: site.rowId } },

@@ -1,4 +1,4 @@
-import { RaasError, type TPolicyState } from "@raas/shared";
+import { failureOf, type TPolicyState } from "@raas/shared";
 import type { BatchStore, GroupRecord } from "@raas/training";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeGroup, makeRun, makeStep } from "./batch-fixtures";
@@ -17,8 +17,7 @@ async function expectConflict(insert: Promise<void>): Promise<void> {
     () => null,
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(RaasError);
-  expect((error as RaasError).code).toBe("CONFLICT");
+  expect(failureOf(error)).toMatchObject({ kind: "request", code: "CONFLICT" });
 }
 
 /** The behaviour every `BatchStore` adapter must show (the memory adapter is the reference). */
