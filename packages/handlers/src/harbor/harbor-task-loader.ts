@@ -2,6 +2,8 @@ import { lstat, readdir, readFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 import { formatIssues, requestFailure } from "@raas/shared";
 import { parse as parseToml } from "smol-toml";
+import { HARBOR_WORKSPACE, planHostEnvironment } from "./harbor-dockerfile";
+import { agentPathMap, rewriteHarborPaths } from "./harbor-paths";
 import {
   hostIncompatibility,
   type THarborFile,
@@ -168,4 +170,16 @@ export function harborJobPayload(
     task: loaded.task,
     ...(Object.keys(overrides).length > 0 ? { agent: overrides } : {}),
   };
+}
+
+/**
+ * The task's `solution/solve.sh` with its paths mapped as in the agent's sandbox (the workdir is
+ * `/workspace`): what an oracle run executes there. Null when the task has no solution.
+ */
+export function harborOracleScript(task: THarborTask): string | null {
+  const solve = task.solution?.find((file) => file.path === "solve.sh");
+  if (solve === undefined || solve.encoding !== "utf8") return null;
+  const verdict = planHostEnvironment(task.dockerfile, task.config.workdir);
+  if (!verdict.isHostCompatible) return null;
+  return rewriteHarborPaths(solve.content, agentPathMap(verdict.plan.workdir, HARBOR_WORKSPACE));
 }

@@ -14,10 +14,9 @@ import {
   RolloutEngine,
 } from "@raas/engine";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
-import { HARBOR_WORKSPACE, planHostEnvironment } from "../../../src/harbor/harbor-dockerfile";
 import { createHarborHandler } from "../../../src/harbor/harbor-handler";
-import { agentPathMap, rewriteHarborPaths } from "../../../src/harbor/harbor-paths";
 import type { THarborTask } from "../../../src/harbor/harbor-task.schema";
+import { harborOracleScript } from "../../../src/harbor/harbor-task-loader";
 
 const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -72,14 +71,11 @@ function scriptedInference(scripts: Map<string, ScriptedTurn[]>): InferencePool 
 
 /** The oracle as a policy: one python call that runs the task's solve.sh (paths mapped) in the workspace. */
 export function oracleTurns(task: THarborTask): ScriptedTurn[] {
-  const solve = task.solution?.find((f) => f.path === "solve.sh");
-  if (!solve) throw new Error(`task ${task.name} has no solution/solve.sh`);
-  const verdict = planHostEnvironment(task.dockerfile, task.config.workdir);
-  if (!verdict.isHostCompatible) throw new Error(verdict.reason);
-  const script = rewriteHarborPaths(solve.content, agentPathMap(verdict.plan.workdir, HARBOR_WORKSPACE));
+  const script = harborOracleScript(task);
+  if (script === null) throw new Error(`task ${task.name} has no solution/solve.sh`);
   const code = [
     "import subprocess",
-    `r = subprocess.run(["bash", "-c", ${JSON.stringify(script)}], cwd=${JSON.stringify(HARBOR_WORKSPACE)}, capture_output=True, text=True, stdin=subprocess.DEVNULL)`,
+    `r = subprocess.run(["bash", "-c", ${JSON.stringify(script)}], cwd="/workspace", capture_output=True, text=True, stdin=subprocess.DEVNULL)`,
     "print(r.returncode, r.stdout[-2000:], r.stderr[-2000:])",
   ].join("\n");
   return [[{ name: "python", arguments: { code } }]];
