@@ -1,3 +1,4 @@
+import { hasControlCharacter } from "@raas/shared";
 import { z } from "zod";
 import { ZAgentTaskBase } from "../base/agent-payload.schema";
 import { planHostEnvironment } from "./harbor-dockerfile";
@@ -13,8 +14,10 @@ const ZRelativePath = z
   .max(1_000)
   .refine(
     (path) =>
-      !path.startsWith("/") && path.split("/").every((part) => part !== "" && part !== "." && part !== ".."),
-    "a relative path without . or .. segments",
+      !path.startsWith("/") &&
+      !hasControlCharacter(path) &&
+      path.split("/").every((part) => part !== "" && part !== "." && part !== ".."),
+    "a relative path without . or .. segments or control characters",
   );
 
 const ZHarborFile = z

@@ -20,7 +20,7 @@ if ! mkdir -m 700 "$root" 2>/dev/null; then frame setup "cannot create $root"; e
 mkdir -p "$root/tests" "$root/logs/verifier" "$root/logs/agent" "$root/solution"
 while IFS=$'\t' read -r tag mode path data; do
   [ "$tag" = F ] || break
-  case "$path" in /* | *..*) frame setup "refused path"; exit 0 ;; esac
+  case "$path" in /* | .. | ../* | */../* | */..) frame setup "refused path"; exit 0 ;; esac
   mkdir -p "$(dirname "$root/$path")"
   if ! printf '%s' "$data" | base64 -d >"$root/$path"; then frame setup "cannot write $path"; exit 0; fi
   if [ "$mode" = x ]; then chmod +x "$root/$path"; fi

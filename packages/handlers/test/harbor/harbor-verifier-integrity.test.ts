@@ -38,6 +38,10 @@ cat /tests/test.sh /tests/expected.csv /solution/solve.sh 2>&1
 find / -xdev \( -name 'expected.csv' -o -name 'solve.sh' -o -name 'test.sh' \) 2>/dev/null | grep -v '^/proc' | head -20
 echo snooped`;
 
+/** Leaves what a workspace snapshot cannot read: a FIFO, a file and a directory with mode 000. */
+const UNREADABLE =
+  "mkfifo /workspace/pipe && echo x > /workspace/secret && chmod 000 /workspace/secret && mkdir -p /workspace/locked/deep && echo y > /workspace/locked/deep/f && chmod 000 /workspace/locked && cat /workspace/secret 2>&1";
+
 /** An agent program that, run by the tests, forges what it can: frames, reward.json, reward.txt. */
 const FORGING_PROGRAM = String.raw`#!/bin/bash
 for fd in /proc/*/fd/1; do
@@ -84,6 +88,11 @@ describe("the harbor verifier against a forging policy", () => {
           },
         ],
       ],
+    },
+    {
+      id: "unreadable-workspace",
+      loaded: () => example("fix-shell-script"),
+      turns: () => [[bash(UNREADABLE)]],
     },
     {
       id: "leftover-service-separate",
@@ -173,6 +182,11 @@ describe("the harbor verifier against a forging policy", () => {
     expect(finished.get("forging-program")?.failure?.message).toContain(
       "reward.json appeared in /logs/verifier",
     );
+  });
+
+  it("carries a workspace the policy made partly unreadable to the verifier without failing the job", () => {
+    expect(toolOutputs.get("unreadable-workspace")).toContain("secret: Permission denied");
+    expect(outcome("unreadable-workspace")).toEqual(["completed", 0, true, null]);
   });
 
   it("runs a separate verifier where the processes the agent left are gone", () => {
