@@ -1,5 +1,5 @@
 import { buildGatewayTraces, MemoryGatewayCallStore } from "@raas/engine";
-import { RaasError } from "@raas/shared";
+import { FailureError } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { batchHarnessPerTest, closedStep, groupTask } from "./batch-harness";
 
@@ -67,7 +67,7 @@ describe("BatchSystem: steps that take certified traces only", () => {
       groups: 1,
       requireCertifiedTraces: true,
     });
-    await expect(creating).rejects.toBeInstanceOf(RaasError);
+    await expect(creating).rejects.toBeInstanceOf(FailureError);
     await expect(creating).rejects.toMatchObject({ failure: { code: "VALIDATION_FAILED" } });
   });
 });

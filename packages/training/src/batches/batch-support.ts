@@ -1,4 +1,4 @@
-import { formatIssues, RaasError, type TStepTask, type TTaskSource } from "@raas/shared";
+import { formatIssues, requestFailure, type TStepTask, type TTaskSource } from "@raas/shared";
 import type { z } from "zod";
 import type { GroupRecord } from "../ports/batch-store.port";
 import type { TaskCatalog } from "./batch-system.types";
@@ -12,7 +12,7 @@ export async function resolveTasks(
   const tasks = await catalog?.tasks(source.dataset);
   if (!tasks) {
     const names = (await catalog?.list())?.map((d) => d.name) ?? [];
-    throw new RaasError(
+    throw requestFailure(
       "VALIDATION_FAILED",
       `tasks.dataset: no dataset "${source.dataset}" on this server${names.length ? ` (known: ${names.join(", ")})` : ""}`,
     );
@@ -23,7 +23,7 @@ export async function resolveTasks(
 /** Parses a request; a bad one is a 400 with every issue in one sentence. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
+  if (!parsed.success) throw requestFailure("VALIDATION_FAILED", formatIssues(parsed.error.issues));
   return parsed.data;
 }
 

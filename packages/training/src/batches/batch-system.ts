@@ -2,7 +2,7 @@ import { type Clock, type EngineLogger, systemClock } from "@raas/engine";
 import {
   isTerminalStatus,
   newId,
-  RaasError,
+  requestFailure,
   type TCreateRunRequest,
   type TCreateStepRequest,
   type TCurriculumStats,
@@ -118,7 +118,7 @@ export class BatchSystem {
   ): Promise<{ run: TRun; created: boolean }> {
     const input = parse(ZCreateRunRequest, request);
     if (input.retention !== undefined && !this.#archivesTrajectories)
-      throw new RaasError(
+      throw requestFailure(
         "VALIDATION_FAILED",
         "retention: this server has no trajectory archive (it keeps trajectories in memory); leave retention out or run the server with the database store",
       );
@@ -169,7 +169,7 @@ export class BatchSystem {
   async createStep(request: TCreateStepRequest): Promise<{ step: TStep; created: boolean }> {
     const input = parse(ZCreateStepRequest, request);
     if (input.requireCertifiedTraces && !this.#traceCertifier)
-      throw new RaasError(
+      throw requestFailure(
         "VALIDATION_FAILED",
         "requireCertifiedTraces: this service reads no trace certificates",
       );
@@ -177,7 +177,7 @@ export class BatchSystem {
     return this.#withRun(input.runId, async () => {
       const run = await this.#requireRun(input.runId);
       if (run.status !== "active")
-        throw new RaasError("CONFLICT", `run ${run.id} is finished; create a new run`);
+        throw requestFailure("CONFLICT", `run ${run.id} is finished; create a new run`);
       if (input.stepKey !== undefined) {
         const known = await this.#store.findStepByKey(run.id, input.stepKey);
         if (known) return { step: toStepView(known), created: false };
@@ -460,13 +460,13 @@ export class BatchSystem {
   async #requireRun(runId: string): Promise<RunRecord> {
     const run =
       [...this.#states.values()].find((s) => s.run.id === runId)?.run ?? (await this.#store.getRun(runId));
-    if (!run) throw new RaasError("NOT_FOUND", `no run with id "${runId}"`, { details: { runId } });
+    if (!run) throw requestFailure("NOT_FOUND", `no run with id "${runId}"`, { details: { runId } });
     return run;
   }
 
   async #requireStep(stepId: string): Promise<StepRecord> {
     const step = this.#states.get(stepId)?.step ?? (await this.#store.getStep(stepId));
-    if (!step) throw new RaasError("NOT_FOUND", `no step with id "${stepId}"`, { details: { stepId } });
+    if (!step) throw requestFailure("NOT_FOUND", `no step with id "${stepId}"`, { details: { stepId } });
     return step;
   }
 

@@ -1,5 +1,5 @@
 import type { Clock } from "@raas/engine";
-import { RaasError, type TGroupResult, type TStep, type TStepTrajectory } from "@raas/shared";
+import { requestFailure, type TGroupResult, type TStep, type TStepTrajectory } from "@raas/shared";
 import type { GroupRecord } from "../ports/batch-store.port";
 import type { BatchEngine } from "./batch-system.types";
 
@@ -47,7 +47,7 @@ export class GroupDelivery {
     for (;;) {
       const woken = this.#waitFor(stepId);
       const step = await this.deps.loadStep(stepId);
-      if (!step) throw new RaasError("NOT_FOUND", `no step with id "${stepId}"`, { details: { stepId } });
+      if (!step) throw requestFailure("NOT_FOUND", `no step with id "${stepId}"`, { details: { stepId } });
       const closed = step.status !== "running";
       if (
         step.deliveredSeq > options.afterSeq ||

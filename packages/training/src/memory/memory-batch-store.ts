@@ -1,4 +1,4 @@
-import { RaasError, type TPolicyState } from "@raas/shared";
+import { requestFailure, type TPolicyState } from "@raas/shared";
 import type { BatchStore, GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
 
 type Versioned = { id: string; version: number };
@@ -95,7 +95,7 @@ export class MemoryBatchStore implements BatchStore {
 }
 
 function insert<T extends Versioned>(map: Map<string, T>, record: T, what: string): void {
-  if (map.has(record.id)) throw new RaasError("CONFLICT", `a ${what} with id "${record.id}" already exists`);
+  if (map.has(record.id)) throw requestFailure("CONFLICT", `a ${what} with id "${record.id}" already exists`);
   map.set(record.id, clone(record));
 }
 

@@ -3,7 +3,7 @@ import {
   DEFAULT_POLICY_ID,
   formatIssues,
   initialPolicyState,
-  RaasError,
+  requestFailure,
   type TPauseRequest,
   type TPolicyState,
   type TResumeRequest,
@@ -98,7 +98,7 @@ export class PolicyControl {
   async setWeightVersion(weightVersion: number, policyId: string = DEFAULT_POLICY_ID): Promise<TPolicyState> {
     return this.#change(policyId, (state) => {
       if (state.weightVersion !== null && weightVersion < state.weightVersion) {
-        throw new RaasError(
+        throw requestFailure(
           "CONFLICT",
           `weight version ${weightVersion} of policy ${policyId} is older than the current ${state.weightVersion}; versions only grow`,
           { details: { policyId, current: state.weightVersion } },
@@ -111,7 +111,7 @@ export class PolicyControl {
   /** Stops dispatching the policy's generation (a second pause only changes the mode). */
   async pause(request: TPauseRequest = {}): Promise<TPolicyState> {
     const parsed = ZPauseRequest.safeParse(request);
-    if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
+    if (!parsed.success) throw requestFailure("VALIDATION_FAILED", formatIssues(parsed.error.issues));
     const { mode, policyId } = parsed.data;
     const clock = this.deps.clock ?? systemClock;
     return this.#change(policyId, (state) => ({
@@ -125,7 +125,7 @@ export class PolicyControl {
   /** Resumes the policy's generation, first recording its new weight version when one is given. */
   async resume(request: TResumeRequest = {}): Promise<TPolicyState> {
     const parsed = ZResumeRequest.safeParse(request);
-    if (!parsed.success) throw new RaasError("VALIDATION_FAILED", formatIssues(parsed.error.issues));
+    if (!parsed.success) throw requestFailure("VALIDATION_FAILED", formatIssues(parsed.error.issues));
     const { weightVersion, policyId } = parsed.data;
     return this.#change(policyId, (state) => {
       if (
@@ -133,7 +133,7 @@ export class PolicyControl {
         state.weightVersion !== null &&
         weightVersion < state.weightVersion
       ) {
-        throw new RaasError(
+        throw requestFailure(
           "CONFLICT",
           `weight version ${weightVersion} of policy ${policyId} is older than the current ${state.weightVersion}`,
           { details: { policyId, current: state.weightVersion } },
@@ -152,7 +152,7 @@ export class PolicyControl {
   /** Runs `next` on the policy's current state, then stores and applies what it returns (null: no change). */
   #change(policyId: string, next: (state: TPolicyState) => TPolicyState | null): Promise<TPolicyState> {
     const id = ZPolicyId.safeParse(policyId);
-    if (!id.success) throw new RaasError("VALIDATION_FAILED", `policyId: ${formatIssues(id.error.issues)}`);
+    if (!id.success) throw requestFailure("VALIDATION_FAILED", `policyId: ${formatIssues(id.error.issues)}`);
     const work = async () => {
       const changed = next(this.stateOf(policyId));
       if (changed === null) return this.stateOf(policyId);
