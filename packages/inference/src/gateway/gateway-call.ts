@@ -8,7 +8,7 @@ import {
   type SamplingParams,
 } from "@raas/engine";
 import {
-  RaasError,
+  requestFailure,
   type TChatCompletion,
   type TChatCompletionRequest,
   type TGatewayCallRecord,
@@ -50,7 +50,7 @@ export function checkSamplingConflicts(
 ): SamplingConflict[] {
   const conflicts = findSamplingConflicts(request, session.sampling.settings);
   if (conflicts.length > 0 && session.sampling.mode === "reject") {
-    throw new RaasError("VALIDATION_FAILED", describeSamplingConflicts(conflicts), {
+    throw requestFailure("VALIDATION_FAILED", describeSamplingConflicts(conflicts), {
       details: { fields: conflicts.map((conflict) => conflict.field) },
     });
   }

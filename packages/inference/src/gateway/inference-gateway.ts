@@ -8,7 +8,7 @@ import {
   type SamplingParams,
 } from "@raas/engine";
 import {
-  RaasError,
+  requestFailure,
   type TChatCompletion,
   type TChatCompletionRequest,
   type TGatewayCallRecord,
@@ -136,7 +136,7 @@ export class InferenceGateway {
   authorize(token: string): GatewaySession {
     const session = this.sessions.resolve(token);
     if (!session) {
-      throw new RaasError(
+      throw requestFailure(
         "UNAUTHORIZED",
         "unknown or expired gateway session: a session token works only while its job runs",
       );
@@ -260,7 +260,7 @@ export class InferenceGateway {
     const maxTokens = request.max_completion_tokens ?? request.max_tokens ?? this.defaultMaxTokens;
     const room = this.maxContextTokens - prompt.promptIds.length;
     if (room < 1) {
-      throw new RaasError(
+      throw requestFailure(
         "VALIDATION_FAILED",
         `the prompt has ${prompt.promptIds.length} tokens; the context holds ${this.maxContextTokens}`,
       );
@@ -328,7 +328,7 @@ export class InferenceGateway {
     } catch (error) {
       if (signal?.aborted) throw error;
       if (isInferenceFailure(error)) {
-        throw new RaasError("UNAVAILABLE", `generation failed: ${error.message}`, { cause: error });
+        throw requestFailure("UNAVAILABLE", `generation failed: ${error.message}`, { cause: error });
       }
       throw error;
     }

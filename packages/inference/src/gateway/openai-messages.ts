@@ -1,4 +1,9 @@
-import { RaasError, type TOpenAiAssistantMessage, type TOpenAiMessage, type TOpenAiTool } from "@raas/shared";
+import {
+  requestFailure,
+  type TOpenAiAssistantMessage,
+  type TOpenAiMessage,
+  type TOpenAiTool,
+} from "@raas/shared";
 import type { ChatMessage, ToolCall, ToolSpec } from "../model/model-family.types";
 
 /** The text of a message's content (string, or the concatenated text parts). */
@@ -33,13 +38,13 @@ function parseToolCall(
   try {
     args = call.function.arguments.trim() === "" ? {} : JSON.parse(call.function.arguments);
   } catch {
-    throw new RaasError(
+    throw requestFailure(
       "VALIDATION_FAILED",
       `messages[${messageIndex}]: the arguments of tool call ${call.function.name} are not valid JSON`,
     );
   }
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    throw new RaasError(
+    throw requestFailure(
       "VALIDATION_FAILED",
       `messages[${messageIndex}]: the arguments of tool call ${call.function.name} must be a JSON object`,
     );

@@ -1,4 +1,4 @@
-import { RaasError } from "@raas/shared";
+import { failureOf } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { findToolChoiceViolation, readToolChoice } from "./tool-choice";
 
@@ -24,9 +24,8 @@ describe("tool_choice", () => {
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(RaasError);
-    expect((thrown as RaasError).code).toBe("VALIDATION_FAILED");
-    expect((thrown as RaasError).message).toMatch(/"edit", which is not among the request's tools \(bash\)/);
+    expect(failureOf(thrown)).toMatchObject({ kind: "request", code: "VALIDATION_FAILED" });
+    expect(failureOf(thrown)?.message).toMatch(/"edit", which is not among the request's tools \(bash\)/);
     expect(
       readToolChoice({
         tool_choice: { type: "function", function: { name: "bash" } },

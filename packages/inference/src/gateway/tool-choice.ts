@@ -1,4 +1,4 @@
-import { RaasError, type TChatCompletionRequest, type TToolChoiceViolation } from "@raas/shared";
+import { requestFailure, type TChatCompletionRequest, type TToolChoiceViolation } from "@raas/shared";
 
 /**
  * What `tool_choice` asks of the answer: `any` for `"required"`, a tool's name for a named choice,
@@ -19,13 +19,13 @@ export function readToolChoice(
   const names = (request.tools ?? []).map((tool) => tool.function.name);
   if (choice === "required") {
     if (names.length === 0) {
-      throw new RaasError("VALIDATION_FAILED", 'tool_choice "required" needs at least one tool in `tools`');
+      throw requestFailure("VALIDATION_FAILED", 'tool_choice "required" needs at least one tool in `tools`');
     }
     return { kind: "any" };
   }
   const { name } = choice.function;
   if (!names.includes(name)) {
-    throw new RaasError(
+    throw requestFailure(
       "VALIDATION_FAILED",
       `tool_choice names the function ${JSON.stringify(name)}, which is not among the request's tools (${names.length === 0 ? "none given" : names.join(", ")})`,
     );

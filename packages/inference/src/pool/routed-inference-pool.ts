@@ -11,7 +11,7 @@ import type {
   InferenceRouter,
   PolicySink,
 } from "@raas/engine";
-import { DEFAULT_POLICY_ID, RaasError, type TPolicyState } from "@raas/shared";
+import { DEFAULT_POLICY_ID, requestFailure, type TPolicyState } from "@raas/shared";
 import { HttpInferenceBackend } from "../backends/http-inference-backend";
 import { BACKEND_KINDS, type InferenceBackend } from "../backends/inference-backend.types";
 import { JsonHttpClient } from "../http/json-http-client";
@@ -284,13 +284,13 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
 
   registerBackend(input: BackendRegistration): { backend: BackendView; isCreated: boolean } {
     if (!BACKEND_KINDS.includes(input.kind)) {
-      throw new RaasError(
+      throw requestFailure(
         "VALIDATION_FAILED",
         `kind must be one of ${BACKEND_KINDS.join(", ")}, got ${input.kind}`,
       );
     }
     if (!/^https?:\/\/[^/]/.test(input.baseUrl)) {
-      throw new RaasError("VALIDATION_FAILED", `baseUrl must be an http(s) URL, got ${input.baseUrl}`);
+      throw requestFailure("VALIDATION_FAILED", `baseUrl must be an http(s) URL, got ${input.baseUrl}`);
     }
     const policyId = input.policyId ?? DEFAULT_POLICY_ID;
     const registration: Required<BackendRegistration> = {
