@@ -1,4 +1,4 @@
-import { formatIssues, RaasError } from "@raas/shared";
+import { formatIssues, requestFailure } from "@raas/shared";
 import { z } from "zod";
 
 /** One line of a SWE-bench predictions file. */
@@ -47,7 +47,7 @@ export function predictionsFormatOf(fileName: string): TPredictionsFormat | unde
  * JSON Lines; a lone object that is neither a map nor a prediction is refused with a sentence saying
  * to name the file `.json` or `.jsonl`. Errors name the line or entry; an instance listed twice and
  * a file mixing models are rejected (a run grades one model).
- * @throws RaasError `VALIDATION_FAILED` for every malformed file.
+ * @throws a request failure `VALIDATION_FAILED` for every malformed file.
  */
 export function parsePredictions(
   text: string,
@@ -123,7 +123,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function invalid(message: string): never {
-  throw new RaasError("VALIDATION_FAILED", message);
+  throw requestFailure("VALIDATION_FAILED", message);
 }
 
 function parseJson(text: string, where: string): unknown {

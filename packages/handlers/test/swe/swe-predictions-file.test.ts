@@ -1,4 +1,4 @@
-import { isRaasError } from "@raas/shared";
+import { failureOf } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { parsePredictions, predictionsFormatOf } from "../../src/swe/swe-bench-format";
 
@@ -31,7 +31,7 @@ describe("predictions files: the extension decides the layout, as in SWE-bench",
   it("reads a .jsonl file line by line even when the whole would parse as a map", () => {
     const map = JSON.stringify({ "o__r-1": prediction("o__r-1") });
     const error = errorOf(() => parsePredictions(map, "preds.jsonl"));
-    expect(isRaasError(error) && error.code).toBe("VALIDATION_FAILED");
+    expect(failureOf(error)).toMatchObject({ kind: "request", code: "VALIDATION_FAILED" });
     expect(error.message).toMatch(/^preds\.jsonl:1: /);
   });
 
@@ -58,10 +58,10 @@ describe("predictions files: the extension decides the layout, as in SWE-bench",
   it("gives a clear error for a file whose layout is ambiguous or wrong", () => {
     const bare = JSON.stringify(prediction("o__r-1"));
     const inJson = errorOf(() => parsePredictions(bare, "preds.json"));
-    expect(isRaasError(inJson) && inJson.code).toBe("VALIDATION_FAILED");
+    expect(failureOf(inJson)).toMatchObject({ kind: "request", code: "VALIDATION_FAILED" });
     expect(inJson.message).toMatch(/not one bare prediction; JSON Lines files end in \.jsonl/);
     const neither = errorOf(() => parsePredictions(JSON.stringify({ a: 1, b: {} }), "preds.txt"));
-    expect(isRaasError(neither) && neither.code).toBe("VALIDATION_FAILED");
+    expect(failureOf(neither)).toMatchObject({ kind: "request", code: "VALIDATION_FAILED" });
     expect(neither.message).toMatch(/preds\.txt: one JSON object that is neither .* name the file \.jsonl/);
     expect(() => parsePredictions(`${bare}\n${bare}`, "preds.json")).toThrow(/preds\.json: not valid JSON/);
     expect(() => parsePredictions("42", "preds")).toThrow(/expected a JSON array of predictions/);
