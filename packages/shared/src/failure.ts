@@ -109,7 +109,7 @@ export type Failure = StageFailureData | SandboxFailureData | AbortFailureData |
 
 /** The one Error that carries a {@link Failure}; its `cause` (the Error's) is the underlying error. */
 export class FailureError<F extends Failure = Failure> extends Error {
-  override readonly name: string = "FailureError";
+  override readonly name = "FailureError";
   readonly failure: F;
 
   constructor(failure: F, options?: { cause?: unknown }) {

@@ -19,7 +19,6 @@ export {
   MAX_JOB_WAIT_MS,
   SIMULATED_MODEL_NAME,
 } from "./defaults";
-export { ERROR_CODES, isRaasError, RaasError, type TErrorCode } from "./errors";
 export {
   abortFailure,
   blamePolicy,

@@ -390,10 +390,7 @@ describe("runAgentLoop", () => {
   it("keeps an unmarked tool error a sandbox failure and does not record it as the policy's call", async () => {
     const rec = recorder();
     const { toolbox } = fakeToolbox(async () => {
-      throw Object.assign(new Error("connect ENOENT exec.sock"), {
-        causedByPolicy: false,
-        policyReason: "x",
-      });
+      throw sandboxFailure("closed", "connect ENOENT exec.sock");
     });
     const error = await runAgentLoop(
       options([{ toolCalls: [bash("ls")] }], { toolbox, recorder: rec.record }),
