@@ -32,13 +32,10 @@ export {
   requestFailure,
   type SandboxFailureData,
   type StageFailureData,
-  type StageFailureOptions,
   sandboxFailure,
   stageFailure,
   type TAbortCause,
-  type TFailureCause,
   type TRequestCode,
-  type TSandboxFailureReason,
   type TStageFailureKind,
 } from "./failure";
 export {
