@@ -175,7 +175,12 @@ describe("RoutedInferencePool over HTTP", () => {
     expect(target.listBackends()[0]).toMatchObject({ circuit: "closed", consecutiveFailures: 0 });
     sim.setFault({ kind: "http-500", remaining: 1 });
     const status = await failureOf(target.generate({ jobId: "j", promptIds: [1, 2, 3], sampling }));
-    expect(status).toMatchObject({ failure: { kind: "inference" }, reason: "http-status", status: 500, backendId: "v" });
+    expect(status).toMatchObject({
+      failure: { kind: "inference" },
+      reason: "http-status",
+      status: 500,
+      backendId: "v",
+    });
     expect(sim.snapshot().requestsSucceeded).toBe(0);
     sim.setFault({ kind: "bad-body", remaining: 1 });
     const body = await failureOf(target.generate({ jobId: "j", promptIds: [1, 2, 3], sampling }));

@@ -137,7 +137,11 @@ describe("a backend restarting mid-rollout", () => {
     const failure = await failureOf(
       target.generate({ jobId: "j", promptIds: [151_644, 872, 198], sampling }),
     );
-    expect(failure).toMatchObject({ failure: { kind: "inference" }, reason: "connection", backendId: "gone" });
+    expect(failure).toMatchObject({
+      failure: { kind: "inference" },
+      reason: "connection",
+      backendId: "gone",
+    });
     expect(failure.message).toMatch(/outage budget 300 ms/);
     expect(target.listBackends()[0]).toMatchObject({ inFlight: 0 });
   });
