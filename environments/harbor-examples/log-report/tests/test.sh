@@ -2,7 +2,7 @@
 # Grades each field of /app/report.json on its own and writes every grade to reward.json; `reward`
 # is 1 only when all of them are right.
 mkdir -p /logs/verifier
-python3 - <<'PY'
+python3 -I - <<'PY'
 import json
 
 expected = {

@@ -1,12 +1,17 @@
 #!/bin/bash
 # Checks the config the agent wrote and queries the service it left running.
 mkdir -p /logs/verifier
-python3 - <<'PY'
+python3 -I - <<'PY'
 import configparser, json, subprocess, sys, urllib.request, urllib.error
+
+def write_reward(value):
+    # Whatever the service's code left running is killed before the reward is written.
+    subprocess.run(["bash", "-c", "source /tests/reap.sh && reap_leftovers"], timeout=30)
+    open("/logs/verifier/reward.txt", "w").write(f"{value}\n")
 
 def fail(message):
     print("FAIL", message)
-    open("/logs/verifier/reward.txt", "w").write("0\n")
+    write_reward(0)
     sys.exit(0)
 
 check = subprocess.run([sys.executable, "/app/inventory_service.py", "--config", "/app/service.ini", "--check"],
@@ -31,5 +36,5 @@ except urllib.error.HTTPError as error:
     if error.code != 401:
         fail(f"without the key the service answers {error.code}")
 print("ok")
-open("/logs/verifier/reward.txt", "w").write("1\n")
+write_reward(1)
 PY

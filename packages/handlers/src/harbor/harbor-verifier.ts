@@ -74,7 +74,8 @@ export async function runHarborVerifier(
   const nonce = randomBytes(16).toString("hex");
   const root = `/tmp/raas-harbor-${randomBytes(8).toString("hex")}`;
   const map = verifierPathMap(input.workdir, HARBOR_WORKSPACE, root);
-  const lines = [nonce, root];
+  const { HOME: home = "", ...env } = input.env;
+  const lines = [nonce, root, rewriteHarborPaths(home, map)];
   for (const file of input.tests) {
     const bytes = fileBytes(file, map);
     lines.push(
@@ -86,7 +87,7 @@ export async function runHarborVerifier(
   const run = await sandbox.exec(["bash", "-c", HARBOR_VERIFIER_SH, "harbor-verifier", String(limitSec)], {
     stdin: lines.join("\n"),
     cwd: HARBOR_WORKSPACE,
-    env: Object.fromEntries(Object.entries(input.env).map(([k, v]) => [k, rewriteHarborPaths(v, map)])),
+    env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, rewriteHarborPaths(v, map)])),
     timeoutMs: limitSec * 1000 + WRAPPER_SLACK_MS,
     maxOutputBytes: 8 * 1024 ** 2,
     signal: input.signal,
