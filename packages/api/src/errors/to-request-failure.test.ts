@@ -1,5 +1,13 @@
 import { StoreHealth } from "@raas/engine";
-import { requestFailure } from "@raas/shared";
+import {
+  abortFailure,
+  blamePolicy,
+  policyFailure,
+  REQUEST_CODES,
+  requestFailure,
+  sandboxFailure,
+  stageFailure,
+} from "@raas/shared";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -98,5 +106,40 @@ describe("toRequestFailure", () => {
     expect(
       toRequestFailure(requestFailure("NOT_FOUND", "no job", { cause: refused() }), down).failure.code,
     ).toBe("NOT_FOUND");
+  });
+
+  it("answers a sandbox's failure as it always did: forbidden 403, anything else 503", () => {
+    const refusedPath = toRequestFailure(
+      sandboxFailure("forbidden", "path outside the workspace", { details: { code: "forbidden" } }),
+    );
+    expect(refusedPath).toMatchObject({
+      failure: { code: "FORBIDDEN", message: "path outside the workspace", details: { code: "forbidden" } },
+      isUnexpected: false,
+    });
+    expect(httpStatusOf(refusedPath.failure)).toBe(403);
+    const crashed = blamePolicy(sandboxFailure("crashed", "the sandbox crashed"), "the agent killed it");
+    expect(toRequestFailure(crashed).failure).toMatchObject({ code: "UNAVAILABLE" });
+  });
+
+  it("keeps a stage's or an abort's failure a logged INTERNAL: it is no answer to a request", () => {
+    for (const thrown of [
+      policyFailure("ran out of turns"),
+      stageFailure("inference", "backend down"),
+      abortFailure("shutdown", "the engine is stopping"),
+    ]) {
+      const mapped = toRequestFailure(thrown);
+      expect(mapped.failure.code).toBe("INTERNAL");
+      expect(mapped.failure.message).not.toContain(thrown.message);
+      expect(mapped.isUnexpected).toBe(true);
+    }
+  });
+
+  it("has a status for every request code: 4xx for the caller's, 429/5xx for the rest", () => {
+    for (const code of REQUEST_CODES) {
+      const failure = requestFailure(code, "x").failure;
+      const status = httpStatusOf(failure);
+      const isCallers = status >= 400 && status < 500 && status !== 429;
+      expect(isCallers, `${code} answers ${status}`).toBe(failure.cause === "caller");
+    }
   });
 });
