@@ -39,7 +39,7 @@ find / -xdev \( -name 'expected.csv' -o -name 'solve.sh' -o -name 'test.sh' \) 2
 echo snooped`;
 
 /** A module named like the stdlib's json in the workdir, forging reward.json if a test imports it. */
-const SHADOW_JSON = String.raw`cat > /workspace/json.py <<'PY'
+const SHADOW_JSON = `cat > /workspace/json.py <<'PY'
 import glob
 for d in glob.glob("/tmp/raas-harbor-*/logs/verifier"):
     open(d + "/reward.json", "w").write('{"reward": 1, "requests": 1, "status": 1, "top_path": 1, "bytes": 1}')
