@@ -2,7 +2,12 @@
 // the Qwen3 format → the in-process simulator (scripted: it runs each task's oracle, does nothing,
 // or forges a reward file) → each task's tests/test.sh in a fresh sandbox.
 import { fileURLToPath } from "node:url";
-import { harborJobPayload, harborOracleScript, loadHarborDataset } from "@raas/handlers";
+import {
+  type HarborJobRequest,
+  harborJobRequest,
+  harborOracleScript,
+  loadHarborDataset,
+} from "@raas/handlers";
 import type { TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TPolicyConfigInput } from "../src/index";
@@ -21,7 +26,7 @@ describe("Harbor examples through the simulator", () => {
   beforeAll(async () => {
     const tasks = await loadHarborDataset(EXAMPLES_DIR);
     const scripts: Record<string, { steps: unknown[] }> = {};
-    const jobs: Array<{ kind: string; payload: Record<string, unknown> }> = [];
+    const jobs: HarborJobRequest[] = [];
     for (const loaded of tasks) {
       const name = loaded.task.name.split("/").at(-1) ?? loaded.task.name;
       names.push(name);
@@ -33,7 +38,7 @@ describe("Harbor examples through the simulator", () => {
         steps: [{ toolCalls: [{ name: "bash", arguments: { command: FORGE } }] }],
       };
       for (const variant of ["oracle", "noop", "forge"])
-        jobs.push({ kind: "harbor", payload: { ...harborJobPayload(loaded), taskId: `${name}-${variant}` } });
+        jobs.push(harborJobRequest(loaded, { taskId: `${name}-${variant}` }));
     }
     names = names.sort();
     fixture = await startRolloutFixture({

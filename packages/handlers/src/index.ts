@@ -5,7 +5,12 @@ export type { TCodePayload } from "./code/code-handler";
 
 export { runHiddenTests } from "./code/hidden-tests";
 export { createHandlers, type HandlersConfig } from "./create-handlers";
-export { harborJobPayload, harborOracleScript, loadHarborDataset } from "./harbor/harbor-task-loader";
+export {
+  type HarborJobRequest,
+  harborJobRequest,
+  harborOracleScript,
+  loadHarborDataset,
+} from "./harbor/harbor-task-loader";
 export {
   createHarnessHandlerFactory,
   type HarnessGateway,

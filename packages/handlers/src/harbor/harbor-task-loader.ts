@@ -153,22 +153,46 @@ export async function loadHarborDataset(dir: string): Promise<LoadedHarborTask[]
   return tasks;
 }
 
+/** RUN beyond the agent's own budget: the workspace snapshot (up to 300 s) and a margin, in ms. */
+const RUN_SLACK_MS = 360_000;
+/** EVAL beyond the tests' own limit: a sandbox, the workspace upload, the wrapper, in ms. */
+const EVAL_SLACK_MS = 120_000;
+const MAX_STAGE_MS = 86_400_000;
+
+/** A `harbor` job's submit request: its payload and the stage budgets its task.toml implies. */
+export interface HarborJobRequest {
+  kind: "harbor";
+  payload: THarborPayload;
+  timeoutsMs: { run?: number; eval: number };
+}
+
 /**
- * The `harbor` job payload of a loaded task, refused when the task cannot run on the host image.
- * The task's `[agent].timeout_sec` becomes the job's `agent.timeBudgetMs` unless `agent` sets one.
+ * The submit request of a loaded task, refused when the task cannot run on the host image. The
+ * task's `[agent].timeout_sec` becomes the agent loop's `agent.timeBudgetMs` (unless `agent` sets
+ * one) and, with a margin, the RUN budget; `[verifier].timeout_sec`, with a margin, the EVAL
+ * budget — so the task's own limits end a job before the server's stage budgets do.
  */
-export function harborJobPayload(
+export function harborJobRequest(
   loaded: LoadedHarborTask,
-  agent: THarborPayload["agent"] = {},
-): THarborPayload {
+  options: { taskId?: string; agent?: THarborPayload["agent"] } = {},
+): HarborJobRequest {
   if (loaded.hostIncompatibility !== null) throw invalid(loaded.dir, loaded.hostIncompatibility);
-  const { agentTimeoutSec } = loaded.task.config;
+  const { agentTimeoutSec, verifierTimeoutSec } = loaded.task.config;
   const budget = agentTimeoutSec !== null ? { timeBudgetMs: Math.round(agentTimeoutSec * 1000) } : {};
-  const overrides = { ...budget, ...agent };
+  const agent = { ...budget, ...options.agent };
+  const runMs = agent.timeBudgetMs !== undefined ? agent.timeBudgetMs + RUN_SLACK_MS : undefined;
+  const evalMs = Math.ceil(verifierTimeoutSec) * 1000 + EVAL_SLACK_MS;
   return {
-    taskId: loaded.task.name,
-    task: loaded.task,
-    ...(Object.keys(overrides).length > 0 ? { agent: overrides } : {}),
+    kind: "harbor",
+    payload: {
+      taskId: options.taskId ?? loaded.task.name,
+      task: loaded.task,
+      ...(Object.keys(agent).length > 0 ? { agent } : {}),
+    },
+    timeoutsMs: {
+      ...(runMs !== undefined ? { run: Math.min(runMs, MAX_STAGE_MS) } : {}),
+      eval: Math.min(evalMs, MAX_STAGE_MS),
+    },
   };
 }
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  harborJobPayload,
+  harborJobRequest,
   type LoadedHarborTask,
   loadHarborDataset,
 } from "../../src/harbor/harbor-task-loader";
@@ -25,10 +25,7 @@ describe("the Harbor examples, oracle and no-op", () => {
       const name = loaded.task.name.split("/").at(-1) ?? loaded.task.name;
       harbor.script(`${name}-oracle`, oracleTurns(loaded.task));
       harbor.script(`${name}-noop`, []);
-      return ["oracle", "noop"].map((variant) => ({
-        kind: "harbor",
-        payload: { ...harborJobPayload(loaded), taskId: `${name}-${variant}` },
-      }));
+      return ["oracle", "noop"].map((variant) => harborJobRequest(loaded, { taskId: `${name}-${variant}` }));
     });
     const submitted = await harbor.engine.submitJobs(submissions);
     const { jobs } = await harbor.engine.waitForJobs(

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZHarborPayload } from "../../src/harbor/harbor-task.schema";
-import { harborJobPayload, loadHarborDataset, loadHarborTask } from "../../src/harbor/harbor-task-loader";
+import { harborJobRequest, loadHarborDataset, loadHarborTask } from "../../src/harbor/harbor-task-loader";
 
 let root: string;
 beforeAll(() => {
@@ -77,9 +77,16 @@ describe("loadHarborTask", () => {
       tests: [{ path: "test.sh", executable: true }],
       solution: [{ path: "solve.sh" }],
     });
-    const payload = harborJobPayload(loaded);
-    expect(payload.agent).toEqual({ timeBudgetMs: 120_000 });
-    expect(ZHarborPayload.safeParse(payload).success).toBe(true);
+    const request = harborJobRequest(loaded);
+    expect(request.payload.agent).toEqual({ timeBudgetMs: 120_000 });
+    expect(request.timeoutsMs).toEqual({ run: 480_000, eval: 150_000 });
+    expect(ZHarborPayload.safeParse(request.payload).success).toBe(true);
+    const own = harborJobRequest(loaded, { taskId: "t-1", agent: { timeBudgetMs: 5_000, maxTurns: 3 } });
+    expect([own.payload.taskId, own.payload.agent, own.timeoutsMs.run]).toEqual([
+      "t-1",
+      { timeBudgetMs: 5_000, maxTurns: 3 },
+      365_000,
+    ]);
   });
 
   it("names the file and the field of what is wrong", async () => {
@@ -129,7 +136,7 @@ describe("loadHarborTask", () => {
     for (const [name, files] of Object.entries(cases)) {
       const loaded = await loadHarborTask(makeTask(name, files));
       expect(loaded.hostIncompatibility, name).toMatch(/not supported yet|no GPUs/);
-      expect(() => harborJobPayload(loaded), name).toThrow(loaded.hostIncompatibility ?? "");
+      expect(() => harborJobRequest(loaded), name).toThrow(loaded.hostIncompatibility ?? "");
       const crafted = ZHarborPayload.safeParse({ taskId: name, task: loaded.task });
       expect(crafted.success, name).toBe(false);
     }

@@ -6,7 +6,7 @@ import type { TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { THarborTask } from "../../src/harbor/harbor-task.schema";
 import {
-  harborJobPayload,
+  harborJobRequest,
   type LoadedHarborTask,
   loadHarborDataset,
 } from "../../src/harbor/harbor-task-loader";
@@ -198,7 +198,7 @@ describe("the harbor verifier against a forging policy", () => {
     );
     for (const c of cases) harbor.script(c.id, c.turns());
     const submitted = await harbor.engine.submitJobs(
-      cases.map((c) => ({ kind: "harbor", payload: { ...harborJobPayload(c.loaded()), taskId: c.id } })),
+      cases.map((c) => harborJobRequest(c.loaded(), { taskId: c.id })),
     );
     const { jobs } = await harbor.engine.waitForJobs(
       submitted.map((s) => s.job.id),
