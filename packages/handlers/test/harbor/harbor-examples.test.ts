@@ -9,14 +9,21 @@ import {
   type LoadedHarborTask,
   loadHarborDataset,
 } from "../../src/harbor/harbor-task-loader";
-import { type HarborEngine, oracleTurns, startHarborEngine } from "./support/harbor-engine";
+import { bash, type HarborEngine, oracleTurns, startHarborEngine } from "./support/harbor-engine";
 
 const EXAMPLES_DIR = fileURLToPath(new URL("../../../../environments/harbor-examples/", import.meta.url));
+
+/** What the agent's sandbox of fix-python-stats holds: its files, environment and memory bound. */
+const STATS_PROBE =
+  'ulimit -v; echo "PYTHONPATH=$PYTHONPATH"; find /workspace -type f | sort; ls /tests /solution 2>&1 | head -2';
+/** fix-shell-script's workspace and the mode its script kept. */
+const SHELL_PROBE = "stat -c '%A %n' /workspace/top_words.sh /workspace/sample.txt";
 
 describe("the Harbor examples, oracle and no-op", () => {
   let harbor: HarborEngine;
   let tasks: LoadedHarborTask[] = [];
   const finished = new Map<string, TJob>();
+  const outputs = new Map<string, string>();
 
   beforeAll(async () => {
     harbor = await startHarborEngine();
@@ -27,12 +34,28 @@ describe("the Harbor examples, oracle and no-op", () => {
       harbor.script(`${name}-noop`, []);
       return ["oracle", "noop"].map((variant) => harborJobRequest(loaded, { taskId: `${name}-${variant}` }));
     });
+    const probe = (name: string) =>
+      tasks.find((loaded) => loaded.task.name.endsWith(`/${name}`)) as LoadedHarborTask;
+    harbor.script("stats-probe", [[bash(STATS_PROBE)]]);
+    harbor.script("shell-probe", [[bash(SHELL_PROBE)]]);
+    submissions.push(
+      harborJobRequest(probe("fix-python-stats"), { taskId: "stats-probe" }),
+      harborJobRequest(probe("fix-shell-script"), { taskId: "shell-probe" }),
+    );
     const submitted = await harbor.engine.submitJobs(submissions);
     const { jobs } = await harbor.engine.waitForJobs(
       submitted.map((s) => s.job.id),
       { timeoutMs: 600_000 },
     );
-    for (const job of jobs) finished.set((job.payload as { taskId: string }).taskId, job);
+    for (const job of jobs) {
+      const taskId = (job.payload as { taskId: string }).taskId;
+      finished.set(taskId, job);
+      const { toolCalls } = await harbor.engine.getTrajectory(job.id);
+      outputs.set(
+        taskId,
+        toolCalls.map((call) => String((call as { output?: unknown }).output ?? "")).join("\n"),
+      );
+    }
   }, 700_000);
 
   afterAll(async () => {
@@ -52,7 +75,9 @@ describe("the Harbor examples, oracle and no-op", () => {
 
   it("gives every oracle reward 1 and every no-op reward 0, from the verifier's own run", () => {
     const outcomes = Object.fromEntries(
-      [...finished].map(([taskId, job]) => [taskId, [job.status, job.reward, job.failure?.message ?? null]]),
+      [...finished]
+        .filter(([taskId]) => !taskId.endsWith("-probe"))
+        .map(([taskId, job]) => [taskId, [job.status, job.reward, job.failure?.message ?? null]]),
     );
     const expected = Object.fromEntries(
       tasks.flatMap((loaded) => {
@@ -65,6 +90,23 @@ describe("the Harbor examples, oracle and no-op", () => {
     );
     expect(outcomes).toEqual(expected);
     for (const job of finished.values()) expect(job.trainable).toBe(true);
+  });
+
+  it("gives the agent the Dockerfile's copies, ENV and executable bits, the memory bound, no tests", () => {
+    expect(outputs.get("stats-probe")).toBe(
+      [
+        "1048576",
+        "PYTHONPATH=/workspace",
+        "/workspace/stats/__init__.py",
+        "/workspace/stats/summary.py",
+        "ls: cannot access '/tests': No such file or directory",
+        "ls: cannot access '/solution': No such file or directory",
+        "",
+      ].join("\n"),
+    );
+    expect(outputs.get("shell-probe")).toBe(
+      "-rwxr-xr-x /workspace/top_words.sh\n-rw-r--r-- /workspace/sample.txt\n",
+    );
   });
 
   it("keeps every key of a reward.json, and says where the tests ran", () => {
