@@ -1,6 +1,9 @@
 // `npm test`: every test. Makes sure PostgreSQL and Redis are up, runs the vitest suites (unit,
-// integration against the real services, real bubblewrap sandboxes), then the Playwright e2e suite
-// against a production build of the dashboard. Extra arguments go to vitest.
+// integration against the real services, real bubblewrap sandboxes) as turbo tasks — each
+// workspace's `test` and the root's `test:root` — then the Playwright e2e suite against a
+// production build of the dashboard (the turbo task `@raas/web#build`). A second run with nothing
+// changed replays the vitest tasks and the build from turbo's cache. Extra arguments go to one
+// direct vitest run instead (`npm test -- packages/engine`), without e2e.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -14,6 +17,21 @@ import {
 import { startWebBuild, webBuildLogTail } from "./web-build.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+process.env.TURBO_TELEMETRY_DISABLED ??= "1";
+/**
+ * One workspace at a time: apps/server holds over half of the suite's test time, so it needs
+ * vitest's two workers (vitest.config.ts) to itself; two tasks side by side would put four test
+ * files on two cores. `--continue` runs every task after a failure, so CI shows all failures.
+ */
+const TURBO_TEST_ARGS = [
+  "run",
+  "test",
+  "test:root",
+  "--concurrency=1",
+  "--continue",
+  "--output-logs=new-only",
+  "--ui=stream",
+];
 const run = (label, command, args) => {
   console.log(`\n[test] ${label}: ${command} ${args.join(" ")}`);
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: process.env });
@@ -44,7 +62,9 @@ if (withE2e) {
   webBuild = startWebBuild(root, { logPath: webBuildLog });
   process.once("exit", () => webBuild?.cancel());
 }
-run("vitest", "npx", ["vitest", "run", ...process.argv.slice(2)]);
+const vitestArgs = process.argv.slice(2);
+if (vitestArgs.length > 0) run("vitest", "npx", ["vitest", "run", ...vitestArgs]);
+else run("vitest (turbo)", join(root, "node_modules/.bin/turbo"), TURBO_TEST_ARGS);
 if (webBuild) {
   if (!(await webBuild.done)) {
     console.error(`${webBuildLogTail(webBuildLog)}\n[test] next build failed; its log: ${webBuildLog}`);
