@@ -42,7 +42,7 @@ export const ZHarborTask = z
   .object({
     name: z.string().min(1).max(200).describe("The task's name (`[task].name`, else its directory's)."),
     instruction: z.string().min(1).max(1_000_000).describe("`instruction.md`, shown to the agent."),
-    config: ZHarborTaskConfig,
+    config: ZHarborTaskConfig.describe("`task.toml`, normalized: limits, verifier mode, environment."),
     dockerfile: z
       .string()
       .max(1_000_000)
@@ -80,7 +80,9 @@ export function hostIncompatibility(
 }
 
 export const ZHarborPayload = ZAgentTaskBase.extend({
-  task: ZHarborTask,
+  task: ZHarborTask.describe(
+    "The task directory's content (`loadHarborTask`): instruction, normalized task.toml, environment, tests, solution.",
+  ),
 })
   .strict()
   .superRefine((payload, ctx) => {
