@@ -100,6 +100,45 @@ export interface SandboxExecResult {
   durationMs: number;
 }
 
+/**
+ * A long-lived command (`Sandbox.spawn`) whose stdin and stdout are streams: a tool server the
+ * environment brings. It runs like `exec`'s commands (its own jail where the runtime has one, out
+ * of the agent's tools' reach; the sandbox's per-process limits) but has no time limit: it ends
+ * when it exits, when `kill` is called, or with its sandbox.
+ */
+export interface SandboxSpawnOptions {
+  /** Working directory: relative to the workspace root, or absolute inside it. Default the workspace root. */
+  cwd?: string;
+  /** Variables added to the sandbox's environment for this command. */
+  env?: Record<string, string>;
+  /** Aborting kills the process. */
+  signal?: AbortSignal;
+}
+
+/** How a spawned process ended. */
+export interface SandboxProcessExit {
+  /** Exit code; null when a signal ended it or the sandbox failed first. */
+  exitCode: number | null;
+  /** Name of the signal that ended it (`SIGKILL`), or null. */
+  signal: string | null;
+  /** The last bytes (up to 64 KiB) the process wrote to stderr. */
+  stderrTail: string;
+  /** The sandbox failed (closed, crashed) before the process's own exit was seen. */
+  sandboxError?: unknown;
+}
+
+/** A process started by `Sandbox.spawn`. */
+export interface SandboxProcess {
+  /** Writes to the process's stdin; rejects once it has ended. */
+  write(data: string | Uint8Array): Promise<void>;
+  /** Listens to the process's stdout, chunk by chunk, in order, from its start. */
+  onStdout(listener: (chunk: Uint8Array) => void): void;
+  /** Resolves (never rejects) when the process has ended. */
+  readonly exited: Promise<SandboxProcessExit>;
+  /** Kills the process and everything it started. Idempotent. */
+  kill(): Promise<void>;
+}
+
 /** One live sandbox. `close` is idempotent and kills the sandbox's own process tree by pid. */
 /** See `Sandbox.hostChannel`. */
 export interface SandboxHostChannel {
@@ -128,6 +167,12 @@ export interface Sandbox {
    * background processes) can see or change it. For handler steps and graders, never for the agent.
    */
   exec(argv: readonly string[], options?: SandboxExecOptions): Promise<SandboxExecResult>;
+  /**
+   * Starts `argv` (no shell) as a long-lived process with piped stdin and stdout (see
+   * `SandboxProcess`); resolves once it runs. For servers the environment brings, never for the
+   * agent. Absent where the runtime offers none.
+   */
+  spawn?(argv: readonly string[], options?: SandboxSpawnOptions): Promise<SandboxProcess>;
   readFile(path: string): Promise<Uint8Array>;
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
   /** Lists the workspace below `path` (default the root), `maxDepth` levels deep (default 1). */

@@ -2,6 +2,7 @@ import { connect, type Socket } from "node:net";
 import { sandboxFailure } from "@raas/shared";
 import type {
   ExecErrorBody,
+  ExecEvent,
   ExecOp,
   ExecRequestBody,
   ExecResponse,
@@ -12,6 +13,8 @@ import { encodeJsonLine, JsonLineDecoder } from "../protocol/json-lines";
 interface Waiter {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  /** What a running request (a spawned process) reports before its response. */
+  onEvent?: ((event: ExecEvent) => void) | undefined;
 }
 
 /** Error returned by the execution server for one request (bad path, missing file …). */
@@ -39,7 +42,7 @@ export class ExecClient {
   private constructor(socket: Socket) {
     this.#socket = socket;
     socket.setEncoding("utf8");
-    const decoder = new JsonLineDecoder((value) => this.#onResponse(value as ExecResponse));
+    const decoder = new JsonLineDecoder((value) => this.#onMessage(value as ExecResponse | ExecEvent));
     socket.on("data", (chunk: string) => decoder.push(chunk));
     socket.on("close", () => {
       const wasOpen = this.#closedError === undefined;
@@ -67,15 +70,19 @@ export class ExecClient {
     });
   }
 
-  /** Sends one request; `onSent` receives its id (so the caller can cancel it). */
+  /**
+   * Sends one request; `onSent` receives its id (so the caller can cancel it), `onEvent` what
+   * the request reports while it runs.
+   */
   request<Op extends ExecOp>(
     body: Extract<ExecRequestBody, { op: Op }>,
     onSent?: (id: number) => void,
+    onEvent?: (event: ExecEvent) => void,
   ): Promise<ExecResultByOp[Op]> {
     if (this.#closedError) return Promise.reject(this.#closedError);
     const id = this.#nextId++;
     return new Promise<ExecResultByOp[Op]>((resolve, reject) => {
-      this.#waiters.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#waiters.set(id, { resolve: resolve as (value: unknown) => void, reject, onEvent });
       this.#socket.write(encodeJsonLine({ ...body, id }));
       onSent?.(id);
     });
@@ -87,9 +94,14 @@ export class ExecClient {
     this.#socket.destroy();
   }
 
-  #onResponse(response: ExecResponse): void {
-    const waiter = this.#waiters.get(response.id);
+  #onMessage(message: ExecResponse | ExecEvent): void {
+    const waiter = this.#waiters.get(message.id);
     if (!waiter) return;
+    if ("event" in message) {
+      waiter.onEvent?.(message);
+      return;
+    }
+    const response = message;
     this.#waiters.delete(response.id);
     if (response.ok) waiter.resolve(response.result);
     else waiter.reject(new ExecRequestError(response.error));

@@ -7,6 +7,8 @@ import type {
   SandboxExecOptions,
   SandboxExecResult,
   SandboxHostChannel,
+  SandboxProcess,
+  SandboxSpawnOptions,
   ToolCallOptions,
   ToolResult,
 } from "@raas/engine";
@@ -28,6 +30,7 @@ import {
 } from "./process-table";
 import { HOST_CHANNEL_SUBDIR, removeSandboxDirs } from "./sandbox-dirs";
 import { isSandboxFailure } from "./sandbox-failure";
+import { spawnSandboxProcess } from "./sandbox-process";
 import { killSandboxProcesses, killSandboxSync } from "./sandbox-teardown";
 import { DEFAULT_WORKSPACE_MAX_ENTRIES, SandboxWatchdog } from "./sandbox-watchdog";
 import { spawnLauncher } from "./spawn-launcher";
@@ -298,6 +301,15 @@ export class ManagedSandbox implements Sandbox {
       if (!isSandboxFailure(error) || error.failure.cause === "policy" || !this.#limitClosure) throw error;
       throw blamePolicy(error, this.#limitClosure);
     }
+  }
+
+  /** A long-lived process with piped stdio (see `Sandbox.spawn`); a limit closing the sandbox blames the policy. */
+  spawn(argv: readonly string[], options: SandboxSpawnOptions = {}): Promise<SandboxProcess> {
+    const blame = (error: unknown) =>
+      isSandboxFailure(error) && error.failure.cause !== "policy" && this.#limitClosure
+        ? blamePolicy(error, this.#limitClosure)
+        : error;
+    return spawnSandboxProcess(this.#requireClient(), argv, options, blame);
   }
 
   #exec(argv: readonly string[], options: SandboxExecOptions): Promise<SandboxExecResult> {

@@ -46,10 +46,30 @@ export interface ExecCommandRequest {
 /** The port's `SandboxExecResult`, as the server sends it. */
 export type ExecCommandResult = SandboxExecResult;
 
+/**
+ * A long-lived process (the port's `Sandbox.spawn`). The request is answered when the process
+ * ends; meanwhile the server sends events under its id: `started`, then `stdout` chunks.
+ */
+export interface SpawnProcessRequest {
+  argv: string[];
+  /** Relative to the workspace root, or absolute inside it. */
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+/** How a spawned process ended. */
+export interface SpawnProcessResult {
+  exitCode: number | null;
+  signal: string | null;
+  stderrTail: string;
+}
+
 export type ExecRequestBody =
   | { op: "health" }
   | { op: "tool"; tool: string; args: Record<string, unknown>; timeoutMs?: number }
   | ({ op: "exec" } & ExecCommandRequest)
+  | ({ op: "spawn" } & SpawnProcessRequest)
+  | { op: "stdin"; targetId: number; dataB64: string }
   | { op: "cancel"; targetId: number }
   | { op: "read_file"; path: string }
   | { op: "write_file"; path: string; dataB64: string }
@@ -63,6 +83,8 @@ export interface ExecResultByOp {
   health: ExecHealth;
   tool: ExecToolResult;
   exec: ExecCommandResult;
+  spawn: SpawnProcessResult;
+  stdin: { sizeBytes: number };
   cancel: { cancelled: boolean };
   read_file: { dataB64: string };
   write_file: { sizeBytes: number };
@@ -82,6 +104,9 @@ export interface ExecErrorBody {
 export type ExecResponse =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: ExecErrorBody };
+
+/** What a running request (a spawned process) reports before its response. */
+export type ExecEvent = { id: number; event: "started" } | { id: number; event: "stdout"; dataB64: string };
 
 /** Line the server prints on stdout once its socket is listening; the host waits for it. */
 export const EXEC_READY_LINE = "RAAS_EXEC_READY";

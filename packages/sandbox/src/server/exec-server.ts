@@ -4,6 +4,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import type {
   ExecErrorBody,
+  ExecEvent,
   ExecRequest,
   ExecResponse,
   ExecResultByOp,
@@ -80,7 +81,7 @@ export class ExecServer {
   #serve(socket: Socket): void {
     socket.setEncoding("utf8");
     const running = new Map<number, AbortController>();
-    const send = (response: ExecResponse) => {
+    const send = (response: ExecResponse | ExecEvent) => {
       if (!socket.destroyed) socket.write(encodeJsonLine(response));
     };
     const decoder = new JsonLineDecoder(
@@ -94,7 +95,7 @@ export class ExecServer {
         }
         const controller = new AbortController();
         running.set(request.id, controller);
-        this.#handle(request, controller.signal)
+        this.#handle(request, controller.signal, send)
           .then(
             (result) => send({ id: request.id, ok: true, result }),
             (error: unknown) => send({ id: request.id, ok: false, error: errorBody(error) }),
@@ -117,7 +118,11 @@ export class ExecServer {
     socket.on("error", () => undefined);
   }
 
-  async #handle(request: ExecRequest, signal: AbortSignal): Promise<ExecResultByOp[keyof ExecResultByOp]> {
+  async #handle(
+    request: ExecRequest,
+    signal: AbortSignal,
+    send: (event: ExecEvent) => void,
+  ): Promise<ExecResultByOp[keyof ExecResultByOp]> {
     switch (request.op) {
       case "health":
         // The host's readiness probe is the cue to warm up the shell: after the answer, so
@@ -137,6 +142,15 @@ export class ExecServer {
         const { op: _op, id: _id, ...command } = request;
         return this.#tools.commands.run(command, signal);
       }
+      case "spawn": {
+        const { op: _op, id, ...spawned } = request;
+        return this.#tools.processes.run(id, spawned, signal, {
+          onStarted: () => send({ id, event: "started" }),
+          onStdout: (chunk) => send({ id, event: "stdout", dataB64: chunk.toString("base64") }),
+        });
+      }
+      case "stdin":
+        return this.#tools.processes.write(request.targetId, Buffer.from(request.dataB64, "base64"));
       case "read_file":
         return { dataB64: this.#files.read(request.path).toString("base64") };
       case "write_file":

@@ -5,6 +5,7 @@ import { CommandRunner } from "./command-runner";
 import { EditorTool } from "./editor-tool";
 import { errorResult } from "./error-result";
 import type { ExecServerConfig } from "./exec-server.types";
+import { ProcessRunner } from "./process-runner";
 import { PythonSession } from "./python-session";
 import { jailArgv } from "./tool-jail";
 
@@ -20,6 +21,7 @@ export class ToolDispatch {
   readonly python: PythonSession;
   readonly editor: EditorTool;
   readonly commands: CommandRunner;
+  readonly processes: ProcessRunner;
   readonly #config: ExecServerConfig;
 
   constructor(config: ExecServerConfig) {
@@ -72,14 +74,16 @@ export class ToolDispatch {
       maxOutputBytes: config.maxOutputBytes,
     });
     this.editor = new EditorTool(config.workspaceRoot);
-    this.commands = new CommandRunner({
+    const commandOptions = {
       workspaceRoot: config.workspaceRoot,
       env: config.env,
       ...(jail ? { jail } : {}),
       ulimitFlags: shUlimits,
       defaultTimeoutMs: config.defaultTimeoutMs,
       defaultMaxOutputBytes: config.execMaxOutputBytes,
-    });
+    };
+    this.commands = new CommandRunner(commandOptions);
+    this.processes = new ProcessRunner(commandOptions);
   }
 
   sessionNames(): string[] {
@@ -124,5 +128,6 @@ export class ToolDispatch {
   close(): void {
     this.bash.close();
     this.python.close();
+    this.processes.close();
   }
 }
