@@ -3,6 +3,7 @@ import type { AgentDefaults, AgentHandlerDeps } from "./base/agent-handler.types
 import { type CodeHandlerConfig, createCodeHandlerFactory } from "./code/code-handler";
 import { createHarborHandler } from "./harbor/harbor-handler";
 import { createMathHandler } from "./math/math-handler";
+import { createRewardFnHandler } from "./reward-fn/reward-fn-handler";
 import { createStemHandler } from "./stem/stem-handler";
 
 /** Configuration of the built-in handlers, passed in by the composition root (never read from env). */
@@ -17,7 +18,7 @@ export interface CreateHandlersOptions extends Omit<AgentHandlerDeps, "defaults"
 }
 
 /**
- * The built-in agent handlers (`math`, `code`, `stem`, `harbor`) bound to their dependencies, erased with
+ * The built-in agent handlers (`math`, `code`, `stem`, `harbor`, `reward-fn`) bound to their dependencies, erased with
  * `defineHandler` so they share one list. Register each with the engine's `HandlerRegistry`.
  */
 export function createHandlers(options: CreateHandlersOptions): AnyTaskHandler[] {
@@ -32,5 +33,6 @@ export function createHandlers(options: CreateHandlersOptions): AnyTaskHandler[]
     defineHandler(createCodeHandlerFactory(options.config?.code)(deps)),
     defineHandler(createStemHandler(deps)),
     defineHandler(createHarborHandler(deps)),
+    defineHandler(createRewardFnHandler(deps)),
   ];
 }
