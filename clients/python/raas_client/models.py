@@ -146,6 +146,8 @@ class StepStats:
     mean_trajectory_tokens: float | None
     waste: WasteLedger
     uncertified_dropped: int = 0
+    #: Member jobs whose verifier gave no score (crash, time-out; `reward-fn`), every attempt counted.
+    verifier_crashes: int = 0
     #: None from a server older than the failure budget.
     job_failures: StepJobFailures | None = None
 

@@ -109,6 +109,14 @@ export const ZStepStats = z
       .nonnegative()
       .default(0)
       .describe("Groups dropped because a member's gateway traces were not token-exact."),
+    verifierCrashes: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(0)
+      .describe(
+        "Member jobs whose verifier gave no score of its own (the job's `result.verifier.crashed`, reported by `reward-fn`: an exception, a dead process, a time-out), every attempt counted: infrastructure failures, and rewards of 0 where the environment counts an exception as a wrong answer. A policy learning to crash its verifier shows here. 0 on steps stored before this was counted.",
+      ),
     jobFailures: ZStepJobFailures.default({ jobs: 0, causes: {} }).describe(
       "Infrastructure failures seen, by cause (empty on steps stored before this was counted).",
     ),
@@ -271,6 +279,7 @@ export function emptyStepStats(): TStepStats {
     staleWithheld: 0,
     staleRegenerated: 0,
     uncertifiedDropped: 0,
+    verifierCrashes: 0,
     jobFailures: { jobs: 0, causes: {} },
     trajectories: 0,
     rewardMean: null,

@@ -35,6 +35,18 @@ const ZGroupTaskPayload = z
       .array(z.number().int())
       .default([])
       .describe("Slots whose EVAL voids the grade as a grader whose canaries lied does (`tampered`)."),
+    verifierCrashSlots: z
+      .array(z.number().int())
+      .default([])
+      .describe(
+        "Slots whose EVAL reports a verifier crash counted as a wrong answer (reward 0, `result.verifier.crashed`).",
+      ),
+    verifierFailures: z
+      .array(z.number().int())
+      .default([])
+      .describe(
+        "By slot: attempts whose verifier crashes as infrastructure (`eval`, `result.verifier.crashed`).",
+      ),
     rewriteHistorySlots: z
       .array(z.number().int())
       .default([])
@@ -133,6 +145,10 @@ function createGroupTaskHandler(
           label: "tampered",
           result: { canary: `canary_${slot}`, expected: "failed", reported: "passed" },
         });
+      const crashed = { verifier: { crashed: true } };
+      if (attemptOf(ctx.job.jobKey) < (ctx.payload.verifierFailures[slot] ?? 0))
+        throw stageFailure("eval", `verifier of slot ${slot} crashed`, { result: crashed });
+      if (ctx.payload.verifierCrashSlots.includes(slot)) return { reward: 0, result: crashed };
       return { reward: ctx.payload.rewards[slot] ?? 0 };
     },
   };

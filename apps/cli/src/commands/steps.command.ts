@@ -12,7 +12,7 @@ function summary(step: TStep): string {
     `step ${step.id} (run ${step.runId}, index ${step.index}): ${step.status}`,
     `  groups      ${stats.groupsDelivered}/${step.groups} handed out, ${step.groupSize} samples each, policy ${step.policy}`,
     `  decided     ${stats.groupsDecided} of ${stats.groupsStarted} started: ${stats.informative} informative, ${stats.uninformative} uninformative, ${stats.failedGroups} failed`,
-    `  jobs        ${stats.jobsSubmitted} submitted, ${stats.jobsCancelled} cancelled, ${stats.infraRetries} infrastructure retries`,
+    `  jobs        ${stats.jobsSubmitted} submitted, ${stats.jobsCancelled} cancelled, ${stats.infraRetries} infrastructure retries, ${stats.verifierCrashes} verifier crashes`,
     `  carried     ${stats.trajectoriesCarriedIn} in, ${stats.trajectoriesCarriedOver} over; stale ${stats.staleWithheld} withheld, ${stats.staleRegenerated} regenerated`,
     `  rewards     mean ${round(stats.rewardMean)} std ${round(stats.rewardStd)} min ${round(stats.rewardMin)} max ${round(stats.rewardMax)}, solved ${round(stats.solvedFraction)} (${stats.trajectories} trajectories)`,
     "  waste",

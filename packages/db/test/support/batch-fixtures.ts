@@ -52,6 +52,7 @@ function stats(): TStepStats {
     solvedFraction: null,
     meanTrajectoryTokens: 1_234.5,
     uncertifiedDropped: 1,
+    verifierCrashes: 2,
     jobFailures: { jobs: 3, causes: { "sandbox/init": { jobs: 3, lastMessage: "bwrap: no space left" } } },
     waste: {
       cancelled: entry,

@@ -24,7 +24,20 @@ export async function readJobEnd(engine: Pick<BatchEngine, "getTrajectory">, job
     failureLabel: job.failure?.label ?? null,
     failureStage: job.failure?.stage ?? null,
     failureMessage: job.failure?.message ?? null,
+    verifierCrashed: reportsVerifierCrash(job.result),
     rolloutMs: (timings.initMs ?? 0) + (timings.runMs ?? 0) + (timings.evalMs ?? 0),
     generatedTokens,
   };
+}
+
+/**
+ * Whether a job's result reports a verifier that gave no score of its own: `verifier.crashed` is
+ * true (the `reward-fn` kind's report; a failed job's result is its failure's report).
+ */
+function reportsVerifierCrash(result: unknown): boolean {
+  if (typeof result !== "object" || result === null) return false;
+  const verifier = (result as { verifier?: unknown }).verifier;
+  return (
+    typeof verifier === "object" && verifier !== null && (verifier as { crashed?: unknown }).crashed === true
+  );
 }

@@ -27,6 +27,8 @@ export interface JobEnd {
   failureMessage?: string | null;
   rolloutMs: number;
   generatedTokens: number;
+  /** The job's result reports a verifier that gave no score (`result.verifier.crashed`); absent means false. */
+  verifierCrashed?: boolean;
   /**
    * Whether the job's gateway traces are token-exact; null when it has no certificate (no gateway
    * call). Read only for steps with `requireCertifiedTraces`; absent means null.
@@ -88,6 +90,8 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
   const group = state.groups.find((g) => g.members.some((m) => m.jobId === end.jobId));
   const member = group?.members.find((m) => m.jobId === end.jobId);
   if (!group || !member) return [];
+  // Every attempt counts, whatever became of it: a verifier the policy learns to crash must show.
+  if (end.verifierCrashed) step.stats.verifierCrashes = (step.stats.verifierCrashes ?? 0) + 1;
   const cost = { rolloutMs: end.rolloutMs, generatedTokens: end.generatedTokens };
   const isSample = end.status === "completed" || (end.status === "failed" && end.trainable === true);
   const isUncertified =

@@ -40,7 +40,7 @@ export function StepStatCards({ stats }: { stats: TStepView["stats"] }) {
       <StatCard
         label="Jobs submitted"
         value={stats.jobsSubmitted}
-        hint={`${stats.jobsCancelled} cancelled · ${stats.infraRetries} infra retries`}
+        hint={`${stats.jobsCancelled} cancelled · ${stats.infraRetries} infra retries · ${stats.verifierCrashes} verifier crashes`}
         testId="stat-jobs"
       />
       <StatCard
