@@ -17,6 +17,7 @@ import {
   type SweEvalOptions,
 } from "@raas/handlers";
 import { createQwen3ChatFormat } from "@raas/inference";
+import { createMcpToolProvider } from "@raas/mcp";
 import { assertNever } from "@raas/shared";
 
 /** Chat templates the server can pair with a model. */
@@ -58,11 +59,18 @@ export interface ComposedAgentHandlers {
  * THE place where the task handlers that run real rollouts are registered (the diagnostic
  * `sleep` handler is added by `composeEngine`): `math`, `code`, `stem` from `createHandlers`, and
  * `swe` when a repositories directory is configured. Each gets the sandbox runtime, the routed
- * inference pool and the model's chat format. A new handler family is added here.
+ * inference pool, the model's chat format and the MCP tool-server provider. A new handler family
+ * is added here.
  */
 export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAgentHandlers {
   const chatFormat = chatFormatFor(options.chatFormat);
-  const deps = { sandboxRuntime: options.sandboxRuntime, inference: options.inference, chatFormat };
+  const deps = {
+    sandboxRuntime: options.sandboxRuntime,
+    inference: options.inference,
+    chatFormat,
+    // Tool servers environments declare (`mcp` in an agent job's payload) speak MCP.
+    toolServers: createMcpToolProvider(),
+  };
   const handlers = createHandlers({ ...deps, ...(options.config ? { config: options.config } : {}) });
   const closers: Array<() => Promise<void>> = [];
   if (options.swe) {

@@ -132,6 +132,12 @@ export type {
   StageContext,
   TaskHandler,
 } from "./ports/task-handler.port";
+export type {
+  ToolServerEnd,
+  ToolServerProvider,
+  ToolServerSession,
+  ToolServerSpec,
+} from "./ports/tool-server-provider.port";
 export type { ArchivedJobsOutcome, TrajectoryRetention } from "./ports/trajectory-retention.port";
 export type {
   WorkerBeat,

@@ -26,6 +26,7 @@ export function createHandlers(options: CreateHandlersOptions): AnyTaskHandler[]
     sandboxRuntime: options.sandboxRuntime,
     inference: options.inference,
     chatFormat: options.chatFormat,
+    ...(options.toolServers ? { toolServers: options.toolServers } : {}),
     ...(options.config?.agent ? { defaults: options.config.agent } : {}),
   };
   return [

@@ -23,6 +23,7 @@ import {
   type SweHandlerConfig,
 } from "@raas/handlers";
 import { createQwen3ChatFormat, RoutedInferencePool } from "@raas/inference";
+import { createMcpToolProvider } from "@raas/mcp";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
 import type { TPolicyConfigInput } from "../../src/index";
 import { type RunningSimulator, startSimulator } from "../../src/index";
@@ -68,11 +69,18 @@ export async function startRolloutFixture(options: {
   baseDir?: string;
   /** Wraps each sandbox before a handler gets it (a test's instrumentation); default none. */
   wrapSandbox?: (sandbox: Sandbox) => Sandbox;
+  /** The bubblewrap runtime's tool jail; default `auto` (on where it can start). */
+  toolJail?: "auto" | "off";
 }): Promise<RolloutFixture> {
   const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
   if (!bwrapPath) throw new Error("this test needs `bwrap`: run `apt-get install -y bubblewrap`");
   const baseDir = options.baseDir ?? mkdtempSync(join(tmpdir(), "raas-handlers-e2e-"));
-  const bubblewrap = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
+  const bubblewrap = new BubblewrapRuntime({
+    bwrapPath,
+    baseDir,
+    warn: () => {},
+    ...(options.toolJail ? { toolJail: options.toolJail } : {}),
+  });
   const sandboxes: Sandbox[] = [];
   const runtime: SandboxRuntime = {
     name: bubblewrap.name,
@@ -103,6 +111,7 @@ export async function startRolloutFixture(options: {
     sandboxRuntime: runtime,
     inference,
     chatFormat,
+    toolServers: createMcpToolProvider(),
     ...(options.config ? { config: options.config } : {}),
   });
   if (options.swe) {

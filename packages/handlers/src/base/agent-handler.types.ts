@@ -12,6 +12,7 @@ import type {
   SandboxLimits,
   SandboxRuntime,
   SandboxSpec,
+  ToolServerProvider,
   ToolSpec,
 } from "@raas/engine";
 import type { DriftViolation } from "@raas/shared";
@@ -44,6 +45,8 @@ export interface AgentHandlerDeps {
   inference: InferencePool;
   chatFormat: ChatFormat;
   defaults?: AgentDefaults;
+  /** Starts the tool servers a job declares (`mcp` in its payload); without it such jobs fail (sandbox). */
+  toolServers?: ToolServerProvider;
 }
 
 /** Handed to `setup` in INIT, after the sandbox is up. */

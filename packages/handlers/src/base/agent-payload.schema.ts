@@ -70,6 +70,48 @@ export const ZAgentOverrides = z
   });
 export type TAgentOverrides = z.infer<typeof ZAgentOverrides>;
 
+/** One MCP server an environment brings: a stdio command started inside the job's sandbox. */
+const ZMcpServer = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, "a server name is 1–64 letters, digits, `_` or `-`")
+      .describe("Names the server in listings and failures; unique within the job."),
+    command: z.string().min(1).max(4_096).describe("The program, run inside the sandbox (no shell)."),
+    args: z.array(z.string().max(1_048_576)).max(256).default([]).describe("Its arguments."),
+    env: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(65_536))
+      .default({})
+      .describe("Variables added to the sandbox's environment for the server."),
+  })
+  .strict();
+
+/** The MCP tool servers of a job and how their tools join the handler's. */
+const ZEnvironmentTools = z
+  .object({
+    servers: z
+      .array(ZMcpServer)
+      .min(1)
+      .max(8)
+      .refine((servers) => new Set(servers.map((s) => s.name)).size === servers.length, {
+        message: "server names must be unique",
+      })
+      .describe("MCP servers (stdio) started in the sandbox when RUN begins, stopped when it ends."),
+    toolsMode: z
+      .enum(["add", "only"])
+      .default("add")
+      .describe(
+        "`add` (default): the servers' tools are offered beside the handler's (bash, python, editor); `only`: instead of them (the finish tool stays).",
+      ),
+  })
+  .strict()
+  .meta({
+    id: "EnvironmentTools",
+    description:
+      "MCP tool servers the environment brings: their tools are listed and offered to the model in its own tool format; calls go to the server inside the sandbox. A tool name that collides with an offered tool fails the job (sandbox).",
+  });
+export type TEnvironmentTools = z.infer<typeof ZEnvironmentTools>;
+
 /** Fields every agent-task payload has; handler payload schemas extend this object. */
 export const ZAgentTaskBase = z.object({
   taskId: z
@@ -78,5 +120,6 @@ export const ZAgentTaskBase = z.object({
     .max(200)
     .describe("The task instance's id (also shown to the model as `Task id: …`)."),
   agent: ZAgentOverrides.optional(),
+  mcp: ZEnvironmentTools.optional(),
 });
 export type TAgentTaskBase = z.infer<typeof ZAgentTaskBase>;

@@ -8,9 +8,9 @@ import type {
 } from "./agent-handler.types";
 import type { AgentHandlerBinding } from "./agent-handler-binding";
 import type { TAgentTaskBase } from "./agent-payload.schema";
+import { openAgentToolbox } from "./agent-toolbox";
 import { asStageFailure, guardSandbox } from "./infrastructure-guard";
 import { resolveJobSampling } from "./job-sampling";
-import { createSandboxToolbox } from "./sandbox-toolbox";
 
 /**
  * RUN: the agent loop in the INIT sandbox (closed when RUN ends unless EVAL keeps it), a
@@ -43,11 +43,15 @@ export async function runAgentStage<P extends TAgentTaskBase, S, A>(
   return { summary, artifacts, drift: driftOf(loop) };
 }
 
-/** The loop under the job's overrides: limits over the definition's over the defaults; its sampling. */
-function runJobAgentLoop<P extends TAgentTaskBase, S, A>(
-  { definition, deps, defaults, tools }: AgentHandlerBinding<P, S, A>,
+/**
+ * The loop under the job's overrides: limits over the definition's over the defaults; its
+ * sampling; the handler's tools and the job's tool servers.
+ */
+async function runJobAgentLoop<P extends TAgentTaskBase, S, A>(
+  binding: AgentHandlerBinding<P, S, A>,
   ctx: RunContext<P, AgentInitOutput<S>>,
 ): Promise<AgentLoopResult> {
+  const { definition, deps, defaults } = binding;
   const overrides = ctx.payload.agent ?? {};
   const {
     enableThinking: _thinking,
@@ -63,7 +67,7 @@ function runJobAgentLoop<P extends TAgentTaskBase, S, A>(
     jobId: ctx.job.id,
     inference: deps.inference,
     chatFormat: deps.chatFormat,
-    toolbox: createSandboxToolbox(ctx.init.sandbox, tools),
+    toolbox: await openAgentToolbox(binding, ctx),
     systemPrompt: definition.systemPrompt(ctx.payload),
     userMessage: definition.userMessage(ctx.payload),
     sampling: resolveJobSampling(defaults, overrides),

@@ -1,0 +1,36 @@
+# raas-mcp-fixture: a minimal MCP server for tests (stdio, standard library only).
+# Tools: echo (returns its text), crash (exits with code 3 mid-call); FIXTURE_TOOL_NAME adds one
+# more echo tool under that name (to collide with a built-in).
+import json
+import os
+import sys
+
+TEXT = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+TOOLS = [
+    {"name": "echo", "description": "Echo the text back.", "inputSchema": TEXT},
+    {"name": "crash", "description": "Exit at once.", "inputSchema": {"type": "object", "properties": {}}},
+]
+if os.environ.get("FIXTURE_TOOL_NAME"):
+    TOOLS.append({"name": os.environ["FIXTURE_TOOL_NAME"], "description": "Echo.", "inputSchema": TEXT})
+
+
+def result(request):
+    method, params = request["method"], request.get("params") or {}
+    if method == "initialize":
+        return {"protocolVersion": params["protocolVersion"], "capabilities": {"tools": {}},
+                "serverInfo": {"name": "fixture", "version": "1"}}
+    if method == "tools/list":
+        return {"tools": TOOLS}
+    if method == "tools/call" and params["name"] == "crash":
+        sys.stderr.write("fixture crashing on purpose\n")
+        sys.stderr.flush()
+        os._exit(3)
+    if method == "tools/call":
+        return {"content": [{"type": "text", "text": "echo: " + params["arguments"]["text"]}]}
+    return {}
+
+
+for line in sys.stdin:
+    request = json.loads(line)
+    if "id" in request:
+        print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result(request)}), flush=True)

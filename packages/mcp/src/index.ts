@@ -1,0 +1,1 @@
+export { createMcpToolProvider } from "./mcp-tool-provider";

@@ -1,0 +1,49 @@
+import type { ToolResult } from "@raas/engine";
+
+/** One content block of an MCP tool result, as far as the text shown to the model needs. */
+interface ContentBlock {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  uri?: string;
+  resource?: { uri?: string; text?: string; mimeType?: string };
+}
+
+/** The text of one block: text as it is, other kinds named (the model reads text only). */
+function blockText(block: ContentBlock): string {
+  switch (block.type) {
+    case "text":
+      return block.text ?? "";
+    case "resource":
+      return block.resource?.text ?? `[resource ${block.resource?.uri ?? ""}]`;
+    case "resource_link":
+      return `[resource link ${block.uri ?? ""}]`;
+    default:
+      return `[${block.type}${block.mimeType ? ` ${block.mimeType}` : ""} content]`;
+  }
+}
+
+/**
+ * An MCP `tools/call` result as the loop's `ToolResult`: the content blocks' text, one per line
+ * (else the structured content, or an old server's `toolResult`, as JSON), `isError` as the
+ * server said.
+ */
+export function toToolResult(result: Record<string, unknown>, durationMs: number): ToolResult {
+  const blocks = Array.isArray(result.content) ? (result.content as ContentBlock[]) : [];
+  const data = result.structuredContent ?? result.toolResult;
+  const output =
+    blocks.length > 0 ? blocks.map(blockText).join("\n") : data !== undefined ? JSON.stringify(data) : "";
+  return {
+    output,
+    exitCode: null,
+    isError: result.isError === true,
+    truncated: false,
+    timedOut: false,
+    durationMs,
+  };
+}
+
+/** A failed call the model is told about (a server's JSON-RPC error, a call past its time limit). */
+export function errorToolResult(output: string, durationMs: number, timedOut = false): ToolResult {
+  return { output, exitCode: null, isError: true, truncated: false, timedOut, durationMs };
+}
