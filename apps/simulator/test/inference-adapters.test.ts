@@ -170,21 +170,20 @@ describe("RoutedInferencePool over HTTP", () => {
     const target = pool();
     target.registerBackend({ id: "v", kind: "vllm", baseUrl: sim.url, modelName: "m" });
     const invalid = await failureOf(target.generate({ jobId: "j", promptIds: [], sampling }));
-    expect(invalid).toMatchObject({ reason: "http-status", status: 400 });
+    expect(invalid).toMatchObject({
+      failure: { kind: "inference", inference: { reason: "http-status", status: 400 } },
+    });
     expect(invalid.message).toMatch(/prompt/);
     expect(target.listBackends()[0]).toMatchObject({ circuit: "closed", consecutiveFailures: 0 });
     sim.setFault({ kind: "http-500", remaining: 1 });
     const status = await failureOf(target.generate({ jobId: "j", promptIds: [1, 2, 3], sampling }));
     expect(status).toMatchObject({
-      failure: { kind: "inference" },
-      reason: "http-status",
-      status: 500,
-      backendId: "v",
+      failure: { kind: "inference", inference: { reason: "http-status", status: 500, backendId: "v" } },
     });
     expect(sim.snapshot().requestsSucceeded).toBe(0);
     sim.setFault({ kind: "bad-body", remaining: 1 });
     const body = await failureOf(target.generate({ jobId: "j", promptIds: [1, 2, 3], sampling }));
-    expect(body).toMatchObject({ reason: "bad-response" });
+    expect(body).toMatchObject({ failure: { kind: "inference", inference: { reason: "bad-response" } } });
     expect(body.message).toMatch(/choices\[0\]\.token_ids is missing/);
     expect(target.listBackends()[0]).toMatchObject({ inFlight: 0, stats: { requests: 3, errors: 3 } });
   });
@@ -197,7 +196,7 @@ describe("RoutedInferencePool over HTTP", () => {
     const late = await failureOf(
       target.generate({ jobId: "j", promptIds: [1, 2, 3], sampling, deadlineMs: Date.now() + 100 }),
     );
-    expect(late).toMatchObject({ failure: { kind: "inference" }, reason: "deadline" });
+    expect(late).toMatchObject({ failure: { kind: "inference", inference: { reason: "deadline" } } });
     const controller = new AbortController();
     const pending = target.generate({
       jobId: "k",
@@ -206,7 +205,9 @@ describe("RoutedInferencePool over HTTP", () => {
       signal: controller.signal,
     });
     setTimeout(() => controller.abort(), 20);
-    expect(await failureOf(pending)).toMatchObject({ reason: "aborted" });
+    expect(await failureOf(pending)).toMatchObject({
+      failure: { kind: "inference", inference: { reason: "aborted" } },
+    });
     expect(target.listBackends()[0]).toMatchObject({ inFlight: 0, stats: { errors: 1, aborted: 1 } });
   });
 
@@ -222,7 +223,7 @@ describe("RoutedInferencePool over HTTP", () => {
       lastHealthCheck: { isHealthy: false },
     });
     expect(await failureOf(target.generate({ jobId: "j", promptIds: [1, 2], sampling }))).toMatchObject({
-      reason: "no-backend",
+      failure: { kind: "inference", inference: { reason: "no-backend" } },
     });
     sim.setFault(null);
     await new Promise((resolve) => setTimeout(resolve, 450));

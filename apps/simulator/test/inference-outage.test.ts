@@ -4,7 +4,8 @@
 import { StickyRouter } from "@raas/engine";
 import {
   createQwen3ModelFamily,
-  InferenceFailure,
+  type InferenceFailure,
+  isInferenceFailure,
   RoutedInferencePool,
   TokenConversation,
 } from "@raas/inference";
@@ -43,7 +44,7 @@ async function failureOf(promise: Promise<unknown>): Promise<InferenceFailure> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof InferenceFailure) return error;
+    if (isInferenceFailure(error)) return error;
     throw error;
   }
   throw new Error("expected the call to fail");
@@ -138,9 +139,7 @@ describe("a backend restarting mid-rollout", () => {
       target.generate({ jobId: "j", promptIds: [151_644, 872, 198], sampling }),
     );
     expect(failure).toMatchObject({
-      failure: { kind: "inference" },
-      reason: "connection",
-      backendId: "gone",
+      failure: { kind: "inference", inference: { reason: "connection", backendId: "gone" } },
     });
     expect(failure.message).toMatch(/outage budget 300 ms/);
     expect(target.listBackends()[0]).toMatchObject({ inFlight: 0 });
@@ -157,6 +156,6 @@ describe("a backend restarting mid-rollout", () => {
     );
     while (target.listBackends()[0]!.stats.errors === 0) await sleep(5);
     controller.abort();
-    expect(await pending).toMatchObject({ failure: { kind: "inference" }, reason: "aborted" });
+    expect(await pending).toMatchObject({ failure: { kind: "inference", inference: { reason: "aborted" } } });
   });
 });

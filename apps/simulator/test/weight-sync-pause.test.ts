@@ -187,7 +187,7 @@ describe("weight-sync pause of the routed pool", () => {
     controller.abort();
     // Never resumed: it can only end because the cancellation ended its wait.
     const failure = (await call.catch((error: unknown) => error)) as InferenceFailure;
-    expect(failure).toMatchObject({ failure: { kind: "inference" }, reason: "aborted" });
+    expect(failure).toMatchObject({ failure: { kind: "inference", inference: { reason: "aborted" } } });
     expect(sim.snapshot()).toMatchObject({ requestsSucceeded: 0, requestsAborted: 0, generationTokens: 0 });
     expect(pool.isPaused).toBe(true);
   });
@@ -248,9 +248,7 @@ describe("weight-sync pause of the routed pool", () => {
     expect(pool.listBackends().find((entry) => entry.id === "sim-b")?.weightVersion).toBe("20");
     // A job of no policy of these finds no default-policy backend.
     await expect(pool.generate({ jobId: "job-c", promptIds: promptOf("c"), sampling })).rejects.toMatchObject(
-      {
-        reason: "no-backend",
-      },
+      { failure: { kind: "inference", inference: { reason: "no-backend" } } },
     );
   });
 });

@@ -15,7 +15,7 @@ export { toOpenAiAnswer } from "./gateway/openai-answer";
 export { toChatMessage, toToolSpecs } from "./gateway/openai-messages";
 
 export { JsonHttpClient } from "./http/json-http-client";
-export { InferenceFailure } from "./inference-failure";
+export { type InferenceFailure, isInferenceFailure } from "./inference-failure";
 export type {
   ModelFamilyAdapter,
   ToolCall,

@@ -7,8 +7,9 @@ import { createServer as createHttpsServer } from "node:https";
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { failureOf } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
-import { InferenceFailure, JsonHttpClient } from "../src";
+import { isInferenceFailure, JsonHttpClient } from "../src";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -78,8 +79,8 @@ describe("JsonHttpClient.postEventStream", () => {
       json: { choices: [] },
     });
     const failed = await http.postEventStream(`${backend.url}?fail`, {}, call, () => {}).catch((e) => e);
-    expect(failed).toBeInstanceOf(InferenceFailure);
-    expect(failed.reason).toBe("http-status");
+    expect(isInferenceFailure(failed)).toBe(true);
+    expect(failureOf(failed)).toMatchObject({ inference: { reason: "http-status" } });
     expect(failed.message).toContain("503");
   });
 
@@ -146,13 +147,13 @@ describe("JsonHttpClient.postEventStream", () => {
     const failed = await client()
       .postEventStream(url, {}, call, () => {})
       .catch((e) => e);
-    expect(failed).toBeInstanceOf(InferenceFailure);
-    expect(failed.reason).toBe("connection");
+    expect(isInferenceFailure(failed)).toBe(true);
+    expect(failureOf(failed)).toMatchObject({ inference: { reason: "connection" } });
     expect(accepted).toBe(1);
     const refused = await client()
       .postEventStream("http://127.0.0.1:1/v1/completions", {}, call, () => {})
       .catch((e) => e);
-    expect(refused.reason).toBe("connection");
+    expect(failureOf(refused)).toMatchObject({ inference: { reason: "connection" } });
   });
 
   it("aborts at once: the server sees the connection close, the call fails as aborted", async () => {
@@ -173,8 +174,8 @@ describe("JsonHttpClient.postEventStream", () => {
         abort.abort(new Error("job cancelled"));
       })
       .catch((e) => e);
-    expect(failed).toBeInstanceOf(InferenceFailure);
-    expect(failed.reason).toBe("aborted");
+    expect(isInferenceFailure(failed)).toBe(true);
+    expect(failureOf(failed)).toMatchObject({ inference: { reason: "aborted" } });
     expect(seen).toEqual(['"first"']);
     await expect.poll(() => serverSawClose).toBe(true);
   });
@@ -187,7 +188,7 @@ describe("JsonHttpClient.postEventStream", () => {
     const failed = await client()
       .postEventStream(backend.url, {}, { ...call, deadlineMs: Date.now() + 100 }, () => {})
       .catch((e) => e);
-    expect(failed.reason).toBe("deadline");
+    expect(failureOf(failed)).toMatchObject({ inference: { reason: "deadline" } });
   });
 
   it("an interrupt half-closes: events the server sends until it notices still arrive", async () => {
@@ -278,7 +279,7 @@ describe("JsonHttpClient.postEventStream", () => {
     interrupt.abort();
     abort.abort(new Error("cancelled"));
     expect(await interrupted).toEqual({ type: "stream", isInterrupted: true });
-    expect((await aborted).reason).toBe("aborted");
+    expect(failureOf(await aborted)).toMatchObject({ inference: { reason: "aborted" } });
     expect(await first).toEqual({ type: "stream", isInterrupted: false });
     expect(backend.connections()).toBe(1);
   });
@@ -293,7 +294,7 @@ describe("JsonHttpClient.postEventStream", () => {
     const waiting = http.postEventStream(backend.url, {}, call, () => {}).catch((e) => e);
     await new Promise((resolve) => setTimeout(resolve, 10));
     await http.close();
-    expect((await waiting).reason).toBe("connection");
+    expect(failureOf(await waiting)).toMatchObject({ inference: { reason: "connection" } });
     expect(await first).toEqual({ type: "stream", isInterrupted: false });
   });
 
@@ -341,7 +342,7 @@ describe("JsonHttpClient.postEventStream", () => {
     const failed = await client()
       .postEventStream(`https://localhost:${port}/v1/completions`, {}, call, () => {})
       .catch((e) => e);
-    expect(failed).toBeInstanceOf(InferenceFailure);
+    expect(isInferenceFailure(failed)).toBe(true);
     expect(failed.message).toMatch(/self[- ]signed certificate/);
     // The server saw a TLS handshake that the client broke off (not plain-text HTTP).
     await expect.poll(() => handshakes).toBe(1);

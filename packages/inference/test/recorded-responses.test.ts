@@ -70,10 +70,12 @@ describe("SGLang /generate as releases answer", () => {
     body.output_ids[body.output_ids.length - 2] = 99;
     const server = await recorded({ "POST /generate": { body } });
     await expect(backendOf("sglang", server).generate(turn(64))).rejects.toMatchObject({
-      failure: { kind: "inference" },
-      reason: "bad-response",
-      message:
-        "SGLang /generate response: output_ids does not end with the token ids of meta_info.output_token_logprobs",
+      failure: {
+        kind: "inference",
+        inference: { reason: "bad-response" },
+        message:
+          "SGLang /generate response: output_ids does not end with the token ids of meta_info.output_token_logprobs",
+      },
     });
   });
 });

@@ -54,6 +54,31 @@ export type TSandboxFailureReason =
   /** The disk holding the sandbox ran full during the call (infrastructure unless the policy filled it). */
   | "host_disk_full";
 
+/**
+ * Why an inference call failed.
+ * - `connection`: no connection, or it broke before a response arrived (no token produced).
+ * - `http-status`: the backend answered with a non-2xx status.
+ * - `bad-response`: the body was not JSON or lacked a field we need (the message names it).
+ * - `deadline`: the call's deadline passed.
+ * - `aborted`: the caller aborted (job cancelled).
+ * - `no-backend`: no backend can take traffic (none registered, all drained or circuits open).
+ */
+export type TInferenceFailureReason =
+  | "connection"
+  | "http-status"
+  | "bad-response"
+  | "deadline"
+  | "aborted"
+  | "no-backend";
+
+/** What the backend did, on an `inference` stage failure the inference adapters throw. */
+export interface InferenceFailureDetail {
+  reason: TInferenceFailureReason;
+  backendId: string | null;
+  /** The backend's own HTTP status for `http-status` failures; null otherwise. */
+  status: number | null;
+}
+
 /** Why an engine-controlled AbortSignal fired. `preempted`: the job goes back to its queue. */
 export type TAbortCause = "cancelled" | "timeout" | "shutdown" | "preempted";
 
@@ -70,6 +95,8 @@ export interface StageFailureData {
   label: TFailureLabel | null;
   /** The handler's report, stored as the failed job's `result`; undefined: none. */
   result?: unknown;
+  /** On an `inference` failure from the inference adapters: what the backend did. */
+  inference?: InferenceFailureDetail;
 }
 
 /**

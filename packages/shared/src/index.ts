@@ -25,6 +25,7 @@ export {
   type Failure,
   FailureError,
   failureOf,
+  type InferenceFailureDetail,
   isStageFailureData,
   policyFailure,
   REQUEST_CODES,
@@ -35,6 +36,7 @@ export {
   sandboxFailure,
   stageFailure,
   type TAbortCause,
+  type TInferenceFailureReason,
   type TRequestCode,
   type TStageFailureKind,
 } from "./failure";

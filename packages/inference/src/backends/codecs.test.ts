@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { InferenceFailure } from "../inference-failure";
+import { type InferenceFailure, isInferenceFailure } from "../inference-failure";
 import { nemoGenerateCodec } from "./nemo-generate.codec";
 import { readPrometheusMetric } from "./prometheus-counters.parser";
 import { sglangGenerateCodec } from "./sglang-generate.codec";
@@ -19,7 +19,7 @@ function failureOf(fn: () => unknown): InferenceFailure {
   try {
     fn();
   } catch (error) {
-    if (error instanceof InferenceFailure) return error;
+    if (isInferenceFailure(error)) return error;
     throw error;
   }
   throw new Error("expected an InferenceFailure");
@@ -79,7 +79,10 @@ describe("vLLM /v1/completions codec", () => {
     const failure = failureOf(() =>
       vllmCompletionsCodec.parseResponse(fixture("vllm-completions-text-tokens.json"), "b1"),
     );
-    expect(failure).toMatchObject({ failure: { kind: "inference" }, reason: "bad-response", backendId: "b1" });
+    expect(failure.failure).toMatchObject({
+      kind: "inference",
+      inference: { reason: "bad-response", backendId: "b1" },
+    });
     expect(failure.message).toMatch(/choices\[0\]\.token_ids is missing \(send return_token_ids: true/);
     expect(failureOf(() => vllmCompletionsCodec.parseResponse({ choices: [] }, null)).message).toMatch(
       /choices is empty/,

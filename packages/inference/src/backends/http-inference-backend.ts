@@ -1,6 +1,6 @@
 import type { BackendReportedCounters } from "@raas/engine";
 import type { JsonHttpClient } from "../http/json-http-client";
-import { InferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
 import type {
   BackendCodec,
   BackendGenerateRequest,
@@ -100,7 +100,7 @@ export class HttpInferenceBackend implements InferenceBackend {
       });
       return true;
     } catch (error) {
-      if (error instanceof InferenceFailure) return false;
+      if (isInferenceFailure(error)) return false;
       throw error;
     }
   }
@@ -116,7 +116,7 @@ export class HttpInferenceBackend implements InferenceBackend {
       );
       return readVllmMetrics(text);
     } catch (error) {
-      if (error instanceof InferenceFailure) return null;
+      if (isInferenceFailure(error)) return null;
       throw error;
     }
   }

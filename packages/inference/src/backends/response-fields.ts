@@ -1,4 +1,4 @@
-import { InferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
 
 /** Reads fields of an untrusted response body; every miss names the full field path. */
 export class ResponseReader {
@@ -8,7 +8,7 @@ export class ResponseReader {
   ) {}
 
   fail(path: string, problem: string): never {
-    throw new InferenceFailure("bad-response", `${this.source} response: ${path} ${problem}`, {
+    throw inferenceFailure("bad-response", `${this.source} response: ${path} ${problem}`, {
       backendId: this.backendId,
     });
   }

@@ -1,5 +1,5 @@
 import { Agent, request, errors as undiciErrors } from "undici";
-import { InferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
 import { CallSignal } from "./call-signal";
 import { Http1ConnectionPool } from "./http1-connection-pool";
 import { type Http1Target, postForEvents } from "./http1-event-stream";
@@ -153,7 +153,7 @@ export class JsonHttpClient {
     const parsed = new URL(url);
     const isTls = parsed.protocol === "https:";
     if (!isTls && parsed.protocol !== "http:") {
-      throw new InferenceFailure("connection", `cannot reach ${url}: only http and https URLs are served`);
+      throw inferenceFailure("connection", `cannot reach ${url}: only http and https URLs are served`);
     }
     const port = parsed.port === "" ? (isTls ? 443 : 80) : Number(parsed.port);
     // IPv6 literals keep their brackets in `host` but not in the address to connect to.
@@ -195,7 +195,7 @@ export class JsonHttpClient {
 
   private checkStatus(status: number, text: string, url: string, method: string, backendId: string): void {
     if (status >= 200 && status < 300) return;
-    throw new InferenceFailure(
+    throw inferenceFailure(
       "http-status",
       `${backendId}: ${method} ${url} answered ${status}: ${text.slice(0, 300)}`,
       { backendId, status },
@@ -206,7 +206,7 @@ export class JsonHttpClient {
     try {
       return JSON.parse(text);
     } catch (cause) {
-      throw new InferenceFailure("bad-response", `${backendId}: response of POST ${url} is not JSON`, {
+      throw inferenceFailure("bad-response", `${backendId}: response of POST ${url} is not JSON`, {
         backendId,
         cause,
       });
@@ -221,31 +221,27 @@ export class JsonHttpClient {
     calling: CallSignal,
   ): InferenceFailure {
     const { backendId, signal } = options;
-    if (error instanceof InferenceFailure) return error;
+    if (isInferenceFailure(error)) return error;
     if (signal?.aborted) {
-      return new InferenceFailure("aborted", `${backendId}: call aborted by the caller`, {
+      return inferenceFailure("aborted", `${backendId}: call aborted by the caller`, {
         backendId,
         cause: error,
       });
     }
     if (calling.isDeadlinePassed) {
-      return new InferenceFailure("deadline", `${backendId}: deadline passed before ${url} answered`, {
+      return inferenceFailure("deadline", `${backendId}: deadline passed before ${url} answered`, {
         backendId,
         cause: error,
       });
     }
     const code = errorCode(error);
     if ((code && CONNECTION_CODES.has(code)) || error instanceof undiciErrors.SocketError) {
-      return new InferenceFailure(
-        "connection",
-        `${backendId}: cannot reach ${url} (${code ?? "socket error"})`,
-        {
-          backendId,
-          cause: error,
-        },
-      );
+      return inferenceFailure("connection", `${backendId}: cannot reach ${url} (${code ?? "socket error"})`, {
+        backendId,
+        cause: error,
+      });
     }
-    return new InferenceFailure("bad-response", `${backendId}: ${method} ${url} failed: ${String(error)}`, {
+    return inferenceFailure("bad-response", `${backendId}: ${method} ${url} failed: ${String(error)}`, {
       backendId,
       cause: error,
     });

@@ -1,6 +1,11 @@
 import type { GenerateRequest, InferenceRouter } from "@raas/engine";
 import type { InferenceBackend } from "../backends/inference-backend.types";
-import { InferenceFailure } from "../inference-failure";
+import {
+  type InferenceFailure,
+  inferenceFailure,
+  isInferenceFailure,
+  isRetryable,
+} from "../inference-failure";
 import type { GenerationPiece } from "./continued-generation";
 import { outageExhausted } from "./outage-wait";
 import type { PolicyGate } from "./policy-gate";
@@ -98,16 +103,15 @@ export async function attemptBackend(input: {
       pausedMs: state.pausedMs,
     };
   } catch (error) {
-    const failure =
-      error instanceof InferenceFailure
-        ? error
-        : new InferenceFailure("bad-response", `${backend.id}: ${String(error)}`, {
-            backendId: backend.id,
-            cause: error,
-          });
+    const failure = isInferenceFailure(error)
+      ? error
+      : inferenceFailure("bad-response", `${backend.id}: ${String(error)}`, {
+          backendId: backend.id,
+          cause: error,
+        });
     router.release(backend.id, { type: outcomeTypeOf(failure) }, now());
     // Ids already handed over cannot be taken back: a retry from scratch would contradict them.
-    if (!failure.isRetryable || handedOverIds > 0) throw failure;
+    if (!isRetryable(failure.failure.inference) || handedOverIds > 0) throw failure;
     state.lastFailure = failure;
     state.outageSinceMs ??= startedAt;
     const outageMs = now() - state.outageSinceMs;
@@ -121,8 +125,8 @@ export async function attemptBackend(input: {
 
 /** How a failure counts for the router: caller aborts and 4xx rejections say nothing about health. */
 function outcomeTypeOf(failure: InferenceFailure): "failure" | "rejected" | "aborted" {
-  if (failure.reason === "aborted") return "aborted";
-  const status = failure.status;
+  const { reason, status } = failure.failure.inference;
+  if (reason === "aborted") return "aborted";
   const isClientError = status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
   return isClientError ? "rejected" : "failure";
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InferenceFailure } from "../inference-failure";
+import { isInferenceFailure } from "../inference-failure";
 import { InflightShareGate, type InflightTicket } from "./inflight-share-gate";
 
 const FAR = 600_000;
@@ -76,8 +76,7 @@ describe("InflightShareGate", () => {
     const waiting = gate.enter("a:0", controller.signal, FAR);
     controller.abort();
     const failure = await waiting.catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(InferenceFailure);
-    expect((failure as InferenceFailure).reason).toBe("aborted");
+    expect(isInferenceFailure(failure) && failure.failure.inference.reason).toBe("aborted");
     expect(gate.snapshot().flows.find((f) => f.flowId === "a")?.waiting).toBe(0);
     gate.leave(held);
     expect(gate.snapshot().inFlight).toBe(0);
@@ -87,7 +86,7 @@ describe("InflightShareGate", () => {
     const { gate } = gateWith(1);
     await gate.enter("a:0", undefined, FAR);
     const failure = await gate.enter("a:0", undefined, 20).catch((error: unknown) => error);
-    expect((failure as InferenceFailure).reason).toBe("deadline");
+    expect(isInferenceFailure(failure) && failure.failure.inference.reason).toBe("deadline");
     expect(gate.snapshot().flows.find((f) => f.flowId === "a")?.waiting).toBe(0);
   });
 

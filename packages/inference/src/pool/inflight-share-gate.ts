@@ -5,7 +5,7 @@ import {
   type Grant,
   type GrantFlowSnapshot,
 } from "@raas/engine";
-import { InferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
 
 /** Fair sharing of the backends' in-flight capacity between training runs. */
 export interface InflightFairShareOptions {
@@ -99,10 +99,7 @@ export class InflightShareGate {
       const timer = setTimeout(
         () =>
           leaveWith(
-            new InferenceFailure(
-              "deadline",
-              `deadline passed while job ${jobId} waited for in-flight capacity`,
-            ),
+            inferenceFailure("deadline", `deadline passed while job ${jobId} waited for in-flight capacity`),
           ),
         Math.min(MAX_TIMER_MS, Math.max(0, deadlineMs - this.#now())),
       );
@@ -153,5 +150,5 @@ export class InflightShareGate {
 }
 
 function abortedFailure(jobId: string): InferenceFailure {
-  return new InferenceFailure("aborted", `generation for job ${jobId} aborted`);
+  return inferenceFailure("aborted", `generation for job ${jobId} aborted`);
 }

@@ -1,4 +1,4 @@
-import { InferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
 
 /**
  * How long a turn rides out an outage of every backend it could use (connection refused or reset,
@@ -24,12 +24,12 @@ export function waitOutOutage(
   context: { jobId: string; signal: AbortSignal | undefined; deadlineMs: number; now: () => number },
 ): Promise<void> {
   const { signal, jobId } = context;
-  const aborted = () => new InferenceFailure("aborted", `generation for job ${jobId} aborted`);
+  const aborted = () => inferenceFailure("aborted", `generation for job ${jobId} aborted`);
   if (signal?.aborted) return Promise.reject(aborted());
   const untilDeadlineMs = context.deadlineMs - context.now();
   if (untilDeadlineMs <= 0) {
     return Promise.reject(
-      new InferenceFailure("deadline", `deadline passed while job ${jobId} waited for a backend`),
+      inferenceFailure("deadline", `deadline passed while job ${jobId} waited for a backend`),
     );
   }
   return new Promise((resolve, reject) => {
@@ -54,9 +54,10 @@ export function outageExhausted(
   outageMs: number,
   budgetMs: number,
 ): InferenceFailure {
-  return new InferenceFailure(
-    last.reason,
+  const { reason, backendId, status } = last.failure.inference;
+  return inferenceFailure(
+    reason,
     `${last.message} — no backend answered for ${(outageMs / 1000).toFixed(1)} s (outage budget ${budgetMs} ms)`,
-    { backendId: last.backendId, status: last.status, cause: last },
+    { backendId, status, cause: last },
   );
 }

@@ -1,5 +1,5 @@
 import type { TPauseMode } from "@raas/shared";
-import { InferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
 
 /**
  * The weight-sync gate of an inference pool. While paused, new generation requests wait here
@@ -71,5 +71,5 @@ export class PolicyGate {
 }
 
 function abortedFailure(jobId: string): InferenceFailure {
-  return new InferenceFailure("aborted", `generation for job ${jobId} aborted`);
+  return inferenceFailure("aborted", `generation for job ${jobId} aborted`);
 }

@@ -15,7 +15,7 @@ import { DEFAULT_POLICY_ID, requestFailure, type TPolicyState } from "@raas/shar
 import { HttpInferenceBackend } from "../backends/http-inference-backend";
 import { BACKEND_KINDS, type InferenceBackend } from "../backends/inference-backend.types";
 import { JsonHttpClient } from "../http/json-http-client";
-import { InferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
 import { attemptBackend, type DispatchResult, type DispatchState, holdAtGate } from "./backend-attempt";
 import { finishReasonOfPartial, type GenerationPiece, mergeGenerationPieces } from "./continued-generation";
 import {
@@ -275,7 +275,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
   private clientMissing(backendId: string, ticket: InflightTicket | null): InferenceFailure {
     this.router.release(backendId, { type: "aborted" }, this.now());
     if (ticket) this.share?.leave(ticket, false);
-    return new InferenceFailure("no-backend", `backend ${backendId} is routable but has no client`);
+    return inferenceFailure("no-backend", `backend ${backendId} is routable but has no client`);
   }
 
   releaseJob(jobId: string): void {
@@ -409,7 +409,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
     const backends = this.router.listBackends(this.now()).filter((b) => b.policyId === policyId);
     const draining = backends.filter((b) => b.lifecycle !== "active").length;
     const open = backends.filter((b) => b.circuit !== "closed").length;
-    return new InferenceFailure(
+    return inferenceFailure(
       "no-backend",
       `no inference backend of policy ${policyId} can take the request: ${backends.length} registered, ${draining} draining, ${open} with open circuit`,
     );
