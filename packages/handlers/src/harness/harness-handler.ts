@@ -53,7 +53,14 @@ const ZHarnessPayload = z
       "The job's sampling (`temperature`, `topP`, `topK`, `seed`; a step's `agent` lands here) and `harnessSampling`: every model call samples with these, not with what the harness sends (`override`, default) or a harness sending others is refused (`reject`). The loop limits do not apply (the harness runs its own loop).",
     ),
   })
-  .strict();
+  .strict()
+  // Tool servers are offered by the built-in loop; a harness brings its own tools and would
+  // silently run without them.
+  .refine((payload) => payload.task.mcp === undefined, {
+    message:
+      "a harness job runs its own agent: `task.mcp` (tool servers for the built-in loop) is not supported",
+    path: ["task", "mcp"],
+  });
 export type THarnessPayload = z.infer<typeof ZHarnessPayload>;
 
 const EXAMPLE_HARNESS = readFileSync(new URL("../../harnesses/swe_agent.py", import.meta.url), "utf8");
