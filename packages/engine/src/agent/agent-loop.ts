@@ -17,7 +17,7 @@ import { stopAfterGeneration, stopAfterToolCalls, stopBeforeTurn } from "./agent
  * call, unknown tool, bad arguments, no tool call) are fed back to the model as observations.
  * Ends on a finish tool, a text answer, or a limit (see `AgentStopReason`). Errors throw:
  * `stageFailure('inference')` from generation; from a tool, `stageFailure('agent')` when the
- * sandbox marked the error as caused by the policy (`PolicyFaultMarks`: it killed its tools or
+ * sandbox blamed the policy for the error (`blamePolicy`: it killed its tools or
  * the execution server, hit a resource limit, crashed the sandbox during its call; the failed
  * call is recorded), else `stageFailure('sandbox')`. Turns and tool calls before the throw stay
  * recorded. An abort rethrows the signal's reason.

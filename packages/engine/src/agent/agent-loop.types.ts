@@ -11,9 +11,9 @@ export interface AgentToolbox {
   readonly specs: readonly ToolSpec[];
   /**
    * Executes one tool. The agent's own mistakes (non-zero exit, traceback, timeout) come back as a
-   * `ToolResult` with `isError`. A throw ends the stage: as `agent` when the error carries the
-   * sandbox's policy-fault marks (`PolicyFaultMarks`: the call killed the execution server, hit a
-   * resource limit, crashed the sandbox), as the kind of a stage failure, else as `sandbox`.
+   * `ToolResult` with `isError`. A throw ends the stage: as `agent` when the error carries a
+   * sandbox failure blamed on the policy (`blamePolicy`: the call killed the execution server, hit
+   * a resource limit, crashed the sandbox), as the kind of a stage failure, else as `sandbox`.
    */
   call(
     name: string,

@@ -6,7 +6,7 @@ export { asStageFailure };
  * The sandbox seen by handler code: any error from it is an infrastructure (`sandbox`) failure,
  * so a crashed sandbox during setup or EVAL never turns into a grading error or a reward of 0.
  * A sandbox failure blamed on the policy (`blamePolicy`) does not change that here: a handler's own
- * step is not the policy's call. Only the agent loop's tool calls honour the mark.
+ * step is not the policy's call. Only the agent loop's tool calls honour that blame.
  */
 export function guardSandbox(sandbox: Sandbox, signal: AbortSignal): Sandbox {
   const guard = <T>(what: string, work: () => Promise<T>) => asStageFailure("sandbox", what, signal, work);

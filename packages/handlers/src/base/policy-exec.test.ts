@@ -17,7 +17,7 @@ async function thrownBy(error: unknown, signal = new AbortController().signal) {
 }
 
 describe("execPolicyCommand", () => {
-  it("fails as the policy's (agent) when the error carries the policy-fault mark", async () => {
+  it("fails as the policy's (agent) when the sandbox blamed the policy", async () => {
     const marked = blamePolicy(
       sandboxFailure("crashed", "sandbox closed"),
       "the sandbox's workspace quota of 8192 MiB was exceeded",

@@ -292,7 +292,7 @@ export class ManagedSandbox implements Sandbox {
    * Runs `argv` as a non-interactive command through the server (no terminal, stdin from
    * `options.stdin` then EOF, killed whole at its time limit). Never goes through the agent's
    * tool sessions, so nothing the agent left in its shell or interpreter can affect it. A limit
-   * closing the sandbox under it puts the policy mark on the error; the caller decides (a harness).
+   * closing the sandbox under it blames the policy (`blamePolicy`); the caller decides (a harness).
    */
   async exec(argv: readonly string[], options: SandboxExecOptions = {}): Promise<SandboxExecResult> {
     try {
