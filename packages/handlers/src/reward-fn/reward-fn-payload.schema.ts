@@ -5,7 +5,7 @@ import { ZAgentTaskBase } from "../base/agent-payload.schema";
 const ZPythonIdentifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, "a Python identifier");
 
 /** The environment's verifier as a job carries it, so a worker on any node can run it. */
-export const ZRewardVerifier = z
+const ZRewardVerifier = z
   .object({
     source: z
       .string()

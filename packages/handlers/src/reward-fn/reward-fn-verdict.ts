@@ -7,7 +7,7 @@ import type { SandboxExecResult } from "@raas/engine";
  * `setup_failed`: verify.py could not be imported or called; `bad_score`: it returned something
  * that is not a score; `crashed`: the process ended without reporting; `timed_out`: the limit ended it.
  */
-export type TVerifierStatus =
+type TVerifierStatus =
   | "scored"
   | "exception_means_wrong"
   | "exception"
@@ -17,7 +17,7 @@ export type TVerifierStatus =
   | "timed_out";
 
 /** What the job's result records of one verifier run (`result.verifier`, or a failed job's `result.verifier`). */
-export interface VerifierReport {
+interface VerifierReport {
   status: TVerifierStatus;
   /**
    * The verifier gave no score of its own: every status but `scored`. Counted per job so that a
