@@ -303,13 +303,9 @@ export class ManagedSandbox implements Sandbox {
     }
   }
 
-  /** A long-lived process with piped stdio (see `Sandbox.spawn`); a limit closing the sandbox blames the policy. */
+  /** A long-lived process with piped stdio (`Sandbox.spawn`). */
   spawn(argv: readonly string[], options: SandboxSpawnOptions = {}): Promise<SandboxProcess> {
-    const blame = (error: unknown) =>
-      isSandboxFailure(error) && error.failure.cause !== "policy" && this.#limitClosure
-        ? blamePolicy(error, this.#limitClosure)
-        : error;
-    return spawnSandboxProcess(this.#requireClient(), argv, options, blame);
+    return spawnSandboxProcess(this.#requireClient(), argv, options, () => this.#limitClosure);
   }
 
   #exec(argv: readonly string[], options: SandboxExecOptions): Promise<SandboxExecResult> {
