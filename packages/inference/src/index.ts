@@ -31,3 +31,10 @@ export {
 } from "./pool/health-monitor";
 
 export { RoutedInferencePool, type RoutedInferencePoolOptions } from "./pool/routed-inference-pool";
+
+export {
+  JudgeBackendPool,
+  type JudgeBackendPoolOptions,
+  type JudgeBackendRegistration,
+} from "./judge/judge-backend-pool";
+export type { JudgeMessage, JudgeReply, JudgeRequest } from "./judge/judge-chat.codec";
