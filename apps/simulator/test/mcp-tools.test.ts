@@ -83,6 +83,7 @@ describe("MCP tool servers in the built-in agent loop (tool jail on)", () => {
       crash: { steps: [call("echo", { text: "hi" }), call("crash")] },
       "collide-builtin": { steps: [call("submit", { answer: "0" })] },
       "collide-finish": { steps: [call("submit", { answer: "0" })] },
+      "no-server": { steps: [call("submit", { answer: "0" })] },
       "kill-jailed": {
         steps: [python(KILL_FIXTURE), call("echo", { text: "still here" }), call("submit", { answer: "0" })],
       },
@@ -112,6 +113,7 @@ describe("MCP tool servers in the built-in agent loop (tool jail on)", () => {
       mathJob("collide-builtin", fixtureTools("add", { FIXTURE_TOOL_NAME: "python" })),
       mathJob("collide-finish", fixtureTools("only", { FIXTURE_TOOL_NAME: "submit" })),
       mathJob("kill-jailed", fixtureTools()),
+      mathJob("no-server", { servers: [{ name: "gone", command: "/nonexistent/mcp-server" }] }),
       ...TASKS.flatMap((task) =>
         ["solve", "wrong"].map((variant) =>
           mathJob(`${task.taskId}-${variant}`, dbTools(), task.problem, task.answer),
@@ -190,6 +192,14 @@ describe("MCP tool servers in the built-in agent loop (tool jail on)", () => {
     expect(outcome(job)).toEqual(["failed", null, "sandbox"]);
     expect(job?.failure?.message).toMatch(
       /MCP server "fixture" exited with code 3; its stderr ends: fixture crashing on purpose \(during the agent's crash call\)/,
+    );
+  });
+
+  it("fails a job whose server does not start as sandbox, with what the server said", () => {
+    const job = jobs.get("no-server");
+    expect(outcome(job)).toEqual(["failed", null, "sandbox"]);
+    expect(job?.failure?.message).toMatch(
+      /MCP server "gone" did not start: MCP server "gone" exited with code \d+; its stderr ends: .*nonexistent/,
     );
   });
 
