@@ -15,6 +15,19 @@ export {
   createHarnessHandlerFactory,
   type HarnessGateway,
 } from "./harness/harness-handler";
+export {
+  detectEnvironmentKind,
+  ENVIRONMENT_KINDS,
+  type EnvironmentKind,
+  environmentStepTasks,
+  type LoadedEnvironment,
+  loadEnvironment,
+} from "./oracle/environment-source";
+export {
+  type OracleCheckReport,
+  type OracleCheckRow,
+  runOracleCheck,
+} from "./oracle/oracle-check";
 
 export {
   createBundleDirRepoSource,

@@ -1,0 +1,126 @@
+import { lstat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import type { TStepTask } from "@raas/shared";
+import { requestFailure } from "@raas/shared";
+import { harborJobRequest, harborOracleScript, loadHarborDataset } from "../harbor/harbor-task-loader";
+import { loadRewardEnvironment, rewardFnJobRequest } from "../reward-fn/reward-env-loader";
+import type { TRewardFnPayload } from "../reward-fn/reward-fn-payload.schema";
+import type { OracleTurn } from "./oracle-policy";
+import { submitCall } from "./oracle-policy";
+
+/** The environment kinds a directory can hold (the handler kind of its tasks). */
+export const ENVIRONMENT_KINDS = ["harbor", "reward-fn"] as const;
+export type EnvironmentKind = (typeof ENVIRONMENT_KINDS)[number];
+
+/** A submit request of one job (kind, payload, stage budgets). */
+export interface EnvironmentJobRequest {
+  kind: EnvironmentKind;
+  payload: { taskId: string } & Record<string, unknown>;
+  timeoutsMs: Record<string, number>;
+}
+
+/** One task of an environment, with what its oracle check runs. */
+export interface EnvironmentTask {
+  /** The task's id within the environment (a Harbor task's name, a dataset row's id). */
+  id: string;
+  /** Its submit request, under its own task id. */
+  request: EnvironmentJobRequest;
+  /** The reference solution as tool calls; null when the task has none. */
+  oracle: OracleTurn[] | null;
+  /** Doing nothing: submit straight away (an empty answer). */
+  noop: OracleTurn[];
+  /** Why the task cannot run here (it needs an image), or null. */
+  incompatibility: string | null;
+}
+
+/** An environment directory read from disk. */
+export interface LoadedEnvironment {
+  dir: string;
+  kind: EnvironmentKind;
+  name: string;
+  description: string | null;
+  tasks: EnvironmentTask[];
+}
+
+async function isFile(path: string): Promise<boolean> {
+  const stat = await lstat(path).catch(() => null);
+  return stat?.isFile() ?? false;
+}
+
+/**
+ * The kind of an environment directory: `reward-fn` when it has an `environment.toml`, else
+ * `harbor` (one task directory or a dataset of them; the Harbor loader says what is missing).
+ */
+export async function detectEnvironmentKind(dir: string): Promise<EnvironmentKind> {
+  const stat = await lstat(dir).catch(() => null);
+  if (stat === null || !stat.isDirectory())
+    throw requestFailure("VALIDATION_FAILED", `${dir}: not a directory on the server`, {
+      details: { file: dir },
+    });
+  return (await isFile(join(dir, "environment.toml"))) ? "reward-fn" : "harbor";
+}
+
+/** The python call that runs a Harbor task's solve.sh in the workspace (as the oracle's one turn). */
+function solveTurn(script: string): OracleTurn {
+  const code = [
+    "import subprocess",
+    `r = subprocess.run(["bash", "-c", ${JSON.stringify(script)}], cwd="/workspace", capture_output=True, text=True, stdin=subprocess.DEVNULL)`,
+    "print(r.returncode, r.stdout[-2000:], r.stderr[-2000:])",
+  ].join("\n");
+  return [{ name: "python", arguments: { code } }];
+}
+
+/** A row's reference answer: its `ground_truth` as text (a string as it is, other JSON encoded). */
+function referenceAnswer(task: TRewardFnPayload): string {
+  return typeof task.groundTruth === "string" ? task.groundTruth : JSON.stringify(task.groundTruth);
+}
+
+async function loadHarbor(dir: string): Promise<LoadedEnvironment> {
+  const loaded = await loadHarborDataset(dir);
+  const tasks = loaded.map((one): EnvironmentTask => {
+    const script = harborOracleScript(one.task);
+    const request =
+      one.hostIncompatibility === null
+        ? harborJobRequest(one)
+        : { kind: "harbor" as const, payload: { taskId: one.task.name, task: one.task }, timeoutsMs: {} };
+    return {
+      id: one.task.name,
+      request,
+      oracle: script === null ? null : [solveTurn(script)],
+      noop: [],
+      incompatibility: one.hostIncompatibility,
+    };
+  });
+  return { dir, kind: "harbor", name: basename(dir), description: null, tasks };
+}
+
+async function loadRewardFn(dir: string): Promise<LoadedEnvironment> {
+  const env = await loadRewardEnvironment(dir);
+  const tasks = env.tasks.map(
+    (task): EnvironmentTask => ({
+      id: task.taskId,
+      request: rewardFnJobRequest(task),
+      oracle: [[submitCall(referenceAnswer(task))]],
+      noop: [[submitCall("")]],
+      incompatibility: null,
+    }),
+  );
+  return { dir, kind: "reward-fn", name: env.name, description: env.description, tasks };
+}
+
+/**
+ * Reads an environment directory of either kind: a Harbor task directory or dataset, or a Python
+ * reward-function environment. A missing or malformed part throws a `VALIDATION_FAILED` failure
+ * naming the file and the field.
+ */
+export async function loadEnvironment(dir: string): Promise<LoadedEnvironment> {
+  const kind = await detectEnvironmentKind(dir);
+  return kind === "reward-fn" ? loadRewardFn(dir) : loadHarbor(dir);
+}
+
+/** The environment's tasks as a training step's task source takes them (those that can run here). */
+export function environmentStepTasks(env: LoadedEnvironment): TStepTask[] {
+  return env.tasks
+    .filter((task) => task.incompatibility === null)
+    .map((task) => ({ taskId: task.id, kind: env.kind, payload: task.request.payload }));
+}
