@@ -80,7 +80,7 @@ describe("MCP tool servers in the built-in agent loop (tool jail on)", () => {
         steps: [call("query", { sql: "SELECT COUNT(*) FROM customers" }), call("submit", { answer: "6" })],
       },
       "offer-only": { steps: [call("submit", { answer: "0" })] },
-      crash: { steps: [call("echo", { text: "hi" }), call("crash")] },
+      crash: { steps: [call("echo", { text: "hi" }), call("reject"), call("crash")] },
       "collide-builtin": { steps: [call("submit", { answer: "0" })] },
       "collide-finish": { steps: [call("submit", { answer: "0" })] },
       "no-server": { steps: [call("submit", { answer: "0" })] },
@@ -187,8 +187,14 @@ describe("MCP tool servers in the built-in agent loop (tool jail on)", () => {
     );
   });
 
-  it("fails a job whose server crashes during a call as sandbox (infrastructure, no reward)", () => {
+  it("fails a job whose server crashes during a call as sandbox (infrastructure, no reward)", async () => {
     const job = jobs.get("crash");
+    const { toolCalls } = await fixture.engine.getTrajectory(job?.id ?? "");
+    // A JSON-RPC error the server answers with is the model's to read; only the crash ends the job.
+    expect(toolCalls.map((c) => [c.name, c.isError, c.output])).toEqual([
+      ["echo", false, "echo: hi"],
+      ["reject", true, "reject failed: MCP error -32602: rejected on purpose"],
+    ]);
     expect(outcome(job)).toEqual(["failed", null, "sandbox"]);
     expect(job?.failure?.message).toMatch(
       /MCP server "fixture" exited with code 3; its stderr ends: fixture crashing on purpose \(during the agent's crash call\)/,

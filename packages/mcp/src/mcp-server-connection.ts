@@ -34,6 +34,15 @@ function endMessage(server: string, exit: SandboxProcessExit): string {
   return `MCP server "${server}" ${how}${stderr ? `; its stderr ends: ${stderr}` : ""}`;
 }
 
+/** A JSON-RPC error the server sent (not one the client made up for a closed connection or a time-out). */
+function isAnswer(error: unknown): error is McpError {
+  return (
+    error instanceof McpError &&
+    error.code !== ErrorCode.ConnectionClosed &&
+    error.code !== ErrorCode.RequestTimeout
+  );
+}
+
 function delay<T>(ms: number, value: T): Promise<T> {
   return new Promise((resolve) => setTimeout(() => resolve(value), ms).unref());
 }
@@ -139,9 +148,10 @@ export class McpServerConnection {
       const elapsedMs = performance.now() - startedAt;
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
         return errorToolResult(`the ${name} call ran past its ${bounds.timeoutMs} ms`, elapsedMs, true);
+      // The server answered with an error: it is alive, the model reads what it said.
+      if (isAnswer(error)) return errorToolResult(`${name} failed: ${error.message}`, elapsedMs);
       const end = await this.#endSoon(bounds.timeoutMs);
       if (end) throw this.endFailure(end, `during the agent's ${name} call`);
-      if (error instanceof McpError) return errorToolResult(`${name} failed: ${error.message}`, elapsedMs);
       throw sandboxFailure("request_failed", `MCP server "${this.spec.name}": ${String(error)}`, {
         cause: error,
       });
@@ -156,7 +166,8 @@ export class McpServerConnection {
       return null;
     } catch (error) {
       if (bounds.signal.aborted) throw bounds.signal.reason;
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return null;
+      if (isAnswer(error) || (error instanceof McpError && error.code === ErrorCode.RequestTimeout))
+        return null;
       return this.#endSoon(bounds.timeoutMs);
     }
   }

@@ -1,5 +1,6 @@
 # raas-mcp-fixture: a minimal MCP server for tests (stdio, standard library only).
-# Tools: echo (returns its text), crash (exits with code 3 mid-call); FIXTURE_TOOL_NAME adds one
+# Tools: echo (returns its text), crash (exits with code 3 mid-call), reject (answers with a
+# JSON-RPC error); FIXTURE_TOOL_NAME adds one
 # more echo tool under that name (to collide with a built-in).
 import json
 import os
@@ -9,6 +10,7 @@ TEXT = {"type": "object", "properties": {"text": {"type": "string"}}, "required"
 TOOLS = [
     {"name": "echo", "description": "Echo the text back.", "inputSchema": TEXT},
     {"name": "crash", "description": "Exit at once.", "inputSchema": {"type": "object", "properties": {}}},
+    {"name": "reject", "description": "Refuse.", "inputSchema": {"type": "object", "properties": {}}},
 ]
 if os.environ.get("FIXTURE_TOOL_NAME"):
     TOOLS.append({"name": os.environ["FIXTURE_TOOL_NAME"], "description": "Echo.", "inputSchema": TEXT})
@@ -32,5 +34,10 @@ def result(request):
 
 for line in sys.stdin:
     request = json.loads(line)
-    if "id" in request:
-        print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result(request)}), flush=True)
+    if "id" not in request:
+        continue
+    if request["method"] == "tools/call" and request["params"]["name"] == "reject":
+        error = {"code": -32602, "message": "rejected on purpose"}
+        print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "error": error}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result(request)}), flush=True)
