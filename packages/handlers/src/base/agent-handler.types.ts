@@ -16,7 +16,6 @@ import type {
   ToolSpec,
 } from "@raas/engine";
 import type { DriftViolation } from "@raas/shared";
-import { stageFailure } from "@raas/shared";
 import type { z } from "zod";
 import type { TAgentTaskBase } from "./agent-payload.schema";
 import type { GroupTemplateOptions } from "./group-templates";
