@@ -39,6 +39,7 @@ export { createSleepHandler } from "./handlers/sleep-handler";
 
 export { MemoryBackendRegistrationStore } from "./memory/memory-backend-registration-store";
 export { MemoryBenchmarkRunStore } from "./memory/memory-benchmark-run-store";
+export { MemoryEnvironmentStore } from "./memory/memory-environment-store";
 export { MemoryEventBus } from "./memory/memory-event-bus";
 export { MemoryJobQueue } from "./memory/memory-job-queue";
 export { MemoryJobStore } from "./memory/memory-job-store";
@@ -61,6 +62,13 @@ export type {
   ParsedChatResponse,
 } from "./ports/chat-format.port";
 export { type Clock, systemClock } from "./ports/clock.port";
+export type {
+  EnvironmentRecord,
+  EnvironmentStore,
+  NewEnvironment,
+  OracleCheckRecord,
+  OracleCheckRowRecord,
+} from "./ports/environment-store.port";
 export { BUS_CHANNELS, type EventBus, type TBusChannel } from "./ports/event-bus.port";
 export type {
   BackendRegistration,
