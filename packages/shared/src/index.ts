@@ -188,6 +188,11 @@ export {
   ZTrajectoryExport,
   ZTrajectoryExportPage,
 } from "./trajectory-export.schema";
+export {
+  type TExportedTurnReward,
+  type TTurnReward,
+  ZTurnRewards,
+} from "./turn-reward.schema";
 export { hasUrlUserinfo, redactUrlUserinfo, URL_USERINFO_MESSAGE } from "./url-userinfo";
 export { ZWorkerLabelsVariable } from "./worker-labels";
 export { ZWorkerPoolsVariable } from "./worker-pools";

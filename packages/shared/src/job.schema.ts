@@ -4,6 +4,7 @@ import { JOB_LIST_TRAJECTORY_FILTERS } from "./job-list-trajectory-filters.schem
 import { ZFailureKind, ZFailureLabel, ZJobStatus } from "./job-status";
 import { DEFAULT_POLICY_ID, ZPolicyId } from "./policy.schema";
 import { ZStage } from "./stage";
+import { ZTurnRewards } from "./turn-reward.schema";
 
 const ZStageBudgetMs = z.number().int().positive().max(86_400_000);
 
@@ -132,6 +133,9 @@ export const ZJob = z
       .describe(
         "True only for completed jobs and `agent` failures; false for other failures; null while running.",
       ),
+    turnRewards: ZTurnRewards.optional().describe(
+      "Per-turn rewards the verifier attached at EVAL (`reward.json` / verify.py `turn_rewards`), each naming a turn of the trajectory; absent when it gave none. The scalar `reward` stays the job's; a tool's per-call rewards are on its tool calls.",
+    ),
     result: z
       .unknown()
       .nullable()

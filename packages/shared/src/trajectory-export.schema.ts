@@ -3,6 +3,7 @@ import { ZStageTimings } from "./job.schema";
 import { ZFailureKind, ZFailureLabel, ZJobStatus } from "./job-status";
 import { ZSamplingParams } from "./sampling.schema";
 import { ZWeightVersionSpan } from "./trajectory.schema";
+import { ZExportedTurnReward } from "./turn-reward.schema";
 
 /** Where a flat token stream is sliced: the offsets of one turn's sampled tokens in `tokens`. */
 const ZTurnSpan = z
@@ -157,6 +158,11 @@ export const ZTrajectoryExport = z
       .nonnegative()
       .describe(
         "Turns stored for the job; more than `turns.length` only when the stream was cut at a break.",
+      ),
+    turnRewards: z
+      .array(ZExportedTurnReward)
+      .describe(
+        "Per-step rewards, ordered by turn (a verifier's before a tool's, tool rewards by call): each names its turn and that turn's span `[start, end)` in `tokens`. Empty when the job has none (and for trajectories stored before they were kept). `reward` stays the trajectory's scalar.",
       ),
     tokenExact: z
       .boolean()

@@ -87,6 +87,13 @@ export const ZToolCall = z
     exitCode: z.number().int().nullable().describe("Exit status of a command tool, or null."),
     durationMs: z.number().nonnegative().describe("Time the tool took, in ms."),
     isError: z.boolean().describe("True when the call failed (bad arguments, unknown tool, tool error)."),
+    reward: z
+      .number()
+      .nullable()
+      .optional()
+      .describe(
+        "A per-step reward the tool's result carried (an environment's tool server can grade each call), attached to the turn that made the call; null or absent when it carried none.",
+      ),
     createdAtMs: z.number().describe("When the call was recorded, ms since the Unix epoch."),
   })
   .meta({ id: "ToolCall", description: "One tool call of the agent and its observation." });

@@ -72,6 +72,7 @@ export function toolCallRowFromSql(row: SqlRow): ToolCallRow {
     exitCode: row.exit_code as number | null,
     durationMs: row.duration_ms as number,
     isError: row.is_error as boolean,
+    reward: (row.reward ?? null) as number | null,
     createdAtMs: row.created_at_ms as number,
   };
 }

@@ -1,5 +1,12 @@
 import { type JobRecord, type StoredJob, ZJobHandoff } from "@raas/engine";
-import { type TFailureKind, type TFailureLabel, type TJobStatus, type TStage, ZJob } from "@raas/shared";
+import {
+  type TFailureKind,
+  type TFailureLabel,
+  type TJobStatus,
+  type TStage,
+  ZJob,
+  ZTurnRewards,
+} from "@raas/shared";
 import type { Job as JobRow } from "../generated/client";
 import { parseJsonColumn } from "./json-column";
 
@@ -35,6 +42,10 @@ export function fromJobRow(row: JobRow): JobRecord {
           },
     reward: row.reward,
     trainable: row.trainable,
+    // Absent, as the engine's records have it, when the verifier gave none.
+    ...(row.turnRewards !== null
+      ? { turnRewards: parseJsonColumn(ZTurnRewards, row.turnRewards, at(row, "turn_rewards")) }
+      : {}),
     result: row.result ?? null,
     timings: { queueMs: row.queueMs, initMs: row.initMs, runMs: row.runMs, evalMs: row.evalMs },
     attempts: row.attempts,

@@ -72,6 +72,8 @@ export function fromToolCallRow(row: ToolCallRow): TToolCall {
     exitCode: row.exitCode,
     durationMs: row.durationMs,
     isError: row.isError,
+    // Absent, as it was given, for calls whose result carried no reward.
+    ...(row.reward !== null ? { reward: row.reward } : {}),
     createdAtMs: row.createdAtMs,
   };
 }

@@ -23,6 +23,7 @@ export const JOB_COLUMNS: readonly ColumnSpec[] = [
   { name: "failure_label", type: "text" },
   { name: "reward", type: "float8" },
   { name: "trainable", type: "bool" },
+  { name: "turn_rewards", type: "jsonb" },
   { name: "result", type: "jsonb" },
   { name: "queue_ms", type: "float8" },
   { name: "init_ms", type: "float8" },
@@ -60,6 +61,7 @@ export function jobRowValues(job: JobRecord): unknown[] {
     job.failure?.label ?? null,
     job.reward,
     job.trainable,
+    jsonParam(job.turnRewards ?? null),
     jsonParam(job.result),
     job.timings.queueMs,
     job.timings.initMs,
@@ -108,6 +110,7 @@ const JSON_FIELDS = {
   metadata: "metadata",
   timeoutsMs: "timeouts_ms",
   result: "result",
+  turnRewards: "turn_rewards",
 } as const;
 
 /**

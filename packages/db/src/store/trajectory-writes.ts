@@ -41,6 +41,7 @@ const TOOL_CALL_COLUMNS: readonly ColumnSpec[] = [
   { name: "exit_code", type: "int4" },
   { name: "duration_ms", type: "float8" },
   { name: "is_error", type: "bool" },
+  { name: "reward", type: "float8" },
   { name: "created_at_ms", type: "float8" },
 ];
 
@@ -88,6 +89,7 @@ function toolCallValues(call: TToolCall): unknown[] {
     call.exitCode,
     call.durationMs,
     call.isError,
+    call.reward ?? null,
     call.createdAtMs,
   ];
 }

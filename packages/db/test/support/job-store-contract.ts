@@ -47,6 +47,21 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect(await store.findJobByKey("missing-key")).toBeNull();
     });
 
+    it("round-trips a verifier's turn rewards, inserted and patched, and none as absent", async () => {
+      const turnRewards = [
+        { turn: 3, reward: -0.25, label: "undid a fix" },
+        { turn: 0, reward: 1e-9, label: null },
+      ];
+      const graded = makeFinishedJob({ status: "completed", failure: null, turnRewards });
+      const plain = makeJob();
+      await store.insertJobs([graded, plain]);
+      expect(await store.getJob(graded.id)).toEqual(graded);
+      await store.updateJobs([{ id: plain.id, turnRewards: [{ turn: 1, reward: 2, label: null }] }]);
+      expect((await store.getJob(plain.id))?.turnRewards).toEqual([{ turn: 1, reward: 2, label: null }]);
+      expect(await store.getJob(makeJob().id)).toBeNull();
+      expect(makeJob()).not.toHaveProperty("turnRewards");
+    });
+
     it("never inserts a job key twice, across and within batches, and ignores a repeated id", async () => {
       const first = makeJob({ jobKey: "dup", payload: { n: 1 } });
       await store.insertJobs([first]);
@@ -430,7 +445,7 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
 
     it("round-trips tool calls in turn order", async () => {
       const calls = [
-        makeToolCall("job_t", 1, 0),
+        makeToolCall("job_t", 1, 0, { reward: -0.75 }),
         makeToolCall("job_t", 0, 1, { exitCode: null, isError: true, arguments: "raw text" }),
         makeToolCall("job_t", 0, 0, { name: "python", arguments: null }),
       ];

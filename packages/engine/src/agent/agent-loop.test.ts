@@ -403,6 +403,41 @@ describe("runAgentLoop", () => {
     expect(rec.toolCalls).toHaveLength(0);
   });
 
+  it("records a tool result's reward on the call, under the turn that made it", async () => {
+    const rec = recorder();
+    const { toolbox } = fakeToolbox(async (_name, args) =>
+      args.command === "query" ? { ...ok("3 rows"), reward: 0.25 } : ok("plain"),
+    );
+    await runAgentLoop(
+      options(
+        [{ toolCalls: [bash("ls")] }, { toolCalls: [bash("ls"), bash("query")] }, { content: "done" }],
+        {
+          toolbox,
+          recorder: rec.record,
+        },
+      ),
+    );
+    expect(rec.toolCalls.map((c) => [c.turnIndex, c.index, c.reward ?? null])).toEqual([
+      [0, 0, null],
+      [1, 0, null],
+      [1, 1, 0.25],
+    ]);
+    expect(rec.toolCalls[0]).not.toHaveProperty("reward");
+  });
+
+  it("fails as sandbox (the environment's) when a tool's reward is not a finite number", async () => {
+    const rec = recorder();
+    const { toolbox } = fakeToolbox(async () => ({ ...ok("x"), reward: Number.NaN }));
+    const error = await runAgentLoop(
+      options([{ toolCalls: [bash("ls")] }], { toolbox, recorder: rec.record }),
+    ).catch((e: unknown) => e);
+    expect([failureOf(error)?.kind, failureOf(error)?.message]).toEqual([
+      "sandbox",
+      'tool "bash" returned a reward that is not a finite number',
+    ]);
+    expect(rec.toolCalls).toHaveLength(0);
+  });
+
   it("lets a cancel win over a marked tool error", async () => {
     const controller = new AbortController();
     const { toolbox } = fakeToolbox(async () => {

@@ -1,4 +1,4 @@
-import { failureOf } from "@raas/shared";
+import { failureOf, stageFailure } from "@raas/shared";
 import type { ChatObservation, ChatToolCall, ParsedChatResponse } from "../ports/chat-format.port";
 import type { ToolResult } from "../ports/sandbox-runtime.port";
 import type { AgentEvent } from "./agent-loop.types";
@@ -97,6 +97,10 @@ async function callTool(turn: TurnCalls, call: ChatToolCall, remainingMs: number
     throw toolCallFailure(turn, call, error, calledAtMs);
   }
   state.toolCallCount += 1;
+  if (result.reward !== undefined && !Number.isFinite(result.reward)) {
+    // The tool's (the environment's) error, not the policy's: never a reward a trainer reads.
+    throw stageFailure("sandbox", `tool "${call.name}" returned a reward that is not a finite number`);
+  }
   options.recorder?.toolCall({
     turnIndex: turn.turnIndex,
     index: turn.callIndex++,
@@ -106,6 +110,7 @@ async function callTool(turn: TurnCalls, call: ChatToolCall, remainingMs: number
     exitCode: result.exitCode,
     durationMs: result.durationMs,
     isError: result.isError,
+    ...(result.reward !== undefined ? { reward: result.reward } : {}),
   });
   turn.observations.push({
     role: "tool",

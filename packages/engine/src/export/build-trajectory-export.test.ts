@@ -1,4 +1,4 @@
-import { type TJob, type TTurn, ZTrajectoryExport } from "@raas/shared";
+import { type TJob, type TToolCall, type TTurn, ZTrajectoryExport } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { buildTrajectoryExport } from "./build-trajectory-export";
 
@@ -226,5 +226,59 @@ describe("buildTrajectoryExport", () => {
     const sampled = row.lossMask.flatMap((bit, i) => (bit === 1 ? [i] : []));
     expect([...versionAt.keys()]).toEqual(sampled);
     expect(sampled.map((i) => versionAt.get(i))).toEqual(["7", "7", "7", "7", "8", "8", "8"]);
+  });
+
+  it("aligns the verifier's and the tools' turn rewards to their turns' token spans", () => {
+    const graded: TJob = {
+      ...job,
+      turnRewards: [
+        { turn: 2, reward: 1, label: "fixed" },
+        { turn: 0, reward: 0.5, label: null },
+        { turn: 2, reward: -0.1, label: "slow" },
+      ],
+    };
+    const call = (turnIndex: number, index: number, reward?: number): TToolCall => ({
+      jobId: job.id,
+      turnIndex,
+      index,
+      name: index === 0 ? "bash" : "query",
+      arguments: {},
+      output: "",
+      exitCode: 0,
+      durationMs: 1,
+      isError: false,
+      ...(reward !== undefined ? { reward } : {}),
+      createdAtMs: 0,
+    });
+    const row = buildTrajectoryExport(graded, exact, [call(1, 1, 0.2), call(1, 0), call(2, 0, 0.3)]);
+    expect(ZTrajectoryExport.parse(row)).toEqual(row);
+    expect(
+      row.turnRewards.map((r) => [r.turn, r.source, r.reward, r.label, r.toolCallIndex, r.start, r.end]),
+    ).toEqual([
+      [0, "verifier", 0.5, null, null, 3, 5],
+      [1, "tool", 0.2, "query", 1, 7, 8],
+      [2, "verifier", 1, "fixed", null, 9, 11],
+      [2, "verifier", -0.1, "slow", null, 9, 11],
+      [2, "tool", 0.3, "bash", 0, 9, 11],
+    ]);
+    for (const entry of row.turnRewards) {
+      expect(row.tokens.slice(entry.start ?? 0, entry.end ?? 0)).toEqual(exact[entry.turn]!.responseIds);
+    }
+  });
+
+  it("keeps a reward of a turn cut at a token break on its turn, with no span", () => {
+    const drifted = turn(2, [1, 2, 3, 10, 99, 4, 5, 12, 6], [13]);
+    const row = buildTrajectoryExport({ ...job, turnRewards: [{ turn: 2, reward: 1, label: null }] }, [
+      exact[0]!,
+      exact[1]!,
+      drifted,
+    ]);
+    expect(row.turnRewards).toEqual([
+      { turn: 2, reward: 1, source: "verifier", label: null, toolCallIndex: null, start: null, end: null },
+    ]);
+  });
+
+  it("exports a job stored without turn rewards (an older row) with none", () => {
+    expect(buildTrajectoryExport(job, exact).turnRewards).toEqual([]);
   });
 });

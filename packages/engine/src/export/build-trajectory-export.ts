@@ -1,11 +1,13 @@
 import type {
   TJob,
   TTokenBreak,
+  TToolCall,
   TTrajectoryExport,
   TTurn,
   TTurnSpan,
   TWeightVersionSpan,
 } from "@raas/shared";
+import { exportTurnRewards } from "./exported-turn-rewards";
 import { findTokenBreak } from "./token-break";
 
 /**
@@ -16,9 +18,14 @@ import { findTokenBreak } from "./token-break";
  * 0, logprob null). This is exact only because every prompt extends the previous prompt +
  * response (token-in/token-out); each turn is checked, and at the first turn that breaks the
  * property the stream stops (before that turn) and `tokenBreak` says where — a broken trajectory
- * is never presented as exact.
+ * is never presented as exact. Per-step rewards (the verifier's, the tools') are aligned to the
+ * turns' spans.
  */
-export function buildTrajectoryExport(job: TJob, storedTurns: readonly TTurn[]): TTrajectoryExport {
+export function buildTrajectoryExport(
+  job: TJob,
+  storedTurns: readonly TTurn[],
+  toolCalls: readonly TToolCall[] = [],
+): TTrajectoryExport {
   const turns = [...storedTurns].sort((a, b) => a.index - b.index);
   const tokens: number[] = [];
   const lossMask: (0 | 1)[] = [];
@@ -77,6 +84,7 @@ export function buildTrajectoryExport(job: TJob, storedTurns: readonly TTurn[]):
     promptLength: turns[0]?.promptIds.length ?? 0,
     turns: spans,
     turnCount: turns.length,
+    turnRewards: exportTurnRewards(job, toolCalls, spans),
     tokenExact: tokenBreak === null,
     tokenBreak,
     timings: job.timings,

@@ -13,6 +13,12 @@ export interface TrajectoryExporterOptions {
   findJob(id: string): Promise<TJob | null>;
 }
 
+/** A job's stored turns and tool calls (their rewards) as one export. */
+async function exportStored(store: JobStore, job: TJob): Promise<TTrajectoryExport> {
+  const [turns, toolCalls] = await Promise.all([store.listTurns(job.id), store.listToolCalls(job.id)]);
+  return buildTrajectoryExport(job, turns, toolCalls);
+}
+
 /** Exports stored trajectories for training, one job or a batch page by page, from the store. */
 export class TrajectoryExporter {
   readonly #options: TrajectoryExporterOptions;
@@ -25,7 +31,7 @@ export class TrajectoryExporter {
     const job = await this.#options.findJob(jobId);
     if (!job) throw requestFailure("NOT_FOUND", `no job with id "${jobId}"`, { details: { jobId } });
     await this.#options.flush();
-    return buildTrajectoryExport(job, await this.#options.store.listTurns(jobId));
+    return exportStored(this.#options.store, job);
   }
 
   /**
@@ -52,9 +58,7 @@ export class TrajectoryExporter {
     if (page.cursor === undefined && jobs.items.length === 0) {
       throw requestFailure("NOT_FOUND", `no job in batch "${batchId}"`, { details: { batchId } });
     }
-    const items = await Promise.all(
-      jobs.items.map(async (job) => buildTrajectoryExport(job, await store.listTurns(job.id))),
-    );
+    const items = await Promise.all(jobs.items.map((job) => exportStored(store, job)));
     return { items, nextCursor: jobs.nextCursor };
   }
 }

@@ -6,6 +6,7 @@ import {
   type TJobStatus,
   type TStage,
   type TStageTimings,
+  type TTurnReward,
 } from "@raas/shared";
 import type { JobRecord } from "../ports/job-record.types";
 import { failureRewardOf } from "./failure-classifier";
@@ -22,7 +23,7 @@ export type JobTransition =
   /** queued(stage) → active(stage). */
   | { type: "activate" }
   /** active(eval) → completed. */
-  | { type: "complete"; reward: number; result: unknown }
+  | { type: "complete"; reward: number; result: unknown; turnRewards?: readonly TTurnReward[] }
   /**
    * active(stage) → failed(kind, stage). `failureReward` is the handler's reward for the policy's
    * own failures; it is stored only when `kind` is `agent` (default 0), never for infrastructure,
@@ -133,6 +134,10 @@ export function applyTransition(
         ...base,
         status: "completed",
         reward: transition.reward,
+        // Stored only when the verifier gave some: absent reads as none.
+        ...(transition.turnRewards && transition.turnRewards.length > 0
+          ? { turnRewards: [...transition.turnRewards] }
+          : {}),
         result: transition.result ?? null,
         trainable: true,
         finishedAtMs: at.nowMs,

@@ -1,4 +1,4 @@
-import { abortFailure, assertNever, failureOf, type TStage } from "@raas/shared";
+import { abortFailure, assertNever, failureOf, formatIssues, type TStage, ZTurnRewards } from "@raas/shared";
 import type { EngineLogger } from "../engine.types";
 import type { Clock } from "../ports/clock.port";
 import type {
@@ -56,7 +56,12 @@ function checkEvalOutcome(value: unknown): EvalOutcome {
   if (!outcome || typeof outcome.reward !== "number" || !Number.isFinite(outcome.reward)) {
     throw new Error(`handler returned no finite reward from eval (got ${JSON.stringify(value)})`);
   }
-  return { reward: outcome.reward, result: outcome.result ?? null };
+  if (outcome.turnRewards === undefined) return { reward: outcome.reward, result: outcome.result ?? null };
+  const turnRewards = ZTurnRewards.safeParse(outcome.turnRewards);
+  if (!turnRewards.success) {
+    throw new Error(`handler returned malformed turn rewards: ${formatIssues(turnRewards.error.issues)}`);
+  }
+  return { reward: outcome.reward, result: outcome.result ?? null, turnRewards: turnRewards.data };
 }
 
 /**

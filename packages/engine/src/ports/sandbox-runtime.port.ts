@@ -42,6 +42,12 @@ export interface ToolResult {
   truncated: boolean;
   timedOut: boolean;
   durationMs: number;
+  /**
+   * A per-step reward the result carries (a tool server an environment brings may grade each
+   * call, as veRL's tools do): recorded on the tool call, attached to the turn that made it.
+   * Finite; absent when the tool gives none (the built-in tools never do).
+   */
+  reward?: number;
 }
 
 export interface ToolCallOptions {

@@ -1,4 +1,4 @@
-import type { TSandboxEvent, TStage, TToolCall, TTurn } from "@raas/shared";
+import type { TSandboxEvent, TStage, TToolCall, TTurn, TTurnReward } from "@raas/shared";
 import { stageFailure } from "@raas/shared";
 import type { z } from "zod";
 import type { JobRecord } from "./job-record.types";
@@ -40,9 +40,16 @@ export interface EvalContext<P, I, R> extends RunContext<P, I> {
 }
 
 export interface EvalOutcome {
+  /** The trajectory's scalar reward. */
   reward: number;
   /** Handler-defined detail stored on the job (e.g. FAIL_TO_PASS lists). */
   result?: unknown;
+  /**
+   * Per-turn rewards the verifier attached, stored on the job (`turnRewards`). Checked against
+   * `ZTurnRewards`: a malformed list fails the job as `eval`, never silently dropped. A handler
+   * checks each `turn` names a turn of the trajectory before returning.
+   */
+  turnRewards?: readonly TTurnReward[];
 }
 
 /**

@@ -249,8 +249,13 @@ export class ExecutionSystem {
       return kind;
     }
     if (stage === "eval") {
-      const { reward, result } = outcome.value as EvalOutcome;
-      void this.#moves.move(live, { type: "complete", reward, result });
+      const { reward, result, turnRewards } = outcome.value as EvalOutcome;
+      void this.#moves.move(live, {
+        type: "complete",
+        reward,
+        result,
+        ...(turnRewards !== undefined ? { turnRewards } : {}),
+      });
       return "ok";
     }
     live.outputs[stage] = outcome.value;
