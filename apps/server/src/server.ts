@@ -72,7 +72,13 @@ export interface ServerConfig {
    * registers none (the `sleep` handler is always there).
    */
   agentHandlers?:
-    | { chatFormat?: ChatFormatName; config?: HandlersConfig; swe?: AgentHandlersOptions["swe"] }
+    | {
+        chatFormat?: ChatFormatName;
+        config?: HandlersConfig;
+        swe?: AgentHandlersOptions["swe"];
+        /** The judge model's backends of `judge` jobs (`RAAS_JUDGE_BACKENDS`), never the policy's. */
+        judge?: AgentHandlersOptions["judge"];
+      }
     | false;
   /**
    * Host names served besides the defaults (localhost, 127.0.0.1, [::1], IP addresses, and the

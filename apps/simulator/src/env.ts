@@ -11,7 +11,7 @@ import type { SimulatorOptions } from "./start-simulator";
 const ZSimulatorEnv = z.object({
   port: z.coerce.number().int().min(0).max(65_535).default(8000),
   host: z.string().min(1).default("127.0.0.1"),
-  policy: z.enum(["scripted", "success-probability", "malformed"]).default("scripted"),
+  policy: z.enum(["scripted", "success-probability", "malformed", "judge"]).default("scripted"),
   policyFile: z.string().optional(),
   seed: z.coerce.number().int().default(0),
   modelName: z.string().min(1).default(SIMULATED_MODEL_NAME),
@@ -24,7 +24,7 @@ const ZSimulatorEnv = z.object({
 export const SIMULATOR_USAGE = `usage: npm run simulator -- [options]
   --port <n>                   TCP port (default 8000; env SIMULATOR_PORT)
   --host <addr>                bind address (default 127.0.0.1; env SIMULATOR_HOST)
-  --policy <kind>              scripted | success-probability | malformed (default scripted)
+  --policy <kind>              scripted | success-probability | malformed | judge (default scripted)
   --policy-file <path>         JSON policy config (its "kind" wins over --policy)
   --seed <n>                   seed of all random draws; requests without a seed sample afresh
                                from a stream it starts (default 0)

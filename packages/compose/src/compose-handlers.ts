@@ -19,6 +19,7 @@ import {
 import { createQwen3ChatFormat } from "@raas/inference";
 import { createMcpToolProvider } from "@raas/mcp";
 import { assertNever } from "@raas/shared";
+import { composeJudge, type JudgeConfig } from "./compose-judge";
 
 /** Chat templates the server can pair with a model. */
 export type ChatFormatName = "qwen3";
@@ -46,6 +47,11 @@ export interface AgentHandlersOptions {
    * handler (bring your own agent over the OpenAI API). Default none: no `harness` handler.
    */
   harnessGateway?: HarnessGateway;
+  /**
+   * The judge model's backends (`RAAS_JUDGE_BACKENDS`) for `judge` jobs: a pool of their own, apart
+   * from `inference`. Default none: `judge` jobs fail as `eval`, saying so.
+   */
+  judge?: JudgeConfig;
   logger: EngineLogger;
 }
 
@@ -71,8 +77,13 @@ export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAge
     // Tool servers environments declare (`mcp` in an agent job's payload) speak MCP.
     toolServers: createMcpToolProvider(),
   };
-  const handlers = createHandlers({ ...deps, ...(options.config ? { config: options.config } : {}) });
-  const closers: Array<() => Promise<void>> = [];
+  const judge = composeJudge(options.judge, options.logger);
+  const handlers = createHandlers({
+    ...deps,
+    ...(options.config ? { config: options.config } : {}),
+    ...(judge ? { judge } : {}),
+  });
+  const closers: Array<() => Promise<void>> = judge ? [() => judge.close()] : [];
   if (options.swe) {
     const { reposDir, scratchDir, ...evalOptions } = options.swe;
     if (!existsSync(reposDir)) {
@@ -106,6 +117,7 @@ export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAge
     {
       kinds: handlers.map((handler) => handler.kind),
       chatFormat: options.chatFormat,
+      judgeBackends: judge?.listBackends().map((backend) => backend.id) ?? [],
       ...(options.swe && {
         sweRepoSpecs: Object.keys(options.swe.repoSpecs ?? {}).length,
         sweImagePattern: options.swe.imagePattern ?? null,

@@ -2,6 +2,8 @@ import { type AnyTaskHandler, defineHandler } from "@raas/engine";
 import type { AgentDefaults, AgentHandlerDeps } from "./base/agent-handler.types";
 import { type CodeHandlerConfig, createCodeHandlerFactory } from "./code/code-handler";
 import { createHarborHandler } from "./harbor/harbor-handler";
+import { createJudgeHandlerFactory } from "./judge/judge-handler";
+import type { JudgeModel } from "./judge/judge-model.types";
 import { createMathHandler } from "./math/math-handler";
 import { createRewardFnHandler } from "./reward-fn/reward-fn-handler";
 import { createStemHandler } from "./stem/stem-handler";
@@ -15,10 +17,15 @@ export interface HandlersConfig {
 
 export interface CreateHandlersOptions extends Omit<AgentHandlerDeps, "defaults"> {
   config?: HandlersConfig;
+  /**
+   * The judge model of `judge` jobs, on the backends the deployment names for judging (never the
+   * policy's). Default none: `judge` jobs fail as `eval` (infrastructure) saying so.
+   */
+  judge?: JudgeModel;
 }
 
 /**
- * The built-in agent handlers (`math`, `code`, `stem`, `harbor`, `reward-fn`) bound to their dependencies, erased with
+ * The built-in agent handlers (`math`, `code`, `stem`, `harbor`, `reward-fn`, `judge`) bound to their dependencies, erased with
  * `defineHandler` so they share one list. Register each with the engine's `HandlerRegistry`.
  */
 export function createHandlers(options: CreateHandlersOptions): AnyTaskHandler[] {
@@ -35,5 +42,6 @@ export function createHandlers(options: CreateHandlersOptions): AnyTaskHandler[]
     defineHandler(createStemHandler(deps)),
     defineHandler(createHarborHandler(deps)),
     defineHandler(createRewardFnHandler(deps)),
+    defineHandler(createJudgeHandlerFactory(options.judge ?? null)(deps)),
   ];
 }

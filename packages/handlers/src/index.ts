@@ -12,6 +12,12 @@ export {
   loadHarborDataset,
 } from "./harbor/harbor-task-loader";
 export {
+  type JudgeJobRequest,
+  judgeJobRequest,
+  loadJudgeEnvironment,
+} from "./judge/judge-env-loader";
+export type { JudgeModel } from "./judge/judge-model.types";
+export {
   createHarnessHandlerFactory,
   type HarnessGateway,
 } from "./harness/harness-handler";

@@ -70,6 +70,7 @@ function composeServerAgentHandlers(
     chatFormat: config.agentHandlers?.chatFormat ?? "qwen3",
     ...(config.agentHandlers?.config ? { config: config.agentHandlers.config } : {}),
     ...(config.agentHandlers?.swe ? { swe: config.agentHandlers.swe } : {}),
+    ...(config.agentHandlers?.judge ? { judge: config.agentHandlers.judge } : {}),
     harnessGateway: parts.gateway.harnessGateway(parts.serverUrl),
     logger: parts.logger.child({ component: "handlers" }),
   });

@@ -1,4 +1,5 @@
 import { assertNever } from "@raas/shared";
+import { JudgePolicy } from "./judge-policy";
 import { MalformedPolicy } from "./malformed-policy";
 import type { SimulatorPolicy } from "./policy.types";
 import { type TPolicyConfigInput, ZPolicyConfig } from "./policy-config.schema";
@@ -15,6 +16,8 @@ export function createPolicy(input: TPolicyConfigInput): SimulatorPolicy {
       return new SuccessProbabilityPolicy(config);
     case "malformed":
       return new MalformedPolicy(config);
+    case "judge":
+      return new JudgePolicy(config);
     default:
       return assertNever(config, "policy kind");
   }

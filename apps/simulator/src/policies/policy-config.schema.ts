@@ -39,6 +39,17 @@ const ZOutcomeScripts = z.object({
 });
 export type TOutcomeScripts = z.infer<typeof ZOutcomeScripts>;
 
+/** What the simulated judge answers for a task: a score after some reasoning, or a reply verbatim. */
+const ZJudgeGrade = z.union([
+  z
+    .object({
+      score: z.number(),
+      reasoning: z.string().default("The response meets some points of the rubric."),
+    })
+    .strict(),
+  z.object({ reply: z.string() }).strict(),
+]);
+
 export const ZPolicyConfig = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("scripted"),
@@ -50,6 +61,13 @@ export const ZPolicyConfig = z.discriminatedUnion("kind", [
     kind: z.literal("success-probability"),
     tasks: z.record(z.string(), ZOutcomeScripts).default({}),
     default: ZOutcomeScripts.default({ probability: 0.5 }),
+  }),
+  z.object({
+    /** A judge model (`judge` jobs' grader): per-task scores or replies; see `judge-policy.ts`. */
+    kind: z.literal("judge"),
+    tasks: z.record(z.string(), ZJudgeGrade).default({}),
+    /** Tasks not listed: a reply without a score, so an unscripted grade shows as unparseable. */
+    default: ZJudgeGrade.default({ reply: "The simulated judge has no script for this task." }),
   }),
   z.object({
     kind: z.literal("malformed"),

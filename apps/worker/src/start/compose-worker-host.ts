@@ -43,6 +43,7 @@ export async function composeWorkerHost(
     inference: inference.pool,
     chatFormat: config.agentHandlers.chatFormat,
     ...(config.agentHandlers.swe && { swe: config.agentHandlers.swe }),
+    ...(config.agentHandlers.judge && { judge: config.agentHandlers.judge }),
     harnessGateway: gateway.harnessGateway,
     logger: logger.child({ component: "handlers" }),
   });

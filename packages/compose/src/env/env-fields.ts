@@ -2,6 +2,7 @@ import { isAbsolute } from "node:path";
 import { expandImagePattern, parseSweInstance } from "@raas/handlers";
 import { z } from "zod";
 import { type BackendSeed, parseBackendList } from "../backend-list.parser";
+import { parseJudgeBackendList } from "../compose-judge";
 
 /** `true/false/1/0/yes/no`, case-insensitive. */
 export const ZBooleanFlag = z
@@ -62,6 +63,16 @@ export const ZBackendList = z
     const { seeds, problems } = parseBackendList(text ?? "");
     for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
     return seeds;
+  });
+
+/** `RAAS_JUDGE_BACKENDS`: `[kind=]url#model`, comma-separated; empty means none. */
+export const ZJudgeBackendList = z
+  .string()
+  .optional()
+  .transform((text, ctx) => {
+    const { backends, problems } = parseJudgeBackendList(text ?? "");
+    for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
+    return backends;
   });
 
 /** An instance with every placeholder filled, to try image patterns on at start. */

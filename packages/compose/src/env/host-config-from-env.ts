@@ -13,7 +13,11 @@ export interface RolloutHostConfig {
   timeoutsMs: Partial<Record<TStage, number>>;
   inference: InferenceConfig;
   sandbox: SandboxConfig;
-  agentHandlers: { chatFormat: ChatFormatName; swe?: AgentHandlersOptions["swe"] };
+  agentHandlers: {
+    chatFormat: ChatFormatName;
+    swe?: AgentHandlersOptions["swe"];
+    judge?: AgentHandlersOptions["judge"];
+  };
   labels: string[];
 }
 
@@ -65,6 +69,7 @@ export function rolloutHostConfigFromEnv(env: TRolloutHostEnv, files: HostEnvFil
     },
     agentHandlers: {
       chatFormat: env.RAAS_CHAT_FORMAT ?? chatFormatOfModel(env.RAAS_MODEL) ?? "qwen3",
+      ...(env.RAAS_JUDGE_BACKENDS.length > 0 && { judge: { backends: env.RAAS_JUDGE_BACKENDS } }),
       ...(env.RAAS_SWE_REPOS_DIR
         ? {
             swe: {

@@ -7,6 +7,7 @@ import {
   ZBackendList,
   ZBooleanFlag,
   ZImagePatterns,
+  ZJudgeBackendList,
   ZOptionalText,
   ZPositiveInt,
   ZPostgresUrl,
@@ -52,6 +53,13 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
    * Default none.
    */
   RAAS_BACKENDS: ZBackendList,
+  /**
+   * Backends of the judge model that grades `judge` jobs: comma-separated `[kind=]url#model`
+   * (`vllm` or `sglang`, served over `/v1/chat/completions`), e.g. `http://judge-1:8000#Qwen/Qwen3-32B`.
+   * A pool of their own: the policy's turns never go there, judge calls go nowhere else. Default
+   * none (`judge` jobs fail as `eval`, saying so).
+   */
+  RAAS_JUDGE_BACKENDS: ZJudgeBackendList,
   /** Model name of backends that name none, e.g. `Qwen/Qwen3-8B`. Default `Qwen/Qwen3-8B`. */
   RAAS_MODEL: z.string().trim().min(1).max(200).default(DEFAULT_MODEL_NAME),
   /**

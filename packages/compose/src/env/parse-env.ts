@@ -7,7 +7,7 @@ export class EnvError extends Error {
 }
 
 /** Variables whose values never appear in an error (credentials, URLs with passwords). */
-const SECRET_KEYS = /TOKEN|DATABASE_URL|RAAS_QUEUE$|RAAS_BACKENDS/; // RAAS_BACKENDS problems name their entry
+const SECRET_KEYS = /TOKEN|DATABASE_URL|RAAS_QUEUE$|RAAS_(JUDGE_)?BACKENDS/; // RAAS_BACKENDS problems name their entry
 
 /**
  * Validates an environment against an app's schema (unknown variables are ignored), then its

@@ -1,7 +1,17 @@
 import { requestFailure } from "@raas/shared";
 import { JsonHttpClient } from "../http/json-http-client";
-import { type InferenceFailure, inferenceFailure, isInferenceFailure, isRetryable } from "../inference-failure";
-import { buildJudgeChatBody, type JudgeReply, type JudgeRequest, parseJudgeChatBody } from "./judge-chat.codec";
+import {
+  type InferenceFailure,
+  inferenceFailure,
+  isInferenceFailure,
+  isRetryable,
+} from "../inference-failure";
+import {
+  buildJudgeChatBody,
+  type JudgeReply,
+  type JudgeRequest,
+  parseJudgeChatBody,
+} from "./judge-chat.codec";
 
 /** A backend the deployment names for judging: an OpenAI-compatible chat server and its model. */
 export interface JudgeBackendRegistration {
@@ -106,5 +116,8 @@ export class JudgeBackendPool {
 function asInferenceFailure(error: unknown, backendId: string): InferenceFailure {
   if (isInferenceFailure(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return inferenceFailure("bad-response", `judge backend ${backendId}: ${message}`, { backendId, cause: error });
+  return inferenceFailure("bad-response", `judge backend ${backendId}: ${message}`, {
+    backendId,
+    cause: error,
+  });
 }

@@ -44,10 +44,7 @@ export function buildJudgeChatBody(request: JudgeRequest, model: string): unknow
  * Reads a chat completion: the first choice's `content` (a string) and the answering model. A body
  * without one is a `bad-response` failure naming what is missing. Pure.
  */
-export function parseJudgeChatBody(
-  body: unknown,
-  backend: { id: string; modelName: string },
-): JudgeReply {
+export function parseJudgeChatBody(body: unknown, backend: { id: string; modelName: string }): JudgeReply {
   const bad = (what: string) =>
     inferenceFailure("bad-response", `judge backend ${backend.id}: ${what}`, { backendId: backend.id });
   if (typeof body !== "object" || body === null) throw bad("the answer is not a JSON object");
