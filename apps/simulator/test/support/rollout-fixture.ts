@@ -20,6 +20,7 @@ import {
   createHandlers,
   createSweHandlerFactory,
   type HandlersConfig,
+  type JudgeModel,
   type SweHandlerConfig,
 } from "@raas/handlers";
 import { createQwen3ChatFormat, RoutedInferencePool } from "@raas/inference";
@@ -71,6 +72,8 @@ export async function startRolloutFixture(options: {
   wrapSandbox?: (sandbox: Sandbox) => Sandbox;
   /** The bubblewrap runtime's tool jail; default `auto` (on where it can start). */
   toolJail?: "auto" | "off";
+  /** The judge of `judge` jobs (its own backends, never `simulator`); default none. */
+  judge?: JudgeModel;
 }): Promise<RolloutFixture> {
   const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
   if (!bwrapPath) throw new Error("this test needs `bwrap`: run `apt-get install -y bubblewrap`");
@@ -113,6 +116,7 @@ export async function startRolloutFixture(options: {
     chatFormat,
     toolServers: createMcpToolProvider(),
     ...(options.config ? { config: options.config } : {}),
+    ...(options.judge ? { judge: options.judge } : {}),
   });
   if (options.swe) {
     const defaults = options.config?.agent;
