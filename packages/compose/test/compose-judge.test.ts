@@ -3,7 +3,9 @@ import { parseJudgeBackendList } from "../src/compose-judge";
 
 describe("parseJudgeBackendList (RAAS_JUDGE_BACKENDS)", () => {
   it("reads chat-completions servers, each naming its model", () => {
-    expect(parseJudgeBackendList("http://judge-1:8000#Qwen/Qwen3-32B, sglang=http://judge-2:30000/#j")).toEqual({
+    expect(
+      parseJudgeBackendList("http://judge-1:8000#Qwen/Qwen3-32B, sglang=http://judge-2:30000/#j"),
+    ).toEqual({
       backends: [
         { id: "judge-1:8000", baseUrl: "http://judge-1:8000", modelName: "Qwen/Qwen3-32B" },
         { id: "judge-2:30000", baseUrl: "http://judge-2:30000", modelName: "j" },
