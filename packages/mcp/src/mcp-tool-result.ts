@@ -23,10 +23,25 @@ function blockText(block: ContentBlock): string {
   }
 }
 
+/** The `_meta` key under which a tool server attaches a per-step reward to a call's result. */
+const MCP_REWARD_META_KEY = "raas/reward";
+
+/**
+ * The result's per-step reward (`_meta["raas/reward"]`), absent when the server gave none. A
+ * value that is not a number passes as NaN, so that the loop fails the call as the environment's
+ * error rather than dropping the reward unseen.
+ */
+function rewardOf(result: Record<string, unknown>): { reward?: number } {
+  const meta = result._meta;
+  if (typeof meta !== "object" || meta === null || !(MCP_REWARD_META_KEY in meta)) return {};
+  const value = (meta as Record<string, unknown>)[MCP_REWARD_META_KEY];
+  return { reward: typeof value === "number" ? value : Number.NaN };
+}
+
 /**
  * An MCP `tools/call` result as the loop's `ToolResult`: the content blocks' text, one per line
  * (else the structured content, or an old server's `toolResult`, as JSON), `isError` as the
- * server said.
+ * server said, and a per-step reward when `_meta["raas/reward"]` carries one.
  */
 export function toToolResult(result: Record<string, unknown>, durationMs: number): ToolResult {
   const blocks = Array.isArray(result.content) ? (result.content as ContentBlock[]) : [];
@@ -40,6 +55,7 @@ export function toToolResult(result: Record<string, unknown>, durationMs: number
     truncated: false,
     timedOut: false,
     durationMs,
+    ...rewardOf(result),
   };
 }
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Grades each field of /app/report.json on its own and writes every grade to reward.json; `reward`
-# is 1 only when all of them are right.
+# is 1 only when all of them are right. A per-step reward goes to the last turn whose tool calls
+# touched report.json (read from /logs/agent/turns.json): the share of fields it got right.
 mkdir -p /logs/verifier
 python3 -I - <<'PY'
 import json
@@ -18,7 +19,16 @@ try:
 except (OSError, ValueError):
     report = {}
 grades = {key: 1.0 if report.get(key) == value else 0.0 for key, value in expected.items()}
+fields = sum(grades.values()) / len(grades)
 grades["reward"] = 1.0 if all(grades.values()) and set(report) == set(expected) else 0.0
+try:
+    turns = json.load(open("/logs/agent/turns.json"))["turns"]
+except (OSError, ValueError, KeyError, TypeError):
+    turns = []
+writers = [t["turn"] for t in turns if "report.json" in json.dumps(t.get("tool_calls", []))]
+if writers:
+    label = "last turn that touched report.json"
+    grades["turn_rewards"] = [{"turn": writers[-1], "reward": fields, "label": label}]
 print(grades)
 json.dump(grades, open("/logs/verifier/reward.json", "w"))
 PY

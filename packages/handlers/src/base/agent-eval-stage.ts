@@ -3,10 +3,12 @@ import type { AgentInitOutput, AgentRunOutput } from "./agent-handler.types";
 import { type AgentHandlerBinding, openAgentSandbox } from "./agent-handler-binding";
 import type { TAgentTaskBase } from "./agent-payload.schema";
 import { guardSandbox } from "./infrastructure-guard";
+import { checkTurnRewardRange } from "./verifier-turn-rewards";
 
 /**
  * EVAL: `evaluate` with fresh sandboxes on demand (closed when EVAL ends); its result is stored
- * with the RUN's summary and drift check.
+ * with the RUN's summary and drift check. Turn rewards must name turns the RUN made: one that
+ * does not fails the stage as `eval` (the verifier's error).
  */
 export async function evalAgentStage<P extends TAgentTaskBase, S, A>(
   binding: AgentHandlerBinding<P, S, A>,
@@ -31,8 +33,10 @@ export async function evalAgentStage<P extends TAgentTaskBase, S, A>(
     typeof outcome.result === "object" && outcome.result !== null
       ? outcome.result
       : { detail: outcome.result ?? null };
-  return {
-    reward: outcome.reward,
-    result: { ...handlerResult, agent: ctx.run.summary, tokenDrift: ctx.run.drift },
-  };
+  const result = { ...handlerResult, agent: ctx.run.summary, tokenDrift: ctx.run.drift };
+  if (outcome.turnRewards === undefined || outcome.turnRewards.length === 0) {
+    return { reward: outcome.reward, result };
+  }
+  checkTurnRewardRange(outcome.turnRewards, ctx.run.summary.turns, result);
+  return { reward: outcome.reward, result, turnRewards: outcome.turnRewards };
 }

@@ -3,6 +3,7 @@ import { stageFailure } from "@raas/shared";
 import { z } from "zod";
 import { defineAgentHandler } from "../base/define-agent-handler";
 import { submitToolSpec } from "../base/submit-tool";
+import { type VerifierTurn, verifierTurnsOf } from "../base/verifier-turn-rewards";
 import { HARBOR_WORKSPACE, type HostEnvironmentPlan, planHostEnvironment } from "./harbor-dockerfile";
 import { agentPathMap, rewriteHarborPaths } from "./harbor-paths";
 import { snapshotWorkspace } from "./harbor-snapshot";
@@ -39,9 +40,11 @@ const ZHarborResult = z.object({
     .describe("How the task's environment was honoured on the host image."),
 });
 
-/** What RUN hands to EVAL: the final workspace (a gzip tar) for a separate verifier; null when shared. */
+/** What RUN hands to EVAL: the final workspace (a gzip tar) for a separate verifier (null when shared), and the turns. */
 interface HarborArtifacts {
   workspace: Uint8Array | null;
+  /** What the verifier reads as `/logs/agent/turns.json`, to attach rewards to turns. */
+  turns: VerifierTurn[];
 }
 
 const SYSTEM_PROMPT =
@@ -121,12 +124,13 @@ export const createHarborHandler = defineAgentHandler<THarborPayload, undefined,
     );
     return `Task id: ${payload.taskId}\n\n${instruction.trim()}`;
   },
-  async collect({ payload, sandbox, signal }) {
-    if (payload.task.config.verifierMode === "shared") return { workspace: null };
+  async collect({ payload, sandbox, loop, signal }) {
+    const turns = verifierTurnsOf(loop);
+    if (payload.task.config.verifierMode === "shared") return { workspace: null, turns };
     const workspace = await snapshotWorkspace(sandbox, signal);
     // Whatever the agent left running ends here, before any test runs.
     await sandbox.close();
-    return { workspace };
+    return { workspace, turns };
   },
   async evaluate({ payload, artifacts, runSandbox, openSandbox, signal }) {
     const { task } = payload;
@@ -144,11 +148,13 @@ export const createHarborHandler = defineAgentHandler<THarborPayload, undefined,
       workdir: plan.workdir,
       timeoutSec: task.config.verifierTimeoutSec,
       env: task.config.verifierEnv,
+      agentLogs: [{ path: "turns.json", content: JSON.stringify({ turns: artifacts.turns }) }],
       signal,
     });
-    const { reward, ...verifier } = outcome;
+    const { reward, turnRewards, ...verifier } = outcome;
     return {
       reward,
+      turnRewards,
       result: {
         task: task.name,
         verifier: { mode: task.config.verifierMode, ...verifier },

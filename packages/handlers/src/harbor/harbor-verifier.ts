@@ -68,6 +68,8 @@ export async function runHarborVerifier(
     workdir: string;
     timeoutSec: number;
     env: Record<string, string>;
+    /** Files placed in Harbor's `/logs/agent` for the tests to read (the trajectory's turns). */
+    agentLogs?: readonly { path: string; content: string }[];
     signal: AbortSignal;
   },
 ): Promise<HarborVerifierOutcome> {
@@ -81,6 +83,9 @@ export async function runHarborVerifier(
     lines.push(
       `F\t${file.executable ? "x" : "-"}\ttests/${file.path}\t${Buffer.from(bytes).toString("base64")}`,
     );
+  }
+  for (const log of input.agentLogs ?? []) {
+    lines.push(`F\t-\tlogs/agent/${log.path}\t${Buffer.from(log.content, "utf8").toString("base64")}`);
   }
   lines.push("E", "");
   const limitSec = Math.max(1, Math.ceil(input.timeoutSec));

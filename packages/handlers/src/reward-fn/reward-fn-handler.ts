@@ -2,6 +2,7 @@ import { stageFailure } from "@raas/shared";
 import { z } from "zod";
 import { defineAgentHandler } from "../base/define-agent-handler";
 import { submitToolSpec } from "../base/submit-tool";
+import { type VerifierTurn, verifierTurnsOf } from "../base/verifier-turn-rewards";
 import { type TRewardFnPayload, ZRewardFnPayload } from "./reward-fn-payload.schema";
 import { runRewardVerifier } from "./reward-fn-verifier";
 
@@ -40,6 +41,11 @@ const ZRewardFnResult = z.object({
   verifier: ZVerifierReport,
 });
 
+/** What RUN hands to EVAL: the turns, for a compute_score that names `turns`. */
+interface RewardFnArtifacts {
+  turns: VerifierTurn[];
+}
+
 const DEFAULT_SYSTEM_PROMPT =
   "Solve the task. You may run Python with the python tool. Give your final answer in your last " +
   "message (or call submit with it).";
@@ -62,7 +68,7 @@ function solutionOf(run: {
  * `timeout`, no reward) unless the environment declares `exceptionMeansWrong` and compute_score
  * raised: then reward 0. Either way `verifier.crashed` marks the job. See `README.md` here.
  */
-export const createRewardFnHandler = defineAgentHandler<TRewardFnPayload>({
+export const createRewardFnHandler = defineAgentHandler<TRewardFnPayload, undefined, RewardFnArtifacts>({
   kind: "reward-fn",
   description:
     "Python reward functions: a JSONL dataset graded by the environment's verify.py (compute_score).",
@@ -73,9 +79,16 @@ export const createRewardFnHandler = defineAgentHandler<TRewardFnPayload>({
   limits: { maxTurns: 12 },
   systemPrompt: (payload) => payload.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
   userMessage: (payload) => `Task id: ${payload.taskId}\n\n${payload.prompt}`,
-  async evaluate({ payload, run, openSandbox, signal }) {
+  collect: async ({ loop }) => ({ turns: verifierTurnsOf(loop) }),
+  async evaluate({ payload, run, artifacts, openSandbox, signal }) {
     const { solution, source } = solutionOf(run);
-    const verdict = await runRewardVerifier({ openSandbox, payload, solution, signal });
+    const verdict = await runRewardVerifier({
+      openSandbox,
+      payload,
+      solution,
+      turns: artifacts.turns,
+      signal,
+    });
     const result = {
       environment: payload.environment,
       solutionSource: source,
@@ -83,6 +96,6 @@ export const createRewardFnHandler = defineAgentHandler<TRewardFnPayload>({
       verifier: verdict.report,
     };
     if (verdict.type === "failure") throw stageFailure(verdict.kind, verdict.message, { result });
-    return { reward: verdict.reward, result };
+    return { reward: verdict.reward, result, turnRewards: verdict.turnRewards };
   },
 });

@@ -15,7 +15,9 @@
  *
  * compute_score is called by its parameter names: veRL's `(data_source, solution_str,
  * ground_truth, extra_info)` and the shorter `(solution_str, ground_truth, extra_info)` both work,
- * as does any subset, `**kwargs`, or positional-only parameters with those names.
+ * as does any subset, `**kwargs`, or positional-only parameters with those names. `turns` (what
+ * the policy said and called per turn, for per-turn rewards) reaches only a function that names it.
+ * A returned dict's `turn_rewards` is sent whole, beside the value.
  */
 export const REWARD_RUNNER_PY = String.raw`
 import base64, inspect, json, math, os, sys, traceback, importlib.util
@@ -38,7 +40,7 @@ def emit(doc):
 def tail(text, limit=4000):
     return text if len(text) <= limit else "..." + text[-limit:]
 
-def plain(value, depth=0):
+def plain(value, depth=0, limit=200):
     """JSON-safe copy of a returned value (non-finite floats and unknown objects as strings)."""
     if depth > 20:
         return repr(value)[:200]
@@ -49,13 +51,13 @@ def plain(value, depth=0):
     if isinstance(value, dict):
         return {str(k): plain(v, depth + 1) for k, v in list(value.items())[:200]}
     if isinstance(value, (list, tuple)):
-        return [plain(v, depth + 1) for v in list(value)[:200]]
+        return [plain(v, depth + 1) for v in list(value)[:limit]]
     try:
         return float(value)
     except Exception:
         return repr(value)[:200]
 
-def bind(fn, supplied):
+def bind(fn, supplied, named_only):
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError) as error:
@@ -67,12 +69,13 @@ def bind(fn, supplied):
         if p.kind == p.VAR_KEYWORD:
             kwargs.update({k: v for k, v in supplied.items() if k not in taken})
             continue
-        if p.name in supplied:
+        if p.name in supplied or p.name in named_only:
             taken.add(p.name)
+            given = supplied[p.name] if p.name in supplied else named_only[p.name]
             if p.kind == p.POSITIONAL_ONLY:
-                args.append(supplied[p.name])
+                args.append(given)
             else:
-                kwargs[p.name] = supplied[p.name]
+                kwargs[p.name] = given
         elif p.default is p.empty:
             raise RuntimeError(
                 "the function requires parameter %r; RaaS supplies %s" % (p.name, ", ".join(sorted(supplied)))
@@ -91,7 +94,7 @@ try:
     fn = getattr(module, request["function"], None)
     if not callable(fn):
         raise RuntimeError("verify.py defines no function %r" % request["function"])
-    args, kwargs = bind(fn, request["inputs"])
+    args, kwargs = bind(fn, request["inputs"], request["named_only"])
 except BaseException as error:
     emit({"status": "setup", "error": "%s: %s" % (type(error).__name__, error), "traceback": tail(traceback.format_exc())})
     sys.exit(0)
@@ -102,5 +105,10 @@ try:
 except BaseException as error:
     emit({"status": "exception", "error": "%s: %s" % (type(error).__name__, str(error)[:2000]), "traceback": tail(traceback.format_exc())})
     sys.exit(0)
-emit({"status": "scored", "value": plain(value)})
+# turn_rewards travels whole (beyond plain's 200 items), so that none is cut off unseen.
+turn_rewards = None
+if isinstance(value, dict) and "turn_rewards" in value:
+    value = dict(value)
+    turn_rewards = plain(value.pop("turn_rewards"), limit=10001)
+emit({"status": "scored", "value": plain(value), "turn_rewards": turn_rewards})
 `;

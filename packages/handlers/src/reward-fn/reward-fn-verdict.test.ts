@@ -38,6 +38,43 @@ describe("decideRewardVerdict", () => {
     });
   });
 
+  it("takes a dict's turn_rewards (sent beside the value), and fails the verifier on malformed ones", () => {
+    const scored = (turnRewards: unknown) =>
+      decideRewardVerdict(
+        run(frame({ status: "scored", value: { score: 1, acc: 1 }, turn_rewards: turnRewards })),
+        NONCE,
+        strict,
+      );
+    expect(
+      scored([
+        { turn: 1, reward: 0.5, label: "step" },
+        { turn: 0, reward: -1 },
+      ]),
+    ).toMatchObject({
+      type: "reward",
+      reward: 1,
+      turnRewards: [
+        { turn: 1, reward: 0.5, label: "step" },
+        { turn: 0, reward: -1, label: null },
+      ],
+      report: { details: { acc: 1 } },
+    });
+    expect(scored(null)).toMatchObject({ type: "reward", turnRewards: [] });
+    for (const [bad, says] of [
+      [[{ turn: 0, reward: "nan" }], "turn_rewards[0].reward"],
+      [[{ turn: 1.5, reward: 1 }], "turn_rewards[0].turn"],
+      [{ turn: 0, reward: 1 }, "expected array"],
+      [Array.from({ length: 10_001 }, () => ({ turn: 0, reward: 1 })), "turn_rewards"],
+    ] as const) {
+      expect(scored(bad)).toMatchObject({
+        type: "failure",
+        kind: "eval",
+        report: { status: "bad_score", crashed: true },
+      });
+      expect((scored(bad) as { message: string }).message).toContain(says);
+    }
+  });
+
   it("refuses what is not a score as the verifier's failure, never reward 0", () => {
     for (const value of [null, "1", "inf", [1], { acc: 1 }, { score: "1" }]) {
       const verdict = decideRewardVerdict(run(frame({ status: "scored", value })), NONCE, lenient);

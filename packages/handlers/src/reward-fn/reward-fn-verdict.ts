@@ -1,4 +1,6 @@
 import type { SandboxExecResult } from "@raas/engine";
+import type { TTurnReward } from "@raas/shared";
+import { parseTurnRewards } from "../base/verifier-turn-rewards";
 
 /**
  * How a run of the verifier ended. `scored`: compute_score returned a usable score;
@@ -38,7 +40,7 @@ interface VerifierReport {
 
 /** The verifier's decision: a reward, or an infrastructure failure of kind `timeout` or `eval`. */
 export type RewardVerdict =
-  | { type: "reward"; reward: number; report: VerifierReport }
+  | { type: "reward"; reward: number; report: VerifierReport; turnRewards: TTurnReward[] }
   | { type: "failure"; kind: "timeout" | "eval"; message: string; report: VerifierReport };
 
 const FRAME = "RAAS-REWARD ";
@@ -47,6 +49,8 @@ const TAIL_BYTES = 4096;
 interface RunnerDoc {
   status?: unknown;
   value?: unknown;
+  /** A returned dict's `turn_rewards`, sent whole beside `value`; null when it had none. */
+  turn_rewards?: unknown;
   error?: unknown;
 }
 
@@ -128,11 +132,21 @@ export function decideRewardVerdict(
       if (typeof score === "string") {
         return fail("eval", "bad_score", `compute_score returned ${score}`, { error: score });
       }
-      return { type: "reward", reward: score.score, report: report("scored", score) };
+      const perTurn = doc.turn_rewards ?? null;
+      const turnRewards = perTurn === null ? [] : parseTurnRewards(perTurn, "compute_score's turn_rewards");
+      if (typeof turnRewards === "string") {
+        return fail("eval", "bad_score", turnRewards, { error: turnRewards });
+      }
+      return { type: "reward", reward: score.score, report: report("scored", score), turnRewards };
     }
     case "exception":
       if (options.exceptionMeansWrong) {
-        return { type: "reward", reward: 0, report: report("exception_means_wrong", { score: 0, error }) };
+        return {
+          type: "reward",
+          reward: 0,
+          report: report("exception_means_wrong", { score: 0, error }),
+          turnRewards: [],
+        };
       }
       return fail("eval", "exception", `compute_score raised ${error ?? "an exception"}`, { error });
     case "setup":

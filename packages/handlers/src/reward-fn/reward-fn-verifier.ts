@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Sandbox, SandboxSpec } from "@raas/engine";
+import type { VerifierTurn } from "../base/verifier-turn-rewards";
 import type { TRewardFnPayload } from "./reward-fn-payload.schema";
 import { REWARD_RUNNER_PY } from "./reward-fn-runner.script";
 import { decideRewardVerdict, type RewardVerdict } from "./reward-fn-verdict";
@@ -21,6 +22,8 @@ export async function runRewardVerifier(input: {
   openSandbox(spec?: Omit<SandboxSpec, "jobId">): Promise<Sandbox>;
   payload: TRewardFnPayload;
   solution: string;
+  /** The trajectory's turns, passed as `turns` to a compute_score that names that parameter. */
+  turns?: readonly VerifierTurn[];
   signal: AbortSignal;
 }): Promise<RewardVerdict> {
   const { payload, signal } = input;
@@ -40,6 +43,7 @@ export async function runRewardVerifier(input: {
         ground_truth: payload.groundTruth,
         extra_info: payload.extraInfo,
       },
+      named_only: { turns: input.turns ?? [] },
     };
     const run = await sandbox.exec(["python3", "-I", RUNNER_PATH], {
       stdin: JSON.stringify(request),

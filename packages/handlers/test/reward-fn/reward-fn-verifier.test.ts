@@ -100,6 +100,20 @@ const VERIFIERS: Array<{ job: ReturnType<typeof verifierJob>; turns: ScriptedTur
     turns: [submit("42")],
   },
   {
+    job: verifierJob(
+      "turn-rewards",
+      "def compute_score(solution_str, ground_truth, turns):\n    ran = [t['turn'] for t in turns if any(c['name'] == 'python' for c in t['tool_calls'])]\n    return {'score': float(solution_str == ground_truth), 'turn_rewards': [{'turn': t, 'reward': 0.1, 'label': 'ran python'} for t in ran]}\n",
+    ),
+    turns: [python("print(6 * 7)"), python("print(42)"), submit("42")],
+  },
+  {
+    job: verifierJob(
+      "turn-rewards-outside",
+      "def compute_score(solution_str, ground_truth):\n    return {'score': 1.0, 'turn_rewards': [{'turn': 3, 'reward': 1.0}]}\n",
+    ),
+    turns: [submit("42")],
+  },
+  {
     job: verifierJob("import-fails", "def compute_score(solution_str, ground_truth)\n    return 1\n", {
       exceptionMeansWrong: true,
     }),
@@ -180,6 +194,19 @@ describe("the reward-fn handler", () => {
     });
     expect(outcome("sig-posonly")).toEqual(["completed", 1, true, null]);
     expect(outcome("sig-other-name")).toEqual(["completed", 0.25, true, null]);
+  });
+
+  it("passes the turns to a compute_score that names them and stores its turn_rewards on the job", () => {
+    expect(outcome("turn-rewards")).toEqual(["completed", 1, true, null]);
+    expect(finished.get("turn-rewards")?.turnRewards).toEqual([
+      { turn: 0, reward: 0.1, label: "ran python" },
+      { turn: 1, reward: 0.1, label: "ran python" },
+    ]);
+    expect(verifierOf("turn-rewards")).toMatchObject({ details: {} });
+    expect(outcome("turn-rewards-outside")).toEqual(["failed", null, false, "eval"]);
+    expect(finished.get("turn-rewards-outside")?.failure?.message).toBe(
+      "the verifier gave a reward to turn 3, but the trajectory has 1 turn (0)",
+    );
   });
 
   it("a verifier that cannot be called, or returns no score, is infrastructure even when exceptions mean wrong", () => {
