@@ -188,4 +188,44 @@ describe("trajectory export over the API", () => {
       await guarded.close();
     }
   });
+
+  it("exports per-step rewards aligned to turns and spans, over REST and JSON Lines", async () => {
+    const id = batchIds[1]!;
+    await store.updateJobs([{ id, turnRewards: [{ turn: 1, reward: 0.5, label: "found it" }] }]);
+    await store.appendToolCalls([
+      {
+        jobId: id,
+        turnIndex: 0,
+        index: 0,
+        name: "query",
+        arguments: {},
+        output: "2 rows",
+        exitCode: null,
+        durationMs: 1,
+        isError: false,
+        reward: 0.25,
+        createdAtMs: 0,
+      },
+    ]);
+    const viaRest = await http(api(`/jobs/${id}/export`));
+    expect(viaRest.status).toBe(200);
+    const row = viaRest.body as TTrajectoryExport;
+    expect(row.reward).toBe(1);
+    expect(row.turnRewards).toEqual([
+      { turn: 0, reward: 0.25, source: "tool", label: "query", toolCallIndex: 0, start: 2, end: 4 },
+      { turn: 1, reward: 0.5, source: "verifier", label: "found it", toolCallIndex: null, start: 5, end: 6 },
+    ]);
+    expect(row.tokens.slice(5, 6)).toEqual([6]);
+    const job = await http(api(`/jobs/${id}`));
+    expect((job.body as { turnRewards?: unknown }).turnRewards).toEqual([
+      { turn: 1, reward: 0.5, label: "found it" },
+    ]);
+    const lines = (await (await fetch(api("/batches/exp-b/trajectories.jsonl"))).text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as TTrajectoryExport);
+    expect(lines.find((r) => r.jobId === id)?.turnRewards).toEqual(row.turnRewards);
+    // A job without any (every other one here, as rows stored before they were kept) exports none.
+    expect(lines.filter((r) => r.jobId !== id).every((r) => r.turnRewards.length === 0)).toBe(true);
+  });
 });
