@@ -1,15 +1,17 @@
-import { lstat } from "node:fs/promises";
+import { lstat, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { TStepTask } from "@raas/shared";
 import { requestFailure } from "@raas/shared";
+import { parse as parseToml } from "smol-toml";
 import { harborJobRequest, harborOracleScript, loadHarborDataset } from "../harbor/harbor-task-loader";
+import { judgeJobRequest, loadJudgeEnvironment } from "../judge/judge-env-loader";
 import { loadRewardEnvironment, rewardFnJobRequest } from "../reward-fn/reward-env-loader";
 import type { TRewardFnPayload } from "../reward-fn/reward-fn-payload.schema";
 import type { OracleTurn } from "./oracle-policy";
 import { submitCall } from "./oracle-policy";
 
 /** The environment kinds a directory can hold (the handler kind of its tasks). */
-export const ENVIRONMENT_KINDS = ["harbor", "reward-fn"] as const;
+export const ENVIRONMENT_KINDS = ["harbor", "reward-fn", "judge"] as const;
 export type EnvironmentKind = (typeof ENVIRONMENT_KINDS)[number];
 
 /** A submit request of one job (kind, payload, stage budgets). */
@@ -48,8 +50,9 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /**
- * The kind of an environment directory: `reward-fn` when it has an `environment.toml`, else
- * `harbor` (one task directory or a dataset of them; the Harbor loader says what is missing).
+ * The kind of an environment directory: with an `environment.toml`, `judge` when it has a
+ * `[judge]` table, else `reward-fn`; without one `harbor` (one task directory or a dataset of
+ * them; the Harbor loader says what is missing).
  */
 export async function detectEnvironmentKind(dir: string): Promise<EnvironmentKind> {
   const stat = await lstat(dir).catch(() => null);
@@ -57,7 +60,18 @@ export async function detectEnvironmentKind(dir: string): Promise<EnvironmentKin
     throw requestFailure("VALIDATION_FAILED", `${dir}: not a directory on the server`, {
       details: { file: dir },
     });
-  return (await isFile(join(dir, "environment.toml"))) ? "reward-fn" : "harbor";
+  const manifest = join(dir, "environment.toml");
+  if (!(await isFile(manifest))) return "harbor";
+  return hasJudgeTable(await readFile(manifest, "utf8")) ? "judge" : "reward-fn";
+}
+
+/** A `judge` table in the manifest; TOML that does not parse is left to the kind's loader to report. */
+function hasJudgeTable(text: string): boolean {
+  try {
+    return "judge" in parseToml(text);
+  } catch {
+    return false;
+  }
 }
 
 /** The python call that runs a Harbor task's solve.sh in the workspace (as the oracle's one turn). */
@@ -108,6 +122,21 @@ async function loadRewardFn(dir: string): Promise<LoadedEnvironment> {
   return { dir, kind: "reward-fn", name: env.name, description: env.description, tasks };
 }
 
+async function loadJudge(dir: string): Promise<LoadedEnvironment> {
+  const env = await loadJudgeEnvironment(dir);
+  const tasks = env.tasks.map(
+    (task): EnvironmentTask => ({
+      id: task.taskId,
+      request: judgeJobRequest(task),
+      // The reference answer, where the row gives one: a judge should grade it near the top.
+      oracle: task.judge.reference === null ? null : [[submitCall(task.judge.reference)]],
+      noop: [[submitCall("")]],
+      incompatibility: null,
+    }),
+  );
+  return { dir, kind: "judge", name: env.name, description: env.description, tasks };
+}
+
 /**
  * Reads an environment directory of either kind: a Harbor task directory or dataset, or a Python
  * reward-function environment. A missing or malformed part throws a `VALIDATION_FAILED` failure
@@ -115,6 +144,7 @@ async function loadRewardFn(dir: string): Promise<LoadedEnvironment> {
  */
 export async function loadEnvironment(dir: string): Promise<LoadedEnvironment> {
   const kind = await detectEnvironmentKind(dir);
+  if (kind === "judge") return loadJudge(dir);
   return kind === "reward-fn" ? loadRewardFn(dir) : loadHarbor(dir);
 }
 
