@@ -4,6 +4,7 @@ import type { ControlPlaneBackends } from "./backends.port";
 import type { ControlPlaneBatches, ControlPlanePolicy } from "./batches.port";
 import type { BenchmarkRunStore } from "./benchmarks.port";
 import type { ControlPlaneEngine } from "./engine.port";
+import type { ControlPlaneEnvironments } from "./environments.port";
 import type { ControlPlaneGateway } from "./gateway.port";
 import type { ApiLogger } from "./logger.types";
 import type { ControlPlaneSandboxes } from "./sandbox.port";
@@ -24,6 +25,8 @@ export interface ControlPlaneContext {
   backends: ControlPlaneBackends | null;
   /** The benchmark-run store; null when the server runs without one (`benchmarks.*` answer 503). */
   benchmarks: BenchmarkRunStore | null;
+  /** The environment registry; absent or null when the server runs without one (`environments.*` answer 503). */
+  environments?: ControlPlaneEnvironments | null;
   /** The agent sandboxes' runtime, for `system.health`; null when the server runs without one. */
   sandboxes: ControlPlaneSandboxes | null;
   /** The worker registry; null when the server runs without one (`workers.*` answer 503). */

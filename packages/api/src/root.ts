@@ -1,6 +1,7 @@
 import { backendsRouter } from "./routers/backends/backends.router";
 import { benchmarksRouter } from "./routers/benchmarks/benchmarks.router";
 import { datasetsRouter } from "./routers/datasets/datasets.router";
+import { environmentsRouter } from "./routers/environments/environments.router";
 import { jobsRouter } from "./routers/jobs/jobs.router";
 import { policyRouter } from "./routers/policy/policy.router";
 import { runsRouter } from "./routers/runs/runs.router";
@@ -22,6 +23,7 @@ export const appRouter = router({
   steps: stepsRouter,
   policy: policyRouter,
   datasets: datasetsRouter,
+  environments: environmentsRouter,
   tokens: tokensRouter,
 });
 

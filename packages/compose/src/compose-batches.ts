@@ -1,12 +1,13 @@
 import type {
   EngineLogger,
+  EnvironmentStore,
   EventBus,
   GatewayCallStore,
   PolicySink,
   RolloutEngine,
   TrajectoryRetention,
 } from "@raas/engine";
-import { createShippedTaskCatalog } from "@raas/handlers";
+import { createEnvironmentTaskCatalog, createShippedTaskCatalog } from "@raas/handlers";
 import {
   type BatchStore,
   BatchSystem,
@@ -28,6 +29,11 @@ export interface ComposeBatchesOptions {
   inference?: PolicySink;
   /** Datasets a step may name. Default: the shipped ones whose handler the engine has registered. */
   catalog?: TaskCatalog;
+  /**
+   * Environments registered through the API (`ComposedEngine.environments`): a step names one as
+   * a dataset, its tasks read from its directory. Default none.
+   */
+  environments?: EnvironmentStore;
   logger: EngineLogger;
   /** The deployment's bus (distributed mode): policy changes reach the workers through it. */
   bus?: EventBus | null;
@@ -62,7 +68,11 @@ export interface ComposedBatches {
  * mode; worker processes never do (they hear policy changes through the bus).
  */
 export async function composeBatches(options: ComposeBatchesOptions): Promise<ComposedBatches> {
-  const catalog = options.catalog ?? createShippedTaskCatalog({ kinds: options.engine.handlerKinds() });
+  const kinds = options.engine.handlerKinds();
+  const base = options.catalog ?? createShippedTaskCatalog({ kinds });
+  const catalog = options.environments
+    ? createEnvironmentTaskCatalog({ base, environments: options.environments, kinds })
+    : base;
   // This process's pool and engine (RUN budgets held while paused), and the workers through the bus.
   const sinks: PolicySink[] = [options.engine];
   if (options.inference) sinks.push(options.inference);

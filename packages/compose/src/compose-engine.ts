@@ -8,6 +8,7 @@ import {
   createSleepHandler,
   type EngineLogger,
   type EngineOptions,
+  type EnvironmentStore,
   type EventBus,
   type GatewayCallStore,
   HandlerRegistry,
@@ -15,6 +16,7 @@ import {
   type JobStore,
   MemoryBackendRegistrationStore,
   MemoryBenchmarkRunStore,
+  MemoryEnvironmentStore,
   MemoryGatewayCallStore,
   MemoryJobQueue,
   MemoryJobStore,
@@ -94,6 +96,8 @@ export interface ComposedEngine {
   bus: EventBus | null;
   /** Benchmark runs and their per-instance results, in the same store as the jobs. */
   benchmarks: BenchmarkRunStore;
+  /** Environments registered through the API, in the same store as the jobs. */
+  environments: EnvironmentStore;
   /** Sandbox lifecycle events and one row per sandbox, in the same store as the jobs. */
   sandboxEvents: SandboxEventStore;
   /** The worker registry (heartbeats, drain, lost), in the same store as the jobs. */
@@ -134,6 +138,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
   const {
     store,
     benchmarks,
+    environments,
     sandboxEvents,
     workers,
     batches,
@@ -175,6 +180,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     queue,
     bus,
     benchmarks,
+    environments,
     sandboxEvents,
     workers,
     batches,
@@ -243,6 +249,7 @@ async function createStore(
     ComposedEngine,
     | "store"
     | "benchmarks"
+    | "environments"
     | "sandboxEvents"
     | "workers"
     | "batches"
@@ -258,6 +265,7 @@ async function createStore(
     return {
       store: new MemoryJobStore(),
       benchmarks: new MemoryBenchmarkRunStore(),
+      environments: new MemoryEnvironmentStore(),
       sandboxEvents: new MemorySandboxEventStore(),
       workers: new MemoryWorkerStore(),
       batches: new MemoryBatchStore(),
@@ -276,6 +284,7 @@ async function createStore(
     PrismaBatchStore,
     PrismaBenchmarkRunStore,
     PrismaCurriculumStore,
+    PrismaEnvironmentStore,
     PrismaGatewayCallStore,
     PrismaSandboxEventStore,
     PrismaWorkerStore,
@@ -311,6 +320,7 @@ async function createStore(
     store,
     // Shares the job store's client (and so its connection pool); closing it is the job store's job.
     benchmarks: new PrismaBenchmarkRunStore(store.prisma),
+    environments: new PrismaEnvironmentStore(store.prisma),
     sandboxEvents: new PrismaSandboxEventStore(store.prisma),
     workers: new PrismaWorkerStore(store.prisma),
     batches: new PrismaBatchStore(store.prisma),

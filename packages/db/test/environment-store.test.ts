@@ -1,6 +1,6 @@
 // The environment registry on every adapter: the in-memory one, PGlite and PostgreSQL. A save
 // over an existing name keeps its creation time and its oracle check unless the source changed.
-import { type EnvironmentStore, MemoryEnvironmentStore } from "@raas/engine";
+import { type EnvironmentStore, MemoryEnvironmentStore, type OracleCheckRecord } from "@raas/engine";
 import { afterAll, describe, expect, it } from "vitest";
 import { createJobStore, PrismaEnvironmentStore } from "../src/index";
 import {
@@ -30,7 +30,7 @@ const targets: Array<[string, () => Promise<Opened>]> = [
 
 afterAll(() => dropSchema(schema));
 
-const oracle = {
+const oracle: OracleCheckRecord = {
   checkedAtMs: 5_000,
   passed: 1,
   failed: 1,

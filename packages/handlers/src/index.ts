@@ -1,5 +1,6 @@
 export type { AgentInitOutput } from "./base/agent-handler.types";
 
+export { createEnvironmentTaskCatalog } from "./catalog/environment-task-catalog";
 export { createShippedTaskCatalog } from "./catalog/shipped-task-catalog";
 export type { TCodePayload } from "./code/code-handler";
 
@@ -26,6 +27,7 @@ export {
   ENVIRONMENT_KINDS,
   type EnvironmentKind,
   environmentStepTasks,
+  inspectEnvironment,
   type LoadedEnvironment,
   loadEnvironment,
 } from "./oracle/environment-source";

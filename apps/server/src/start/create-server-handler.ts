@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { type ControlPlaneAuthOptions, type ControlPlaneHandler, createControlPlaneHandler } from "@raas/api";
+import { createShippedTaskCatalog, inspectEnvironment } from "@raas/handlers";
 import { defaultAllowedHosts } from "@raas/shared";
 import type { ServerConfig } from "../server";
 import { qwen3TokenText } from "../token-text";
@@ -21,6 +22,14 @@ export function createServerHandler(
       defaultModelName: inference.defaultModelName,
     },
     benchmarks: composed.benchmarks,
+    environments: {
+      store: composed.environments,
+      inspect: inspectEnvironment,
+      reservedNames: async () => {
+        const shipped = createShippedTaskCatalog({ kinds: composed.engine.handlerKinds() });
+        return (await shipped.list()).map((dataset) => dataset.name);
+      },
+    },
     workers: composed.workers,
     storeHealth: composed.storeHealth,
     ...(composed.archive && { archive: composed.archive }),

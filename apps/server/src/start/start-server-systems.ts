@@ -95,6 +95,7 @@ function composeServerBatches(config: ServerConfig, core: ServerCore): Promise<C
     inference: core.inference.pool,
     bus: composed.bus,
     archive: composed.archive,
+    environments: composed.environments,
     ...(config.retentionEveryMs !== undefined && { retentionEveryMs: config.retentionEveryMs }),
     logger: core.logger.child({ component: "batches" }),
   });

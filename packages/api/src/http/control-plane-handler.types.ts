@@ -5,6 +5,7 @@ import type { ControlPlaneBackends } from "../backends.port";
 import type { ControlPlaneBatches, ControlPlanePolicy } from "../batches.port";
 import type { BenchmarkRunStore } from "../benchmarks.port";
 import type { ControlPlaneEngine } from "../engine.port";
+import type { ControlPlaneEnvironments } from "../environments.port";
 import type { ControlPlaneGateway } from "../gateway.port";
 import type { ApiLogger } from "../logger.types";
 import type { ControlPlaneMetrics } from "../metrics/control-plane-metrics";
@@ -30,6 +31,11 @@ export interface ControlPlaneHandlerOptions {
    * none: those procedures then answer 503 with a sentence saying so.
    */
   benchmarks?: BenchmarkRunStore;
+  /**
+   * The environment registry the `environments.*` procedures register and list. Default none:
+   * those procedures then answer 503 with a sentence saying so.
+   */
+  environments?: ControlPlaneEnvironments;
   /** The agent sandboxes' runtime, whose limits `system.health` reports. Default none (reported as null). */
   sandboxes?: ControlPlaneSandboxes;
   /**

@@ -85,6 +85,7 @@ function createContextFactory(
     logger,
     backends: options.backends ?? null,
     benchmarks: options.benchmarks ?? null,
+    environments: options.environments ?? null,
     sandboxes: options.sandboxes ?? null,
     workers: options.workers ?? null,
     batches: options.batches ?? null,

@@ -3,8 +3,7 @@ export interface OracleCheckRowRecord {
   task: string;
   oracleReward: number | null;
   noopReward: number | null;
-  /** `pass`, `fail` or `skipped`. */
-  verdict: string;
+  verdict: "pass" | "fail" | "skipped";
   reasons: string[];
   seconds: number;
 }

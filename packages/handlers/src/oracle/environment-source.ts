@@ -154,3 +154,14 @@ export function environmentStepTasks(env: LoadedEnvironment): TStepTask[] {
     .filter((task) => task.incompatibility === null)
     .map((task) => ({ taskId: task.id, kind: env.kind, payload: task.request.payload }));
 }
+
+/** What registration records of an environment directory (it is read whole, so it is valid). */
+export async function inspectEnvironment(dir: string): Promise<{
+  kind: EnvironmentKind;
+  name: string;
+  description: string | null;
+  taskCount: number;
+}> {
+  const env = await loadEnvironment(dir);
+  return { kind: env.kind, name: env.name, description: env.description, taskCount: env.tasks.length };
+}

@@ -2,6 +2,8 @@ import { requestFailure, zJsonObjectWithoutNul } from "@raas/shared";
 import { z } from "zod";
 import type { BenchmarkRunRecord } from "../../benchmarks.port";
 import { trainerProcedure } from "../../trpc";
+import { ZEnvironmentName } from "../environments/environment.schema";
+import { requireEnvironment, requireEnvironments } from "../environments/require-environments";
 import {
   ZBenchmarkLabel,
   ZBenchmarkRunId,
@@ -15,7 +17,14 @@ const ZCreateBenchmarkRunRequest = z
   .object({
     id: ZBenchmarkRunId.describe("Unique run id, e.g. `swe-verified-qwen3-8b-2026-05-01`."),
     model: ZBenchmarkLabel("a model name").describe("The evaluated model, e.g. `Qwen/Qwen3-8B`."),
-    dataset: ZBenchmarkLabel("a dataset name").describe("The dataset, e.g. `swe-bench-verified`."),
+    dataset: ZBenchmarkLabel("a dataset name")
+      .optional()
+      .describe(
+        "The dataset, e.g. `swe-bench-verified`. Default: the `environment`'s name (one of the two is required).",
+      ),
+    environment: ZEnvironmentName.optional().describe(
+      "A registered environment the run evaluates on (`GET /api/v1/environments`); 404 when none has this name. Stored in `config.environment` with its kind and path.",
+    ),
     split: ZBenchmarkLabel("a split name")
       .nullable()
       .default(null)
@@ -30,6 +39,10 @@ const ZCreateBenchmarkRunRequest = z
     createdAtMs: ZEpochMs.optional().describe("Creation time. Default: now, by the server's clock."),
   })
   .strict()
+  .refine((run) => run.dataset !== undefined || run.environment !== undefined, {
+    error: "dataset or environment is required",
+    path: ["dataset"],
+  })
   .meta({ description: "A new benchmark run." });
 const ZCreateBenchmarkRunResponse = ZBenchmarkRunResponse;
 
@@ -69,16 +82,27 @@ export const createRun = trainerProcedure
     const store = requireBenchmarks(ctx);
     const existing = await store.getRun(input.id);
     if (existing) throw conflict(existing);
-    const { createdAtMs, ...rest } = input;
+    const { createdAtMs, environment: environmentName, ...rest } = input;
+    const environment =
+      environmentName === undefined
+        ? null
+        : await requireEnvironment(requireEnvironments(ctx), environmentName);
+    const dataset = rest.dataset ?? environment?.name ?? "";
+    const config = environment
+      ? {
+          ...rest.config,
+          environment: { name: environment.name, kind: environment.kind, path: environment.path },
+        }
+      : rest.config;
     try {
-      await store.createRun({ ...rest, createdAtMs: createdAtMs ?? Date.now() });
+      await store.createRun({ ...rest, dataset, config, createdAtMs: createdAtMs ?? Date.now() });
     } catch (error) {
       // Lost a race with another create of the same id: the adapter's own duplicate error.
       const raced = await store.getRun(input.id);
       if (raced) throw conflict(raced);
       throw error;
     }
-    ctx.logger.info({ runId: input.id, model: input.model, dataset: input.dataset }, "benchmark run created");
+    ctx.logger.info({ runId: input.id, model: input.model, dataset }, "benchmark run created");
     const run = await store.getRun(input.id);
     if (!run)
       throw requestFailure("INTERNAL", `benchmark run "${input.id}" vanished right after it was created`);
