@@ -13,15 +13,15 @@ export {
   loadHarborDataset,
 } from "./harbor/harbor-task-loader";
 export {
+  createHarnessHandlerFactory,
+  type HarnessGateway,
+} from "./harness/harness-handler";
+export {
   type JudgeJobRequest,
   judgeJobRequest,
   loadJudgeEnvironment,
 } from "./judge/judge-env-loader";
 export type { JudgeModel } from "./judge/judge-model.types";
-export {
-  createHarnessHandlerFactory,
-  type HarnessGateway,
-} from "./harness/harness-handler";
 export {
   detectEnvironmentKind,
   ENVIRONMENT_KINDS,
