@@ -10,7 +10,7 @@ import { decideJudgeVerdict, type JudgeCallOutcome } from "./judge-verdict";
 
 const ZJudgeReport = z
   .object({
-    type: z.literal("judge"),
+    type: z.literal("judge").describe("The grader: a judge model."),
     status: z
       .enum(["scored", "unparseable", "out_of_range", "call_failed", "timed_out"])
       .describe(
@@ -20,11 +20,23 @@ const ZJudgeReport = z
     model: z.string().nullable().describe("The judge model that answered; null when none did."),
     backendId: z.string().nullable().describe("The judge backend that answered (or failed last)."),
     prompt: z
-      .array(z.object({ role: z.enum(["system", "user"]), content: z.string() }))
+      .array(
+        z.object({
+          role: z
+            .enum(["system", "user"])
+            .describe("`system`: the grading instructions; `user`: the material."),
+          content: z.string().describe("The message's text."),
+        }),
+      )
       .describe("The judge's chat, the policy's answer inside its delimiters."),
     reply: z.string().nullable().describe("The judge's reply; null when none came."),
     score: z.number().nullable().describe("The score the reply's last line gave, on the rubric's scale."),
-    scale: z.object({ min: z.number(), max: z.number() }).describe("The rubric's score range."),
+    scale: z
+      .object({
+        min: z.number().describe("The lowest score (reward 0)."),
+        max: z.number().describe("The highest score (reward 1)."),
+      })
+      .describe("The rubric's score range."),
     error: z.string().nullable().describe("Why there is no grade; null when scored."),
     durationMs: z.number().describe("How long the judge call took, in ms."),
   })
