@@ -6,7 +6,7 @@ field against the running server's document, so a renamed or new required proper
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 RunStatus = Literal["active", "finished"]
@@ -14,6 +14,7 @@ StepStatus = Literal["running", "completed", "exhausted", "cancelled", "failed"]
 GroupDecision = Literal["undecided", "informative", "uninformative", "failed"]
 GroupState = Literal["running", "delivered", "dropped", "withheld", "carried", "cancelled"]
 PauseMode = Literal["wait", "abort-and-continue"]
+TurnRewardSource = Literal["verifier", "tool"]
 
 
 @dataclass(frozen=True)
@@ -268,6 +269,22 @@ class TurnSpan:
 
 
 @dataclass(frozen=True)
+class TurnReward:
+    """A per-step reward on turn `turn`, whose sampled tokens are `tokens[start:end]` (None when
+    the turn is past a token break, outside the exported stream). `source` says who gave it: the
+    task's verifier at EVAL, or a tool's result during RUN (then `tool_call_index` is the call's
+    position in the turn and `label` the tool's name)."""
+
+    turn: int
+    reward: float
+    source: TurnRewardSource
+    label: str | None
+    tool_call_index: int | None
+    start: int | None
+    end: int | None
+
+
+@dataclass(frozen=True)
 class TokenBreak:
     """The first place a stored trajectory stops being token-exact."""
 
@@ -307,6 +324,8 @@ class StepTrajectory:
     slot: int
     dispatch_version: int | None
     carried_from_step_id: str | None
+    # Empty when the job has none (and from a server that sends none). `reward` stays the scalar.
+    turn_rewards: list[TurnReward] = field(default_factory=list)
 
     @property
     def sampled_tokens(self) -> int:
@@ -321,6 +340,16 @@ class StepTrajectory:
             for span in turn.weight_version_spans:
                 versions[span.start : span.end] = [span.weight_version] * (span.end - span.start)
         return versions
+
+    def token_rewards(self) -> list[float]:
+        """Aligned to `tokens`: each per-step reward placed on the last sampled token of its turn
+        (summed where several name one turn), 0.0 elsewhere — the usual way to feed turn-level
+        rewards to a token-level loss. Rewards of turns outside the stream are left out."""
+        rewards = [0.0] * len(self.tokens)
+        for entry in self.turn_rewards:
+            if entry.start is not None and entry.end is not None and entry.end > entry.start:
+                rewards[entry.end - 1] += entry.reward
+        return rewards
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import support  # noqa: F401  (puts raas_client on sys.path)
 
 from raas_client import StepTask, WasteLedger, WireFormatError
 from raas_client.errors import error_from_reply
-from raas_client.models import SamplingParams, StepStats, StepTrajectory
+from raas_client.models import SamplingParams, StepStats, StepTrajectory, TurnReward
 from raas_client.requests import CreateStepRequest, DynamicSampling, InlineTasks
 from raas_client.wire import from_wire, to_camel, to_wire
 
@@ -114,6 +114,44 @@ class WireTest(unittest.TestCase):
         self.assertEqual(trajectory.turns[0].sampling, SamplingParams(0.6, 0.95, None, 17, 512))
         self.assertEqual(trajectory.sampled_tokens, 4)
         self.assertEqual(trajectory.token_weight_versions(), [None, None, None, "1", "1", "2", "2", None])
+        self.assertEqual(trajectory.turn_rewards, [])
+
+    def test_a_trajectory_carries_its_turn_rewards_typed_and_placed_on_tokens(self):
+        reward = {"turn": 0, "reward": 0.5, "source": "verifier", "label": "found it"}
+        trajectory = from_wire(
+            StepTrajectory,
+            {
+                **dict.fromkeys(["batchId", "groupId", "failureKind", "failureLabel", "tokenBreak", "metadata"]),
+                **dict.fromkeys(["dispatchVersion", "carriedFromStepId"]),
+                "jobId": "job_1",
+                "kind": "harbor",
+                "status": "completed",
+                "reward": 1,
+                "trainable": True,
+                "tokens": [11, 12, 21, 22, 23, 31],
+                "lossMask": [0, 0, 1, 1, 1, 0],
+                "logprobs": [None, None, -0.5, -0.25, -1, None],
+                "logprobsComplete": True,
+                "promptLength": 2,
+                "turns": [],
+                "turnCount": 2,
+                "tokenExact": False,
+                "timings": {"queueMs": 1, "initMs": 2, "runMs": 3, "evalMs": 4},
+                "slot": 0,
+                "turnRewards": [
+                    {**reward, "toolCallIndex": None, "start": 2, "end": 5},
+                    {**reward, "source": "tool", "label": "query", "toolCallIndex": 1, "start": 2, "end": 5},
+                    {**reward, "turn": 1, "toolCallIndex": None, "start": None, "end": None},
+                ],
+            },
+        )
+        first = trajectory.turn_rewards[0]
+        self.assertEqual(first, TurnReward(0, 0.5, "verifier", "found it", None, 2, 5))
+        self.assertIsInstance(first.reward, float)
+        self.assertEqual(trajectory.turn_rewards[1].tool_call_index, 1)
+        self.assertEqual(trajectory.token_rewards(), [0.0, 0.0, 0.0, 0.0, 1.0, 0.0])
+        with self.assertRaises(WireFormatError):
+            from_wire(TurnReward, {**reward, "source": "judge", "toolCallIndex": None, "start": 0, "end": 1})
 
     def test_a_missing_field_or_a_wrong_type_is_a_wire_format_error_naming_where(self):
         with self.assertRaises(WireFormatError) as missing:
