@@ -16,11 +16,7 @@ export {
   createHarnessHandlerFactory,
   type HarnessGateway,
 } from "./harness/harness-handler";
-export {
-  type JudgeJobRequest,
-  judgeJobRequest,
-  loadJudgeEnvironment,
-} from "./judge/judge-env-loader";
+export { judgeJobRequest, loadJudgeEnvironment } from "./judge/judge-env-loader";
 export type { JudgeModel } from "./judge/judge-model.types";
 export {
   detectEnvironmentKind,

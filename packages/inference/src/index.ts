@@ -16,25 +16,16 @@ export { toChatMessage, toToolSpecs } from "./gateway/openai-messages";
 
 export { JsonHttpClient } from "./http/json-http-client";
 export { type InferenceFailure, isInferenceFailure } from "./inference-failure";
+export { JudgeBackendPool, type JudgeBackendRegistration } from "./judge/judge-backend-pool";
 export type {
   ModelFamilyAdapter,
   ToolCall,
 } from "./model/model-family.types";
-
 export { createQwen3ModelFamily } from "./model/qwen3/qwen3-model-family";
 export { loadQwen3LibraryEncode, loadQwen3Tokenizer } from "./model/qwen3/qwen3-tokenizer";
 export { createSegmentCachedTokenizer } from "./model/segment-cached-tokenizer";
-
 export {
   DEFAULT_HEALTH_CHECK_INTERVAL_MS,
   startHealthMonitor,
 } from "./pool/health-monitor";
-
 export { RoutedInferencePool, type RoutedInferencePoolOptions } from "./pool/routed-inference-pool";
-
-export {
-  JudgeBackendPool,
-  type JudgeBackendPoolOptions,
-  type JudgeBackendRegistration,
-} from "./judge/judge-backend-pool";
-export type { JudgeMessage, JudgeReply, JudgeRequest } from "./judge/judge-chat.codec";

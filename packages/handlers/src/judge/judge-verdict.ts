@@ -10,7 +10,7 @@ import type { JudgeScale } from "./judge-prompt";
 type TJudgeStatus = "scored" | "unparseable" | "out_of_range" | "call_failed" | "timed_out";
 
 /** What the job's result records of the judging (`result.verifier`, on a failed job too). */
-export interface JudgeReport {
+interface JudgeReport {
   type: "judge";
   status: TJudgeStatus;
   /** The judge gave no grade (every status but `scored`): counted per step as a verifier crash. */

@@ -1,7 +1,7 @@
 import { inferenceFailure } from "../inference-failure";
 
 /** One message of a judge's chat: the grader's instructions and the material to grade. */
-export interface JudgeMessage {
+interface JudgeMessage {
   role: "system" | "user";
   content: string;
 }
