@@ -3,6 +3,7 @@ import { Command } from "commander";
 import type { CliContext } from "./cli-context";
 import { declareCompletion } from "./commands/completion.command";
 import { declareDemo } from "./commands/demo.command";
+import { declareEnv } from "./commands/env.command";
 import { declareEval } from "./commands/eval-swe.command";
 import { declareExport } from "./commands/export.command";
 import { declareJobs } from "./commands/jobs.command";
@@ -59,6 +60,7 @@ export function buildProgram(context: CliContext, version: string, output: Progr
     declareWorkers,
     declareRuns,
     declareSteps,
+    declareEnv,
     declareDemo,
     declareCompletion,
   ])

@@ -47,6 +47,7 @@ const TOP_LEVEL = [
   "workers",
   "runs",
   "steps",
+  "env",
   "demo",
   "completion",
 ];
@@ -54,7 +55,15 @@ const TOP_LEVEL = [
 describe("raas --help and --version", () => {
   it("declares every command the CLI had, and their subcommands", () => {
     expect(PATHS.filter((path) => !path.includes(" "))).toEqual(TOP_LEVEL);
-    for (const path of ["jobs list", "jobs get", "jobs cancel", "eval swe", "workers drain", "steps show"])
+    for (const path of [
+      "jobs list",
+      "jobs get",
+      "jobs cancel",
+      "eval swe",
+      "workers drain",
+      "steps show",
+      "env verify",
+    ])
       expect(PATHS).toContain(path);
   });
 

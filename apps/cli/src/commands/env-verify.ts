@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { OracleCheckReport } from "@raas/handlers";
+import { bar, printJson, table } from "../output";
+
+/** Where the sandbox runtime's binaries are looked up (the CLI never reads PATH for them). */
+const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+export interface EnvVerifyOptions {
+  concurrency?: string;
+  sandbox?: string;
+  json?: boolean;
+}
+
+function concurrencyOf(value: string | undefined): number {
+  if (value === undefined) return 4;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new Error(`--concurrency: expected a whole number from 1 to 64, got ${value}`);
+  return n;
+}
+
+function sandboxKindOf(value: string | undefined): "bubblewrap" | "local" {
+  if (value === undefined || value === "bubblewrap" || value === "local") return value ?? "bubblewrap";
+  throw new Error(`--sandbox: expected bubblewrap or local, got ${value}`);
+}
+
+/**
+ * Runs the oracle check of the environment in `dir` on this machine: its own engine in memory,
+ * sandboxes of the chosen runtime (bubblewrap by default), no server. Progress goes to stderr.
+ */
+export async function checkEnvironmentDir(dir: string, values: EnvVerifyOptions): Promise<OracleCheckReport> {
+  const concurrency = concurrencyOf(values.concurrency);
+  const kind = sandboxKindOf(values.sandbox);
+  const [{ loadEnvironment, runOracleCheck }, { createSandboxRuntime, findExecutable }] = await Promise.all([
+    import("@raas/handlers"),
+    import("@raas/sandbox"),
+  ]);
+  if (kind === "bubblewrap" && !findExecutable("bwrap", SYSTEM_PATH))
+    throw new Error("sandbox runtime bubblewrap is not installed (apt-get install -y bubblewrap)");
+  const environment = await loadEnvironment(dir);
+  const quiet = values.json === true;
+  if (!quiet)
+    process.stderr.write(
+      `checking ${environment.kind} environment ${environment.name}: ${environment.tasks.length} tasks, oracle and no-op each\n`,
+    );
+  const baseDir = mkdtempSync(join(tmpdir(), "raas-env-verify-"));
+  const runtime = createSandboxRuntime({ kind, searchPath: SYSTEM_PATH, baseDir, warn: () => {} });
+  try {
+    const report = await runOracleCheck({
+      environment,
+      sandboxRuntime: runtime,
+      concurrency,
+      onProgress: ({ finished, total, failing }) => {
+        if (!quiet)
+          process.stderr.write(
+            `\rverifying ${bar(finished, total)} ${finished}/${total} jobs  not completed ${failing}`,
+          );
+      },
+    });
+    if (!quiet) process.stderr.write("\n");
+    return report;
+  } finally {
+    await runtime.closeAll();
+    rmSync(baseDir, { recursive: true, force: true });
+  }
+}
+
+const rewardText = (reward: number | null) => (reward === null ? "-" : String(reward));
+
+/** The oracle table (task, oracle reward, no-op reward, verdict, seconds), then what failed and why. */
+export function printOracleReport(report: OracleCheckReport, json: boolean): void {
+  if (json) {
+    printJson(report);
+    return;
+  }
+  const rows = report.rows.map((row) => ({
+    task: row.task,
+    oracle: rewardText(row.oracleReward),
+    "no-op": rewardText(row.noopReward),
+    verdict: row.verdict,
+    seconds: row.seconds.toFixed(1),
+  }));
+  const lines = [table(rows)];
+  for (const row of report.rows)
+    for (const reason of row.reasons)
+      lines.push(`${row.verdict === "fail" ? "FAIL" : "skip"} ${row.task}: ${reason}`);
+  lines.push(
+    `${report.environment} (${report.kind}): ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped in ${report.seconds.toFixed(1)} s`,
+  );
+  console.log(lines.join("\n"));
+}
