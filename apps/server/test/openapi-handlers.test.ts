@@ -17,7 +17,17 @@ describe("/openapi.json of the composed server", () => {
     // biome-ignore lint/suspicious/noExplicitAny: the test reads the document's JSON freely
     const doc: any = await fetch(`${running.url}/openapi.json`).then((response) => response.json());
     const kinds = Object.keys(doc.components.schemas.SubmitJobRequest.discriminator.mapping).sort();
-    expect(kinds).toEqual(["code", "harbor", "harness", "judge", "math", "reward-fn", "sleep", "stem", "swe"]);
+    expect(kinds).toEqual([
+      "code",
+      "harbor",
+      "harness",
+      "judge",
+      "math",
+      "reward-fn",
+      "sleep",
+      "stem",
+      "swe",
+    ]);
     expect(findDocumentGaps(doc)).toEqual([]);
     const { schemas } = doc.components;
     expect(schemas.MathPayload.required).toEqual(expect.arrayContaining(["taskId", "problem", "answer"]));
