@@ -1,4 +1,3 @@
-import { stageFailure } from "@raas/shared";
 import type { AgentLoopResult, RunAgentLoopOptions } from "./agent-loop.types";
 import {
   type AgentLoopState,

@@ -1,4 +1,3 @@
-import { stageFailure } from "@raas/shared";
 import type { ParsedChatResponse } from "../ports/chat-format.port";
 import type { GenerateResult, SamplingParams } from "../ports/inference-pool.port";
 import { describeSampling } from "../sampling/sampling-record";

@@ -1,4 +1,4 @@
-import { blamePolicy, failureOf, isStageFailureData, policyFailure, stageFailure } from "@raas/shared";
+import { failureOf, isStageFailureData, policyFailure, stageFailure } from "@raas/shared";
 
 /**
  * What a tool call that threw ends the RUN stage with (an error carrying a stage failure). Who caused it decides the kind: an error the

@@ -1,4 +1,4 @@
-import { type Failure, policyFailure, stageFailure, ZFailureLabel } from "@raas/shared";
+import { policyFailure, stageFailure, ZFailureLabel } from "@raas/shared";
 import { z } from "zod";
 import type { Clock } from "../ports/clock.port";
 import type { TaskHandler } from "../ports/task-handler.port";

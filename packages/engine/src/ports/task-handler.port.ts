@@ -1,5 +1,4 @@
 import type { TSandboxEvent, TStage, TToolCall, TTurn, TTurnReward } from "@raas/shared";
-import { stageFailure } from "@raas/shared";
 import type { z } from "zod";
 import type { JobRecord } from "./job-record.types";
 

@@ -1,6 +1,6 @@
 import type { BackendReportedCounters } from "@raas/engine";
 import type { JsonHttpClient } from "../http/json-http-client";
-import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
+import { isInferenceFailure } from "../inference-failure";
 import type {
   BackendCodec,
   BackendGenerateRequest,

@@ -1,4 +1,4 @@
-import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
+import { inferenceFailure } from "../inference-failure";
 
 /** Reads fields of an untrusted response body; every miss names the full field path. */
 export class ResponseReader {

@@ -5,7 +5,7 @@ import {
   type Grant,
   type GrantFlowSnapshot,
 } from "@raas/engine";
-import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure } from "../inference-failure";
 
 /** Fair sharing of the backends' in-flight capacity between training runs. */
 export interface InflightFairShareOptions {

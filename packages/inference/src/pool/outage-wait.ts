@@ -1,4 +1,4 @@
-import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure } from "../inference-failure";
 
 /**
  * How long a turn rides out an outage of every backend it could use (connection refused or reset,

@@ -1,5 +1,5 @@
 import type { TPauseMode } from "@raas/shared";
-import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure } from "../inference-failure";
 
 /**
  * The weight-sync gate of an inference pool. While paused, new generation requests wait here

@@ -15,7 +15,7 @@ import { DEFAULT_POLICY_ID, requestFailure, type TPolicyState } from "@raas/shar
 import { HttpInferenceBackend } from "../backends/http-inference-backend";
 import { BACKEND_KINDS, type InferenceBackend } from "../backends/inference-backend.types";
 import { JsonHttpClient } from "../http/json-http-client";
-import { type InferenceFailure, inferenceFailure, isInferenceFailure } from "../inference-failure";
+import { type InferenceFailure, inferenceFailure } from "../inference-failure";
 import { attemptBackend, type DispatchResult, type DispatchState, holdAtGate } from "./backend-attempt";
 import { finishReasonOfPartial, type GenerationPiece, mergeGenerationPieces } from "./continued-generation";
 import {
