@@ -3,6 +3,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { describeText, visibleText } from "../../apps/web/src/components/trajectories/token-text";
 import { apiClient, uniqueTag } from "../support/api-client";
 import { e2eUrls } from "../support/e2e-env";
+import { runHarborPartialJob } from "../support/harbor-jobs";
 import { saveScreenshot } from "../support/screenshot";
 import { createRun, mathTasks, runStep, shownNumber, sleepTasks } from "../support/training-runs";
 
@@ -154,4 +155,44 @@ test("a trajectory shows its task, turns, tool calls and a token view read with 
 
   await page.goto(`${e2eUrls().webUrl}/trajectories/job_does_not_exist`);
   await expect(page.getByTestId("state-error")).toContainText("Could not load trajectory job_does_not_exist");
+});
+
+test("a trajectory shows the per-step rewards its verifier attached, on their turns and token spans", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const jobId = await runHarborPartialJob(uniqueTag("turn-rewards"));
+  const api = apiClient("viewer");
+  const job = await api.jobs.get.query({ id: jobId });
+  expect([job.status, job.reward]).toEqual(["completed", 0]);
+  const exported = await api.jobs.export.query({ jobId });
+  expect(exported.turnRewards).toHaveLength(1);
+  const entry = exported.turnRewards[0]!;
+  const span = exported.turns.find((turn) => turn.index === entry.turn)!;
+  expect([entry.turn, entry.reward, entry.source, entry.start, entry.end]).toEqual([
+    0,
+    0.5,
+    "verifier",
+    span.start,
+    span.end,
+  ]);
+
+  await page.goto(`${e2eUrls().webUrl}/trajectories/${jobId}`);
+  await expect(page.getByTestId("fact-reward")).toHaveText("0");
+  const section = page.getByTestId("turn-rewards");
+  await expect(section.getByRole("heading")).toHaveText("Per-step rewards (1)");
+  const row = section.getByTestId("turn-reward-0");
+  await expect(row).toContainText("turn 0");
+  await expect(row).toContainText("0.5");
+  await expect(row).toContainText("verifier");
+  await expect(row).toContainText("last turn that touched report.json");
+  await expect(row).toContainText(`[${span.start}, ${span.end})`);
+  await expect(page.getByTestId("turn-0-rewards")).toHaveText(
+    "Step reward: 0.5 from verifier (last turn that touched report.json)",
+  );
+  await expect(page.getByTestId("turn-1-rewards")).toHaveCount(0);
+  await row.getByRole("link", { name: "turn 0" }).click();
+  await expect(page).toHaveURL(/#turn-0$/);
+  await saveScreenshot(page, "trajectory-turn-rewards");
+  await expectNoBlockingViolations(page, "/trajectories/[jobId] (harbor, per-step rewards)");
 });

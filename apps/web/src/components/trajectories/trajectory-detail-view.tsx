@@ -16,6 +16,7 @@ import { tokenBlocks } from "./token-blocks";
 import styles from "./trajectory.module.css";
 import { TrajectoryHeader } from "./trajectory-header";
 import { TrajectoryTurns } from "./trajectory-turns";
+import { TurnRewardsPanel } from "./turn-rewards-panel";
 
 /** Refresh of a running trajectory, in ms. */
 const TRAJECTORY_REFRESH_MS = 2_000;
@@ -71,6 +72,7 @@ export function TrajectoryDetailView({ jobId }: { jobId: string }) {
         exported={exported.data}
         promptBlock={blocks.find((block) => block.kind === "prompt")}
       />
+      <TurnRewardsPanel exported={exported.data} />
       <TimingPanel job={data} turns={turns} toolCalls={toolCalls} />
       <Section
         id="turns"

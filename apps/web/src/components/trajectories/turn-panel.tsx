@@ -1,16 +1,18 @@
-import { formatCachedTokens, formatDurationMs } from "../../lib/format";
+import { formatCachedTokens, formatDurationMs, formatNumber } from "../../lib/format";
 import type { TToolCallView, TTurnView } from "../../trpc/router-types";
 import { ToolCallItem } from "../job/tool-call-item";
 import { splitThinking, type TTokenBlock } from "./token-blocks";
 import { TokenView } from "./token-view";
 import styles from "./trajectory.module.css";
 import type { TExportView } from "./trajectory-types";
+import { turnRewardSource } from "./turn-rewards-panel";
 
 type TTurnSpanView = TExportView["turns"][number];
 
 /**
  * One model turn: its numbers (cached prompt tokens, latency, backend, weights), its thinking and
- * text, the token view of what it sampled and the observation that followed, and its tool calls.
+ * text, the token view of what it sampled and the observation that followed, its per-step
+ * rewards, and its tool calls.
  */
 export function TurnPanel({
   turn,
@@ -27,9 +29,21 @@ export function TurnPanel({
 }) {
   const { thinking, answer } = splitThinking(turn.text);
   const hasSeveralVersions = (span?.weightVersionSpans.length ?? 0) > 1;
+  const rewards = exported?.turnRewards.filter((entry) => entry.turn === turn.index) ?? [];
   return (
-    <li className={styles.turn} data-testid={`turn-${turn.index}`}>
+    <li className={styles.turn} data-testid={`turn-${turn.index}`} id={`turn-${turn.index}`}>
       <h3 className={styles.turnTitle}>Turn {turn.index}</h3>
+      {rewards.length > 0 ? (
+        <p className={styles.meta} data-testid={`turn-${turn.index}-rewards`}>
+          Step reward{rewards.length > 1 ? "s" : ""}:{" "}
+          {rewards
+            .map(
+              (entry) =>
+                `${formatNumber(entry.reward, 3)} from ${turnRewardSource(entry)}${entry.source === "verifier" && entry.label ? ` (${entry.label})` : ""}`,
+            )
+            .join("; ")}
+        </p>
+      ) : null}
       <p className={styles.meta}>
         {turn.promptIds.length} prompt tokens (
         <span data-testid={`turn-${turn.index}-cached`}>{formatCachedTokens(turn.cachedPromptTokens)}</span>)
