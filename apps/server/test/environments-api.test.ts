@@ -54,7 +54,7 @@ const ORACLE = {
       task: "math-verify-00",
       oracleReward: 0,
       noopReward: 0,
-      verdict: "fail",
+      verdict: "fail" as const,
       reasons: ["oracle: reward 0, expected 1"],
       seconds: 1.2,
     },

@@ -1,7 +1,7 @@
 import type { EnvironmentRecord, EnvironmentStore } from "@raas/engine";
 
 /** What registration reads of an environment directory on the server. */
-export interface InspectedEnvironment {
+interface InspectedEnvironment {
   /** The handler kind of its tasks (`harbor`, `reward-fn`). */
   kind: string;
   /** Its own name (the manifest's, or the directory's). */

@@ -5,7 +5,6 @@ export type { ControlPlaneBackends } from "./backends.port";
 export type { BenchmarkRunStore } from "./benchmarks.port";
 
 export type { ControlPlaneEngine } from "./engine.port";
-export type { ControlPlaneEnvironments, InspectedEnvironment } from "./environments.port";
 
 export { createControlPlaneHandler } from "./http/control-plane-handler";
 export type { ControlPlaneHandler, ControlPlaneHandlerOptions } from "./http/control-plane-handler.types";

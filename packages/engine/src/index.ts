@@ -67,7 +67,6 @@ export type {
   EnvironmentStore,
   NewEnvironment,
   OracleCheckRecord,
-  OracleCheckRowRecord,
 } from "./ports/environment-store.port";
 export { BUS_CHANNELS, type EventBus, type TBusChannel } from "./ports/event-bus.port";
 export type {

@@ -19,17 +19,11 @@ export {
 export { judgeJobRequest, loadJudgeEnvironment } from "./judge/judge-env-loader";
 export type { JudgeModel } from "./judge/judge-model.types";
 export {
-  detectEnvironmentKind,
-  ENVIRONMENT_KINDS,
-  type EnvironmentKind,
-  environmentStepTasks,
   inspectEnvironment,
-  type LoadedEnvironment,
   loadEnvironment,
 } from "./oracle/environment-source";
 export {
   type OracleCheckReport,
-  type OracleCheckRow,
   runOracleCheck,
 } from "./oracle/oracle-check";
 

@@ -4,7 +4,7 @@ import { formatMs, printJson, table } from "../output";
 type TEnvironmentView = Awaited<ReturnType<RaasClient["environments"]["get"]["query"]>>["environment"];
 
 /** `5/5 pass`, `4/5 pass, 1 fail` — or `-` before any oracle check. */
-export function oracleSummary(environment: TEnvironmentView): string {
+function oracleSummary(environment: TEnvironmentView): string {
   const { oracle } = environment;
   if (oracle === null) return "-";
   const total = oracle.passed + oracle.failed + oracle.skipped;

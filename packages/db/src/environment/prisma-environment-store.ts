@@ -63,7 +63,7 @@ export class PrismaEnvironmentStore implements EnvironmentStore {
   ): Promise<EnvironmentRecord | null> {
     const updated = await this.#prisma.environment.updateMany({
       where: { name },
-      data: { oracle: oracle as unknown as Prisma.InputJsonObject, updatedAtMs: atMs },
+      data: { oracle: { ...oracle, rows: oracle.rows.map((row) => ({ ...row })) }, updatedAtMs: atMs },
     });
     return updated.count === 0 ? null : this.get(name);
   }

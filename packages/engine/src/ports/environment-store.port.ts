@@ -1,5 +1,5 @@
 /** One task's row of an environment's last oracle check. */
-export interface OracleCheckRowRecord {
+interface OracleCheckRowRecord {
   task: string;
   oracleReward: number | null;
   noopReward: number | null;

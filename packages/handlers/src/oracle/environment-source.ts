@@ -11,11 +11,11 @@ import type { OracleTurn } from "./oracle-policy";
 import { submitCall } from "./oracle-policy";
 
 /** The environment kinds a directory can hold (the handler kind of its tasks). */
-export const ENVIRONMENT_KINDS = ["harbor", "reward-fn", "judge"] as const;
+const ENVIRONMENT_KINDS = ["harbor", "reward-fn", "judge"] as const;
 export type EnvironmentKind = (typeof ENVIRONMENT_KINDS)[number];
 
 /** A submit request of one job (kind, payload, stage budgets). */
-export interface EnvironmentJobRequest {
+interface EnvironmentJobRequest {
   kind: EnvironmentKind;
   payload: { taskId: string } & Record<string, unknown>;
   timeoutsMs: Record<string, number>;

@@ -14,7 +14,7 @@ import { createOraclePolicy, ORACLE_TASK_PREFIX, oracleChatFormat } from "./orac
 import { judgeOracleCheck, type OracleJobOutcome, type OracleVerdict } from "./oracle-verdict";
 
 /** One row of the oracle table. */
-export interface OracleCheckRow {
+interface OracleCheckRow {
   task: string;
   /** The reference solution's reward; null when it earned none (failed, skipped). */
   oracleReward: number | null;

@@ -12,7 +12,7 @@ export interface OracleJobOutcome {
 export type OracleVerdict = "pass" | "fail" | "skipped";
 
 /** The reward a reference solution must earn, and the most a no-op may. */
-export const FULL_REWARD = 1;
+const FULL_REWARD = 1;
 
 /**
  * The verdict of one task: `pass` when the reference solution completed with reward ≥ 1 and doing

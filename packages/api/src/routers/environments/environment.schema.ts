@@ -10,7 +10,7 @@ export const ZEnvironmentName = z
   .describe("An environment name: 1-100 letters, digits or `_ . -`, starting with a letter or digit.");
 
 /** One task's row of an oracle check. */
-export const ZOracleCheckRow = z
+const ZOracleCheckRow = z
   .object({
     task: z.string().min(1).max(500).describe("The task's id within the environment."),
     oracleReward: z
