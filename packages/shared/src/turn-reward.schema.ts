@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Most per-turn rewards one verifier may attach to a trajectory. */
-export const MAX_TURN_REWARDS = 10_000;
+const MAX_TURN_REWARDS = 10_000;
 
 /** Longest label of a turn reward, in characters. */
 const MAX_TURN_REWARD_LABEL_CHARS = 200;
@@ -11,7 +11,7 @@ const MAX_TURN_REWARD_LABEL_CHARS = 200;
  * `turn_rewards`, verify.py's `turn_rewards`) and as the job stores it. Strict: a misspelt key is
  * a verifier error, never a reward silently dropped.
  */
-export const ZTurnReward = z
+const ZTurnReward = z
   .object({
     turn: z
       .number()
@@ -33,7 +33,7 @@ export type TTurnReward = z.output<typeof ZTurnReward>;
 /** A verifier's per-turn rewards: at most `MAX_TURN_REWARDS` entries, several per turn allowed. */
 export const ZTurnRewards = z.array(ZTurnReward).max(MAX_TURN_REWARDS);
 
-export const TURN_REWARD_SOURCES = ["verifier", "tool"] as const;
+const TURN_REWARD_SOURCES = ["verifier", "tool"] as const;
 
 /**
  * A turn reward in an export: aligned to the turn (`turn`) and to its sampled tokens
