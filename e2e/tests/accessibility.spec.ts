@@ -20,6 +20,7 @@ function pages(jobId: string, runIds: readonly string[]): Array<{ path: string; 
     { path: `/trajectories/${jobId}`, ready: "trajectory-id" },
     { path: "/benchmarks", ready: "benchmarks-view" },
     { path: `/benchmarks/compare?runs=${runIds.join(",")}`, ready: "instance-matrix" },
+    { path: "/environments", ready: "environments-view" },
   ];
 }
 

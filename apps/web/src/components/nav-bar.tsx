@@ -11,6 +11,7 @@ const NAV_ITEMS = [
   { href: "/runs", label: "Runs" },
   { href: "/trajectories", label: "Trajectories" },
   { href: "/benchmarks", label: "Benchmarks" },
+  { href: "/environments", label: "Environments" },
 ] as const;
 
 export function NavBar() {
