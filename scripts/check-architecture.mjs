@@ -2,13 +2,17 @@
 // - its package table (rows "| `packages/<name>` | <layer> | …") lists every workspace under
 //   packages/ and apps/, at the layer check-deps.mjs enforces (layers.mjs), and no other;
 // - every repository path it cites in backticks (packages/…, apps/…, bench/…, scripts/…, e2e/…,
-//   clients/…, infra/…), the tests that show each invariant above all, exists.
+//   clients/…, infra/…), the tests that show each invariant above all, exists;
+// - it stays short: at most MAX_WORDS words outside fenced blocks (the diagrams), so figures and
+//   per-kind detail go to the packages' and benches' READMEs.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { layerOf } from "./layers.mjs";
 
 const TABLE_ROW = /^\|\s*`((?:packages|apps)\/[\w.-]+)`\s*\|\s*([\d.]+)\s*\|/;
+/** Issue 32: "at most ~1,500 words". */
+export const MAX_WORDS = 1_500;
 const CITED_PATH = /`((?:packages|apps|bench|scripts|e2e|clients|infra)\/[\w./@-]+)`/g;
 
 /** Workspaces under packages/ and apps/ (directories with a package.json) and their layers. */
@@ -41,7 +45,24 @@ export function findArchitectureProblems(markdown, workspaces, exists) {
     if (!known.has(path)) problems.push(`${path} is in the package table but is no workspace`);
   for (const [, path] of markdown.matchAll(CITED_PATH))
     if (!exists(path.replace(/\/$/, ""))) problems.push(`${path} is cited but does not exist`);
+  const words = proseWords(markdown);
+  if (words > MAX_WORDS)
+    problems.push(`${words} words outside fenced blocks, over ${MAX_WORDS}: move detail to a README`);
   return problems;
+}
+
+/**
+ * Words outside fenced (```) blocks: the prose and tables a reader reads, not the diagrams. A word
+ * has a letter or digit (a table's pipes and rules are none).
+ */
+export function proseWords(markdown) {
+  let fenced = false;
+  let words = 0;
+  for (const line of markdown.split("\n")) {
+    if (line.trimStart().startsWith("```")) fenced = !fenced;
+    else if (!fenced) words += line.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  }
+  return words;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findArchitectureProblems } from "./check-architecture.mjs";
+import { findArchitectureProblems, MAX_WORDS, proseWords } from "./check-architecture.mjs";
 
 const workspaces = [
   { path: "packages/shared", layer: 0 },
@@ -38,6 +38,14 @@ describe("check-architecture", () => {
       "packages/gone is in the package table but is no workspace",
       "packages/gone is cited but does not exist",
       "packages/shared/src/b.test.ts is cited but does not exist",
+    ]);
+  });
+
+  it("counts words outside fenced blocks and reports a document over the limit", () => {
+    expect(proseWords("one two\n```mermaid\nnot counted here\n```\n| three | four |")).toBe(4);
+    const long = [...table, Array.from({ length: MAX_WORDS }, () => "word").join(" ")];
+    expect(check(long)).toEqual([
+      `${proseWords(long.join("\n"))} words outside fenced blocks, over ${MAX_WORDS}: move detail to a README`,
     ]);
   });
 });
