@@ -10,3 +10,7 @@ export function findArchitectureProblems(
   workspaces: Workspace[],
   exists: (path: string) => boolean,
 ): string[];
+/** The most words ARCHITECTURE.md may have outside fenced blocks. */
+export const MAX_WORDS: number;
+/** Words (with a letter or digit) outside fenced blocks. */
+export function proseWords(markdown: string): number;
