@@ -8,7 +8,7 @@ import { judgeJobRequest, loadJudgeEnvironment } from "../judge/judge-env-loader
 import { loadRewardEnvironment, rewardFnJobRequest } from "../reward-fn/reward-env-loader";
 import type { TRewardFnPayload } from "../reward-fn/reward-fn-payload.schema";
 import type { OracleTurn } from "./oracle-policy";
-import { submitCall } from "./oracle-policy";
+import { solveScriptTurn, submitCall } from "./oracle-policy";
 
 /** The environment kinds a directory can hold (the handler kind of its tasks). */
 const ENVIRONMENT_KINDS = ["harbor", "reward-fn", "judge"] as const;
@@ -74,16 +74,6 @@ function hasJudgeTable(text: string): boolean {
   }
 }
 
-/** The python call that runs a Harbor task's solve.sh in the workspace (as the oracle's one turn). */
-function solveTurn(script: string): OracleTurn {
-  const code = [
-    "import subprocess",
-    `r = subprocess.run(["bash", "-c", ${JSON.stringify(script)}], cwd="/workspace", capture_output=True, text=True, stdin=subprocess.DEVNULL)`,
-    "print(r.returncode, r.stdout[-2000:], r.stderr[-2000:])",
-  ].join("\n");
-  return [{ name: "python", arguments: { code } }];
-}
-
 /** A row's reference answer: its `ground_truth` as text (a string as it is, other JSON encoded). */
 function referenceAnswer(task: TRewardFnPayload): string {
   return typeof task.groundTruth === "string" ? task.groundTruth : JSON.stringify(task.groundTruth);
@@ -100,7 +90,7 @@ async function loadHarbor(dir: string): Promise<LoadedEnvironment> {
     return {
       id: one.task.name,
       request,
-      oracle: script === null ? null : [solveTurn(script)],
+      oracle: script === null ? null : [solveScriptTurn(script)],
       noop: [],
       incompatibility: one.hostIncompatibility,
     };

@@ -6,15 +6,15 @@ export interface OracleToolCall {
   arguments: Record<string, unknown>;
 }
 
-/** One turn of an oracle script: the tool calls made in it. */
-export type OracleTurn = OracleToolCall[];
+/** One turn of an oracle script: the tool calls made in it, or a final message (no tool call). */
+export type OracleTurn = OracleToolCall[] | { text: string };
 
 /**
  * Task ids of oracle-check jobs start with this marker, and their prompts name them after
  * `Task id: ` (every agent handler writes that line): the policy finds a job's script by it.
  */
 export const ORACLE_TASK_PREFIX = "raas-oracle-check-";
-const TASK_ID = new RegExp(`Task id: (${ORACLE_TASK_PREFIX}\\S+)`);
+const ORACLE_TASK_ID = new RegExp(`Task id: (${ORACLE_TASK_PREFIX}\\S+)`);
 
 const encode = (text: string) => Array.from(text, (c) => c.codePointAt(0) ?? 0);
 const decode = (ids: readonly number[]) => ids.map((id) => String.fromCodePoint(id)).join("");
@@ -47,17 +47,33 @@ export const submitCall = (answer?: string): OracleToolCall => ({
   arguments: answer === undefined ? {} : { answer },
 });
 
+/** The python call that runs a Harbor task's solve.sh in the workspace (as the oracle's one turn). */
+export function solveScriptTurn(script: string): OracleToolCall[] {
+  const code = [
+    "import subprocess",
+    `r = subprocess.run(["bash", "-c", ${JSON.stringify(script)}], cwd="/workspace", capture_output=True, text=True, stdin=subprocess.DEVNULL)`,
+    "print(r.returncode, r.stdout[-2000:], r.stderr[-2000:])",
+  ].join("\n");
+  return [{ name: "python", arguments: { code } }];
+}
+
 /**
  * The reference solution played as a policy (labelled: it is no model): each job follows the
  * script of its task id turn by turn, then submits. The handler's own stages run around it —
  * INIT, the agent loop's tool calls in the real sandbox, EVAL with the task's real verifier — so
  * an oracle check grades exactly as a rollout would.
  */
-export function createOraclePolicy(): {
+export function createOraclePolicy(
+  options: {
+    /** Finds a prompt's task id (group 1). Default: `Task id: raas-oracle-check-…`. */
+    taskIdPattern?: RegExp;
+  } = {},
+): {
   inference: InferencePool;
   /** Sets the script of a task id (before its job is submitted). */
   script(taskId: string, turns: OracleTurn[]): void;
 } {
+  const taskIdPattern = options.taskIdPattern ?? ORACLE_TASK_ID;
   const scripts = new Map<string, OracleTurn[]>();
   const turnOf = new Map<string, number>();
   const inference: InferencePool = {
@@ -65,11 +81,11 @@ export function createOraclePolicy(): {
       turnOf.delete(jobId);
     },
     async generate(request): Promise<GenerateResult> {
-      const taskId = TASK_ID.exec(decode(request.promptIds))?.[1] ?? "";
+      const taskId = taskIdPattern.exec(decode(request.promptIds))?.[1] ?? "";
       const turn = turnOf.get(request.jobId) ?? 0;
       turnOf.set(request.jobId, turn + 1);
-      const calls = scripts.get(taskId)?.[turn] ?? [submitCall()];
-      const responseIds = encode(`CALL:${JSON.stringify(calls)}`);
+      const step = scripts.get(taskId)?.[turn] ?? [submitCall()];
+      const responseIds = encode(Array.isArray(step) ? `CALL:${JSON.stringify(step)}` : step.text);
       return {
         responseIds,
         logprobs: responseIds.map(() => 0),
