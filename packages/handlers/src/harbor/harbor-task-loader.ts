@@ -1,7 +1,7 @@
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
-import { formatIssues, requestFailure } from "@raas/shared";
-import { parse as parseToml } from "smol-toml";
+import { formatIssues } from "@raas/shared";
+import { invalidFile, parseTomlFile } from "../base/environment-files";
 import { HARBOR_WORKSPACE, planHostEnvironment } from "./harbor-dockerfile";
 import { agentPathMap, rewriteHarborPaths } from "./harbor-paths";
 import {
@@ -21,9 +21,6 @@ export interface LoadedHarborTask {
   /** Why it cannot run here (it needs an image, GPUs), or null. */
   hostIncompatibility: string | null;
 }
-
-const invalid = (file: string, message: string) =>
-  requestFailure("VALIDATION_FAILED", `${file}: ${message}`, { details: { file } });
 
 async function exists(path: string): Promise<boolean> {
   return lstat(path).then(
@@ -64,7 +61,7 @@ async function readTree(root: string, taskDir: string): Promise<THarborFile[]> {
         const stat = await lstat(path);
         files.push(fileOf(relative(root, path).split("\\").join("/"), await readFile(path), stat.mode));
       } else
-        throw invalid(
+        throw invalidFile(
           join(basename(taskDir), relative(taskDir, path)),
           "only regular files and directories are read (a symlink or special file)",
         );
@@ -76,31 +73,22 @@ async function readTree(root: string, taskDir: string): Promise<THarborFile[]> {
 
 async function readTaskToml(dir: string) {
   const file = join(basename(dir), "task.toml");
-  if (!(await exists(join(dir, "task.toml")))) throw invalid(file, "missing (every Harbor task has one)");
-  let raw: unknown;
-  try {
-    raw = parseToml(await readFile(join(dir, "task.toml"), "utf8"));
-  } catch (error) {
-    throw invalid(
-      file,
-      `not valid TOML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
-    );
-  }
-  const parsed = ZHarborTaskToml.safeParse(raw);
-  if (!parsed.success) throw invalid(file, formatIssues(parsed.error.issues, { root: "task.toml" }));
+  if (!(await exists(join(dir, "task.toml")))) throw invalidFile(file, "missing (every Harbor task has one)");
+  const text = await readFile(join(dir, "task.toml"), "utf8");
+  const toml = parseTomlFile(file, text, ZHarborTaskToml, "task.toml");
   for (const [section, env] of [
-    ["environment", parsed.data.environment?.env],
-    ["verifier", parsed.data.verifier?.env],
+    ["environment", toml.environment?.env],
+    ["verifier", toml.verifier?.env],
   ] as const) {
     for (const [key, value] of Object.entries(env ?? {})) {
       if (value.includes("${"))
-        throw invalid(
+        throw invalidFile(
           file,
           `${section}.env.${key}: \${VAR} templating reads the host's environment, which RaaS does not pass to tasks`,
         );
     }
   }
-  return normalizeTaskToml(parsed.data);
+  return normalizeTaskToml(toml);
 }
 
 /**
@@ -113,13 +101,13 @@ export async function loadHarborTask(dir: string): Promise<LoadedHarborTask> {
   const config = await readTaskToml(dir);
   const instructionPath = join(dir, "instruction.md");
   if (!(await exists(instructionPath)))
-    throw invalid(join(name, "instruction.md"), "missing (the agent's instruction)");
+    throw invalidFile(join(name, "instruction.md"), "missing (the agent's instruction)");
   if (!(await exists(join(dir, "tests", "test.sh"))))
-    throw invalid(join(name, "tests/test.sh"), "missing (the verifier)");
+    throw invalidFile(join(name, "tests/test.sh"), "missing (the verifier)");
   const environment = await readTree(join(dir, "environment"), dir);
   const dockerfile = environment.find((f) => f.path === "Dockerfile");
   if (dockerfile?.encoding === "base64")
-    throw invalid(join(name, "environment/Dockerfile"), "not UTF-8 text");
+    throw invalidFile(join(name, "environment/Dockerfile"), "not UTF-8 text");
   const solution = await readTree(join(dir, "solution"), dir);
   const candidate = {
     name: config.name ?? name,
@@ -131,7 +119,7 @@ export async function loadHarborTask(dir: string): Promise<LoadedHarborTask> {
     solution: solution.length > 0 ? solution : null,
   };
   const parsed = ZHarborTask.safeParse(candidate);
-  if (!parsed.success) throw invalid(name, formatIssues(parsed.error.issues, { root: "task" }));
+  if (!parsed.success) throw invalidFile(name, formatIssues(parsed.error.issues, { root: "task" }));
   return { dir, task: parsed.data, hostIncompatibility: hostIncompatibility(parsed.data) };
 }
 
@@ -149,7 +137,7 @@ export async function loadHarborDataset(dir: string): Promise<LoadedHarborTask[]
     if ((await exists(join(taskDir, "task.toml"))) || (await exists(join(taskDir, "instruction.md"))))
       tasks.push(await loadHarborTask(taskDir));
   }
-  if (tasks.length === 0) throw invalid(dir, "no task directories (none has a task.toml)");
+  if (tasks.length === 0) throw invalidFile(dir, "no task directories (none has a task.toml)");
   return tasks;
 }
 
@@ -176,7 +164,7 @@ export function harborJobRequest(
   loaded: LoadedHarborTask,
   options: { taskId?: string; agent?: THarborPayload["agent"] } = {},
 ): HarborJobRequest {
-  if (loaded.hostIncompatibility !== null) throw invalid(loaded.dir, loaded.hostIncompatibility);
+  if (loaded.hostIncompatibility !== null) throw invalidFile(loaded.dir, loaded.hostIncompatibility);
   const { agentTimeoutSec, verifierTimeoutSec } = loaded.task.config;
   const budget = agentTimeoutSec !== null ? { timeBudgetMs: Math.round(agentTimeoutSec * 1000) } : {};
   const agent = { ...budget, ...options.agent };

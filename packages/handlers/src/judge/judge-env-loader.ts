@@ -1,7 +1,5 @@
-import { lstat, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { formatIssues, requestFailure } from "@raas/shared";
-import { parse as parseToml } from "smol-toml";
+import { invalidFile, readDatasetTasks, readEnvFile, readManifestFile } from "../base/environment-files";
 import {
   type TJudgeEnvManifest,
   type TJudgeEnvRow,
@@ -20,32 +18,6 @@ export interface LoadedJudgeEnvironment {
   name: string;
   description: string | null;
   tasks: TJudgePayload[];
-}
-
-const invalid = (file: string, message: string) =>
-  requestFailure("VALIDATION_FAILED", `${file}: ${message}`, { details: { file } });
-
-async function readEnvFile(dir: string, path: string, what: string): Promise<string> {
-  const shown = join(basename(dir), path);
-  const stat = await lstat(join(dir, path)).catch(() => null);
-  if (stat === null) throw invalid(shown, `missing (${what})`);
-  if (!stat.isFile()) throw invalid(shown, "not a regular file (a symlink or directory)");
-  return readFile(join(dir, path), "utf8");
-}
-
-async function readManifest(dir: string): Promise<TJudgeEnvManifest> {
-  const file = join(basename(dir), MANIFEST);
-  const text = await readEnvFile(dir, MANIFEST, "every judge environment has one");
-  let raw: unknown;
-  try {
-    raw = parseToml(text);
-  } catch (error) {
-    const first = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw invalid(file, `not valid TOML: ${first}`);
-  }
-  const parsed = ZJudgeEnvManifest.safeParse(raw);
-  if (!parsed.success) throw invalid(file, formatIssues(parsed.error.issues, { root: MANIFEST }));
-  return parsed.data;
 }
 
 function payloadOf(
@@ -82,32 +54,21 @@ function payloadOf(
  * file, the line and the field. Row ids must be unique.
  */
 export async function loadJudgeEnvironment(dir: string): Promise<LoadedJudgeEnvironment> {
-  const manifest = await readManifest(dir);
+  const manifest = await readManifestFile(
+    dir,
+    MANIFEST,
+    ZJudgeEnvManifest,
+    "every judge environment has one",
+  );
   const name = manifest.name ?? basename(dir);
   const rubric = await readEnvFile(dir, manifest.judge.rubric_file, "the rubric");
-  if (rubric.trim() === "") throw invalid(join(basename(dir), manifest.judge.rubric_file), "empty");
-  const datasetFile = join(basename(dir), manifest.dataset);
-  const lines = (await readEnvFile(dir, manifest.dataset, "the dataset")).split("\n");
-  const tasks: TJudgePayload[] = [];
-  const seen = new Set<string>();
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === "") continue;
-    const at = `${datasetFile}:${index + 1}`;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (error) {
-      throw invalid(at, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const row = ZJudgeEnvRow.safeParse(raw);
-    if (!row.success) throw invalid(at, formatIssues(row.error.issues, { root: "row" }));
-    const payload = ZJudgePayload.safeParse(payloadOf(row.data, index + 1, { name, manifest, rubric }));
-    if (!payload.success) throw invalid(at, formatIssues(payload.error.issues, { root: "row" }));
-    if (seen.has(payload.data.taskId)) throw invalid(at, `id ${payload.data.taskId} appears twice`);
-    seen.add(payload.data.taskId);
-    tasks.push(payload.data);
-  }
-  if (tasks.length === 0) throw invalid(datasetFile, "no rows");
+  if (rubric.trim() === "") throw invalidFile(join(basename(dir), manifest.judge.rubric_file), "empty");
+  const tasks = await readDatasetTasks(
+    dir,
+    manifest.dataset,
+    { row: ZJudgeEnvRow, task: ZJudgePayload },
+    (row, lineNo) => payloadOf(row, lineNo, { name, manifest, rubric }),
+  );
   return { dir, name, description: manifest.description ?? null, tasks };
 }
 

@@ -1,22 +1,17 @@
 import { z } from "zod";
+import {
+  envManifestHead,
+  ZEnvAgentSettings,
+  ZEnvRowId,
+  ZRelativeFile,
+} from "../base/environment-manifest.schema";
 
 // `environment.toml` of a judge environment, snake_case as the other environment kinds'. Unknown
 // keys are refused: a misspelt `score_max` silently ignored would change every reward.
 
-const ZRelativeFile = z
-  .string()
-  .min(1)
-  .max(500)
-  .refine(
-    (path) => !path.startsWith("/") && path.split("/").every((part) => part !== "" && part !== ".."),
-    "a path inside the environment directory",
-  );
-
 export const ZJudgeEnvManifest = z
   .object({
-    name: z.string().min(1).max(200).optional(),
-    description: z.string().max(2_000).optional(),
-    dataset: ZRelativeFile.default("data.jsonl"),
+    ...envManifestHead,
     judge: z
       .object({
         rubric_file: ZRelativeFile.default("rubric.md"),
@@ -32,13 +27,7 @@ export const ZJudgeEnvManifest = z
         path: ["score_max"],
       })
       .prefault({}),
-    agent: z
-      .object({
-        system_prompt: z.string().min(1).max(100_000).optional(),
-        max_turns: z.number().int().min(1).max(1_000).optional(),
-      })
-      .strict()
-      .prefault({}),
+    agent: ZEnvAgentSettings,
   })
   .strict();
 export type TJudgeEnvManifest = z.infer<typeof ZJudgeEnvManifest>;
@@ -46,7 +35,7 @@ export type TJudgeEnvManifest = z.infer<typeof ZJudgeEnvManifest>;
 /** One dataset line: the task, optional points of its own added to the rubric, an optional reference. */
 export const ZJudgeEnvRow = z
   .object({
-    id: z.union([z.string().min(1).max(200), z.number().int()]).optional(),
+    id: ZEnvRowId,
     prompt: z.string().min(1),
     rubric: z.string().min(1).optional(),
     reference: z.string().min(1).optional(),

@@ -1,7 +1,5 @@
-import { lstat, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { formatIssues, requestFailure } from "@raas/shared";
-import { parse as parseToml } from "smol-toml";
+import { invalidFile, readDatasetTasks, readEnvFile, readManifestFile } from "../base/environment-files";
 import {
   type TRewardEnvManifest,
   type TRewardEnvRow,
@@ -22,35 +20,6 @@ export interface LoadedRewardEnvironment {
   description: string | null;
   /** One payload per dataset line, in file order. */
   tasks: TRewardFnPayload[];
-}
-
-const invalid = (file: string, message: string) =>
-  requestFailure("VALIDATION_FAILED", `${file}: ${message}`, { details: { file } });
-
-/** Reads a regular file of the environment; a missing one or a symlink is refused by name. */
-async function readEnvFile(dir: string, path: string, what: string): Promise<string> {
-  const shown = join(basename(dir), path);
-  const stat = await lstat(join(dir, path)).catch(() => null);
-  if (stat === null) throw invalid(shown, `missing (${what})`);
-  if (!stat.isFile()) throw invalid(shown, "not a regular file (a symlink or directory)");
-  return readFile(join(dir, path), "utf8");
-}
-
-async function readManifest(dir: string): Promise<TRewardEnvManifest> {
-  const file = join(basename(dir), MANIFEST);
-  const text = await readEnvFile(dir, MANIFEST, "every reward-function environment has one");
-  let raw: unknown;
-  try {
-    raw = parseToml(text);
-  } catch (error) {
-    throw invalid(
-      file,
-      `not valid TOML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
-    );
-  }
-  const parsed = ZRewardEnvManifest.safeParse(raw);
-  if (!parsed.success) throw invalid(file, formatIssues(parsed.error.issues, { root: MANIFEST }));
-  return parsed.data;
 }
 
 /** The user message and system prompt of a row's `prompt` (a string, or system + one user message). */
@@ -95,34 +64,21 @@ function payloadOf(
  * (`math-verify/data.jsonl:3: ground_truth is missing …`). Row ids must be unique.
  */
 export async function loadRewardEnvironment(dir: string): Promise<LoadedRewardEnvironment> {
-  const manifest = await readManifest(dir);
+  const manifest = await readManifestFile(
+    dir,
+    MANIFEST,
+    ZRewardEnvManifest,
+    "every reward-function environment has one",
+  );
   const name = manifest.name ?? basename(dir);
   const verifierSource = await readEnvFile(dir, manifest.verifier.file, "the verifier");
-  if (verifierSource.trim() === "") throw invalid(join(basename(dir), manifest.verifier.file), "empty");
-  const datasetFile = join(basename(dir), manifest.dataset);
-  const lines = (await readEnvFile(dir, manifest.dataset, "the dataset")).split("\n");
-  const tasks: TRewardFnPayload[] = [];
-  const seen = new Set<string>();
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === "") continue;
-    const at = `${datasetFile}:${index + 1}`;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (error) {
-      throw invalid(at, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const row = ZRewardEnvRow.safeParse(raw);
-    if (!row.success) throw invalid(at, formatIssues(row.error.issues, { root: "row" }));
-    const payload = ZRewardFnPayload.safeParse(
-      payloadOf(row.data, index + 1, { name, manifest, verifierSource }),
-    );
-    if (!payload.success) throw invalid(at, formatIssues(payload.error.issues, { root: "row" }));
-    if (seen.has(payload.data.taskId)) throw invalid(at, `id ${payload.data.taskId} appears twice`);
-    seen.add(payload.data.taskId);
-    tasks.push(payload.data);
-  }
-  if (tasks.length === 0) throw invalid(datasetFile, "no rows");
+  if (verifierSource.trim() === "") throw invalidFile(join(basename(dir), manifest.verifier.file), "empty");
+  const tasks = await readDatasetTasks(
+    dir,
+    manifest.dataset,
+    { row: ZRewardEnvRow, task: ZRewardFnPayload },
+    (row, lineNo) => payloadOf(row, lineNo, { name, manifest, verifierSource }),
+  );
   return { dir, name, description: manifest.description ?? null, tasks };
 }
 

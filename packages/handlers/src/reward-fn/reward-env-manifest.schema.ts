@@ -1,23 +1,18 @@
 import { z } from "zod";
+import {
+  envManifestHead,
+  ZEnvAgentSettings,
+  ZEnvRowId,
+  ZRelativeFile,
+} from "../base/environment-manifest.schema";
 
 // `environment.toml` of a Python reward-function environment, with snake_case keys as Harbor's
 // task.toml has them. Unknown keys are refused: a misspelt `exception_means_wrong` silently
 // ignored would change which failures are trainable.
 
-const ZRelativeFile = z
-  .string()
-  .min(1)
-  .max(500)
-  .refine(
-    (path) => !path.startsWith("/") && path.split("/").every((part) => part !== "" && part !== ".."),
-    "a path inside the environment directory",
-  );
-
 export const ZRewardEnvManifest = z
   .object({
-    name: z.string().min(1).max(200).optional(),
-    description: z.string().max(2_000).optional(),
-    dataset: ZRelativeFile.default("data.jsonl"),
+    ...envManifestHead,
     verifier: z
       .object({
         file: ZRelativeFile.default("verify.py"),
@@ -30,13 +25,7 @@ export const ZRewardEnvManifest = z
       })
       .strict()
       .prefault({}),
-    agent: z
-      .object({
-        system_prompt: z.string().min(1).max(100_000).optional(),
-        max_turns: z.number().int().min(1).max(1_000).optional(),
-      })
-      .strict()
-      .prefault({}),
+    agent: ZEnvAgentSettings,
   })
   .strict();
 export type TRewardEnvManifest = z.infer<typeof ZRewardEnvManifest>;
@@ -50,7 +39,7 @@ const ZMessage = z.object({ role: z.enum(["system", "user"]), content: z.string(
  */
 export const ZRewardEnvRow = z
   .object({
-    id: z.union([z.string().min(1).max(200), z.number().int()]).optional(),
+    id: ZEnvRowId,
     prompt: z.union([
       z.string().min(1),
       z
