@@ -14,6 +14,13 @@ import { createTestRuntime, requireBubblewrap } from "./support/sandbox-fixture"
 const MIB = 1024 ** 2;
 /** memoryBytes 512 MiB + the server's 128 MiB headroom. */
 const BOUND_BYTES = 640 * MIB;
+/**
+ * Shmem is the host's, so other processes' tmpfs files and shared memory count too (a suite beside
+ * this one, a browser, a build): CI saw 700 MiB here while another suite ran sandboxes. This much of
+ * the growth is theirs. Without the bounds the sandbox alone adds 2,250 MiB (1,000 + 250 + 1,000),
+ * so the check still tells a bounded sandbox from an unbounded one by a wide margin.
+ */
+const OTHERS_SHMEM_BYTES = 256 * MIB;
 
 /** The host's shared memory (tmpfs and shm pages) now, in bytes. */
 function hostShmemBytes(): number {
@@ -98,7 +105,7 @@ describe("memory-backed files without cgroups", () => {
     } finally {
       growth = shmem.stop();
     }
-    expect(growth, "host Shmem growth in MiB").toBeLessThanOrEqual(BOUND_BYTES);
+    expect(growth, "host Shmem growth in bytes").toBeLessThanOrEqual(BOUND_BYTES + OTHERS_SHMEM_BYTES);
     expect(failureOf(error)?.kind).toBe("sandbox-error");
     expect(failureOf(error, "policy")).toHaveProperty(
       "policyReason",
