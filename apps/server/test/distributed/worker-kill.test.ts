@@ -42,9 +42,17 @@ describe("kill -9 of a worker in distributed mode", () => {
       await holder?.kill();
       live.delete(holderId as string);
 
+      let unfinished = "";
       await until(
-        async () => (await deployment.storedJobs(ids)).every((job) => isTerminalStatus(job.status)),
-        "every job in a final state",
+        async () => {
+          const open = (await deployment.storedJobs(ids)).filter((job) => !isTerminalStatus(job.status));
+          // Named in the time-out message, so a stuck job says where it stuck.
+          unfinished = open
+            .map((job) => `${job.id} ${job.status}(${job.stage}) attempt ${job.attempts}`)
+            .join(", ");
+          return open.length === 0;
+        },
+        () => `every job in a final state (victim ${victim} on ${holderId}; still open: ${unfinished})`,
         240_000,
       );
       for (const job of await deployment.storedJobs(ids)) {

@@ -132,15 +132,19 @@ export async function submitSleepJobs(
   return results.map((result) => result.job.id);
 }
 
-/** Polls until `check` holds; the bound only stops a broken run from hanging. */
+/**
+ * Polls until `check` holds; the bound only stops a broken run from hanging. `what` may be a
+ * function, read at the time-out, to say what was still missing.
+ */
 export async function until(
   check: () => boolean | Promise<boolean>,
-  what: string,
+  what: string | (() => string),
   timeoutMs = 60_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
