@@ -134,9 +134,17 @@ describe.each([
       expect(sandboxDirsOf(baseDirs, killed.id)).toEqual([]);
 
       // Its jobs start again on the survivor, whose sandboxes nothing touched: every job completes.
+      let unfinished = "";
       await until(
-        async () => (await deployment.storedJobs(ids)).every((job) => isTerminalStatus(job.status)),
-        "every job in a final state",
+        async () => {
+          const open = (await deployment.storedJobs(ids)).filter((job) => !isTerminalStatus(job.status));
+          // Named in the time-out message, so a stuck job says where it stuck.
+          unfinished = open
+            .map((job) => `${job.id} ${job.status}(${job.stage}) attempt ${job.attempts}`)
+            .join(", ");
+          return open.length === 0;
+        },
+        () => `every job in a final state (killed ${killed.id}; still open: ${unfinished})`,
         300_000,
       );
       expect((await deployment.storedJobs(ids)).map((job) => job.status)).toEqual(ids.map(() => "completed"));
