@@ -16,9 +16,14 @@ test("Sandboxes shows the counts, latency, limit hits, failures and worker load 
   const api = apiClient("viewer");
   const tag = uniqueTag("sb");
   const jobIds = await runMathJobs(tag, 3, { passMemoryLimit: true });
-  const { events: jobEvents } = await api.sandboxes.events.query({ jobId: jobIds[0]! });
-  expect(jobEvents.map((event) => event.type)).toEqual(expect.arrayContaining(["created", "ready"]));
-  const hostId = jobEvents[0]!.hostId!;
+  // Hosts store sandbox events in batches off the rollout's path (every 250 ms, later under
+  // load): a job can be terminal before its sandbox's events are written.
+  let hostId = "";
+  await expect(async () => {
+    const { events } = await api.sandboxes.events.query({ jobId: jobIds[0]! });
+    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(["created", "ready"]));
+    hostId = events[0]!.hostId!;
+  }).toPass({ timeout: 30_000 });
 
   await page.goto(`${e2eUrls().webUrl}/sandboxes`);
   await expect(page.getByRole("heading", { name: "Sandboxes", level: 1 })).toBeVisible();
