@@ -215,6 +215,30 @@ describe("environments.* on the embedded PGlite store", () => {
       dataset: "harbor-examples",
       config: { environment: { name: "harbor-examples", kind: "harbor", path: HARBOR } },
     });
+    // Per-task rewards as `raas eval env` records them: the run's mean reward is over graded tasks.
+    const recorded = await call(`${server.url}/api/v1/benchmarks/oracle-harbor-1/results`, {
+      body: {
+        results: [
+          { instanceId: "raas-examples/log-report", resolved: true, detail: { reward: 1 } },
+          { instanceId: "raas-examples/recover-csv", resolved: false, detail: { reward: 0.5 } },
+          {
+            instanceId: "raas-examples/serve-config",
+            resolved: false,
+            detail: { reward: null, error: "eval in eval: the verifier crashed" },
+          },
+        ],
+      },
+      token: TOKENS.trainerToken,
+    });
+    expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
+    expect(recorded.body.run).toMatchObject({
+      totalCount: 3,
+      resolvedCount: 1,
+      rewardCount: 2,
+      meanReward: 0.75,
+    });
+    const listedRuns = await call(`${server.url}/api/v1/benchmarks?dataset=harbor-examples`);
+    expect(listedRuns.body.runs).toMatchObject([{ id: "oracle-harbor-1", meanReward: 0.75 }]);
     const unknown = await call(`${server.url}/api/v1/benchmarks`, {
       body: { id: "oracle-x", model: "oracle", environment: "nope" },
       token: TOKENS.trainerToken,

@@ -63,6 +63,8 @@ describe("benchmarks.* on the in-memory store", () => {
       config: { concurrency: 2 },
       totalCount: 0,
       resolvedCount: 0,
+      rewardCount: 0,
+      meanReward: null,
       createdAtMs: 1_000,
       finishedAtMs: null,
     });
@@ -91,6 +93,8 @@ describe("benchmarks.* on the in-memory store", () => {
     const got = await http(api(`/${RUN.id}`));
     expect(got.status).toBe(200);
     expect(got.body.run).toMatchObject({ id: RUN.id, totalCount: 3, resolvedCount: 3, status: "completed" });
+    // SWE-bench results carry no reward: no mean reward.
+    expect(got.body.run).toMatchObject({ rewardCount: 0, meanReward: null });
 
     await trainer.benchmarks.createRun.mutate({ ...RUN, id: "other-model", model: "Qwen/Qwen3-4B" });
     const viewer = trpcClient(server.url, TOKENS.viewer);

@@ -65,6 +65,8 @@ describe.each(targets)("PrismaBenchmarkRunStore on %s", (_name, open) => {
         finishedAtMs: 9_000,
         totalCount: 2,
         resolvedCount: 2,
+        rewardCount: 0,
+        meanReward: null,
         ...base,
       });
       expect(await store.listResults("bench_1")).toEqual([
@@ -73,6 +75,45 @@ describe.each(targets)("PrismaBenchmarkRunStore on %s", (_name, open) => {
       ]);
       expect((await store.listRuns()).map((run) => run.id)).toEqual(["bench_2", "bench_1"]);
       expect((await store.listRuns({ model: "Qwen3-4B" })).map((run) => run.id)).toEqual(["bench_2"]);
+    } finally {
+      await jobStore.close();
+    }
+  });
+
+  it("averages the results' numeric detail.reward per run; errors and SWE results carry none", async () => {
+    const jobStore = await open();
+    try {
+      const store = new PrismaBenchmarkRunStore(jobStore.prisma);
+      const base = { model: "m", dataset: "math-verify", split: null, status: "running", config: null };
+      await store.createRun({ id: "env_1", createdAtMs: 1, ...base });
+      await store.createRun({ id: "env_2", createdAtMs: 2, ...base });
+      const graded = (instanceId: string, reward: number) => ({
+        instanceId,
+        jobId: null,
+        resolved: reward >= 1,
+        failToPass: null,
+        passToPass: null,
+        detail: { reward, jobId: `job_${instanceId}` },
+        createdAtMs: 3,
+      });
+      await store.recordResults("env_1", [
+        graded("t1", 1),
+        graded("t2", 0.25),
+        { ...graded("t3", 0), detail: { reward: null, error: "eval in eval: verifier crashed" } },
+        { ...graded("t4", 0), detail: { reward: "1" } },
+        { ...graded("t5", 0), detail: null },
+      ]);
+      expect(await store.getRun("env_1")).toMatchObject({
+        totalCount: 5,
+        resolvedCount: 1,
+        rewardCount: 2,
+        meanReward: 0.625,
+      });
+      const listed = await store.listRuns({ dataset: "math-verify" });
+      expect(listed.map((run) => [run.id, run.rewardCount, run.meanReward])).toEqual([
+        ["env_2", 0, null],
+        ["env_1", 2, 0.625],
+      ]);
     } finally {
       await jobStore.close();
     }

@@ -26,9 +26,7 @@ export class PrismaBenchmarkRunStore implements BenchmarkRunStore {
     this.#prisma = prisma;
   }
 
-  async createRun(
-    run: Omit<BenchmarkRunRecord, "totalCount" | "resolvedCount" | "finishedAtMs">,
-  ): Promise<void> {
+  async createRun(run: Parameters<BenchmarkRunStore["createRun"]>[0]): Promise<void> {
     await this.#prisma.benchmarkRun.create({
       data: { ...run, config: json(run.config), totalCount: 0, resolvedCount: 0 },
     });
@@ -69,7 +67,8 @@ export class PrismaBenchmarkRunStore implements BenchmarkRunStore {
 
   async getRun(runId: string): Promise<BenchmarkRunRecord | null> {
     const row = await this.#prisma.benchmarkRun.findUnique({ where: { id: runId } });
-    return row ? fromRunRow(row) : null;
+    if (!row) return null;
+    return fromRunRow(row, (await this.#rewardsOf([runId])).get(runId));
   }
 
   /** Newest first. */
@@ -81,7 +80,24 @@ export class PrismaBenchmarkRunStore implements BenchmarkRunStore {
       },
       orderBy: [{ createdAtMs: "desc" }, { id: "desc" }],
     });
-    return rows.map(fromRunRow);
+    const rewards = await this.#rewardsOf(rows.map((row) => row.id));
+    return rows.map((row) => fromRunRow(row, rewards.get(row.id)));
+  }
+
+  /**
+   * Per run, the count and mean of its results' numeric `detail.reward` (environment runs), read
+   * when a run is: one aggregate over the runs asked for, no stored column to keep in step.
+   */
+  async #rewardsOf(runIds: readonly string[]): Promise<Map<string, RunRewards>> {
+    if (runIds.length === 0) return new Map();
+    const rows = await this.#prisma.$queryRaw<Array<{ runId: string; count: number; mean: number }>>`
+      SELECT "run_id" AS "runId", count(*)::int AS "count", avg(("detail"->>'reward')::float8) AS "mean"
+      FROM "benchmark_results"
+      WHERE "run_id" IN (${Prisma.join([...runIds])}) AND jsonb_typeof("detail"->'reward') = 'number'
+      GROUP BY "run_id"`;
+    return new Map(
+      rows.map((row) => [row.runId, { rewardCount: Number(row.count), meanReward: Number(row.mean) }]),
+    );
   }
 
   /** Ordered by instance id. */
@@ -94,9 +110,16 @@ export class PrismaBenchmarkRunStore implements BenchmarkRunStore {
   }
 }
 
-function fromRunRow(row: BenchmarkRun): BenchmarkRunRecord {
+interface RunRewards {
+  rewardCount: number;
+  meanReward: number | null;
+}
+
+const NO_REWARDS: RunRewards = { rewardCount: 0, meanReward: null };
+
+function fromRunRow(row: BenchmarkRun, rewards: RunRewards = NO_REWARDS): BenchmarkRunRecord {
   const site = { table: "benchmark_runs", column: "config", rowId: row.id };
-  return { ...row, config: parseJsonColumn(ZBenchmarkJsonObject, row.config, site) };
+  return { ...row, ...rewards, config: parseJsonColumn(ZBenchmarkJsonObject, row.config, site) };
 }
 
 function fromResultRow(row: BenchmarkResult): BenchmarkResultRecord {

@@ -42,6 +42,21 @@ describe("MemoryBenchmarkRunStore", () => {
     expect(await store.listResults("nope")).toEqual([]);
   });
 
+  it("averages the results' numeric detail.reward; SWE results and errors carry none", async () => {
+    const store = new MemoryBenchmarkRunStore();
+    await store.createRun({ id: "env", createdAtMs: 1, ...run });
+    expect(await store.getRun("env")).toMatchObject({ rewardCount: 0, meanReward: null });
+    await store.recordResults("env", [
+      { ...result, instanceId: "t1", detail: { reward: 1, jobId: "job_1" } },
+      { ...result, instanceId: "t2", resolved: false, detail: { reward: 0.5, jobId: "job_2" } },
+      { ...result, instanceId: "t3", resolved: false, detail: { reward: null, error: "eval in eval: boom" } },
+      { ...result, instanceId: "t4", detail: null },
+    ]);
+    expect(await store.getRun("env")).toMatchObject({ totalCount: 4, rewardCount: 2, meanReward: 0.75 });
+    await store.recordResults("env", [{ ...result, instanceId: "t2", detail: { reward: 0 } }]);
+    expect(await store.getRun("env")).toMatchObject({ rewardCount: 2, meanReward: 0.5 });
+  });
+
   it("rejects a duplicate id (CONFLICT) and writes to an unknown run (NOT_FOUND); copies records", async () => {
     const store = new MemoryBenchmarkRunStore();
     await store.createRun({ id: "r1", createdAtMs: 1, ...run });

@@ -21,7 +21,17 @@ export class MemoryBenchmarkRunStore implements BenchmarkRunStore {
     if (this.#runs.has(run.id)) {
       throw requestFailure("CONFLICT", `a benchmark run with id "${run.id}" already exists`);
     }
-    this.#runs.set(run.id, structuredClone({ ...run, totalCount: 0, resolvedCount: 0, finishedAtMs: null }));
+    this.#runs.set(
+      run.id,
+      structuredClone({
+        ...run,
+        totalCount: 0,
+        resolvedCount: 0,
+        rewardCount: 0,
+        meanReward: null,
+        finishedAtMs: null,
+      }),
+    );
     this.#results.set(run.id, new Map());
   }
 
@@ -33,6 +43,12 @@ export class MemoryBenchmarkRunStore implements BenchmarkRunStore {
     const all = [...stored.values()];
     run.totalCount = all.length;
     run.resolvedCount = all.filter((result) => result.resolved).length;
+    const rewards = all.flatMap((result) =>
+      typeof result.detail?.reward === "number" ? [result.detail.reward] : [],
+    );
+    run.rewardCount = rewards.length;
+    run.meanReward =
+      rewards.length === 0 ? null : rewards.reduce((sum, reward) => sum + reward, 0) / rewards.length;
   }
 
   async finishRun(runId: string, status: string, finishedAtMs: number): Promise<void> {

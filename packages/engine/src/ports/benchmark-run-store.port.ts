@@ -17,6 +17,13 @@ export interface BenchmarkRunRecord {
   totalCount: number;
   /** Stored results with `resolved`. */
   resolvedCount: number;
+  /**
+   * Stored results whose `detail.reward` is a number (an environment run's graded tasks; SWE-bench
+   * results and errors carry none).
+   */
+  rewardCount: number;
+  /** The mean of those rewards; null when there are none. */
+  meanReward: number | null;
   createdAtMs: number;
   finishedAtMs: number | null;
 }
@@ -35,7 +42,10 @@ export interface BenchmarkResultRecord {
 }
 
 /** A run as its evaluator creates it: the counts start at 0, `finishedAtMs` at null. */
-export type NewBenchmarkRun = Omit<BenchmarkRunRecord, "totalCount" | "resolvedCount" | "finishedAtMs">;
+export type NewBenchmarkRun = Omit<
+  BenchmarkRunRecord,
+  "totalCount" | "resolvedCount" | "rewardCount" | "meanReward" | "finishedAtMs"
+>;
 
 /** A result as recorded for a run (the run id is the call's). */
 export type NewBenchmarkResult = Omit<BenchmarkResultRecord, "runId">;
@@ -56,7 +66,8 @@ export interface BenchmarkRunStore {
   createRun(run: NewBenchmarkRun): Promise<void>;
   /**
    * Stores results of an existing run (a result already stored for an instance is replaced) and
-   * refreshes the run's total and resolved counts. Instance ids are unique within one call.
+   * refreshes the run's total and resolved counts and its mean reward. Instance ids are unique
+   * within one call.
    */
   recordResults(runId: string, results: readonly NewBenchmarkResult[]): Promise<void>;
   /** Sets the status and finish time of an existing run. */

@@ -66,6 +66,13 @@ export const ZBenchmarkRunView = z
     config: ZJsonObject.nullable().describe("Evaluation settings stored with the run, or null."),
     totalCount: z.number().int().describe("Instances with a stored result."),
     resolvedCount: z.number().int().describe("Of those, instances resolved."),
+    rewardCount: z
+      .number()
+      .int()
+      .describe(
+        "Of those, results with a numeric `detail.reward` (an environment run's graded tasks; 0 for SWE-bench runs).",
+      ),
+    meanReward: z.number().nullable().describe("The mean of those rewards, or null when no result has one."),
     createdAtMs: z.number().describe("When the run was created, ms since the Unix epoch."),
     finishedAtMs: z.number().nullable().describe("When it was finished, or null while running."),
   })
