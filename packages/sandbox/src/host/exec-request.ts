@@ -1,3 +1,4 @@
+import type { SandboxExecOptions } from "@raas/engine";
 import { sandboxFailure } from "@raas/shared";
 import type { ExecRequestBody, ExecResultByOp } from "../protocol/exec-protocol.types";
 import { type ExecClient, ExecRequestError } from "./exec-client";
@@ -56,4 +57,22 @@ export async function requestWithDeadline<Op extends "tool" | "exec">(
     clearTimeout(hangTimer);
     signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** The request that runs `argv` as one command (`Sandbox.exec`), killed whole after `timeoutMs`. */
+export function execRequestBody(
+  argv: readonly string[],
+  options: SandboxExecOptions,
+  timeoutMs: number,
+): Extract<ExecRequestBody, { op: "exec" }> {
+  return {
+    op: "exec",
+    argv: [...argv],
+    timeoutMs,
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.stdin !== undefined ? { stdinB64: Buffer.from(options.stdin).toString("base64") } : {}),
+    ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
+    ...(options.readOnlyWorkspace ? { readOnlyWorkspace: true } : {}),
+  };
 }

@@ -13,14 +13,12 @@ import type {
   ToolResult,
 } from "@raas/engine";
 import type { TSandboxState } from "@raas/shared";
-import { blamePolicy, sandboxFailure } from "@raas/shared";
+import { sandboxFailure } from "@raas/shared";
 import type { ExecFileEntry, ExecHealth, ExecRequestBody } from "../protocol/exec-protocol.types";
 import { ExecClient } from "./exec-client";
-import { callExecServer, requestWithDeadline } from "./exec-request";
+import { callExecServer, execRequestBody, requestWithDeadline } from "./exec-request";
 import { registerExitCleanup } from "./exit-cleanup";
-import { callWatchingHostDisk } from "./host-disk-call";
 import { waitForReadyLine } from "./launcher-ready";
-import { limitHitsOfCall } from "./limit-hits";
 import type { ManagedSandboxOptions } from "./managed-sandbox.types";
 import {
   type ProcessTable,
@@ -30,12 +28,11 @@ import {
 } from "./process-table";
 import { HOST_CHANNEL_SUBDIR, removeSandboxDirs } from "./sandbox-dirs";
 import { isSandboxFailure } from "./sandbox-failure";
+import { SandboxLimits } from "./sandbox-limits";
 import { spawnSandboxProcess } from "./sandbox-process";
-import { killSandboxProcesses, killSandboxSync } from "./sandbox-teardown";
-import { DEFAULT_WORKSPACE_MAX_ENTRIES, SandboxWatchdog } from "./sandbox-watchdog";
+import { killSandboxProcesses, killSandboxSync, sharedTableKillTarget } from "./sandbox-teardown";
 import { spawnLauncher } from "./spawn-launcher";
-import { WATCHDOG_CLOSE_REASONS, type WatchdogLimitHit } from "./watchdog-decision";
-import { measureWorkspace } from "./workspace-usage";
+import { ToolSessions } from "./tool-sessions";
 
 export type { LaunchPlan, ManagedSandboxOptions } from "./managed-sandbox.types";
 
@@ -53,19 +50,22 @@ export class ManagedSandbox implements Sandbox {
   #client: ExecClient | undefined;
   #stderrTail: () => string = () => "";
   #inflight = 0;
-  #wallTimer: NodeJS.Timeout | undefined;
   #jobId: string | null;
   #closing: Promise<void> | undefined;
   #unregisterExit: (() => void) | undefined;
   #exited: Promise<void> = Promise.resolve();
-  /** Set when a limit the agent used up closed the sandbox (the reason, for attribution). */
-  #limitClosure: string | undefined;
-  #watchdog: SandboxWatchdog | undefined;
+  readonly #limits: SandboxLimits;
 
   constructor(options: ManagedSandboxOptions) {
     this.id = options.id;
     this.#options = options;
     this.#jobId = options.jobId;
+    this.#limits = new SandboxLimits(options, {
+      // Sampling: a table shared by every sandbox's watchdog, a moment old at most.
+      processes: () => this.#processes(SHARED_PROCESS_TABLE.recent()),
+      emit: (type, detail) => this.#emit(type, detail),
+      close: (closeReason) => void this.#teardown("closed", closeReason),
+    });
   }
 
   get state(): TSandboxState {
@@ -141,7 +141,7 @@ export class ManagedSandbox implements Sandbox {
         isolation: health.isolation,
       });
       this.#isolation = health.isolation;
-      this.#startWatchdog();
+      this.#limits.startWatchdog();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (signal?.aborted) {
@@ -164,49 +164,7 @@ export class ManagedSandbox implements Sandbox {
   assign(jobId: string | null, detail: Record<string, unknown> = {}): void {
     this.#jobId = jobId;
     if (Object.keys(detail).length > 0) this.#emit("assigned", detail);
-    if (this.#options.wallTimeMs === undefined || this.#wallTimer) return;
-    this.#wallTimer = setTimeout(
-      () =>
-        this.#closeForLimit(
-          `the sandbox's wall-time limit of ${this.#options.wallTimeMs} ms ran out`,
-          { limit: "wallTime", wallTimeMs: this.#options.wallTimeMs },
-          "wall_time",
-        ),
-      this.#options.wallTimeMs,
-    );
-    this.#wallTimer.unref();
-  }
-
-  #startWatchdog(): void {
-    const limits = this.#options.watchdog;
-    if (!limits || !SandboxWatchdog.isNeeded(limits)) return;
-    this.#watchdog = new SandboxWatchdog({
-      limits,
-      // Sampling: a table shared by every sandbox's watchdog, a moment old at most.
-      processes: () => this.#processes(SHARED_PROCESS_TABLE.recent()),
-      workspaceDir: this.#options.dirs.workspace,
-      onLimitHit: (hit) => this.#onWatchdogHit(hit),
-    });
-    this.#watchdog.start();
-  }
-
-  #onWatchdogHit(hit: WatchdogLimitHit): void {
-    this.#closeForLimit(
-      hit.reason,
-      { limit: hit.limit, source: "watchdog", ...hit.detail },
-      WATCHDOG_CLOSE_REASONS[hit.limit],
-    );
-  }
-
-  /**
-   * Closes the sandbox because the agent used up one of its limits: every failure from here on
-   * is attributed to the policy (see {@link ManagedSandbox.runTool}).
-   */
-  #closeForLimit(reason: string, event: Record<string, unknown>, closeReason: string): void {
-    if (this.#closing) return;
-    this.#limitClosure = reason;
-    this.#emit("limit_hit", event);
-    void this.#teardown("closed", closeReason);
+    this.#limits.startWallClock();
   }
 
   /**
@@ -221,28 +179,8 @@ export class ManagedSandbox implements Sandbox {
     try {
       return await this.#runToolQueued(name, args, options);
     } catch (error) {
-      throw this.#attribute(error, name);
+      throw this.#limits.attributeToolFailure(error, name);
     }
-  }
-
-  /**
-   * Who caused a failed tool call. The agent's tools cannot reach the execution server (tool
-   * jail), so a sandbox that dies during a call is the agent's doing only with evidence: a limit
-   * the agent used up closed it (wall time, the watchdog's totals), or the kernel killed for
-   * memory during the call. A crash without such evidence — the server killed from outside, a
-   * host failure — is infrastructure, as is a sandbox that was already gone.
-   */
-  #attribute(error: unknown, tool: string): unknown {
-    if (!isSandboxFailure(error) || error.failure.cause === "policy") return error;
-    if (this.#limitClosure) return blamePolicy(error, this.#limitClosure);
-    const oomKills = this.#options.plan.cgroup?.counters().oomKills ?? 0;
-    if (error.failure.reason === "crashed" && oomKills > this.#cgroupCounters.oomKills) {
-      return blamePolicy(
-        error,
-        `the sandbox ran out of memory during the agent's ${tool} call: ${error.message}`,
-      );
-    }
-    return error;
   }
 
   async #runToolQueued(
@@ -254,21 +192,14 @@ export class ManagedSandbox implements Sandbox {
     this.#inflight += 1;
     this.#state = "busy";
     try {
-      if (name !== "bash" && name !== "python") return await this.#sendTool(name, args, options);
-      const previous = this.#sessionQueues.get(name) ?? Promise.resolve();
-      const result = previous.then(() => this.#sendTool(name, args, options));
-      this.#sessionQueues.set(
-        name,
-        result.catch(() => undefined),
-      );
-      return await result;
+      return await this.#sessions.run(name, () => this.#sendTool(name, args, options));
     } finally {
       this.#inflight -= 1;
       if (this.#inflight === 0 && this.#state === "busy") this.#state = "ready";
     }
   }
 
-  readonly #sessionQueues = new Map<string, Promise<unknown>>();
+  readonly #sessions = new ToolSessions();
 
   async #sendTool(
     name: string,
@@ -281,10 +212,10 @@ export class ManagedSandbox implements Sandbox {
       args,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     };
-    const { limitHit, ...result } = await this.#watchingHostDisk(() =>
+    const { limitHit, ...result } = await this.#limits.watchingHostDisk(() =>
       this.#requestWithDeadline(body, options.timeoutMs, options.signal),
     );
-    this.#reportLimits(name, limitHit);
+    this.#limits.reportToolCall(name, limitHit);
     return result;
   }
 
@@ -298,47 +229,21 @@ export class ManagedSandbox implements Sandbox {
     try {
       return await this.#exec(argv, options);
     } catch (error) {
-      if (!isSandboxFailure(error) || error.failure.cause === "policy" || !this.#limitClosure) throw error;
-      throw blamePolicy(error, this.#limitClosure);
+      throw this.#limits.blameClosure(error);
     }
   }
 
   /** A long-lived process with piped stdio (`Sandbox.spawn`). */
   spawn(argv: readonly string[], options: SandboxSpawnOptions = {}): Promise<SandboxProcess> {
-    return spawnSandboxProcess(this.#requireClient(), argv, options, () => this.#limitClosure);
+    return spawnSandboxProcess(this.#requireClient(), argv, options, (error) =>
+      this.#limits.blameClosure(error),
+    );
   }
 
   #exec(argv: readonly string[], options: SandboxExecOptions): Promise<SandboxExecResult> {
     const timeoutMs = options.timeoutMs ?? this.#options.defaultTimeoutMs;
-    const body = {
-      op: "exec" as const,
-      argv: [...argv],
-      timeoutMs,
-      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-      ...(options.env !== undefined ? { env: options.env } : {}),
-      ...(options.stdin !== undefined ? { stdinB64: Buffer.from(options.stdin).toString("base64") } : {}),
-      ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
-      ...(options.readOnlyWorkspace ? { readOnlyWorkspace: true } : {}),
-    };
-    return this.#watchingHostDisk(() => this.#requestWithDeadline(body, timeoutMs, options.signal));
-  }
-
-  #watchingHostDisk<T>(call: () => Promise<T>): Promise<T> {
-    const maxEntries = this.#options.watchdog?.workspaceMaxEntries ?? DEFAULT_WORKSPACE_MAX_ENTRIES;
-    return callWatchingHostDisk(
-      {
-        monitor: this.#options.hostDisk,
-        measureWorkspace: () => measureWorkspace(this.#options.dirs.workspace, maxEntries),
-        workspaceSizeBytes: this.#options.watchdog?.workspaceSizeBytes,
-        limitClosure: () => this.#limitClosure,
-        onHostFull: (detail) => this.#emit("host_disk_full", detail),
-        // The policy filled the disk: its limit, closed as the watchdog closes an over-quota
-        // workspace (which also gives the disk back to the host's other sandboxes).
-        onPolicyFull: (reason, detail) =>
-          this.#closeForLimit(reason, { limit: "disk", source: "host_disk", ...detail }, "workspace_size"),
-      },
-      call,
-    );
+    const body = execRequestBody(argv, options, timeoutMs);
+    return this.#limits.watchingHostDisk(() => this.#requestWithDeadline(body, timeoutMs, options.signal));
   }
 
   /**
@@ -362,16 +267,6 @@ export class ManagedSandbox implements Sandbox {
     }
   }
 
-  /** One limit_hit per limit per call: from the output, and from cgroup counters when present. */
-  #reportLimits(tool: string, fromOutput: string | undefined): void {
-    const now = this.#options.plan.cgroup?.counters() ?? null;
-    for (const hit of limitHitsOfCall(fromOutput, this.#cgroupCounters, now))
-      this.#emit("limit_hit", { ...hit, tool });
-    if (now) this.#cgroupCounters = now;
-  }
-
-  #cgroupCounters = { pidsLimitHits: 0, oomKills: 0 };
-
   async readFile(path: string): Promise<Uint8Array> {
     const { dataB64 } = await callExecServer(() => this.#requireClient().request({ op: "read_file", path }));
     return Buffer.from(dataB64, "base64");
@@ -379,7 +274,7 @@ export class ManagedSandbox implements Sandbox {
 
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const dataB64 = Buffer.from(data).toString("base64");
-    await this.#watchingHostDisk(() =>
+    await this.#limits.watchingHostDisk(() =>
       callExecServer(() => this.#requireClient().request({ op: "write_file", path, dataB64 })),
     );
   }
@@ -398,7 +293,7 @@ export class ManagedSandbox implements Sandbox {
 
   async uploadTar(data: Uint8Array, path = "."): Promise<void> {
     const dataB64 = Buffer.from(data).toString("base64");
-    await this.#watchingHostDisk(() =>
+    await this.#limits.watchingHostDisk(() =>
       callExecServer(() => this.#requireClient().request({ op: "tar_upload", path, dataB64 })),
     );
   }
@@ -463,8 +358,7 @@ export class ManagedSandbox implements Sandbox {
   ): Promise<void> {
     this.#closing ??= (async () => {
       this.#state = "closing";
-      clearTimeout(this.#wallTimer);
-      this.#watchdog?.stop();
+      this.#limits.stop();
       this.#client?.close(sandboxFailure("closed", `sandbox ${this.id} closed (${reason})`));
       const target = this.#killTarget();
       this.#leftoverPids = await killSandboxProcesses({ ...target, exited: this.#exited });
@@ -485,13 +379,7 @@ export class ManagedSandbox implements Sandbox {
   }
 
   #killTarget() {
-    const table = SHARED_PROCESS_TABLE;
-    const scan = (mark?: number) => (mark === undefined ? table.fresh() : table.since(mark));
-    return {
-      processIds: (mark?: number) => this.#processes(scan(mark)).map((process) => process.pid),
-      mark: () => table.mark(),
-      cgroup: this.#options.plan.cgroup,
-    };
+    return sharedTableKillTarget((table) => this.#processes(table), this.#options.plan.cgroup);
   }
 
   #emit(type: string, detail: Record<string, unknown>, state: TSandboxState = this.#state): void {

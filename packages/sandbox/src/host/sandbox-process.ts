@@ -1,29 +1,21 @@
 import type { SandboxProcess, SandboxProcessExit, SandboxSpawnOptions } from "@raas/engine";
-import { blamePolicy } from "@raas/shared";
 import type { ExecEvent } from "../protocol/exec-protocol.types";
 import type { ExecClient } from "./exec-client";
 import { callExecServer } from "./exec-request";
-import { isSandboxFailure } from "./sandbox-failure";
 
 /**
  * Starts `argv` as a long-lived process through the execution server (`Sandbox.spawn`):
  * resolves once it runs, or rejects when it cannot start. Stdout chunks that arrive before a
  * listener is added are kept for it, so none is lost. A failure of the sandbox under it (the
- * connection lost, the sandbox closed) is reported as the exit's `sandboxError`, blamed on the
- * policy when `limitClosure()` says a limit the agent used up closed the sandbox.
+ * connection lost, the sandbox closed) is reported as the exit's `sandboxError`, as `blame`
+ * attributes it (to the policy when a limit the agent used up closed the sandbox).
  */
 export function spawnSandboxProcess(
   client: ExecClient,
   argv: readonly string[],
   options: SandboxSpawnOptions,
-  limitClosure: () => string | undefined,
+  blame: (error: unknown) => unknown,
 ): Promise<SandboxProcess> {
-  const blame = (error: unknown) => {
-    const closure = limitClosure();
-    return isSandboxFailure(error) && error.failure.cause !== "policy" && closure
-      ? blamePolicy(error, closure)
-      : error;
-  };
   let requestId: number | undefined;
   const pending: Uint8Array[] = [];
   const listeners: ((chunk: Uint8Array) => void)[] = [];

@@ -1,3 +1,4 @@
+import { type ProcessTable, type SandboxProcessRef, SHARED_PROCESS_TABLE } from "./process-table";
 import { isProcessAlive, killPids, processIdentity } from "./process-tree";
 import type { SandboxCgroup } from "./sandbox-cgroup";
 import { removeSandboxDirsSync } from "./sandbox-dirs";
@@ -14,6 +15,23 @@ export interface SandboxKillTarget {
   /** Settles once the launcher process has exited. */
   exited: Promise<void>;
   cgroup: SandboxCgroup | undefined;
+}
+
+/**
+ * The kill target of a sandbox whose processes `processesIn` finds in a table, scanned by the
+ * process table every sandbox shares.
+ */
+export function sharedTableKillTarget(
+  processesIn: (table: ProcessTable) => SandboxProcessRef[],
+  cgroup: SandboxCgroup | undefined,
+): Omit<SandboxKillTarget, "exited"> {
+  const table = SHARED_PROCESS_TABLE;
+  const scan = (mark?: number) => (mark === undefined ? table.fresh() : table.since(mark));
+  return {
+    processIds: (mark?: number) => processesIn(scan(mark)).map((process) => process.pid),
+    mark: () => table.mark(),
+    cgroup,
+  };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
