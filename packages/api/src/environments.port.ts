@@ -2,7 +2,7 @@ import type { EnvironmentRecord, EnvironmentStore } from "@raas/engine";
 
 /** What registration reads of an environment directory on the server. */
 interface InspectedEnvironment {
-  /** The handler kind of its tasks (`harbor`, `reward-fn`). */
+  /** The handler kind of its tasks (`harbor`, `reward-fn`, `judge`). */
   kind: string;
   /** Its own name (the manifest's, or the directory's). */
   name: string;

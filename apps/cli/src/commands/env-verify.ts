@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { OracleCheckReport } from "@raas/handlers";
 import { bar, printJson, table } from "../output";
+import { resolveJudgeBackends } from "./env-judge-backends";
 
 /** Where the sandbox runtime's binaries are looked up (the CLI never reads PATH for them). */
 const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -11,6 +12,18 @@ export interface EnvVerifyOptions {
   concurrency?: string;
   sandbox?: string;
   json?: boolean;
+  /** `--judge-backend`, each entry one backend (comma lists already split). */
+  judgeBackend?: string[];
+}
+
+/** A judge environment checked without a judge backend: the caller must pass one (exit 2). */
+export class JudgeBackendMissingError extends Error {
+  constructor(environment: string) {
+    super(
+      `${environment} is a judge environment: its answers are graded by a judge model, so pass --judge-backend <url> (an OpenAI-compatible server of the judge model, e.g. --judge-backend http://judge:8000#Qwen/Qwen3-32B; repeat it or give a comma list for several)`,
+    );
+    this.name = "JudgeBackendMissingError";
+  }
 }
 
 function concurrencyOf(value: string | undefined): number {
@@ -28,7 +41,9 @@ function sandboxKindOf(value: string | undefined): "bubblewrap" | "local" {
 
 /**
  * Runs the oracle check of the environment in `dir` on this machine: its own engine in memory,
- * sandboxes of the chosen runtime (bubblewrap by default), no server. Progress goes to stderr.
+ * sandboxes of the chosen runtime (bubblewrap by default), no server; a judge environment graded
+ * by the `--judge-backend` servers (a `JudgeBackendMissingError` without one, before anything
+ * runs). Progress goes to stderr.
  */
 export async function checkEnvironmentDir(dir: string, values: EnvVerifyOptions): Promise<OracleCheckReport> {
   const concurrency = concurrencyOf(values.concurrency);
@@ -40,7 +55,20 @@ export async function checkEnvironmentDir(dir: string, values: EnvVerifyOptions)
   if (kind === "bubblewrap" && !findExecutable("bwrap", SYSTEM_PATH))
     throw new Error("sandbox runtime bubblewrap is not installed (apt-get install -y bubblewrap)");
   const environment = await loadEnvironment(dir);
+  const judgeEntries = values.judgeBackend ?? [];
+  if (environment.kind === "judge" && judgeEntries.length === 0)
+    throw new JudgeBackendMissingError(environment.name);
   const quiet = values.json === true;
+  if (environment.kind !== "judge" && judgeEntries.length > 0 && !quiet)
+    process.stderr.write(
+      `--judge-backend ignored: ${environment.name} is a ${environment.kind} environment\n`,
+    );
+  const judge =
+    environment.kind === "judge"
+      ? new (await import("@raas/inference")).JudgeBackendPool({
+          backends: await resolveJudgeBackends(judgeEntries),
+        })
+      : null;
   if (!quiet)
     process.stderr.write(
       `checking ${environment.kind} environment ${environment.name}: ${environment.tasks.length} tasks, oracle and no-op each\n`,
@@ -51,6 +79,7 @@ export async function checkEnvironmentDir(dir: string, values: EnvVerifyOptions)
     const report = await runOracleCheck({
       environment,
       sandboxRuntime: runtime,
+      ...(judge ? { judge } : {}),
       concurrency,
       onProgress: ({ finished, total, failing }) => {
         if (!quiet)
@@ -62,6 +91,7 @@ export async function checkEnvironmentDir(dir: string, values: EnvVerifyOptions)
     if (!quiet) process.stderr.write("\n");
     return report;
   } finally {
+    await judge?.close();
     await runtime.closeAll();
     rmSync(baseDir, { recursive: true, force: true });
   }

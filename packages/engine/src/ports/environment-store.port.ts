@@ -21,7 +21,7 @@ export interface OracleCheckRecord {
 export interface EnvironmentRecord {
   /** Unique name, what training and benchmark runs reference. */
   name: string;
-  /** The handler kind of its tasks (`harbor`, `reward-fn`). */
+  /** The handler kind of its tasks (`harbor`, `reward-fn`, `judge`). */
   kind: string;
   /** The directory on the server it was read from. */
   path: string;

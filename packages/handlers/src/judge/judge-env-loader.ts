@@ -11,6 +11,8 @@ import { type TJudgePayload, ZJudgePayload } from "./judge-payload.schema";
 const MANIFEST = "environment.toml";
 /** EVAL beyond the judge call's own limit, in ms. */
 const EVAL_SLACK_MS = 30_000;
+/** Where a reference answer's score must reach without a `pass_score`: this share of the scale. */
+const DEFAULT_PASS_SHARE = 0.8;
 
 /** A judge environment read from disk: one job payload per dataset row. */
 export interface LoadedJudgeEnvironment {
@@ -18,6 +20,11 @@ export interface LoadedJudgeEnvironment {
   name: string;
   description: string | null;
   tasks: TJudgePayload[];
+  /**
+   * The reward (on [0, 1]) a reference answer must earn in the oracle check: `pass_score` mapped
+   * onto [0, 1] as the judge's scores are, else 0.8.
+   */
+  passReward: number;
 }
 
 function payloadOf(
@@ -69,7 +76,9 @@ export async function loadJudgeEnvironment(dir: string): Promise<LoadedJudgeEnvi
     { row: ZJudgeEnvRow, task: ZJudgePayload },
     (row, lineNo) => payloadOf(row, lineNo, { name, manifest, rubric }),
   );
-  return { dir, name, description: manifest.description ?? null, tasks };
+  const { score_min: min, score_max: max, pass_score: passScore } = manifest.judge;
+  const passReward = passScore === undefined ? DEFAULT_PASS_SHARE : (passScore - min) / (max - min);
+  return { dir, name, description: manifest.description ?? null, tasks, passReward };
 }
 
 /** A `judge` job's submit request: its payload and an EVAL budget above the judge's time limit. */

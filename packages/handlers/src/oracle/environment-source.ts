@@ -42,6 +42,12 @@ export interface LoadedEnvironment {
   name: string;
   description: string | null;
   tasks: EnvironmentTask[];
+  /**
+   * The least reward a task's reference solution must earn in the oracle check: 1 (full) for
+   * Harbor and reward-fn tasks; a judge environment's pass threshold (a judge grades a reference
+   * answer near the top, not always at it).
+   */
+  oracleMinReward: number;
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -95,7 +101,7 @@ async function loadHarbor(dir: string): Promise<LoadedEnvironment> {
       incompatibility: one.hostIncompatibility,
     };
   });
-  return { dir, kind: "harbor", name: basename(dir), description: null, tasks };
+  return { dir, kind: "harbor", name: basename(dir), description: null, tasks, oracleMinReward: 1 };
 }
 
 async function loadRewardFn(dir: string): Promise<LoadedEnvironment> {
@@ -109,7 +115,7 @@ async function loadRewardFn(dir: string): Promise<LoadedEnvironment> {
       incompatibility: null,
     }),
   );
-  return { dir, kind: "reward-fn", name: env.name, description: env.description, tasks };
+  return { dir, kind: "reward-fn", name: env.name, description: env.description, tasks, oracleMinReward: 1 };
 }
 
 async function loadJudge(dir: string): Promise<LoadedEnvironment> {
@@ -124,12 +130,19 @@ async function loadJudge(dir: string): Promise<LoadedEnvironment> {
       incompatibility: null,
     }),
   );
-  return { dir, kind: "judge", name: env.name, description: env.description, tasks };
+  return {
+    dir,
+    kind: "judge",
+    name: env.name,
+    description: env.description,
+    tasks,
+    oracleMinReward: env.passReward,
+  };
 }
 
 /**
- * Reads an environment directory of either kind: a Harbor task directory or dataset, or a Python
- * reward-function environment. A missing or malformed part throws a `VALIDATION_FAILED` failure
+ * Reads an environment directory of any kind: a Harbor task directory or dataset, a Python
+ * reward-function environment, or a judge environment. A missing or malformed part throws a `VALIDATION_FAILED` failure
  * naming the file and the field.
  */
 export async function loadEnvironment(dir: string): Promise<LoadedEnvironment> {

@@ -6,8 +6,10 @@ import {
   RolloutEngine,
   type SandboxRuntime,
 } from "@raas/engine";
-import { isTerminalStatus, type TJob } from "@raas/shared";
+import { isTerminalStatus, requestFailure, type TJob } from "@raas/shared";
 import { createHarborHandler } from "../harbor/harbor-handler";
+import { createJudgeHandlerFactory } from "../judge/judge-handler";
+import type { JudgeModel } from "../judge/judge-model.types";
 import { createRewardFnHandler } from "../reward-fn/reward-fn-handler";
 import type { EnvironmentKind, EnvironmentTask, LoadedEnvironment } from "./environment-source";
 import { createOraclePolicy, ORACLE_TASK_PREFIX, oracleChatFormat } from "./oracle-policy";
@@ -43,6 +45,11 @@ export interface OracleCheckOptions {
   environment: LoadedEnvironment;
   /** Where the tasks' sandboxes run (bubblewrap in practice). */
   sandboxRuntime: SandboxRuntime;
+  /**
+   * The judge model grading a `judge` environment (backends named for judging). Required for
+   * one: without it the check throws a `VALIDATION_FAILED` failure before running anything.
+   */
+  judge?: JudgeModel;
   /** Jobs in each stage at once. Default 4. */
   concurrency?: number;
   /** Called each time a job ends: jobs ended so far of all, and the failed verdicts so far. */
@@ -62,20 +69,29 @@ const outcomeOf = (job: TJob | undefined): OracleJobOutcome | null =>
       };
 
 /** Why a task cannot be checked, or null. */
-function skipReasonOf(task: EnvironmentTask): string | null {
+function skipReasonOf(task: EnvironmentTask, kind: EnvironmentKind): string | null {
   if (task.incompatibility !== null) return task.incompatibility;
-  if (task.oracle === null) return "no reference solution (solution/solve.sh)";
+  if (task.oracle === null)
+    return kind === "judge"
+      ? "no reference answer (`reference` in its dataset row)"
+      : "no reference solution (solution/solve.sh)";
   return null;
 }
 
 /**
- * Runs each task's reference solution (expecting full reward) and a no-op (expecting none)
+ * Runs each task's reference solution (expecting full reward, or a judge environment's pass
+ * threshold) and a no-op (expecting none)
  * through the environment's own handler on real sandboxes: INIT, RUN with the oracle policy
  * playing the solution, EVAL with the task's verifier, in an engine of its own (memory store and
  * queue; no services). Returns a row per task, in the environment's order.
  */
 export async function runOracleCheck(options: OracleCheckOptions): Promise<OracleCheckReport> {
   const { environment } = options;
+  if (environment.kind === "judge" && options.judge === undefined)
+    throw requestFailure(
+      "VALIDATION_FAILED",
+      `${environment.name} is a judge environment: its oracle check needs a judge model to grade the answers (a judge backend)`,
+    );
   const startedAtMs = Date.now();
   const policy = createOraclePolicy();
   const deps = {
@@ -89,13 +105,14 @@ export async function runOracleCheck(options: OracleCheckOptions): Promise<Oracl
     queue: new MemoryJobQueue(),
     handlers: new HandlerRegistry()
       .register(defineHandler(createHarborHandler(deps)))
-      .register(defineHandler(createRewardFnHandler(deps))),
+      .register(defineHandler(createRewardFnHandler(deps)))
+      .register(defineHandler(createJudgeHandlerFactory(options.judge ?? null)(deps))),
     inference: policy.inference,
     pools: { init: { concurrency }, run: { concurrency }, eval: { concurrency } },
   });
   await engine.start();
   try {
-    const runnable = environment.tasks.filter((task) => skipReasonOf(task) === null);
+    const runnable = environment.tasks.filter((task) => skipReasonOf(task, environment.kind) === null);
     const requests = runnable.flatMap((task, index) =>
       (["oracle", "noop"] as const).map((variant) => {
         const taskId = `${ORACLE_TASK_PREFIX}${index}-${variant}`;
@@ -124,7 +141,7 @@ export async function runOracleCheck(options: OracleCheckOptions): Promise<Oracl
     const byTaskId = new Map(jobs.map((job) => [(job.payload as { taskId: string }).taskId, job]));
     let index = 0;
     const rows = environment.tasks.map((task): OracleCheckRow => {
-      const skipReason = skipReasonOf(task);
+      const skipReason = skipReasonOf(task, environment.kind);
       if (skipReason !== null) {
         const { verdict, reasons } = judgeOracleCheck({ oracle: null, noop: null, skipReason });
         return { task: task.id, oracleReward: null, noopReward: null, verdict, reasons, seconds: 0 };
@@ -132,7 +149,11 @@ export async function runOracleCheck(options: OracleCheckOptions): Promise<Oracl
       const oracle = byTaskId.get(`${ORACLE_TASK_PREFIX}${index}-oracle`);
       const noop = byTaskId.get(`${ORACLE_TASK_PREFIX}${index}-noop`);
       index += 1;
-      const { verdict, reasons } = judgeOracleCheck({ oracle: outcomeOf(oracle), noop: outcomeOf(noop) });
+      const { verdict, reasons } = judgeOracleCheck({
+        oracle: outcomeOf(oracle),
+        noop: outcomeOf(noop),
+        oracleMinReward: environment.oracleMinReward,
+      });
       const both = [oracle, noop].filter((job): job is TJob => job !== undefined);
       const first = Math.min(...both.map((job) => job.createdAtMs));
       const last = Math.max(...both.map((job) => job.finishedAtMs ?? job.updatedAtMs));

@@ -23,6 +23,17 @@ describe("judgeOracleCheck", () => {
     });
   });
 
+  it("holds a judge's reference answer to the environment's pass threshold, not to full reward", () => {
+    expect(judgeOracleCheck({ oracle: completed(0.9), noop: completed(0), oracleMinReward: 0.8 })).toEqual({
+      verdict: "pass",
+      reasons: [],
+    });
+    expect(judgeOracleCheck({ oracle: completed(0.7), noop: completed(0.1), oracleMinReward: 0.8 })).toEqual({
+      verdict: "fail",
+      reasons: ["oracle: reward 0.7, expected at least 0.8", "no-op: reward 0.1, expected 0"],
+    });
+  });
+
   it("fails when a verifier crashed: no reward is not reward 0", () => {
     expect(
       judgeOracleCheck({ oracle: completed(1), noop: failed("eval", "verify.py raised ValueError") }),

@@ -42,7 +42,7 @@ export const ZOracleCheck = z
 export const ZEnvironmentView = z
   .object({
     name: z.string().describe("The name training steps and benchmark runs reference."),
-    kind: z.string().describe("The handler kind of its tasks: `harbor` or `reward-fn`."),
+    kind: z.string().describe("The handler kind of its tasks: `harbor`, `reward-fn` or `judge`."),
     path: z.string().describe("The directory on the server it is read from."),
     description: z.string().nullable().describe("Its description, or null."),
     taskCount: z.number().int().describe("Tasks it held when registered."),

@@ -13,13 +13,13 @@ const ZRegisterEnvironmentRequest = z
       .max(4_096)
       .refine((path) => isAbsolute(path), { error: "path must be an absolute directory path on the server" })
       .describe(
-        "The environment's directory on the server (absolute): a Harbor task directory or dataset, or a reward-fn environment.",
+        "The environment's directory on the server (absolute): a Harbor task directory or dataset, a reward-fn environment or a judge environment.",
       ),
     name: ZEnvironmentName.optional().describe(
       "The name runs reference it by. Default: the environment's own (its manifest's, or the directory's).",
     ),
     kind: z
-      .enum(["harbor", "reward-fn"], { error: "kind must be harbor or reward-fn" })
+      .enum(["harbor", "reward-fn", "judge"], { error: "kind must be harbor, reward-fn or judge" })
       .optional()
       .describe("The kind the directory must hold; read from the directory when omitted."),
   })
@@ -48,7 +48,7 @@ export const register = adminProcedure
       summary:
         "Register an environment directory on the server by name, with its kind and task count (admin).",
       description:
-        "Reads the directory whole (a Harbor task directory or dataset, or a Python reward-function environment): a missing or malformed part is a 400 naming the file and the field, and nothing is stored. A name taken by a shipped dataset is a 409. Registering a name again updates it (200, `created: false`); its oracle check is kept while the directory and kind stay the same. 503 when the server has no environment registry.",
+        "Reads the directory whole (a Harbor task directory or dataset, a Python reward-function environment, or an LLM-judge environment): a missing or malformed part is a 400 naming the file and the field, and nothing is stored. A name taken by a shipped dataset is a 409. Registering a name again updates it (200, `created: false`); its oracle check is kept while the directory and kind stay the same. 503 when the server has no environment registry.",
       errors: ["CONFLICT", "UNAVAILABLE"],
       successStatus: "created",
       example: { path: "/srv/raas/environments/math-verify", name: "math-verify" },
