@@ -19,6 +19,10 @@ export {
 export { judgeJobRequest, loadJudgeEnvironment } from "./judge/judge-env-loader";
 export type { JudgeModel } from "./judge/judge-model.types";
 export {
+  type EnvironmentBenchmarkResult,
+  runEnvironmentBenchmark,
+} from "./oracle/environment-benchmark-run";
+export {
   inspectEnvironment,
   loadEnvironment,
 } from "./oracle/environment-source";

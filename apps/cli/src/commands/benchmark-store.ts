@@ -1,4 +1,4 @@
-import type { SweBenchmarkResult } from "@raas/handlers";
+import type { EnvironmentBenchmarkResult, SweBenchmarkResult } from "@raas/handlers";
 import { TRPCClientError } from "@trpc/client";
 import type { RaasClient } from "../client";
 
@@ -19,6 +19,8 @@ export interface NewRun {
   id: string;
   model: string;
   dataset: string;
+  /** A registered environment the run evaluates on (the server adds its kind and path to the config). */
+  environment?: string;
   config: Record<string, unknown>;
 }
 
@@ -60,7 +62,7 @@ export function benchmarkStore(client: RaasClient, log: (message: string) => voi
           log(`resuming stored run ${run.id} (${stored.totalCount} results stored so far)`);
         }
       }),
-    recordResults: (runId: string, results: SweBenchmarkResult[]) =>
+    recordResults: (runId: string, results: ReadonlyArray<SweBenchmarkResult | EnvironmentBenchmarkResult>) =>
       call(async () => {
         for (let at = 0; at < results.length; at += RESULTS_PER_CALL) {
           await client.benchmarks.recordResults.mutate({

@@ -12,7 +12,7 @@ export interface EvalSweRun {
 }
 
 /** A run id is 1-200 of [A-Za-z0-9_.:@-] starting with a letter or digit (it appears in URLs). */
-function idPart(text: string): string {
+export function idPart(text: string): string {
   return text
     .replace(/[^\w.-]+/g, "_")
     .replace(/^[^A-Za-z0-9]+/, "")

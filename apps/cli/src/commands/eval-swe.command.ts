@@ -3,13 +3,14 @@ import type { CliContext } from "../cli-context";
 import type { RaasClient } from "../client";
 import { bar } from "../output";
 import { benchmarkStore } from "./benchmark-store";
+import { declareEvalEnv } from "./eval-env.command";
 import { type EvalSweOptions, positiveInt, readEvalSweInputs } from "./eval-swe-inputs";
 import { printEvalSweOutcome } from "./eval-swe-report";
 import { evalSweRunConfig, prepareEvalSweRun } from "./eval-swe-run";
 import { writeSweEvalOutput } from "./swe-eval-output";
 import { sweJobGateway } from "./swe-job-gateway";
 
-/** `raas eval <benchmark> …`; SWE-bench is the one benchmark so far. */
+/** `raas eval <benchmark> …`: SWE-bench (`swe`) and any environment (`env`). */
 export function declareEval(program: Command, context: CliContext): void {
   const evaluate = program.command("eval").description("benchmark evaluation through the service");
   evaluate
@@ -41,6 +42,7 @@ export function declareEval(program: Command, context: CliContext): void {
     .action(async (options: EvalSweOptions) => {
       context.setExitCode(await evalSweCommand(context.client(), options));
     });
+  declareEvalEnv(evaluate, context);
 }
 
 async function evalSweCommand(client: RaasClient, values: EvalSweOptions): Promise<number> {
