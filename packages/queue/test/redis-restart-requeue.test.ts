@@ -3,15 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisJobQueue } from "../src/index";
 import { PrivateRedisServer } from "./support/private-redis-server";
 import { freshPrefix } from "./support/redis-test-env";
-
-/** Polls until `check` holds; the bound only stops a broken run from hanging. */
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { until } from "./support/until";
 
 // A redis-server of the test's own (no persistence) restarted under a running engine: every queue
 // item is gone afterwards. The queue reports the outage and its end; re-queueing from the store
@@ -61,18 +53,22 @@ describe("an engine on a Redis that restarts without its data", () => {
       const submit = async () => (await engine.submitJob({ kind: "sleep", payload })).job.id;
       // Three jobs wait for RUN (addressed to w1, which holds their sandboxes), two for INIT.
       const atRun = [await submit(), await submit(), await submit()];
-      await until(async () => {
-        const jobs = await Promise.all(atRun.map((id) => engine.getJob(id)));
-        return jobs.every((job) => job.status === "queued" && job.stage === "run");
-      }, "three jobs queued for RUN");
+      await until(
+        async () => {
+          const jobs = await Promise.all(atRun.map((id) => engine.getJob(id)));
+          return jobs.every((job) => job.status === "queued" && job.stage === "run");
+        },
+        "three jobs queued for RUN",
+        30_000,
+      );
       engine.setConcurrency("init", 0);
       const atInit = [await submit(), await submit()];
       await engine.flush();
       // The RUN items are queued once each transition is stored: wait for them to be in Redis.
-      await until(async () => (await queue.depth("run")) === 3, "three RUN items in Redis");
+      await until(async () => (await queue.depth("run")) === 3, "three RUN items in Redis", 30_000);
 
       await server.restart();
-      await until(() => requeues.length > 0, "the queue to report its connection restored");
+      await until(() => requeues.length > 0, "the queue to report its connection restored", 30_000);
       expect(await Promise.all(requeues)).toContain(5);
       expect(errors).toContain("redis queue: connection lost, reconnecting");
       expect(errors).toContain("redis queue: connection restored");

@@ -1,9 +1,9 @@
 import { BUS_CHANNELS } from "@raas/engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisEventBus, RedisJobQueue } from "../src/index";
-import { until } from "./support/event-bus-contract";
 import { PrivateRedisServer } from "./support/private-redis-server";
 import { freshPrefix } from "./support/redis-test-env";
+import { until } from "./support/until";
 
 // Restarts a redis-server of its own (never the shared one on 6379): no persistence, so a
 // restart loses every key and subscription on the server side.

@@ -1,20 +1,12 @@
 import { BUS_CHANNELS, type EventBus } from "@raas/engine";
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "./until";
 
 export interface BusFixture {
   bus: EventBus;
   /** Another process's bus on the same deployment. */
   openPeer: () => Promise<EventBus>;
   dispose: () => Promise<void>;
-}
-
-/** Resolves once `check` holds; fails with `what` after `timeoutMs` (a liveness bound, not a timing). */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** The behaviour every `EventBus` adapter shares. */
