@@ -10,7 +10,7 @@ import {
 import {
   createBundleDirRepoSource,
   createHandlers,
-  createHarnessHandlerFactory,
+  createHarnessHandler,
   createSweHandlerFactory,
   type HandlersConfig,
   type HarnessGateway,
@@ -43,10 +43,16 @@ export interface AgentHandlersOptions {
     scratchDir?: string;
   } & SweEvalOptions;
   /**
-   * The job's inference gateway as harnesses reach it; with `swe`, registers the `harness`
-   * handler (bring your own agent over the OpenAI API). Default none: no `harness` handler.
+   * The job's inference gateway as harnesses reach it; registers the `harness` handler (bring
+   * your own agent over the OpenAI API) for every agent kind registered here and in
+   * `harnessTargets`. Default none: no `harness` handler.
    */
   harnessGateway?: HarnessGateway;
+  /**
+   * Handlers registered besides these (the server's own, e.g. a user-defined agent handler) whose
+   * agent a harness may play too (those with `runWithAgent`). Default none.
+   */
+  harnessTargets?: readonly AnyTaskHandler[];
   /**
    * The judge model's backends (`RAAS_JUDGE_BACKENDS`) for `judge` jobs: a pool of their own, apart
    * from `inference`. Default none: `judge` jobs fail as `eval`, saying so.
@@ -64,7 +70,8 @@ export interface ComposedAgentHandlers {
 /**
  * THE place where the task handlers that run real rollouts are registered (the diagnostic
  * `sleep` handler is added by `composeEngine`): `math`, `code`, `stem` from `createHandlers`, and
- * `swe` when a repositories directory is configured. Each gets the sandbox runtime, the routed
+ * `swe` when a repositories directory is configured, and `harness` (any of them played by a harness
+ * of the caller's own) when a harness gateway is. Each gets the sandbox runtime, the routed
  * inference pool, the model's chat format and the MCP tool-server provider. A new handler family
  * is added here.
  */
@@ -102,16 +109,15 @@ export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAge
     handlers.push(
       defineHandler(createSwe({ ...deps, ...(agentDefaults ? { defaults: agentDefaults } : {}) })),
     );
-    if (options.harnessGateway) {
-      const createHarness = createHarnessHandlerFactory({
-        ...evalOptions,
-        repoSource,
-        gateway: options.harnessGateway,
-      });
-      handlers.push(
-        defineHandler(createHarness({ ...deps, ...(agentDefaults ? { defaults: agentDefaults } : {}) })),
-      );
-    }
+  }
+  if (options.harnessGateway) {
+    const defaults = options.config?.agent;
+    const harness = createHarnessHandler({
+      gateway: options.harnessGateway,
+      targets: [...handlers, ...(options.harnessTargets ?? [])],
+      ...(defaults ? { defaults } : {}),
+    });
+    handlers.push(defineHandler(harness));
   }
   options.logger.info(
     {

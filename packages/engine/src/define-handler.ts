@@ -1,5 +1,6 @@
+import type { AgentLoopRunner } from "./agent/agent-loop-runner.types";
 import { payloadValidationError } from "./payload-error";
-import type { AnyTaskHandler, TaskHandler } from "./ports/task-handler.port";
+import type { AnyTaskHandler, RunContext, TaskHandler } from "./ports/task-handler.port";
 
 /** A value remembered for the object the engine hands back (a box, so `undefined` is a value too). */
 type Remembered<T> = WeakMap<object, { value: T }>;
@@ -55,6 +56,13 @@ export function defineHandler<P, I, R>(handler: TaskHandler<P, I, R>): AnyTaskHa
       const init = recalled(inits, ctx.init, "an INIT output");
       return remember(runs, await handler.run({ ...ctx, payload: payloadOf(ctx.payload), init }));
     },
+    ...(handler.runWithAgent !== undefined && {
+      async runWithAgent(ctx: RunContext<unknown, unknown>, runner: AgentLoopRunner) {
+        const init = recalled(inits, ctx.init, "an INIT output");
+        const runWithAgent = handler.runWithAgent as NonNullable<typeof handler.runWithAgent>;
+        return remember(runs, await runWithAgent({ ...ctx, payload: payloadOf(ctx.payload), init }, runner));
+      },
+    }),
     async eval(ctx) {
       const init = recalled(inits, ctx.init, "an INIT output");
       const run = recalled(runs, ctx.run, "a RUN output");

@@ -2,6 +2,7 @@
 // Training (@raas/training) and the adapters use only these names.
 
 export { runAgentLoop } from "./agent/agent-loop";
+export type { AgentLoopRequest, AgentLoopRunner } from "./agent/agent-loop-runner.types";
 export {
   AGENT_STOP_REASONS,
   type AgentEvent,
@@ -138,6 +139,7 @@ export type {
   RunContext,
   StageContext,
   TaskHandler,
+  TrajectoryRecorder,
 } from "./ports/task-handler.port";
 export type {
   ToolServerEnd,

@@ -1,4 +1,5 @@
 export type { AgentInitOutput } from "./base/agent-handler.types";
+export { defineAgentHandler } from "./base/define-agent-handler";
 
 export { createEnvironmentTaskCatalog } from "./catalog/environment-task-catalog";
 export { createShippedTaskCatalog } from "./catalog/shipped-task-catalog";
@@ -13,7 +14,7 @@ export {
   loadHarborDataset,
 } from "./harbor/harbor-task-loader";
 export {
-  createHarnessHandlerFactory,
+  createHarnessHandler,
   type HarnessGateway,
 } from "./harness/harness-handler";
 export { judgeJobRequest, loadJudgeEnvironment } from "./judge/judge-env-loader";

@@ -72,6 +72,7 @@ function composeServerAgentHandlers(
     ...(config.agentHandlers?.swe ? { swe: config.agentHandlers.swe } : {}),
     ...(config.agentHandlers?.judge ? { judge: config.agentHandlers.judge } : {}),
     harnessGateway: parts.gateway.harnessGateway(parts.serverUrl),
+    ...(config.handlers ? { harnessTargets: config.handlers } : {}),
     logger: parts.logger.child({ component: "handlers" }),
   });
 }

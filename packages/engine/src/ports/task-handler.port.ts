@@ -1,5 +1,6 @@
 import type { TSandboxEvent, TStage, TToolCall, TTurn, TTurnReward } from "@raas/shared";
 import type { z } from "zod";
+import type { AgentLoopRunner } from "../agent/agent-loop-runner.types";
 import type { JobRecord } from "./job-record.types";
 
 export type Cleanup = () => void | Promise<void>;
@@ -73,6 +74,11 @@ export interface TaskHandler<P, I, R> {
   // Properties, not methods: a handler of one payload type is not silently a handler of another.
   readonly init: (ctx: StageContext<P>) => Promise<I>;
   readonly run: (ctx: RunContext<P, I>) => Promise<R>;
+  /**
+   * RUN with its agent played by `runner` instead of the built-in loop (a harness): the same
+   * INIT before and EVAL after. Absent on kinds whose RUN is no agent's (e.g. `sleep`).
+   */
+  readonly runWithAgent?: (ctx: RunContext<P, I>, runner: AgentLoopRunner) => Promise<R>;
   readonly eval: (ctx: EvalContext<P, I, R>) => Promise<EvalOutcome>;
 }
 
@@ -95,5 +101,7 @@ export interface AnyTaskHandler {
   parsePayload(payload: unknown, at?: readonly PropertyKey[]): unknown;
   init(ctx: StageContext<unknown>): Promise<unknown>;
   run(ctx: RunContext<unknown, unknown>): Promise<unknown>;
+  /** RUN with `runner` playing the agent (see `TaskHandler.runWithAgent`); absent when the kind has none. */
+  runWithAgent?(ctx: RunContext<unknown, unknown>, runner: AgentLoopRunner): Promise<unknown>;
   eval(ctx: EvalContext<unknown, unknown, unknown>): Promise<EvalOutcome>;
 }

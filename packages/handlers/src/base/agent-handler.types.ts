@@ -134,6 +134,11 @@ export interface AgentHandlerDefinition<P extends TAgentTaskBase, S = undefined,
   shareSetupInGroup?: boolean;
   systemPrompt(payload: P): string;
   userMessage(payload: P): string;
+  /**
+   * Where an agent other than the built-in loop (a harness) works, as an absolute path in the
+   * sandbox: e.g. the repository `setup` checked out. Default `/workspace`.
+   */
+  harnessCwd?(payload: P, setup: S): string;
   /** End-of-RUN work in the RUN sandbox (e.g. read the solution file, take the diff). */
   collect?(ctx: CollectContext<P, S>): Promise<A>;
   /** Computes the reward. Throw `stageFailure('eval')` when grading itself is impossible. */

@@ -1,4 +1,11 @@
-import { type AgentLoopLimits, type AgentLoopResult, type RunContext, runAgentLoop } from "@raas/engine";
+import {
+  type AgentLoopLimits,
+  type AgentLoopRequest,
+  type AgentLoopResult,
+  type AgentLoopRunner,
+  type RunContext,
+  runAgentLoop,
+} from "@raas/engine";
 import { checkTokenDrift, policyFailure } from "@raas/shared";
 import type {
   AgentInitOutput,
@@ -12,18 +19,31 @@ import { openAgentToolbox } from "./agent-toolbox";
 import { asStageFailure, guardSandbox } from "./infrastructure-guard";
 import { resolveJobSampling } from "./job-sampling";
 
+/** Where an agent other than the built-in loop works when the definition does not say. */
+const DEFAULT_AGENT_CWD = "/workspace";
+
 /**
  * RUN: the agent loop in the INIT sandbox (closed when RUN ends unless EVAL keeps it), a
- * `failOn` stop failing as `agent`, then `collect` and the token drift check.
+ * `failOn` stop failing as `agent`, then `collect` and the token drift check. `runner` plays the
+ * agent instead of the built-in loop (a harness); everything around it stays the kind's own.
  */
 export async function runAgentStage<P extends TAgentTaskBase, S, A>(
   binding: AgentHandlerBinding<P, S, A>,
   ctx: RunContext<P, AgentInitOutput<S>>,
+  runner: AgentLoopRunner = builtInLoopRunner(binding, ctx),
 ): Promise<AgentRunOutput<A>> {
   const { definition } = binding;
   const { sandbox, setup } = ctx.init;
   if (!definition.keepSandboxForEval) ctx.defer(() => sandbox.close());
-  const loop = await runJobAgentLoop(binding, ctx);
+  const loop = await runner.run({
+    jobId: ctx.job.id,
+    sandbox,
+    systemPrompt: definition.systemPrompt(ctx.payload),
+    userMessage: definition.userMessage(ctx.payload),
+    cwd: definition.harnessCwd?.(ctx.payload, setup) ?? DEFAULT_AGENT_CWD,
+    recorder: ctx.record,
+    signal: ctx.signal,
+  });
   const summary = summarize(loop);
   if (binding.failOn.has(loop.stopReason)) {
     throw policyFailure(`the agent stopped with ${loop.stopReason}: ${loop.stopMessage}`);
@@ -40,7 +60,18 @@ export async function runAgentStage<P extends TAgentTaskBase, S, A>(
         }),
       )
     : (undefined as A);
-  return { summary, artifacts, drift: driftOf(loop) };
+  return { summary, artifacts, drift: runner.checksDrift ? driftOf(loop) : UNCHECKED_DRIFT };
+}
+
+/** Another record (a harness's gateway certificate) speaks for the tokens. */
+const UNCHECKED_DRIFT: TokenDriftSummary = { isConsistent: true, turnsChecked: 0, violations: [] };
+
+/** The built-in agent loop as a runner: the request's prompts are the definition's own. */
+function builtInLoopRunner<P extends TAgentTaskBase, S, A>(
+  binding: AgentHandlerBinding<P, S, A>,
+  ctx: RunContext<P, AgentInitOutput<S>>,
+): AgentLoopRunner {
+  return { checksDrift: true, run: (request) => runJobAgentLoop(binding, ctx, request) };
 }
 
 /**
@@ -50,6 +81,7 @@ export async function runAgentStage<P extends TAgentTaskBase, S, A>(
 async function runJobAgentLoop<P extends TAgentTaskBase, S, A>(
   binding: AgentHandlerBinding<P, S, A>,
   ctx: RunContext<P, AgentInitOutput<S>>,
+  request: AgentLoopRequest,
 ): Promise<AgentLoopResult> {
   const { definition, deps, defaults } = binding;
   const overrides = ctx.payload.agent ?? {};
@@ -68,8 +100,8 @@ async function runJobAgentLoop<P extends TAgentTaskBase, S, A>(
     inference: deps.inference,
     chatFormat: deps.chatFormat,
     toolbox: await openAgentToolbox(binding, ctx),
-    systemPrompt: definition.systemPrompt(ctx.payload),
-    userMessage: definition.userMessage(ctx.payload),
+    systemPrompt: request.systemPrompt,
+    userMessage: request.userMessage,
     sampling: resolveJobSampling(defaults, overrides),
     limits,
     endOnTextResponse: definition.endOnTextResponse ?? true,

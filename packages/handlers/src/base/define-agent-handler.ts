@@ -21,7 +21,8 @@ export type AgentHandlerFactory<P extends TAgentTaskBase, S, A> = (
 /**
  * Turns a handler definition into a `TaskHandler` factory. INIT starts the sandbox through the
  * injected runtime and runs `setup`; RUN runs the agent loop (closing the sandbox when RUN ends,
- * on every path) and checks token drift; EVAL calls `evaluate` with fresh sandboxes on demand.
+ * on every path) and checks token drift — or, through `runWithAgent`, lets another runner (a
+ * harness) play the agent between the same INIT, `collect` and EVAL; EVAL calls `evaluate` with fresh sandboxes on demand.
  * Sandbox and inference errors fail the stage as `sandbox` / `inference`, never as a reward. What
  * the policy caused (a `failOn` stop; a tool call the sandbox marks as the policy's fault) fails
  * as `agent`, stored trainable with `failureReward` (default 0).
@@ -39,6 +40,7 @@ export function defineAgentHandler<P extends TAgentTaskBase, S = undefined, A = 
       resultSchema: agentResultSchema(definition.resultSchema ?? z.object({})),
       init: (ctx) => initAgentStage(binding, ctx),
       run: (ctx) => runAgentStage(binding, ctx),
+      runWithAgent: (ctx, runner) => runAgentStage(binding, ctx, runner),
       eval: (ctx) => evalAgentStage(binding, ctx),
     };
   };

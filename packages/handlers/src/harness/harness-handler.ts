@@ -1,106 +1,105 @@
 import { readFileSync } from "node:fs";
-import type { EvalContext, HarnessSamplingPolicy, RunContext, StageContext, TaskHandler } from "@raas/engine";
-import type { TGatewayCallRecord } from "@raas/shared";
-import { stageFailure } from "@raas/shared";
+import type { AnyTaskHandler, EvalContext, RunContext, StageContext, TaskHandler } from "@raas/engine";
 import { z } from "zod";
-import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
-import { ZAgentOverrides } from "../base/agent-payload.schema";
-import { createSweHandlerFactory, type SweArtifacts, type SweHandlerConfig } from "../swe/swe-handler";
-import { type TSwePayload, ZSwePayload } from "../swe/swe-payload.schema";
-import { runHarnessStage } from "./harness-run";
+import type { AgentDefaults } from "../base/agent-handler.types";
+import { resolveJobSampling } from "../base/job-sampling";
+import type { HarnessGateway } from "./harness-gateway.types";
+import {
+  harnessPayloadSchema,
+  harnessTaskOf,
+  LEGACY_TASK_KIND,
+  type THarnessPayload,
+} from "./harness-payload.schema";
+import { createHarnessRunner } from "./harness-runner";
 
-/** The host side of a job's inference gateway, as a harness reaches it from its sandbox. */
-export interface HarnessGateway {
-  /**
-   * Serves the job's gateway session on a Unix socket in `hostDir` (a directory the sandbox
-   * shares) and returns the socket's file name and the API key the harness sends. Every call of
-   * the session samples with `sampling`'s settings, whatever the harness sends.
-   */
-  openBridge(
-    jobId: string,
-    hostDir: string,
-    sampling: HarnessSamplingPolicy,
-  ): Promise<{ socketName: string; apiKey: string; close(): Promise<void> }>;
-  /** The model calls the job made through the gateway, in arrival order. */
-  listCalls(jobId: string): Promise<TGatewayCallRecord[]>;
+export type { HarnessGateway } from "./harness-gateway.types";
+
+/** The shipped example harnesses, written into every harness directory. */
+const EXAMPLES = {
+  "swe_agent.py": readFileSync(new URL("../../harnesses/swe_agent.py", import.meta.url), "utf8"),
+  "task_agent.py": readFileSync(new URL("../../harnesses/task_agent.py", import.meta.url), "utf8"),
+};
+
+/** INIT's output: the task's kind and what that kind's INIT returned. */
+interface HarnessInit {
+  kind: string;
+  init: unknown;
 }
 
-/** Payload of a `harness` job: a swe task and the harness that solves it. */
-const ZHarnessPayload = z
-  .object({
-    task: ZSwePayload.describe("The task, as a `swe` job's payload (INIT and EVAL are the swe handler's)."),
-    command: z
-      .array(z.string().min(1))
-      .min(1)
-      .optional()
-      .describe(
-        "argv of the harness, run in the repository with OPENAI_BASE_URL, OPENAI_API_KEY and RAAS_TASK_FILE set. Default the shipped example: `python3 <dir>/swe_agent.py`.",
-      ),
-    files: z
-      .record(z.string(), z.string())
-      .default({})
-      .describe(
-        "Files written into the harness directory (`/workspace/.raas-harness/`) before RUN, by name.",
-      ),
-    timeoutMs: z
-      .number()
-      .int()
-      .min(1_000)
-      .max(3_600_000)
-      .default(600_000)
-      .describe("Time limit of the harness in ms (1_000 to 3_600_000). Default 600_000."),
-    agent: ZAgentOverrides.optional().describe(
-      "The job's sampling (`temperature`, `topP`, `topK`, `seed`; a step's `agent` lands here) and `harnessSampling`: every model call samples with these, not with what the harness sends (`override`, default) or a harness sending others is refused (`reject`). The loop limits do not apply (the harness runs its own loop).",
-    ),
-  })
-  .strict()
-  // Tool servers are offered by the built-in loop; a harness brings its own tools and would
-  // silently run without them.
-  .refine((payload) => payload.task.mcp === undefined, {
-    message:
-      "a harness job runs its own agent: `task.mcp` (tool servers for the built-in loop) is not supported",
-    path: ["task", "mcp"],
-  });
-export type THarnessPayload = z.infer<typeof ZHarnessPayload>;
+/** RUN's output: what that kind's RUN (with the harness as its agent) returned. */
+interface HarnessRun {
+  run: unknown;
+}
 
-const EXAMPLE_HARNESS = readFileSync(new URL("../../harnesses/swe_agent.py", import.meta.url), "utf8");
+interface HarnessHandlerConfig {
+  gateway: HarnessGateway;
+  /**
+   * The handlers whose agent a harness may play (those with `runWithAgent`: every handler built
+   * with `defineAgentHandler`, swe's rollouts); others are left out. At least one.
+   */
+  targets: readonly AnyTaskHandler[];
+  /** Sampling defaults under the job's `agent` (as the agent handlers' `defaults`). */
+  defaults?: AgentDefaults;
+}
 
-type SweInit = AgentInitOutput<{ repoDir: string }>;
-type SweRun = AgentRunOutput<SweArtifacts>;
+/** The handlers a harness can play the agent of. */
+function harnessableHandlers(handlers: readonly AnyTaskHandler[]): AnyTaskHandler[] {
+  return handlers.filter((handler) => handler.runWithAgent !== undefined);
+}
 
 /**
- * `harness`: bring your own agent. INIT prepares the swe task in a sandbox (the swe handler's
- * INIT); RUN starts the harness command inside it with the job's inference gateway — reached
- * over the sandbox's Unix-socket channel by the loopback forwarder, the harness gets only
- * `OPENAI_BASE_URL`/`OPENAI_API_KEY` — and a time limit, then takes the repository's diff; EVAL
- * grades it with the swe grader in a fresh sandbox. The model calls are recorded by the gateway
- * (the trajectory's traces and certificate) and stored as the job's turns (index = arrival order).
+ * `harness`: bring your own agent to any agent kind. INIT and EVAL are the task kind's own (its
+ * sandbox and setup; its grader, e.g. a Harbor verifier in a fresh sandbox); RUN is the kind's
+ * with the harness as its agent (`createHarnessRunner`): the kind's prompts go to the harness's
+ * task file, the gateway's calls become the turns, and the kind's own `collect` takes the result
+ * (a diff, a workspace snapshot, the turns for a verifier).
  */
-export function createHarnessHandlerFactory(config: SweHandlerConfig & { gateway: HarnessGateway }) {
-  const sweFactory = createSweHandlerFactory(config);
-  return (deps: AgentHandlerDeps): TaskHandler<THarnessPayload, SweInit, SweRun> => {
-    const swe = sweFactory(deps);
-    const asSwe = <C extends { payload: THarnessPayload }>(ctx: C) => ({ ...ctx, payload: ctx.payload.task });
-    return {
-      kind: "harness",
-      description:
-        "A harness of your own (any OpenAI-API agent) solving a swe task through the inference gateway.",
-      payloadSchema: ZHarnessPayload,
-      resultSchema: swe.resultSchema,
-      async init(ctx: StageContext<THarnessPayload>) {
-        if (ctx.payload.task.modelPatch !== undefined) {
-          throw stageFailure(
-            "eval",
-            "a harness job runs its harness: give no modelPatch (grade it with a swe job)",
-          );
-        }
-        return (await swe.init(asSwe(ctx) as StageContext<TSwePayload>)) as SweInit;
-      },
-      run: (ctx: RunContext<THarnessPayload, SweInit>) =>
-        runHarnessStage(config.gateway, deps, EXAMPLE_HARNESS, ctx),
-      eval(ctx: EvalContext<THarnessPayload, SweInit, SweRun>) {
-        return swe.eval({ ...ctx, payload: ctx.payload.task });
-      },
-    };
+export function createHarnessHandler(
+  config: HarnessHandlerConfig,
+): TaskHandler<THarnessPayload, HarnessInit, HarnessRun> {
+  const targets = harnessableHandlers(config.targets);
+  if (targets.length === 0) throw new Error("a harness handler needs at least one kind with runWithAgent");
+  const byKind = new Map(targets.map((target) => [target.kind, target]));
+  const targetOf = (payload: THarnessPayload) => {
+    const task = harnessTaskOf(payload);
+    const target = byKind.get(task.kind);
+    // The payload schema admits only these kinds: another is a bug, not the caller's.
+    if (!target) throw new Error(`harness: no handler for kind "${task.kind}"`);
+    return { task, target };
+  };
+  return {
+    kind: "harness",
+    description: `A harness of your own (any OpenAI-API agent) as the agent of a ${targets.map((target) => target.kind).join(", ")} task, through the inference gateway.`,
+    payloadSchema: harnessPayloadSchema(targets),
+    resultSchema: z
+      .record(z.string(), z.unknown())
+      .describe("The task kind's own result (see that kind's), with `agent` and `tokenDrift`."),
+    async init(ctx: StageContext<THarnessPayload>) {
+      const { task, target } = targetOf(ctx.payload);
+      return { kind: task.kind, init: await target.init({ ...ctx, payload: task.payload }) };
+    },
+    async run(ctx: RunContext<THarnessPayload, HarnessInit>) {
+      const { task, target } = targetOf(ctx.payload);
+      const { payload } = ctx;
+      const runner = createHarnessRunner(ctx, {
+        gateway: config.gateway,
+        sampling: {
+          settings: resolveJobSampling(config.defaults ?? {}, payload.agent),
+          mode: payload.agent?.harnessSampling ?? "override",
+        },
+        command: payload.command ?? [
+          "python3",
+          `/workspace/.raas-harness/${task.kind === LEGACY_TASK_KIND ? "swe_agent.py" : "task_agent.py"}`,
+        ],
+        files: { ...EXAMPLES, ...payload.files },
+        timeoutMs: payload.timeoutMs,
+      });
+      const runWithAgent = target.runWithAgent as NonNullable<AnyTaskHandler["runWithAgent"]>;
+      return { run: await runWithAgent({ ...ctx, payload: task.payload, init: ctx.init.init }, runner) };
+    },
+    eval(ctx: EvalContext<THarnessPayload, HarnessInit, HarnessRun>) {
+      const { task, target } = targetOf(ctx.payload);
+      return target.eval({ ...ctx, payload: task.payload, init: ctx.init.init, run: ctx.run.run });
+    },
   };
 }

@@ -37,6 +37,7 @@ export function defineSweAgentHandler(context: SweHandlerContext) {
     setup: (ctx) => setupSweRepository(context, ctx),
     systemPrompt: () => SWE_SYSTEM_PROMPT,
     userMessage: sweUserMessage,
+    harnessCwd: (_payload, setup) => setup.repoDir,
     collect: (ctx) => collectSweDiff(context, ctx),
     evaluate: (ctx) => evaluateSweRollout(context, ctx),
   });

@@ -64,6 +64,14 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
         if (isGradeOnly(ctx.payload)) return GRADE_ONLY;
         return agent.run(ctx as RunContext<TSwePayload, AgentInit>);
       },
+      async runWithAgent(ctx, runner) {
+        // A given modelPatch is graded as it is: no agent runs (the harness payload refuses one).
+        if (isGradeOnly(ctx.payload)) return GRADE_ONLY;
+        return (agent.runWithAgent as NonNullable<typeof agent.runWithAgent>)(
+          ctx as RunContext<TSwePayload, AgentInit>,
+          runner,
+        );
+      },
       async eval(ctx) {
         if (isGradeOnly(ctx.payload)) return gradeGivenPatch(context, deps, ctx);
         return agent.eval(ctx as EvalContext<TSwePayload, AgentInit, AgentRun>);
