@@ -1,3 +1,4 @@
+import { createJobStore } from "@raas/db";
 import {
   defineHandler,
   type EventBus,
@@ -9,6 +10,11 @@ import {
 } from "@raas/engine";
 import type { TJob, TStage } from "@raas/shared";
 import { z } from "zod";
+import {
+  dropSchema,
+  freshSchemaName,
+  TEST_DATABASE_URL,
+} from "../../../packages/db/test/support/postgres-test-database";
 
 /** One stage run as a probe handler saw it. */
 export interface StageRun {
@@ -94,6 +100,46 @@ export function twoEngines(ports: [EnginePorts, EnginePorts]) {
     if (job.finishedAtMs !== null) terminalSeenByA.set(job.id, [...(terminalSeenByA.get(job.id) ?? []), job]);
   });
   return { a, b, runs, closed, seenByA, terminalSeenByA };
+}
+
+/** Queue and bus of each engine: the same objects, or one connection each to one service. */
+export interface TwoEnginesTransport {
+  queues: [JobQueue, JobQueue];
+  buses: [EventBus, EventBus];
+}
+
+/**
+ * Two started engines (`twoEngines`) standing for two processes: each has its own store connection
+ * pool on one fresh PostgreSQL schema, and the queue and bus `transport` gives it. `stop` stops both,
+ * closes every queue, bus and store once, and drops the schema.
+ */
+export async function startTwoEnginesOnPostgres(transport: TwoEnginesTransport) {
+  const schema = freshSchemaName();
+  const stores: [JobStore, JobStore] = [
+    await createJobStore({ databaseUrl: TEST_DATABASE_URL, schema }),
+    await createJobStore({ databaseUrl: TEST_DATABASE_URL, schema }),
+  ];
+  const { queues, buses } = transport;
+  const engines = twoEngines([
+    { store: stores[0], queue: queues[0], bus: buses[0] },
+    { store: stores[1], queue: queues[1], bus: buses[1] },
+  ]);
+  const stop = async () => {
+    await engines.a.stop({ graceMs: 0 });
+    await engines.b.stop({ graceMs: 0 });
+    for (const queue of new Set(queues)) await queue.close();
+    for (const bus of new Set(buses)) await bus.close();
+    for (const store of stores) await store.close();
+    await dropSchema(schema);
+  };
+  try {
+    await engines.a.start();
+    await engines.b.start();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { ...engines, stores, stop };
 }
 
 export const probeJob = (ms: { initMs: number; runMs: number; evalMs: number }) => ({

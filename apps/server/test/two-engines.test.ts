@@ -1,14 +1,8 @@
-import { randomUUID } from "node:crypto";
-import { createJobStore } from "@raas/db";
-import { type JobStore, MemoryEventBus, MemoryJobQueue } from "@raas/engine";
+import { MemoryEventBus, MemoryJobQueue } from "@raas/engine";
 import { RedisEventBus, RedisJobQueue } from "@raas/queue";
-import { Redis } from "ioredis";
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { type EnginePorts, probeJob, twoEngines } from "./two-engines.fixture";
-
-const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+import { deleteKeys, freshPrefix, REDIS_URL } from "../../../packages/queue/test/support/redis-test-env";
+import { probeJob, startTwoEnginesOnPostgres, type TwoEnginesTransport } from "./two-engines.fixture";
 
 /** Polls until `predicate` holds; the bound only stops a broken run from hanging. */
 async function until(
@@ -23,33 +17,10 @@ async function until(
   }
 }
 
-async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
-
-async function deleteKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
-  try {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    await redis.quit();
-  }
-}
-
 interface Mode {
   name: string;
   /** Queue and bus of each engine (the same objects, or one connection each to one Redis). */
-  open(): {
-    queues: [EnginePorts["queue"], EnginePorts["queue"]];
-    buses: [EnginePorts["bus"], EnginePorts["bus"]];
-  };
+  open(): TwoEnginesTransport;
   cleanup(): Promise<void>;
 }
 
@@ -68,12 +39,12 @@ const redisMode = (): Mode => {
   return {
     name: "a RedisJobQueue and a RedisEventBus each, on one Redis",
     open() {
-      prefix = `raas-test-${randomUUID().slice(0, 8)}`;
+      prefix = freshPrefix();
       const queue = () => new RedisJobQueue({ url: REDIS_URL, prefix, stalledIntervalMs: 1_000 });
       const bus = () => new RedisEventBus({ url: REDIS_URL, prefix });
       return { queues: [queue(), queue()], buses: [bus(), bus()] };
     },
-    cleanup: () => deleteKeys(prefix),
+    cleanup: () => deleteKeys(REDIS_URL, prefix),
   };
 };
 
@@ -81,41 +52,21 @@ const redisMode = (): Mode => {
 // one PostgreSQL schema, and its own queue and bus (or shared in-process ones).
 for (const mode of [memoryMode(), redisMode()]) {
   describe(`two engines over one PostgreSQL store, ${mode.name}`, () => {
-    let schema = "";
-    let setup: ReturnType<typeof twoEngines> | null = null;
-    let stores: JobStore[] = [];
-    let opened: ReturnType<Mode["open"]> | null = null;
+    let started: Awaited<ReturnType<typeof startTwoEnginesOnPostgres>> | null = null;
 
     async function start() {
-      schema = `raas_test_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-      const first = await createJobStore({ databaseUrl: DATABASE_URL, schema });
-      const second = await createJobStore({ databaseUrl: DATABASE_URL, schema });
-      stores = [first, second];
-      opened = mode.open();
-      const { queues, buses } = opened;
-      setup = twoEngines([
-        { store: first, queue: queues[0], bus: buses[0] },
-        { store: second, queue: queues[1], bus: buses[1] },
-      ]);
-      await setup.a.start();
-      await setup.b.start();
-      return setup;
+      started = await startTwoEnginesOnPostgres(mode.open());
+      return started;
     }
 
     afterEach(async () => {
-      await setup?.a.stop({ graceMs: 0 });
-      await setup?.b.stop({ graceMs: 0 });
-      setup = null;
-      for (const queue of new Set(opened?.queues)) await queue.close();
-      for (const bus of new Set(opened?.buses)) await bus.close();
-      opened = null;
+      await started?.stop();
+      started = null;
       await mode.cleanup();
-      for (const store of stores) await store.close();
-      await dropSchema(schema);
     });
 
     it("runs jobs submitted to one engine on both, each job's RUN and EVAL where its INIT ran; B's events reach A", async () => {
-      const { a, runs, terminalSeenByA } = await start();
+      const { a, b, runs, stores, terminalSeenByA } = await start();
       const submitted = await a.submitJobs(
         Array.from({ length: 24 }, () => probeJob({ initMs: 30, runMs: 30, evalMs: 5 })),
       );
@@ -137,7 +88,7 @@ for (const mode of [memoryMode(), redisMode()]) {
       await until(() => ids.every((id) => terminalSeenByA.has(id)), "A to hear every completion");
       for (const id of ids) expect(terminalSeenByA.get(id)?.map((job) => job.status)).toEqual(["completed"]);
       // Each engine's queued/active gauges count only what it holds: all back to 0.
-      for (const engine of [a, setup!.b]) {
+      for (const engine of [a, b]) {
         await until(
           () =>
             Object.values(engine.stats().stages).every((stage) => stage.queued === 0 && stage.active === 0),
@@ -145,12 +96,12 @@ for (const mode of [memoryMode(), redisMode()]) {
           5_000,
         );
       }
-      const stored = await stores[0]!.listJobs({ limit: 100 });
+      const stored = await stores[0].listJobs({ limit: 100 });
       expect(stored.items.filter((job) => job.status === "completed")).toHaveLength(24);
     });
 
     it("a cancel sent to A aborts the job running on B and closes its sandbox there", async () => {
-      const { a, b, runs, closed } = await start();
+      const { a, b, runs, closed, stores } = await start();
       const submitted = await a.submitJobs(
         Array.from({ length: 8 }, () => probeJob({ initMs: 5, runMs: 60_000, evalMs: 5 })),
       );
@@ -179,11 +130,11 @@ for (const mode of [memoryMode(), redisMode()]) {
       const cancelled = await a.getJob(target);
       expect(cancelled).toMatchObject({ status: "cancelled", failure: { kind: "cancelled", stage: "run" } });
       expect(runs.some((r) => r.jobId === target && r.stage === "run" && r.end === "ok")).toBe(false);
-      expect((await stores[1]!.getJob(target))?.status).toBe("cancelled");
+      expect((await stores[1].getJob(target))?.status).toBe("cancelled");
     });
 
     it("a worker stopped without draining is recovered by another: all its jobs complete there, none twice", async () => {
-      const { a, b, runs, terminalSeenByA } = await start();
+      const { a, b, runs, stores, terminalSeenByA } = await start();
       const submitted = await a.submitJobs(
         Array.from({ length: 16 }, () => probeJob({ initMs: 20, runMs: 400, evalMs: 5 })),
       );
@@ -208,7 +159,7 @@ for (const mode of [memoryMode(), redisMode()]) {
       }
       await until(() => ids.every((id) => terminalSeenByA.has(id)), "A to hear every completion");
       for (const id of ids) expect(terminalSeenByA.get(id)).toHaveLength(1);
-      expect((await stores[0]!.listJobsHeldBy("w2")).length).toBe(0);
+      expect((await stores[0].listJobsHeldBy("w2")).length).toBe(0);
     });
   });
 }

@@ -1,22 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { createJobStore } from "@raas/db";
-import { type JobStore, MemoryEventBus, MemoryJobQueue, type RolloutEngine } from "@raas/engine";
+import { MemoryEventBus, MemoryJobQueue, type RolloutEngine } from "@raas/engine";
 import type { TJob } from "@raas/shared";
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { probeJob, twoEngines } from "./two-engines.fixture";
-
-const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-
-async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
+import { probeJob, startTwoEnginesOnPostgres } from "./two-engines.fixture";
 
 /** Resolves with the job once either engine's listeners hear it end (each hears its own ends). */
 function ended(engines: readonly RolloutEngine[], jobId: string): Promise<TJob> {
@@ -35,38 +21,24 @@ function ended(engines: readonly RolloutEngine[], jobId: string): Promise<TJob> 
 // not reach each other (each has its own: every job event and cancel between them is lost). What
 // one replica did to a job, the other can learn from the store only.
 describe("two replicas over one PostgreSQL store, with no bus between them", () => {
-  let schema = "";
-  let stores: JobStore[] = [];
-  let setup: ReturnType<typeof twoEngines> | null = null;
-  let queue = new MemoryJobQueue();
+  let started: Awaited<ReturnType<typeof startTwoEnginesOnPostgres>> | null = null;
 
   async function start() {
-    queue = new MemoryJobQueue();
-    schema = `raas_test_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-    stores = [
-      await createJobStore({ databaseUrl: DATABASE_URL, schema }),
-      await createJobStore({ databaseUrl: DATABASE_URL, schema }),
-    ];
-    setup = twoEngines([
-      { store: stores[0] as JobStore, queue, bus: new MemoryEventBus() },
-      { store: stores[1] as JobStore, queue, bus: new MemoryEventBus() },
-    ]);
-    await setup.a.start();
-    await setup.b.start();
-    return setup;
+    const queue = new MemoryJobQueue();
+    started = await startTwoEnginesOnPostgres({
+      queues: [queue, queue],
+      buses: [new MemoryEventBus(), new MemoryEventBus()],
+    });
+    return started;
   }
 
   afterEach(async () => {
-    await setup?.a.stop({ graceMs: 0 });
-    await setup?.b.stop({ graceMs: 0 });
-    setup = null;
-    await queue.close();
-    for (const store of stores) await store.close();
-    await dropSchema(schema);
+    await started?.stop();
+    started = null;
   });
 
   it("A reads the jobs B finished as stored, and cancelling them through A cancels nothing", async () => {
-    const { a, b, runs } = await start();
+    const { a, b, runs, stores } = await start();
     const submitted = await a.submitJobs(
       Array.from({ length: 6 }, () => probeJob({ initMs: 5, runMs: 5, evalMs: 5 })),
     );
@@ -75,18 +47,18 @@ describe("two replicas over one PostgreSQL store, with no bus between them", () 
     expect(finished.map((job) => job.status)).toEqual(ids.map(() => "completed"));
 
     for (const id of ids) {
-      const stored = await stores[0]?.readJob(id);
+      const stored = await stores[0].readJob(id);
       const worker = runs.find((r) => r.jobId === id && r.stage === "eval")?.worker;
       const read = await a.getJob(id);
       expect(read).toEqual(stored?.record);
       expect(read).toMatchObject({ status: "completed", reward: 1, result: { by: worker } });
       expect(await a.cancel({ jobId: id })).toEqual({ cancelled: [] });
-      expect(await stores[1]?.readJob(id)).toEqual(stored);
+      expect(await stores[1].readJob(id)).toEqual(stored);
     }
   });
 
   it("A cancels a job running on B in the store, and B reads it cancelled", async () => {
-    const { a, b } = await start();
+    const { a, b, stores } = await start();
     // A takes no work: the job runs on B.
     for (const stage of ["init", "run", "eval"] as const) a.setConcurrency(stage, 0);
     const { job } = await a.submitJob(probeJob({ initMs: 5, runMs: 60_000, evalMs: 5 }));
@@ -98,10 +70,10 @@ describe("two replicas over one PostgreSQL store, with no bus between them", () 
       });
     });
     await running;
-    const before = await stores[0]?.readJob(job.id);
+    const before = await stores[0].readJob(job.id);
 
     expect(await a.cancel({ jobId: job.id })).toEqual({ cancelled: [job.id] });
-    const after = await stores[1]?.readJob(job.id);
+    const after = await stores[1].readJob(job.id);
     expect(after?.version).toBe((before?.version ?? 0) + 1);
     expect(after?.record).toMatchObject({
       status: "cancelled",
@@ -110,7 +82,7 @@ describe("two replicas over one PostgreSQL store, with no bus between them", () 
     expect(await b.getJob(job.id)).toEqual(after?.record);
   });
   it("a keyed resubmit to A answers the job as stored after B cancelled it", async () => {
-    const { a, b } = await start();
+    const { a, b, stores } = await start();
     for (const engine of [a, b])
       for (const stage of ["init", "run", "eval"] as const) engine.setConcurrency(stage, 0);
     const request = { ...probeJob({ initMs: 5, runMs: 5, evalMs: 5 }), jobKey: `key-${randomUUID()}` };
@@ -120,6 +92,6 @@ describe("two replicas over one PostgreSQL store, with no bus between them", () 
     expect(await b.cancel({ jobId: first.job.id })).toEqual({ cancelled: [first.job.id] });
     const again = await a.submitJob(request);
     expect(again).toMatchObject({ created: false, job: { id: first.job.id, status: "cancelled" } });
-    expect(again.job).toEqual((await stores[0]?.readJob(first.job.id))?.record);
+    expect(again.job).toEqual((await stores[0].readJob(first.job.id))?.record);
   });
 });
