@@ -204,8 +204,9 @@ describe("MCP tool servers in the built-in agent loop (tool jail on)", () => {
   it("fails a job whose server does not start as sandbox, with what the server said", () => {
     const job = jobs.get("no-server");
     expect(outcome(job)).toEqual(["failed", null, "sandbox"]);
+    // The environment's misconfiguration, not retried: apps/simulator/test/mcp-misconfigured.test.ts.
     expect(job?.failure?.message).toMatch(
-      /MCP server "gone" did not start: MCP server "gone" exited with code \d+; its stderr ends: .*nonexistent/,
+      /MCP server "gone" is misconfigured .*: its command was not found \(exit code 127\) before answering initialize; its stderr ends: .*nonexistent/,
     );
   });
 

@@ -10,11 +10,9 @@ import type {
   ToolSpec,
 } from "@raas/engine";
 import { sandboxFailure } from "@raas/shared";
+import { type McpStartPhase, startFailureOf, stderrTailText } from "./mcp-start-failure";
 import { errorToolResult, toToolResult } from "./mcp-tool-result";
 import { SandboxStdioTransport } from "./sandbox-stdio-transport";
-
-/** Characters of a server's stderr shown in a failure. */
-const STDERR_SHOWN_CHARS = 1_000;
 
 /** Time and cancel of one exchange with a server. */
 export interface CallBounds {
@@ -24,14 +22,16 @@ export interface CallBounds {
 
 const CLIENT_INFO = { name: "raas", version: "0.1.0" };
 
+/** How long a stopped server's exit report may take to arrive, in ms. */
+const EXIT_REPORT_WAIT_MS = 5_000;
+
 function endMessage(server: string, exit: SandboxProcessExit): string {
   const how = exit.signal
     ? `was killed by ${exit.signal}`
     : exit.exitCode !== null
       ? `exited with code ${exit.exitCode}`
       : "ended with its sandbox";
-  const stderr = exit.stderrTail.trim().slice(-STDERR_SHOWN_CHARS);
-  return `MCP server "${server}" ${how}${stderr ? `; its stderr ends: ${stderr}` : ""}`;
+  return `MCP server "${server}" ${how}${stderrTailText(exit.stderrTail)}`;
 }
 
 /** A JSON-RPC error the server sent (not one the client made up for a closed connection or a time-out). */
@@ -58,11 +58,13 @@ export class McpServerConnection {
   readonly #client = new Client(CLIENT_INFO);
   readonly #process: SandboxProcess;
   #end: ToolServerEnd | null = null;
+  #exit: SandboxProcessExit | null = null;
 
   private constructor(spec: ToolServerSpec, process: SandboxProcess) {
     this.spec = spec;
     this.#process = process;
     this.ended = process.exited.then((exit) => {
+      this.#exit = exit;
       this.#end = {
         server: spec.name,
         message: endMessage(spec.name, exit),
@@ -73,8 +75,11 @@ export class McpServerConnection {
   }
 
   /**
-   * Starts the server, handshakes and lists its tools within `bounds.timeoutMs`. A server that
-   * cannot start, ends, or does not answer in time is a `start_failed` sandbox failure.
+   * Starts the server, handshakes and lists its tools within `bounds.timeoutMs`. A server whose
+   * command is missing, that exits before answering `initialize`, or that answers with a protocol
+   * error is the environment's misconfiguration (`callerConfigFailure`, not retried); one that
+   * does not answer in time or crashes after its handshake is a `start_failed` sandbox failure
+   * (infrastructure). See `startFailureOf`.
    */
   static async start(
     sandbox: Sandbox,
@@ -91,20 +96,25 @@ export class McpServerConnection {
       signal: bounds.signal,
     });
     const connection = new McpServerConnection(spec, process);
+    let phase: McpStartPhase = "initialize";
     try {
       await connection.#client.connect(new SandboxStdioTransport(process), {
         signal: bounds.signal,
         timeout: bounds.timeoutMs,
       });
+      phase = "tools/list";
       return { connection, tools: await connection.#listTools(bounds) };
     } catch (error) {
       await connection.close();
       if (bounds.signal.aborted) throw bounds.signal.reason;
-      const end = await Promise.race([connection.ended, delay(0, null)]);
-      if (end?.sandboxError !== undefined) throw end.sandboxError;
-      const reason = end ? end.message : error instanceof Error ? error.message : String(error);
-      throw sandboxFailure("start_failed", `MCP server "${spec.name}" did not start: ${reason}`, {
-        cause: error,
+      // Stopped now if it had not ended: a process that ended on its own keeps its exit code.
+      await Promise.race([connection.ended, delay(EXIT_REPORT_WAIT_MS, null)]);
+      throw startFailureOf({
+        server: spec.name,
+        phase,
+        error,
+        exit: connection.#exit,
+        timeoutMs: bounds.timeoutMs,
       });
     }
   }

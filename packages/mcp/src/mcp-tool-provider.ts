@@ -6,13 +6,13 @@ import type {
   ToolServerSpec,
   ToolSpec,
 } from "@raas/engine";
-import { stageFailure } from "@raas/shared";
+import { callerConfigFailure } from "@raas/shared";
 import { type CallBounds, McpServerConnection } from "./mcp-server-connection";
 
 /**
  * Tool servers spoken to over MCP (stdio, inside the job's sandbox) with the official SDK's
  * client. Each server's tools are offered under their own names; two servers offering one name
- * is the environment's mistake, refused before the agent starts.
+ * is the environment's mistake (`callerConfigFailure`: not retried), refused before the agent starts.
  */
 export function createMcpToolProvider(): ToolServerProvider {
   return { protocol: "mcp", open: openMcpSession };
@@ -35,8 +35,7 @@ async function openMcpSession(
       for (const tool of tools) {
         const other = serverOf.get(tool.name);
         if (other !== undefined)
-          throw stageFailure(
-            "sandbox",
+          throw callerConfigFailure(
             `MCP servers "${other}" and "${server.name}" both offer a tool named "${tool.name}"; tool names must be unique`,
           );
         serverOf.set(tool.name, server.name);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   abortFailure,
   blamePolicy,
+  callerConfigFailure,
   FailureError,
   failureOf,
   isStageFailureData,
@@ -37,6 +38,20 @@ describe("stage failures", () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.message).toBe("sandbox command ls failed: exit 137");
     expect(error.cause).toBe(underlying);
+  });
+
+  it("blame the caller for the job's own configuration, as a sandbox failure no one trains on", () => {
+    const underlying = new Error("exit 127");
+    const error = callerConfigFailure('MCP server "db" is misconfigured', { cause: underlying });
+    expect(error.failure).toEqual({
+      kind: "sandbox",
+      cause: "caller",
+      message: 'MCP server "db" is misconfigured',
+      label: null,
+    });
+    expect(error.cause).toBe(underlying);
+    expect(isStageFailureData(error.failure)).toBe(true);
+    expect(failureOf(error, "policy")).toBeNull();
   });
 
   it("are told apart from the other families", () => {

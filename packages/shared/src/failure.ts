@@ -85,11 +85,13 @@ export type TAbortCause = "cancelled" | "timeout" | "shutdown" | "preempted";
 /**
  * A stage ended with a kind its thrower decided (a handler, an adapter, the agent loop): stored
  * as the job's `failure`. `agent` is the policy's (trainable, the handler's failure reward);
- * every other kind is infrastructure (reward null).
+ * every other kind is not trainable (reward null): infrastructure, or — `cause: "caller"`, see
+ * {@link callerConfigFailure} — the job's own configuration, which fails the same way on any
+ * sandbox and so is never retried.
  */
 export interface StageFailureData {
   kind: TStageFailureKind;
-  cause: "policy" | "infrastructure";
+  cause: "policy" | "infrastructure" | "caller";
   message: string;
   /** What kind of policy failure it was (`tampered`); null when the kind says all. */
   label: TFailureLabel | null;
@@ -222,6 +224,26 @@ export function policyFailure(
   options?: StageFailureOptions,
 ): FailureError<StageFailureData> {
   return stageFailure("agent", message, options);
+}
+
+/**
+ * The stage fails on the configuration the caller sent, not on the host: an environment's MCP
+ * server whose command does not exist, that exits before its handshake, or that answers it with
+ * a protocol error. Stored as kind `sandbox` (where it happened), cause `caller`: reward null
+ * (never the policy's), and never started again from INIT (it would fail the same way anywhere).
+ */
+export function callerConfigFailure(
+  message: string,
+  options?: Pick<StageFailureOptions, "cause" | "result">,
+): FailureError<StageFailureData> {
+  const failure: StageFailureData = {
+    kind: "sandbox",
+    cause: "caller",
+    message,
+    label: null,
+    ...(options?.result !== undefined ? { result: options.result } : {}),
+  };
+  return new FailureError(failure, { cause: options?.cause });
 }
 
 const INFRASTRUCTURE_CODES: ReadonlySet<TRequestCode> = new Set([

@@ -22,6 +22,7 @@ export {
 export {
   abortFailure,
   blamePolicy,
+  callerConfigFailure,
   type Failure,
   FailureError,
   failureOf,

@@ -1,7 +1,9 @@
 # raas-mcp-fixture: a minimal MCP server for tests (stdio, standard library only).
 # Tools: echo (returns its text), crash (exits with code 3 mid-call), reject (answers with a
 # JSON-RPC error); FIXTURE_TOOL_NAME adds one
-# more echo tool under that name (to collide with a built-in).
+# more echo tool under that name (to collide with a built-in). FIXTURE_FAIL_AT=<method> makes the
+# start fail there: `initialize` is answered with a JSON-RPC error (a protocol error), `tools/list`
+# crashes the server (exit 3) after its handshake worked; either writes a line to stderr first.
 import json
 import os
 import sys
@@ -32,10 +34,22 @@ def result(request):
     return {}
 
 
+FAIL_AT = os.environ.get("FIXTURE_FAIL_AT")
+
 for line in sys.stdin:
     request = json.loads(line)
     if "id" not in request:
         continue
+    if request["method"] == FAIL_AT == "initialize":
+        sys.stderr.write("fixture: unsupported option --db\n")
+        sys.stderr.flush()
+        error = {"code": -32600, "message": "fixture refuses to start: bad configuration"}
+        print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "error": error}), flush=True)
+        continue
+    if request["method"] == FAIL_AT == "tools/list":
+        sys.stderr.write("fixture crashing while listing\n")
+        sys.stderr.flush()
+        os._exit(3)
     if request["method"] == "tools/call" and request["params"]["name"] == "reject":
         error = {"code": -32602, "message": "rejected on purpose"}
         print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "error": error}), flush=True)

@@ -1,6 +1,11 @@
-import { abortFailure, policyFailure, stageFailure } from "@raas/shared";
+import { abortFailure, callerConfigFailure, policyFailure, sandboxFailure, stageFailure } from "@raas/shared";
 import { describe, expect, it } from "vitest";
-import { classifyFailure, DEFAULT_FAILURE_REWARD, failureRewardOf } from "./failure-classifier";
+import {
+  classifyFailure,
+  DEFAULT_FAILURE_REWARD,
+  failureRewardOf,
+  isRestartedFromInit,
+} from "./failure-classifier";
 
 const live = () => new AbortController().signal;
 const abortedWith = (cause: "timeout" | "cancelled") => {
@@ -73,5 +78,36 @@ describe("failureRewardOf", () => {
       expect(failureRewardOf(kind, -1)).toBeNull();
       expect(failureRewardOf(kind, undefined)).toBeNull();
     }
+  });
+});
+
+describe("isRestartedFromInit", () => {
+  const classify = (error: unknown) => classifyFailure({ stage: "run", error, signal: live(), timeoutMs: 1 });
+
+  it("starts an infrastructure sandbox failure again, wrapped or not", () => {
+    expect(isRestartedFromInit(classify(stageFailure("sandbox", "host failed")))).toBe(true);
+    expect(isRestartedFromInit(classify(sandboxFailure("start_failed", "handshake timed out")))).toBe(true);
+  });
+
+  it("fails the caller's configuration as it is: a sandbox failure, reward null, not retried", () => {
+    const failure = classify(callerConfigFailure('MCP server "db" exited with code 127'));
+    expect(failure).toEqual({
+      kind: "sandbox",
+      message: 'MCP server "db" exited with code 127',
+      cause: "caller",
+    });
+    expect(isRestartedFromInit(failure)).toBe(false);
+    expect(failureRewardOf(failure.kind, 0.5)).toBeNull();
+    // Under a wrapper it is still the caller's (the toolbox wraps what the provider throws).
+    const wrapped = new Error("starting the MCP servers failed", {
+      cause: callerConfigFailure("misconfigured"),
+    });
+    expect(isRestartedFromInit(classify(wrapped))).toBe(false);
+  });
+
+  it("fails every other kind as it is", () => {
+    for (const kind of ["eval", "inference", "timeout"] as const)
+      expect(isRestartedFromInit(classify(stageFailure(kind, "x")))).toBe(false);
+    expect(isRestartedFromInit(classify(policyFailure("x")))).toBe(false);
   });
 });

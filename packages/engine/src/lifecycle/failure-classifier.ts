@@ -15,6 +15,11 @@ export interface ClassifiedFailure {
   label?: TFailureLabel;
   /** The stage failure's report, to be stored as the job's `result`; absent when it gave none. */
   result?: unknown;
+  /**
+   * `caller`: the job's own configuration failed (an environment's MCP server that cannot start;
+   * `callerConfigFailure`), so starting it again would fail the same way. Absent otherwise.
+   */
+  cause?: "caller";
 }
 
 /** The reward of an `agent` failure when the handler sets no `failureReward`. */
@@ -73,10 +78,11 @@ function defaultFailureKind(stage: TStage): Exclude<TFailureKind, "agent" | "can
  * EVAL so ended is thrown away, as when a worker is lost: an infrastructure-failed attempt's
  * trajectory is not trainable anyway. Every other kind fails as it is: `agent` is a trainable
  * outcome, `timeout` the task's budget, `eval` the grader's, `inference` already ridden out by
- * the inference pool.
+ * the inference pool. A `sandbox` failure caused by the caller's configuration (`cause: caller`:
+ * an MCP server that cannot start) fails as it is too: every sandbox would meet it the same way.
  */
-export function isRestartedFromInit(kind: TFailureKind): boolean {
-  return kind === "sandbox";
+export function isRestartedFromInit(failure: Pick<ClassifiedFailure, "kind" | "cause">): boolean {
+  return failure.kind === "sandbox" && failure.cause !== "caller";
 }
 
 function messageOf(error: unknown): string {
@@ -126,6 +132,7 @@ export function classifyFailure(input: {
       message,
       ...(label !== null ? { label } : {}),
       ...(result !== undefined ? { result } : {}),
+      ...(failure.cause === "caller" ? { cause: "caller" as const } : {}),
     };
   }
   return { kind: defaultFailureKind(input.stage), message: messageOf(input.error) };

@@ -43,7 +43,9 @@ export interface ToolServerProvider {
   readonly protocol: string;
   /**
    * Starts `servers` in `sandbox`, handshakes and lists their tools, within `timeoutMs`. A server
-   * that cannot start, answer or list its tools fails as a sandbox failure (infrastructure).
+   * that cannot start, answer or list its tools fails as a sandbox failure: the caller's
+   * configuration (`callerConfigFailure`, not retried) when evidence shows it (a missing command,
+   * an exit or a protocol error before the handshake), else infrastructure.
    */
   open(
     sandbox: Sandbox,

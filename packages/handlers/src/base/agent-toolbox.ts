@@ -13,8 +13,10 @@ const SERVER_START_TIMEOUT_MS = 60_000;
 /**
  * The RUN toolbox: the handler's sandbox tools, joined with the tool servers the payload declares
  * (`mcp`), started now in the job's sandbox and stopped when RUN ends. A server that does not
- * start, or offers a tool whose name is taken, fails the job as `sandbox` (the environment's
- * doing, never the policy's).
+ * start, or offers a tool whose name is taken, fails the job as `sandbox` (never the policy's):
+ * retried when the host may be at fault (no answer in time, a crash after the handshake), not
+ * when the environment's configuration is (a missing command, an exit or a protocol error before
+ * the handshake, a name taken: cause `caller`).
  */
 export async function openAgentToolbox<P extends TAgentTaskBase, S, A>(
   { deps, tools }: AgentHandlerBinding<P, S, A>,

@@ -1,5 +1,5 @@
 import type { AgentToolbox, ToolServerEnd, ToolServerSession, ToolSpec } from "@raas/engine";
-import { blamePolicy, sandboxFailure, stageFailure } from "@raas/shared";
+import { blamePolicy, callerConfigFailure, sandboxFailure } from "@raas/shared";
 import type { TEnvironmentTools } from "./agent-payload.schema";
 
 /** How long a server may take to answer the liveness ping around a built-in call, in ms. */
@@ -8,7 +8,10 @@ const LIVENESS_TIMEOUT_MS = 10_000;
 /** Names the loop treats as finish tools: a server may never offer them. */
 const FINISH_NAMES: ReadonlySet<string> = new Set(["submit", "finish"]);
 
-/** The tools offered to the model: the handler's (unless `only`), the servers', then the finish tool. */
+/**
+ * The tools offered to the model: the handler's (unless `only`), the servers', then the finish
+ * tool. A server tool named like one of those is the environment's mistake (not retried).
+ */
 function offeredSpecs(
   handlerTools: readonly ToolSpec[],
   session: ToolServerSession,
@@ -21,8 +24,7 @@ function offeredSpecs(
   for (const spec of session.specs) {
     const owner = taken.get(spec.name);
     if (owner !== undefined)
-      throw stageFailure(
-        "sandbox",
+      throw callerConfigFailure(
         `MCP server "${session.serverOf.get(spec.name)}" offers a tool named "${spec.name}", which is ${owner} tool of that name; rename the server's tool${owner.includes("built-in") ? ', or set toolsMode "only"' : ""}`,
       );
   }

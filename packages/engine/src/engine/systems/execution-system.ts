@@ -93,7 +93,7 @@ export class ExecutionSystem {
     }
     if (
       outcome.type === "failed" &&
-      isRestartedFromInit(outcome.failure.kind) &&
+      isRestartedFromInit(outcome.failure) &&
       !isTerminalStatus(live.record.status)
     ) {
       // Acked first: the INIT item queued again must not be the one this ack removes.
