@@ -1,7 +1,6 @@
 // The shipped Harbor examples through the harbor handler's three stages on real bubblewrap
 // sandboxes: each task's oracle (its solution/solve.sh, played by a scripted policy) earns reward
 // 1 and a policy that does nothing earns 0.
-import { fileURLToPath } from "node:url";
 import type { TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,9 +8,13 @@ import {
   type LoadedHarborTask,
   loadHarborDataset,
 } from "../../src/harbor/harbor-task-loader";
-import { bash, type HarborEngine, oracleTurns, startHarborEngine } from "./support/harbor-engine";
-
-const EXAMPLES_DIR = fileURLToPath(new URL("../../../../environments/harbor-examples/", import.meta.url));
+import {
+  bash,
+  HARBOR_EXAMPLES_DIR,
+  type HarborEngine,
+  oracleTurns,
+  startHarborEngine,
+} from "./support/harbor-engine";
 
 /** What the agent's sandbox of fix-python-stats holds: its files, environment and memory bound. */
 const STATS_PROBE =
@@ -27,7 +30,7 @@ describe("the Harbor examples, oracle and no-op", () => {
 
   beforeAll(async () => {
     harbor = await startHarborEngine();
-    tasks = await loadHarborDataset(EXAMPLES_DIR);
+    tasks = await loadHarborDataset(HARBOR_EXAMPLES_DIR);
     const submissions = tasks.flatMap((loaded) => {
       const name = loaded.task.name.split("/").at(-1) ?? loaded.task.name;
       harbor.script(`${name}-oracle`, oracleTurns(loaded.task));
@@ -42,19 +45,9 @@ describe("the Harbor examples, oracle and no-op", () => {
       harborJobRequest(probe("fix-python-stats"), { taskId: "stats-probe" }),
       harborJobRequest(probe("fix-shell-script"), { taskId: "shell-probe" }),
     );
-    const submitted = await harbor.engine.submitJobs(submissions);
-    const { jobs } = await harbor.engine.waitForJobs(
-      submitted.map((s) => s.job.id),
-      { timeoutMs: 600_000 },
-    );
-    for (const job of jobs) {
-      const taskId = (job.payload as { taskId: string }).taskId;
+    for (const [taskId, job] of await harbor.runJobs(submissions)) {
       finished.set(taskId, job);
-      const { toolCalls } = await harbor.engine.getTrajectory(job.id);
-      outputs.set(
-        taskId,
-        toolCalls.map((call) => String((call as { output?: unknown }).output ?? "")).join("\n"),
-      );
+      outputs.set(taskId, await harbor.toolOutputs(job.id));
     }
   }, 700_000);
 

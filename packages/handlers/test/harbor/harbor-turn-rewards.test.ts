@@ -6,15 +6,18 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { TJob, TTrajectoryExport } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { harborJobRequest, loadHarborTask } from "../../src/harbor/harbor-task-loader";
-import { bash, type HarborEngine, oracleTurns, startHarborEngine } from "./support/harbor-engine";
+import {
+  bash,
+  HARBOR_EXAMPLES_DIR,
+  type HarborEngine,
+  oracleTurns,
+  startHarborEngine,
+} from "./support/harbor-engine";
 
-const LOG_REPORT = fileURLToPath(
-  new URL("../../../../environments/harbor-examples/log-report/", import.meta.url),
-);
+const LOG_REPORT = join(HARBOR_EXAMPLES_DIR, "log-report");
 const LABEL = "last turn that touched report.json";
 const decode = (ids: readonly number[]) => ids.map((id) => String.fromCodePoint(id)).join("");
 
@@ -59,19 +62,14 @@ describe("per-step rewards from a Harbor verifier", () => {
     const malformed = await loadHarborTask(
       writeTask(tmp, "malformed", { reward: 1, turn_rewards: [{ turn: 0, score: 1 }] }),
     );
-    const submitted = await harbor.engine.submitJobs([
+    const requests = [
       harborJobRequest(logReport, { taskId: "steps-oracle" }),
       harborJobRequest(logReport, { taskId: "steps-partial" }),
       harborJobRequest(logReport, { taskId: "steps-none" }),
       harborJobRequest(outside, { taskId: "outside" }),
       harborJobRequest(malformed, { taskId: "malformed" }),
-    ]);
-    const { jobs } = await harbor.engine.waitForJobs(
-      submitted.map((s) => s.job.id),
-      { timeoutMs: 300_000 },
-    );
-    for (const job of jobs) {
-      const taskId = (job.payload as { taskId: string }).taskId;
+    ];
+    for (const [taskId, job] of await harbor.runJobs(requests, 300_000)) {
       finished.set(taskId, job);
       exported.set(taskId, await harbor.engine.exportTrajectory(job.id));
     }

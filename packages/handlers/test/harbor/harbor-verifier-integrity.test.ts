@@ -1,7 +1,6 @@
 // The policy is an adversary of the verifier: what it writes or leaves running during RUN must not
 // change the reward, tests/ must be out of its sight, and a verifier that fails is infrastructure.
 // Real bubblewrap sandboxes, the harbor handler's three stages, a scripted policy.
-import { fileURLToPath } from "node:url";
 import type { TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { THarborTask } from "../../src/harbor/harbor-task.schema";
@@ -12,13 +11,12 @@ import {
 } from "../../src/harbor/harbor-task-loader";
 import {
   bash,
+  HARBOR_EXAMPLES_DIR,
   type HarborEngine,
   oracleTurns,
   type ScriptedTurn,
   startHarborEngine,
 } from "./support/harbor-engine";
-
-const EXAMPLES_DIR = fileURLToPath(new URL("../../../../environments/harbor-examples/", import.meta.url));
 
 /** Writes reward files wherever a verifier's could be, as files and from a daemon left running. */
 const FORGE_REWARDS = String.raw`
@@ -191,27 +189,16 @@ describe("the harbor verifier against a forging policy", () => {
   beforeAll(async () => {
     harbor = await startHarborEngine();
     examples = new Map(
-      (await loadHarborDataset(EXAMPLES_DIR)).map((loaded) => [
+      (await loadHarborDataset(HARBOR_EXAMPLES_DIR)).map((loaded) => [
         loaded.task.name.split("/").at(-1) ?? "",
         loaded,
       ]),
     );
     for (const c of cases) harbor.script(c.id, c.turns());
-    const submitted = await harbor.engine.submitJobs(
-      cases.map((c) => harborJobRequest(c.loaded(), { taskId: c.id })),
-    );
-    const { jobs } = await harbor.engine.waitForJobs(
-      submitted.map((s) => s.job.id),
-      { timeoutMs: 600_000 },
-    );
-    for (const job of jobs) {
-      const taskId = (job.payload as { taskId: string }).taskId;
+    const requests = cases.map((c) => harborJobRequest(c.loaded(), { taskId: c.id }));
+    for (const [taskId, job] of await harbor.runJobs(requests)) {
       finished.set(taskId, job);
-      const { toolCalls } = await harbor.engine.getTrajectory(job.id);
-      toolOutputs.set(
-        taskId,
-        toolCalls.map((call) => String((call as { output?: unknown }).output ?? "")).join("\n"),
-      );
+      toolOutputs.set(taskId, await harbor.toolOutputs(job.id));
     }
   }, 700_000);
 

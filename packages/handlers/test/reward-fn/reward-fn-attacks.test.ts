@@ -87,17 +87,9 @@ describe("the reward-fn verifier against an adversarial policy", () => {
     for (const [id, answer] of Object.entries(INJECTIONS)) rf.script(id, [submit(answer)]);
     rf.script("huge-answer", [submit(`${"\\boxed{1} {{{ ".repeat(60_000)}\\boxed{42}`)]);
     rf.script("poisoned-workspace", [python(POISON_WORKSPACE), submit("\\boxed{41}")]);
-    const submitted = await rf.engine.submitJobs(requests);
-    const { jobs } = await rf.engine.waitForJobs(
-      submitted.map((s) => s.job.id),
-      { timeoutMs: 600_000 },
-    );
-    for (const job of jobs) finished.set((job.payload as { taskId: string }).taskId, job);
+    for (const [taskId, job] of await rf.runJobs(requests)) finished.set(taskId, job);
     const poisoned = finished.get("poisoned-workspace");
-    if (poisoned) {
-      const { toolCalls } = await rf.engine.getTrajectory(poisoned.id);
-      plantedOutput = toolCalls.map((call) => String((call as { output?: unknown }).output ?? "")).join("\n");
-    }
+    if (poisoned) plantedOutput = await rf.toolOutputs(poisoned.id);
   }, 700_000);
 
   afterAll(async () => {

@@ -154,12 +154,7 @@ describe("the reward-fn handler", () => {
       rf.script(v.job.payload.taskId, v.turns);
       requests.push(v.job);
     }
-    const submitted = await rf.engine.submitJobs(requests);
-    const { jobs } = await rf.engine.waitForJobs(
-      submitted.map((s) => s.job.id),
-      { timeoutMs: 600_000 },
-    );
-    for (const job of jobs) finished.set((job.payload as { taskId: string }).taskId, job);
+    for (const [taskId, job] of await rf.runJobs(requests)) finished.set(taskId, job);
   }, 700_000);
 
   afterAll(async () => {

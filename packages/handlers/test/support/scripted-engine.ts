@@ -13,6 +13,7 @@ import {
   type TaskHandler,
 } from "@raas/engine";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
+import type { TJob, TSubmitJobRequest } from "@raas/shared";
 import type { AgentHandlerDeps } from "../../src/base/agent-handler.types";
 import { createOraclePolicy, type OracleTurn, oracleChatFormat } from "../../src/oracle/oracle-policy";
 
@@ -26,6 +27,13 @@ export interface ScriptedEngine {
   runtime: BubblewrapRuntime;
   /** Sets the script of a task id (before its job is submitted). */
   script(taskId: string, turns: ScriptedTurn[]): void;
+  /**
+   * Submits `requests`, waits for their jobs to end (at most `timeoutMs`, default 600_000), and
+   * returns each job by its payload's `taskId`.
+   */
+  runJobs(requests: readonly TSubmitJobRequest[], timeoutMs?: number): Promise<Map<string, TJob>>;
+  /** What a job's tool calls returned, one output a line. */
+  toolOutputs(jobId: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -52,6 +60,18 @@ export async function startScriptedEngine<P, I, R>(
     engine,
     runtime,
     script: policy.script,
+    async runJobs(requests, timeoutMs = 600_000) {
+      const submitted = await engine.submitJobs(requests);
+      const { jobs } = await engine.waitForJobs(
+        submitted.map((s) => s.job.id),
+        { timeoutMs },
+      );
+      return new Map(jobs.map((job) => [(job.payload as { taskId: string }).taskId, job]));
+    },
+    async toolOutputs(jobId) {
+      const { toolCalls } = await engine.getTrajectory(jobId);
+      return toolCalls.map((call) => String((call as { output?: unknown }).output ?? "")).join("\n");
+    },
     close: async () => {
       await engine.stop({ graceMs: 1_000 });
       await runtime.closeAll();
