@@ -2,7 +2,6 @@
 // Training (@raas/training) and the adapters use only these names.
 
 export { runAgentLoop } from "./agent/agent-loop";
-export type { AgentLoopRequest, AgentLoopRunner } from "./agent/agent-loop-runner.types";
 export {
   AGENT_STOP_REASONS,
   type AgentEvent,
@@ -11,6 +10,7 @@ export {
   type AgentStopReason,
   type AgentToolbox,
 } from "./agent/agent-loop.types";
+export type { AgentLoopRequest, AgentLoopRunner } from "./agent/agent-loop-runner.types";
 export { defaultObservation } from "./agent/observation-text";
 
 export {
