@@ -17,7 +17,7 @@ import {
 } from "../../../packages/db/test/support/postgres-test-database";
 
 /** One stage run as a probe handler saw it. */
-export interface StageRun {
+interface StageRun {
   jobId: string;
   stage: TStage;
   worker: string;
@@ -66,14 +66,14 @@ function probeHandler(worker: string, runs: StageRun[], closed: string[]) {
 }
 
 /** What each of the two engines is given: its own store pool, queue and bus over shared services. */
-export interface EnginePorts {
+interface EnginePorts {
   store: JobStore;
   queue: JobQueue;
   bus: EventBus;
 }
 
 /** Two engines (w1, w2) over one store, queue and bus, each with its own probe handler. */
-export function twoEngines(ports: [EnginePorts, EnginePorts]) {
+function twoEngines(ports: [EnginePorts, EnginePorts]) {
   const runs: StageRun[] = [];
   const closed: string[] = [];
   const make = (workerId: string, { store, queue, bus }: EnginePorts) =>
