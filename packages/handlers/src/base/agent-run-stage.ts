@@ -60,11 +60,10 @@ export async function runAgentStage<P extends TAgentTaskBase, S, A>(
         }),
       )
     : (undefined as A);
-  return { summary, artifacts, drift: runner.checksDrift ? driftOf(loop) : UNCHECKED_DRIFT };
+  // Unchecked: another record (a harness's gateway certificate) speaks for the tokens.
+  const drift = runner.checksDrift ? driftOf(loop) : { isConsistent: true, turnsChecked: 0, violations: [] };
+  return { summary, artifacts, drift };
 }
-
-/** Another record (a harness's gateway certificate) speaks for the tokens. */
-const UNCHECKED_DRIFT: TokenDriftSummary = { isConsistent: true, turnsChecked: 0, violations: [] };
 
 /** The built-in agent loop as a runner: the request's prompts are the definition's own. */
 function builtInLoopRunner<P extends TAgentTaskBase, S, A>(
