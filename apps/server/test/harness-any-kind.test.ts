@@ -1,7 +1,7 @@
 // A `harness` job on kinds other than swe: INIT and EVAL are the kind's own, RUN is the shipped
 // generic example harness (standard-library Python: bash and submit tools, the answer file) in a
 // real bubblewrap sandbox, chatting through the job's inference gateway with the simulator (the
-// labelled test double for a GPU model) scripted per task. Kinds: `math`, `reward-fn` (the
+// labelled test double for a GPU model) scripted per task. Kinds: `math`, `code`, `reward-fn` (the
 // math-verify environment's verify.py), and a user-defined agent handler the server registers.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -78,6 +78,14 @@ describe("harness jobs on any agent kind", () => {
         "math-text": { steps: [{ content: "Six sevens make \\boxed{42}." }] },
         "math-verify-00": { steps: [call("submit", { answer: "\\boxed{42}" })] },
         "math-verify-01": { steps: [call("submit", { answer: "\\boxed{150}" })] },
+        "code-sum": {
+          steps: [
+            call("bash", {
+              command: "printf 'a, b = map(int, input().split())\\nprint(a + b)\\n' > solution.py",
+            }),
+            call("submit"),
+          ],
+        },
         "word-1": {
           steps: [call("bash", { command: "echo kiwi > out.txt" }), call("submit", { answer: "kiwi" })],
         },
@@ -158,6 +166,30 @@ describe("harness jobs on any agent kind", () => {
     });
     expect(slow).toMatchObject({ status: "completed", reward: 0, trainable: true });
     expect(slow.result).toMatchObject({ agent: { stopReason: "time_budget" } });
+  }, 300_000);
+
+  it("grades a code task's solution file with its hidden tests", async () => {
+    const job = await server.runJob({
+      kind: "harness",
+      payload: {
+        task: {
+          kind: "code",
+          payload: {
+            taskId: "code-sum",
+            prompt: "Read two integers a and b on one line and print their sum.",
+            tests: {
+              kind: "stdio",
+              cases: [
+                { input: "1 2\n", output: "3\n" },
+                { input: "-5 5\n", output: "0\n" },
+              ],
+            },
+          },
+        },
+      },
+    });
+    expect(job.failure).toBeNull();
+    expect(job).toMatchObject({ status: "completed", reward: 1 });
   }, 300_000);
 
   it("grades a reward-fn task with the environment's verify.py", async () => {
