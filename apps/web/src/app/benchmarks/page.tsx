@@ -9,7 +9,7 @@ import { serverPrefetch } from "../../server/server-trpc";
 export const metadata: Metadata = { title: "Benchmarks" };
 export const dynamic = "force-dynamic";
 
-/** SWE-bench runs stored via the API, prefetched on the server so the table is there on first paint. */
+/** Benchmark runs stored via the API (SWE-bench and environments), prefetched on the server so the table is there on first paint. */
 export default async function BenchmarksPage() {
   const { queryClient, trpc } = serverPrefetch();
   await queryClient.prefetchQuery(trpc.benchmarks.list.queryOptions(RUN_LIST_INPUT));

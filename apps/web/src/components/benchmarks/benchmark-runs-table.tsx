@@ -4,7 +4,14 @@ import { compareHref } from "../../lib/charts/benchmark-runs";
 import { formatTimestamp } from "../../lib/format";
 import type { TBenchmarkRunView } from "./benchmark-types";
 import styles from "./benchmarks.module.css";
-import { datasetLabel, RunStatus, resolvedCounts, resolvedPercent, runSize } from "./run-cells";
+import {
+  DatasetCell,
+  meanRewardText,
+  RunStatus,
+  resolvedCounts,
+  resolvedPercent,
+  runSize,
+} from "./run-cells";
 
 /** `11/30/26, 18:58` in the viewer's locale: the date column stays narrow at 1280 px. */
 function formatShortDate(ms: number): string {
@@ -61,7 +68,7 @@ export function BenchmarkRunsTable({
         {
           key: "dataset",
           header: "dataset",
-          cell: datasetLabel,
+          cell: (run) => <DatasetCell run={run} />,
           cellTestId: (run) => `run-dataset-${run.id}`,
         },
         { key: "status", header: "status", cell: (run) => <RunStatus run={run} /> },
@@ -80,10 +87,21 @@ export function BenchmarkRunsTable({
           cellTestId: (run) => `run-resolved-${run.id}`,
         },
         {
+          key: "meanReward",
+          header: "mean reward",
+          isNumeric: true,
+          cell: meanRewardText,
+          cellTestId: (run) => `run-reward-${run.id}`,
+        },
+        {
           key: "date",
           header: "date",
           cell: (run) => (
-            <time dateTime={new Date(run.createdAtMs).toISOString()} title={formatTimestamp(run.createdAtMs)}>
+            <time
+              dateTime={new Date(run.createdAtMs).toISOString()}
+              title={formatTimestamp(run.createdAtMs)}
+              className={styles.date}
+            >
               {formatShortDate(run.createdAtMs)}
             </time>
           ),

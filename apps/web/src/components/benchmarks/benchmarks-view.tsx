@@ -8,6 +8,7 @@ import { Section } from "@raas/ui/section";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { showsSweBench } from "../../lib/charts/benchmark-environment";
 import { compareHref, distinctValues, filterRuns, MAX_COMPARED_RUNS } from "../../lib/charts/benchmark-runs";
 import { useTRPC } from "../../trpc/trpc-context";
 import { ErrorState } from "../error-state";
@@ -21,7 +22,10 @@ import { useBenchmarkFilters } from "./use-benchmark-filters";
 /** New runs appear without a reload; runs change rarely, so every 10 s is plenty. */
 const RUNS_REFRESH_MS = 10_000;
 
-/** Stored SWE-bench runs (pick some to compare) and the published reference figures. */
+/**
+ * Stored benchmark runs — SWE-bench evaluations and environment runs — to pick and compare, and
+ * SWE-bench's published reference figures while SWE-bench runs are shown.
+ */
 export function BenchmarksView() {
   const trpc = useTRPC();
   const { filters, setFilters } = useBenchmarkFilters();
@@ -33,6 +37,8 @@ export function BenchmarksView() {
   if (list.isPending) return <LoadingState title="Loading benchmark runs…" />;
   const allRuns = list.data?.runs ?? [];
   const runs = filterRuns(allRuns, filters);
+  // A filter that matches nothing says nothing about SWE-bench: decide on what is stored then.
+  const isSwe = showsSweBench(runs.length > 0 ? runs : allRuns);
   const selected = picked.filter((id) => allRuns.some((run) => run.id === id));
   const toggle = (runId: string) =>
     setPicked((current) =>
@@ -49,15 +55,17 @@ export function BenchmarksView() {
         title="Stored runs"
         description={
           <>
-            SWE-bench evaluations stored through the API (<code>benchmarks.*</code>), e.g. by{" "}
-            <code>raas eval swe</code>. Resolved % is resolved instances over instances with a result. Pick
-            two or more to compare them instance by instance.
+            Benchmark runs stored through the API (<code>benchmarks.*</code>): SWE-bench evaluations (
+            <code>raas eval swe</code>) and environments&apos; tasks (<code>raas eval env</code>). Resolved %
+            is resolved instances over instances with a result; mean reward is over the results with a reward
+            (an environment run&apos;s graded tasks; an error has none). Pick two or more to compare them
+            instance by instance.
           </>
         }
       >
         {allRuns.length === 0 && !list.isError ? (
           <EmptyState title="No benchmark runs stored yet.">
-            <RunEvalHint />
+            <RunEvalHint isSwe={isSwe} />
           </EmptyState>
         ) : null}
         {allRuns.length > 0 ? (
@@ -106,7 +114,7 @@ export function BenchmarksView() {
           </>
         ) : null}
       </Section>
-      <ReferenceTable />
+      {isSwe ? <ReferenceTable /> : null}
     </div>
   );
 }

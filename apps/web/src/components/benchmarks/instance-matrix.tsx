@@ -1,21 +1,36 @@
 import { DataTable, type TDataColumn } from "@raas/ui/data-table";
 import { Section } from "@raas/ui/section";
 import Link from "next/link";
+import { formatReward } from "../../lib/charts/benchmark-environment";
 import type { TInstanceMatrix, TMatrixCell, TMatrixRow } from "../../lib/charts/benchmark-matrix";
 import type { TBenchmarkRunView } from "./benchmark-types";
 import styles from "./benchmarks.module.css";
 
+/** A cell's outcome in words: resolved or not (with the reward where there is one), or an error. */
+function cellText(cell: NonNullable<TMatrixCell>): string {
+  if (cell.error !== null) return "⚠ error";
+  const outcome = cell.resolved ? "✓ resolved" : "✗ unresolved";
+  return cell.reward === null ? outcome : `${outcome} · ${formatReward(cell.reward)}`;
+}
+
 /** One run's outcome for an instance, in words (colour only repeats them), linking to its job. */
 function MatrixCell({ cell, runId, instanceId }: { cell: TMatrixCell; runId: string; instanceId: string }) {
   if (cell === null) return <span className={styles.missing}>no result</span>;
-  const text = cell.resolved ? "✓ resolved" : "✗ unresolved";
-  const className = cell.resolved ? styles.resolved : styles.unresolved;
-  if (cell.jobId === null) return <span className={className}>{text}</span>;
+  const text = cellText(cell);
+  const className = cell.error !== null ? styles.error : cell.resolved ? styles.resolved : styles.unresolved;
+  const title = cell.error ?? undefined;
+  if (cell.jobId === null)
+    return (
+      <span className={className} title={title}>
+        {text}
+      </span>
+    );
   return (
     <Link
       href={`/jobs/${encodeURIComponent(cell.jobId)}`}
       className={className}
-      aria-label={`${instanceId} in ${runId}: ${cell.resolved ? "resolved" : "unresolved"}; open its trajectory`}
+      title={title}
+      aria-label={`${instanceId} in ${runId}: ${text.slice(2)}; open its trajectory`}
     >
       {text}
     </Link>
@@ -68,7 +83,7 @@ export function InstanceMatrix({
     <Section
       id="matrix"
       title="Per-instance results"
-      description="Each cell links to the job (its trajectory, turns and evaluation) when the run stored one. “no result” means the run has no result for that instance."
+      description="Each cell links to the job (its trajectory, turns and evaluation) when the run stored one, with the task's reward where the result has one. “error” means the job earned no grade (hover for why); “no result” means the run has no result for that instance."
       actions={
         <nav aria-label="Which instances" className={styles.toggle}>
           <Link href={hrefFor(false)} aria-current={isSplitOnly ? undefined : "page"} data-testid="show-all">

@@ -2,11 +2,20 @@ import { Badge } from "@raas/ui/badge";
 import { BarChart } from "@raas/ui/bar-chart";
 import { DataTable } from "@raas/ui/data-table";
 import { Section } from "@raas/ui/section";
+import { showsSweBench } from "../../lib/charts/benchmark-environment";
 import { PUBLISHED_REFERENCE, REFERENCE_SOURCE } from "../../lib/charts/benchmark-reference";
 import { resolvedFraction } from "../../lib/charts/benchmark-runs";
 import type { TBenchmarkRunView } from "./benchmark-types";
+import styles from "./benchmarks.module.css";
 import { formatReferencePercent } from "./reference-table";
-import { datasetLabel, RunStatus, resolvedCounts, resolvedPercent, runSize } from "./run-cells";
+import {
+  DatasetCell,
+  meanRewardText,
+  RunStatus,
+  resolvedCounts,
+  resolvedPercent,
+  runSize,
+} from "./run-cells";
 
 /** A row of the side-by-side table: a compared run, or a published reference figure. */
 type TSideRow =
@@ -17,7 +26,10 @@ function sideRowKey(row: TSideRow): string {
   return row.type === "run" ? `run:${row.run.id}` : `reference:${row.figure.model}`;
 }
 
-/** Resolved % of each compared run side by side, then the published reference rows, labelled as such. */
+/**
+ * Resolved % and mean reward of each compared run side by side, then (when a SWE-bench run is
+ * among them) the published reference rows, labelled as such.
+ */
 export function ResolvedSideBySide({
   runs,
   solvedOnlyBy,
@@ -25,9 +37,10 @@ export function ResolvedSideBySide({
   runs: readonly TBenchmarkRunView[];
   solvedOnlyBy: readonly number[];
 }) {
+  const isSwe = showsSweBench(runs);
   const rows: TSideRow[] = [
     ...runs.map((run, index): TSideRow => ({ type: "run", run, solvedOnly: solvedOnlyBy[index] ?? 0 })),
-    ...PUBLISHED_REFERENCE.map((figure): TSideRow => ({ type: "reference", figure })),
+    ...(isSwe ? PUBLISHED_REFERENCE.map((figure): TSideRow => ({ type: "reference", figure })) : []),
   ];
   const bars = runs.map((run) => ({
     label: run.model === run.id ? run.id : `${run.model} · ${run.id}`,
@@ -37,10 +50,14 @@ export function ResolvedSideBySide({
     <Section
       id="resolved"
       title="Resolved % side by side"
-      description={`Resolved instances over instances with a result, per run. The last rows are published figures (${REFERENCE_SOURCE}, SWE-Bench Verified), not runs of this service.`}
+      description={
+        isSwe
+          ? `Resolved instances over instances with a result, and the mean reward where results carry one, per run. The last rows are published figures (${REFERENCE_SOURCE}, SWE-Bench Verified), not runs of this service.`
+          : "Resolved tasks over tasks with a result, and the mean reward over the tasks graded (an error has no reward), per run."
+      }
     >
       <DataTable<TSideRow>
-        caption="Resolved % per compared run, with published reference rows"
+        caption={`Resolved % and mean reward per compared run${isSwe ? ", with published reference rows" : ""}`}
         columns={[
           {
             key: "source",
@@ -57,7 +74,7 @@ export function ResolvedSideBySide({
           {
             key: "run",
             header: "run",
-            cell: (row) => (row.type === "run" ? <span className="mono">{row.run.id}</span> : "—"),
+            cell: (row) => (row.type === "run" ? <span className={styles.runId}>{row.run.id}</span> : "—"),
           },
           {
             key: "model",
@@ -72,7 +89,7 @@ export function ResolvedSideBySide({
           {
             key: "dataset",
             header: "dataset",
-            cell: (row) => (row.type === "run" ? datasetLabel(row.run) : row.figure.dataset),
+            cell: (row) => (row.type === "run" ? <DatasetCell run={row.run} /> : row.figure.dataset),
           },
           {
             key: "counts",
@@ -89,6 +106,13 @@ export function ResolvedSideBySide({
               row.type === "run" ? resolvedPercent(row.run) : formatReferencePercent(row.figure),
             cellTestId: (row) =>
               row.type === "run" ? `compare-resolved-${row.run.id}` : `compare-reference-${row.figure.model}`,
+          },
+          {
+            key: "meanReward",
+            header: "mean reward",
+            isNumeric: true,
+            cell: (row) => (row.type === "run" ? meanRewardText(row.run) : "—"),
+            cellTestId: (row) => (row.type === "run" ? `compare-reward-${row.run.id}` : ""),
           },
           {
             key: "only",

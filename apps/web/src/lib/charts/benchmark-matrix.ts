@@ -3,10 +3,31 @@ export interface TMatrixResult {
   instanceId: string;
   resolved: boolean;
   jobId: string | null;
+  /** The evaluator's detail: `reward` (environment runs) and `error` (no grade) are read. */
+  detail?: Record<string, unknown> | null;
 }
 
-/** A run's cell for one instance: its result, or null when the run has none for it. */
-export type TMatrixCell = { resolved: boolean; jobId: string | null } | null;
+/**
+ * A run's cell for one instance: its result — with its reward where the result has one, and why
+ * it was not graded when it errored — or null when the run has none for it.
+ */
+export type TMatrixCell = {
+  resolved: boolean;
+  jobId: string | null;
+  reward: number | null;
+  error: string | null;
+} | null;
+
+function cellOf(result: TMatrixResult): NonNullable<TMatrixCell> {
+  const reward = result.detail?.reward;
+  const error = result.detail?.error;
+  return {
+    resolved: result.resolved,
+    jobId: result.jobId,
+    reward: typeof reward === "number" ? reward : null,
+    error: typeof error === "string" && error !== "" ? error : null,
+  };
+}
 
 export interface TMatrixRow {
   instanceId: string;
@@ -14,7 +35,7 @@ export interface TMatrixRow {
   cells: TMatrixCell[];
   /** How many of the runs resolved it. */
   solvedBy: number;
-  /** True when the runs with a result for it do not all agree. */
+  /** True when the runs with a grade for it do not all agree. */
   isSplit: boolean;
 }
 
@@ -40,7 +61,7 @@ export function instanceMatrix(resultsByRun: ReadonlyArray<readonly TMatrixResul
         cells = resultsByRun.map(() => null);
         byInstance.set(result.instanceId, cells);
       }
-      cells[runIndex] = { resolved: result.resolved, jobId: result.jobId };
+      cells[runIndex] = cellOf(result);
     }
   });
   const solvedOnlyBy = resultsByRun.map(() => 0);
@@ -50,7 +71,8 @@ export function instanceMatrix(resultsByRun: ReadonlyArray<readonly TMatrixResul
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([instanceId, cells]) => {
       const solvedBy = cells.filter((cell) => cell?.resolved === true).length;
-      const graded = cells.filter((cell) => cell !== null);
+      // An error is no grade: it neither agrees nor disagrees.
+      const graded = cells.filter((cell) => cell !== null && cell.error === null);
       const solver = cells.findIndex((cell) => cell?.resolved === true);
       if (solvedBy === 1) solvedOnlyBy[solver] = (solvedOnlyBy[solver] ?? 0) + 1;
       if (solvedBy === cells.length) solvedByAll += 1;
