@@ -56,9 +56,10 @@ describe("joinServerTools", () => {
     );
     expect(join(["submit"], "only")).toThrow(/named "submit"/);
     expect(join(["finish"], "add")).toThrow(/named "finish", which is the loop's finish tool/);
+    // The environment declared the clash: its author's mistake, not retried as infrastructure.
     expect(failureOf(catchError(join(["python"], "add")))).toMatchObject({
       kind: "sandbox",
-      cause: "infrastructure",
+      cause: "caller",
     });
     // Under `only` the handler's tools are not offered: the name is free.
     expect(join(["python"], "only")().specs.map((s) => s.name)).toEqual(["python", "submit"]);
