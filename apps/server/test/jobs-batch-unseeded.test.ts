@@ -2,38 +2,20 @@
 // simulator (the labelled test double for the model) with a 0.6 coin flip per trajectory, in real
 // bubblewrap sandboxes: the simulator samples unseeded requests afresh, as a real engine does, so
 // members of a group disagree now and then and some groups carry a learning signal.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TJob } from "@raas/shared";
-import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config-from-env";
-import { parseServerEnv } from "../src/env";
-import { type RunningServer, startServer } from "../src/server";
+import { coinFlipMathPolicy, type SimulatedServer, startSimulatedServer } from "./support/simulated-server";
 
 const DATA = fileURLToPath(new URL("../../../packages/handlers/data/", import.meta.url));
 const TRAINER = "jobs-batch-unseeded";
 const TASKS = ["math-001", "math-002", "math-003", "math-004"];
 const GROUP_SIZE = 4;
 
-/** Each trajectory follows its task's script (right) with probability 0.6, else a wrong boxed answer. */
-function coinFlipPolicy(): TPolicyConfigInput {
-  const scripted = JSON.parse(readFileSync(join(DATA, "simulator/math-code-stem.policy.json"), "utf8")) as {
-    tasks: Record<string, unknown>;
-  };
-  const wrong = { steps: [{ thinking: "A guess.", content: "The answer is $\\boxed{-4242}$." }] };
-  const tasks = Object.fromEntries(
-    TASKS.map((taskId) => [taskId, { probability: 0.6, success: scripted.tasks[taskId], failure: wrong }]),
-  );
-  return { kind: "success-probability", tasks } as TPolicyConfigInput;
-}
-
 describe("a plain jobs batch without seeds", () => {
-  let server: RunningServer;
-  let simulator: RunningSimulator;
-  let sandboxDir: string;
+  let server: SimulatedServer;
 
   const rest = async <T>(path: string, body: unknown): Promise<T> => {
     const response = await fetch(`${server.url}${path}`, {
@@ -46,22 +28,13 @@ describe("a plain jobs batch without seeds", () => {
   };
 
   beforeAll(async () => {
-    simulator = await startSimulator({ policy: coinFlipPolicy(), seed: 9 });
-    sandboxDir = mkdtempSync(join(tmpdir(), "raas-jobs-batch-unseeded-"));
-    const fromEnv = configFromEnv(parseServerEnv({ RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` }));
-    server = await startServer({
-      port: 0,
-      logLevel: "silent",
-      auth: { trainerToken: TRAINER },
-      ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
-      sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
-    });
+    // Each trajectory follows its task's script (right) with probability 0.6, else a wrong boxed answer.
+    const policy = coinFlipMathPolicy(0.6, TASKS);
+    server = await startSimulatedServer({ policy, seed: 9, trainerToken: TRAINER });
   }, 120_000);
 
   afterAll(async () => {
-    await server?.close({ graceMs: 100 });
-    await simulator?.close();
-    if (sandboxDir) rmSync(sandboxDir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it("yields groups whose members' rewards differ", async () => {

@@ -2,61 +2,25 @@
 // real bubblewrap sandboxes, the simulator (the labelled test double for the model) sampling each
 // trajectory's outcome with probability 0.5 from its own seed, so groups differ. Checks what a
 // trainer reads: sampled tokens, and turns stamped with the weight version of their step.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config-from-env";
-import { parseServerEnv } from "../src/env";
-import { type RunningServer, startServer } from "../src/server";
 import { requirePython, runPython } from "./support/python-process";
+import { coinFlipMathPolicy, type SimulatedServer, startSimulatedServer } from "./support/simulated-server";
 
-const DATA = fileURLToPath(new URL("../../../packages/handlers/data/simulator/", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../../clients/python/examples/grpo_loop.py", import.meta.url));
 const TRAINER = "python-client-math";
 
-/** Success: the task's scripted (correct) solution; failure: a wrong boxed answer. */
-function coinFlipPolicy(): TPolicyConfigInput {
-  const scripted = JSON.parse(readFileSync(join(DATA, "math-code-stem.policy.json"), "utf8")) as {
-    tasks: Record<string, { steps: unknown[] }>;
-  };
-  const tasks: Record<string, unknown> = {};
-  for (const [taskId, script] of Object.entries(scripted.tasks)) {
-    if (!taskId.startsWith("math-")) continue;
-    tasks[taskId] = {
-      probability: 0.5,
-      success: script,
-      failure: { steps: [{ thinking: "A guess.", content: "The answer is $\\boxed{-4242}$." }] },
-    };
-  }
-  return { kind: "success-probability", tasks } as TPolicyConfigInput;
-}
-
 describe("the Python GRPO example on the math dataset with the simulator", () => {
-  let server: RunningServer;
-  let simulator: RunningSimulator;
-  let sandboxDir: string;
+  let server: SimulatedServer;
 
   beforeAll(async () => {
     requirePython();
-    simulator = await startSimulator({ policy: coinFlipPolicy(), seed: 5 });
-    sandboxDir = mkdtempSync(join(tmpdir(), "raas-python-client-math-"));
-    const fromEnv = configFromEnv(parseServerEnv({ RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` }));
-    server = await startServer({
-      port: 0,
-      logLevel: "silent",
-      auth: { trainerToken: TRAINER },
-      ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
-      sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
-    });
+    // Success: the task's scripted (correct) solution; failure: a wrong boxed answer.
+    server = await startSimulatedServer({ policy: coinFlipMathPolicy(0.5), seed: 5, trainerToken: TRAINER });
   }, 120_000);
 
   afterAll(async () => {
-    await server?.close({ graceMs: 100 });
-    await simulator?.close();
-    if (sandboxDir) rmSync(sandboxDir, { recursive: true, force: true });
+    await server?.close();
   });
 
   it("hands out informative groups with sampled tokens, no turn newer than its step's weights, none more than one version older", async () => {

@@ -6,12 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFromEnv } from "../src/config-from-env";
-import { parseServerEnv } from "../src/env";
-import { type RunningServer, startServer } from "../src/server";
 import { requirePython, runPython } from "./support/python-process";
+import { type SimulatedServer, scriptedPolicy, startSimulatedServer } from "./support/simulated-server";
 
 const DATA = fileURLToPath(new URL("../../../packages/handlers/data/", import.meta.url));
 const TRAINER_SCRIPT = fileURLToPath(new URL("./python/openapi_trainer.py", import.meta.url));
@@ -20,31 +17,18 @@ const TRAINER = "python-trainer";
 const TASK_IDS = ["math-001", "math-016"];
 
 describe("a Python trainer generated from /openapi.json", () => {
-  let server: RunningServer;
-  let simulator: RunningSimulator;
-  let sandboxDir: string;
+  let server: SimulatedServer;
   let scratch: string;
 
   beforeAll(async () => {
     requirePython();
-    const policy = JSON.parse(readFileSync(join(DATA, "simulator/math-code-stem.policy.json"), "utf8"));
-    simulator = await startSimulator({ policy: policy as TPolicyConfigInput, seed: 11 });
-    sandboxDir = mkdtempSync(join(tmpdir(), "raas-python-trainer-"));
+    server = await startSimulatedServer({ policy: scriptedPolicy(), seed: 11, trainerToken: TRAINER });
     scratch = mkdtempSync(join(tmpdir(), "raas-python-trainer-tasks-"));
-    const fromEnv = configFromEnv(parseServerEnv({ RAAS_BACKENDS: `vllm=${simulator.url}#Qwen/Qwen3-8B` }));
-    server = await startServer({
-      port: 0,
-      logLevel: "silent",
-      auth: { trainerToken: TRAINER },
-      ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
-      sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
-    });
   }, 120_000);
 
   afterAll(async () => {
-    await server?.close({ graceMs: 100 });
-    await simulator?.close();
-    for (const dir of [sandboxDir, scratch]) if (dir) rmSync(dir, { recursive: true, force: true });
+    await server?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   it("submits, waits and exports a batch whose rows are aligned and token-exact", async () => {
