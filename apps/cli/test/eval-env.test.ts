@@ -194,8 +194,15 @@ describe("raas eval env", () => {
     expect(run.stderr).toBe(
       `error: no environment named "no-such-env" and no such directory; registered: ${NAME}\n`,
     );
-    const noBackend = await raas(["eval", "env", NAME]);
-    expect(noBackend.code).toBe(1);
-    expect(noBackend.stderr).toBe("error: --backend <url> is required (see raas eval env --help)\n");
+  }, 120_000);
+
+  it("rolls out on the service's own backends without --backend", async () => {
+    // The first test registered the simulator: the service rolls out on it.
+    const run = await raas(["eval", "env", NAME, "--limit", "1", "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      model: simulator.modelName,
+      summary: { total: 1, resolved: 1, errors: 0 },
+    });
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { DEFAULT_POLICY_ID } from "@raas/shared";
 import type { Command } from "commander";
 import type { CliContext } from "../cli-context";
 import type { RaasClient } from "../client";
@@ -29,8 +30,9 @@ export function declareEvalEnv(evaluate: Command, context: CliContext): void {
     .description(
       [
         "Rolls out each task of an environment once through the service and stores the run",
-        "(benchmarks.*): registers --backend (serving --model, default the server's default model),",
-        "submits one job per task, waits, and records per task its reward (resolved: reward >= 1).",
+        "(benchmarks.*): registers --backend (serving --model, default the server's default model;",
+        "without it, the service's own backends roll out), submits one job per task, waits, and",
+        "records per task its reward (resolved: reward >= 1).",
         "A job that earned no reward (a sandbox, inference or verifier failure, a time-out) is",
         "recorded as an error with its reason, never as reward 0. The environment is a registered",
         "name (its directory must be readable here) or a directory. Re-running with the same",
@@ -38,7 +40,10 @@ export function declareEvalEnv(evaluate: Command, context: CliContext): void {
       ].join(" "),
     )
     .argument("<name|dir>", "a registered environment (see raas env list) or an environment directory")
-    .option("--backend <url>", "inference backend to register and roll out against (required)")
+    .option(
+      "--backend <url>",
+      "inference backend to register and roll out against (default: the service's own)",
+    )
     .option("--model <name>", "model name (default: the backend's)")
     .option("--limit <n>", "only the first N tasks (default: all)")
     .option("--concurrency <n>", "at most N jobs at once (default 8)")
@@ -56,7 +61,6 @@ export function declareEvalEnv(evaluate: Command, context: CliContext): void {
 }
 
 async function evalEnvCommand(client: RaasClient, target: string, values: EvalEnvOptions): Promise<number> {
-  if (values.backend === undefined) throw new Error("--backend <url> is required (see raas eval env --help)");
   const limit = values.limit === undefined ? undefined : positiveInt(values.limit, "limit", 1);
   const concurrency = positiveInt(values.concurrency, "concurrency", 8);
   const quiet = values.json === true;
@@ -68,18 +72,13 @@ async function evalEnvCommand(client: RaasClient, target: string, values: EvalEn
   const { loadEnvironment, runEnvironmentBenchmark } = await import("@raas/handlers");
   const loaded = await loadEnvironment(dir);
   const tasks = loaded.tasks.slice(0, limit);
-  const { backend } = await client.backends.register.mutate({
-    baseUrl: values.backend,
-    ...(values.model !== undefined && { modelName: values.model }),
-  });
-  const model = backend.modelName;
-  log(`backend ${backend.id} (${values.backend}) serves ${model}`);
+  const model = await resolveEvalEnvModel(client, values, log);
   const runId =
     values.runId ?? `${idPart(loaded.name) || "env"}-${idPart(model) || "model"}-${Date.now().toString(36)}`;
   const environment = { name: registeredName ?? loaded.name, kind: loaded.kind, dir };
   log(`run ${runId}: ${environment.name} (${loaded.kind}), ${tasks.length} of ${loaded.tasks.length} tasks`);
   const store = benchmarkStore(client, log);
-  const config = { backend: values.backend, concurrency, limit: limit ?? null };
+  const config = { backend: values.backend ?? null, concurrency, limit: limit ?? null };
   await store.createRun({
     id: runId,
     model,
@@ -111,4 +110,33 @@ async function evalEnvCommand(client: RaasClient, target: string, values: EvalEn
   const run: EvalEnvRun = { runId, model, environment, isStored: store.isStored };
   printEvalEnvOutcome(run, outcome.results, quiet);
   return 0;
+}
+
+/**
+ * The model rolled out: the one `--backend` serves once registered (admin), or, without it, the
+ * one the service's own active backends of the default policy serve (`--model` names it there).
+ */
+async function resolveEvalEnvModel(
+  client: RaasClient,
+  values: EvalEnvOptions,
+  log: (message: string) => void,
+): Promise<string> {
+  if (values.backend !== undefined) {
+    const { backend } = await client.backends.register.mutate({
+      baseUrl: values.backend,
+      ...(values.model !== undefined && { modelName: values.model }),
+    });
+    log(`backend ${backend.id} (${values.backend}) serves ${backend.modelName}`);
+    return backend.modelName;
+  }
+  const { backends } = await client.backends.list.query();
+  const active = backends.filter(
+    (backend) => backend.lifecycle === "active" && backend.policyId === DEFAULT_POLICY_ID,
+  );
+  const first = active[0];
+  if (first === undefined)
+    throw new Error("the service has no active inference backend; pass --backend <url> to register one");
+  const model = values.model ?? first.modelName;
+  log(`the service's ${active.length} backend(s) roll out; model ${model}`);
+  return model;
 }
