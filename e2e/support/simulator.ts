@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startProcess, waitForHttp } from "./child-process";
+import { MATH_VERIFY_SCRIPTS } from "./environment-runs";
 import { freePort } from "./free-port";
 import { HARBOR_PARTIAL_SCRIPT, HARBOR_PARTIAL_TASK_ID } from "./harbor-jobs";
 
@@ -19,7 +20,7 @@ const POLICY_FILE = "packages/handlers/data/simulator/math-code-stem.policy.json
 export const MEMORY_TASK_ID = "e2e-memory";
 const ALLOCATE_PAST_THE_LIMIT = "block = bytearray(6 * 1024 ** 3)";
 
-/** The shipped scripts plus the e2e's own tasks, written to a temporary file. */
+/** The shipped scripts plus the e2e's own tasks (and the first math-verify tasks), written to a temporary file. */
 function writePolicyFile(root: string): { path: string; remove(): void } {
   const policy = JSON.parse(readFileSync(join(root, POLICY_FILE), "utf8")) as {
     tasks: Record<string, unknown>;
@@ -34,6 +35,7 @@ function writePolicyFile(root: string): { path: string; remove(): void } {
     ],
   };
   policy.tasks[HARBOR_PARTIAL_TASK_ID] = HARBOR_PARTIAL_SCRIPT;
+  Object.assign(policy.tasks, MATH_VERIFY_SCRIPTS);
   const dir = mkdtempSync(join(tmpdir(), "raas-e2e-simulator-"));
   const path = join(dir, "policy.json");
   writeFileSync(path, JSON.stringify(policy));

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { apiClient, submitAndFinish, uniqueTag } from "../support/api-client";
 import { e2eUrls } from "../support/e2e-env";
+import { crashingMathVerifyCopy, runRaas } from "../support/environment-runs";
 import { saveScreenshot } from "../support/screenshot";
 
 const MATH_VERIFY = fileURLToPath(new URL("../../environments/math-verify", import.meta.url));
@@ -90,4 +91,58 @@ test("an environment benchmark run shows its mean reward and no SWE-bench refere
   await saveScreenshot(page, `benchmarks-environment-compare-${test.info().project.name}`);
   await cell("math-verify-00").getByRole("link").click();
   await expect(page).toHaveURL(new RegExp(`/jobs/${jobIds[0]}$`));
+});
+
+test("raas eval env rolls an environment out on the deployment and the page shows the run", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const tag = uniqueTag("eval-env");
+  const copy = crashingMathVerifyCopy();
+  try {
+    const environment = `${tag}-math`;
+    await apiClient("admin").environments.register.mutate({ path: copy.path, name: environment });
+    const { serverUrl, webUrl } = e2eUrls();
+    const runId = `${tag}-run`;
+    // The deployment's own backend (the simulator) rolls out: 00 right, 01 wrong, 02's verifier crashes.
+    const run = await runRaas(serverUrl, [
+      "eval",
+      "env",
+      environment,
+      "--limit",
+      "3",
+      "--run-id",
+      runId,
+      "--json",
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      runId,
+      stored: true,
+      summary: { total: 3, graded: 2, resolved: 1, errors: 1, meanReward: 0.5 },
+    });
+
+    await page.goto(`${webUrl}/benchmarks?dataset=${encodeURIComponent(environment)}`);
+    await expect(page.getByTestId(`run-counts-${runId}`)).toHaveText("1 / 3");
+    await expect(page.getByTestId(`run-resolved-${runId}`)).toHaveText("33.3 %");
+    await expect(page.getByTestId(`run-reward-${runId}`)).toHaveText("0.5");
+    await expect(page.getByTestId(`run-env-${runId}`)).toHaveText("reward-fn environment");
+    await expect(page.getByTestId("reference-section")).toHaveCount(0);
+
+    await page.goto(`${webUrl}/benchmarks/compare?runs=${runId}`);
+    const cell = (task: string) => page.getByTestId(`matrix-${runId}-${task}`);
+    await expect(cell("math-verify-00")).toHaveText("✓ resolved · 1");
+    await expect(cell("math-verify-01")).toHaveText("✗ unresolved · 0");
+    await expect(cell("math-verify-02")).toHaveText("⚠ error");
+    await expect(cell("math-verify-02").getByRole("link")).toHaveAttribute(
+      "title",
+      /^eval in eval: .*a verifier bug on this row/s,
+    );
+    // Each task's cell opens the job that graded it.
+    await cell("math-verify-00").getByRole("link").click();
+    await expect(page).toHaveURL(/\/jobs\/job_/);
+    await expect(page.getByTestId("job-id")).toBeVisible();
+  } finally {
+    copy.remove();
+  }
 });
