@@ -6,10 +6,8 @@
 import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/server";
+import { postJson } from "./support/http-calls";
 import { type RecordingBackend, startRecordingBackend } from "./support/recording-backend";
-
-// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
-type Json = any;
 
 const messages = [
   { role: "system", content: "You are terse." },
@@ -29,20 +27,6 @@ const HARNESS_SAMPLING = {
   best_of: 4,
 };
 const JOB_SETTINGS = { temperature: 0.6, topP: 0.95, seed: 17 };
-
-async function post(url: string, body: unknown): Promise<{ status: number; body: Json; text: string }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: Json = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: response.status, body: parsed, text };
-}
 
 describe("the gateway samples with the job's settings, never a harness's", () => {
   let simulator: RunningSimulator;
@@ -76,9 +60,9 @@ describe("the gateway samples with the job's settings, never a harness's", () =>
   it("sends the backend the job's settings and records them with what the harness asked for", async () => {
     const { jobId, url } = await openJob({ settings: JOB_SETTINGS, mode: "override" });
     const before = backend.requests.length;
-    const answer = await post(url, { model: "any", messages, max_tokens: 32, ...HARNESS_SAMPLING });
+    const answer = await postJson(url, { model: "any", messages, max_tokens: 32, ...HARNESS_SAMPLING });
     expect(answer.status).toBe(200);
-    const streamed = await post(url, {
+    const streamed = await postJson(url, {
       messages: [...messages, answer.body.choices[0].message, { role: "user", content: "Again." }],
       max_tokens: 16,
       stream: true,
@@ -109,7 +93,7 @@ describe("the gateway samples with the job's settings, never a harness's", () =>
     expect(calls[1]?.overriddenSampling).toEqual({ temperature: 0, seed: 2 });
 
     // n > 1 cannot change what is sampled either: refused before anything reaches the backend.
-    const twoChoices = await post(url, { messages, n: 2 });
+    const twoChoices = await postJson(url, { messages, n: 2 });
     expect(twoChoices.status).toBe(400);
     expect(twoChoices.body.error.message).toMatch(/n = 1/);
     expect(backend.requests.length).toBe(before + 2);
@@ -118,7 +102,7 @@ describe("the gateway samples with the job's settings, never a harness's", () =>
   it("sends the backend defaults, not a harness's, when the session was opened without settings", async () => {
     const { jobId, url } = await openJob();
     const before = backend.requests.length;
-    const answer = await post(url, { messages, max_tokens: 8, temperature: 0, top_p: 0.5, seed: 3 });
+    const answer = await postJson(url, { messages, max_tokens: 8, temperature: 0, top_p: 0.5, seed: 3 });
     expect(answer.status).toBe(200);
     const [body] = backend.requests.slice(before);
     expect(body).toMatchObject({ temperature: 1, top_p: 1, top_k: -1, min_p: 0 });
@@ -131,20 +115,31 @@ describe("the gateway samples with the job's settings, never a harness's", () =>
   it("refuses, in reject mode, a request whose sampling differs from the job's with a 400 naming the fields", async () => {
     const { jobId, url } = await openJob({ settings: JOB_SETTINGS, mode: "reject" });
     const before = backend.requests.length;
-    const refused = await post(url, { messages, max_tokens: 8, temperature: 0, logit_bias: { "9": -100 } });
+    const refused = await postJson(url, {
+      messages,
+      max_tokens: 8,
+      temperature: 0,
+      logit_bias: { "9": -100 },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe("VALIDATION_FAILED");
     expect(refused.body.error.message).toMatch(/temperature 0 \(the job's: 0\.6\)/);
     expect(refused.body.error.message).toMatch(/logit_bias/);
     expect(refused.body.error.details).toEqual({ fields: ["temperature", "logit_bias"] });
-    const streamedRefusal = await post(url, { messages, stream: true, seed: 5 });
+    const streamedRefusal = await postJson(url, { messages, stream: true, seed: 5 });
     expect(streamedRefusal.status).toBe(400);
     expect(streamedRefusal.body.error.message).toMatch(/seed 5 \(the job's: 17\)/);
     expect(backend.requests.length).toBe(before);
     expect(await running.gateway.listCalls(jobId)).toEqual([]);
 
     // Repeating the job's own values, or sending none, is no conflict.
-    const accepted = await post(url, { messages, max_tokens: 8, temperature: 0.6, seed: 17, logit_bias: {} });
+    const accepted = await postJson(url, {
+      messages,
+      max_tokens: 8,
+      temperature: 0.6,
+      seed: 17,
+      logit_bias: {},
+    });
     expect(accepted.status).toBe(200);
     expect(backend.requests.slice(before)).toEqual([
       expect.objectContaining({ temperature: 0.6, top_p: 0.95, seed: 17 }),

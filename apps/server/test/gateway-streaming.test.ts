@@ -4,6 +4,7 @@
 import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/server";
+import { postJson } from "./support/http-calls";
 
 const THINKING = "I will look at the repository layout first, then read the file that matters most here.";
 const policy = {
@@ -34,15 +35,6 @@ const ask = (task: string) => [
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
 type Json = any;
-
-async function post(url: string, body: unknown): Promise<{ status: number; body: Json }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
 
 describe("gateway streaming and tool_choice", () => {
   let running: RunningServer;
@@ -128,13 +120,13 @@ describe("gateway streaming and tool_choice", () => {
 
   it("refuses tool_choice it cannot honour at request time (400)", async () => {
     const { base } = await openJob();
-    const noTools = await post(`${base}/chat/completions`, {
+    const noTools = await postJson(`${base}/chat/completions`, {
       messages: ask("gw-tool"),
       tool_choice: "required",
     });
     expect(noTools.status).toBe(400);
     expect(noTools.body.error.message).toMatch(/needs at least one tool/);
-    const unknownTool = await post(`${base}/chat/completions`, {
+    const unknownTool = await postJson(`${base}/chat/completions`, {
       messages: ask("gw-tool"),
       tools,
       tool_choice: { type: "function", function: { name: "deploy" } },
@@ -147,14 +139,14 @@ describe("gateway streaming and tool_choice", () => {
 
   it("answers as sampled when the model ignores tool_choice, and records the violation for the certificate", async () => {
     const { jobId, base } = await openJob();
-    const honoured = await post(`${base}/chat/completions`, {
+    const honoured = await postJson(`${base}/chat/completions`, {
       messages: ask("gw-tool"),
       tools,
       tool_choice: { type: "function", function: { name: "bash" } },
     });
     expect(honoured.status).toBe(200);
     expect(honoured.body.choices[0].finish_reason).toBe("tool_calls");
-    const ignoredRequired = await post(`${base}/chat/completions`, {
+    const ignoredRequired = await postJson(`${base}/chat/completions`, {
       messages: ask("gw-stream"),
       tools,
       tool_choice: "required",
@@ -164,7 +156,7 @@ describe("gateway streaming and tool_choice", () => {
       finish_reason: "stop",
       message: { content: expect.any(String) },
     });
-    const otherTool = await post(`${base}/chat/completions`, {
+    const otherTool = await postJson(`${base}/chat/completions`, {
       messages: ask("gw-tool"),
       tools,
       tool_choice: { type: "function", function: { name: "edit" } },

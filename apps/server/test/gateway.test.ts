@@ -6,6 +6,7 @@ import { createQwen3ModelFamily } from "@raas/inference";
 import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/server";
+import { postJson } from "./support/http-calls";
 
 const TASK = "gw-task-1";
 const policy = {
@@ -41,20 +42,6 @@ const opening = [
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON bodies
 type Json = any;
-
-async function post(url: string, body: unknown): Promise<{ status: number; body: Json; text: string }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: Json = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: response.status, body: parsed, text };
-}
 
 describe("the inference gateway on the composed server", () => {
   let running: RunningServer;
@@ -97,7 +84,7 @@ describe("the inference gateway on the composed server", () => {
     const messages: Json[] = [...opening];
     const answers: Json[] = [];
     for (const toolOutput of ["a.txt\nb.txt", "hello", null]) {
-      const { status, body } = await post(`${base}/chat/completions`, { model: "any", messages, tools });
+      const { status, body } = await postJson(`${base}/chat/completions`, { model: "any", messages, tools });
       expect(status).toBe(200);
       answers.push(body);
       const message = body.choices[0].message;
@@ -175,7 +162,7 @@ describe("the inference gateway on the composed server", () => {
 
   it("streams a completion as chat.completion.chunk events", async () => {
     const { base } = await openJob();
-    const { status, text } = await post(`${base}/chat/completions`, {
+    const { status, text } = await postJson(`${base}/chat/completions`, {
       messages: opening,
       tools,
       stream: true,
@@ -203,11 +190,11 @@ describe("the inference gateway on the composed server", () => {
 
   it("certifies a break where the harness rewrote history, at the first changed token", async () => {
     const { jobId, base } = await openJob();
-    const first = await post(`${base}/chat/completions`, { messages: opening, tools });
+    const first = await postJson(`${base}/chat/completions`, { messages: opening, tools });
     const answer = first.body.choices[0].message;
     const edited = [opening[0], { ...opening[1], content: `task_id: ${TASK}\nWhat does b.txt say?` }, answer];
     const toolResult = { role: "tool", tool_call_id: answer.tool_calls[0].id, content: "x" };
-    const second = await post(`${base}/chat/completions`, { messages: [...edited, toolResult], tools });
+    const second = await postJson(`${base}/chat/completions`, { messages: [...edited, toolResult], tools });
     expect(second.status).toBe(200);
     const traces = await running.gateway.buildTraces(jobId);
     expect(traces.certificate.isCertified).toBe(false);
@@ -227,7 +214,7 @@ describe("the inference gateway on the composed server", () => {
       { role: "user", content: `task_id: ${TASK}\nRead a.txt for the main agent.` },
     ];
     const ask = async (messages: Json[]) => {
-      const { status, body } = await post(`${base}/chat/completions`, { messages, tools });
+      const { status, body } = await postJson(`${base}/chat/completions`, { messages, tools });
       expect(status).toBe(200);
       return body.choices[0].message;
     };
@@ -312,14 +299,14 @@ describe("the inference gateway on the composed server", () => {
       body: { object: "list", data: [{ id: running.defaultModelName }] },
     });
 
-    const twoChoices = await post(`${base}/chat/completions`, { messages: opening, n: 2 });
+    const twoChoices = await postJson(`${base}/chat/completions`, { messages: opening, n: 2 });
     expect(twoChoices.status).toBe(400);
     expect(twoChoices.body.error.message).toMatch(/n = 1/);
-    const noMessages = await post(`${base}/chat/completions`, { messages: [] });
+    const noMessages = await postJson(`${base}/chat/completions`, { messages: [] });
     expect(noMessages.status).toBe(400);
     const wrongMethod = await fetch(`${base}/chat/completions`);
     expect(wrongMethod.status).toBe(405);
-    const unknown = await post(`${running.url}/gateway/gw_not-a-session/v1/chat/completions`, {
+    const unknown = await postJson(`${running.url}/gateway/gw_not-a-session/v1/chat/completions`, {
       messages: opening,
     });
     expect(unknown.status).toBe(401);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenRest } from "./support/http-calls";
 import { coinFlipMathPolicy, type SimulatedServer, startSimulatedServer } from "./support/simulated-server";
 
 const DATA = fileURLToPath(new URL("../../../packages/handlers/data/", import.meta.url));
@@ -17,15 +18,7 @@ const GROUP_SIZE = 4;
 describe("a plain jobs batch without seeds", () => {
   let server: SimulatedServer;
 
-  const rest = async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await fetch(`${server.url}${path}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${TRAINER}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    expect(response.status).toBeLessThan(300);
-    return (await response.json()) as T;
-  };
+  const rest = tokenRest(() => server.url, TRAINER);
 
   beforeAll(async () => {
     // Each trajectory follows its task's script (right) with probability 0.6, else a wrong boxed answer.

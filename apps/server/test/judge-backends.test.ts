@@ -7,6 +7,7 @@ import { judgeJobRequest, loadJudgeEnvironment } from "@raas/handlers";
 import type { TJob } from "@raas/shared";
 import { type RunningSimulator, startSimulator, type TPolicyConfigInput } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenRest } from "./support/http-calls";
 import { type RolloutDeployment, type RolloutMode, startRolloutDeployment } from "./support/rollout-modes";
 
 const EXAMPLE_DIR = fileURLToPath(new URL("../../../environments/judge-rubric/", import.meta.url));
@@ -21,15 +22,7 @@ describe.each<RolloutMode>(["embedded", "distributed"])(
     let finished: TJob[] = [];
     let taskIds: string[] = [];
 
-    const rest = async <T>(path: string, body?: unknown): Promise<T> => {
-      const response = await fetch(`${server.url}${path}`, {
-        method: body === undefined ? "GET" : "POST",
-        headers: { authorization: `Bearer ${TRAINER}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      expect(response.status).toBeLessThan(300);
-      return (await response.json()) as T;
-    };
+    const rest = tokenRest(() => server.url, TRAINER);
 
     beforeAll(async () => {
       const { tasks } = await loadJudgeEnvironment(EXAMPLE_DIR);

@@ -13,6 +13,7 @@ import {
   type TPolicyConfigInput,
 } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenRest } from "./support/http-calls";
 import { type RolloutDeployment, type RolloutMode, startRolloutDeployment } from "./support/rollout-modes";
 
 const DATA = fileURLToPath(new URL("../../../packages/handlers/data/", import.meta.url));
@@ -44,15 +45,7 @@ describe.each<RolloutMode>(["embedded", "distributed"])(
     let finished: TJob[] = [];
     const trajectories = new Map<string, { turns: TTurn[]; toolCalls: TToolCall[] }>();
 
-    const rest = async <T>(path: string, body?: unknown): Promise<T> => {
-      const response = await fetch(`${server.url}${path}`, {
-        method: body === undefined ? "GET" : "POST",
-        headers: { authorization: `Bearer ${TRAINER}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      expect(response.status).toBeLessThan(300);
-      return (await response.json()) as T;
-    };
+    const rest = tokenRest(() => server.url, TRAINER);
 
     beforeAll(async () => {
       const swe = lines("swe/instances.jsonl") as unknown as SweScriptInstance[];

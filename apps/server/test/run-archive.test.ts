@@ -6,32 +6,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { TJob, TRun, TStep } from "@raas/shared";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dropSchema, TEST_DATABASE_URL } from "../../../packages/db/test/support/postgres-test-database";
 import { type RunningServer, startServer } from "../src/server";
+import { tokenCalls } from "./support/http-calls";
 
-const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const schema = `raas_test_archive_${process.pid}_${Date.now().toString(36)}`;
 const TOKENS = { admin: "archive-admin", trainer: "archive-trainer" } as const;
-type Who = keyof typeof TOKENS;
 
 describe("runs.archive (PostgreSQL)", () => {
   let server: RunningServer;
   let dir: string;
 
-  const call = async <T>(who: Who, path: string, body?: unknown) => {
-    const response = await fetch(`${server.url}${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${TOKENS[who]}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as T };
-  };
-  const ok = async <T>(who: Who, path: string, body?: unknown): Promise<T> => {
-    const answer = await call<T>(who, path, body);
-    expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
-    return answer.body;
-  };
+  const { call, ok } = tokenCalls(() => server.url, TOKENS);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "raas-archive-"));
@@ -40,17 +27,14 @@ describe("runs.archive (PostgreSQL)", () => {
       logLevel: "silent",
       agentHandlers: false,
       auth: { adminToken: TOKENS.admin, trainerToken: TOKENS.trainer },
-      store: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${DATABASE_URL}?schema=${schema}` },
+      store: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${TEST_DATABASE_URL}?schema=${schema}` },
     });
   }, 120_000);
 
   afterAll(async () => {
     await server?.close({ graceMs: 100 });
     rmSync(dir, { recursive: true, force: true });
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchema(schema);
   });
 
   it("archives a finished run only, for admins, and keeps its jobs, steps and exports readable", async () => {

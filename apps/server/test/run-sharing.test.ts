@@ -4,14 +4,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createJobStore } from "@raas/db";
 import type { TJob, TRun, TStep } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dropSchema, TEST_DATABASE_URL } from "../../../packages/db/test/support/postgres-test-database";
 import { configFromEnv } from "../src/config-from-env";
 import { parseServerEnv } from "../src/env";
 import { type RunningServer, startServer } from "../src/server";
+import { tokenCalls } from "./support/http-calls";
 
-const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const schema = `raas_test_sharing_${process.pid}_${Date.now().toString(36)}`;
 const TOKENS = { admin: "sharing-admin", alice: "sharing-alice", bob: "sharing-bob" } as const;
 type Who = keyof typeof TOKENS;
@@ -27,19 +27,7 @@ describe("runs sharing one service (PostgreSQL)", () => {
   let server: RunningServer;
   let dir: string;
 
-  const call = async <T>(who: Who, path: string, body?: unknown) => {
-    const response = await fetch(`${server.url}${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${TOKENS[who]}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as T };
-  };
-  const ok = async <T>(who: Who, path: string, body?: unknown): Promise<T> => {
-    const answer = await call<T>(who, path, body);
-    expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
-    return answer.body;
-  };
+  const { call, ok } = tokenCalls(() => server.url, TOKENS);
   const createRun = async (who: Who, name: string, extra: Record<string, unknown> = {}) =>
     (await ok<{ run: TRun }>(who, "/api/v1/runs", { name, model: "sleep", ...extra })).run;
   const step = (runId: string, prefix: string, runMs: number, groups: number) => ({
@@ -70,16 +58,14 @@ describe("runs sharing one service (PostgreSQL)", () => {
       auth: fromEnv.auth ?? {},
       ...(fromEnv.pools ? { pools: fromEnv.pools } : {}),
       ...(fromEnv.fairShare ? { fairShare: fromEnv.fairShare } : {}),
-      store: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${DATABASE_URL}?schema=${schema}` },
+      store: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${TEST_DATABASE_URL}?schema=${schema}` },
     });
   }, 120_000);
 
   afterAll(async () => {
     await server?.close({ graceMs: 100 });
     rmSync(dir, { recursive: true, force: true });
-    const store = await createJobStore({ databaseUrl: DATABASE_URL, schema, migrate: false });
-    await store.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await store.close();
+    await dropSchema(schema);
   });
 
   it("stores a run's share, priority, cap and owner; only its owner's token or admin may write to it", async () => {

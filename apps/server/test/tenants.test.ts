@@ -8,15 +8,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createJobStore } from "@raas/db";
 import type { TJob, TPolicyState, TRun, TStep, TTrajectoryExport } from "@raas/shared";
 import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dropSchema, TEST_DATABASE_URL } from "../../../packages/db/test/support/postgres-test-database";
 import { configFromEnv } from "../src/config-from-env";
 import { parseServerEnv } from "../src/env";
 import { type RunningServer, startServer } from "../src/server";
+import { tokenCalls } from "./support/http-calls";
 
-const DATABASE_URL = process.env.RAAS_TEST_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const schema = `raas_test_tenants_${process.pid}_${Date.now().toString(36)}`;
 const TOKENS = {
   admin: "tenants-admin",
@@ -25,7 +25,6 @@ const TOKENS = {
   viewer: "tenants-viewer",
 } as const;
 type Who = keyof typeof TOKENS;
-type Answer<T> = { status: number; body: T };
 type ErrorBody = { error: { code: string; message: string; details?: Record<string, unknown> } };
 
 const mathTask = (taskId: string) => ({
@@ -46,26 +45,7 @@ describe("tenants sharing one service (PostgreSQL, math rollouts on the simulato
   /** Sandboxes run as another uid: their base directory is a world-searchable one of its own. */
   let sandboxDir: string;
 
-  const call = async <T>(who: Who, path: string, body?: unknown): Promise<Answer<T>> => {
-    const response = await fetch(`${server.url}${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${TOKENS[who]}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // JSON Lines or plain text: kept as text.
-    }
-    return { status: response.status, body: parsed as T };
-  };
-  const ok = async <T>(who: Who, path: string, body?: unknown): Promise<T> => {
-    const answer = await call<T>(who, path, body);
-    expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
-    return answer.body;
-  };
+  const { call, ok } = tokenCalls(() => server.url, TOKENS);
   /** A 403 that names the owner's token and says an admin token would do. */
   const expectForbidden = async (who: Who, path: string, body?: unknown) => {
     const denied = await call<ErrorBody>(who, path, body);
@@ -121,7 +101,7 @@ describe("tenants sharing one service (PostgreSQL, math rollouts on the simulato
       auth: fromEnv.auth ?? {},
       ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
       sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
-      store: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${DATABASE_URL}?schema=${schema}` },
+      store: { kind: "db", dataDir: join(dir, "data"), databaseUrl: `${TEST_DATABASE_URL}?schema=${schema}` },
     });
   }, 180_000);
 
@@ -130,9 +110,7 @@ describe("tenants sharing one service (PostgreSQL, math rollouts on the simulato
     await simulator?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
     if (sandboxDir) rmSync(sandboxDir, { recursive: true, force: true });
-    const store = await createJobStore({ databaseUrl: DATABASE_URL, schema, migrate: false });
-    await store.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await store.close();
+    await dropSchema(schema);
   });
 
   it("keeps the default policy's version its first trainer's: a second trainer cannot bump it", async () => {

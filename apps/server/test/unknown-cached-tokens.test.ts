@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config-from-env";
 import { parseServerEnv } from "../src/env";
 import { type RunningServer, startServer } from "../src/server";
+import { tokenRest } from "./support/http-calls";
 
 const DATA = fileURLToPath(new URL("../../../packages/handlers/data/", import.meta.url));
 const TRAINER = "cached-trainer";
@@ -91,15 +92,7 @@ describe("a backend without a cached-token count", () => {
     let server: RunningServer;
     let dir: string;
     let sandboxDir: string;
-    const rest = async <T>(path: string, body?: unknown): Promise<T> => {
-      const response = await fetch(`${server.url}${path}`, {
-        method: body === undefined ? "GET" : "POST",
-        headers: { authorization: `Bearer ${TRAINER}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      expect(response.status, await response.clone().text()).toBeLessThan(300);
-      return (await response.json()) as T;
-    };
+    const rest = tokenRest(() => server.url, TRAINER);
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), "raas-cached-tokens-"));
