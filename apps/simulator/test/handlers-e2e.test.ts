@@ -5,6 +5,7 @@ import type { TJob, TTrajectoryExport } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TPolicyConfigInput } from "../src/index";
 import { type RolloutFixture, readDataJson, readTasks, startRolloutFixture } from "./support/rollout-fixture";
+import { expectRestartAfterSandboxKill } from "./support/sandbox-kill";
 
 type Tasks = Record<string, { steps: unknown[] }>;
 const policy = readDataJson<{ kind: "scripted"; tasks: Tasks }>("simulator/math-code-stem.policy.json");
@@ -198,38 +199,9 @@ describe("math, code and stem rollouts end to end", () => {
       kind: "math",
       payload: { taskId: KILL_TASK, problem: "Wait for it.", answer: "1", agent: { toolTimeoutMs: 120_000 } },
     });
-    const deadline = Date.now() + 60_000;
-    let sandbox = fixture.sandboxes[before];
-    // Busy during RUN: the scripted `sleep 60` (INIT's interpreter probe also makes it busy).
-    const isRunningTool = async () =>
-      (await fixture.engine.getJob(job.id)).stage === "run" && sandbox?.state === "busy";
-    while (Date.now() < deadline && !(await isRunningTool())) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      sandbox = fixture.sandboxes[before];
-    }
-    expect(sandbox?.state).toBe("busy");
-    const pids = (sandbox as unknown as { processIds(): number[] }).processIds();
-    expect(pids.length).toBeGreaterThan(0);
-    for (const pid of pids) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Already gone (a short-lived process of the sandbox): nothing to kill.
-      }
-    }
-    // Infrastructure, not the policy's fault: the job starts again from INIT (attempt 2); the new
-    // attempt's scripted `sleep 60` is not waited for.
-    const restartDeadline = Date.now() + 60_000;
-    while (Date.now() < restartDeadline && (await fixture.engine.getJob(job.id)).attempts < 2)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await fixture.engine.getJob(job.id)).attempts).toBe(2);
-    await fixture.engine.cancel({ jobId: job.id });
-    const {
-      jobs: [done],
-    } = await fixture.engine.waitForJobs([job.id], { timeoutMs: 120_000 });
-    expect(done).toMatchObject({ status: "cancelled", attempts: 2, trainable: false, reward: null });
-    // The killed sandbox is torn down (its crash ends it as `failed`), none is left running.
-    expect(sandbox?.state).toBe("failed");
+    // Killed while its scripted `sleep 60` runs: infrastructure, not the policy's fault, so the
+    // job starts again from INIT (attempt 2).
+    await expectRestartAfterSandboxKill(fixture, job.id, before);
   });
   it("grades an unreadable, blocking or oversized solution as the policy's failure (reward 0), never infrastructure", async () => {
     const submitted = await fixture.engine.submitJobs(

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TPolicyConfigInput } from "../src/index";
 import { swePatchScript, sweWrongFixScript } from "../src/swe/swe-policy-scripts";
 import { type RolloutFixture, startRolloutFixture } from "./support/rollout-fixture";
+import { expectRestartAfterSandboxKill } from "./support/sandbox-kill";
 import { fixtureInstance, requireSweTools, SWE_BUNDLE_DIR } from "./support/swe-fixtures";
 
 const SOLVED = fixtureInstance("raas-fixtures__tinystats-1");
@@ -211,34 +212,8 @@ describe("swe rollouts end to end (engine + sandboxes + simulator)", () => {
       kind: "swe",
       payload: { taskId: KILL_TASK, instance: KILLED, agent: { toolTimeoutMs: 120_000 } },
     });
-    const deadline = Date.now() + 60_000;
-    const isRunningTool = async () =>
-      (await fixture.engine.getJob(job.id)).stage === "run" && fixture.sandboxes[before]?.state === "busy";
-    while (Date.now() < deadline && !(await isRunningTool()))
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    const sandbox = fixture.sandboxes[before];
-    expect(sandbox?.state).toBe("busy");
-    const pids = (sandbox as unknown as { processIds(): number[] }).processIds();
-    expect(pids.length).toBeGreaterThan(0);
-    for (const pid of pids) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Already gone (a short-lived child of the shell): nothing to kill.
-      }
-    }
-    // Infrastructure, not the policy's fault: the job starts again from INIT (attempt 2); the new
-    // attempt's scripted `sleep 60` is not waited for.
-    const restartDeadline = Date.now() + 60_000;
-    while (Date.now() < restartDeadline && (await fixture.engine.getJob(job.id)).attempts < 2)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect((await fixture.engine.getJob(job.id)).attempts).toBe(2);
-    await fixture.engine.cancel({ jobId: job.id });
-    const {
-      jobs: [done],
-    } = await fixture.engine.waitForJobs([job.id], { timeoutMs: 120_000 });
-    expect(done).toMatchObject({ status: "cancelled", attempts: 2, trainable: false, reward: null });
-    // The killed sandbox is torn down (its crash ends it as `failed`), none is left running.
-    expect(sandbox?.state).toBe("failed");
+    // Killed while its scripted `sleep 60` runs: infrastructure, not the policy's fault, so the
+    // job starts again from INIT (attempt 2).
+    await expectRestartAfterSandboxKill(fixture, job.id, before);
   }, 180_000);
 });
