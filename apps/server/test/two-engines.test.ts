@@ -2,20 +2,8 @@ import { MemoryEventBus, MemoryJobQueue } from "@raas/engine";
 import { RedisEventBus, RedisJobQueue } from "@raas/queue";
 import { afterEach, describe, expect, it } from "vitest";
 import { deleteKeys, freshPrefix, REDIS_URL } from "../../../packages/queue/test/support/redis-test-env";
+import { until } from "../../../packages/queue/test/support/until";
 import { probeJob, startTwoEnginesOnPostgres, type TwoEnginesTransport } from "./two-engines.fixture";
-
-/** Polls until `predicate` holds; the bound only stops a broken run from hanging. */
-async function until(
-  predicate: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 interface Mode {
   name: string;

@@ -53,22 +53,18 @@ describe("an engine on a Redis that restarts without its data", () => {
       const submit = async () => (await engine.submitJob({ kind: "sleep", payload })).job.id;
       // Three jobs wait for RUN (addressed to w1, which holds their sandboxes), two for INIT.
       const atRun = [await submit(), await submit(), await submit()];
-      await until(
-        async () => {
-          const jobs = await Promise.all(atRun.map((id) => engine.getJob(id)));
-          return jobs.every((job) => job.status === "queued" && job.stage === "run");
-        },
-        "three jobs queued for RUN",
-        30_000,
-      );
+      await until(async () => {
+        const jobs = await Promise.all(atRun.map((id) => engine.getJob(id)));
+        return jobs.every((job) => job.status === "queued" && job.stage === "run");
+      }, "three jobs queued for RUN");
       engine.setConcurrency("init", 0);
       const atInit = [await submit(), await submit()];
       await engine.flush();
       // The RUN items are queued once each transition is stored: wait for them to be in Redis.
-      await until(async () => (await queue.depth("run")) === 3, "three RUN items in Redis", 30_000);
+      await until(async () => (await queue.depth("run")) === 3, "three RUN items in Redis");
 
       await server.restart();
-      await until(() => requeues.length > 0, "the queue to report its connection restored", 30_000);
+      await until(() => requeues.length > 0, "the queue to report its connection restored");
       expect(await Promise.all(requeues)).toContain(5);
       expect(errors).toContain("redis queue: connection lost, reconnecting");
       expect(errors).toContain("redis queue: connection restored");
