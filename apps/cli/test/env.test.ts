@@ -12,6 +12,7 @@ import { REPO_ROOT, startServer, TSX } from "./support/start-server";
 const ADMIN = "cli-env-admin-token";
 const HARBOR = join(REPO_ROOT, "environments/harbor-examples");
 const MATH = join(REPO_ROOT, "environments/math-verify");
+const MCP_DB = join(REPO_ROOT, "environments/mcp-db");
 let server: ChildProcess;
 let url: string;
 let dir: string;
@@ -56,6 +57,27 @@ describe("raas env verify", () => {
     ).toBe(true);
     expect(lines.at(-1)).toMatch(/^math-verify \(reward-fn\): 20 passed, 0 failed, 0 skipped in \d+\.\d s$/);
     expect(run.stderr).toContain("verifying [");
+  }, 600_000);
+
+  it("starts mcp-db's MCP server in each task's sandbox and passes; a copy whose server dies fails", async () => {
+    const shipped = await raas(["env", "verify", MCP_DB, "--json"]);
+    expect(shipped.code, shipped.stderr).toBe(0);
+    expect(JSON.parse(shipped.stdout)).toMatchObject({
+      environment: "mcp-db",
+      kind: "reward-fn",
+      passed: 3,
+      failed: 0,
+    });
+    // A server that exits before the MCP handshake is the environment's mistake: every task fails
+    // its check (not retried as infrastructure), naming what the server said.
+    const broken = join(dir, "broken-mcp-db");
+    cpSync(MCP_DB, broken, { recursive: true });
+    writeFileSync(join(broken, "mcp_db_server.py"), "import sys\nsys.exit('no database here')\n");
+    const run = await raas(["env", "verify", broken, "--json"]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({ environment: "mcp-db", passed: 0, failed: 3 });
+    for (const row of report.rows) expect(row.reasons.join(" ")).toContain("no database here");
   }, 600_000);
 
   it("fails a broken copy with exit 1, naming the task and why", async () => {

@@ -3,6 +3,7 @@
 // the job's sandbox (the shipped environments/mcp-db server, and a test fixture that can crash).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { loadEnvironment } from "@raas/handlers";
 import { createQwen3ChatFormat } from "@raas/inference";
 import type { TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,10 +13,12 @@ import { type RolloutFixture, startRolloutFixture } from "./support/rollout-fixt
 const ENV_DIR = new URL("../../../environments/mcp-db/", import.meta.url);
 const DB_SERVER = readFileSync(new URL("mcp_db_server.py", ENV_DIR), "utf8");
 const FIXTURE_SERVER = readFileSync(new URL("./support/mcp-fixture-server.py", import.meta.url), "utf8");
-const TASKS = readFileSync(fileURLToPath(new URL("tasks.jsonl", ENV_DIR)), "utf8")
+/** The environment's dataset rows: each task's id and the answer its verifier takes. */
+const TASKS = readFileSync(fileURLToPath(new URL("data.jsonl", ENV_DIR)), "utf8")
   .split("\n")
   .filter((line) => line.trim() !== "")
-  .map((line) => JSON.parse(line) as { taskId: string; problem: string; answer: string });
+  .map((line) => JSON.parse(line) as { id: string; ground_truth: string })
+  .map((row) => ({ taskId: row.id, answer: row.ground_truth }));
 
 /** The SQL that answers each shipped task. */
 const ANSWER_SQL: Record<string, string> = {
@@ -54,10 +57,22 @@ const KILL_FIXTURE = [
   "print('seen', seen)",
 ].join("\n");
 
+/** Each mcp-db task as loaded from the environment's directory, once to solve and once to answer wrongly. */
+async function environmentJobs() {
+  const environment = await loadEnvironment(fileURLToPath(ENV_DIR));
+  expect(environment.kind).toBe("reward-fn");
+  return environment.tasks.flatMap(({ request }) =>
+    ["solve", "wrong"].map((variant) => ({
+      ...request,
+      payload: { ...request.payload, taskId: `${request.payload.taskId}-${variant}` },
+    })),
+  );
+}
+
 /** Submits `jobs` and waits for all; returns them by task id. */
 async function runJobs(
   fixture: RolloutFixture,
-  jobs: ReturnType<typeof mathJob>[],
+  jobs: Parameters<RolloutFixture["engine"]["submitJobs"]>[0],
 ): Promise<Map<string, TJob>> {
   const submitted = await fixture.engine.submitJobs(jobs);
   const { jobs: done } = await fixture.engine.waitForJobs(
@@ -114,11 +129,9 @@ describe("MCP tool servers in the built-in agent loop (tool jail on)", () => {
       mathJob("collide-finish", fixtureTools("only", { FIXTURE_TOOL_NAME: "submit" })),
       mathJob("kill-jailed", fixtureTools()),
       mathJob("no-server", { servers: [{ name: "gone", command: "/nonexistent/mcp-server" }] }),
-      ...TASKS.flatMap((task) =>
-        ["solve", "wrong"].map((variant) =>
-          mathJob(`${task.taskId}-${variant}`, dbTools(), task.problem, task.answer),
-        ),
-      ),
+      // The shipped environment as users run it: loaded from its directory (reward-fn jobs whose
+      // payloads carry the server from its `[mcp]` table, graded by its verify.py).
+      ...(await environmentJobs()),
     ]);
   }, 700_000);
 

@@ -48,10 +48,8 @@ function sandboxKindOf(value: string | undefined): "bubblewrap" | "local" {
 export async function checkEnvironmentDir(dir: string, values: EnvVerifyOptions): Promise<OracleCheckReport> {
   const concurrency = concurrencyOf(values.concurrency);
   const kind = sandboxKindOf(values.sandbox);
-  const [{ loadEnvironment, runOracleCheck }, { createSandboxRuntime, findExecutable }] = await Promise.all([
-    import("@raas/handlers"),
-    import("@raas/sandbox"),
-  ]);
+  const [{ loadEnvironment, runOracleCheck }, { createSandboxRuntime, findExecutable }, { createMcpToolProvider }] =
+    await Promise.all([import("@raas/handlers"), import("@raas/sandbox"), import("@raas/mcp")]);
   if (kind === "bubblewrap" && !findExecutable("bwrap", SYSTEM_PATH))
     throw new Error("sandbox runtime bubblewrap is not installed (apt-get install -y bubblewrap)");
   const environment = await loadEnvironment(dir);
@@ -79,6 +77,8 @@ export async function checkEnvironmentDir(dir: string, values: EnvVerifyOptions)
     const report = await runOracleCheck({
       environment,
       sandboxRuntime: runtime,
+      // Tool servers an environment declares (`[mcp]`) speak MCP, started in each task's sandbox.
+      toolServers: createMcpToolProvider(),
       ...(judge ? { judge } : {}),
       concurrency,
       onProgress: ({ finished, total, failing }) => {

@@ -87,7 +87,7 @@ const ZMcpServer = z
   .strict();
 
 /** The MCP tool servers of a job and how their tools join the handler's. */
-const ZEnvironmentTools = z
+export const ZEnvironmentTools = z
   .object({
     servers: z
       .array(ZMcpServer)

@@ -31,3 +31,29 @@ export const ZEnvAgentSettings = z
 
 /** A dataset row's optional `id`: a string or an integer. */
 export const ZEnvRowId = z.union([z.string().min(1).max(200), z.number().int()]).optional();
+
+/**
+ * One `[[mcp.servers]]` entry: a stdio MCP server started in each task's sandbox. `source` names a
+ * file of the environment whose text is appended to `args` (`args = ["-I", "-c"]` for a Python
+ * server), so the server travels in the job's payload and any worker can start it.
+ */
+const ZEnvMcpServer = z
+  .object({
+    name: z.string().min(1).max(64),
+    command: z.string().min(1).max(4_096),
+    args: z.array(z.string().max(65_536)).max(255).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    source: ZRelativeFile.optional(),
+  })
+  .strict();
+export type TEnvMcpServer = z.infer<typeof ZEnvMcpServer>;
+
+/** The `[mcp]` table: the tool servers every task of the environment brings, and how their tools join. */
+export const ZEnvMcpTable = z
+  .object({
+    tools_mode: z.enum(["add", "only"]).default("add"),
+    servers: z.array(ZEnvMcpServer).min(1).max(8),
+  })
+  .strict()
+  .optional();
+export type TEnvMcpTable = z.infer<typeof ZEnvMcpTable>;

@@ -1,5 +1,6 @@
 import { basename, join } from "node:path";
 import { invalidFile, readDatasetTasks, readEnvFile, readManifestFile } from "../base/environment-files";
+import { manifestTools } from "../base/environment-mcp";
 import {
   type TJudgeEnvManifest,
   type TJudgeEnvRow,
@@ -30,7 +31,7 @@ export interface LoadedJudgeEnvironment {
 function payloadOf(
   row: TJudgeEnvRow,
   lineNo: number,
-  env: { name: string; manifest: TJudgeEnvManifest; rubric: string },
+  env: { name: string; manifest: TJudgeEnvManifest; rubric: string; mcp: unknown },
 ): unknown {
   const { judge, agent } = env.manifest;
   const rubric = row.rubric
@@ -50,6 +51,7 @@ function payloadOf(
       timeoutMs: Math.round(judge.timeout_sec * 1000),
     },
     ...(agent.max_turns !== undefined ? { agent: { maxTurns: agent.max_turns } } : {}),
+    ...(env.mcp !== undefined ? { mcp: env.mcp } : {}),
   };
 }
 
@@ -70,11 +72,12 @@ export async function loadJudgeEnvironment(dir: string): Promise<LoadedJudgeEnvi
   const name = manifest.name ?? basename(dir);
   const rubric = await readEnvFile(dir, manifest.judge.rubric_file, "the rubric");
   if (rubric.trim() === "") throw invalidFile(join(basename(dir), manifest.judge.rubric_file), "empty");
+  const mcp = await manifestTools(dir, MANIFEST, manifest.mcp);
   const tasks = await readDatasetTasks(
     dir,
     manifest.dataset,
     { row: ZJudgeEnvRow, task: ZJudgePayload },
-    (row, lineNo) => payloadOf(row, lineNo, { name, manifest, rubric }),
+    (row, lineNo) => payloadOf(row, lineNo, { name, manifest, rubric, mcp }),
   );
   const { score_min: min, score_max: max, pass_score: passScore } = manifest.judge;
   const passReward = passScore === undefined ? DEFAULT_PASS_SHARE : (passScore - min) / (max - min);

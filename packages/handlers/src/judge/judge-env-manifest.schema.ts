@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   envManifestHead,
   ZEnvAgentSettings,
+  ZEnvMcpTable,
   ZEnvRowId,
   ZRelativeFile,
 } from "../base/environment-manifest.schema";
@@ -37,6 +38,7 @@ export const ZJudgeEnvManifest = z
       )
       .prefault({}),
     agent: ZEnvAgentSettings,
+    mcp: ZEnvMcpTable,
   })
   .strict();
 export type TJudgeEnvManifest = z.infer<typeof ZJudgeEnvManifest>;

@@ -5,6 +5,7 @@ import {
   MemoryJobStore,
   RolloutEngine,
   type SandboxRuntime,
+  type ToolServerProvider,
 } from "@raas/engine";
 import { isTerminalStatus, requestFailure, type TJob } from "@raas/shared";
 import { createHarborHandler } from "../harbor/harbor-handler";
@@ -50,6 +51,11 @@ export interface OracleCheckOptions {
    * one: without it the check throws a `VALIDATION_FAILED` failure before running anything.
    */
   judge?: JudgeModel;
+  /**
+   * Starts the MCP servers an environment declares (`[mcp]`); without it a task that declares
+   * servers fails its check (sandbox), saying so.
+   */
+  toolServers?: ToolServerProvider;
   /** Jobs in each stage at once. Default 4. */
   concurrency?: number;
   /** Called each time a job ends: jobs ended so far of all, and the failed verdicts so far. */
@@ -98,6 +104,7 @@ export async function runOracleCheck(options: OracleCheckOptions): Promise<Oracl
     sandboxRuntime: options.sandboxRuntime,
     inference: policy.inference,
     chatFormat: oracleChatFormat,
+    ...(options.toolServers ? { toolServers: options.toolServers } : {}),
   };
   const concurrency = options.concurrency ?? 4;
   const engine = new RolloutEngine({

@@ -1,5 +1,6 @@
 import { basename, join } from "node:path";
 import { invalidFile, readDatasetTasks, readEnvFile, readManifestFile } from "../base/environment-files";
+import { manifestTools } from "../base/environment-mcp";
 import {
   type TRewardEnvManifest,
   type TRewardEnvRow,
@@ -33,7 +34,7 @@ function promptOf(row: TRewardEnvRow): { prompt: string; systemPrompt: string | 
 function payloadOf(
   row: TRewardEnvRow,
   lineNo: number,
-  env: { name: string; manifest: TRewardEnvManifest; verifierSource: string },
+  env: { name: string; manifest: TRewardEnvManifest; verifierSource: string; mcp: unknown },
 ): unknown {
   const { prompt, systemPrompt } = promptOf(row);
   const { verifier, agent } = env.manifest;
@@ -53,6 +54,7 @@ function payloadOf(
       exceptionMeansWrong: verifier.exception_means_wrong,
     },
     ...(agent.max_turns !== undefined ? { agent: { maxTurns: agent.max_turns } } : {}),
+    ...(env.mcp !== undefined ? { mcp: env.mcp } : {}),
   };
 }
 
@@ -73,11 +75,12 @@ export async function loadRewardEnvironment(dir: string): Promise<LoadedRewardEn
   const name = manifest.name ?? basename(dir);
   const verifierSource = await readEnvFile(dir, manifest.verifier.file, "the verifier");
   if (verifierSource.trim() === "") throw invalidFile(join(basename(dir), manifest.verifier.file), "empty");
+  const mcp = await manifestTools(dir, MANIFEST, manifest.mcp);
   const tasks = await readDatasetTasks(
     dir,
     manifest.dataset,
     { row: ZRewardEnvRow, task: ZRewardFnPayload },
-    (row, lineNo) => payloadOf(row, lineNo, { name, manifest, verifierSource }),
+    (row, lineNo) => payloadOf(row, lineNo, { name, manifest, verifierSource, mcp }),
   );
   return { dir, name, description: manifest.description ?? null, tasks };
 }

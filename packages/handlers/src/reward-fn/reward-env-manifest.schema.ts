@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   envManifestHead,
   ZEnvAgentSettings,
+  ZEnvMcpTable,
   ZEnvRowId,
   ZRelativeFile,
 } from "../base/environment-manifest.schema";
@@ -26,6 +27,7 @@ export const ZRewardEnvManifest = z
       .strict()
       .prefault({}),
     agent: ZEnvAgentSettings,
+    mcp: ZEnvMcpTable,
   })
   .strict();
 export type TRewardEnvManifest = z.infer<typeof ZRewardEnvManifest>;
