@@ -89,7 +89,7 @@ async function evalEnvCommand(client: RaasClient, target: string, values: EvalEn
       : { config: { ...config, environment: { name: loaded.name, kind: loaded.kind, path: dir } } }),
   });
   const outcome = await runEnvironmentBenchmark({
-    environment: { name: environment.name, tasks },
+    environment: { name: environment.name, tasks, oracleMinReward: loaded.oracleMinReward },
     runId,
     model,
     gateway: sweJobGateway(client),

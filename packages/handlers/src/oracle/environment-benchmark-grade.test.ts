@@ -21,6 +21,12 @@ describe("gradeEnvironmentJob", () => {
       },
     );
     expect([isResolvedReward(1), isResolvedReward(0.99), isResolvedReward(0)]).toEqual([true, false, false]);
+    // A judge environment resolves at its pass threshold (0.8 of its scale by default), not at 1.
+    expect([isResolvedReward(0.8, 0.8), isResolvedReward(0.79, 0.8), isResolvedReward(1, 0.8)]).toEqual([
+      true,
+      false,
+      true,
+    ]);
   });
 
   it("grades the policy's own failure with its failure reward, naming it", () => {

@@ -9,11 +9,12 @@ export type EnvironmentTaskGrade =
     }
   | { error: string };
 
-/** A reward at or above this resolves a task (Harbor's and verify.py's full marks). */
-const RESOLVED_REWARD = 1;
-
-export function isResolvedReward(reward: number): boolean {
-  return reward >= RESOLVED_REWARD;
+/**
+ * A reward at or above `least` resolves a task: full marks (1) for Harbor and verify.py, a judge
+ * environment's pass threshold (`LoadedEnvironment.oracleMinReward`) for a judge's graded scale.
+ */
+export function isResolvedReward(reward: number, least = 1): boolean {
+  return reward >= least;
 }
 
 /**

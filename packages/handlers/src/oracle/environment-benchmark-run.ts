@@ -38,7 +38,7 @@ export interface EnvironmentBenchmarkResult {
 }
 
 export interface RunEnvironmentBenchmarkOptions {
-  environment: Pick<LoadedEnvironment, "name" | "tasks">;
+  environment: Pick<LoadedEnvironment, "name" | "tasks" | "oracleMinReward">;
   /** Run id: part of every job key, so re-running the same id resumes instead of resubmitting. */
   runId: string;
   /** Model label, stored in each job's metadata. */
@@ -123,12 +123,18 @@ function gradeFinished(job: TJob): EnvironmentTaskGrade {
   return isTerminalStatus(job.status) ? gradeEnvironmentJob(job) : { error: `still ${job.status}` };
 }
 
-function toResult(task: EnvironmentTask, jobId: string | null, attempt: number, grade: EnvironmentTaskGrade) {
+function toResult(
+  task: EnvironmentTask,
+  jobId: string | null,
+  attempt: number,
+  grade: EnvironmentTaskGrade,
+  least: number,
+) {
   const isError = "error" in grade;
   return {
     instanceId: task.id,
     jobId,
-    resolved: !isError && isResolvedReward(grade.reward),
+    resolved: !isError && isResolvedReward(grade.reward, least),
     failToPass: null,
     passToPass: null,
     detail: {
@@ -151,6 +157,8 @@ export async function runEnvironmentBenchmark(
   options: RunEnvironmentBenchmarkOptions,
 ): Promise<EnvironmentBenchmarkOutcome> {
   const runnable = options.environment.tasks.filter((task) => task.incompatibility === null);
+  // What resolves a task: full marks, or a judge environment's pass threshold.
+  const least = options.environment.oracleMinReward;
   const work: Work[] = runnable.map((task) => ({ task, attempt: 1 }));
   const maxInFlight = Math.max(1, options.maxInFlight ?? 8);
   const finished = new Map<string, TJob>();
@@ -160,7 +168,7 @@ export async function runEnvironmentBenchmark(
     options.onProgress?.({
       finished: finished.size,
       total: work.length,
-      resolved: grades.filter((grade) => "reward" in grade && isResolvedReward(grade.reward)).length,
+      resolved: grades.filter((grade) => "reward" in grade && isResolvedReward(grade.reward, least)).length,
       errors: grades.filter((grade) => "error" in grade).length,
     });
   };
@@ -189,11 +197,12 @@ export async function runEnvironmentBenchmark(
         item.jobId ?? null,
         item.attempt,
         gradeFinished(finished.get(item.jobId as string) as TJob),
+        least,
       ),
     ),
     ...options.environment.tasks
       .filter((task) => task.incompatibility !== null)
-      .map((task) => toResult(task, null, 0, { error: `cannot run here: ${task.incompatibility}` })),
+      .map((task) => toResult(task, null, 0, { error: `cannot run here: ${task.incompatibility}` }, least)),
   ].sort((a, b) => (a.instanceId < b.instanceId ? -1 : a.instanceId > b.instanceId ? 1 : 0));
   const errors = Object.fromEntries(
     results.flatMap((result) =>
