@@ -8,6 +8,8 @@ import type { TEnvMcpServer, TEnvMcpTable } from "./environment-manifest.schema"
 export interface DeclaredMcpServers {
   toolsMode: "add" | "only";
   servers: readonly TEnvMcpServer[];
+  /** Where the manifest holds the servers, for messages. Default `["mcp", "servers"]` (the `[mcp]` table). */
+  serversPath?: readonly PropertyKey[];
 }
 
 /**
@@ -35,7 +37,12 @@ export async function environmentTools(
   }
   const parsed = ZEnvironmentTools.safeParse({ toolsMode: declared.toolsMode, servers });
   if (!parsed.success) {
-    throw invalidFile(join(basename(dir), manifest), formatIssues(parsed.error.issues, { prefix: ["mcp"] }));
+    const at = declared.serversPath ?? ["mcp", "servers"];
+    const issues = parsed.error.issues.map((issue) => ({
+      ...issue,
+      path: issue.path[0] === "servers" ? [...at, ...issue.path.slice(1)] : ["mcp", ...issue.path],
+    }));
+    throw invalidFile(join(basename(dir), manifest), formatIssues(issues));
   }
   return parsed.data;
 }

@@ -1,8 +1,10 @@
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 import { formatIssues } from "@raas/shared";
+import type { TEnvironmentTools } from "../base/agent-payload.schema";
 import { invalidFile, parseTomlFile } from "../base/environment-files";
 import { HARBOR_WORKSPACE, planHostEnvironment } from "./harbor-dockerfile";
+import { harborTaskTools } from "./harbor-mcp";
 import { agentPathMap, rewriteHarborPaths } from "./harbor-paths";
 import {
   hostIncompatibility,
@@ -18,8 +20,10 @@ export interface LoadedHarborTask {
   /** The directory it was read from. */
   dir: string;
   task: THarborTask;
-  /** Why it cannot run here (it needs an image, GPUs), or null. */
+  /** Why it cannot run here (it needs an image, GPUs, a network MCP server), or null. */
   hostIncompatibility: string | null;
+  /** The payload's `mcp` for the task's `[[environment.mcp_servers]]`; undefined without any (or when it cannot run). */
+  mcp: TEnvironmentTools | undefined;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -76,9 +80,11 @@ async function readTaskToml(dir: string) {
   if (!(await exists(join(dir, "task.toml")))) throw invalidFile(file, "missing (every Harbor task has one)");
   const text = await readFile(join(dir, "task.toml"), "utf8");
   const toml = parseTomlFile(file, text, ZHarborTaskToml, "task.toml");
+  const servers = toml.environment?.mcp_servers ?? [];
   for (const [section, env] of [
     ["environment", toml.environment?.env],
     ["verifier", toml.verifier?.env],
+    ...servers.map((server, index) => [`environment.mcp_servers[${index}]`, server.env] as const),
   ] as const) {
     for (const [key, value] of Object.entries(env ?? {})) {
       if (value.includes("${"))
@@ -120,7 +126,14 @@ export async function loadHarborTask(dir: string): Promise<LoadedHarborTask> {
   };
   const parsed = ZHarborTask.safeParse(candidate);
   if (!parsed.success) throw invalidFile(name, formatIssues(parsed.error.issues, { root: "task" }));
-  return { dir, task: parsed.data, hostIncompatibility: hostIncompatibility(parsed.data) };
+  const task = parsed.data;
+  const verdict = planHostEnvironment(task.dockerfile, task.config.workdir);
+  const incompatibility = hostIncompatibility(task);
+  const mcp =
+    incompatibility === null && verdict.isHostCompatible
+      ? await harborTaskTools(dir, task, verdict.plan.workdir)
+      : undefined;
+  return { dir, task, hostIncompatibility: incompatibility, mcp };
 }
 
 /**
@@ -158,7 +171,8 @@ export interface HarborJobRequest {
  * The submit request of a loaded task, refused when the task cannot run on the host image. The
  * task's `[agent].timeout_sec` becomes the agent loop's `agent.timeBudgetMs` (unless `agent` sets
  * one) and, with a margin, the RUN budget; `[verifier].timeout_sec`, with a margin, the EVAL
- * budget — so the task's own limits end a job before the server's stage budgets do.
+ * budget — so the task's own limits end a job before the server's stage budgets do. The task's
+ * MCP servers (`[[environment.mcp_servers]]`) become the payload's `mcp`.
  */
 export function harborJobRequest(
   loaded: LoadedHarborTask,
@@ -175,6 +189,7 @@ export function harborJobRequest(
     payload: {
       taskId: options.taskId ?? loaded.task.name,
       task: loaded.task,
+      ...(loaded.mcp !== undefined ? { mcp: loaded.mcp } : {}),
       ...(Object.keys(agent).length > 0 ? { agent } : {}),
     },
     timeoutsMs: {

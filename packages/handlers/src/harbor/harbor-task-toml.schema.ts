@@ -24,6 +24,36 @@ const ZVerifierSection = z
 
 const ZAgentSection = z.object({ timeout_sec: ZSeconds.optional() }).loose();
 
+/** MCP transports Harbor knows: `stdio` (a command in the task's container) or a network server. */
+const ZMcpTransport = z.enum(["stdio", "sse", "streamable-http"]);
+
+/**
+ * One `[[environment.mcp_servers]]` entry, as Harbor's `MCPServerConfig` (its default transport
+ * is `sse`; `env` is RaaS's addition). Unknown keys are refused here, unlike elsewhere in the
+ * file: a server started without what its entry asks for (a `cwd`, `headers`) would run other
+ * than declared.
+ */
+const ZMcpServerEntry = z
+  .object({
+    name: z.string().min(1).max(64),
+    transport: ZMcpTransport.default("sse"),
+    url: z.string().min(1).max(4_096).optional(),
+    command: z.string().min(1).max(4_096).optional(),
+    args: z.array(z.string()).default([]),
+    env: ZEnvTable.optional(),
+  })
+  .strict()
+  .superRefine((server, ctx) => {
+    if (server.transport !== "stdio" && server.url === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["url"],
+        message: `required for transport "${server.transport}"`,
+      });
+    if (server.transport === "stdio" && server.command === undefined)
+      ctx.addIssue({ code: "custom", path: ["command"], message: 'required for transport "stdio"' });
+  });
+
 const ZEnvironmentSection = z
   .object({
     build_timeout_sec: ZSeconds.optional(),
@@ -38,6 +68,7 @@ const ZEnvironmentSection = z
     network_mode: z.enum(["public", "no-network", "allowlist"]).optional(),
     workdir: z.string().startsWith("/").optional(),
     env: ZEnvTable.optional(),
+    mcp_servers: z.array(ZMcpServerEntry).max(64).optional(),
   })
   .loose();
 
@@ -60,6 +91,21 @@ type THarborTaskToml = z.infer<typeof ZHarborTaskToml>;
 
 /** Harbor's defaults where RaaS needs a value (`VerifierConfig.timeout_sec`). */
 const DEFAULT_VERIFIER_TIMEOUT_SEC = 600;
+
+/** A `[[environment.mcp_servers]]` entry, normalized: `command` for stdio, `url` for the network transports. */
+const ZHarborMcpServer = z
+  .object({
+    name: z.string().min(1).max(64).describe("The server's name."),
+    transport: ZMcpTransport.describe(
+      "`stdio` runs in the sandbox; `sse`/`streamable-http` cannot run here.",
+    ),
+    command: z.string().max(4_096).nullable().describe("The program of a stdio server, else null."),
+    args: z.array(z.string().max(1_048_576)).max(256).describe("Its arguments."),
+    env: ZEnvTable.describe("Variables the server runs with (RaaS's addition to Harbor's entry)."),
+    url: z.string().max(4_096).nullable().describe("The address of a network server, else null."),
+  })
+  .strict();
+export type THarborMcpServer = z.infer<typeof ZHarborMcpServer>;
 
 /** What RaaS takes from a task.toml, normalized (deprecated spellings mapped, defaults applied). */
 export const ZHarborTaskConfig = z
@@ -85,6 +131,11 @@ export const ZHarborTaskConfig = z
       .nullable()
       .describe("`[environment].docker_image`; set means an image is needed."),
     workdir: z.string().nullable().describe("`[environment].workdir`, when given."),
+    mcpServers: z
+      .array(ZHarborMcpServer)
+      .max(64)
+      .default([])
+      .describe("`[[environment.mcp_servers]]`: the MCP servers the agent gets. Default none."),
   })
   .strict();
 export type THarborTaskConfig = z.infer<typeof ZHarborTaskConfig>;
@@ -114,5 +165,13 @@ export function normalizeTaskToml(toml: THarborTaskToml): THarborTaskConfig {
     gpus: env.gpus ?? 0,
     dockerImage: env.docker_image ?? null,
     workdir: env.workdir ?? null,
+    mcpServers: (env.mcp_servers ?? []).map((server) => ({
+      name: server.name,
+      transport: server.transport,
+      command: server.command ?? null,
+      args: server.args,
+      env: server.env ?? {},
+      url: server.url ?? null,
+    })),
   };
 }

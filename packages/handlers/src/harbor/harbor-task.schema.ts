@@ -69,6 +69,9 @@ export function hostIncompatibility(
     return `environment/${compose.path}: this task needs several containers (images), which is not supported yet`;
   if (task.config.gpus > 0)
     return `task.toml [environment].gpus = ${task.config.gpus}: sandboxes have no GPUs`;
+  const network = task.config.mcpServers.find((server) => server.transport !== "stdio");
+  if (network !== undefined)
+    return `task.toml [[environment.mcp_servers]] "${network.name}": transport "${network.transport}" (${network.url}) is a network MCP server, and sandboxes have no network — the task cannot run here without its tools (only stdio servers, run inside the sandbox, are supported)`;
   const verdict = planHostEnvironment(task.dockerfile, task.config.workdir);
   if (!verdict.isHostCompatible) return verdict.reason;
   try {
@@ -89,6 +92,15 @@ export const ZHarborPayload = ZAgentTaskBase.extend({
     const reason = hostIncompatibility(payload.task);
     if (reason !== null)
       ctx.addIssue({ code: "custom", path: ["task"], message: `task ${payload.task.name}: ${reason}` });
+    const started = new Set(payload.mcp?.servers.map((server) => server.name));
+    for (const server of payload.task.config.mcpServers) {
+      if (server.transport === "stdio" && !started.has(server.name))
+        ctx.addIssue({
+          code: "custom",
+          path: ["mcp"],
+          message: `task ${payload.task.name} declares the MCP server "${server.name}" (task.toml [[environment.mcp_servers]]), which mcp does not start; harborJobRequest maps a task's servers into mcp`,
+        });
+    }
   })
   .meta({ description: "A Harbor task directory (instruction, environment, tests) run on the host image." });
 export type THarborPayload = z.infer<typeof ZHarborPayload>;
