@@ -105,7 +105,6 @@ const ZHarborMcpServer = z
     url: z.string().max(4_096).nullable().describe("The address of a network server, else null."),
   })
   .strict();
-export type THarborMcpServer = z.infer<typeof ZHarborMcpServer>;
 
 /** What RaaS takes from a task.toml, normalized (deprecated spellings mapped, defaults applied). */
 export const ZHarborTaskConfig = z
