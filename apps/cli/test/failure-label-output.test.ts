@@ -28,21 +28,21 @@ describe("the CLI shows failure labels", () => {
     expect(plain.failure).toBe("sandbox@init");
   });
 
-  it("status: tampered failures are said after the kinds they belong to", () => {
+  it("status: labelled failures are said after the kinds they belong to", () => {
     const stage = { queued: 0, active: 0, concurrency: 1 };
     const text = render({
       stages: { init: stage, run: stage, eval: stage },
       submitted: 5,
       completed: 2,
       cancelled: 0,
-      failedByKind: { timeout: 0, sandbox: 0, inference: 0, eval: 0, agent: 3, cancelled: 0 },
-      failedByLabel: { tampered: 2 },
+      failedByKind: { timeout: 0, sandbox: 1, inference: 0, eval: 0, agent: 3, cancelled: 0 },
+      failedByLabel: { tampered: 2, misconfigured: 1 },
       tokenBreaks: 0,
       throughputPerSec: 0,
       throughputWindowMs: 60_000,
       throughputSeries: [],
       uptimeMs: 1,
     });
-    expect(text).toContain("failed: agent 3 (of which tampered 2)");
+    expect(text).toContain("failed: sandbox 1, agent 3 (of which tampered 2, misconfigured 1)");
   });
 });

@@ -1,10 +1,10 @@
 // A misconfigured MCP server is the environment's mistake, not infrastructure: end to end through
 // RolloutEngine (3 attempts allowed) → real bubblewrap sandboxes → the math handler's agent loop →
 // MCP servers in the job's sandbox. A missing command, an exit before the handshake and a protocol
-// error in answer to it fail once (kind `sandbox`, reward null, not retried) with the server's
-// stderr tail; a crash after the handshake worked is retried as infrastructure; a server that
-// never answers the handshake is infrastructure too (asked of the provider on a real sandbox with
-// a short limit, since the agent's limit is a minute).
+// error in answer to it fail once (kind `sandbox`, label `misconfigured`, reward null, not
+// retried) with the server's stderr tail; a crash after the handshake worked is retried as
+// infrastructure (no label); a server that never answers the handshake is infrastructure too
+// (asked of the provider on a real sandbox with a short limit, since the agent's limit is a minute).
 import { readFileSync } from "node:fs";
 import { createMcpToolProvider } from "@raas/mcp";
 import { FailureError, failureOf, type TJob } from "@raas/shared";
@@ -65,37 +65,38 @@ describe("MCP servers that cannot start: the environment's configuration or infr
 
   const outcome = (taskId: string) => {
     const job = jobs.get(taskId);
-    return [job?.status, job?.reward, job?.failure?.kind, job?.failure?.stage, job?.attempts];
+    const label = job?.failure?.label ?? null;
+    return [job?.status, job?.reward, job?.failure?.kind, job?.failure?.stage, label, job?.attempts];
   };
 
   it("fails a server whose command does not exist once, saying so, with its stderr", () => {
-    expect(outcome("not-found")).toEqual(["failed", null, "sandbox", "run", 1]);
+    expect(outcome("not-found")).toEqual(["failed", null, "sandbox", "run", "misconfigured", 1]);
     expect(jobs.get("not-found")?.failure?.message).toMatch(
       /^MCP server "gone" is misconfigured \(the environment's own, not retried\): its command was not found \(exit code 127\) before answering initialize; its stderr ends: .*no-such-mcp-server: not found/,
     );
   });
 
   it("fails a server that exits before its handshake once, with the tail of its stderr", () => {
-    expect(outcome("exits-early")).toEqual(["failed", null, "sandbox", "run", 1]);
+    expect(outcome("exits-early")).toEqual(["failed", null, "sandbox", "run", "misconfigured", 1]);
     expect(jobs.get("exits-early")?.failure?.message).toBe(
       `MCP server "early" is misconfigured (the environment's own, not retried): it exited with code 2 before answering initialize; its stderr ends: early: cannot read /data/shop.db`,
     );
   });
 
   it("fails a server that answers the handshake with a protocol error once", () => {
-    expect(outcome("protocol-error")).toEqual(["failed", null, "sandbox", "run", 1]);
+    expect(outcome("protocol-error")).toEqual(["failed", null, "sandbox", "run", "misconfigured", 1]);
     expect(jobs.get("protocol-error")?.failure?.message).toBe(
       `MCP server "fixture" is misconfigured (the environment's own, not retried): it answered initialize with a protocol error: MCP error -32600: fixture refuses to start: bad configuration; its stderr ends: fixture: unsupported option --db`,
     );
   });
 
   it("fails a server tool named like a built-in once (the environment's naming)", () => {
-    expect(outcome("name-taken")).toEqual(["failed", null, "sandbox", "run", 1]);
+    expect(outcome("name-taken")).toEqual(["failed", null, "sandbox", "run", "misconfigured", 1]);
     expect(jobs.get("name-taken")?.failure?.message).toMatch(/offers a tool named "python"/);
   });
 
   it("retries a server that crashes after its handshake worked, as infrastructure", () => {
-    expect(outcome("crash-after-handshake")).toEqual(["failed", null, "sandbox", "run", MAX_ATTEMPTS]);
+    expect(outcome("crash-after-handshake")).toEqual(["failed", null, "sandbox", "run", null, MAX_ATTEMPTS]);
     expect(jobs.get("crash-after-handshake")?.failure?.message).toMatch(
       /MCP server "fixture" did not start: it exited with code 3 during tools\/list; its stderr ends: fixture crashing while listing/,
     );

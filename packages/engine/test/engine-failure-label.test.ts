@@ -113,7 +113,7 @@ describe("a labelled stage failure (a grade voided because its canaries lied)", 
 
     const stats = api.stats();
     expect(stats.failedByKind.agent).toBe(2);
-    expect(stats.failedByLabel).toEqual({ tampered: 1 });
+    expect(stats.failedByLabel).toEqual({ tampered: 1, misconfigured: 0 });
     expect(await store.totals()).toMatchObject({
       failedByKind: { agent: 2 },
       failedByLabel: { tampered: 1 },
@@ -162,7 +162,7 @@ describe("a labelled stage failure (a grade voided because its canaries lied)", 
     });
     await restarted.start();
     started.push({ stop: () => restarted.stop({ graceMs: 0 }) });
-    expect(restarted.stats().failedByLabel).toEqual({ tampered: 1 });
+    expect(restarted.stats().failedByLabel).toEqual({ tampered: 1, misconfigured: 0 });
   });
 
   it("refuses a label on an infrastructure kind where the handler makes it", () => {
@@ -183,6 +183,51 @@ describe("a labelled stage failure (a grade voided because its canaries lied)", 
         kind: "sleep",
         payload: { fail: { eval: { rate: 1, kind: "eval", label: "tampered" } } },
       }),
-    ).rejects.toThrow(/a failure label needs kind `agent`/);
+    ).rejects.toThrow(/the failure label `tampered` needs kind `agent`/);
+    await expect(
+      api.submitJob({
+        kind: "sleep",
+        payload: { fail: { init: { rate: 1, kind: "agent", label: "misconfigured" } } },
+      }),
+    ).rejects.toThrow(/the failure label `misconfigured` needs kind `sandbox`/);
+  });
+});
+
+describe("a failure the job's own configuration caused (callerConfigFailure)", () => {
+  it("stores it as sandbox, label misconfigured, reward null, and never starts it again", async () => {
+    const { api, store } = await startEngines({ distributed: true });
+    const sleepFailing = (fail: Record<string, unknown>) => ({
+      kind: "sleep",
+      payload: { initMs: 1, runMs: 1, evalMs: 1, fail: { init: { rate: 1, kind: "sandbox", ...fail } } },
+    });
+    const [misconfigured, broken] = await api.submitJobs([
+      sleepFailing({ label: "misconfigured" }),
+      sleepFailing({}),
+    ]);
+    const ids = [misconfigured?.job.id as string, broken?.job.id as string];
+    const { jobs, done } = await api.waitForJobs(ids, { timeoutMs: 10_000 });
+    expect(done).toBe(true);
+    expect(jobs[0]).toMatchObject({
+      status: "failed",
+      failure: {
+        kind: "sandbox",
+        stage: "init",
+        message: "injected misconfigured failure in init",
+        label: "misconfigured",
+      },
+      trainable: false,
+      reward: null,
+      attempts: 1,
+      result: { injected: "misconfigured", stage: "init" },
+    });
+    // An ordinary sandbox failure is the host's: started again up to maxAttempts (3), unlabelled.
+    expect(jobs[1]).toMatchObject({ status: "failed", trainable: false, reward: null, attempts: 3 });
+    expect(jobs[1]?.failure?.kind).toBe("sandbox");
+    expect(jobs[1]?.failure?.label).toBeUndefined();
+    expect((await store.getJob(ids[0] as string))?.failure?.label).toBe("misconfigured");
+    expect(api.stats().failedByLabel).toEqual({ tampered: 0, misconfigured: 1 });
+    expect(await api.listJobs({ failureLabel: "misconfigured", limit: 10 })).toMatchObject({
+      items: [{ id: ids[0] }],
+    });
   });
 });

@@ -30,6 +30,9 @@ describe("stage failures", () => {
     const voided = policyFailure("grade void", { label: "tampered", result: report });
     expect(voided.failure).toMatchObject({ kind: "agent", label: "tampered", result: report });
     expect(() => stageFailure("eval", "grader broke", { label: "tampered" })).toThrow(TypeError);
+    // `misconfigured` is the engine's word for a callerConfigFailure, never a handler's label.
+    const label = "misconfigured" as "tampered";
+    expect(() => policyFailure("x", { label })).toThrow(/comes from callerConfigFailure/);
   });
 
   it("keep the underlying error as the Error's cause and the message as the Error's", () => {

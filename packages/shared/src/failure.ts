@@ -93,7 +93,10 @@ export interface StageFailureData {
   kind: TStageFailureKind;
   cause: "policy" | "infrastructure" | "caller";
   message: string;
-  /** What kind of policy failure it was (`tampered`); null when the kind says all. */
+  /**
+   * What more is known than the kind (`tampered`); null when the kind says all. The engine stores
+   * a failure with cause `caller` as `misconfigured`, whatever this says.
+   */
   label: TFailureLabel | null;
   /** The handler's report, stored as the failed job's `result`; undefined: none. */
   result?: unknown;
@@ -185,9 +188,10 @@ export interface StageFailureOptions {
   /**
    * What kind of policy failure this was, stored as `failure.label`. `tampered`: a grader's canary
    * tests reported a false outcome, so the grade is void. Only with kind `agent`; its reward is
-   * always 0, whatever the handler's `failureReward`. Default: none.
+   * always 0, whatever the handler's `failureReward`. Default: none. (`misconfigured` is not given
+   * here: the engine sets it on a {@link callerConfigFailure}.)
    */
-  label?: TFailureLabel;
+  label?: Exclude<TFailureLabel, "misconfigured">;
   /**
    * The handler's report of the failed stage (for `tampered`: the grader's report), stored as the
    * failed job's `result`. Must be JSON-serializable. Default: none (the job's `result` stays null).
@@ -208,6 +212,9 @@ export function stageFailure(
   // grade void that no one can train on. A handler bug, refused where it is made.
   if (options?.label !== undefined && kind !== "agent")
     throw new TypeError(`failure label "${options.label}" needs kind "agent", not "${kind}"`);
+  // The caller's configuration is never the policy's: that failure is `callerConfigFailure`.
+  if ((options?.label as TFailureLabel | undefined) === "misconfigured")
+    throw new TypeError('failure label "misconfigured" comes from callerConfigFailure, not stageFailure');
   const failure: StageFailureData = {
     kind,
     cause: kind === "agent" ? "policy" : "infrastructure",
@@ -229,8 +236,9 @@ export function policyFailure(
 /**
  * The stage fails on the configuration the caller sent, not on the host: an environment's MCP
  * server whose command does not exist, that exits before its handshake, or that answers it with
- * a protocol error. Stored as kind `sandbox` (where it happened), cause `caller`: reward null
- * (never the policy's), and never started again from INIT (it would fail the same way anywhere).
+ * a protocol error. Stored as kind `sandbox` (where it happened), label `misconfigured` (the
+ * engine sets it for cause `caller`): reward null (never the policy's), never started again from
+ * INIT (it would fail the same way anywhere), and never re-run by a training step.
  */
 export function callerConfigFailure(
   message: string,

@@ -40,17 +40,22 @@ export const ZFailureKind = z.enum(FAILURE_KINDS).meta({
 export type TFailureKind = z.infer<typeof ZFailureKind>;
 
 /**
- * What kind of policy failure a failed job was, when the engine knows more than its kind. A label
- * refines an `agent` failure; it never changes who caused it or whether it is trainable.
- * - `tampered`: a grader's canary tests (tests whose outcome it knows, planted beside the graded
- *   ones in the same test process) reported a false outcome, so the policy's code interfered with
- *   the test run and the grade was voided: reward 0, trainable (the policy's doing). The job's
- *   `result` keeps the grader's report, which says which canary lied.
+ * What more the engine knows of a failed job than its kind. A label refines its kind; it never
+ * changes who caused the failure or whether it is trainable.
+ * - `tampered` (kind `agent`): a grader's canary tests (tests whose outcome it knows, planted
+ *   beside the graded ones in the same test process) reported a false outcome, so the policy's
+ *   code interfered with the test run and the grade was voided: reward 0, trainable (the policy's
+ *   doing). The job's `result` keeps the grader's report, which says which canary lied.
+ * - `misconfigured` (kind `sandbox`): the job's own configuration failed, not the host — an MCP
+ *   server its environment declares whose command does not exist, that exits before its
+ *   handshake, or whose tool names clash with built-in ones (a stage failure with cause `caller`,
+ *   `callerConfigFailure`). Reward null, not trainable, and never run again: any sandbox would
+ *   fail the same way, so neither the engine nor a training step retries it.
  */
-export const FAILURE_LABELS = ["tampered"] as const;
+export const FAILURE_LABELS = ["tampered", "misconfigured"] as const;
 export const ZFailureLabel = z.enum(FAILURE_LABELS).meta({
   id: "FailureLabel",
   description:
-    "What kind of policy failure a failed job was: `tampered` = a grader's canary tests reported a false outcome, so the grade was voided (reward 0, trainable).",
+    "What more is known of a failed job than its kind: `tampered` (kind `agent`) = a grader's canary tests reported a false outcome, so the grade was voided (reward 0, trainable); `misconfigured` (kind `sandbox`) = the job's own configuration failed (e.g. an MCP server its environment declares could not start), so it is not retried (reward null, not trainable).",
 });
 export type TFailureLabel = z.infer<typeof ZFailureLabel>;

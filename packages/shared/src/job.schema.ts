@@ -78,7 +78,7 @@ const ZFailure = z
     label: ZFailureLabel.nullable()
       .optional()
       .describe(
-        "What kind of policy failure this was, when the engine knows: `tampered` = a grader's canary tests reported a false outcome, so the grade was voided (reward 0, trainable). Absent (or null) otherwise.",
+        "What more the engine knows than the kind: `tampered` (kind `agent`) = a grader's canary tests reported a false outcome, so the grade was voided (reward 0, trainable); `misconfigured` (kind `sandbox`) = the job's own configuration failed (e.g. an MCP server its environment declares could not start), so it was not retried and re-running it would fail the same way (reward null, not trainable). Absent (or null) otherwise.",
       ),
   })
   .meta({ id: "Failure", description: "Why a job did not complete; who caused it decides the kind." });
@@ -125,7 +125,7 @@ export const ZJob = z
       .number()
       .nullable()
       .describe(
-        "The grader's reward of a completed job; the handler's failure reward (default 0) of an `agent` failure, always 0 for a `tampered` one; null while running and for every infrastructure failure, timeout and cancel.",
+        "The grader's reward of a completed job; the handler's failure reward (default 0) of an `agent` failure, always 0 for a `tampered` one; null while running and for every infrastructure failure, `misconfigured` failure, timeout and cancel.",
       ),
     trainable: z
       .boolean()
@@ -161,7 +161,7 @@ export const ZJobListRequest = z
     kind: zFilterString(100).optional().describe("Only jobs of this handler kind."),
     failureKind: ZFailureKind.optional().describe("Only failed jobs of this failure kind."),
     failureLabel: ZFailureLabel.optional().describe(
-      "Only failed jobs with this failure label (`tampered`: grades voided because a canary lied).",
+      "Only failed jobs with this failure label (`tampered`: grades voided because a canary lied; `misconfigured`: jobs their own configuration failed).",
     ),
     groupId: ZId.optional().describe("Only jobs of this group."),
     batchId: ZId.optional().describe("Only jobs of this batch."),

@@ -24,7 +24,7 @@ export const ZEngineStats = z
     failedByLabel: z
       .record(ZFailureLabel, z.number().int())
       .describe(
-        "Failed jobs since the server started, by failure label (a subset of `failedByKind`): `tampered` = `agent` failures whose grade was voided because a grader's canary tests reported a false outcome (reward 0, trainable).",
+        "Failed jobs since the server started, by failure label (a subset of `failedByKind`): `tampered` = `agent` failures whose grade was voided because a grader's canary tests reported a false outcome (reward 0, trainable); `misconfigured` = `sandbox` failures the job's own configuration caused (an MCP server its environment declares could not start), not retried.",
       ),
     tokenBreaks: z
       .number()

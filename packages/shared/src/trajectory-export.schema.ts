@@ -118,7 +118,7 @@ export const ZTrajectoryExport = z
       ),
     failureKind: ZFailureKind.nullable().describe("Why the job did not complete; null when it did not fail."),
     failureLabel: ZFailureLabel.nullable().describe(
-      "What kind of policy failure it was, when known: `tampered` = the grader's canary tests reported a false outcome, so the grade was voided (reward 0, trainable). Null otherwise.",
+      "What more is known of the failure than its kind: `tampered` = the grader's canary tests reported a false outcome, so the grade was voided (reward 0, trainable); `misconfigured` = the job's own configuration failed (not trainable). Null otherwise.",
     ),
     tokens: z
       .array(z.number().int())

@@ -9,7 +9,7 @@ import type { TFailureKind, TFailureLabel, TJobStatus, TSandboxState, TStage } f
 export const JOB_STATUSES = ["submitted", "queued", "active", "completed", "failed", "cancelled"] as const;
 export const STAGES = ["init", "run", "eval"] as const;
 export const FAILURE_KINDS = ["timeout", "sandbox", "inference", "eval", "agent", "cancelled"] as const;
-export const FAILURE_LABELS = ["tampered"] as const;
+export const FAILURE_LABELS = ["tampered", "misconfigured"] as const;
 export const SANDBOX_STATES = ["starting", "ready", "busy", "closing", "closed", "failed"] as const;
 
 type Covers<TUnion extends string, TList extends readonly TUnion[]> = [

@@ -4,6 +4,8 @@ import type { TFailure, TFailureLabel } from "@raas/shared";
 export const FAILURE_LABEL_MEANINGS: Record<TFailureLabel, string> = {
   tampered:
     "grade voided: a grader's canary tests reported a false outcome (reward 0, trainable; the result names the canary that lied)",
+  misconfigured:
+    "the job's own configuration failed, not the host (e.g. an MCP server its environment declares could not start): not trainable, not retried — fix the environment",
 };
 
 type TFailureShown = Pick<TFailure, "kind" | "stage" | "label">;

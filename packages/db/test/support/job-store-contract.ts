@@ -182,7 +182,13 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
         reward: 0,
         trainable: true,
       });
-      await store.insertJobs([inserted, patched, moved, plain]);
+      // The job's own configuration failed (an MCP server that cannot start): sandbox, reward null.
+      const misconfigured = makeFinishedJob({
+        failure: { kind: "sandbox", stage: "init", message: "MCP server exited", label: "misconfigured" },
+        reward: null,
+        trainable: false,
+      });
+      await store.insertJobs([inserted, patched, moved, plain, misconfigured]);
       await store.updateJobs([
         {
           id: patched.id,
@@ -221,14 +227,17 @@ export function describeJobStoreContract(name: string, harness: StoreHarness): v
       expect(labelled.items.map((job) => job.id).sort()).toEqual([inserted.id, patched.id, moved.id].sort());
       expect(labelled.items.every((job) => job.failure?.label === "tampered")).toBe(true);
       expect(await store.totals()).toMatchObject({
-        failedByKind: { agent: 4 },
-        failedByLabel: { tampered: 3 },
+        failedByKind: { agent: 4, sandbox: 1 },
+        failedByLabel: { tampered: 3, misconfigured: 1 },
       });
+      expect((await store.getJob(misconfigured.id))?.failure?.label).toBe("misconfigured");
+      const broken = await store.listJobs(list({ failureLabel: "misconfigured" }));
+      expect(broken.items.map((job) => job.id)).toEqual([misconfigured.id]);
 
       // A restarted job's failure is cleared, label included.
       await store.updateJobs([{ id: patched.id, status: "queued", failure: null, result: null }]);
       expect(await store.getJob(patched.id)).toMatchObject({ failure: null, result: null });
-      expect((await store.totals()).failedByLabel).toEqual({ tampered: 2 });
+      expect((await store.totals()).failedByLabel).toEqual({ tampered: 2, misconfigured: 1 });
     });
 
     describe("listJobs", () => {

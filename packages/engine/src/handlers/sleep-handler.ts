@@ -1,4 +1,4 @@
-import { policyFailure, stageFailure, ZFailureLabel } from "@raas/shared";
+import { callerConfigFailure, policyFailure, stageFailure, ZFailureLabel } from "@raas/shared";
 import { z } from "zod";
 import type { Clock } from "../ports/clock.port";
 import type { TaskHandler } from "../ports/task-handler.port";
@@ -12,12 +12,16 @@ const ZFailSpec = z
       .default("sandbox")
       .describe("The failure kind injected. Default `sandbox`."),
     label: ZFailureLabel.optional().describe(
-      "The failure label injected with it (kind `agent` only): `tampered` fails the job as a grade voided by lying canaries (reward 0, trainable). Default none.",
+      "The failure label injected with it: `tampered` (kind `agent` only) fails the job as a grade voided by lying canaries (reward 0, trainable); `misconfigured` (kind `sandbox` only) as the job's own configuration failing (reward null, never retried). Default none.",
     ),
   })
   .strict()
-  .refine((spec) => spec.label === undefined || spec.kind === "agent", {
-    message: "a failure label needs kind `agent`",
+  .refine((spec) => spec.label !== "tampered" || spec.kind === "agent", {
+    message: "the failure label `tampered` needs kind `agent`",
+    path: ["label"],
+  })
+  .refine((spec) => spec.label !== "misconfigured" || spec.kind === "sandbox", {
+    message: "the failure label `misconfigured` needs kind `sandbox`",
     path: ["label"],
   });
 
@@ -118,6 +122,10 @@ export function createSleepHandler(
     const fail = payload.fail[name];
     if (fail && random() < fail.rate) {
       if (fail.label === undefined) throw stageFailure(fail.kind, `injected ${fail.kind} failure in ${name}`);
+      if (fail.label === "misconfigured")
+        throw callerConfigFailure(`injected misconfigured failure in ${name}`, {
+          result: { injected: fail.label, stage: name },
+        });
       throw policyFailure(`injected ${fail.label} failure in ${name}`, {
         label: fail.label,
         result: { injected: fail.label, stage: name },

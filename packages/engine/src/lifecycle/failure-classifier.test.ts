@@ -94,14 +94,15 @@ describe("isRestartedFromInit", () => {
     expect(failure).toEqual({
       kind: "sandbox",
       message: 'MCP server "db" exited with code 127',
-      cause: "caller",
+      label: "misconfigured",
     });
     expect(isRestartedFromInit(failure)).toBe(false);
-    expect(failureRewardOf(failure.kind, 0.5)).toBeNull();
+    expect(failureRewardOf(failure.kind, 0.5, failure.label)).toBeNull();
     // Under a wrapper it is still the caller's (the toolbox wraps what the provider throws).
     const wrapped = new Error("starting the MCP servers failed", {
       cause: callerConfigFailure("misconfigured"),
     });
+    expect(classify(wrapped)).toMatchObject({ kind: "sandbox", label: "misconfigured" });
     expect(isRestartedFromInit(classify(wrapped))).toBe(false);
   });
 

@@ -11,15 +11,14 @@ import {
 export interface ClassifiedFailure {
   kind: TFailureKind;
   message: string;
-  /** The stage failure's label (`tampered`); absent for every other failure. */
+  /**
+   * The stage failure's label (`tampered`), or `misconfigured` when its cause is `caller`: the
+   * job's own configuration failed (an environment's MCP server that cannot start;
+   * `callerConfigFailure`), so starting it again would fail the same way. Absent otherwise.
+   */
   label?: TFailureLabel;
   /** The stage failure's report, to be stored as the job's `result`; absent when it gave none. */
   result?: unknown;
-  /**
-   * `caller`: the job's own configuration failed (an environment's MCP server that cannot start;
-   * `callerConfigFailure`), so starting it again would fail the same way. Absent otherwise.
-   */
-  cause?: "caller";
 }
 
 /** The reward of an `agent` failure when the handler sets no `failureReward`. */
@@ -33,8 +32,8 @@ const TAMPERED_REWARD = 0;
  * (`agent`) failures are trainable outcomes and get the handler's failure reward (default 0) —
  * except a `tampered` one, which is always 0: a handler may soften its failure reward for a
  * policy that, say, ran out of turns, but a forged grade must never earn anything. Infrastructure
- * failures, timeouts and cancels get none (null), so a trainer can never mistake them for a policy
- * that scored 0.
+ * failures, the caller's own configuration (`misconfigured`, kind `sandbox`), timeouts and cancels
+ * get none (null), so a trainer can never mistake them for a policy that scored 0.
  */
 export function failureRewardOf(
   kind: TFailureKind,
@@ -78,11 +77,11 @@ function defaultFailureKind(stage: TStage): Exclude<TFailureKind, "agent" | "can
  * EVAL so ended is thrown away, as when a worker is lost: an infrastructure-failed attempt's
  * trajectory is not trainable anyway. Every other kind fails as it is: `agent` is a trainable
  * outcome, `timeout` the task's budget, `eval` the grader's, `inference` already ridden out by
- * the inference pool. A `sandbox` failure caused by the caller's configuration (`cause: caller`:
+ * the inference pool. A `sandbox` failure caused by the caller's configuration (`misconfigured`:
  * an MCP server that cannot start) fails as it is too: every sandbox would meet it the same way.
  */
-export function isRestartedFromInit(failure: Pick<ClassifiedFailure, "kind" | "cause">): boolean {
-  return failure.kind === "sandbox" && failure.cause !== "caller";
+export function isRestartedFromInit(failure: Pick<ClassifiedFailure, "kind" | "label">): boolean {
+  return failure.kind === "sandbox" && failure.label !== "misconfigured";
 }
 
 function messageOf(error: unknown): string {
@@ -126,13 +125,15 @@ export function classifyFailure(input: {
     return { kind: "cancelled", message: abortMessage(cause, input.stage, null) };
   const failure = failureOf(input.error);
   if (isStageFailureData(failure)) {
-    const { kind, message, label, result } = failure;
+    const { kind, message, result } = failure;
+    // Who caused it is stored as a label where it matters downstream: a trainer must not re-run
+    // a job its own configuration failed (the stored failure keeps no `cause`).
+    const label = failure.cause === "caller" ? "misconfigured" : failure.label;
     return {
       kind,
       message,
       ...(label !== null ? { label } : {}),
       ...(result !== undefined ? { result } : {}),
-      ...(failure.cause === "caller" ? { cause: "caller" as const } : {}),
     };
   }
   return { kind: defaultFailureKind(input.stage), message: messageOf(input.error) };

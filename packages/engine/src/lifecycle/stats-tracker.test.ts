@@ -64,15 +64,21 @@ describe("StatsTracker failure series", () => {
       failedByKind: { agent: 3 },
       failedByLabel: { tampered: 2 },
     });
-    expect(tracker.snapshot(0, CONCURRENCY).failedByLabel).toEqual({ tampered: 2 });
+    expect(tracker.snapshot(0, CONCURRENCY).failedByLabel).toEqual({ tampered: 2, misconfigured: 0 });
     tracker.moved(
       { status: "active", stage: "eval" },
       { status: "failed", stage: "eval", failureKind: "agent", failureLabel: "tampered" },
       100,
     );
     failIn(tracker, "agent", "eval", 200);
+    tracker.moved(
+      { status: "active", stage: "init" },
+      { status: "failed", stage: "init", failureKind: "sandbox", failureLabel: "misconfigured" },
+      250,
+    );
     const stats = tracker.snapshot(300, CONCURRENCY);
-    expect(stats.failedByLabel).toEqual({ tampered: 3 });
+    expect(stats.failedByLabel).toEqual({ tampered: 3, misconfigured: 1 });
     expect(stats.failedByKind.agent).toBe(5);
+    expect(stats.failedByKind.sandbox).toBe(1);
   });
 });

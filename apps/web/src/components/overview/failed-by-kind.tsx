@@ -4,8 +4,8 @@ import type { TStatsView } from "../../trpc/router-types";
 
 /**
  * Failure counts per kind; `agent` failures are trainable, the others are infrastructure.
- * Labelled failures (`tampered`: a grade voided because a canary lied) are a part of their kind,
- * shown after it. Cancellations are a total of their own.
+ * Labelled failures are a part of their kind, shown after the kinds: `tampered` of `agent` (a
+ * grade voided because a canary lied), `misconfigured` of `sandbox` (the job's own configuration). Cancellations are a total of their own.
  */
 export function FailedByKind({
   failedByKind,
