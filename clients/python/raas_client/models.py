@@ -104,7 +104,8 @@ class StepJobFailures:
     """Infrastructure failures a step has seen (the policy's own failures are samples, not these)."""
 
     jobs: int
-    #: By cause (`sandbox/init`, `inference/run`, `submit`): `{"jobs": n, "lastMessage": "..."}`.
+    #: By cause (`sandbox/init`, `inference/run`, `submit`; with the failure label when the job has
+    #: one: `sandbox/run/misconfigured`, never re-run): `{"jobs": n, "lastMessage": "..."}`.
     causes: dict[str, Any]
 
 

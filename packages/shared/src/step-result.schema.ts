@@ -14,7 +14,7 @@ const GROUP_DECISIONS = ["undecided", "informative", "uninformative", "failed"] 
 const ZGroupDecision = z
   .enum(GROUP_DECISIONS)
   .describe(
-    "`informative`: two members' rewards differ; `uninformative`: all finished equal; `failed`: a member ran out of infrastructure retries.",
+    "`informative`: two members' rewards differ; `uninformative`: all finished equal; `failed`: a member ran out of infrastructure retries, or failed on its own configuration (`misconfigured`, never re-run).",
   );
 export type TGroupDecision = z.infer<typeof ZGroupDecision>;
 
@@ -40,7 +40,9 @@ const ZWasteLedger = z
     cancelled: ZWasteEntry.describe("Redundant jobs cancelled when the step had its groups."),
     zeroVariance: ZWasteEntry.describe("Members of groups dropped for zero reward variance."),
     stale: ZWasteEntry.describe("Samples withheld or regenerated for staleness."),
-    infraFailures: ZWasteEntry.describe("Members that failed for infrastructure reasons (re-run)."),
+    infraFailures: ZWasteEntry.describe(
+      "Members that failed for reasons the policy did not cause: infrastructure (re-run) or their own configuration (`misconfigured`, not re-run).",
+    ),
     uncertified: ZWasteEntry.default({ jobs: 0, rolloutSeconds: 0, generatedTokens: 0 }).describe(
       "Members of groups dropped because a member's gateway traces were not token-exact (`requireCertifiedTraces`).",
     ),
@@ -61,7 +63,7 @@ const ZStepJobFailures = z
       .int()
       .nonnegative()
       .describe(
-        "Failures that count against the step's budget: member jobs that failed for reasons the policy did not cause (every attempt counts), and members whose submit the engine refused. The policy's own failures (`agent`, `tampered`) are samples, not failures.",
+        "Failures that count against the step's budget: member jobs that failed for reasons the policy did not cause (every attempt counts; a `misconfigured` job, failed by its own configuration, is never re-run), and members whose submit the engine refused. The policy's own failures (`agent`, `tampered`) are samples, not failures.",
       ),
     causes: z
       .record(
@@ -71,7 +73,9 @@ const ZStepJobFailures = z
           lastMessage: z.string().describe("The latest one's message."),
         }),
       )
-      .describe("The same by cause: `kind/stage` of the failed job (`sandbox/init`), or `submit`."),
+      .describe(
+        "The same by cause: `kind/stage` of the failed job (`sandbox/init`), with its failure label when it has one (`sandbox/run/misconfigured`: an environment whose own configuration fails, e.g. an MCP server that cannot start), or `submit`.",
+      ),
   })
   .meta({ id: "StepJobFailures", description: "Infrastructure failures a step has seen, by cause." });
 export type TStepJobFailures = z.infer<typeof ZStepJobFailures>;
@@ -86,7 +90,13 @@ export const ZStepStats = z
       .describe("Groups decided (informative, uninformative or failed)."),
     informative: z.number().int().nonnegative().describe("Groups decided informative."),
     uninformative: z.number().int().nonnegative().describe("Groups decided uninformative."),
-    failedGroups: z.number().int().nonnegative().describe("Groups failed for infrastructure reasons."),
+    failedGroups: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        "Groups failed for infrastructure reasons or a member's own configuration (`misconfigured`).",
+      ),
     groupsDelivered: z.number().int().nonnegative().describe("Groups handed out."),
     jobsSubmitted: z.number().int().nonnegative().describe("Jobs submitted (retries included)."),
     jobsCancelled: z.number().int().nonnegative().describe("Redundant jobs cancelled."),

@@ -122,7 +122,7 @@ export const ZCreateStepRequest = z
       .max(20)
       .default(2)
       .describe(
-        "Re-runs of a member that failed for infrastructure reasons before its group fails. Default 2.",
+        "Re-runs of a member that failed for infrastructure reasons before its group fails. A member whose job failed on its own configuration (failure label `misconfigured`) is never re-run: its group fails at once. Default 2.",
       ),
     maxJobFailures: z
       .number()
@@ -131,7 +131,7 @@ export const ZCreateStepRequest = z
       .max(10_000_000)
       .optional()
       .describe(
-        "Infrastructure failures the step tolerates (failed jobs the policy did not cause, every re-run counted, and refused submits): past it the step ends `failed`, its jobs are cancelled and `failure` says why, instead of drawing tasks for ever while nothing can run. The policy's own failures (`agent`, `tampered`) are samples and never count. Default max(16, 2 × groups × groupSize).",
+        "Infrastructure failures the step tolerates (failed jobs the policy did not cause — `misconfigured` ones too — every re-run counted, and refused submits): past it the step ends `failed`, its jobs are cancelled and `failure` says why, instead of drawing tasks for ever while nothing can run. The policy's own failures (`agent`, `tampered`) are samples and never count. Default max(16, 2 × groups × groupSize).",
       ),
     requireCertifiedTraces: z
       .boolean()

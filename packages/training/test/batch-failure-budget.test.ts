@@ -15,6 +15,17 @@ const brokenCatalog: TaskCatalog = {
   },
 };
 
+/** A dataset whose environment is misconfigured: every job fails INIT on its own configuration. */
+const misconfiguredCatalog: TaskCatalog = {
+  async list() {
+    return [{ name: "broken-env", size: 3, kinds: ["grouptask"] }];
+  },
+  async tasks(name) {
+    if (name !== "broken-env") return null;
+    return Array.from({ length: 3 }, (_, i) => groupTask(`env-${i}`, [1, 0], { misconfiguredSlots: [0, 1] }));
+  },
+};
+
 async function jobsOfStep(h: Awaited<ReturnType<typeof start>>, stepId: string) {
   return (await h.engine.listJobs({ batchId: stepId, limit: 500 })).items;
 }
@@ -135,5 +146,93 @@ describe("BatchSystem: a step's failure budget", () => {
     expect(done.stats.jobFailures.jobs).toBe(0);
     const result = await h.batches.nextGroups(step.id, { afterSeq: 0, limit: 1, timeoutMs: 100 });
     expect(result.groups[0]?.rewards).toEqual([-1, 0, 1]);
+  });
+
+  it("never re-runs a member whose own configuration failed (misconfigured), while it re-runs a sandbox failure", async () => {
+    const h = await start();
+    h.gates.hold("broken-env:1", "flaky:1");
+    const { run } = await h.batches.createRun({ name: "misconfigured" });
+    const { step } = await h.batches.createStep({
+      runId: run.id,
+      tasks: {
+        type: "inline",
+        tasks: [
+          groupTask("broken-env", [1, 0], { misconfiguredSlots: [0] }),
+          groupTask("flaky", [0, 1], { infraFailures: [1, 0] }),
+        ],
+      },
+      groupSize: 2,
+      groups: 1,
+      maxInfraRetries: 2,
+      dynamicSampling: { policy: "zero-variance", overProvision: 2 },
+    });
+    await h.driveUntil(async () =>
+      (await h.batches.listGroups(step.id)).some((g) => g.taskId === "broken-env" && g.decision === "failed"),
+    );
+    h.gates.open("flaky:1");
+    const done = await closedStep(h, step.id);
+    expect(done.status).toBe("completed");
+    const groups = await h.batches.listGroups(step.id);
+    const broken = groups.find((g) => g.taskId === "broken-env");
+    expect(broken).toMatchObject({ decision: "failed", state: "dropped" });
+    expect(broken?.members[0]).toMatchObject({ status: "failed", attempts: 1, pastJobIds: [] });
+    expect(await h.engine.getJob(broken?.members[0]?.jobId as string)).toMatchObject({
+      status: "failed",
+      reward: null,
+      trainable: false,
+      attempts: 1,
+      failure: { kind: "sandbox", stage: "init", label: "misconfigured" },
+    });
+    // The ordinary sandbox failure of the other group was re-run, and that group handed out.
+    const flaky = groups.find((g) => g.taskId === "flaky");
+    expect(flaky?.members[0]).toMatchObject({ status: "finished", attempts: 2 });
+    // The engine itself started that failed job again from INIT (its maxAttempts), too.
+    expect((await h.engine.getJob(flaky?.members[0]?.pastJobIds[0] as string)).attempts).toBe(3);
+    expect(done.stats.infraRetries).toBe(1);
+    expect(done.stats.failedGroups).toBe(1);
+    // Both count against the budget, each under its own cause.
+    expect(done.stats.jobFailures).toEqual({
+      jobs: 2,
+      causes: {
+        "sandbox/init/misconfigured": {
+          jobs: 1,
+          lastMessage: 'MCP server "db" of slot 0 exited before its handshake',
+        },
+        "sandbox/run": {
+          jobs: 1,
+          lastMessage: expect.stringContaining("scripted infrastructure failure of slot 0"),
+        },
+      },
+    });
+    const result = await h.batches.nextGroups(step.id, { afterSeq: 0, limit: 5, timeoutMs: 100 });
+    expect(result.groups.map((g) => g.taskId)).toEqual(["flaky"]);
+  });
+
+  it("ends a step whose environment is misconfigured `failed` with its cause, spending no retry", async () => {
+    const h = await start({ catalog: misconfiguredCatalog });
+    const { run } = await h.batches.createRun({ name: "broken-env" });
+    const { step } = await h.batches.createStep({
+      runId: run.id,
+      tasks: { type: "dataset", dataset: "broken-env" },
+      groupSize: 2,
+      groups: 3,
+    });
+    const done = await closedStep(h, step.id);
+    expect(done.status).toBe("failed");
+    expect(done.stats.infraRetries).toBe(0);
+    expect(done.failure).toMatchObject({
+      reason: "failure-budget",
+      budget: 16,
+      commonestCause: "sandbox/init/misconfigured",
+      commonestMessage: 'MCP server "db" of slot 0 exited before its handshake',
+    });
+    expect(done.failure?.message).toContain("misconfigured, not re-run: check the environment");
+    await jobsOfStepEnded(h, step.id);
+    for (const group of await h.batches.listGroups(step.id))
+      for (const member of group.members) expect(member.pastJobIds).toEqual([]);
+    for (const job of await jobsOfStep(h, step.id)) {
+      expect(job.attempts).toBe(1);
+      expect(job.reward).toBeNull();
+    }
   });
 });

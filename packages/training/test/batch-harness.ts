@@ -8,7 +8,7 @@ import {
   type TaskHandler,
 } from "@raas/engine";
 import { ManualClock } from "@raas/engine/testing";
-import { policyFailure, stageFailure } from "@raas/shared";
+import { callerConfigFailure, policyFailure, stageFailure } from "@raas/shared";
 import { afterEach } from "vitest";
 import { z } from "zod";
 import { BatchSystem } from "../src/batches/batch-system";
@@ -27,6 +27,12 @@ const ZGroupTaskPayload = z
       .array(z.number().int())
       .default([])
       .describe("By slot: attempts that fail as `sandbox`."),
+    misconfiguredSlots: z
+      .array(z.number().int())
+      .default([])
+      .describe(
+        "Slots whose INIT fails on every attempt as a job whose own configuration cannot work (`callerConfigFailure`: an environment's MCP server that cannot start).",
+      ),
     agentFailSlots: z
       .array(z.number().int())
       .default([])
@@ -109,7 +115,10 @@ function createGroupTaskHandler(
     kind: "grouptask",
     failureReward: -1,
     payloadSchema: ZGroupTaskPayload,
-    async init() {
+    async init(ctx) {
+      const slot = slotOf(ctx.job.metadata);
+      if (ctx.payload.misconfiguredSlots.includes(slot))
+        throw callerConfigFailure(`MCP server "db" of slot ${slot} exited before its handshake`);
       return null;
     },
     async run(ctx) {

@@ -1,7 +1,13 @@
 import { emptyStepStats } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import type { StepRecord } from "../ports/batch-store.port";
-import { countJobFailure, isOverFailureBudget, stepFailureBudget, stepFailureOf } from "./failure-budget";
+import {
+  countJobFailure,
+  isOverFailureBudget,
+  jobFailureCause,
+  stepFailureBudget,
+  stepFailureOf,
+} from "./failure-budget";
 
 function step(groups: number, groupSize: number, maxJobFailures?: number) {
   return {
@@ -52,5 +58,23 @@ describe("failure budget", () => {
     expect(failure?.message).toBe(
       "step stp_1 failed: 3 jobs failed for infrastructure reasons, past its budget of 2 (maxJobFailures); most were sandbox/init (2): bwrap: no space left on device. Its jobs were cancelled; fix the cause and create a new step.",
     );
+  });
+
+  it("counts a job its own configuration failed under a cause of its own, and says so", () => {
+    expect(jobFailureCause("sandbox", "init", null)).toBe("sandbox/init");
+    expect(jobFailureCause(null, null, undefined)).toBe("unknown/unknown");
+    const cause = jobFailureCause("sandbox", "init", "misconfigured");
+    expect(cause).toBe("sandbox/init/misconfigured");
+    const s = step(1, 2, 1);
+    countJobFailure(s.stats, "sandbox/init", "bwrap: cannot start");
+    countJobFailure(s.stats, cause, 'MCP server "db": command not found');
+    countJobFailure(s.stats, cause, 'MCP server "db": command not found');
+    s.status = "failed";
+    const failure = stepFailureOf(s);
+    expect(failure).toMatchObject({ commonestCause: "sandbox/init/misconfigured", commonestCauseJobs: 2 });
+    expect(failure?.message).toContain(
+      "3 jobs failed for infrastructure reasons or their own configuration (2 misconfigured, not re-run: check the environment)",
+    );
+    expect(failure?.message).toContain('most were sandbox/init/misconfigured (2): MCP server "db"');
   });
 });

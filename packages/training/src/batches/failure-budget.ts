@@ -1,8 +1,21 @@
 import type { TStepFailure, TStepJobFailures, TStepStats } from "@raas/shared";
 import type { StepRecord } from "../ports/batch-store.port";
 
-/** The cause a failure is counted under: `kind/stage` of a failed job, or `submit`. */
-export type FailureCause = `${string}/${string}` | "submit";
+/**
+ * The cause a failure is counted under: `kind/stage` of a failed job, with its label when it has
+ * one (`sandbox/run/misconfigured`), or `submit`.
+ */
+type FailureCause = `${string}/${string}` | "submit";
+
+/** The cause a failed job is counted under; its label keeps a broken environment's apart. */
+export function jobFailureCause(
+  kind: string | null,
+  stage: string | null | undefined,
+  label: string | null | undefined,
+): FailureCause {
+  const cause = `${kind ?? "unknown"}/${stage ?? "unknown"}` as const;
+  return label ? `${cause}/${label}` : cause;
+}
 
 /** Failures a step tolerates before it ends `failed` (its `maxJobFailures`, or derived from m × n). */
 export function stepFailureBudget(step: Pick<StepRecord, "request" | "groups" | "groupSize">): number {
@@ -40,9 +53,16 @@ export function stepFailureOf(step: StepRecord): TStepFailure | null {
     if (!commonest || entry[1].jobs > commonest[1].jobs) commonest = entry;
   const [cause, detail] = commonest ?? [null, null];
   const most = cause && detail ? `; most were ${cause} (${detail.jobs}): ${detail.lastMessage}` : "";
+  let misconfigured = 0;
+  for (const [key, entry] of Object.entries(tally.causes))
+    if (key.endsWith("/misconfigured")) misconfigured += entry.jobs;
+  const why =
+    misconfigured > 0
+      ? `for infrastructure reasons or their own configuration (${misconfigured} misconfigured, not re-run: check the environment)`
+      : "for infrastructure reasons";
   return {
     reason: "failure-budget",
-    message: `step ${step.id} failed: ${tally.jobs} jobs failed for infrastructure reasons, past its budget of ${budget} (maxJobFailures)${most}. Its jobs were cancelled; fix the cause and create a new step.`,
+    message: `step ${step.id} failed: ${tally.jobs} jobs failed ${why}, past its budget of ${budget} (maxJobFailures)${most}. Its jobs were cancelled; fix the cause and create a new step.`,
     jobsFailed: tally.jobs,
     budget,
     commonestCause: cause,

@@ -1,6 +1,6 @@
 import type { TFailureKind, TFailureLabel, TGroupMember, TStage, TStepTask } from "@raas/shared";
 import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
-import { countJobFailure, isOverFailureBudget } from "./failure-budget";
+import { countJobFailure, isOverFailureBudget, jobFailureCause } from "./failure-budget";
 import { decideGroup, groupsToKeepInFlight, isGroupComplete } from "./group-decision";
 import { isLongShot, membersToDispatch, pilotSize } from "./pilot-dispatch";
 import { addDeliveredRewards, addWaste, laterWasteEntry, refreshStepStats } from "./step-stats";
@@ -20,7 +20,10 @@ export interface JobEnd {
   reward: number | null;
   trainable: boolean | null;
   failureKind: TFailureKind | null;
-  /** The job's `failure.label` (`tampered`: its grade was voided); absent means none. */
+  /**
+   * The job's `failure.label` (`tampered`: its grade was voided; `misconfigured`: its own
+   * configuration failed, so it is not re-run); absent means none.
+   */
   failureLabel?: TFailureLabel | null;
   /** The job's `failure.stage` and `failure.message`; absent means none. */
   failureStage?: TStage | null;
@@ -82,8 +85,10 @@ function redispatch(member: TGroupMember, weightVersion: number | null, countsAs
 
 /**
  * Records a member's job end: a finished sample (completed, or the policy's own failure), an
- * infrastructure failure (re-run while retries last, else the group fails), or a cancel. Jobs the
- * group no longer waits for (cancelled as redundant, superseded) only add to the waste ledger.
+ * infrastructure failure (re-run while retries last, else the group fails), a failure of the job's
+ * own configuration (`misconfigured`: never re-run, the group fails), or a cancel. Every failure
+ * counts against the step's budget. Jobs the group no longer waits for (cancelled as redundant,
+ * superseded) only add to the waste ledger.
  */
 export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext): BatchAction[] {
   const { step } = state;
@@ -151,9 +156,11 @@ export function applyJobEnd(state: StepState, end: JobEnd, ctx: ProgressContext)
     if (member.reward > 0) step.rewards.solved += 1;
   } else if (end.status === "failed") {
     addWaste(step.stats.waste.infraFailures, cost);
-    const cause = `${end.failureKind ?? "unknown"}/${end.failureStage ?? "unknown"}` as const;
+    const cause = jobFailureCause(end.failureKind, end.failureStage, end.failureLabel);
     countJobFailure(step.stats, cause, end.failureMessage ?? "no message");
-    const mayRetry = step.status === "running" && !isOverFailureBudget(step);
+    // The job's own configuration failed: another sandbox would fail the same way.
+    const isRerunnable = end.failureLabel !== "misconfigured";
+    const mayRetry = isRerunnable && step.status === "running" && !isOverFailureBudget(step);
     if (member.attempts <= step.request.maxInfraRetries && mayRetry) {
       redispatch(member, ctx.weightVersion, true);
       step.stats.infraRetries += 1;
