@@ -48,8 +48,11 @@ function sandboxKindOf(value: string | undefined): "bubblewrap" | "local" {
 export async function checkEnvironmentDir(dir: string, values: EnvVerifyOptions): Promise<OracleCheckReport> {
   const concurrency = concurrencyOf(values.concurrency);
   const kind = sandboxKindOf(values.sandbox);
-  const [{ loadEnvironment, runOracleCheck }, { createSandboxRuntime, findExecutable }, { createMcpToolProvider }] =
-    await Promise.all([import("@raas/handlers"), import("@raas/sandbox"), import("@raas/mcp")]);
+  const [
+    { loadEnvironment, runOracleCheck },
+    { createSandboxRuntime, findExecutable },
+    { createMcpToolProvider },
+  ] = await Promise.all([import("@raas/handlers"), import("@raas/sandbox"), import("@raas/mcp")]);
   if (kind === "bubblewrap" && !findExecutable("bwrap", SYSTEM_PATH))
     throw new Error("sandbox runtime bubblewrap is not installed (apt-get install -y bubblewrap)");
   const environment = await loadEnvironment(dir);
