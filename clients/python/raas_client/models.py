@@ -299,8 +299,8 @@ class TokenBreak:
 
 @dataclass(frozen=True)
 class StepTrajectory:
-    """One group member as a loss reads it: `tokens`, `loss_mask` (1 on sampled tokens) and
-    `logprobs` have the same length; train only when `trainable`."""
+    """One group member as a loss reads it: `tokens`, `loss_mask` (1 on sampled tokens),
+    `logprobs` and `versions` have the same length; train only when `trainable`."""
 
     job_id: str
     batch_id: str | None
@@ -327,6 +327,10 @@ class StepTrajectory:
     carried_from_step_id: str | None
     # Empty when the job has none (and from a server that sends none). `reward` stays the scalar.
     turn_rewards: list[TurnReward] = field(default_factory=list)
+    # Aligned to `tokens` (AReaL's `versions`): the policy weight version that sampled each token
+    # as an integer, -1 on prompt, observation and template tokens and where the version was none
+    # or no integer (a free-form backend version). Empty from a server that sends none.
+    versions: list[int] = field(default_factory=list)
 
     @property
     def sampled_tokens(self) -> int:

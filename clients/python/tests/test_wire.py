@@ -100,6 +100,7 @@ class WireTest(unittest.TestCase):
                 "tokens": [11, 12, 13, 21, 22, 23, 24, 31],
                 "lossMask": [0, 0, 0, 1, 1, 1, 1, 0],
                 "logprobs": [None, None, None, -0.5, -0.25, -1, -2, None],
+                "versions": [-1, -1, -1, 1, 1, 2, 2, -1],
                 "logprobsComplete": True,
                 "promptLength": 3,
                 "turns": [turn],
@@ -114,6 +115,10 @@ class WireTest(unittest.TestCase):
         self.assertEqual(trajectory.turns[0].sampling, SamplingParams(0.6, 0.95, None, 17, 512))
         self.assertEqual(trajectory.sampled_tokens, 4)
         self.assertEqual(trajectory.token_weight_versions(), [None, None, None, "1", "1", "2", "2", None])
+        # The integer versions a trainer masks with as they are: one per token, -1 off the sampled ones.
+        self.assertEqual(trajectory.versions, [-1, -1, -1, 1, 1, 2, 2, -1])
+        self.assertEqual(len(trajectory.versions), len(trajectory.tokens))
+        self.assertTrue(all(type(version) is int for version in trajectory.versions))
         self.assertEqual(trajectory.turn_rewards, [])
 
     def test_a_trajectory_carries_its_turn_rewards_typed_and_placed_on_tokens(self):
@@ -150,6 +155,8 @@ class WireTest(unittest.TestCase):
         self.assertIsInstance(first.reward, float)
         self.assertEqual(trajectory.turn_rewards[1].tool_call_index, 1)
         self.assertEqual(trajectory.token_rewards(), [0.0, 0.0, 0.0, 0.0, 1.0, 0.0])
+        # A server that sends no integer versions (older than them) leaves the list empty.
+        self.assertEqual(trajectory.versions, [])
         with self.assertRaises(WireFormatError):
             from_wire(TurnReward, {**reward, "source": "judge", "toolCallIndex": None, "start": 0, "end": 1})
 

@@ -73,6 +73,8 @@ describe("trajectory export over the API", () => {
     const viaRest = await http(api(`/jobs/${id}/export`));
     expect(viaRest.status).toBe(200);
     expect(viaRest.body).toEqual(viaTrpc);
+    // The fixtures' versions (`w0`, `w1`) are free-form, not policy numbers: no integer version.
+    expect(viaTrpc.versions).toEqual([-1, -1, -1, -1, -1, -1]);
     const drifted = await http(api(`/jobs/${driftId}/export`));
     expect(drifted.body).toMatchObject({
       tokenExact: false,
@@ -159,6 +161,7 @@ describe("trajectory export over the API", () => {
       "tokens",
       "lossMask",
       "logprobs",
+      "versions",
       "tokenExact",
       "tokenBreak",
       "turns",
@@ -168,6 +171,12 @@ describe("trajectory export over the API", () => {
       expect(row.properties[field].description ?? row.properties[field].anyOf, field).toBeTruthy();
     }
     expect(row.properties.logprobs.description).toMatch(/null where it is 0/);
+    expect(row.required).toContain("versions");
+    expect(row.properties.versions).toMatchObject({
+      type: "array",
+      items: { type: "integer", minimum: -1 },
+      description: expect.stringMatching(/-1 where `lossMask` is 0/),
+    });
   });
 
   it("exports the store-time token-break count to Prometheus", async () => {
@@ -227,5 +236,37 @@ describe("trajectory export over the API", () => {
     expect(lines.find((r) => r.jobId === id)?.turnRewards).toEqual(row.turnRewards);
     // A job without any (every other one here, as rows stored before they were kept) exports none.
     expect(lines.filter((r) => r.jobId !== id).every((r) => r.turnRewards.length === 0)).toBe(true);
+  });
+
+  it("exports integer policy versions per token across a weight sync, over tRPC, REST and JSON Lines", async () => {
+    const { job } = await server.engine.submitJob(
+      sleepJob({ initMs: 1, runMs: 1, evalMs: 1 }, { batchId: "exp-versions" }),
+    );
+    await server.engine.waitForJobs([job.id], { timeoutMs: 20_000 });
+    // Prompt [1 2] → [3 4] under version 6; tool result [5] → [6 7 8], stopped by a weight sync
+    // after [6] and continued under version 7; tool result [9] → [10] under version 7.
+    await store.appendTurns([
+      { ...turn(job.id, 0, [1, 2], [3, 4]), weightVersion: "6" },
+      {
+        ...turn(job.id, 1, [1, 2, 3, 4, 5], [6, 7, 8]),
+        weightVersion: "7",
+        weightVersionSpans: [
+          { start: 0, end: 1, weightVersion: "6" },
+          { start: 1, end: 3, weightVersion: "7" },
+        ],
+      },
+      { ...turn(job.id, 2, [1, 2, 3, 4, 5, 6, 7, 8, 9], [10]), weightVersion: "7" },
+    ]);
+    const viaTrpc = await trpcClient(server.url, TOKENS.viewer).jobs.export.query({ jobId: job.id });
+    expect(viaTrpc.tokens).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(viaTrpc.lossMask).toEqual([0, 0, 1, 1, 0, 1, 1, 1, 0, 1]);
+    expect(viaTrpc.versions).toEqual([-1, -1, 6, 6, -1, 6, 7, 7, -1, 7]);
+    expect(viaTrpc.turns[1]?.weightVersionSpans).toEqual([
+      { start: 5, end: 6, weightVersion: "6" },
+      { start: 6, end: 8, weightVersion: "7" },
+    ]);
+    expect((await http(api(`/jobs/${job.id}/export`))).body).toEqual(viaTrpc);
+    const line = (await (await fetch(api("/batches/exp-versions/trajectories.jsonl"))).text()).trim();
+    expect((JSON.parse(line) as TTrajectoryExport).versions).toEqual(viaTrpc.versions);
   });
 });

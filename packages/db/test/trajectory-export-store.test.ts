@@ -121,6 +121,49 @@ for (const adapter of adapters) {
       }
     });
 
+    it("exports integer policy versions per token from the stored spans across a weight sync", async () => {
+      const job = makeJob({ batchId: "bat_versions", status: "completed", reward: 1, trainable: true });
+      await store.insertJobs([job]);
+      // Turn 0 under policy version 3; a tool result [9 9], then turn 1 stopped by an
+      // abort-and-continue weight sync after one token and finished under 4; a tool result [8],
+      // then turn 2 under 4.
+      await store.appendTurns([
+        makeTurn(job.id, 0, {
+          promptIds: [151_644, 7],
+          responseIds: [40, 41],
+          logprobs: [-0.5, -0.5],
+          weightVersion: "3",
+        }),
+        makeTurn(job.id, 1, {
+          promptIds: [151_644, 7, 40, 41, 9, 9],
+          responseIds: [50, 51, 52],
+          logprobs: [-0.5, -0.5, -0.5],
+          weightVersion: "4",
+          weightVersionSpans: [
+            { start: 0, end: 1, weightVersion: "3" },
+            { start: 1, end: 3, weightVersion: "4" },
+          ],
+        }),
+        makeTurn(job.id, 2, {
+          promptIds: [151_644, 7, 40, 41, 9, 9, 50, 51, 52, 8],
+          responseIds: [60],
+          logprobs: [-0.5],
+          weightVersion: "4",
+        }),
+      ]);
+      const row = await exporter.exportJob(job.id);
+      expect(row.tokens).toEqual([151_644, 7, 40, 41, 9, 9, 50, 51, 52, 8, 60]);
+      expect(row.lossMask).toEqual([0, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1]);
+      expect(row.tokenExact).toBe(true);
+      expect(row.versions).toEqual([-1, -1, 3, 3, -1, -1, 3, 4, 4, -1, 4]);
+      expect(row.turns.map((turn) => turn.weightVersionSpans.map((span) => span.weightVersion))).toEqual([
+        ["3"],
+        ["3", "4"],
+        ["4"],
+      ]);
+      expect((await exporter.exportBatch("bat_versions", { limit: 5 })).items).toEqual([row]);
+    });
+
     it("exports one job, and says NOT_FOUND for an unknown job or batch", async () => {
       expect((await exporter.exportJob(jobs[2]!.id)).reward).toBe(0.5);
       await expect(exporter.exportJob("job_missing")).rejects.toBeInstanceOf(FailureError);

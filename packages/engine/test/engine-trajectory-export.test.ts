@@ -129,6 +129,8 @@ async function startEngine(): Promise<RolloutEngine> {
 function expectFaithful(row: TTrajectoryExport, turns: TTurn[]): void {
   expect(row.lossMask).toHaveLength(row.tokens.length);
   expect(row.logprobs).toHaveLength(row.tokens.length);
+  // The scripted backend's versions (`w0`, …) are no policy numbers: every token is -1.
+  expect(row.versions).toEqual(row.tokens.map(() => -1));
   expect(row.turns).toHaveLength(turns.length);
   const last = turns.at(-1)!;
   expect(row.tokens).toEqual([...last.promptIds, ...last.responseIds]);

@@ -137,6 +137,14 @@ export const ZTrajectoryExport = z
         "Same length as `tokens`: the sampled token's logprob where `lossMask` is 1, null where it is 0 " +
           "(and where the backend returned no logprobs; see `logprobsComplete`).",
       ),
+    versions: z
+      .array(z.number().int().min(-1))
+      .describe(
+        "Same length as `tokens`: the policy weight version that sampled each token as an integer (AReaL's `versions`), read from the turns' `weightVersionSpans`; " +
+          "-1 where `lossMask` is 0 (prompt, observation and template tokens were not generated) and on sampled tokens whose weight version is null or not a " +
+          "non-negative decimal integer (a backend registered with a free-form version such as a checkpoint name). A policy's weight version (`policy.setWeightVersion`, " +
+          "`policy.resume`) is stamped on its backends as that integer, so these count the policy's weight updates.",
+      ),
     logprobsComplete: z
       .boolean()
       .describe(

@@ -9,6 +9,7 @@ import type {
 } from "@raas/shared";
 import { exportTurnRewards } from "./exported-turn-rewards";
 import { findTokenBreak } from "./token-break";
+import { tokenVersions } from "./token-versions";
 
 /**
  * A job's stored turns as one flat token stream with a loss mask and aligned logprobs (pure).
@@ -18,8 +19,9 @@ import { findTokenBreak } from "./token-break";
  * 0, logprob null). This is exact only because every prompt extends the previous prompt +
  * response (token-in/token-out); each turn is checked, and at the first turn that breaks the
  * property the stream stops (before that turn) and `tokenBreak` says where — a broken trajectory
- * is never presented as exact. Per-step rewards (the verifier's, the tools') are aligned to the
- * turns' spans.
+ * is never presented as exact. The integer weight version per token comes from the same spans
+ * the turns export (-1 off the sampled tokens). Per-step rewards (the verifier's, the tools') are
+ * aligned to the turns' spans.
  */
 export function buildTrajectoryExport(
   job: TJob,
@@ -80,6 +82,7 @@ export function buildTrajectoryExport(
     tokens,
     lossMask,
     logprobs,
+    versions: tokenVersions(tokens.length, spans),
     logprobsComplete,
     promptLength: turns[0]?.promptIds.length ?? 0,
     turns: spans,
