@@ -80,6 +80,16 @@ describe("loadChatTemplate", () => {
     expect(template.render({ messages: user })).toBe("hi");
   });
 
+  it("takes chat_template.jinja beside the config, as newer directories keep it", async () => {
+    const newer = await mkdtemp(join(directory, "newer-"));
+    await writeFile(join(newer, "tokenizer_config.json"), JSON.stringify({ eos_token: "</s>" }));
+    await expect(loadChatTemplate(newer, "newer-model")).rejects.toThrow(
+      /newer-model has no usable chat_template/,
+    );
+    await writeFile(join(newer, "chat_template.jinja"), "{{ messages[0].content }}{{ eos_token }}");
+    expect((await loadChatTemplate(newer, "newer-model")).render({ messages: user })).toBe("hi</s>");
+  });
+
   it("names the directory when the config is missing or not JSON", async () => {
     await expect(loadChatTemplate(join(directory, "absent"))).rejects.toThrow(
       /No tokenizer_config.json in .*absent/,

@@ -16,11 +16,24 @@ export function specialTokenText(token: TokenizerConfig["bos_token"]): string | 
   return typeof token === "string" ? token : token.content;
 }
 
+/** Where newer Hugging Face directories keep the template, beside (not inside) the config. */
+const TEMPLATE_FILE = "chat_template.jinja";
+
 /**
  * Reads `tokenizer_config.json` from a tokenizer directory (the files vLLM and SGLang load). A
- * missing or unparsable file is an error that names the directory.
+ * `chat_template.jinja` beside it is the template, as transformers loads it (it wins over the
+ * config's `chat_template`). A missing or unparsable config is an error that names the directory.
  */
 export async function readTokenizerConfig(directory: string): Promise<TokenizerConfig> {
+  const config = await readConfigFile(directory);
+  const template = await readFile(join(directory, TEMPLATE_FILE), "utf8").catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new Error(`${join(directory, TEMPLATE_FILE)} cannot be read: ${(error as Error).message}`);
+  });
+  return template === null ? config : { ...config, chat_template: template };
+}
+
+async function readConfigFile(directory: string): Promise<TokenizerConfig> {
   const path = join(directory, "tokenizer_config.json");
   let text: string;
   try {
