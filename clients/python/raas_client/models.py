@@ -238,6 +238,14 @@ class WeightVersionSpan:
 
 
 @dataclass(frozen=True)
+class TopLogprob:
+    """One alternative at a sampled position (the backend's top-k): its token id and logprob."""
+
+    token_id: int
+    logprob: float
+
+
+@dataclass(frozen=True)
 class SamplingParams:
     """The sampling parameters a turn was generated with, as sent to the backend: the job's or
     step's settings, never a harness's (its logprobs are under this distribution)."""
@@ -331,6 +339,10 @@ class StepTrajectory:
     # as an integer, -1 on prompt, observation and template tokens and where the version was none
     # or no integer (a free-form backend version). Empty from a server that sends none.
     versions: list[int] = field(default_factory=list)
+    # Only when the job or step asked for top-k logprobs (`agent={"topLogprobs": k}`, 1..20):
+    # aligned to `tokens`, the alternatives at each sampled token (most likely first, the sampled
+    # token among them), None where `loss_mask` is 0. None when none were asked for.
+    top_logprobs: list[list[TopLogprob] | None] | None = None
 
     @property
     def sampled_tokens(self) -> int:

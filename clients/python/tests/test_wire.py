@@ -8,7 +8,7 @@ import support  # noqa: F401  (puts raas_client on sys.path)
 
 from raas_client import StepTask, WasteLedger, WireFormatError
 from raas_client.errors import error_from_reply
-from raas_client.models import SamplingParams, StepStats, StepTrajectory, TurnReward
+from raas_client.models import SamplingParams, StepStats, StepTrajectory, TopLogprob, TurnReward
 from raas_client.requests import CreateStepRequest, DynamicSampling, InlineTasks
 from raas_client.wire import from_wire, to_camel, to_wire
 
@@ -159,6 +159,41 @@ class WireTest(unittest.TestCase):
         self.assertEqual(trajectory.versions, [])
         with self.assertRaises(WireFormatError):
             from_wire(TurnReward, {**reward, "source": "judge", "toolCallIndex": None, "start": 0, "end": 1})
+
+    def test_a_trajectory_carries_top_logprobs_aligned_to_its_tokens_when_asked_for(self):
+        base = {
+            **dict.fromkeys(["batchId", "groupId", "failureKind", "failureLabel", "tokenBreak", "metadata"]),
+            **dict.fromkeys(["dispatchVersion", "carriedFromStepId"]),
+            "jobId": "job_1",
+            "kind": "math",
+            "status": "completed",
+            "reward": 1,
+            "trainable": True,
+            "tokens": [11, 21, 22],
+            "lossMask": [0, 1, 1],
+            "logprobs": [None, -0.5, -2],
+            "logprobsComplete": True,
+            "promptLength": 1,
+            "turns": [],
+            "turnCount": 1,
+            "tokenExact": True,
+            "timings": {"queueMs": 1, "initMs": 2, "runMs": 3, "evalMs": 4},
+            "slot": 0,
+        }
+        top = [
+            None,
+            [{"tokenId": 21, "logprob": -0.5}, {"tokenId": 7, "logprob": -1}],
+            [{"tokenId": 8, "logprob": -0.25}, {"tokenId": 22, "logprob": -2}],
+        ]
+        trajectory = from_wire(StepTrajectory, {**base, "topLogprobs": top})
+        assert trajectory.top_logprobs is not None
+        self.assertIsNone(trajectory.top_logprobs[0])
+        self.assertEqual(trajectory.top_logprobs[1], [TopLogprob(21, -0.5), TopLogprob(7, -1.0)])
+        self.assertIsInstance(trajectory.top_logprobs[2][0].logprob, float)
+        # A job that asked for none (or a server that sends none) leaves it None.
+        self.assertIsNone(from_wire(StepTrajectory, base).top_logprobs)
+        with self.assertRaises(WireFormatError):
+            from_wire(StepTrajectory, {**base, "topLogprobs": [None, [{"tokenId": "x", "logprob": 0}], None]})
 
     def test_a_missing_field_or_a_wrong_type_is_a_wire_format_error_naming_where(self):
         with self.assertRaises(WireFormatError) as missing:

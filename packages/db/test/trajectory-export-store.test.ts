@@ -164,6 +164,38 @@ for (const adapter of adapters) {
       expect((await exporter.exportBatch("bat_versions", { limit: 5 })).items).toEqual([row]);
     });
 
+    it("keeps a turn's top-k logprobs and exports them aligned to its sampled tokens", async () => {
+      const job = makeJob({ batchId: "bat_top", status: "completed", reward: 1, trainable: true });
+      await store.insertJobs([job]);
+      const top = [
+        [
+          { tokenId: 40, logprob: -0.1 },
+          { tokenId: 3, logprob: -2.5 },
+        ],
+        [
+          { tokenId: 5, logprob: -0.2 },
+          { tokenId: 41, logprob: -2.3 },
+        ],
+      ];
+      await store.appendTurns([
+        makeTurn(job.id, 0, {
+          promptIds: [151_644, 7],
+          responseIds: [40, 41],
+          logprobs: [-0.1, -2.3],
+          topLogprobs: top,
+        }),
+        makeTurn(job.id, 1, { promptIds: [151_644, 7, 40, 41, 9], responseIds: [50], logprobs: [-0.7] }),
+      ]);
+      const turns = await store.listTurns(job.id);
+      expect(turns[0]?.topLogprobs).toEqual(top);
+      expect(turns[1]).not.toHaveProperty("topLogprobs");
+      const row = await exporter.exportJob(job.id);
+      expect(row.lossMask).toEqual([0, 0, 1, 1, 0, 1]);
+      expect(row.topLogprobs).toEqual([null, null, top[0], top[1], null, null]);
+      const plain = await exporter.exportJob(jobs[0]!.id);
+      expect(plain).not.toHaveProperty("topLogprobs");
+    });
+
     it("exports one job, and says NOT_FOUND for an unknown job or batch", async () => {
       expect((await exporter.exportJob(jobs[2]!.id)).reward).toBe(0.5);
       await expect(exporter.exportJob("job_missing")).rejects.toBeInstanceOf(FailureError);

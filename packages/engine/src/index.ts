@@ -83,6 +83,7 @@ export type {
   InferencePool,
   InferenceRouter,
   SamplingParams,
+  TopLogprob,
   WeightVersionSpan,
 } from "./ports/inference-pool.port";
 export type { JobQueue, Lease, QueueItem, ReserveOptions } from "./ports/job-queue.port";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZStageTimings } from "./job.schema";
 import { ZFailureKind, ZFailureLabel, ZJobStatus } from "./job-status";
 import { ZSamplingParams } from "./sampling.schema";
-import { ZWeightVersionSpan } from "./trajectory.schema";
+import { ZTopLogprob, ZWeightVersionSpan } from "./trajectory.schema";
 import { ZExportedTurnReward } from "./turn-reward.schema";
 
 /** Where a flat token stream is sliced: the offsets of one turn's sampled tokens in `tokens`. */
@@ -136,6 +136,13 @@ export const ZTrajectoryExport = z
       .describe(
         "Same length as `tokens`: the sampled token's logprob where `lossMask` is 1, null where it is 0 " +
           "(and where the backend returned no logprobs; see `logprobsComplete`).",
+      ),
+    topLogprobs: z
+      .array(z.array(ZTopLogprob).nullable())
+      .nullable()
+      .optional()
+      .describe(
+        "Present when the job asked for top-k logprobs (`agent.topLogprobs`): same length as `tokens`, the most likely alternatives at each sampled token (most likely first; the sampled token among them), null where `lossMask` is 0 and on turns stored without them. Absent when no turn has them.",
       ),
     versions: z
       .array(z.number().int().min(-1))

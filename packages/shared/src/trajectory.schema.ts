@@ -14,6 +14,14 @@ export const ZWeightVersionSpan = z
   });
 export type TWeightVersionSpan = z.infer<typeof ZWeightVersionSpan>;
 
+/** One alternative at a sampled position (the backend's top-k). */
+export const ZTopLogprob = z
+  .object({
+    tokenId: z.number().int().nonnegative().describe("The alternative token's id."),
+    logprob: z.number().describe("Its log-probability at that position."),
+  })
+  .meta({ id: "TopLogprob", description: "One alternative at a sampled position: token id and logprob." });
+
 /** One model turn, kept as exact token ids (token-in/token-out). */
 export const ZTurn = z
   .object({
@@ -28,6 +36,13 @@ export const ZTurn = z
     logprobs: z
       .array(z.number())
       .describe("Log-probability of each response token, aligned with `responseIds`."),
+    topLogprobs: z
+      .array(z.array(ZTopLogprob))
+      .nullable()
+      .optional()
+      .describe(
+        "When the job asked for top-k logprobs (`agent.topLogprobs`): per response token (aligned with `responseIds`), the most likely alternatives, most likely first — k of them, k + 1 when vLLM added the sampled token from outside the top k. Null or absent when none were asked for.",
+      ),
     backendId: z.string().nullable().describe("The inference backend that served the turn, or null."),
     weightVersion: z
       .string()

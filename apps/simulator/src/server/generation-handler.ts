@@ -99,7 +99,7 @@ async function streamGeneration(
     outcome = await model.generate({
       ...call,
       signal,
-      onTokens: (chunk) => send(stream.chunk(chunk, context)),
+      onTokens: (chunk) => send(stream.chunk(chunk, context, call)),
     });
   } catch (error) {
     // The client left (its end of the connection closed): end the answer cleanly, so that every

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { GenerationCall, GenerationOutcome, TokenChunk } from "../engine/simulated-model";
+import { sglangTopLogprobs, vllmTopLogprobs } from "./simulated-top-logprobs";
 
 interface FormatContext {
   model: string;
@@ -12,6 +13,8 @@ export interface WireProtocol {
   /** Parses a request body; throws a ZodError naming the bad field. */
   parse(body: unknown): Omit<GenerationCall, "signal" | "onTokens"> & {
     wantsLogprobs: boolean;
+    /** Alternatives asked for per sampled token (vLLM `logprobs` > 0, SGLang `top_logprobs_num`). */
+    topLogprobs?: number;
     /** The client asked for a server-sent event stream (`stream: true`). */
     wantsStream?: boolean;
     /** The stream ends with a usage chunk (`stream_options.include_usage`). */
@@ -27,7 +30,7 @@ export interface WireProtocol {
   ): unknown;
   /** The protocol's streamed form, when it has one: one event per token chunk, then the finish and usage. */
   stream?: {
-    chunk(chunk: TokenChunk, context: FormatContext): unknown;
+    chunk(chunk: TokenChunk, context: FormatContext, call?: ReturnType<WireProtocol["parse"]>): unknown;
     finish(outcome: GenerationOutcome, context: FormatContext): unknown;
     usage(outcome: GenerationOutcome, context: FormatContext): unknown;
   };
@@ -78,6 +81,7 @@ function vllmChunk(
     finishReason: string | null;
     stopReason: number | null;
   },
+  topLogprobs = 0,
 ) {
   return {
     id: `cmpl-${context.requestId}`,
@@ -91,7 +95,7 @@ function vllmChunk(
         logprobs: {
           tokens: choice.ids.map((id) => `token_id:${id}`),
           token_logprobs: choice.logprobs,
-          top_logprobs: null,
+          top_logprobs: topLogprobs > 0 ? vllmTopLogprobs(choice.ids, choice.logprobs, topLogprobs) : null,
           text_offset: [],
         },
         finish_reason: choice.finishReason,
@@ -114,12 +118,14 @@ export const vllmCompletionsProtocol: WireProtocol = {
       seed: request.seed ?? null,
       stopTokenIds: request.stop_token_ids ?? [],
       wantsLogprobs: request.logprobs != null,
+      ...(request.logprobs ? { topLogprobs: request.logprobs } : {}),
       wantsStream: request.stream === true,
       wantsUsage: request.stream_options?.include_usage === true,
     };
   },
   stream: {
-    chunk: (chunk, context) => vllmChunk(context, { ...chunk, finishReason: null, stopReason: null }),
+    chunk: (chunk, context, call) =>
+      vllmChunk(context, { ...chunk, finishReason: null, stopReason: null }, call?.topLogprobs),
     finish: (outcome, context) =>
       vllmChunk(context, {
         text: "",
@@ -137,7 +143,8 @@ export const vllmCompletionsProtocol: WireProtocol = {
       usage: openAiUsage(outcome),
     }),
   },
-  format(outcome, context) {
+  format(outcome, context, call) {
+    const k = call?.topLogprobs ?? 0;
     return {
       id: `cmpl-${context.requestId}`,
       object: "text_completion",
@@ -150,7 +157,7 @@ export const vllmCompletionsProtocol: WireProtocol = {
           logprobs: {
             tokens: outcome.outputIds.map((id) => `token_id:${id}`),
             token_logprobs: outcome.logprobs,
-            top_logprobs: null,
+            top_logprobs: k > 0 ? vllmTopLogprobs(outcome.outputIds, outcome.logprobs, k) : null,
             text_offset: [],
           },
           finish_reason: outcome.finishReason,
@@ -177,6 +184,7 @@ const ZSglangRequest = z.object({
     })
     .default({ max_new_tokens: 128 }),
   return_logprob: z.boolean().default(false),
+  top_logprobs_num: z.number().int().nonnegative().nullish(),
 });
 
 /** SGLang native `/generate` with `input_ids`. */
@@ -189,9 +197,13 @@ export const sglangGenerateProtocol: WireProtocol = {
       seed: request.sampling_params.sampling_seed ?? null,
       stopTokenIds: request.sampling_params.stop_token_ids ?? [],
       wantsLogprobs: request.return_logprob,
+      ...(request.return_logprob && request.top_logprobs_num
+        ? { topLogprobs: request.top_logprobs_num }
+        : {}),
     };
   },
-  format(outcome, context) {
+  format(outcome, context, call) {
+    const k = call?.topLogprobs ?? 0;
     const finish =
       outcome.finishReason === "stop"
         ? { type: "stop", matched: outcome.matchedStopId }
@@ -206,6 +218,7 @@ export const sglangGenerateProtocol: WireProtocol = {
         completion_tokens: outcome.outputIds.length,
         cached_tokens: outcome.cachedTokens,
         output_token_logprobs: outcome.outputIds.map((id, i) => [outcome.logprobs[i], id, null]),
+        ...(k > 0 && { output_top_logprobs: sglangTopLogprobs(outcome.outputIds, outcome.logprobs, k) }),
         e2e_latency: context.latencyMs / 1000,
       },
     };

@@ -56,6 +56,7 @@ export function turnRowFromSql(row: SqlRow): TurnRow {
     finishReason: row.finish_reason as string | null,
     text: row.text as string | null,
     sampling: (row.sampling ?? null) as TurnRow["sampling"],
+    topLogprobs: (row.top_logprobs ?? null) as TurnRow["topLogprobs"],
     createdAtMs: row.created_at_ms as number,
   };
 }

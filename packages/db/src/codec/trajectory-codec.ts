@@ -32,6 +32,7 @@ export function fromTurnRows(rows: readonly TurnRow[]): TTurn[] {
 
 const ZStoredSpans = ZTurn.shape.weightVersionSpans.unwrap();
 const ZStoredSampling = ZTurn.shape.sampling.unwrap();
+const ZStoredTopLogprobs = ZTurn.shape.topLogprobs.unwrap().unwrap();
 
 function fromTurnRow(row: TurnRow, previous: TTurn | undefined): TTurn {
   const site = (column: string) => ({ table: "turns", column, rowId: `${row.jobId} turn ${row.index}` });
@@ -58,6 +59,10 @@ function fromTurnRow(row: TurnRow, previous: TTurn | undefined): TTurn {
   };
   // Absent, as it was given, for turns stored without it (recorded before it was kept).
   if (row.sampling !== null) turn.sampling = parseJsonColumn(ZStoredSampling, row.sampling, site("sampling"));
+  // Absent, like `sampling`, unless the job asked for top-k logprobs.
+  if (row.topLogprobs != null) {
+    turn.topLogprobs = parseJsonColumn(ZStoredTopLogprobs, row.topLogprobs, site("top_logprobs"));
+  }
   return turn;
 }
 

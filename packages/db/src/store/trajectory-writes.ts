@@ -29,6 +29,7 @@ const TURN_COLUMNS: readonly ColumnSpec[] = [
   { name: "prompt_prefix_tokens", type: "int4" },
   { name: "prompt_prefix_hash", type: "int4" },
   { name: "sampling", type: "jsonb" },
+  { name: "top_logprobs", type: "jsonb" },
 ];
 
 const TOOL_CALL_COLUMNS: readonly ColumnSpec[] = [
@@ -75,6 +76,7 @@ function turnValues(turn: TTurn, previous: PreviousTurnIds | undefined): unknown
     prompt.prefixTokens,
     prompt.prefixHash,
     jsonParam(turn.sampling ?? null),
+    jsonParam(turn.topLogprobs ?? null),
   ];
 }
 

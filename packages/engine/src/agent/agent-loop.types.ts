@@ -1,7 +1,12 @@
 import type { TSamplingParams } from "@raas/shared";
 import type { ChatFormat, ChatToolCall } from "../ports/chat-format.port";
 import type { Clock } from "../ports/clock.port";
-import type { InferencePool, SamplingParams, WeightVersionSpan } from "../ports/inference-pool.port";
+import type {
+  InferencePool,
+  SamplingParams,
+  TopLogprob,
+  WeightVersionSpan,
+} from "../ports/inference-pool.port";
 import type { ToolResult, ToolSpec } from "../ports/sandbox-runtime.port";
 import type { TrajectoryRecorder } from "../ports/task-handler.port";
 
@@ -115,6 +120,8 @@ export interface AgentTurn {
   promptIds: number[];
   responseIds: number[];
   logprobs: number[];
+  /** Per response token, the top-k alternatives; present only when the job asked for them. */
+  topLogprobs?: TopLogprob[][];
   backendId: string;
   weightVersion: string | null;
   /** Per-token weight versions when a weight sync split the turn between versions; else null. */

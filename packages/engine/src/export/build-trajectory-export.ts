@@ -11,6 +11,9 @@ import { exportTurnRewards } from "./exported-turn-rewards";
 import { findTokenBreak } from "./token-break";
 import { tokenVersions } from "./token-versions";
 
+/** One sampled position's alternatives. */
+type TTopLogprobs = NonNullable<TTurn["topLogprobs"]>[number];
+
 /**
  * A job's stored turns as one flat token stream with a loss mask and aligned logprobs (pure).
  *
@@ -21,7 +24,8 @@ import { tokenVersions } from "./token-versions";
  * property the stream stops (before that turn) and `tokenBreak` says where — a broken trajectory
  * is never presented as exact. The integer weight version per token comes from the same spans
  * the turns export (-1 off the sampled tokens). Per-step rewards (the verifier's, the tools') are
- * aligned to the turns' spans.
+ * aligned to the turns' spans. Top-k logprobs, when the job asked for them, align like logprobs
+ * (null off the sampled tokens) and are left out when no turn has them.
  */
 export function buildTrajectoryExport(
   job: TJob,
@@ -32,6 +36,8 @@ export function buildTrajectoryExport(
   const tokens: number[] = [];
   const lossMask: (0 | 1)[] = [];
   const logprobs: (number | null)[] = [];
+  const topLogprobs: (TTopLogprobs | null)[] = [];
+  let hasTopLogprobs = false;
   const spans: TTurnSpan[] = [];
   let logprobsComplete = true;
   let tokenBreak: TTokenBreak | null = null;
@@ -45,14 +51,18 @@ export function buildTrajectoryExport(
       tokens.push(turn.promptIds[i] as number);
       lossMask.push(0);
       logprobs.push(null);
+      topLogprobs.push(null);
     }
     const start = tokens.length;
     const hasLogprobs = turn.logprobs.length === turn.responseIds.length;
     if (!hasLogprobs && turn.responseIds.length > 0) logprobsComplete = false;
+    const turnTop = turn.topLogprobs?.length === turn.responseIds.length ? turn.topLogprobs : null;
+    if (turnTop && turnTop.length > 0) hasTopLogprobs = true;
     turn.responseIds.forEach((id, i) => {
       tokens.push(id);
       lossMask.push(1);
       logprobs.push(hasLogprobs ? (turn.logprobs[i] as number) : null);
+      topLogprobs.push(turnTop?.[i] ?? null);
     });
     spans.push({
       index: turn.index,
@@ -83,6 +93,7 @@ export function buildTrajectoryExport(
     lossMask,
     logprobs,
     versions: tokenVersions(tokens.length, spans),
+    ...(hasTopLogprobs && { topLogprobs }),
     logprobsComplete,
     promptLength: turns[0]?.promptIds.length ?? 0,
     turns: spans,

@@ -14,6 +14,8 @@ export interface SamplingParams {
   topK?: number;
   seed?: number;
   stopTokenIds?: number[];
+  /** Alternatives (1..20) to return per sampled token; unset: none asked for (the default). */
+  topLogprobs?: number;
 }
 
 export interface GenerateRequest {
@@ -40,9 +42,20 @@ export interface WeightVersionSpan {
   weightVersion: string | null;
 }
 
+/** One alternative at a sampled position: its token id and logprob. */
+export interface TopLogprob {
+  tokenId: number;
+  logprob: number;
+}
+
 export interface GenerateResult {
   responseIds: number[];
   logprobs: number[];
+  /**
+   * Per response token, the most likely alternatives (most likely first; the sampled token is
+   * among them, vLLM adding it when outside the top k); only when `sampling.topLogprobs` asked.
+   */
+  topLogprobs?: TopLogprob[][];
   finishReason: string | null;
   /** The backend that finished the generation. */
   backendId: string;

@@ -58,6 +58,15 @@ export const ZAgentOverrides = z
       .optional()
       .describe("Top-k sampling; -1 disables. Default -1 (no cut; sent, so no server default applies)."),
     seed: z.number().int().optional().describe("Sampling seed. Default: none."),
+    topLogprobs: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe(
+        "Top-k logprobs to keep per sampled token, 1..20 (vLLM `logprobs: k`, SGLang `top_logprobs_num: k`): stored on each turn and exported aligned to the response tokens. Default: none asked for. Not supported by NeMo-RL `/generate` backends.",
+      ),
     enableThinking: z.boolean().optional().describe("Qwen3 thinking block on or off. Default true."),
     harnessSampling: ZHarnessSamplingMode.optional().describe(
       "`harness` jobs: what the gateway does with sampling fields the harness sends (`temperature`, `top_p`, `top_k`, `min_p`, `seed`, penalties, `logit_bias`, …) that differ from this job's — `override` (default) ignores them and samples with the job's, `reject` answers 400 naming them. Other handlers sample with the job's settings only.",

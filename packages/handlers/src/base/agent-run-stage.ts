@@ -91,6 +91,7 @@ async function runJobAgentLoop<P extends TAgentTaskBase, S, A>(
     topP: _topP,
     topK: _topK,
     seed: _seed,
+    topLogprobs: _topLogprobs,
     ...limitOverrides
   } = overrides;
   const limits: AgentLoopLimits = { ...defaults.limits, ...definition.limits, ...limitOverrides };

@@ -8,7 +8,9 @@ import type { TAgentOverrides } from "./agent-payload.schema";
  * session both sample with these, whatever the model or the harness asks for.
  */
 export function resolveJobSampling(defaults: AgentDefaults, overrides: TAgentOverrides = {}): JobSampling {
-  const { temperature, topP, topK, seed } = overrides;
-  const given = Object.entries({ temperature, topP, topK, seed }).filter(([, value]) => value !== undefined);
+  const { temperature, topP, topK, seed, topLogprobs } = overrides;
+  const given = Object.entries({ temperature, topP, topK, seed, topLogprobs }).filter(
+    ([, value]) => value !== undefined,
+  );
   return { ...defaults.sampling, ...Object.fromEntries(given) };
 }

@@ -60,7 +60,7 @@ export class HttpInferenceBackend implements InferenceBackend {
   async generate(request: BackendGenerateRequest): Promise<BackendGeneration> {
     const streaming = this.options.stream ? this.codec.streaming : undefined;
     if (streaming) {
-      const reader = streaming.createReader(this.id);
+      const reader = streaming.createReader(this.id, request);
       const answer = await this.options.client.postEventStream(
         `${this.baseUrl}${this.codec.path}`,
         streaming.buildRequest(request, this.options.model),

@@ -1,4 +1,4 @@
-import type { BackendReportedCounters, SamplingParams } from "@raas/engine";
+import type { BackendReportedCounters, SamplingParams, TopLogprob } from "@raas/engine";
 
 export const BACKEND_KINDS = ["vllm", "sglang", "nemo-rl"] as const;
 /** Wire protocol of a backend: vLLM `/v1/completions`, SGLang `/generate`, NeMo-RL `/generate`. */
@@ -30,6 +30,11 @@ export interface BackendGeneration {
   cachedPromptTokens: number | null;
   /** True when `interrupt` stopped it before it finished: the tokens so far, `finishReason` null. */
   isInterrupted?: boolean;
+  /**
+   * Per response token, the most likely alternatives (most likely first), present only when
+   * `sampling.topLogprobs` asked for them.
+   */
+  topLogprobs?: TopLogprob[][];
 }
 
 /**
@@ -38,7 +43,7 @@ export interface BackendGeneration {
  */
 interface StreamingCodec {
   buildRequest(request: BackendGenerateRequest, model: string): unknown;
-  createReader(backendId: string | null): StreamReader;
+  createReader(backendId: string | null, request: BackendGenerateRequest): StreamReader;
 }
 
 export interface StreamReader {

@@ -1,6 +1,7 @@
 import { DEFAULT_MIN_P, DEFAULT_TEMPERATURE, DEFAULT_TOP_K, DEFAULT_TOP_P } from "@raas/engine";
 import type { BackendCodec } from "./inference-backend.types";
 import { ResponseReader } from "./response-fields";
+import { readSglangTopLogprobs } from "./top-logprobs.reader";
 
 /**
  * SGLang's native `/generate` with `input_ids`. Ids and logprobs come from
@@ -27,10 +28,11 @@ export const sglangGenerateCodec: BackendCodec = {
         skip_special_tokens: false,
       },
       return_logprob: true,
+      ...(sampling.topLogprobs === undefined ? {} : { top_logprobs_num: sampling.topLogprobs }),
       stream: false,
     };
   },
-  parseResponse(body, backendId) {
+  parseResponse(body, backendId, request) {
     const read = new ResponseReader("SGLang /generate", backendId);
     const root = read.object(Array.isArray(body) ? body[0] : body, "body");
     const meta = read.object(root.meta_info, "meta_info");
@@ -62,9 +64,13 @@ export const sglangGenerateCodec: BackendCodec = {
         `has ${logprobs.length} entries for ${responseIds.length} response tokens`,
       );
     }
+    const topK = request?.sampling.topLogprobs;
     return {
       responseIds,
       logprobs,
+      ...(topK === undefined
+        ? {}
+        : { topLogprobs: readSglangTopLogprobs(read, meta.output_top_logprobs, responseIds.length) }),
       finishReason: finishReasonOf(meta.finish_reason),
       cachedPromptTokens: read.optionalCount(meta.cached_tokens, "meta_info.cached_tokens"),
     };

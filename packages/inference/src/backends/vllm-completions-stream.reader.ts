@@ -1,5 +1,7 @@
+import type { TopLogprob } from "@raas/engine";
 import type { BackendGeneration, StreamReader } from "./inference-backend.types";
 import { ResponseReader } from "./response-fields";
+import { readVllmTopLogprobs } from "./top-logprobs.reader";
 
 const TOKEN_ID_TEXT = /^token_id:(\d+)$/;
 const NOTHING = { ids: [], logprobs: [] } as const;
@@ -9,7 +11,9 @@ const NOTHING = { ids: [], logprobs: [] } as const;
  * token ids in `choices[0].token_ids` (vLLM >= 0.10.2 with `return_token_ids`; else
  * `logprobs.tokens` as `token_id:<n>`) and their `logprobs.token_logprobs`; the last one a
  * `finish_reason`; with `stream_options.include_usage` a final chunk without choices carries
- * `usage` (cached prompt tokens when the server reports prompt-token details).
+ * `usage` (cached prompt tokens when the server reports prompt-token details). With
+ * `isReadingTopLogprobs` (the request sent `logprobs: k`), each chunk's `logprobs.top_logprobs`
+ * are collected too.
  */
 export class VllmStreamReader implements StreamReader {
   private readonly read: ResponseReader;
@@ -17,10 +21,12 @@ export class VllmStreamReader implements StreamReader {
   private readonly logprobs: number[] = [];
   private finishReason: string | null = null;
   private cachedPromptTokens: number | null = null;
+  private readonly topLogprobs: TopLogprob[][] | null;
   private chunks = 0;
 
-  constructor(backendId: string | null) {
+  constructor(backendId: string | null, isReadingTopLogprobs = false) {
     this.read = new ResponseReader("vLLM /v1/completions stream", backendId);
+    this.topLogprobs = isReadingTopLogprobs ? [] : null;
   }
 
   push(data: string): { ids: readonly number[]; logprobs: readonly number[] } {
@@ -34,7 +40,7 @@ export class VllmStreamReader implements StreamReader {
     }
     // One chunk per token: the usual one (token ids with their logprobs) is taken without the
     // field-by-field reading below, which names the exact field of anything else.
-    const usual = usualTokenChunk(body);
+    const usual = this.topLogprobs === null ? usualTokenChunk(body) : null;
     if (usual) {
       this.responseIds.push(...usual.ids);
       this.logprobs.push(...usual.logprobs);
@@ -91,6 +97,9 @@ export class VllmStreamReader implements StreamReader {
           `has ${logprobs.length} entries for ${ids.length} tokens`,
         );
       }
+      if (this.topLogprobs !== null) {
+        this.topLogprobs.push(...readVllmTopLogprobs(this.read, logprobsObject.top_logprobs, ids.length));
+      }
       this.responseIds.push(...ids);
       this.logprobs.push(...logprobs);
       if (typeof choice.finish_reason === "string") this.finishReason = choice.finish_reason;
@@ -108,6 +117,7 @@ export class VllmStreamReader implements StreamReader {
       logprobs: this.logprobs,
       finishReason: this.finishReason,
       cachedPromptTokens: this.cachedPromptTokens,
+      ...(this.topLogprobs !== null && { topLogprobs: this.topLogprobs }),
       ...(!isFinished && { isInterrupted: true }),
     };
   }

@@ -1,6 +1,7 @@
 import { DEFAULT_MIN_P, DEFAULT_TEMPERATURE, DEFAULT_TOP_K, DEFAULT_TOP_P } from "@raas/engine";
 import type { BackendCodec, BackendGenerateRequest } from "./inference-backend.types";
 import { ResponseReader } from "./response-fields";
+import { readVllmTopLogprobs } from "./top-logprobs.reader";
 import { VllmStreamReader } from "./vllm-completions-stream.reader";
 
 const TOKEN_ID_TEXT = /^token_id:(\d+)$/;
@@ -20,9 +21,10 @@ export const vllmCompletionsCodec: BackendCodec = {
       stream: true,
       stream_options: { include_usage: true },
     }),
-    createReader: (backendId) => new VllmStreamReader(backendId),
+    createReader: (backendId, request) =>
+      new VllmStreamReader(backendId, request.sampling.topLogprobs !== undefined),
   },
-  parseResponse(body, backendId) {
+  parseResponse(body, backendId, request) {
     const read = new ResponseReader("vLLM /v1/completions", backendId);
     const root = read.object(body, "body");
     const choices = read.array(root.choices, "choices");
@@ -59,9 +61,13 @@ export const vllmCompletionsCodec: BackendCodec = {
       usage?.prompt_tokens_details == null
         ? null
         : read.object(usage.prompt_tokens_details, "usage.prompt_tokens_details");
+    const topK = request?.sampling.topLogprobs;
     return {
       responseIds,
       logprobs,
+      ...(topK === undefined
+        ? {}
+        : { topLogprobs: readVllmTopLogprobs(read, logprobsObject.top_logprobs, responseIds.length) }),
       finishReason: typeof choice.finish_reason === "string" ? choice.finish_reason : null,
       cachedPromptTokens: read.optionalCount(
         details?.cached_tokens,
@@ -83,7 +89,7 @@ function buildVllmRequest(request: BackendGenerateRequest, model: string): Recor
     min_p: DEFAULT_MIN_P,
     ...(sampling.seed === undefined ? {} : { seed: sampling.seed }),
     ...(sampling.stopTokenIds === undefined ? {} : { stop_token_ids: sampling.stopTokenIds }),
-    logprobs: 0,
+    logprobs: sampling.topLogprobs ?? 0,
     return_token_ids: true,
     return_tokens_as_token_ids: true,
     skip_special_tokens: false,

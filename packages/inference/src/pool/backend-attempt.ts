@@ -93,6 +93,7 @@ export async function attemptBackend(input: {
       piece: {
         responseIds: generation.responseIds,
         logprobs: generation.logprobs,
+        ...(generation.topLogprobs && { topLogprobs: generation.topLogprobs }),
         finishReason: generation.finishReason,
         backendId: backend.id,
         weightVersion: input.weightVersion,

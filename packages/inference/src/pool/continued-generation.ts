@@ -1,9 +1,11 @@
-import type { GenerateResult, SamplingParams, WeightVersionSpan } from "@raas/engine";
+import type { GenerateResult, SamplingParams, TopLogprob, WeightVersionSpan } from "@raas/engine";
 
 /** What one request of a generation produced (the whole of it, or the part before an interrupt). */
 export interface GenerationPiece {
   responseIds: number[];
   logprobs: number[];
+  /** Present when the request asked for top-k logprobs. */
+  topLogprobs?: TopLogprob[][];
   finishReason: string | null;
   backendId: string;
   weightVersion: string | null;
@@ -38,12 +40,14 @@ export function mergeGenerationPieces(pieces: readonly GenerationPiece[], paused
   if (!last || !first) throw new Error("a generation has at least one piece");
   const responseIds: number[] = [];
   const logprobs: number[] = [];
+  const topLogprobs: TopLogprob[][] = [];
   const spans: WeightVersionSpan[] = [];
   for (const piece of pieces) {
     if (piece.responseIds.length === 0) continue;
     const start = responseIds.length;
     responseIds.push(...piece.responseIds);
     logprobs.push(...piece.logprobs);
+    if (piece.topLogprobs) topLogprobs.push(...piece.topLogprobs);
     const previous = spans.at(-1);
     if (previous && previous.weightVersion === piece.weightVersion) previous.end = responseIds.length;
     else spans.push({ start, end: responseIds.length, weightVersion: piece.weightVersion });
@@ -51,6 +55,7 @@ export function mergeGenerationPieces(pieces: readonly GenerationPiece[], paused
   return {
     responseIds,
     logprobs,
+    ...(pieces.some((piece) => piece.topLogprobs !== undefined) && { topLogprobs }),
     finishReason: last.finishReason,
     backendId: last.backendId,
     weightVersion: last.weightVersion,
