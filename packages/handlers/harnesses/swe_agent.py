@@ -1,124 +1,23 @@
 #!/usr/bin/env python3
 """A compact SWE agent over the OpenAI chat API (standard library only).
 
-The example harness of RaaS's `harness` handler: it reads its task (system prompt and issue text)
-from the JSON file named by RAAS_TASK_FILE, talks to the model at OPENAI_BASE_URL with the key
+The example harness of RaaS's `harness` handler for swe tasks: `task_agent.py` (written beside it)
+with the tools worded for a repository. It reads its task (system prompt and issue text) from the
+JSON file named by RAAS_TASK_FILE, talks to the model at OPENAI_BASE_URL with the key
 OPENAI_API_KEY (the job's inference gateway, reached through the sandbox's loopback forwarder),
 offers a `bash` and a `submit` tool, runs the commands the model asks for in the repository, and
-stops when the model submits, answers without a tool call, or runs out of turns.
+stops when the model submits, answers without a tool call, or runs out of turns. The grade is the
+repository's diff; the answer file task_agent writes is not read.
 """
 
-import json
-import os
-import subprocess
 import sys
-import urllib.error
-import urllib.request
 
-MAX_TURNS = int(os.environ.get("RAAS_HARNESS_MAX_TURNS", "30"))
-COMMAND_TIMEOUT_S = int(os.environ.get("RAAS_HARNESS_COMMAND_TIMEOUT_S", "120"))
-MAX_OUTPUT_CHARS = 8000
+import task_agent
 
-TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "bash",
-            "description": "Run a bash command in the repository's sandbox and return its output.",
-            "parameters": {
-                "type": "object",
-                "properties": {"command": {"type": "string", "description": "The command to run."}},
-                "required": ["command"],
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "submit",
-            "description": "Call when the issue is resolved; ends the task. Your changes are kept.",
-            "parameters": {"type": "object", "properties": {}},
-        },
-    },
-]
-
-
-def chat(messages):
-    """One chat completion; returns the assistant message."""
-    body = json.dumps({"model": "policy", "messages": messages, "tools": TOOLS}).encode("utf-8")
-    request = urllib.request.Request(
-        os.environ["OPENAI_BASE_URL"].rstrip("/") + "/chat/completions",
-        data=body,
-        headers={
-            "content-type": "application/json",
-            "authorization": "Bearer " + os.environ.get("OPENAI_API_KEY", ""),
-        },
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=600) as response:
-            return json.load(response)["choices"][0]["message"]
-    except urllib.error.HTTPError as error:
-        raise SystemExit("model call failed: %s %s" % (error.code, error.read().decode("utf-8", "replace")))
-
-
-def run_bash(command, cwd):
-    """Runs a command; returns what the model sees (output, then the exit code when non-zero)."""
-    try:
-        done = subprocess.run(
-            ["bash", "-c", command],
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            timeout=COMMAND_TIMEOUT_S,
-        )
-        output = done.stdout.decode("utf-8", "replace")
-        if done.returncode != 0:
-            output += "\n[exit code: %d]" % done.returncode
-    except subprocess.TimeoutExpired:
-        output = "[the command ran past %d s and was stopped]" % COMMAND_TIMEOUT_S
-    if len(output) > MAX_OUTPUT_CHARS:
-        half = MAX_OUTPUT_CHARS // 2
-        output = output[:half] + "\n[... output cut ...]\n" + output[-half:]
-    return output if output != "" else "(no output)"
-
-
-def main():
-    with open(os.environ["RAAS_TASK_FILE"], encoding="utf-8") as handle:
-        task = json.load(handle)
-    cwd = task.get("cwd") or os.getcwd()
-    messages = [
-        {"role": "system", "content": task["system"]},
-        {"role": "user", "content": task["user"]},
-    ]
-    for turn in range(MAX_TURNS):
-        message = chat(messages)
-        messages.append(message)
-        calls = message.get("tool_calls") or []
-        if not calls:
-            print("turn %d: the model answered without a tool call; stopping" % turn)
-            return 0
-        submitted = False
-        for call in calls:
-            name = call["function"]["name"]
-            try:
-                arguments = json.loads(call["function"]["arguments"] or "{}")
-            except json.JSONDecodeError:
-                arguments = None
-            if name == "submit":
-                submitted = True
-                output = "Submitted."
-            elif name == "bash" and isinstance(arguments, dict) and isinstance(arguments.get("command"), str):
-                output = run_bash(arguments["command"], cwd)
-            else:
-                output = 'Unknown tool or bad arguments: call bash with {"command": "..."} or submit.'
-            messages.append({"role": "tool", "tool_call_id": call["id"], "content": output})
-        if submitted:
-            print("turn %d: submitted" % turn)
-            return 0
-    print("stopped after %d turns" % MAX_TURNS)
-    return 0
-
+BASH, SUBMIT = (tool["function"] for tool in task_agent.TOOLS)
+BASH["description"] = "Run a bash command in the repository's sandbox and return its output."
+SUBMIT["description"] = "Call when the issue is resolved; ends the task. Your changes are kept."
+SUBMIT["parameters"] = {"type": "object", "properties": {}}
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(task_agent.main())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A compact agent for any task over the OpenAI chat API (standard library only).
 
-The example harness of RaaS's `harness` handler for every kind but swe (math, code, Harbor tasks,
+The example harness of RaaS's `harness` handler for every kind (math, code, Harbor tasks,
 reward functions, ...): it reads its task (system prompt, user message, working directory) from
 the JSON file named by RAAS_TASK_FILE, talks to the model at OPENAI_BASE_URL with the key
 OPENAI_API_KEY (the job's inference gateway, reached through the sandbox's loopback forwarder),
