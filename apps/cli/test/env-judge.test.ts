@@ -4,13 +4,14 @@
 // graded against the environment's pass threshold and the empty answers must score none; a copy
 // whose pass_score is the top of the scale fails the task its judge gave 9/10; registration
 // through a real server stores kind `judge` and its task count, and a check by name is stored.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, startServer, TSX } from "./support/start-server";
+import { type CliRun, runCli } from "./support/run-cli";
+import { REPO_ROOT, startServer } from "./support/start-server";
 
 const ADMIN = "cli-env-judge-admin-token";
 const JUDGE_RUBRIC = join(REPO_ROOT, "environments/judge-rubric");
@@ -22,21 +23,10 @@ let url: string;
 let dir: string;
 let judgeSim: RunningSimulator;
 
-function raas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, [TSX, join(REPO_ROOT, "apps/cli/src/main.ts"), ...args], {
-      cwd: dir,
-      env: { ...process.env, RAAS_URL: url, RAAS_TOKEN: ADMIN, RAAS_DATA_DIR: join(dir, ".raas") },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("close", (code) => resolveRun({ code, stdout, stderr }));
+function raas(args: string[]): Promise<CliRun> {
+  return runCli(args, {
+    cwd: dir,
+    env: { RAAS_URL: url, RAAS_TOKEN: ADMIN, RAAS_DATA_DIR: join(dir, ".raas") },
   });
 }
 

@@ -2,12 +2,13 @@
 // (every task passes, exit 0), a deliberately broken copy (exit 1, the failing task named), and
 // the registry through a real server (child process, memory store): register, list with task
 // counts, verify by name storing the check, show, and an unknown name in one line.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, startServer, TSX } from "./support/start-server";
+import { type CliRun, runCli } from "./support/run-cli";
+import { REPO_ROOT, startServer } from "./support/start-server";
 
 const ADMIN = "cli-env-admin-token";
 const HARBOR = join(REPO_ROOT, "environments/harbor-examples");
@@ -17,22 +18,10 @@ let server: ChildProcess;
 let url: string;
 let dir: string;
 
-/** Runs `raas …` asynchronously (a check takes a while; the server test double must keep serving). */
-function raas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, [TSX, join(REPO_ROOT, "apps/cli/src/main.ts"), ...args], {
-      cwd: dir,
-      env: { ...process.env, RAAS_URL: url, RAAS_TOKEN: ADMIN, RAAS_DATA_DIR: join(dir, ".raas") },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("close", (code) => resolveRun({ code, stdout, stderr }));
+function raas(args: string[]): Promise<CliRun> {
+  return runCli(args, {
+    cwd: dir,
+    env: { RAAS_URL: url, RAAS_TOKEN: ADMIN, RAAS_DATA_DIR: join(dir, ".raas") },
   });
 }
 

@@ -4,13 +4,14 @@
 // the environment whose verifier crashes on one task makes that task an infrastructure failure.
 // The run is stored through `benchmarks.*`: one result per task, resolved = reward >= 1, the
 // crash recorded as an error (no reward), never as unresolved with reward 0.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { appendFileSync, chmodSync, cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, startServer, TSX } from "./support/start-server";
+import { type CliRun, runCli } from "./support/run-cli";
+import { REPO_ROOT, startServer } from "./support/start-server";
 
 const ADMIN = "cli-eval-env-admin-token";
 const MATH = join(REPO_ROOT, "environments/math-verify");
@@ -22,28 +23,10 @@ let url: string;
 let dir: string;
 let copy: string;
 
-function raas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [TSX, join(REPO_ROOT, "apps/cli/src/main.ts"), ...args], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        RAAS_URL: url,
-        RAAS_TOKEN: ADMIN,
-        RAAS_DATA_DIR: join(dir, ".raas"),
-        NO_COLOR: "1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("close", (code) => done({ code, stdout, stderr }));
+function raas(args: string[]): Promise<CliRun> {
+  return runCli(args, {
+    cwd: dir,
+    env: { RAAS_URL: url, RAAS_TOKEN: ADMIN, RAAS_DATA_DIR: join(dir, ".raas") },
   });
 }
 

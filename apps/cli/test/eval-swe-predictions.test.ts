@@ -2,15 +2,15 @@
 // memory store, the swe handler over the shipped fixture bundles, real bubblewrap sandboxes). No
 // rollout runs: each prediction is graded as it is, and the run is stored and written in
 // SWE-bench's formats. Resuming the run retries the instance that errored.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, startServer, TSX } from "./support/start-server";
+import { type CliRun, runCli } from "./support/run-cli";
+import { REPO_ROOT, startServer } from "./support/start-server";
 
 const root = REPO_ROOT;
-const tsx = TSX;
 const SWE_DATA = join(root, "packages/handlers/data/swe");
 const ADMIN = "cli-eval-admin-token";
 const MODEL = "acme/patcher-v1";
@@ -18,23 +18,8 @@ let server: ChildProcess;
 let url: string;
 let dir: string;
 
-function raas(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [tsx, join(root, "apps/cli/src/main.ts"), ...args], {
-      cwd: dir,
-      env: { ...process.env, RAAS_URL: url, RAAS_TOKEN: ADMIN, NO_COLOR: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on("close", (code) => done({ code, stdout, stderr }));
-  });
+function raas(args: string[]): Promise<CliRun> {
+  return runCli(args, { cwd: dir, env: { RAAS_URL: url, RAAS_TOKEN: ADMIN } });
 }
 
 const instancesById = () => {
