@@ -1,0 +1,28 @@
+import type { Tokenizer } from "../model-family.types";
+import { type ByteLevelTokenizerParts, createByteLevelDecode } from "../qwen3/byte-level-decode";
+import { type ByteLevelEncodeParts, createByteLevelEncode } from "../qwen3/byte-level-encode";
+
+/** A tokenizer loaded by `@lenml/tokenizers` (a port of transformers.js), as far as we use it. */
+export type LibraryTokenizer = ByteLevelEncodeParts &
+  ByteLevelTokenizerParts & {
+  encode(text: string, options: { add_special_tokens: boolean }): number[];
+  decode(ids: number[], options: { skip_special_tokens: boolean }): string;
+  added_tokens?: ByteLevelEncodeParts["added_tokens"];
+  };
+
+/**
+ * Our `Tokenizer` over a library tokenizer: its own encode/decode, or for a byte-level BPE
+ * vocabulary the same ids without the library's per-piece costs (differential tests hold the fast
+ * paths to the library). Added tokens are listed only when all are matched verbatim (no strip, not
+ * normalized), because only then do they split text exactly.
+ */
+export function wrapLibraryTokenizer(inner: LibraryTokenizer): Tokenizer {
+  const added = inner.added_tokens ?? [];
+  const isVerbatim = added.every((token) => !token.lstrip && !token.rstrip && !token.normalized);
+  const decode = (ids: readonly number[]) => inner.decode([...ids], { skip_special_tokens: false });
+  return {
+    ...(isVerbatim && { addedTokens: added.map((token) => ({ text: token.content, id: token.id })) }),
+    encode: createByteLevelEncode(inner) ?? ((text) => inner.encode(text, { add_special_tokens: false })),
+    decode: createByteLevelDecode(inner, decode) ?? decode,
+  };
+}
