@@ -91,6 +91,30 @@ function describeContract(name: string, open: () => Promise<GatewayCallStore>) {
       expect(stored[2]).not.toHaveProperty("sampling");
     });
 
+    it("keeps a call's top-k logprobs when the job asked for them, and their absence", async () => {
+      const store = await open();
+      const job = `job_${freshSchemaName()}`;
+      const topLogprobs = [
+        [
+          { tokenId: 9, logprob: -0.5 },
+          { tokenId: 4, logprob: -1.5 },
+        ],
+        [
+          { tokenId: 8, logprob: -0.25 },
+          { tokenId: 3, logprob: -2 },
+        ],
+        [
+          { tokenId: 12, logprob: -0.75 },
+          { tokenId: 7, logprob: -1.125 },
+        ],
+      ];
+      await store.append(call(job, 0, { topLogprobs }));
+      await store.append(call(job, 1));
+      const stored = await store.listCalls(job);
+      expect(stored).toEqual([call(job, 0, { topLogprobs }), call(job, 1)]);
+      expect(stored[1]).not.toHaveProperty("topLogprobs");
+    });
+
     it("deletes one job's calls (a fresh attempt), leaving other jobs' alone", async () => {
       const store = await open();
       const job = `job_${freshSchemaName()}`;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZSamplingParams } from "./sampling.schema";
+import { ZTopLogprob } from "./trajectory.schema";
 
 /** An answer that did not honour the request's `tool_choice` (the gateway cannot force a tool call). */
 const ZToolChoiceViolation = z
@@ -32,6 +33,12 @@ const ZGatewayCall = z
     logprobs: z
       .array(z.number())
       .describe("Logprob of each sampled token (empty when the backend gave none)."),
+    topLogprobs: z
+      .array(z.array(ZTopLogprob))
+      .optional()
+      .describe(
+        "When the job asked for top-k logprobs (`agent.topLogprobs`): per sampled token (aligned with `responseIds`), the most likely alternatives, most likely first. Absent when none were asked for.",
+      ),
     finishReason: z
       .string()
       .nullable()

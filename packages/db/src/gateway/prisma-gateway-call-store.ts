@@ -30,6 +30,7 @@ interface GatewayCallRow {
   tool_choice_violation: unknown;
   sampling: unknown;
   overridden_sampling: unknown;
+  top_logprobs: unknown;
   created_at_ms: number;
   base_seq: number | null;
   base_prompt_tokens: number;
@@ -68,6 +69,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   { name: "base_prompt_hash", type: "int4" },
   { name: "sampling", type: "jsonb" },
   { name: "overridden_sampling", type: "jsonb" },
+  { name: "top_logprobs", type: "jsonb" },
 ];
 
 /** Writing a `(job_id, seq)` again replaces the row. */
@@ -91,7 +93,8 @@ const SELECT = `SELECT job_id, seq, call_id, parent_call_id, encode(prompt_ids, 
   encode(response_ids, 'hex') AS response_ids, encode(logprobs, 'hex') AS logprobs,
   finish_reason, backend_id, weight_version, cached_prompt_tokens, latency_ms, overhead_ms,
   messages, tools, answer, tool_choice_violation, created_at_ms, enable_thinking,
-  base_seq, base_prompt_tokens, base_messages, base_tools, base_prompt_hash, sampling, overridden_sampling
+  base_seq, base_prompt_tokens, base_messages, base_tools, base_prompt_hash, sampling, overridden_sampling,
+  top_logprobs
 FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 
 const DELETE_CALLS = `DELETE FROM gateway_calls WHERE job_id = $1`;
@@ -103,6 +106,7 @@ const STORED = {
   tools: ZGatewayCallRecord.shape.tools,
   sampling: ZGatewayCallRecord.shape.sampling.unwrap(),
   overriddenSampling: ZGatewayCallRecord.shape.overriddenSampling.unwrap(),
+  topLogprobs: ZGatewayCallRecord.shape.topLogprobs.unwrap(),
   toolChoiceViolation: ZGatewayCallRecord.shape.toolChoiceViolation.unwrap(),
 };
 
@@ -147,6 +151,7 @@ function callValues({ record, base }: Append): unknown[] {
     base && base.promptTokens > 0 ? hashTokenPrefix(record.promptIds, base.promptTokens) : null,
     jsonParam(record.sampling ?? null),
     jsonParam(record.overriddenSampling ?? null),
+    jsonParam(record.topLogprobs ?? null),
   ];
 }
 
@@ -209,6 +214,14 @@ function fromRow(row: GatewayCallRow, earlier: ReadonlyMap<number, TGatewayCallR
   }
   if (row.sampling !== null) {
     record.sampling = parseJsonColumn(STORED.sampling, parsedJson(row.sampling), site("sampling"));
+  }
+  // Absent, as the gateway gave it, unless the job asked for top-k logprobs.
+  if (row.top_logprobs != null) {
+    record.topLogprobs = parseJsonColumn(
+      STORED.topLogprobs,
+      parsedJson(row.top_logprobs),
+      site("top_logprobs"),
+    );
   }
   if (row.overridden_sampling !== null) {
     const overridden = parsedJson(row.overridden_sampling);

@@ -11,6 +11,9 @@ function copyRecord(record: TGatewayCallRecord): TGatewayCallRecord {
     promptIds: record.promptIds.slice(),
     responseIds: record.responseIds.slice(),
     logprobs: record.logprobs.slice(),
+    ...(record.topLogprobs && {
+      topLogprobs: record.topLogprobs.map((position) => position.map((alt) => ({ ...alt }))),
+    }),
     messages: structuredClone(record.messages),
     tools: structuredClone(record.tools),
     answer: structuredClone(record.answer),

@@ -88,6 +88,8 @@ export function buildGatewayCallRecord(input: {
     promptIds: call.prompt.promptIds,
     responseIds: cut.responseIds,
     logprobs: cut.logprobs,
+    // Only what the job asked for, cut like the ids (a stop string keeps a prefix of them).
+    ...(generated.topLogprobs && { topLogprobs: generated.topLogprobs.slice(0, cut.responseIds.length) }),
     finishReason: answered.finishReason,
     backendId: generated.backendId,
     weightVersion: generated.weightVersion,
