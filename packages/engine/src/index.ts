@@ -12,6 +12,7 @@ export {
 } from "./agent/agent-loop.types";
 export type { AgentLoopRequest, AgentLoopRunner } from "./agent/agent-loop-runner.types";
 export { defaultObservation } from "./agent/observation-text";
+export { scoreWithTeacher } from "./agent/teacher-scoring";
 
 export {
   BackendDirectory,
@@ -83,6 +84,8 @@ export type {
   InferencePool,
   InferenceRouter,
   SamplingParams,
+  ScorePromptRequest,
+  ScorePromptResult,
   TopLogprob,
   WeightVersionSpan,
 } from "./ports/inference-pool.port";

@@ -166,6 +166,7 @@ export {
   ZStep,
   ZStepStats,
 } from "./step-result.schema";
+export { type TTeacher, type TTeacherScore, ZTeacher } from "./teacher.schema";
 export {
   checkTokenDrift,
   type DriftViolation,

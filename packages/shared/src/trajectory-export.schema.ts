@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ZStageTimings } from "./job.schema";
 import { ZFailureKind, ZFailureLabel, ZJobStatus } from "./job-status";
 import { ZSamplingParams } from "./sampling.schema";
+import { ZExportedTeacher } from "./teacher.schema";
 import { ZTopLogprob, ZWeightVersionSpan } from "./trajectory.schema";
 import { ZExportedTurnReward } from "./turn-reward.schema";
 
@@ -144,6 +145,15 @@ export const ZTrajectoryExport = z
       .describe(
         "Present when the job asked for top-k logprobs (`agent.topLogprobs`): same length as `tokens`, the most likely alternatives at each sampled token (most likely first; the sampled token among them), null where `lossMask` is 0 and on turns stored without them. Absent when no turn has them.",
       ),
+    teacherLogprobs: z
+      .array(z.number().nullable())
+      .optional()
+      .describe(
+        "Present when the job named a teacher (`agent.teacher`, a step's `teacher`) and it scored the trajectory: same length as `tokens`, the teacher's logprob of each sampled token given every token before it where `lossMask` is 1, null where it is 0 (on-policy distillation). Absent when the teacher is missing; `teacher` says why.",
+      ),
+    teacher: ZExportedTeacher.optional().describe(
+      "Present when the job named a teacher: which one, and whether `teacherLogprobs` are there (and why not).",
+    ),
     versions: z
       .array(z.number().int().min(-1))
       .describe(

@@ -7,7 +7,7 @@ import type {
   JobTransitionWrite,
   StoredJob,
 } from "@raas/engine";
-import type { TJobListQuery, TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
+import type { TJobListQuery, TSandboxEvent, TTeacherScore, TToolCall, TTurn } from "@raas/shared";
 import { TrajectoryArchive } from "../archive/trajectory-archive";
 import { fromJobRow, fromStoredJobRow } from "../codec/job-row-codec";
 import { fromSandboxEventRow, fromToolCallRow, fromTurnRows } from "../codec/trajectory-codec";
@@ -15,6 +15,7 @@ import type { Prisma, PrismaClient } from "../generated/client";
 import type { SqlExecutor } from "../sql/sql-executor";
 import { jobListWhere, UNFINISHED } from "./job-list-where";
 import { insertJobRows, transitionJobRows, updateJobRows } from "./job-writes";
+import { fromTeacherScoreRow, upsertTeacherScoreRows } from "./teacher-score-rows";
 import { insertSandboxEventRows, upsertToolCallRows, upsertTurnRows } from "./trajectory-writes";
 import { TurnPrefixCache } from "./turn-prefix-cache";
 
@@ -193,11 +194,22 @@ export class PrismaJobStore implements JobStore {
     return (await this.#archive.readArchived(jobId))?.turns ?? [];
   }
 
+  /** One row per job: a later score of the job replaces the earlier. */
+  appendTeacherScores(scores: readonly TTeacherScore[]): Promise<void> {
+    return upsertTeacherScoreRows(this.#sql, scores);
+  }
+
+  async getTeacherScore(jobId: string): Promise<TTeacherScore | null> {
+    const row = await this.#prisma.teacherScore.findUnique({ where: { jobId } });
+    return row ? fromTeacherScoreRow(row) : null;
+  }
+
   async deleteTrajectory(jobId: string): Promise<void> {
     this.#lastTurns.forget(jobId);
     await this.#prisma.$transaction([
       this.#prisma.toolCall.deleteMany({ where: { jobId } }),
       this.#prisma.turn.deleteMany({ where: { jobId } }),
+      this.#prisma.teacherScore.deleteMany({ where: { jobId } }),
     ]);
   }
 

@@ -1,5 +1,6 @@
 import type {
   TJob,
+  TTeacherScore,
   TTokenBreak,
   TToolCall,
   TTrajectoryExport,
@@ -8,6 +9,7 @@ import type {
   TWeightVersionSpan,
 } from "@raas/shared";
 import { exportTurnRewards } from "./exported-turn-rewards";
+import { exportTeacher } from "./teacher-export";
 import { findTokenBreak } from "./token-break";
 import { tokenVersions } from "./token-versions";
 
@@ -25,12 +27,14 @@ type TTopLogprobs = NonNullable<TTurn["topLogprobs"]>[number];
  * is never presented as exact. The integer weight version per token comes from the same spans
  * the turns export (-1 off the sampled tokens). Per-step rewards (the verifier's, the tools') are
  * aligned to the turns' spans. Top-k logprobs, when the job asked for them, align like logprobs
- * (null off the sampled tokens) and are left out when no turn has them.
+ * (null off the sampled tokens) and are left out when no turn has them. A teacher's logprobs
+ * (on-policy distillation) align the same way (`teacher-export.ts`).
  */
 export function buildTrajectoryExport(
   job: TJob,
   storedTurns: readonly TTurn[],
   toolCalls: readonly TToolCall[] = [],
+  teacherScore: TTeacherScore | null = null,
 ): TTrajectoryExport {
   const turns = [...storedTurns].sort((a, b) => a.index - b.index);
   const tokens: number[] = [];
@@ -94,6 +98,7 @@ export function buildTrajectoryExport(
     logprobs,
     versions: tokenVersions(tokens.length, spans),
     ...(hasTopLogprobs && { topLogprobs }),
+    ...exportTeacher(teacherScore, job, { tokens, lossMask, tokenExact: tokenBreak === null }),
     logprobsComplete,
     promptLength: turns[0]?.promptIds.length ?? 0,
     turns: spans,

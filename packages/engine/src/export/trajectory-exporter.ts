@@ -13,10 +13,14 @@ export interface TrajectoryExporterOptions {
   findJob(id: string): Promise<TJob | null>;
 }
 
-/** A job's stored turns and tool calls (their rewards) as one export. */
+/** A job's stored turns, tool calls (their rewards) and teacher score as one export. */
 async function exportStored(store: JobStore, job: TJob): Promise<TTrajectoryExport> {
-  const [turns, toolCalls] = await Promise.all([store.listTurns(job.id), store.listToolCalls(job.id)]);
-  return buildTrajectoryExport(job, turns, toolCalls);
+  const [turns, toolCalls, teacherScore] = await Promise.all([
+    store.listTurns(job.id),
+    store.listToolCalls(job.id),
+    store.getTeacherScore(job.id),
+  ]);
+  return buildTrajectoryExport(job, turns, toolCalls, teacherScore);
 }
 
 /** Exports stored trajectories for training, one job or a batch page by page, from the store. */

@@ -1,4 +1,4 @@
-import type { TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
+import type { TSandboxEvent, TTeacherScore, TToolCall, TTurn } from "@raas/shared";
 import type { EngineLogger } from "../engine.types";
 import { type Clock, systemClock } from "../ports/clock.port";
 import type { JobHandoff, JobPatch, JobRecord, JobTransitionWrite } from "../ports/job-record.types";
@@ -55,6 +55,7 @@ export class StoreWriter {
   #turns: TTurn[] = [];
   #toolCalls: TToolCall[] = [];
   #sandboxEvents: TSandboxEvent[] = [];
+  #teacherScores: TTeacherScore[] = [];
   #timer: ReturnType<typeof setTimeout> | null = null;
   #flushing: Promise<void> | null = null;
   #pendingCount = 0;
@@ -129,6 +130,11 @@ export class StoreWriter {
     this.#touch();
   }
 
+  teacherScore(score: TTeacherScore): void {
+    this.#teacherScores.push(score);
+    this.#touch();
+  }
+
   /** Writes everything pending now and resolves when it is committed. */
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
@@ -165,12 +171,14 @@ export class StoreWriter {
     const turns = this.#turns;
     const toolCalls = this.#toolCalls;
     const sandboxEvents = this.#sandboxEvents;
+    const teacherScores = this.#teacherScores;
     this.#inserts = new Map();
     this.#updates = new Map();
     this.#transitions = new Map();
     this.#turns = [];
     this.#toolCalls = [];
     this.#sandboxEvents = [];
+    this.#teacherScores = [];
     this.#pendingCount = 0;
 
     if (inserts.size > 0) {
@@ -195,6 +203,11 @@ export class StoreWriter {
       "sandbox events",
       () => this.#store.appendSandboxEvents(sandboxEvents),
       sandboxEvents.length,
+    );
+    await this.#retrying(
+      "teacher scores",
+      () => this.#store.appendTeacherScores(teacherScores),
+      teacherScores.length,
     );
   }
 

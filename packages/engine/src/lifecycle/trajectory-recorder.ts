@@ -32,5 +32,6 @@ export function createRecorder(
     },
     toolCall: (call) => writer.toolCall({ ...call, jobId, createdAtMs: clock.now() }),
     sandboxEvent: (event) => writer.sandboxEvent({ ...event, jobId }),
+    teacherScore: (score) => writer.teacherScore({ ...score, jobId, createdAtMs: clock.now() }),
   };
 }

@@ -2,6 +2,7 @@ import {
   isTerminalStatus,
   type TJobListQuery,
   type TSandboxEvent,
+  type TTeacherScore,
   type TToolCall,
   type TTurn,
 } from "@raas/shared";
@@ -27,6 +28,7 @@ export class MemoryJobStore implements JobStore {
   readonly #turns = new Map<string, TTurn[]>();
   readonly #toolCalls = new Map<string, TToolCall[]>();
   readonly #sandboxEvents: TSandboxEvent[] = [];
+  readonly #teacherScores = new Map<string, TTeacherScore>();
 
   async insertJobs(jobs: readonly JobRecord[]): Promise<void> {
     for (const job of jobs) {
@@ -160,9 +162,18 @@ export class MemoryJobStore implements JobStore {
     );
   }
 
+  async appendTeacherScores(scores: readonly TTeacherScore[]): Promise<void> {
+    for (const score of scores) this.#teacherScores.set(score.jobId, structuredClone(score));
+  }
+
+  async getTeacherScore(jobId: string): Promise<TTeacherScore | null> {
+    return structuredClone(this.#teacherScores.get(jobId) ?? null);
+  }
+
   async deleteTrajectory(jobId: string): Promise<void> {
     this.#turns.delete(jobId);
     this.#toolCalls.delete(jobId);
+    this.#teacherScores.delete(jobId);
   }
 
   async appendSandboxEvents(events: readonly TSandboxEvent[]): Promise<void> {

@@ -1,3 +1,4 @@
+import type { TTeacher } from "@raas/shared";
 import type {
   BackendReportedCounters,
   BackendSnapshot,
@@ -79,6 +80,26 @@ export interface GenerateResult {
   pausedMs?: number;
 }
 
+/** Scoring a token sequence on a teacher: the logprob of each token given the ones before it. */
+export interface ScorePromptRequest {
+  /** The job whose trajectory is scored (logs, and the router's bookkeeping). */
+  jobId: string;
+  /** The ids to score, at least 2 (the first has no logprob). */
+  promptIds: readonly number[];
+  /** The backends that may score it: any of a policy's, or one backend. */
+  teacher: TTeacher;
+  signal?: AbortSignal;
+  /** Absolute deadline (epoch ms) for the call. */
+  deadlineMs?: number;
+}
+
+export interface ScorePromptResult {
+  /** One per id of `promptIds`: null for the first, the teacher's logprob for each other. */
+  logprobs: (number | null)[];
+  /** The backend that scored. */
+  backendId: string;
+}
+
 /** The training run a job's generations are charged to when in-flight capacity is shared fairly. */
 export interface GenerationFlow {
   /** The run's id; requests of no run share one flow (`""`). */
@@ -101,6 +122,12 @@ export type GenerationPolicyResolver = (jobId: string) => string | null;
 /** Routes generations to inference backends (vLLM, SGLang, NeMo-RL, simulator). */
 export interface InferencePool {
   generate(request: GenerateRequest): Promise<GenerateResult>;
+  /**
+   * Scores `promptIds` on the teacher (on-policy distillation). Throws an inference failure when
+   * no backend of the teacher can take it, or its kind cannot score prompts. Pools without
+   * teachers need not implement it.
+   */
+  scorePrompt?(request: ScorePromptRequest): Promise<ScorePromptResult>;
   /** The job is done: forget its sticky backend. */
   releaseJob(jobId: string): void;
   /**

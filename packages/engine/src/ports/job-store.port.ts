@@ -1,4 +1,4 @@
-import type { TJobListQuery, TSandboxEvent, TToolCall, TTurn } from "@raas/shared";
+import type { TJobListQuery, TSandboxEvent, TTeacherScore, TToolCall, TTurn } from "@raas/shared";
 import type { JobPatch, JobRecord, JobTransitionWrite, StoredJob } from "./job-record.types";
 
 export interface JobListPage {
@@ -54,7 +54,11 @@ export interface JobStore {
   appendToolCalls(calls: readonly TToolCall[]): Promise<void>;
   listTurns(jobId: string): Promise<TTurn[]>;
   listToolCalls(jobId: string): Promise<TToolCall[]>;
-  /** Removes a job's turns and tool calls (before a restarted job records a new attempt). */
+  /** Stores teacher scores; a job's later score replaces its earlier one (a retried flush, a new attempt). */
+  appendTeacherScores(scores: readonly TTeacherScore[]): Promise<void>;
+  /** The job's teacher score, or null when none was recorded. */
+  getTeacherScore(jobId: string): Promise<TTeacherScore | null>;
+  /** Removes a job's turns, tool calls and teacher score (before a restarted job records a new attempt). */
   deleteTrajectory(jobId: string): Promise<void>;
   appendSandboxEvents(events: readonly TSandboxEvent[]): Promise<void>;
   listSandboxEvents(filter: { jobId?: string; sandboxId?: string; limit?: number }): Promise<TSandboxEvent[]>;

@@ -1,4 +1,4 @@
-import type { TSandboxEvent, TStage, TToolCall, TTurn, TTurnReward } from "@raas/shared";
+import type { TSandboxEvent, TStage, TTeacherScore, TToolCall, TTurn, TTurnReward } from "@raas/shared";
 import type { z } from "zod";
 import type { AgentLoopRunner } from "../agent/agent-loop-runner.types";
 import type { JobRecord } from "./job-record.types";
@@ -10,6 +10,8 @@ export interface TrajectoryRecorder {
   turn(turn: Omit<TTurn, "jobId" | "createdAtMs">): void;
   toolCall(call: Omit<TToolCall, "jobId" | "createdAtMs">): void;
   sandboxEvent(event: Omit<TSandboxEvent, "jobId">): void;
+  /** The teacher's scores of the finished trajectory (or why there are none); once per attempt. */
+  teacherScore?(score: Omit<TTeacherScore, "jobId" | "createdAtMs">): void;
 }
 
 export interface StageContext<P> {
