@@ -141,7 +141,9 @@ describe("runAgentLoop", () => {
       (first?.promptIds.length ?? 0) + (turn1?.responseIds.length ?? 0),
     );
     expect(second?.promptIds.slice(0, first?.promptIds.length)).toEqual(first?.promptIds);
-    expect(decode(appended ?? [])).toBe(`|O:${JSON.stringify([{ role: "tool", content: "ran ls" }])}|A:`);
+    expect(decode(appended ?? [])).toBe(
+      `|O:${JSON.stringify([{ role: "tool", content: "ran ls", toolName: "bash" }])}|A:`,
+    );
     expect(first?.sampling).toMatchObject({ temperature: 0.7, seed: 5, maxTokens: 4_096, stopTokenIds: [0] });
 
     expect(rec.turns.map((t) => t.index)).toEqual([0, 1]);

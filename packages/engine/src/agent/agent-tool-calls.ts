@@ -70,7 +70,9 @@ function recordMistake(
 ) {
   const { state, turnIndex } = turn;
   state.events.push({ type, turnIndex, message });
-  turn.observations.push({ role: "tool", content: message });
+  // A malformed call has no name to answer from.
+  const toolName = type === "malformed_tool_call" ? undefined : name;
+  turn.observations.push({ role: "tool", content: message, ...(toolName && { toolName }) });
   state.options.recorder?.toolCall({
     turnIndex,
     index: turn.callIndex++,
@@ -115,6 +117,7 @@ async function callTool(turn: TurnCalls, call: ChatToolCall, remainingMs: number
   turn.observations.push({
     role: "tool",
     content: truncateMiddle(state.formatObservation(call, result), limits.maxObservationChars),
+    toolName: call.name,
   });
 }
 

@@ -30,6 +30,8 @@ export interface ParsedChatResponse {
 export interface ChatObservation {
   role: "tool" | "user";
   content: string;
+  /** The tool a `tool` observation answers (harmony addresses results as `functions.NAME`). */
+  toolName?: string;
 }
 
 /** The opening of an agent conversation. */
