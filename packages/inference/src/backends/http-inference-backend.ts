@@ -1,14 +1,16 @@
 import type { BackendReportedCounters } from "@raas/engine";
 import type { JsonHttpClient } from "../http/json-http-client";
-import { isInferenceFailure } from "../inference-failure";
+import { inferenceFailure, isInferenceFailure } from "../inference-failure";
 import type {
   BackendCodec,
   BackendGenerateRequest,
   BackendGeneration,
   BackendKind,
+  BackendScoreRequest,
   InferenceBackend,
 } from "./inference-backend.types";
 import { nemoGenerateCodec } from "./nemo-generate.codec";
+import { type ScoringCodec, sglangPromptScoringCodec, vllmPromptScoringCodec } from "./prompt-scoring.codec";
 import { sglangGenerateCodec } from "./sglang-generate.codec";
 import { vllmCompletionsCodec } from "./vllm-completions.codec";
 import { readVllmMetrics } from "./vllm-metrics.parser";
@@ -17,6 +19,12 @@ const CODECS: Record<BackendKind, BackendCodec> = {
   vllm: vllmCompletionsCodec,
   sglang: sglangGenerateCodec,
   "nemo-rl": nemoGenerateCodec,
+};
+
+/** Kinds that can score a prompt; NeMo-RL `/generate` returns no prompt logprobs. */
+const SCORING_CODECS: Partial<Record<BackendKind, ScoringCodec>> = {
+  vllm: vllmPromptScoringCodec,
+  sglang: sglangPromptScoringCodec,
 };
 
 export interface HttpInferenceBackendOptions {
@@ -90,6 +98,25 @@ export class HttpInferenceBackend implements InferenceBackend {
       if (generation.responseIds.length > 0) request.onTokens?.(generation.responseIds, generation.logprobs);
       return generation;
     }
+  }
+
+  async scorePrompt(request: BackendScoreRequest): Promise<(number | null)[]> {
+    const codec = SCORING_CODECS[this.kind];
+    if (!codec) {
+      throw inferenceFailure(
+        "bad-response",
+        `backend ${this.id} is ${this.kind}, which cannot score prompts`,
+        {
+          backendId: this.id,
+        },
+      );
+    }
+    const body = await this.options.client.postJson(
+      `${this.baseUrl}${codec.path}`,
+      codec.buildRequest(request.promptIds, this.options.model),
+      { backendId: this.id, signal: request.signal, deadlineMs: request.deadlineMs },
+    );
+    return codec.parseResponse(body, this.id, request.promptIds);
   }
 
   async checkHealth(timeoutMs: number): Promise<boolean> {

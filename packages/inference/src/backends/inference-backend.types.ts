@@ -67,12 +67,25 @@ export interface BackendCodec {
   parseResponse(body: unknown, backendId: string | null, request?: BackendGenerateRequest): BackendGeneration;
 }
 
+/** Scoring a token sequence (a teacher's `prompt_logprobs`). */
+export interface BackendScoreRequest {
+  promptIds: readonly number[];
+  signal?: AbortSignal;
+  /** Absolute deadline, epoch ms. */
+  deadlineMs?: number;
+}
+
 /** One inference server speaking token ids. */
 export interface InferenceBackend {
   readonly id: string;
   readonly kind: BackendKind;
   readonly baseUrl: string;
   generate(request: BackendGenerateRequest): Promise<BackendGeneration>;
+  /**
+   * The logprob of each prompt id given the ids before it (null for the first). Absent, or
+   * throwing, on a kind that cannot score prompts (NeMo-RL `/generate`).
+   */
+  scorePrompt?(request: BackendScoreRequest): Promise<(number | null)[]>;
   /** True when `generate` honours `interrupt` (hands over partial tokens); false behaves as `wait`. */
   readonly canInterrupt?: boolean;
   /** True when the server answers its health endpoint with 2xx within the timeout. */

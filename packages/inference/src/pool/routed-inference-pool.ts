@@ -10,6 +10,8 @@ import type {
   InferencePool,
   InferenceRouter,
   PolicySink,
+  ScorePromptRequest,
+  ScorePromptResult,
 } from "@raas/engine";
 import { DEFAULT_POLICY_ID, requestFailure, type TPolicyState } from "@raas/shared";
 import { HttpInferenceBackend } from "../backends/http-inference-backend";
@@ -26,6 +28,7 @@ import {
 } from "./inflight-share-gate";
 import { DEFAULT_OUTAGE_BUDGET_MS, outageExhausted, outageWaitMs, waitOutOutage } from "./outage-wait";
 import { PolicyGate } from "./policy-gate";
+import { scorePromptOnTeacher } from "./prompt-scoring";
 
 export interface RoutedInferencePoolOptions {
   /** The engine's routing policy (its `StickyRouter`); the pool only executes its decisions. */
@@ -148,6 +151,22 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
       }
     }
     return mergeGenerationPieces(pieces, pausedMs);
+  }
+
+  /**
+   * Scores a sequence on a teacher (on-policy distillation): a backend by id, or one of a teacher
+   * policy's. Not held at any weight-sync gate: the teacher's weights are not being trained.
+   */
+  scorePrompt(request: ScorePromptRequest): Promise<ScorePromptResult> {
+    return scorePromptOnTeacher(
+      {
+        router: this.router,
+        now: this.now,
+        backendOf: (backendId) => this.backends.get(backendId)?.backend,
+        defaultTimeoutMs: this.options.defaultTimeoutMs ?? 600_000,
+      },
+      request,
+    );
   }
 
   /**
