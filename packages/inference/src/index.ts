@@ -7,7 +7,7 @@ export type {
 
 export { vllmCompletionsCodec } from "./backends/vllm-completions.codec";
 
-export { createQwen3ChatFormat } from "./chat-format/model-chat-format";
+export { createGptOssChatFormat, createQwen3ChatFormat } from "./chat-format/model-chat-format";
 export { TokenConversation } from "./conversation/token-conversation";
 
 export { InferenceGateway } from "./gateway/inference-gateway";
@@ -21,6 +21,7 @@ export type {
   ModelFamilyAdapter,
   ToolCall,
 } from "./model/model-family.types";
+export { createGptOssModelFamily } from "./model/harmony/gpt-oss-model-family";
 export { createQwen3ModelFamily } from "./model/qwen3/qwen3-model-family";
 export { loadQwen3LibraryEncode, loadQwen3Tokenizer } from "./model/qwen3/qwen3-tokenizer";
 export { createSegmentCachedTokenizer } from "./model/segment-cached-tokenizer";

@@ -1,6 +1,8 @@
 import type { ChatFormat, ParsedChatResponse } from "@raas/engine";
+import { createGptOssModelFamily } from "../model/harmony/gpt-oss-model-family";
 import type { ChatMessage, ModelFamilyAdapter } from "../model/model-family.types";
 import { createQwen3ModelFamily } from "../model/qwen3/qwen3-model-family";
+import { isTurnClosed } from "../model/turn-end";
 
 /**
  * The engine's `ChatFormat` port over a model family: templates with the family's chat template,
@@ -33,8 +35,8 @@ function createModelChatFormat(family: ModelFamilyAdapter): ChatFormat {
     },
     renderObservations({ responseIds, observations, enableThinking }) {
       const text = family.renderContinuation(
-        observations.map((observation) => ({ role: observation.role, content: observation.content })),
-        { hasEndOfTurn: responseIds.at(-1) === family.endOfTurnId, enableThinking: enableThinking ?? true },
+        observations.map(({ role, content, toolName }) => ({ role, content, ...(toolName && { toolName }) })),
+        { hasEndOfTurn: isTurnClosed(family, responseIds.at(-1)), enableThinking: enableThinking ?? true },
       );
       return tokenizer.encode(text);
     },
@@ -44,5 +46,10 @@ function createModelChatFormat(family: ModelFamilyAdapter): ChatFormat {
 
 /** Qwen3's chat format (ChatML, `<think>`, Hermes tool calls) with its real tokenizer. */
 export function createQwen3ChatFormat(family: ModelFamilyAdapter = createQwen3ModelFamily()): ChatFormat {
+  return createModelChatFormat(family);
+}
+
+/** gpt-oss's chat format (harmony: channels, `functions.NAME` calls) with its real tokenizer. */
+export function createGptOssChatFormat(family: ModelFamilyAdapter = createGptOssModelFamily()): ChatFormat {
   return createModelChatFormat(family);
 }

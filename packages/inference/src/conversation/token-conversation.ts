@@ -1,4 +1,5 @@
 import type { ChatMessage, ModelFamilyAdapter, PromptOptions } from "../model/model-family.types";
+import { isTurnClosed } from "../model/turn-end";
 
 /** One model turn inside a conversation, as offsets into the conversation's ids. */
 export interface ConversationTurn {
@@ -82,7 +83,7 @@ export class TokenConversation {
    */
   appendMessages(messages: readonly ChatMessage[]): number[] {
     if (!this.isAwaitingMessages) throw new Error("appendMessages needs a response to follow");
-    const hasEndOfTurn = this.ids.at(-1) === this.family.endOfTurnId;
+    const hasEndOfTurn = isTurnClosed(this.family, this.ids.at(-1));
     const text = this.family.renderContinuation(messages, {
       hasEndOfTurn,
       enableThinking: this.enableThinking,

@@ -1,5 +1,6 @@
 import type { TOpenAiMessage } from "@raas/shared";
 import type { ModelFamilyAdapter, ToolSpec } from "../model/model-family.types";
+import { isTurnClosed } from "../model/turn-end";
 import { messageKey, toChatMessage } from "./openai-messages";
 
 /** What the prompt builder remembers of an earlier call of the session. */
@@ -51,7 +52,7 @@ export function buildGatewayPrompt(input: {
     const rest = messages.slice(parent.messageKeys.length + 1);
     const text = family.renderContinuation(
       rest.map((message, i) => toChatMessage(message, parent.messageKeys.length + 1 + i)),
-      { hasEndOfTurn: parent.responseIds.at(-1) === family.endOfTurnId, enableThinking },
+      { hasEndOfTurn: isTurnClosed(family, parent.responseIds.at(-1)), enableThinking },
     );
     return {
       promptIds: [...parent.promptIds, ...parent.responseIds, ...family.tokenizer.encode(text)],

