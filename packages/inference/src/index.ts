@@ -17,11 +17,11 @@ export { toChatMessage, toToolSpecs } from "./gateway/openai-messages";
 export { JsonHttpClient } from "./http/json-http-client";
 export { type InferenceFailure, isInferenceFailure } from "./inference-failure";
 export { JudgeBackendPool, type JudgeBackendRegistration } from "./judge/judge-backend-pool";
+export { createGptOssModelFamily } from "./model/harmony/gpt-oss-model-family";
 export type {
   ModelFamilyAdapter,
   ToolCall,
 } from "./model/model-family.types";
-export { createGptOssModelFamily } from "./model/harmony/gpt-oss-model-family";
 export { createQwen3ModelFamily } from "./model/qwen3/qwen3-model-family";
 export { loadQwen3LibraryEncode, loadQwen3Tokenizer } from "./model/qwen3/qwen3-tokenizer";
 export { createSegmentCachedTokenizer } from "./model/segment-cached-tokenizer";
