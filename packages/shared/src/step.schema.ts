@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ZTaskSampling } from "./curriculum.schema";
 import { ZId, zIdString, zJsonObjectWithoutNul } from "./id.schema";
 import { ZStageTimeoutsMs } from "./job.schema";
+import { ZTeacher } from "./teacher.schema";
 
 /** One task of an inline task source: what every member of its group runs. */
 export const ZStepTask = z
@@ -111,6 +112,9 @@ export const ZCreateStepRequest = z
       .describe(
         "Agent-loop and sampling overrides (`temperature`, `maxTurns`, …) merged into each task payload's `agent` field.",
       ),
+    teacher: ZTeacher.optional().describe(
+      "On-policy distillation: each member's finished trajectory is scored once on this teacher (`{ policyId }` or `{ backendId }`; set as each task payload's `agent.teacher`), and its export carries `teacherLogprobs` aligned to the tokens. A teacher failure never fails a member: its export says the teacher is missing and why. Default: none.",
+    ),
     timeoutsMs: ZStageTimeoutsMs.optional(),
     priority: z.number().int().min(-1_000_000).max(1_000_000).default(0).describe("Job priority. Default 0."),
     dynamicSampling: ZDynamicSampling.prefault({}),

@@ -1,4 +1,4 @@
-import { ZHarnessSamplingMode } from "@raas/shared";
+import { ZHarnessSamplingMode, ZTeacher } from "@raas/shared";
 import { z } from "zod";
 
 /** Per-job overrides of the agent loop and sampling; every field optional. */
@@ -67,6 +67,9 @@ export const ZAgentOverrides = z
       .describe(
         "Top-k logprobs to keep per sampled token, 1..20 (vLLM `logprobs: k`, SGLang `top_logprobs_num: k`): stored on each turn and exported aligned to the response tokens. Default: none asked for. Not supported by NeMo-RL `/generate` backends.",
       ),
+    teacher: ZTeacher.optional().describe(
+      "On-policy distillation: when RUN ends, the trajectory (the last prompt + response) is scored once on this teacher — `{ policyId }` (a backend registered under that policy) or `{ backendId }` — and the export carries `teacherLogprobs` aligned to the tokens. A teacher that fails leaves the trajectory as it is, with the teacher reported missing and why. vLLM and SGLang backends can score; NeMo-RL cannot. Default: none.",
+    ),
     enableThinking: z.boolean().optional().describe("Qwen3 thinking block on or off. Default true."),
     harnessSampling: ZHarnessSamplingMode.optional().describe(
       "`harness` jobs: what the gateway does with sampling fields the harness sends (`temperature`, `top_p`, `top_k`, `min_p`, `seed`, penalties, `logit_bias`, …) that differ from this job's — `override` (default) ignores them and samples with the job's, `reject` answers 400 naming them. Other handlers sample with the job's settings only.",

@@ -5,6 +5,8 @@ import {
   type AgentLoopRunner,
   type RunContext,
   runAgentLoop,
+  scoreWithTeacher,
+  systemClock,
 } from "@raas/engine";
 import { checkTokenDrift, policyFailure } from "@raas/shared";
 import type {
@@ -23,8 +25,9 @@ import { resolveJobSampling } from "./job-sampling";
 const DEFAULT_AGENT_CWD = "/workspace";
 
 /**
- * RUN: the agent loop in the INIT sandbox (closed when RUN ends unless EVAL keeps it), a
- * `failOn` stop failing as `agent`, then `collect` and the token drift check. `runner` plays the
+ * RUN: the agent loop in the INIT sandbox (closed when RUN ends unless EVAL keeps it), the
+ * teacher's scoring when the job names one, a `failOn` stop failing as `agent`, then `collect`
+ * and the token drift check. `runner` plays the
  * agent instead of the built-in loop (a harness); everything around it stays the kind's own.
  */
 export async function runAgentStage<P extends TAgentTaskBase, S, A>(
@@ -45,6 +48,19 @@ export async function runAgentStage<P extends TAgentTaskBase, S, A>(
     signal: ctx.signal,
   });
   const summary = summarize(loop);
+  // Before the policy's own failure is thrown: such a trajectory is trainable, so it is scored too.
+  const teacher = ctx.payload.agent?.teacher;
+  if (teacher) {
+    await scoreWithTeacher({
+      jobId: ctx.job.id,
+      inference: binding.deps.inference,
+      teacher,
+      turns: loop.turns,
+      recorder: ctx.record,
+      signal: ctx.signal,
+      clock: systemClock,
+    });
+  }
   if (binding.failOn.has(loop.stopReason)) {
     throw policyFailure(`the agent stopped with ${loop.stopReason}: ${loop.stopMessage}`);
   }
@@ -92,6 +108,7 @@ async function runJobAgentLoop<P extends TAgentTaskBase, S, A>(
     topK: _topK,
     seed: _seed,
     topLogprobs: _topLogprobs,
+    teacher: _teacher,
     ...limitOverrides
   } = overrides;
   const limits: AgentLoopLimits = { ...defaults.limits, ...definition.limits, ...limitOverrides };

@@ -43,4 +43,13 @@ describe("memberSubmitRequest", () => {
       metadata: { slot: 0, taskId: "t" },
     });
   });
+
+  it("names the step's teacher in every member's agent overrides", () => {
+    const teacher = { policyId: "teacher" };
+    const withTeacher = { ...step, request: { priority: 0, teacher } } as unknown as StepRecord;
+    const g = group([pendingMember(0, 1)]);
+    const request = memberSubmitRequest(withTeacher, g, g.members[0]!);
+    expect(request.payload).toEqual({ question: "1+1", agent: { maxTurns: 3, teacher } });
+    expect(memberSubmitRequest(step, g, g.members[0]!).payload).not.toHaveProperty("agent.teacher");
+  });
 });

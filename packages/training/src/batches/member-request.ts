@@ -6,7 +6,8 @@ import { dispatchPriorityBoost } from "./pilot-dispatch";
 /**
  * The job of one group slot: the task's payload (with the step's `agent` overrides merged in and
  * a seed per sample, so members of a group do not sample alike), keyed by group, slot and
- * dispatch so that a resubmit after a restart returns the same job. The run's priority is added to
+ * dispatch so that a resubmit after a restart returns the same job. The step's teacher becomes
+ * each payload's `agent.teacher`. The run's priority is added to
  * the step's and its fair share rides in the metadata (`share`, read by the engine's scheduler);
  * the job generates on the run's policy.
  */
@@ -24,6 +25,10 @@ export function memberSubmitRequest(
     const base = typeof agent.seed === "number" ? agent.seed : hashSeed(group.id);
     agent.seed = (base + member.slot * 7_919 + member.pastJobIds.length * 104_729) % 2_147_483_647;
     payload.agent = agent;
+  }
+  if (request.teacher !== undefined) {
+    const agent = (payload.agent as Record<string, unknown> | undefined) ?? {};
+    payload.agent = { ...agent, teacher: request.teacher };
   }
   return {
     kind: group.task.kind,
