@@ -17,6 +17,7 @@ from .models import (
     StepJobFailures,
     StepStats,
     StepTrajectory,
+    TeacherReport,
     TokenBreak,
     TurnReward,
     TurnSpan,
@@ -25,7 +26,15 @@ from .models import (
     WeightVersionSpan,
 )
 from .operations import BackendRegistered, Dataset, NextGroups, RunCreated, StepCreated
-from .requests import AdaptiveSampling, DynamicSampling, StageTimeoutsMs, Staleness, StepTask, UniformSampling
+from .requests import (
+    AdaptiveSampling,
+    DynamicSampling,
+    StageTimeoutsMs,
+    Staleness,
+    StepTask,
+    Teacher,
+    UniformSampling,
+)
 from .wire import WireFormatError
 
 __all__ = [
@@ -57,6 +66,8 @@ __all__ = [
     "StepStats",
     "StepTask",
     "StepTrajectory",
+    "Teacher",
+    "TeacherReport",
     "TokenBreak",
     "UniformSampling",
     "TurnReward",

@@ -114,13 +114,16 @@ class RaasClient:
         shuffle_seed: int | None = None,
         task_sampling: rq.UniformSampling | rq.AdaptiveSampling | Literal["uniform", "adaptive"] | None = None,
         require_certified_traces: bool | None = None,
+        teacher: rq.Teacher | None = None,
     ) -> StepCreated:
         """Asks for `groups` groups of `group_size` samples, drawn from inline `tasks` or a server
         `dataset` (exactly one). `dynamic_sampling` and `task_sampling` may be just the policy's name.
         `require_certified_traces`: hand out only trajectories whose inference-gateway traces are
         token-exact (groups with an uncertified member are dropped, counted as `uncertified` waste).
         `max_job_failures`: infrastructure failures the step tolerates before it ends `failed`
-        (default max(16, 2 × groups × group_size); the policy's own failures never count)."""
+        (default max(16, 2 × groups × group_size); the policy's own failures never count).
+        `teacher`: score each finished trajectory on this teacher; its groups' trajectories carry
+        `teacher_logprobs` (or `teacher.missing_reason`)."""
         if (tasks is None) == (dataset is None):
             raise ValueError("create_step: give exactly one of tasks= or dataset=")
         source = rq.InlineTasks(list(tasks)) if tasks is not None else rq.DatasetTasks(dataset or "")
@@ -146,6 +149,7 @@ class RaasClient:
             shuffle_seed=shuffle_seed,
             task_sampling=task_sampling,
             require_certified_traces=require_certified_traces,
+            teacher=teacher,
         )
         return self._http.call(ops.CREATE_STEP, None, request)
 

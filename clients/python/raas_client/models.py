@@ -246,6 +246,20 @@ class TopLogprob:
 
 
 @dataclass(frozen=True)
+class TeacherReport:
+    """Whether a trajectory's teacher logprobs (on-policy distillation) are there, and why not."""
+
+    policy_id: str | None
+    """The teacher's policy, when the teacher was named by policy."""
+    backend_id: str | None
+    """The backend that scored (or the one named); None when none was reached."""
+    is_scored: bool
+    missing_reason: str | None
+    """Why `teacher_logprobs` is None (the teacher failed, cannot score, the stream is not
+    token-exact); None when scored. A teacher failure never changes the reward."""
+
+
+@dataclass(frozen=True)
 class SamplingParams:
     """The sampling parameters a turn was generated with, as sent to the backend: the job's or
     step's settings, never a harness's (its logprobs are under this distribution)."""
@@ -343,6 +357,12 @@ class StepTrajectory:
     # aligned to `tokens`, the alternatives at each sampled token (most likely first, the sampled
     # token among them), None where `loss_mask` is 0. None when none were asked for.
     top_logprobs: list[list[TopLogprob] | None] | None = None
+    # Only when the job or step named a teacher (`teacher=Teacher(policy_id=...)`) and it scored
+    # the trajectory: aligned to `tokens`, the teacher's logprob of each sampled token given all
+    # tokens before it, None where `loss_mask` is 0. None when missing: `teacher` says why.
+    teacher_logprobs: list[float | None] | None = None
+    # Present when the job or step named a teacher.
+    teacher: TeacherReport | None = None
 
     @property
     def sampled_tokens(self) -> int:

@@ -36,6 +36,15 @@ class StepTask:
 
 
 @dataclass(frozen=True)
+class Teacher:
+    """The teacher that scores each finished trajectory (on-policy distillation): exactly one of a
+    policy (any backend registered under it) or one backend by id."""
+
+    policy_id: str | None = None
+    backend_id: str | None = None
+
+
+@dataclass(frozen=True)
 class InlineTasks:
     tasks: list[StepTask]
     type: Literal["inline"] = "inline"
@@ -112,6 +121,7 @@ class CreateStepRequest:
     shuffle_seed: int | None = None
     task_sampling: UniformSampling | AdaptiveSampling | None = None
     require_certified_traces: bool | None = None
+    teacher: Teacher | None = None
 
 
 @dataclass(frozen=True)
