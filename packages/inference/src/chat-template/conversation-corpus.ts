@@ -1,3 +1,4 @@
+import { createSeededRandom } from "../model/family-check/seeded-random";
 import type { ToolCall, ToolSpec } from "../model/model-family.types";
 
 /** One model turn of a generated conversation and the messages that answered it. */
@@ -18,18 +19,6 @@ export interface CorpusConversation {
   enableThinking: boolean;
   firstUser: string;
   steps: CorpusStep[];
-}
-
-/** mulberry32: small, seeded, good enough to vary test data reproducibly. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d_2b_79_f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const PIECES = [
@@ -71,7 +60,7 @@ const KEYS = ["path", "query", "command", "options", "items", "depth", "név", "
 
 /** A generator of varied conversations (seeded): what the template agreement tests feed both paths. */
 export function generateConversations(count: number, seed: number): CorpusConversation[] {
-  const random = createRandom(seed);
+  const random = createSeededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
 

@@ -4,6 +4,8 @@ export interface ChatMessage {
   content: string;
   /** Tool calls of an assistant message (rendered after its content). */
   toolCalls?: ToolCall[];
+  /** Reasoning of an assistant message, where a template renders it (templates decide whether to keep it). */
+  thinking?: string | null;
   /** The tool a `tool` message answers, for families that address results by name (harmony). */
   toolName?: string;
 }

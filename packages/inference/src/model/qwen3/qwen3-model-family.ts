@@ -1,4 +1,6 @@
-import type { ModelFamilyAdapter, ParsedResponse, Tokenizer, ToolCallError } from "../model-family.types";
+import type { ModelFamilyAdapter, ParsedResponse, Tokenizer } from "../model-family.types";
+import { splitThinkTags } from "../think-tags";
+import { formatToolCallErrors } from "../tool-call-feedback";
 import { parseHermesToolCalls } from "./hermes-tool-call.parser";
 import {
   renderQwen3AssistantBody,
@@ -9,15 +11,6 @@ import {
 import { loadQwen3Tokenizer, QWEN3_SPECIAL_IDS } from "./qwen3-tokenizer";
 
 const TRAILING_SPECIALS = /(<\|im_end\|>|<\|endoftext\|>)+\s*$/;
-
-/** Splits `<think>…</think>` off a response; the opening tag may sit in the prompt already. */
-function splitThinking(text: string): { thinking: string | null; rest: string } {
-  const end = text.indexOf("</think>");
-  if (end === -1) return { thinking: null, rest: text };
-  const start = text.lastIndexOf("<think>", end);
-  const thinking = text.slice(start === -1 ? 0 : start + "<think>".length, end);
-  return { thinking: thinking.replace(/^\n+|\n+$/g, ""), rest: text.slice(end + "</think>".length) };
-}
 
 /** Qwen3: ChatML template, `<think>` blocks, Hermes tool calls, the real Qwen3 vocabulary. */
 export function createQwen3ModelFamily(tokenizer: Tokenizer = loadQwen3Tokenizer()): ModelFamilyAdapter {
@@ -35,7 +28,7 @@ export function createQwen3ModelFamily(tokenizer: Tokenizer = loadQwen3Tokenizer
     },
     renderAssistant: (parts) => renderQwen3AssistantBody(parts),
     parseResponse(text, options = {}): ParsedResponse {
-      const { thinking, rest } = splitThinking(text.replace(TRAILING_SPECIALS, ""));
+      const { thinking, rest } = splitThinkTags(text.replace(TRAILING_SPECIALS, ""));
       const parsed = parseHermesToolCalls(rest, options.knownTools);
       return {
         thinking,
@@ -44,9 +37,6 @@ export function createQwen3ModelFamily(tokenizer: Tokenizer = loadQwen3Tokenizer
         toolCallErrors: parsed.errors,
       };
     },
-    formatToolCallErrors(errors: readonly ToolCallError[]): string {
-      const lines = errors.map((error) => `- ${error.message}`);
-      return `Your tool call could not be executed:\n${lines.join("\n")}`;
-    },
+    formatToolCallErrors,
   };
 }

@@ -5,9 +5,9 @@ import { type ByteLevelEncodeParts, createByteLevelEncode } from "../qwen3/byte-
 /** A tokenizer loaded by `@lenml/tokenizers` (a port of transformers.js), as far as we use it. */
 export type LibraryTokenizer = ByteLevelEncodeParts &
   ByteLevelTokenizerParts & {
-  encode(text: string, options: { add_special_tokens: boolean }): number[];
-  decode(ids: number[], options: { skip_special_tokens: boolean }): string;
-  added_tokens?: ByteLevelEncodeParts["added_tokens"];
+    encode(text: string, options: { add_special_tokens: boolean }): number[];
+    decode(ids: number[], options: { skip_special_tokens: boolean }): string;
+    added_tokens?: ByteLevelEncodeParts["added_tokens"];
   };
 
 /**

@@ -1,0 +1,58 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { TokenizerLoader } from "@lenml/tokenizers";
+import type { TokenizerConfig } from "../../chat-template/tokenizer-config";
+import type { Tokenizer } from "../model-family.types";
+import { type LibraryTokenizer, wrapLibraryTokenizer } from "./library-tokenizer";
+
+/** A tokenizer directory whose files are missing, unreadable or not a tokenizer; the message names the file. */
+export class TokenizerFilesError extends Error {
+  override readonly name = "TokenizerFilesError";
+}
+
+async function readJsonObject(path: string, what: string): Promise<Record<string, unknown> | null> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new TokenizerFilesError(`${path} cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+      return parsed as Record<string, unknown>;
+    }
+  } catch (error) {
+    throw new TokenizerFilesError(`${path} is not valid JSON (${what}): ${(error as Error).message}`);
+  }
+  throw new TokenizerFilesError(`${path} is not a JSON object (${what})`);
+}
+
+/**
+ * The tokenizer of a Hugging Face tokenizer directory (`tokenizer.json` with `config` read from its
+ * `tokenizer_config.json`), as vLLM and SGLang load it for the model.
+ */
+export async function loadDirectoryTokenizer(directory: string, config: TokenizerConfig): Promise<Tokenizer> {
+  const path = join(directory, "tokenizer.json");
+  const tokenizerJSON = await readJsonObject(path, "the tokenizer");
+  if (!tokenizerJSON) {
+    throw new TokenizerFilesError(
+      `No tokenizer.json in ${directory}: a model directory needs the tokenizer.json that vLLM loads`,
+    );
+  }
+  try {
+    const inner = TokenizerLoader.fromPreTrained({ tokenizerJSON, tokenizerConfig: config } as never);
+    return wrapLibraryTokenizer(inner as unknown as LibraryTokenizer);
+  } catch (error) {
+    throw new TokenizerFilesError(`${path} does not load as a tokenizer: ${(error as Error).message}`);
+  }
+}
+
+/** The end-of-sequence ids of `generation_config.json` (a number or a list), when the directory has one. */
+export async function readGenerationEosIds(directory: string): Promise<number[]> {
+  const config = await readJsonObject(join(directory, "generation_config.json"), "the generation config");
+  const eos = config?.eos_token_id;
+  const ids = Array.isArray(eos) ? eos : [eos];
+  return ids.filter((id): id is number => Number.isInteger(id));
+}
