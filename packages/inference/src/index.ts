@@ -7,7 +7,11 @@ export type {
 
 export { vllmCompletionsCodec } from "./backends/vllm-completions.codec";
 
-export { createGptOssChatFormat, createQwen3ChatFormat } from "./chat-format/model-chat-format";
+export {
+  createGptOssChatFormat,
+  createModelChatFormat,
+  createQwen3ChatFormat,
+} from "./chat-format/model-chat-format";
 export { TokenConversation } from "./conversation/token-conversation";
 
 export { InferenceGateway } from "./gateway/inference-gateway";
@@ -17,6 +21,10 @@ export { toChatMessage, toToolSpecs } from "./gateway/openai-messages";
 export { JsonHttpClient } from "./http/json-http-client";
 export { type InferenceFailure, isInferenceFailure } from "./inference-failure";
 export { JudgeBackendPool, type JudgeBackendRegistration } from "./judge/judge-backend-pool";
+export {
+  checkFamilyConversations,
+  type FamilyConversationReport,
+} from "./model/family-check/check-family-conversations";
 export { createGptOssModelFamily } from "./model/harmony/gpt-oss-model-family";
 export type {
   ModelFamilyAdapter,
@@ -25,6 +33,10 @@ export type {
 export { createQwen3ModelFamily } from "./model/qwen3/qwen3-model-family";
 export { loadQwen3LibraryEncode, loadQwen3Tokenizer } from "./model/qwen3/qwen3-tokenizer";
 export { createSegmentCachedTokenizer } from "./model/segment-cached-tokenizer";
+export {
+  type DirectoryModelFamily,
+  loadDirectoryModelFamily,
+} from "./model/template/template-model-family";
 export {
   DEFAULT_HEALTH_CHECK_INTERVAL_MS,
   startHealthMonitor,

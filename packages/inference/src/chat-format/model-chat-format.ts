@@ -8,7 +8,7 @@ import { isTurnClosed } from "../model/turn-end";
  * The engine's `ChatFormat` port over a model family: templates with the family's chat template,
  * tokenizes only new text (token-in/token-out) and parses responses with its tool-call format.
  */
-function createModelChatFormat(family: ModelFamilyAdapter): ChatFormat {
+export function createModelChatFormat(family: ModelFamilyAdapter): ChatFormat {
   const { tokenizer } = family;
   return {
     family: family.family,
