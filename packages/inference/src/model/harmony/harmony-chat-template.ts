@@ -4,7 +4,7 @@ import { renderHarmonyToolsSection } from "./harmony-tool-namespace";
 export type ReasoningEffort = "low" | "medium" | "high";
 
 /** What the system message says; the identity stays ChatGPT's, as the harmony spec asks. */
-export interface HarmonySystemOptions {
+interface HarmonySystemOptions {
   reasoningEffort: ReasoningEffort;
   /** `YYYY-MM` (gpt-oss: `2024-06`). */
   knowledgeCutoff: string;
