@@ -17,15 +17,16 @@ function mathItems(count: number): Array<Record<string, unknown>> {
 /**
  * Runs `count` math rollouts through the API — each a real sandbox and real turns against the
  * deployment's simulator — and waits until every one is terminal; returns their ids. With
- * `passMemoryLimit`, one more whose tool call runs into the sandbox's memory limit.
+ * `passMemoryLimit`, one more whose tool call runs into the sandbox's memory limit; `agent` is
+ * each job's agent settings (e.g. `{ topLogprobs: 3 }`).
  */
 export async function runMathJobs(
   tag: string,
   count: number,
-  options: { passMemoryLimit?: boolean } = {},
+  options: { passMemoryLimit?: boolean; agent?: Record<string, unknown> } = {},
 ): Promise<string[]> {
   const api = apiClient("trainer");
-  const payloads = mathItems(count);
+  const payloads = mathItems(count).map((item) => (options.agent ? { ...item, agent: options.agent } : item));
   // Its tool call allocates past the sandbox's address-space limit (the simulator's script for it).
   if (options.passMemoryLimit)
     payloads.push({ taskId: MEMORY_TASK_ID, problem: "Allocate a big block.", answer: "1" });

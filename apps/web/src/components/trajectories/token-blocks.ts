@@ -1,4 +1,5 @@
 import type { TTrajectoryExport, TTurnSpan } from "@raas/shared";
+import { versionLabel } from "./weight-versions";
 
 /** A run of the flat token stream: the task prompt, one turn's sampled tokens, or what came back after it. */
 export interface TTokenBlock {
@@ -56,13 +57,17 @@ export function weightVersionAt(
   return span ? span.weightVersion : turn.weightVersion;
 }
 
-/** What hovering or selecting a token says: position, id, loss mask, logprob and probability, weight version. */
+/**
+ * What hovering or selecting a token says: position, id, loss mask, logprob and probability, weight
+ * version (and the integer version the export gives it, when known).
+ */
 export function describeToken(token: {
   position: number;
   id: number;
   isSampled: boolean;
   logprob: number | null;
   weightVersion?: string | null;
+  version?: number | null;
 }): string {
   const head = `token ${token.position} · id ${token.id}`;
   if (!token.isSampled) return `${head} · not trained on (loss mask 0)`;
@@ -70,8 +75,9 @@ export function describeToken(token: {
     token.logprob === null
       ? "no logprob"
       : `logprob ${token.logprob.toFixed(3)} (p ${(Math.exp(token.logprob) * 100).toFixed(1)} %)`;
-  const version = token.weightVersion === undefined ? "" : ` · weights ${token.weightVersion ?? "—"}`;
-  return `${head} · sampled · ${logprob}${version}`;
+  const weights = token.weightVersion === undefined ? "" : ` · weights ${token.weightVersion ?? "—"}`;
+  const version = token.version == null ? "" : ` · version ${versionLabel(token.version)}`;
+  return `${head} · sampled · ${logprob}${weights}${version}`;
 }
 
 /** A turn's text split into its `<think>…</think>` part and the rest (the answer or tool call). */

@@ -1,8 +1,10 @@
+import { describeAlternatives } from "./token-alternatives";
 import type { TTokenBlock } from "./token-blocks";
 import { describeToken, weightVersionAt } from "./token-blocks";
 import { describeText, type TTokenText } from "./token-text";
 import type { TTokenStreamView } from "./trajectory-types";
 import type { TTokenTexts } from "./use-token-texts";
+import { versionAt } from "./weight-versions";
 
 /** Tokens drawn per block before a "show all" button (a long observation would stall the page). */
 const MAX_TOKENS_SHOWN = 1_500;
@@ -31,12 +33,15 @@ export function shownBlocks(
   };
 }
 
-/** A token's id, logprob, weight version (sampled tokens) and text, as the readout says them. */
+/**
+ * A token's id, logprob, weight version and top-k alternatives (sampled tokens) and text, as the
+ * readout and its tooltip say them; `textOf` names decoded ids.
+ */
 export function describeTokenAt(
   exported: TTokenStreamView,
   blocks: readonly TTokenBlock[],
   position: number,
-  text: TTokenText | undefined,
+  textOf: (id: number) => TTokenText | undefined,
 ): string {
   const block = blocks.find((candidate) => position >= candidate.start && position < candidate.end);
   const turn = exported.turns.find((candidate) => candidate.index === block?.turnIndex);
@@ -47,9 +52,14 @@ export function describeTokenAt(
     isSampled,
     logprob: exported.logprobs[position] ?? null,
     ...(isSampled && turn ? { weightVersion: weightVersionAt(turn, position) } : {}),
+    version: versionAt(exported, position),
   });
-  const described = describeText(text);
-  return described === undefined ? head : `${head} · ${described}`;
+  const parts = [
+    head,
+    describeText(textOf(exported.tokens[position] ?? -1)),
+    describeAlternatives(exported, position, textOf),
+  ];
+  return parts.filter((part) => part !== undefined).join(" · ");
 }
 
 /** The position an arrow, Home or End key moves the selection to; null for other keys. */

@@ -1,6 +1,7 @@
 "use client";
 
-import { type MouseEvent, useId, useState } from "react";
+import { type MouseEvent, useId, useMemo, useState } from "react";
+import { TokenAlternativesPanel } from "./token-alternatives-panel";
 import type { TTokenBlock } from "./token-blocks";
 import { confidenceOf } from "./token-blocks";
 import type { TTokenText } from "./token-text";
@@ -16,12 +17,16 @@ import {
 } from "./token-view-model";
 import type { TTokenStreamView } from "./trajectory-types";
 import { useTokenTexts } from "./use-token-texts";
+import { versionMarkerClass } from "./weight-version-legend";
+import { versionAt, versionCounts } from "./weight-versions";
 
 /**
  * Tokens of some blocks of the flat stream, each drawn as its own text (decoded by the server's
  * tokenizer; a switch shows the ids instead): sampled tokens coloured by their logprob, prompt and
- * observation tokens greyed (loss mask 0). Hovering or selecting a token (click, or arrow keys
- * once the stream has focus) reads out its id, logprob, weight version and text in a live region.
+ * observation tokens greyed (loss mask 0), underlined by weight version when the trajectory spans
+ * several. Hovering or selecting a token (click, or arrow keys once the stream has focus) reads out
+ * its id, logprob, weight version and text in a live region, and lists its top-k alternatives when
+ * the job recorded them.
  */
 export function TokenView({
   exported,
@@ -45,7 +50,9 @@ export function TokenView({
     !showsIds,
   );
   const textOf = (position: number) => texts.byId.get(exported.tokens[position] ?? -1);
-  const describe = (position: number) => describeTokenAt(exported, blocks, position, textOf(position));
+  const describe = (position: number) =>
+    describeTokenAt(exported, blocks, position, (id) => texts.byId.get(id));
+  const versions = useMemo(() => versionCounts(exported), [exported]);
   const current = hovered ?? selected;
   return (
     <div data-testid={testId}>
@@ -81,6 +88,7 @@ export function TokenView({
               isSelected={selected === position}
               piece={showsIds ? undefined : textOf(position)}
               title={describe(position)}
+              versionClass={versionMarkerClass(versionAt(exported, position), versions)}
             />
           )),
         )}
@@ -88,6 +96,7 @@ export function TokenView({
       <p className={styles.readout} aria-live="polite" data-testid="token-readout">
         {current === null ? summarizeBlocks(blocks) : describe(current)}
       </p>
+      <TokenAlternativesPanel exported={exported} position={current} />
       {hidden > 0 ? (
         <button type="button" className={styles.more} onClick={() => setIsExpanded(true)}>
           Show all tokens ({hidden} more)
@@ -130,6 +139,7 @@ function TokenSpan({
   isSelected,
   piece,
   title,
+  versionClass,
 }: {
   id: string;
   exported: TTokenStreamView;
@@ -137,6 +147,8 @@ function TokenSpan({
   isSelected: boolean;
   piece: TTokenText | undefined;
   title: string;
+  /** The weight-version marker, when the trajectory spans several versions. */
+  versionClass: string | undefined;
 }) {
   const isSampled = exported.lossMask[position] === 1;
   const tone = isSampled ? styles[confidenceOf(exported.logprobs[position] ?? null)] : styles.masked;
@@ -150,7 +162,8 @@ function TokenSpan({
       data-testid={isSampled ? "token-sampled" : "token-masked"}
       data-logprob={exported.logprobs[position] ?? undefined}
       data-token-id={exported.tokens[position]}
-      className={`${styles.token} ${tone} ${isSelected ? styles.selected : ""}`}
+      data-version={versionAt(exported, position) ?? undefined}
+      className={`${styles.token} ${tone} ${versionClass ?? ""} ${isSelected ? styles.selected : ""}`}
       title={title}
     >
       {piece === undefined ? exported.tokens[position] : visibleText(piece.text)}

@@ -77,7 +77,7 @@ export function TrajectoryDetailView({ jobId }: { jobId: string }) {
       <Section
         id="turns"
         title={`Turns (${turns.length})`}
-        description="Sampled tokens coloured by probability (hover, click or use the arrow keys for id, logprob and weight version); prompt and observation tokens greyed: the loss mask is 0 on them."
+        description="Sampled tokens coloured by probability (hover, click or use the arrow keys for id, logprob, weight version and, when the job recorded them, the top-k alternatives); prompt and observation tokens greyed: the loss mask is 0 on them."
         testId="turns-section"
       >
         <TrajectoryTurns

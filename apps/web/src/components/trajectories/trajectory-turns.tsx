@@ -6,6 +6,7 @@ import { TokenLegend } from "./token-view";
 import styles from "./trajectory.module.css";
 import type { TExportView } from "./trajectory-types";
 import { TurnPanel } from "./turn-panel";
+import { WeightVersionLegend } from "./weight-version-legend";
 
 /** The turns of a trajectory with their token views and tool calls, or why there are none yet. */
 export function TrajectoryTurns({
@@ -56,6 +57,7 @@ export function TrajectoryTurns({
       {turns.length > 0 ? (
         <>
           <TokenLegend />
+          {exported ? <WeightVersionLegend exported={exported} /> : null}
           <ol className={styles.turns}>
             {turns.map((turn) => (
               <TurnPanel

@@ -8,9 +8,16 @@ export type TExportView = RouterOutputs["jobs"]["export"];
 
 /**
  * What the token view draws: a flat stream with its loss mask and logprobs, and the turns (or
- * gateway calls) whose weight versions it reads out. A trajectory export is one; a gateway chain
- * is shaped into one.
+ * gateway calls) whose weight versions it reads out. A trajectory export is one, with the integer
+ * weight version per token and, when the job asked for them, the top-k alternatives; a gateway
+ * chain is shaped into one without those.
  */
-export type TTokenStreamView = Pick<TExportView, "tokens" | "lossMask" | "logprobs"> & {
-  turns: ReadonlyArray<Pick<TExportView["turns"][number], "index" | "weightVersion" | "weightVersionSpans">>;
-};
+export type TTokenStreamView = Pick<TExportView, "tokens" | "lossMask" | "logprobs"> &
+  Partial<Pick<TExportView, "versions" | "topLogprobs">> & {
+    turns: ReadonlyArray<
+      Pick<TExportView["turns"][number], "index" | "weightVersion" | "weightVersionSpans">
+    >;
+  };
+
+/** One alternative at a sampled position (the backend's top-k). */
+export type TAlternativeView = NonNullable<NonNullable<TExportView["topLogprobs"]>[number]>[number];

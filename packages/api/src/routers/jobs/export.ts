@@ -28,7 +28,8 @@ export const exportJob = viewerProcedure
       description:
         "Returns one row: the flat token stream (first prompt, then sampled and observation/template ids interleaved), " +
         "`lossMask` (1 on sampled tokens, 0 on prompt and observations), `logprobs` aligned to `tokens` (null where the " +
-        "mask is 0), per-turn spans with weight version and backend, reward, trainable flag, failure kind, stage timings " +
+        "mask is 0), `versions` (the integer weight version per token, -1 off the sampled tokens), `topLogprobs` (the top-k " +
+        "alternatives per sampled token, when the job asked for them with `agent.topLogprobs`), per-turn spans with weight version and backend, reward, trainable flag, failure kind, stage timings " +
         `and the job's metadata. Export only terminal jobs for training; a running job exports what is stored so far. ${TOKEN_EXACT_TEXT} ` +
         "With `RAAS_REQUIRE_VIEWER_TOKEN` on, a trainer token reads only its own jobs' (403 otherwise; viewer and admin tokens read all). 404 for an unknown job.",
       errors: ["NOT_FOUND", "FORBIDDEN"],
