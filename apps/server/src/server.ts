@@ -2,11 +2,11 @@ import { createServer, type Server } from "node:http";
 import type { ControlPlaneAuthOptions, ControlPlaneHandlerOptions } from "@raas/api";
 import {
   type AgentHandlersOptions,
-  type ChatFormatName,
   type ComposedBatches,
   type ComposedWorkers,
   createRaasLogger,
   type InferenceConfig,
+  type ModelFamilyConfig,
   type QueueConfig,
   type SandboxConfig,
   type StoreConfig,
@@ -68,12 +68,13 @@ export interface ServerConfig {
   sandbox?: SandboxConfig;
   /**
    * The agent handlers of `@raas/handlers` (math, code, stem) over the sandbox runtime and the
-   * inference pool, with the model's chat format. Default `{ chatFormat: "qwen3" }`; false
+   * inference pool, with the model's family (template, tokenizer, tool calls). Default
+   * `{ model: { kind: "qwen3" } }`; false
    * registers none (the `sleep` handler is always there).
    */
   agentHandlers?:
     | {
-        chatFormat?: ChatFormatName;
+        model?: ModelFamilyConfig;
         config?: HandlersConfig;
         swe?: AgentHandlersOptions["swe"];
         /** The judge model's backends of `judge` jobs (`RAAS_JUDGE_BACKENDS`), never the policy's. */

@@ -22,6 +22,16 @@ async function envErrorOf(step: () => unknown): Promise<string> {
   throw new Error("expected an EnvError");
 }
 
+const messageOf = (source: Record<string, string>) => {
+  try {
+    parseServerEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as EnvError).message;
+  }
+  throw new Error("expected an EnvError");
+};
+
 describe("server env", () => {
   it("applies the documented defaults to an empty environment", () => {
     const env = parseServerEnv({});
@@ -107,7 +117,7 @@ describe("server env", () => {
       fairShare: {},
     });
     expect(defaults.sandbox?.runtime).toBe("bubblewrap");
-    expect(defaults.agentHandlers).toEqual({ chatFormat: "qwen3" });
+    expect(defaults.agentHandlers).toEqual({ model: { kind: "qwen3" } });
 
     const config = configFromEnv(
       parseServerEnv({
@@ -170,11 +180,11 @@ describe("server env", () => {
       parseServerEnv({ RAAS_SWE_REPOS_DIR: "/data/repos", RAAS_SWE_TEST_TIMEOUT_MS: "20000" }),
     );
     expect(withTimeout.agentHandlers).toEqual({
-      chatFormat: "qwen3",
+      model: { kind: "qwen3" },
       swe: { reposDir: "/data/repos", testTimeoutMs: 20_000 },
     });
     const without = configFromEnv(parseServerEnv({ RAAS_SWE_REPOS_DIR: "/data/repos" }));
-    expect(without.agentHandlers).toEqual({ chatFormat: "qwen3", swe: { reposDir: "/data/repos" } });
+    expect(without.agentHandlers).toEqual({ model: { kind: "qwen3" }, swe: { reposDir: "/data/repos" } });
     expect(() => parseServerEnv({ RAAS_SWE_TEST_TIMEOUT_MS: "0" })).toThrow(
       /RAAS_SWE_TEST_TIMEOUT_MS: .*\(got "0"\)/,
     );
@@ -184,15 +194,6 @@ describe("server env", () => {
   });
 
   it("explains bad backend entries, an unknown sandbox runtime and a model without a chat format", () => {
-    const messageOf = (source: Record<string, string>) => {
-      try {
-        parseServerEnv(source);
-      } catch (error) {
-        expect(error).toBeInstanceOf(EnvError);
-        return (error as EnvError).message;
-      }
-      throw new Error("expected an EnvError");
-    };
     const backends = messageOf({ RAAS_BACKENDS: "tgi=http://a:1,gpu-3:8000,vllm=http://b:2#" });
     expect(backends).toContain(
       'RAAS_BACKENDS: "tgi=http://a:1": unknown kind "tgi", expected one of vllm, sglang, nemo-rl',
@@ -208,11 +209,31 @@ describe("server env", () => {
     expect(withPassword).not.toContain("hunter2");
     expect(messageOf({ RAAS_SANDBOX_RUNTIME: "docker" })).toContain("RAAS_SANDBOX_RUNTIME:");
     expect(messageOf({ RAAS_MODEL: "meta-llama/Llama-3-8B" })).toContain(
-      "RAAS_CHAT_FORMAT: required because RAAS_MODEL",
+      "RAAS_TOKENIZER_DIR: required because RAAS_MODEL",
     );
     expect(
       configFromEnv(parseServerEnv({ RAAS_MODEL: "my-model", RAAS_CHAT_FORMAT: "qwen3" })).agentHandlers,
-    ).toEqual({ chatFormat: "qwen3" });
+    ).toEqual({ model: { kind: "qwen3" } });
+  });
+
+  it("RAAS_TOKENIZER_DIR makes the model's own files the family; gpt-oss names choose harmony", () => {
+    const fromDir = parseServerEnv({
+      RAAS_MODEL: "meta-llama/Llama-3.1-8B",
+      RAAS_TOKENIZER_DIR: "/models/llama",
+    });
+    expect(configFromEnv(fromDir).agentHandlers).toEqual({
+      model: { kind: "tokenizer-dir", directory: "/models/llama" },
+    });
+    expect(configFromEnv(parseServerEnv({ RAAS_MODEL: "openai/gpt-oss-20b" })).agentHandlers).toEqual({
+      model: { kind: "gpt-oss" },
+    });
+    expect(messageOf({ RAAS_TOKENIZER_DIR: "models/llama" })).toContain(
+      "RAAS_TOKENIZER_DIR: expected an absolute path",
+    );
+    expect(messageOf({ RAAS_TOKENIZER_DIR: "/models/llama", RAAS_CHAT_FORMAT: "qwen3" })).toContain(
+      "RAAS_CHAT_FORMAT: set it or RAAS_TOKENIZER_DIR, not both",
+    );
+    expect(messageOf({ RAAS_CHAT_FORMAT: "llama" })).toContain("RAAS_CHAT_FORMAT: expected qwen3 or gpt-oss");
   });
 
   it("loads RAAS_SWE_SPECS_FILE into the swe handler's specs and passes RAAS_SWE_IMAGE_PATTERN", async () => {
@@ -223,7 +244,7 @@ describe("server env", () => {
     });
     const config = configFromEnv(env, await loadServerEnvFiles(env));
     expect(config.agentHandlers).toEqual({
-      chatFormat: "qwen3",
+      model: { kind: "qwen3" },
       swe: {
         reposDir: "/data/repos",
         repoSpecs: {

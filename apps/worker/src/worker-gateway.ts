@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createGatewayHandler } from "@raas/api";
 import { type ComposedGateway, composeGateway } from "@raas/compose";
 import type { GatewayCallStore, InferencePool } from "@raas/engine";
+import type { ModelFamilyAdapter } from "@raas/inference";
 import type { Logger } from "pino";
 
 export interface WorkerGateway {
@@ -26,12 +27,14 @@ export interface WorkerGateway {
 export async function startWorkerGateway(options: {
   pool: InferencePool;
   modelName: string;
+  family: ModelFamilyAdapter;
   logger: Logger;
 }): Promise<WorkerGateway> {
   let calls: GatewayCallStore | null = null;
   const composed = composeGateway({
     pool: options.pool,
     modelName: options.modelName,
+    family: options.family,
     calls: () => {
       if (!calls) throw new Error("the gateway's call store is used before the engine's store exists");
       return calls;

@@ -2,6 +2,7 @@
 // for its job while the job runs and for nothing once the job's terminal event arrives.
 import type { InferencePool, JobEventListener } from "@raas/engine";
 import { MemoryGatewayCallStore } from "@raas/engine";
+import { createQwen3ModelFamily } from "@raas/inference";
 import type { TJob } from "@raas/shared";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
@@ -19,6 +20,7 @@ describe("worker gateway", () => {
     gateway = await startWorkerGateway({
       pool: {} as InferencePool,
       modelName: "qwen3-test",
+      family: createQwen3ModelFamily(),
       logger: pino({ level: "silent" }),
     });
     gateway.useCallStore(new MemoryGatewayCallStore());

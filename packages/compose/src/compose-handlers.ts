@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import {
   type AnyTaskHandler,
-  type ChatFormat,
   defineHandler,
   type EngineLogger,
   type InferencePool,
@@ -16,19 +15,15 @@ import {
   type HarnessGateway,
   type SweEvalOptions,
 } from "@raas/handlers";
-import { createQwen3ChatFormat } from "@raas/inference";
+import { createModelChatFormat, type ModelFamilyAdapter } from "@raas/inference";
 import { createMcpToolProvider } from "@raas/mcp";
-import { assertNever } from "@raas/shared";
 import { composeJudge, type JudgeConfig } from "./compose-judge";
-
-/** Chat templates the server can pair with a model. */
-export type ChatFormatName = "qwen3";
 
 export interface AgentHandlersOptions {
   sandboxRuntime: SandboxRuntime;
   inference: InferencePool;
-  /** Template and tool-call format of the policy model. */
-  chatFormat: ChatFormatName;
+  /** The policy model's family (`loadModelFamily`): template, tokenizer, tool-call format. */
+  family: ModelFamilyAdapter;
   config?: HandlersConfig;
   /**
    * The `swe` handler: repositories come from `reposDir` (`<owner>__<name>.bundle` files or git
@@ -76,7 +71,7 @@ export interface ComposedAgentHandlers {
  * is added here.
  */
 export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAgentHandlers {
-  const chatFormat = chatFormatFor(options.chatFormat);
+  const chatFormat = createModelChatFormat(options.family);
   const deps = {
     sandboxRuntime: options.sandboxRuntime,
     inference: options.inference,
@@ -122,7 +117,7 @@ export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAge
   options.logger.info(
     {
       kinds: handlers.map((handler) => handler.kind),
-      chatFormat: options.chatFormat,
+      modelFamily: options.family.family,
       judgeBackends: judge?.listBackends().map((backend) => backend.id) ?? [],
       ...(options.swe && {
         sweRepoSpecs: Object.keys(options.swe.repoSpecs ?? {}).length,
@@ -139,13 +134,4 @@ export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAge
       return closing;
     },
   };
-}
-
-function chatFormatFor(name: ChatFormatName): ChatFormat {
-  switch (name) {
-    case "qwen3":
-      return createQwen3ChatFormat();
-    default:
-      return assertNever(name, "chat format");
-  }
 }

@@ -10,11 +10,11 @@ export {
 export { type ComposedGateway, composeGateway } from "./compose-gateway";
 export {
   type AgentHandlersOptions,
-  type ChatFormatName,
   type ComposedAgentHandlers,
   composeAgentHandlers,
 } from "./compose-handlers";
 export { type ComposedInference, composeInference, type InferenceConfig } from "./compose-inference";
+export { loadModelFamily, type ModelFamilyConfig } from "./compose-model-family";
 export { composeSandboxRuntime, type SandboxConfig, SandboxUnavailableError } from "./compose-sandbox";
 export {
   defaultSandboxHostId,

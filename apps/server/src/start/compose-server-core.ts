@@ -9,14 +9,21 @@ import {
   composeInference,
   composeSandboxRuntime,
   defaultSandboxHostId,
+  loadModelFamily,
 } from "@raas/compose";
 import type { GatewayCallStore, SandboxRuntime } from "@raas/engine";
+import type { ModelFamilyAdapter } from "@raas/inference";
 import type { Logger } from "pino";
 import type { ServerConfig } from "../server";
 import type { ServerCore } from "./server-parts.types";
 
 /** Inference, the gateway, the sandbox runtime, the agent handlers and the (unstarted) engine. */
 export async function composeServerCore(config: ServerConfig, logger: Logger): Promise<ServerCore> {
+  // First: a tokenizer directory that cannot serve stops the start before anything is built.
+  const family = await loadModelFamily(
+    (config.agentHandlers || undefined)?.model ?? { kind: "qwen3" },
+    logger.child({ component: "model-family" }),
+  );
   const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));
   // Before the handlers: the `harness` handler bridges sandboxes to it (the URL is known at listen).
   // Its calls go to the engine's store (the database when there is one), composed below; no job
@@ -25,6 +32,7 @@ export async function composeServerCore(config: ServerConfig, logger: Logger): P
   const gateway = composeGateway({
     pool: inference.pool,
     modelName: inference.defaultModelName,
+    family,
     calls: () => {
       if (!gatewayCalls) throw new Error("the gateway's call store is used before the engine's store exists");
       return gatewayCalls;
@@ -42,6 +50,7 @@ export async function composeServerCore(config: ServerConfig, logger: Logger): P
     sandboxRuntime,
     inference,
     gateway,
+    family,
     serverUrl: () => serverUrl,
     logger,
   });
@@ -59,6 +68,7 @@ function composeServerAgentHandlers(
     sandboxRuntime: SandboxRuntime;
     inference: ComposedInference;
     gateway: ComposedGateway;
+    family: ModelFamilyAdapter;
     serverUrl: () => string;
     logger: Logger;
   },
@@ -67,7 +77,7 @@ function composeServerAgentHandlers(
   return composeAgentHandlers({
     sandboxRuntime: parts.sandboxRuntime,
     inference: parts.inference.pool,
-    chatFormat: config.agentHandlers?.chatFormat ?? "qwen3",
+    family: parts.family,
     ...(config.agentHandlers?.config ? { config: config.agentHandlers.config } : {}),
     ...(config.agentHandlers?.swe ? { swe: config.agentHandlers.swe } : {}),
     ...(config.agentHandlers?.judge ? { judge: config.agentHandlers.judge } : {}),

@@ -1,4 +1,9 @@
-import { composeAgentHandlers, composeInference, composeSandboxRuntime } from "@raas/compose";
+import {
+  composeAgentHandlers,
+  composeInference,
+  composeSandboxRuntime,
+  loadModelFamily,
+} from "@raas/compose";
 import type { Logger } from "pino";
 import { HealthConditions } from "../health-conditions";
 import { SandboxHealthWatch } from "../sandbox-health-watch";
@@ -15,6 +20,11 @@ export async function composeWorkerHost(
   logger: Logger,
   workerId: string,
 ): Promise<WorkerHost> {
+  // First: a tokenizer directory that cannot serve stops the start before anything is built.
+  const family = await loadModelFamily(
+    config.agentHandlers.model,
+    logger.child({ component: "model-family" }),
+  );
   const inference = composeInference(config.inference, logger.child({ component: "inference" }));
   const sandboxRuntime = composeSandboxRuntime(config.sandbox, logger.child({ component: "sandbox" }), {
     requireInstalled: true,
@@ -35,13 +45,14 @@ export async function composeWorkerHost(
   const gateway = await startWorkerGateway({
     pool: inference.pool,
     modelName: inference.defaultModelName,
+    family,
     logger: logger.child({ component: "gateway" }),
   });
   const agentHandlers = composeAgentHandlers({
     // The jobs' starts are watched: a worker whose sandboxes keep failing stops taking work.
     sandboxRuntime: sandboxHealth.runtime,
     inference: inference.pool,
-    chatFormat: config.agentHandlers.chatFormat,
+    family,
     ...(config.agentHandlers.swe && { swe: config.agentHandlers.swe }),
     ...(config.agentHandlers.judge && { judge: config.agentHandlers.judge }),
     harnessGateway: gateway.harnessGateway,

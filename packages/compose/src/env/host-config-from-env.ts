@@ -1,7 +1,8 @@
 import type { TStage } from "@raas/shared";
 import type { QueueConfig } from "../compose-engine";
-import type { AgentHandlersOptions, ChatFormatName } from "../compose-handlers";
+import type { AgentHandlersOptions } from "../compose-handlers";
 import type { InferenceConfig } from "../compose-inference";
+import type { ModelFamilyConfig } from "../compose-model-family";
 import type { SandboxConfig } from "../compose-sandbox";
 import { chatFormatOfModel, type TRolloutHostEnv } from "./host-env";
 import type { HostEnvFiles } from "./host-env-files";
@@ -14,7 +15,8 @@ export interface RolloutHostConfig {
   inference: InferenceConfig;
   sandbox: SandboxConfig;
   agentHandlers: {
-    chatFormat: ChatFormatName;
+    /** The policy model's family, loaded at start by `loadModelFamily`. */
+    model: ModelFamilyConfig;
     swe?: AgentHandlersOptions["swe"];
     judge?: AgentHandlersOptions["judge"];
   };
@@ -68,7 +70,7 @@ export function rolloutHostConfigFromEnv(env: TRolloutHostEnv, files: HostEnvFil
       ...(env.RAAS_SANDBOX_WARM_POOL !== undefined && { warmPoolSize: env.RAAS_SANDBOX_WARM_POOL }),
     },
     agentHandlers: {
-      chatFormat: env.RAAS_CHAT_FORMAT ?? chatFormatOfModel(env.RAAS_MODEL) ?? "qwen3",
+      model: modelFamilyOfEnv(env),
       ...(env.RAAS_JUDGE_BACKENDS.length > 0 && { judge: { backends: env.RAAS_JUDGE_BACKENDS } }),
       ...(env.RAAS_SWE_REPOS_DIR
         ? {
@@ -85,4 +87,10 @@ export function rolloutHostConfigFromEnv(env: TRolloutHostEnv, files: HostEnvFil
     },
     labels: env.RAAS_WORKER_LABELS,
   };
+}
+
+function modelFamilyOfEnv(env: TRolloutHostEnv): ModelFamilyConfig {
+  if (env.RAAS_TOKENIZER_DIR !== undefined)
+    return { kind: "tokenizer-dir", directory: env.RAAS_TOKENIZER_DIR };
+  return { kind: env.RAAS_CHAT_FORMAT ?? chatFormatOfModel(env.RAAS_MODEL) ?? "qwen3" };
 }

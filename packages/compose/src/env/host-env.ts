@@ -63,10 +63,19 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
   /** Model name of backends that name none, e.g. `Qwen/Qwen3-8B`. Default `Qwen/Qwen3-8B`. */
   RAAS_MODEL: z.string().trim().min(1).max(200).default(DEFAULT_MODEL_NAME),
   /**
-   * Chat template and tool-call format of the policy model. Default: derived from RAAS_MODEL
-   * (a Qwen3 model name gives `qwen3`); required for a model name it cannot tell.
+   * Built-in chat format of the policy model: `qwen3` or `gpt-oss` (harmony). Default: derived from
+   * RAAS_MODEL (a Qwen3 or gpt-oss model name); not needed with RAAS_TOKENIZER_DIR.
    */
-  RAAS_CHAT_FORMAT: z.enum(["qwen3"], { error: "expected qwen3 (the only chat format so far)" }).optional(),
+  RAAS_CHAT_FORMAT: z
+    .enum(["qwen3", "gpt-oss"], { error: "expected qwen3 or gpt-oss (or set RAAS_TOKENIZER_DIR instead)" })
+    .optional(),
+  /**
+   * The policy model's tokenizer directory (`tokenizer.json`, `tokenizer_config.json` or
+   * `chat_template.jinja`, `generation_config.json`: what vLLM loads), absolute: first prompts are
+   * rendered with the model's own chat template and tool calls read in the format it uses. Any
+   * model family works this way without code. Default none (RAAS_CHAT_FORMAT's built-in family).
+   */
+  RAAS_TOKENIZER_DIR: z.string().startsWith("/", { error: "expected an absolute path" }).optional(),
   /**
    * How long a turn rides out an outage of every backend it could use (connection refused, 502/503/504
    * while a server restarts) before it fails as `inference`, in ms; 0 fails at once. Default the
@@ -157,9 +166,10 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
 const ZRolloutHostEnv = z.object(ROLLOUT_HOST_ENV_SHAPE);
 export type TRolloutHostEnv = z.infer<typeof ZRolloutHostEnv>;
 
-/** The chat format of a model name, or null when the name does not tell. */
-export function chatFormatOfModel(modelName: string): "qwen3" | null {
-  return /qwen-?3/i.test(modelName) ? "qwen3" : null;
+/** The built-in chat format of a model name, or null when the name does not tell. */
+export function chatFormatOfModel(modelName: string): "qwen3" | "gpt-oss" | null {
+  if (/qwen-?3/i.test(modelName)) return "qwen3";
+  return /gpt-?oss/i.test(modelName) ? "gpt-oss" : null;
 }
 
 /** Host variables that are valid alone but not together with the rest; one line each. */
@@ -181,9 +191,18 @@ export function rolloutHostConflicts(env: TRolloutHostEnv): string[] {
       "RAAS_QUEUE: distributed mode needs DATABASE_URL=postgres://… — the server and every worker must share one PostgreSQL database (the embedded PGlite lives inside one process)",
     );
   }
-  if (env.RAAS_CHAT_FORMAT === undefined && chatFormatOfModel(env.RAAS_MODEL) === null) {
+  if (env.RAAS_CHAT_FORMAT !== undefined && env.RAAS_TOKENIZER_DIR !== undefined) {
     conflicts.push(
-      `RAAS_CHAT_FORMAT: required because RAAS_MODEL (got ${JSON.stringify(env.RAAS_MODEL)}) does not name a known model family; set RAAS_CHAT_FORMAT=qwen3 if the model speaks Qwen3's template`,
+      "RAAS_CHAT_FORMAT: set it or RAAS_TOKENIZER_DIR, not both (the tokenizer directory's own template is the chat format)",
+    );
+  }
+  const isFamilyKnown =
+    env.RAAS_CHAT_FORMAT !== undefined ||
+    env.RAAS_TOKENIZER_DIR !== undefined ||
+    chatFormatOfModel(env.RAAS_MODEL) !== null;
+  if (!isFamilyKnown) {
+    conflicts.push(
+      `RAAS_TOKENIZER_DIR: required because RAAS_MODEL (got ${JSON.stringify(env.RAAS_MODEL)}) does not name a built-in model family; set it to the model's tokenizer directory (the files vLLM loads), or RAAS_CHAT_FORMAT=qwen3|gpt-oss`,
     );
   }
   return conflicts;
