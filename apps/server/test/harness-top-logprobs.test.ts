@@ -57,7 +57,11 @@ describe("harness jobs keep top-k logprobs when the job asks", () => {
   }
 
   /** Each sampled token has k alternatives, most likely first, the sampled one among them. */
-  function expectTopK(call: Pick<TGatewayCallRecord, "responseIds" | "logprobs" | "topLogprobs">): void {
+  function expectTopK(call: {
+    responseIds: readonly number[];
+    logprobs: readonly number[];
+    topLogprobs?: TGatewayCallRecord["topLogprobs"] | null;
+  }): void {
     expect(call.topLogprobs).toHaveLength(call.responseIds.length);
     call.responseIds.forEach((id, i) => {
       const alternatives = call.topLogprobs?.[i] ?? [];
