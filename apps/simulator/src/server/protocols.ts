@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { GenerationCall, GenerationOutcome, TokenChunk } from "../engine/simulated-model";
+import { simulatedPromptLogprobs, vllmPromptLogprobs } from "./simulated-prompt-logprobs";
 import { sglangTopLogprobs, vllmTopLogprobs } from "./simulated-top-logprobs";
 
 interface FormatContext {
@@ -15,6 +16,8 @@ export interface WireProtocol {
     wantsLogprobs: boolean;
     /** Alternatives asked for per sampled token (vLLM `logprobs` > 0, SGLang `top_logprobs_num`). */
     topLogprobs?: number;
+    /** The prompt tokens' logprobs were asked for (vLLM `prompt_logprobs`, SGLang `logprob_start_len: 0`). */
+    wantsPromptLogprobs?: boolean;
     /** The client asked for a server-sent event stream (`stream: true`). */
     wantsStream?: boolean;
     /** The stream ends with a usage chunk (`stream_options.include_usage`). */
@@ -63,6 +66,7 @@ const ZVllmRequest = z.object({
   seed: optionalInt,
   stop_token_ids: z.array(z.number().int()).nullish(),
   logprobs: z.number().int().nonnegative().nullish(),
+  prompt_logprobs: z.number().int().min(-1).nullish(),
   return_token_ids: z.boolean().optional(),
   temperature: z.number().optional(),
   top_p: z.number().optional(),
@@ -119,6 +123,7 @@ export const vllmCompletionsProtocol: WireProtocol = {
       stopTokenIds: request.stop_token_ids ?? [],
       wantsLogprobs: request.logprobs != null,
       ...(request.logprobs ? { topLogprobs: request.logprobs } : {}),
+      ...(request.prompt_logprobs != null && { wantsPromptLogprobs: true }),
       wantsStream: request.stream === true,
       wantsUsage: request.stream_options?.include_usage === true,
     };
@@ -164,6 +169,7 @@ export const vllmCompletionsProtocol: WireProtocol = {
           stop_reason: outcome.matchedStopId,
           prompt_token_ids: null,
           token_ids: outcome.outputIds,
+          ...(call?.wantsPromptLogprobs && { prompt_logprobs: vllmPromptLogprobs(call.promptIds) }),
         },
       ],
       usage: openAiUsage(outcome),
@@ -175,7 +181,7 @@ const ZSglangRequest = z.object({
   input_ids: ZTokenIds,
   sampling_params: z
     .object({
-      max_new_tokens: z.number().int().positive().default(128),
+      max_new_tokens: z.number().int().nonnegative().default(128),
       stop_token_ids: z.array(z.number().int()).nullish(),
       sampling_seed: optionalInt,
       temperature: z.number().optional(),
@@ -185,6 +191,7 @@ const ZSglangRequest = z.object({
     .default({ max_new_tokens: 128 }),
   return_logprob: z.boolean().default(false),
   top_logprobs_num: z.number().int().nonnegative().nullish(),
+  logprob_start_len: z.number().int().nullish(),
 });
 
 /** SGLang native `/generate` with `input_ids`. */
@@ -200,6 +207,7 @@ export const sglangGenerateProtocol: WireProtocol = {
       ...(request.return_logprob && request.top_logprobs_num
         ? { topLogprobs: request.top_logprobs_num }
         : {}),
+      ...(request.return_logprob && request.logprob_start_len === 0 && { wantsPromptLogprobs: true }),
     };
   },
   format(outcome, context, call) {
@@ -219,6 +227,13 @@ export const sglangGenerateProtocol: WireProtocol = {
         cached_tokens: outcome.cachedTokens,
         output_token_logprobs: outcome.outputIds.map((id, i) => [outcome.logprobs[i], id, null]),
         ...(k > 0 && { output_top_logprobs: sglangTopLogprobs(outcome.outputIds, outcome.logprobs, k) }),
+        ...(call?.wantsPromptLogprobs && {
+          input_token_logprobs: simulatedPromptLogprobs(call.promptIds).map((logprob, i) => [
+            logprob,
+            call.promptIds[i],
+            null,
+          ]),
+        }),
         e2e_latency: context.latencyMs / 1000,
       },
     };
