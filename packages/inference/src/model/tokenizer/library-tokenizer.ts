@@ -19,7 +19,9 @@ export type LibraryTokenizer = ByteLevelEncodeParts &
 export function wrapLibraryTokenizer(inner: LibraryTokenizer): Tokenizer {
   const added = inner.added_tokens ?? [];
   const isVerbatim = added.every((token) => !token.lstrip && !token.rstrip && !token.normalized);
-  const decode = (ids: readonly number[]) => inner.decode([...ids], { skip_special_tokens: false });
+  // The library throws on no ids; no ids are no text.
+  const decode = (ids: readonly number[]) =>
+    ids.length === 0 ? "" : inner.decode([...ids], { skip_special_tokens: false });
   return {
     ...(isVerbatim && { addedTokens: added.map((token) => ({ text: token.content, id: token.id })) }),
     encode: createByteLevelEncode(inner) ?? ((text) => inner.encode(text, { add_special_tokens: false })),
