@@ -92,7 +92,7 @@ describe("teacher logprobs in the export", () => {
 
   it("reports a named teacher without a score as missing, and no teacher when none was named", () => {
     expect(buildTrajectoryExport(job, turns).teacher?.missingReason).toMatch(/ended before the teacher/);
-    const running = buildTrajectoryExport({ ...job, status: "running" }, turns);
+    const running = buildTrajectoryExport({ ...job, status: "active" }, turns);
     expect(running.teacher?.missingReason).toMatch(/still running/);
     const plain = buildTrajectoryExport({ ...job, payload: {} }, turns);
     expect(plain).not.toHaveProperty("teacher");
