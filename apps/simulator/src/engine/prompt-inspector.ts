@@ -1,50 +1,116 @@
 import type { ModelFamilyAdapter } from "@raas/inference";
 import { MALFORMED_MODES, type TMalformedMode } from "../policies/policy-config.schema";
+import { type AssistantTurnMarkers, findAssistantTurnMarkers } from "./assistant-openers";
 import { hashSeed } from "./seeded-random";
 
 export interface PromptFacts {
   taskId: string;
   /** Assistant turns already in the prompt (the open generation header not counted). */
   turnIndex: number;
-  /** `[simulate:<mode>]` in the first user message, if any. */
+  /** `[simulate:<mode>]` in the first messages, if any. */
   simulateMode: TMalformedMode | null;
 }
 
-const TASK_ID = /\btask[_ -]?id\s*[:=]\s*([\w.\-/]+)/i;
-const SIMULATE = /\[simulate:([a-z-]+)\]/;
+const TASK_ID = /\btask[_ -]?id\s*[:=]\s*([\w.\-/]+)/gi;
+const SIMULATE = /\[simulate:([a-z-]+)\]/g;
+
+/** First prompts whose facts are remembered (most trajectories of a run share few of them per task). */
+const REMEMBERED_FIRST_PROMPTS = 4_096;
+
+type OpeningFacts = Omit<PromptFacts, "turnIndex">;
+
+/** Two 32-bit hashes and the length: distinct first prompts never share a key in practice. */
+function idsKey(ids: readonly number[]): string {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  for (const id of ids) {
+    a = Math.imul(a ^ id, 0x01000193);
+    b = Math.imul(b ^ id, 0x85ebca6b) ^ (b >>> 15);
+  }
+  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${ids.length}`;
+}
+
+function lastMatch(pattern: RegExp, text: string): string | undefined {
+  let found: string | undefined;
+  for (const match of text.matchAll(pattern)) found = match[1];
+  return found;
+}
 
 /**
- * Reads what the scripted policies need from prompt ids without decoding the whole prompt: the
- * first user message (task id, simulate marker) and the number of assistant headers.
+ * Counts the assistant turns of a prompt and finds where the first opens. An opener inside an
+ * open turn does not count unless it closes the turn itself: harmony writes
+ * `<|end|><|start|>assistant` between the messages of one sampled turn, which ends only at a stop
+ * id. (So a harmony turn cut at max tokens, closed by `<|end|>`, is not told from the next.)
+ */
+function countTurns(
+  promptIds: readonly number[],
+  markers: AssistantTurnMarkers,
+  openersByFirstId: ReadonlyMap<number, readonly { ids: readonly number[]; closesTurn: boolean }[]>,
+): { turns: number; firstOpenerAt: number } {
+  let turns = 0;
+  let firstOpenerAt = -1;
+  let isOpen = false;
+  let i = 0;
+  while (i < promptIds.length) {
+    const id = promptIds[i] as number;
+    const matched = openersByFirstId
+      .get(id)
+      ?.find(
+        (opener) =>
+          (!isOpen || opener.closesTurn) &&
+          i + opener.ids.length <= promptIds.length &&
+          opener.ids.every((openerId, k) => promptIds[i + k] === openerId),
+      );
+    if (matched) {
+      turns += 1;
+      if (firstOpenerAt === -1) firstOpenerAt = i;
+      isOpen = true;
+      i += matched.ids.length;
+      continue;
+    }
+    if (isOpen && markers.closers.has(id)) isOpen = false;
+    i += 1;
+  }
+  return { turns, firstOpenerAt };
+}
+
+/**
+ * Reads what the scripted policies need from prompt ids, for any model family: the number of
+ * assistant turns (openers found from the family's renders, see `findAssistantTurnMarkers`), and
+ * the task id and `[simulate:…]` marker from the text before the first turn (the last match, as
+ * the system prompt comes before the task). That text is decoded once per distinct first prompt.
  */
 export function createPromptInspector(
   family: ModelFamilyAdapter,
 ): (promptIds: readonly number[]) => PromptFacts {
-  const [imStart, userId] = family.tokenizer.encode("<|im_start|>user") as [number, number];
-  const assistantId = family.tokenizer.encode("<|im_start|>assistant")[1] as number;
-  const imEnd = family.endOfTurnId;
-  return (promptIds) => {
-    let assistantHeaders = 0;
-    let userStart = -1;
-    for (let i = 0; i + 1 < promptIds.length; i += 1) {
-      if (promptIds[i] !== imStart) continue;
-      const role = promptIds[i + 1];
-      if (role === assistantId) assistantHeaders += 1;
-      else if (role === userId && userStart === -1) userStart = i + 2;
-    }
-    let userText = "";
-    if (userStart !== -1) {
-      let end = userStart;
-      while (end < promptIds.length && promptIds[end] !== imEnd) end += 1;
-      userText = family.tokenizer.decode(promptIds.slice(userStart, end));
-    }
-    const marker = SIMULATE.exec(userText)?.[1];
-    return {
-      taskId: TASK_ID.exec(userText)?.[1] ?? `task-${hashSeed(userText).toString(16)}`,
-      turnIndex: Math.max(0, assistantHeaders - 1),
+  const markers = findAssistantTurnMarkers(family);
+  const openersByFirstId = new Map<number, { ids: readonly number[]; closesTurn: boolean }[]>();
+  for (const ids of markers.openers) {
+    const list = openersByFirstId.get(ids[0] as number) ?? [];
+    list.push({ ids, closesTurn: ids.some((id) => markers.closers.has(id)) });
+    openersByFirstId.set(ids[0] as number, list);
+  }
+  const remembered = new Map<string, OpeningFacts>();
+  const readOpening = (openingIds: readonly number[]): OpeningFacts => {
+    const key = idsKey(openingIds);
+    const known = remembered.get(key);
+    if (known) return known;
+    const text = family.tokenizer.decode(openingIds);
+    const marker = lastMatch(SIMULATE, text);
+    const facts: OpeningFacts = {
+      taskId: lastMatch(TASK_ID, text) ?? `task-${hashSeed(text).toString(16)}`,
       simulateMode: (MALFORMED_MODES as readonly string[]).includes(marker ?? "")
         ? (marker as TMalformedMode)
         : null,
     };
+    if (remembered.size >= REMEMBERED_FIRST_PROMPTS)
+      remembered.delete(remembered.keys().next().value as string);
+    remembered.set(key, facts);
+    return facts;
+  };
+  return (promptIds) => {
+    const { turns, firstOpenerAt } = countTurns(promptIds, markers, openersByFirstId);
+    const opening = promptIds.slice(0, firstOpenerAt === -1 ? promptIds.length : firstOpenerAt);
+    return { ...readOpening(opening), turnIndex: Math.max(0, turns - 1) };
   };
 }

@@ -101,6 +101,10 @@ export class SimulatedModel {
   private readonly inspect: (promptIds: readonly number[]) => PromptFacts;
   private readonly seed: number;
   private readonly unseeded: UnseededDraws;
+  /** Ids a rendered response may already end its turn with (harmony: `<|call|>`, `<|return|>`). */
+  private readonly turnEndIds: ReadonlySet<number>;
+  /** Ids generation stops at whatever the request says, as vLLM stops at the model's own EOS ids. */
+  private readonly stopIds: ReadonlySet<number>;
   /** Text of single tokens by id (bounded by the vocabulary). */
   private readonly tokenTexts = new Map<number, string>();
 
@@ -115,7 +119,10 @@ export class SimulatedModel {
     this.latency = createLatencyModel(options.latency);
     this.inspect = createPromptInspector(options.family);
     this.seed = options.seed ?? 0;
-    this.unseeded = new UnseededDraws({ seed: this.seed, endOfTurnId: options.family.endOfTurnId });
+    const { family } = options;
+    this.turnEndIds = new Set(family.turnEndIds ?? [family.endOfTurnId]);
+    this.stopIds = new Set([...family.stopTokenIds, family.endOfTurnId]);
+    this.unseeded = new UnseededDraws({ seed: this.seed, turnEndIds: [...this.turnEndIds] });
   }
 
   async generate(call: GenerationCall): Promise<GenerationOutcome> {
@@ -204,6 +211,11 @@ export class SimulatedModel {
     this.counters.promptTokens += promptIds.length;
   }
 
+  /** A rendered turn's ids with the end-of-turn token, unless the render already ends the turn. */
+  private closeTurn(ids: number[]): number[] {
+    return this.turnEndIds.has(ids.at(-1) as number) ? ids : [...ids, this.options.family.endOfTurnId];
+  }
+
   private respond(
     facts: PromptFacts,
     call: GenerationCall,
@@ -223,10 +235,10 @@ export class SimulatedModel {
     let ids: number[];
     switch (turn.type) {
       case "message":
-        ids = [...family.tokenizer.encode(family.renderAssistant(turn)), family.endOfTurnId];
+        ids = this.closeTurn(family.tokenizer.encode(family.renderAssistant(turn)));
         break;
       case "raw":
-        ids = [...family.tokenizer.encode(turn.text), family.endOfTurnId];
+        ids = this.closeTurn(family.tokenizer.encode(turn.text));
         break;
       case "overlong":
         ids = family.tokenizer.encode(fillerWords(random, call.maxTokens + 8)).slice(0, call.maxTokens + 1);
@@ -236,7 +248,9 @@ export class SimulatedModel {
     }
     let finishReason: GenerationOutcome["finishReason"] = "length";
     let matchedStopId: number | null = null;
-    const stopAt = ids.findIndex((id) => call.stopTokenIds.includes(id) || id === family.endOfTurnId);
+    // A turn the family's template renders with several stops (harmony: a `<|call|>` per call) is
+    // cut at the first, as the model's sampler would cut it.
+    const stopAt = ids.findIndex((id) => call.stopTokenIds.includes(id) || this.stopIds.has(id));
     if (stopAt !== -1 && stopAt < call.maxTokens) {
       ids = ids.slice(0, stopAt + 1);
       finishReason = "stop";

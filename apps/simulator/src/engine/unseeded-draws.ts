@@ -9,8 +9,8 @@ const DRAWS_PER_CONVERSATION = 32;
 export interface UnseededDrawsOptions {
   /** The simulator's seed: the stream of fresh draws starts from it. */
   seed: number;
-  /** The token that ends an assistant turn: a remembered conversation ends with it. */
-  endOfTurnId: number;
+  /** The tokens that end an assistant turn: a remembered conversation ends with one. */
+  turnEndIds: readonly number[];
   /** Conversations remembered at most. Default `DEFAULT_REMEMBERED_CONVERSATIONS` (65,536). */
   capacity?: number;
 }
@@ -31,17 +31,19 @@ export class UnseededDraws {
   private readonly capacity: number;
   /** Draws by conversation key, in least-recently-used order. */
   private readonly written = new Map<string, number[]>();
+  private readonly turnEnds: ReadonlySet<number>;
 
-  constructor(private readonly options: UnseededDrawsOptions) {
+  constructor(options: UnseededDrawsOptions) {
     this.next = seededRandom(hashSeed(options.seed, "unseeded"));
     this.capacity = options.capacity ?? DEFAULT_REMEMBERED_CONVERSATIONS;
+    this.turnEnds = new Set(options.turnEndIds);
   }
 
   /** The draw of a prompt: that of its longest remembered prefix, else a fresh one. */
   drawFor(promptIds: readonly number[]): number {
     let found: number[] | undefined;
     let foundKey = "";
-    forEachTurnEnd(promptIds, this.options.endOfTurnId, (key) => {
+    forEachTurnEnd(promptIds, this.turnEnds, (key) => {
       const draws = this.written.get(key);
       if (draws) {
         found = draws;
@@ -57,9 +59,9 @@ export class UnseededDraws {
 
   /** Remembers that `draw` wrote `responseIds` after `promptIds` (kept when it ends a turn). */
   remember(promptIds: readonly number[], responseIds: readonly number[], draw: number): void {
-    if (responseIds.at(-1) !== this.options.endOfTurnId) return;
+    if (!this.turnEnds.has(responseIds.at(-1) as number)) return;
     let key = "";
-    forEachTurnEnd([...promptIds, ...responseIds], this.options.endOfTurnId, (end) => {
+    forEachTurnEnd([...promptIds, ...responseIds], this.turnEnds, (end) => {
       key = end;
     });
     const draws = this.written.get(key) ?? [];
@@ -93,14 +95,18 @@ function keyOf(a: number, b: number, length: number): string {
   return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${length}`;
 }
 
-/** Calls `visit` with the key of every prefix of `ids` that ends with `endOfTurnId`, shortest first. */
-function forEachTurnEnd(ids: readonly number[], endOfTurnId: number, visit: (key: string) => void): void {
+/** Calls `visit` with the key of every prefix of `ids` that ends with a turn end, shortest first. */
+function forEachTurnEnd(
+  ids: readonly number[],
+  turnEnds: ReadonlySet<number>,
+  visit: (key: string) => void,
+): void {
   let a = BASE_A;
   let b = BASE_B;
   for (let i = 0; i < ids.length; i += 1) {
     const id = ids[i] as number;
     a = Math.imul(a ^ id, PRIME_A);
     b = Math.imul(b ^ id, PRIME_B) ^ (b >>> 15);
-    if (id === endOfTurnId) visit(keyOf(a, b, i + 1));
+    if (turnEnds.has(id)) visit(keyOf(a, b, i + 1));
   }
 }

@@ -104,7 +104,7 @@ describe("UnseededDraws", () => {
   const END = 9;
 
   it("continues the draw that wrote a conversation, and forgets the least recently used", () => {
-    const draws = new UnseededDraws({ seed: 0, endOfTurnId: END, capacity: 2 });
+    const draws = new UnseededDraws({ seed: 0, turnEndIds: [END], capacity: 2 });
     const a = draws.drawFor([1, 2]);
     const b = draws.drawFor([1, 2]);
     expect(a).not.toBe(b);
