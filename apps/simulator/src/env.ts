@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { parseArgs } from "node:util";
 import { formatIssueList, SIMULATED_MODEL_NAME } from "@raas/shared";
 import { z } from "zod";
@@ -6,6 +7,7 @@ import { DEFAULT_CACHE_BLOCKS } from "./cache/block-prefix-cache";
 import { DEFAULT_DECODE_MS_PER_TOKEN, DEFAULT_PREFILL_MS_PER_TOKEN } from "./engine/latency-model";
 import { DEFAULT_MAX_CONCURRENCY } from "./engine/simulated-model";
 import { ZPolicyConfig } from "./policies/policy-config.schema";
+import type { SimulatorModelFamilyConfig } from "./simulator-model-family";
 import type { SimulatorOptions } from "./start-simulator";
 
 const ZSimulatorEnv = z.object({
@@ -19,6 +21,16 @@ const ZSimulatorEnv = z.object({
   cacheBlocks: z.coerce.number().int().positive().default(DEFAULT_CACHE_BLOCKS),
   prefillMsPerToken: z.coerce.number().nonnegative().default(DEFAULT_PREFILL_MS_PER_TOKEN),
   decodeMsPerToken: z.coerce.number().nonnegative().default(DEFAULT_DECODE_MS_PER_TOKEN),
+  modelFamily: z
+    .enum(["qwen3", "gpt-oss"], { error: "expected qwen3 or gpt-oss (or give --tokenizer-dir instead)" })
+    .optional(),
+  tokenizerDir: z
+    .string()
+    .refine(isAbsolute, { error: "expected an absolute path" })
+    .refine((dir) => existsSync(join(dir, "tokenizer.json")), {
+      error: "no tokenizer.json in this directory (expected a Hugging Face tokenizer directory)",
+    })
+    .optional(),
 });
 
 export const SIMULATOR_USAGE = `usage: npm run simulator -- [options]
@@ -32,13 +44,19 @@ export const SIMULATOR_USAGE = `usage: npm run simulator -- [options]
   --max-concurrency <n>        batch slots (default ${DEFAULT_MAX_CONCURRENCY})
   --cache-blocks <n>           prefix-cache capacity in 16-token blocks (default ${DEFAULT_CACHE_BLOCKS})
   --prefill-ms-per-token <ms>  prefill time per uncached prompt token (default ${DEFAULT_PREFILL_MS_PER_TOKEN})
-  --decode-ms-per-token <ms>   decode time per generated token (default ${DEFAULT_DECODE_MS_PER_TOKEN})`;
+  --decode-ms-per-token <ms>   decode time per generated token (default ${DEFAULT_DECODE_MS_PER_TOKEN})
+  --model-family <name>        qwen3 | gpt-oss: a built-in model family (default qwen3)
+  --tokenizer-dir <path>       a model's tokenizer directory (tokenizer.json, tokenizer_config.json):
+                               serve any family with its own chat template; not with --model-family`;
 
 /**
  * Reads the simulator's configuration once: CLI flags first, then `SIMULATOR_*` environment
  * variables, then defaults. Throws an error with a readable list of bad fields.
  */
-export function readSimulatorConfig(argv: readonly string[], env: NodeJS.ProcessEnv): SimulatorOptions {
+export function readSimulatorConfig(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): SimulatorOptions & { modelFamily: SimulatorModelFamilyConfig } {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -52,6 +70,8 @@ export function readSimulatorConfig(argv: readonly string[], env: NodeJS.Process
       "cache-blocks": { type: "string" },
       "prefill-ms-per-token": { type: "string" },
       "decode-ms-per-token": { type: "string" },
+      "model-family": { type: "string" },
+      "tokenizer-dir": { type: "string" },
     },
     strict: true,
   });
@@ -66,6 +86,8 @@ export function readSimulatorConfig(argv: readonly string[], env: NodeJS.Process
     cacheBlocks: values["cache-blocks"] ?? env.SIMULATOR_CACHE_BLOCKS,
     prefillMsPerToken: values["prefill-ms-per-token"] ?? env.SIMULATOR_PREFILL_MS_PER_TOKEN,
     decodeMsPerToken: values["decode-ms-per-token"] ?? env.SIMULATOR_DECODE_MS_PER_TOKEN,
+    modelFamily: values["model-family"] ?? env.SIMULATOR_MODEL_FAMILY,
+    tokenizerDir: values["tokenizer-dir"] ?? env.SIMULATOR_TOKENIZER_DIR,
   });
   if (!parsed.success) {
     const problems = formatIssueList(parsed.error.issues, { root: "configuration" }).map(
@@ -74,6 +96,11 @@ export function readSimulatorConfig(argv: readonly string[], env: NodeJS.Process
     throw new Error(`invalid simulator configuration:\n${problems.join("\n")}`);
   }
   const config = parsed.data;
+  if (config.modelFamily !== undefined && config.tokenizerDir !== undefined) {
+    throw new Error(
+      "invalid simulator configuration:\n  --model-family: give it or --tokenizer-dir, not both (the directory's own template is the family)",
+    );
+  }
   const policy = config.policyFile
     ? ZPolicyConfig.parse(JSON.parse(readFileSync(config.policyFile, "utf8")))
     : ZPolicyConfig.parse({ kind: config.policy });
@@ -86,5 +113,8 @@ export function readSimulatorConfig(argv: readonly string[], env: NodeJS.Process
     maxConcurrency: config.maxConcurrency,
     cache: { capacityBlocks: config.cacheBlocks },
     latency: { prefillMsPerToken: config.prefillMsPerToken, decodeMsPerToken: config.decodeMsPerToken },
+    modelFamily: config.tokenizerDir
+      ? { kind: "tokenizer-dir", directory: config.tokenizerDir }
+      : { kind: config.modelFamily ?? "qwen3" },
   };
 }
