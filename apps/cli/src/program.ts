@@ -7,6 +7,7 @@ import { declareEnv } from "./commands/env.command";
 import { declareEval } from "./commands/eval-swe.command";
 import { declareExport } from "./commands/export.command";
 import { declareJobs } from "./commands/jobs.command";
+import { declareModel } from "./commands/model.command";
 import { declareRuns } from "./commands/runs.command";
 import { declareServe } from "./commands/serve.command";
 import { declareStatus } from "./commands/status.command";
@@ -57,6 +58,7 @@ export function buildProgram(context: CliContext, version: string, output: Progr
     declareJobs,
     declareExport,
     declareEval,
+    declareModel,
     declareWorkers,
     declareRuns,
     declareSteps,

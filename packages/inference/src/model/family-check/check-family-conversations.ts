@@ -109,7 +109,13 @@ function renderStep(
  */
 export function checkFamilyConversations(
   family: ModelFamilyAdapter,
-  options: { count: number; seed: number; renderHistory?: RenderHistory },
+  options: {
+    count: number;
+    seed: number;
+    renderHistory?: RenderHistory;
+    /** False for a family with no tool-call format: turns carry no calls, results come back as user text. Default true. */
+    hasToolCalls?: boolean;
+  },
 ): FamilyConversationReport {
   const report: FamilyConversationReport = {
     family: family.family,
@@ -123,7 +129,10 @@ export function checkFamilyConversations(
     templateHistoryDifferences: 0,
     unsupported: {},
   };
-  generateConversations(options.count, options.seed).forEach((conversation, n) => {
+  const conversations = generateConversations(options.count, options.seed).map((conversation) =>
+    options.hasToolCalls === false ? withoutToolCalls(conversation, report) : conversation,
+  );
+  conversations.forEach((conversation, n) => {
     const promptOptions = { tools: conversation.tools, enableThinking: conversation.enableThinking };
     const messages: ChatMessage[] = [
       ...(conversation.system === null ? [] : [{ role: "system" as const, content: conversation.system }]),
@@ -195,4 +204,24 @@ function describeDifference(
   while (at < ours.length && at < theirs.length && ours[at] === theirs[at]) at += 1;
   const show = (ids: readonly number[]) => JSON.stringify(family.tokenizer.decode(ids.slice(at, at + 12)));
   return `${where}, token ${at}: appended ${show(ours)}, template ${show(theirs)}`;
+}
+
+/** The conversation a family without a tool-call format can have: no calls, results as user text. */
+function withoutToolCalls(
+  conversation: CorpusConversation,
+  report: FamilyConversationReport,
+): CorpusConversation {
+  const steps = conversation.steps.map((step) => {
+    if (step.toolCalls.length === 0) return step;
+    report.unsupported["tool calls (no tool-call format)"] =
+      (report.unsupported["tool calls (no tool-call format)"] ?? 0) + 1;
+    const results = step.observations.map((observation) => observation.content).join("\n\n");
+    return {
+      ...step,
+      content: step.content === "" ? "ok" : step.content,
+      toolCalls: [],
+      observations: step.observations.length === 0 ? [] : [{ role: "user" as const, content: results }],
+    };
+  });
+  return { ...conversation, steps };
 }

@@ -45,6 +45,22 @@ describe("model families over generated agent conversations, token-in/token-out"
     120_000,
   );
 
+  it("a family with no code of its own (Gemma 3: no tool role, no call format) runs sound, calls reported unsupported", async () => {
+    const loaded = await loadDirectoryModelFamily(packageDir("gemma3"), { name: "gemma3" });
+    expect(loaded.probe.toolCallFormat).toBeUndefined();
+    expect(loaded.family.tokenizer.decode([loaded.family.endOfTurnId])).toBe("<end_of_turn>");
+    const report = checkFamilyConversations(loaded.family, {
+      count: CONVERSATIONS,
+      seed: 34,
+      renderHistory: loaded.renderHistory,
+      hasToolCalls: false,
+    });
+    expect(report.prefixViolations).toEqual([]);
+    expect(report.roundTripFailures).toEqual([]);
+    expect(report.parseCrashes).toEqual([]);
+    expect(report.unsupported["tool calls (no tool-call format)"]).toBeGreaterThan(0);
+  }, 120_000);
+
   it("Qwen3's templates re-render history (earlier <think> dropped): the drift appending avoids is counted", async () => {
     const loaded = await loadDirectoryModelFamily(packageDir("qwen3"));
     const report = checkFamilyConversations(loaded.family, {

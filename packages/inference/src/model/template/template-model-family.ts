@@ -30,6 +30,22 @@ function thinkingOptions(enableThinking: boolean | undefined): Record<string, un
   return { enable_thinking: enableThinking ?? true };
 }
 
+/**
+ * For templates without a tool role (Gemma's raise on one): a run of tool results becomes one user
+ * message, results separated by a blank line, so the conversation keeps alternating.
+ */
+function toolResultsAsUser(messages: readonly ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const message of messages) {
+    const last = out.at(-1);
+    if (message.role !== "tool") out.push(message);
+    else if (last?.role === "user")
+      out[out.length - 1] = { role: "user", content: `${last.content}\n\n${message.content}` };
+    else out.push({ role: "user", content: message.content });
+  }
+  return out;
+}
+
 /** The first messages as the template can take them: without a system role, the system text opens the first user message. */
 function foldSystem(messages: readonly ChatMessage[], supportsSystemRole: boolean): ChatMessage[] {
   const [first, second, ...rest] = messages;
@@ -85,12 +101,14 @@ export async function loadDirectoryModelFamily(
   const renderMessages = (messages: readonly ChatMessage[], promptOptions: PromptOptions) => {
     const tools = promptOptions.tools ?? [];
     const templateOptions = thinkingOptions(promptOptions.enableThinking);
-    const offered =
-      probe.rendersToolDefinitions || tools.length === 0
-        ? messages
-        : listToolsInSystemPrompt(messages, tools, (parts) =>
-            renderTemplateAssistant(surface, parts, templateOptions),
-          );
+    // Tools the template ignores are listed in the system prompt, if the model has a call format
+    // to use them with at all (else the probe's warning says so and nothing is invented).
+    const isListed = !probe.rendersToolDefinitions && probe.toolCallFormat !== undefined && tools.length > 0;
+    const offered = !isListed
+      ? messages
+      : listToolsInSystemPrompt(messages, tools, (parts) =>
+          renderTemplateAssistant(surface, parts, templateOptions),
+        );
     return render({
       messages: templateMessages(foldSystem(offered, probe.supportsSystemRole), surface.shape),
       ...(probe.rendersToolDefinitions && tools.length > 0 && { tools: templateTools(tools) }),
@@ -105,7 +123,7 @@ export async function loadDirectoryModelFamily(
     stopTokenIds,
     renderPrompt: (messages, promptOptions = {}) => renderMessages(messages, promptOptions),
     renderContinuation: (messages, continuation) =>
-      renderTemplateContinuation(surface, messages, {
+      renderTemplateContinuation(surface, probe.rendersToolResults ? messages : toolResultsAsUser(messages), {
         hasEndOfTurn: continuation.hasEndOfTurn,
         templateOptions: thinkingOptions(continuation.enableThinking),
       }),
