@@ -193,6 +193,27 @@ describe("teacher logprobs for on-policy distillation", () => {
       }
     }, 300_000);
 
+    it("scores a single job naming a teacher backend in its agent overrides", async () => {
+      const { job } = await ok<{ job: { id: string } }>("/api/v1/jobs", {
+        kind: "math",
+        payload: { ...mathTasks[1]?.payload, agent: { teacher: { backendId: "teacher-0" } } },
+      });
+      const waited = await ok<{ done: boolean }>("/api/v1/jobs/wait", { ids: [job.id], timeoutMs: 60_000 });
+      expect(waited.done).toBe(true);
+      const row = await ok<TTrajectoryExport>(`/api/v1/jobs/${encodeURIComponent(job.id)}/export`);
+      expect(row.status).toBe("completed");
+      expect(row.teacher).toEqual({
+        policyId: null,
+        backendId: "teacher-0",
+        isScored: true,
+        missingReason: null,
+      });
+      const answer = await teacherAnswer(teacher, row.tokens);
+      expect(row.teacherLogprobs).toEqual(
+        row.lossMask.map((mask, i) => (mask === 1 ? Math.fround(answer[i] as number) : null)),
+      );
+    }, 120_000);
+
     it("refuses a teacher naming neither or both of a policy and a backend", async () => {
       const { run } = await ok<{ run: TRun }>("/api/v1/runs", { name: "bad-teacher" });
       for (const teacherSpec of [{}, { policyId: "teacher", backendId: "teacher-0" }]) {
