@@ -59,7 +59,17 @@ export async function composeServerCore(config: ServerConfig, logger: Logger): P
   const setServerUrl = (url: string) => {
     serverUrl = url;
   };
-  return { logger, hostId, inference, gateway, sandboxRuntime, agentHandlers, composed, setServerUrl };
+  return {
+    logger,
+    hostId,
+    inference,
+    family,
+    gateway,
+    sandboxRuntime,
+    agentHandlers,
+    composed,
+    setServerUrl,
+  };
 }
 
 function composeServerAgentHandlers(

@@ -3,14 +3,13 @@ import { type ControlPlaneAuthOptions, type ControlPlaneHandler, createControlPl
 import { createShippedTaskCatalog, inspectEnvironment } from "@raas/handlers";
 import { defaultAllowedHosts } from "@raas/shared";
 import type { ServerConfig } from "../server";
-import { qwen3TokenText } from "../token-text";
 import type { ServerCore, ServerSystems } from "./server-parts.types";
 
 /** The control plane over the engine and everything composed beside it. */
 export function createServerHandler(
   config: ServerConfig,
   auth: ControlPlaneAuthOptions,
-  { composed, inference, gateway, sandboxRuntime, logger }: ServerCore,
+  { composed, inference, family, gateway, sandboxRuntime, logger }: ServerCore,
   { backends, batches }: ServerSystems,
 ): ControlPlaneHandler {
   return createControlPlaneHandler({
@@ -35,7 +34,7 @@ export function createServerHandler(
     ...(composed.archive && { archive: composed.archive }),
     batches: { system: batches.system, catalog: batches.catalog },
     policy: batches.policy,
-    tokenText: qwen3TokenText(),
+    tokenText: { family: family.family, decode: (ids) => family.tokenizer.decode(ids) },
     gateway: gateway.gateway,
     gatewayBridges: gateway,
     sandboxes: {

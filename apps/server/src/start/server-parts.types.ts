@@ -10,6 +10,7 @@ import type {
   SandboxEventRecording,
 } from "@raas/compose";
 import type { SandboxRuntime } from "@raas/engine";
+import type { ModelFamilyAdapter } from "@raas/inference";
 import type { Logger } from "pino";
 
 /** What exists before the engine starts: inference, gateway, sandboxes, handlers, the engine. */
@@ -18,6 +19,8 @@ export interface ServerCore {
   /** This process's worker id and the host id of its sandbox events. */
   hostId: string;
   inference: ComposedInference;
+  /** The policy model's family: the gateway, the agent handlers and `tokens.decode` share it. */
+  family: ModelFamilyAdapter;
   gateway: ComposedGateway;
   sandboxRuntime: SandboxRuntime;
   agentHandlers: ComposedAgentHandlers;

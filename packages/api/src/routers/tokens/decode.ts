@@ -19,7 +19,11 @@ const ZDecodeTokensRequest = z
 
 const ZDecodeTokensResponse = z
   .object({
-    family: z.string().describe("The model family whose vocabulary decoded them (`qwen3`)."),
+    family: z
+      .string()
+      .describe(
+        "The model family whose vocabulary decoded them (`qwen3`, `gpt-oss`, or the name of the tokenizer directory the server was started with).",
+      ),
     tokens: z
       .array(
         z.object({
@@ -39,7 +43,7 @@ function requireTokenText(ctx: ControlPlaneContext): TokenTextDecoder {
   if (ctx.tokenText) return ctx.tokenText;
   throw requestFailure(
     "UNAVAILABLE",
-    "this server has no tokenizer to decode token ids with; start it with one (apps/server uses Qwen3's)",
+    "this server has no tokenizer to decode token ids with; start it with one (apps/server uses its policy model's family)",
   );
 }
 
