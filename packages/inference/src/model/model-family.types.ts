@@ -86,7 +86,11 @@ export interface ModelFamilyAdapter {
     messages: readonly ChatMessage[],
     options: { hasEndOfTurn: boolean; enableThinking?: boolean },
   ): string;
-  /** The text of an assistant turn with thinking, content and tool calls (what the model would emit). */
+  /**
+   * The text of an assistant turn with thinking, content and tool calls (what the model would
+   * emit). It may end with the token that ends the turn (harmony's `<|call|>`/`<|return|>`); when it
+   * does not, a sampler appends `endOfTurnId`.
+   */
   renderAssistant(parts: {
     thinking?: string | null;
     content?: string;

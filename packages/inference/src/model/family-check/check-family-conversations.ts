@@ -1,6 +1,7 @@
 import { type CorpusConversation, generateConversations } from "../../chat-template/conversation-corpus";
 import { TokenConversation } from "../../conversation/token-conversation";
 import type { ChatMessage, ModelFamilyAdapter, PromptOptions, ToolCall } from "../model-family.types";
+import { isTurnClosed } from "../turn-end";
 import { fuzzResponse } from "./fuzz-response";
 
 /** Renders a whole conversation with the family's own template (its history rendering), when it has one. */
@@ -25,6 +26,11 @@ export interface FamilyConversationReport {
   firstHistoryDifference?: string;
   /** What the template refused and the check worked around (e.g. several tool calls in one turn). */
   unsupported: Record<string, number>;
+}
+
+/** A rendered turn as sampled: its own closing token kept, else the family's end of turn appended. */
+function closeTurn(family: ModelFamilyAdapter, ids: number[]): number[] {
+  return isTurnClosed(family, ids.at(-1)) ? ids : [...ids, family.endOfTurnId];
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
@@ -87,7 +93,7 @@ function renderStep(
       failure = `${where}: the template cannot render the turn: ${(error as Error).message}`;
       continue;
     }
-    const ids = [...family.tokenizer.encode(text), family.endOfTurnId];
+    const ids = closeTurn(family, family.tokenizer.encode(text));
     const mismatch = checkRoundTrip(family, family.tokenizer.decode(ids), parts, where);
     if (mismatch && !step.isCut) {
       failure = mismatch;
@@ -145,7 +151,7 @@ export function checkFamilyConversations(
       const whole = family.tokenizer.encode(rendered.text);
       const responseIds = step.isCut
         ? whole.slice(0, Math.max(1, Math.floor(whole.length * 0.6)))
-        : [...whole, family.endOfTurnId];
+        : closeTurn(family, whole);
       for (const mangled of fuzzResponse(family.tokenizer.decode(responseIds), n * 31 + k)) {
         report.fuzzedResponses += 1;
         try {

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateConversations } from "../../chat-template/conversation-corpus";
+import { createGptOssModelFamily } from "../harmony/gpt-oss-model-family";
 import { createQwen3ModelFamily } from "../qwen3/qwen3-model-family";
 import { loadDirectoryModelFamily } from "../template/template-model-family";
 import { checkFamilyConversations, type FamilyConversationReport } from "./check-family-conversations";
@@ -44,6 +45,10 @@ describe("model families over generated agent conversations, token-in/token-out"
     },
     120_000,
   );
+
+  it("gpt-oss (harmony, written from its spec): prompts extend, turns round-trip, no parser crash", () => {
+    expectSound(checkFamilyConversations(createGptOssModelFamily(), { count: CONVERSATIONS, seed: 34 }));
+  }, 120_000);
 
   it("a family with no code of its own (Gemma 3: no tool role, no call format) runs sound, calls reported unsupported", async () => {
     const loaded = await loadDirectoryModelFamily(packageDir("gemma3"), { name: "gemma3" });
