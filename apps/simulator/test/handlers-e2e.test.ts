@@ -1,17 +1,19 @@
-// End-to-end rollouts of the math, code and stem handlers: RolloutEngine → real bubblewrap
-// sandboxes → agent loop → routed pool → in-process simulator (scripted, per task) → graders.
-import { createQwen3ChatFormat } from "@raas/inference";
+// End-to-end rollouts of the math, code and stem handlers, per model family: RolloutEngine → real
+// bubblewrap sandboxes → agent loop → routed pool → in-process simulator (scripted, per task,
+// writing each family's own format) → graders. Every family runs every task (a few seconds each)
+// and must earn the rewards the scripts were written for.
+import type { ModelFamilyAdapter, ToolCall } from "@raas/inference";
 import type { TJob, TTrajectoryExport } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TPolicyConfigInput } from "../src/index";
+import { expressScripts, MODEL_FAMILIES } from "./support/model-families";
 import { type RolloutFixture, readDataJson, readTasks, startRolloutFixture } from "./support/rollout-fixture";
 import { expectRestartAfterSandboxKill } from "./support/sandbox-kill";
 
-type Tasks = Record<string, { steps: unknown[] }>;
+type Tasks = Record<string, { steps: { content?: string; toolCalls?: ToolCall[] }[] }>;
 const policy = readDataJson<{ kind: "scripted"; tasks: Tasks }>("simulator/math-code-stem.policy.json");
 const expected = readDataJson<Record<string, number>>("simulator/expected-rewards.json");
 const KILL_TASK = "kill-001";
-const qwen3 = createQwen3ChatFormat();
 policy.tasks[KILL_TASK] = {
   steps: [{ toolCalls: [{ name: "python", arguments: { code: "import time\ntime.sleep(60)" } }] }],
 };
@@ -36,16 +38,23 @@ const jobs = [
   ...readTasks("code.jsonl").map((payload) => ({ kind: "code", payload, batchId: BATCH })),
   ...readTasks("stem.jsonl").map((payload) => ({ kind: "stem", payload, batchId: BATCH })),
 ];
+const taskIdOf = (job: { payload: unknown }) => (job.payload as { taskId: string }).taskId;
 
-describe("math, code and stem rollouts end to end", () => {
+describe.each(MODEL_FAMILIES)("$name: math, code and stem rollouts end to end", (modelFamily) => {
+  let family: ModelFamilyAdapter;
+  let rewrites: string[] = [];
   let fixture: RolloutFixture;
   let finished: TJob[] = [];
   let wallMs = 0;
 
   beforeAll(async () => {
+    family = await modelFamily.load();
+    const expressed = expressScripts(family, policy.tasks);
+    rewrites = expressed.rewrites;
     fixture = await startRolloutFixture({
-      policy: policy as TPolicyConfigInput,
+      policy: { ...policy, tasks: expressed.tasks } as TPolicyConfigInput,
       config: { agent: { sampling: { temperature: 1, seed: 7 } } },
+      family,
     });
     const startedAt = performance.now();
     const submitted = await fixture.engine.submitJobs(jobs);
@@ -61,8 +70,22 @@ describe("math, code and stem rollouts end to end", () => {
     await fixture?.close();
   });
 
+  it("writes every scripted step in the family's format, saying which steps it had to rewrite", () => {
+    // DeepSeek V3's template renders tool calls only for a message without content: a step with
+    // both keeps its call and loses its words. Every other family writes the scripts as they are.
+    const withContentAndCalls = Object.entries(policy.tasks).flatMap(([taskId, script]) =>
+      script.steps.flatMap((step, index) =>
+        step.content && step.toolCalls?.length
+          ? [`${taskId} step ${index}: content dropped beside its tool call`]
+          : [],
+      ),
+    );
+    expect(withContentAndCalls.length).toBeGreaterThan(0);
+    expect(rewrites).toEqual(modelFamily.name === "deepseek_v3" ? withContentAndCalls : []);
+  });
+
   it("completes every job with the reward its script was written to earn", () => {
-    const byTask = new Map(finished.map((job) => [(job.payload as { taskId: string }).taskId, job]));
+    const byTask = new Map(finished.map((job) => [taskIdOf(job), job]));
     const rewards = Object.fromEntries([...byTask].map(([taskId, job]) => [taskId, job.reward]));
     const failures = finished
       .filter((job) => job.status !== "completed")
@@ -85,7 +108,7 @@ describe("math, code and stem rollouts end to end", () => {
       return Math.round(times.reduce((a, b) => a + b, 0) / Math.max(1, times.length));
     };
     console.info(
-      `[handlers e2e] ${finished.length} jobs in ${Math.round(wallMs)} ms = ${(finished.length / (wallMs / 1000)).toFixed(2)} jobs/s; ` +
+      `[handlers e2e ${modelFamily.name}] ${finished.length} jobs in ${Math.round(wallMs)} ms = ${(finished.length / (wallMs / 1000)).toFixed(2)} jobs/s; ` +
         `mean stage ms init ${stageMs("init")} run ${stageMs("run")} eval ${stageMs("eval")}; ${JSON.stringify(counts)}`,
     );
   });
@@ -153,9 +176,16 @@ describe("math, code and stem rollouts end to end", () => {
         expect(row.logprobs.slice(span.start, span.end)).toEqual(turn.logprobs);
       }
       // What the mask leaves out is the prompt, the tool observations and the chat template.
-      const unmasked = qwen3.decode(row.tokens.filter((_, i) => row.lossMask[i] === 0));
-      expect(unmasked.startsWith("<|im_start|>system")).toBe(true);
-      if (turns.length > 1) expect(unmasked).toContain("<tool_response>");
+      const decode = (ids: readonly number[]) => family.tokenizer.decode(ids);
+      const unmasked = decode(row.tokens.filter((_, i) => row.lossMask[i] === 0));
+      expect(unmasked.startsWith(decode(turns[0]!.promptIds))).toBe(true);
+      if (modelFamily.name === "qwen3") expect(unmasked.startsWith("<|im_start|>system")).toBe(true);
+      const [first, second] = turns;
+      if (first && second) {
+        const observed = second.promptIds.slice(first.promptIds.length + first.responseIds.length);
+        expect(observed.length).toBeGreaterThan(0);
+        expect(unmasked).toContain(decode(observed));
+      }
       expect(row.lossMask.filter((m) => m === 1)).toHaveLength(
         turns.reduce((sum, turn) => sum + turn.responseIds.length, 0),
       );
@@ -163,7 +193,7 @@ describe("math, code and stem rollouts end to end", () => {
   });
 
   it("runs the model's tool calls in the sandbox and grades what they produced", async () => {
-    const math = finished.find((job) => (job.payload as { taskId: string }).taskId === "math-001") as TJob;
+    const math = finished.find((job) => taskIdOf(job) === "math-001") as TJob;
     const { toolCalls } = await fixture.engine.getTrajectory(math.id);
     expect(toolCalls[0]).toMatchObject({ name: "python", isError: false });
     expect(toolCalls[0]?.output.trim()).toBe("391");
@@ -173,7 +203,7 @@ describe("math, code and stem rollouts end to end", () => {
       pythonVersion: expect.stringMatching(/^3\./),
     });
 
-    const code = finished.find((job) => (job.payload as { taskId: string }).taskId === "code-007") as TJob;
+    const code = finished.find((job) => taskIdOf(job) === "code-007") as TJob;
     expect(code.result).toMatchObject({
       rewardMode: "fraction",
       passed: 2,
@@ -183,7 +213,7 @@ describe("math, code and stem rollouts end to end", () => {
     const statuses = (code.result as { cases: { status: string }[] }).cases.map((c) => c.status);
     expect(statuses).toEqual(["passed", "passed", "timeout"]);
 
-    const noFile = finished.find((job) => (job.payload as { taskId: string }).taskId === "code-008") as TJob;
+    const noFile = finished.find((job) => taskIdOf(job) === "code-008") as TJob;
     expect(noFile).toMatchObject({ reward: 0, result: { solutionFound: false } });
   });
 
@@ -193,38 +223,47 @@ describe("math, code and stem rollouts end to end", () => {
     expect(fixture.sandboxes.every((s) => s.state === "closed")).toBe(true);
   });
 
-  it("restarts a job whose sandbox is killed mid-RUN from INIT, its killed sandbox torn down", async () => {
-    const before = fixture.sandboxes.length;
-    const { job } = await fixture.engine.submitJob({
-      kind: "math",
-      payload: { taskId: KILL_TASK, problem: "Wait for it.", answer: "1", agent: { toolTimeoutMs: 120_000 } },
-    });
-    // Killed while its scripted `sleep 60` runs: infrastructure, not the policy's fault, so the
-    // job starts again from INIT (attempt 2).
-    await expectRestartAfterSandboxKill(fixture, job.id, before);
-  });
-  it("grades an unreadable, blocking or oversized solution as the policy's failure (reward 0), never infrastructure", async () => {
-    const submitted = await fixture.engine.submitJobs(
-      Object.keys(TRAPS).map((taskId) => ({
-        kind: "code",
+  // Sandbox kills and unreadable solutions are the sandbox's and the grader's concern, the same
+  // for every family: the reference family runs them.
+  if (modelFamily.isReference) {
+    it("restarts a job whose sandbox is killed mid-RUN from INIT, its killed sandbox torn down", async () => {
+      const before = fixture.sandboxes.length;
+      const { job } = await fixture.engine.submitJob({
+        kind: "math",
         payload: {
-          taskId,
-          prompt: "Print twice the input.",
-          tests: { kind: "stdio", cases: [{ input: "2\n", output: "4\n" }] },
+          taskId: KILL_TASK,
+          problem: "Wait for it.",
+          answer: "1",
+          agent: { toolTimeoutMs: 120_000 },
         },
-      })),
-    );
-    const { jobs: done } = await fixture.engine.waitForJobs(
-      submitted.map((s) => s.job.id),
-      { timeoutMs: 120_000 },
-    );
-    for (const job of done) {
-      expect(job, (job.payload as { taskId: string }).taskId).toMatchObject({
-        status: "completed",
-        reward: 0,
-        trainable: true,
       });
-      expect((job.result as { solutionFound: boolean }).solutionFound).toBe(false);
-    }
-  });
+      // Killed while its scripted `sleep 60` runs: infrastructure, not the policy's fault, so the
+      // job starts again from INIT (attempt 2).
+      await expectRestartAfterSandboxKill(fixture, job.id, before);
+    });
+    it("grades an unreadable, blocking or oversized solution as the policy's failure (reward 0), never infrastructure", async () => {
+      const submitted = await fixture.engine.submitJobs(
+        Object.keys(TRAPS).map((taskId) => ({
+          kind: "code",
+          payload: {
+            taskId,
+            prompt: "Print twice the input.",
+            tests: { kind: "stdio", cases: [{ input: "2\n", output: "4\n" }] },
+          },
+        })),
+      );
+      const { jobs: done } = await fixture.engine.waitForJobs(
+        submitted.map((s) => s.job.id),
+        { timeoutMs: 120_000 },
+      );
+      for (const job of done) {
+        expect(job, (job.payload as { taskId: string }).taskId).toMatchObject({
+          status: "completed",
+          reward: 0,
+          trainable: true,
+        });
+        expect((job.result as { solutionFound: boolean }).solutionFound).toBe(false);
+      }
+    });
+  }
 });

@@ -1,6 +1,7 @@
 // An embedded RaaS for handler end-to-end tests: RolloutEngine on memory adapters, real
-// bubblewrap sandboxes, the routed inference pool against an in-process simulator, the real
-// Qwen3 chat format, and the built-in handlers from @raas/handlers (plus `swe` when configured).
+// bubblewrap sandboxes, the routed inference pool against an in-process simulator serving a model
+// family (Qwen3 by default) that the handlers' chat format also speaks, and the built-in handlers
+// from @raas/handlers (plus `swe` when configured).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +24,12 @@ import {
   type JudgeModel,
   type SweHandlerConfig,
 } from "@raas/handlers";
-import { createQwen3ChatFormat, RoutedInferencePool } from "@raas/inference";
+import {
+  createModelChatFormat,
+  createQwen3ModelFamily,
+  type ModelFamilyAdapter,
+  RoutedInferencePool,
+} from "@raas/inference";
 import { createMcpToolProvider } from "@raas/mcp";
 import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
 import type { TPolicyConfigInput } from "../../src/index";
@@ -74,7 +80,10 @@ export async function startRolloutFixture(options: {
   toolJail?: "auto" | "off";
   /** The judge of `judge` jobs (its own backends, never `simulator`); default none. */
   judge?: JudgeModel;
+  /** The model family the simulator serves and the handlers render with; default Qwen3. */
+  family?: ModelFamilyAdapter;
 }): Promise<RolloutFixture> {
+  const family = options.family ?? createQwen3ModelFamily();
   const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
   if (!bwrapPath) throw new Error("this test needs `bwrap`: run `apt-get install -y bubblewrap`");
   const baseDir = options.baseDir ?? mkdtempSync(join(tmpdir(), "raas-handlers-e2e-"));
@@ -98,6 +107,7 @@ export async function startRolloutFixture(options: {
   };
   const simulator = await startSimulator({
     policy: options.policy,
+    family,
     latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 },
   });
   const inference = new RoutedInferencePool({ router: new StickyRouter() });
@@ -109,7 +119,7 @@ export async function startRolloutFixture(options: {
     weightVersion: "w-1",
   });
   const registry = new HandlerRegistry();
-  const chatFormat = createQwen3ChatFormat();
+  const chatFormat = createModelChatFormat(family);
   const handlers = createHandlers({
     sandboxRuntime: runtime,
     inference,
