@@ -57,6 +57,7 @@ export function configFromEnv(env: TServerEnv, files: HostEnvFiles = {}): Server
     inference: host.inference,
     sandbox: host.sandbox,
     agentHandlers: host.agentHandlers,
+    model: host.model,
     allowedHosts: env.RAAS_ALLOWED_HOSTS,
     maxBodyBytes: env.RAAS_MAX_BODY_BYTES,
     subscribers: {

@@ -64,17 +64,20 @@ export interface ServerConfig {
   handlers?: AnyTaskHandler[];
   /** The routed inference pool: backends registered at start, default model, health checks. Default: no backends. */
   inference?: InferenceConfig;
+  /**
+   * The policy model's family: its chat template, tokenizer and tool-call format, shared by the
+   * agent handlers, the gateway and `tokens.decode`. Default `{ kind: "qwen3" }`.
+   */
+  model?: ModelFamilyConfig;
   /** Sandbox runtime of the agent handlers. Default bubblewrap, looked up on the system PATH. */
   sandbox?: SandboxConfig;
   /**
    * The agent handlers of `@raas/handlers` (math, code, stem) over the sandbox runtime and the
-   * inference pool, with the model's family (template, tokenizer, tool calls). Default
-   * `{ model: { kind: "qwen3" } }`; false
+   * inference pool, with the model's family (`model`). Default on; false
    * registers none (the `sleep` handler is always there).
    */
   agentHandlers?:
     | {
-        model?: ModelFamilyConfig;
         config?: HandlersConfig;
         swe?: AgentHandlersOptions["swe"];
         /** The judge model's backends of `judge` jobs (`RAAS_JUDGE_BACKENDS`), never the policy's. */

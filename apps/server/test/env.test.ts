@@ -117,7 +117,8 @@ describe("server env", () => {
       fairShare: {},
     });
     expect(defaults.sandbox?.runtime).toBe("bubblewrap");
-    expect(defaults.agentHandlers).toEqual({ model: { kind: "qwen3" } });
+    expect(defaults.agentHandlers).toEqual({});
+    expect(defaults.model).toEqual({ kind: "qwen3" });
 
     const config = configFromEnv(
       parseServerEnv({
@@ -180,11 +181,10 @@ describe("server env", () => {
       parseServerEnv({ RAAS_SWE_REPOS_DIR: "/data/repos", RAAS_SWE_TEST_TIMEOUT_MS: "20000" }),
     );
     expect(withTimeout.agentHandlers).toEqual({
-      model: { kind: "qwen3" },
       swe: { reposDir: "/data/repos", testTimeoutMs: 20_000 },
     });
     const without = configFromEnv(parseServerEnv({ RAAS_SWE_REPOS_DIR: "/data/repos" }));
-    expect(without.agentHandlers).toEqual({ model: { kind: "qwen3" }, swe: { reposDir: "/data/repos" } });
+    expect(without.agentHandlers).toEqual({ swe: { reposDir: "/data/repos" } });
     expect(() => parseServerEnv({ RAAS_SWE_TEST_TIMEOUT_MS: "0" })).toThrow(
       /RAAS_SWE_TEST_TIMEOUT_MS: .*\(got "0"\)/,
     );
@@ -212,8 +212,8 @@ describe("server env", () => {
       "RAAS_TOKENIZER_DIR: required because RAAS_MODEL",
     );
     expect(
-      configFromEnv(parseServerEnv({ RAAS_MODEL: "my-model", RAAS_CHAT_FORMAT: "qwen3" })).agentHandlers,
-    ).toEqual({ model: { kind: "qwen3" } });
+      configFromEnv(parseServerEnv({ RAAS_MODEL: "my-model", RAAS_CHAT_FORMAT: "qwen3" })).model,
+    ).toEqual({ kind: "qwen3" });
   });
 
   it("RAAS_TOKENIZER_DIR makes the model's own files the family; gpt-oss names choose harmony", () => {
@@ -221,11 +221,9 @@ describe("server env", () => {
       RAAS_MODEL: "meta-llama/Llama-3.1-8B",
       RAAS_TOKENIZER_DIR: "/models/llama",
     });
-    expect(configFromEnv(fromDir).agentHandlers).toEqual({
-      model: { kind: "tokenizer-dir", directory: "/models/llama" },
-    });
-    expect(configFromEnv(parseServerEnv({ RAAS_MODEL: "openai/gpt-oss-20b" })).agentHandlers).toEqual({
-      model: { kind: "gpt-oss" },
+    expect(configFromEnv(fromDir).model).toEqual({ kind: "tokenizer-dir", directory: "/models/llama" });
+    expect(configFromEnv(parseServerEnv({ RAAS_MODEL: "openai/gpt-oss-20b" })).model).toEqual({
+      kind: "gpt-oss",
     });
     expect(messageOf({ RAAS_TOKENIZER_DIR: "models/llama" })).toContain(
       "RAAS_TOKENIZER_DIR: expected an absolute path",
@@ -244,7 +242,6 @@ describe("server env", () => {
     });
     const config = configFromEnv(env, await loadServerEnvFiles(env));
     expect(config.agentHandlers).toEqual({
-      model: { kind: "qwen3" },
       swe: {
         reposDir: "/data/repos",
         repoSpecs: {

@@ -29,7 +29,7 @@ describe("a server started with a model's tokenizer directory", () => {
     running = await startServer({
       port: 0,
       logLevel: "silent",
-      agentHandlers: { model: { kind: "tokenizer-dir", directory: packageDir("llama3_2"), name: "llama3" } },
+      model: { kind: "tokenizer-dir", directory: packageDir("llama3_2"), name: "llama3" },
     });
     // <|start_header_id|> and <|eot_id|> in Llama 3's vocabulary; "Hello" is 9906 there.
     const decoded = await decode(running, [128006, 128009, 9906]);
@@ -53,7 +53,7 @@ describe("a server started with a model's tokenizer directory", () => {
       startServer({
         port: 0,
         logLevel: "silent",
-        agentHandlers: { model: { kind: "tokenizer-dir", directory: dir } },
+        model: { kind: "tokenizer-dir", directory: dir },
       }),
     ).rejects.toThrow(`${join(dir, "tokenizer_config.json")} is not a valid tokenizer config`);
   }, 60_000);

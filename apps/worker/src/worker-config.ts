@@ -22,6 +22,8 @@ export interface WorkerConfig {
   inference: InferenceConfig;
   sandbox: SandboxConfig;
   agentHandlers: RolloutHostConfig["agentHandlers"];
+  /** The policy model's family (RAAS_TOKENIZER_DIR / RAAS_CHAT_FORMAT / RAAS_MODEL). */
+  model: RolloutHostConfig["model"];
   /** Node labels shown by `workers.list`. */
   labels: string[];
   /** Heartbeat interval in ms. Default the engine's (3_000). */
@@ -63,6 +65,7 @@ export function workerConfigFromEnv(env: TWorkerEnv, files: HostEnvFiles = {}): 
     inference: host.inference,
     sandbox: host.sandbox,
     agentHandlers: host.agentHandlers,
+    model: host.model,
     labels: host.labels,
     ...(env.RAAS_WORKER_HEARTBEAT_MS !== undefined && { heartbeatIntervalMs: env.RAAS_WORKER_HEARTBEAT_MS }),
     http: { port: env.RAAS_WORKER_METRICS_PORT, host: env.RAAS_WORKER_METRICS_HOST },

@@ -21,7 +21,7 @@ import type { ServerCore } from "./server-parts.types";
 export async function composeServerCore(config: ServerConfig, logger: Logger): Promise<ServerCore> {
   // First: a tokenizer directory that cannot serve stops the start before anything is built.
   const family = await loadModelFamily(
-    (config.agentHandlers || undefined)?.model ?? { kind: "qwen3" },
+    config.model ?? { kind: "qwen3" },
     logger.child({ component: "model-family" }),
   );
   const inference = composeInference(config.inference ?? {}, logger.child({ component: "inference" }));

@@ -21,10 +21,7 @@ export async function composeWorkerHost(
   workerId: string,
 ): Promise<WorkerHost> {
   // First: a tokenizer directory that cannot serve stops the start before anything is built.
-  const family = await loadModelFamily(
-    config.agentHandlers.model,
-    logger.child({ component: "model-family" }),
-  );
+  const family = await loadModelFamily(config.model, logger.child({ component: "model-family" }));
   const inference = composeInference(config.inference, logger.child({ component: "inference" }));
   const sandboxRuntime = composeSandboxRuntime(config.sandbox, logger.child({ component: "sandbox" }), {
     requireInstalled: true,

@@ -15,12 +15,12 @@ export interface RolloutHostConfig {
   inference: InferenceConfig;
   sandbox: SandboxConfig;
   agentHandlers: {
-    /** The policy model's family, loaded at start by `loadModelFamily`. */
-    model: ModelFamilyConfig;
     swe?: AgentHandlersOptions["swe"];
     judge?: AgentHandlersOptions["judge"];
   };
   labels: string[];
+  /** The policy model's family (agent handlers, gateway, token text), loaded at start by `loadModelFamily`. */
+  model: ModelFamilyConfig;
 }
 
 /**
@@ -70,7 +70,6 @@ export function rolloutHostConfigFromEnv(env: TRolloutHostEnv, files: HostEnvFil
       ...(env.RAAS_SANDBOX_WARM_POOL !== undefined && { warmPoolSize: env.RAAS_SANDBOX_WARM_POOL }),
     },
     agentHandlers: {
-      model: modelFamilyOfEnv(env),
       ...(env.RAAS_JUDGE_BACKENDS.length > 0 && { judge: { backends: env.RAAS_JUDGE_BACKENDS } }),
       ...(env.RAAS_SWE_REPOS_DIR
         ? {
@@ -86,6 +85,7 @@ export function rolloutHostConfigFromEnv(env: TRolloutHostEnv, files: HostEnvFil
         : {}),
     },
     labels: env.RAAS_WORKER_LABELS,
+    model: modelFamilyOfEnv(env),
   };
 }
 
