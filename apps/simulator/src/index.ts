@@ -1,6 +1,7 @@
 export { BlockPrefixCache } from "./cache/block-prefix-cache";
 export type { LatencyModelOptions } from "./engine/latency-model";
 export type { SimulatorCounters } from "./engine/simulated-model";
+export { expressScripts } from "./policies/family-scripts";
 export type { TPolicyConfigInput, TTaskScript } from "./policies/policy-config.schema";
 
 export type { RunningSimulator, SimulatorOptions } from "./start-simulator";

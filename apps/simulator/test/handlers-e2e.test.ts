@@ -6,7 +6,8 @@ import type { ModelFamilyAdapter, ToolCall } from "@raas/inference";
 import type { TJob, TTrajectoryExport } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TPolicyConfigInput } from "../src/index";
-import { expressScripts, MODEL_FAMILIES } from "./support/model-families";
+import { expressScripts } from "../src/index";
+import { MODEL_FAMILIES } from "./support/model-families";
 import { type RolloutFixture, readDataJson, readTasks, startRolloutFixture } from "./support/rollout-fixture";
 import { expectRestartAfterSandboxKill } from "./support/sandbox-kill";
 

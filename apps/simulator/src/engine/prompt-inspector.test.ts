@@ -65,21 +65,25 @@ function conversation(family: ModelFamilyAdapter, system: string, user: string) 
 }
 
 describe("prompt inspector, per model family", () => {
-  it.each(families)("%s: counts assistant turns and reads the task before the first", async (_, load) => {
-    const family = await load();
-    const inspect = createPromptInspector(family);
-    const chat = conversation(
-      family,
-      "You are an agent. Example: task_id: from-system.",
-      "Task id: math-007 [simulate:unknown-tool]\n\nWhat is 2 + 2?",
-    );
-    expect(inspect(chat.ids)).toEqual({ taskId: "math-007", turnIndex: 0, simulateMode: "unknown-tool" });
-    chat.respond({ next: "tool" });
-    expect(inspect(chat.ids)).toMatchObject({ taskId: "math-007", turnIndex: 1 });
-    chat.respond({ next: "user" });
-    chat.respond({ next: "tool" });
-    expect(inspect(chat.ids)).toMatchObject({ taskId: "math-007", turnIndex: 3 });
-  }, 60_000);
+  it.each(families)(
+    "%s: counts assistant turns and reads the task before the first",
+    async (_, load) => {
+      const family = await load();
+      const inspect = createPromptInspector(family);
+      const chat = conversation(
+        family,
+        "You are an agent. Example: task_id: from-system.",
+        "Task id: math-007 [simulate:unknown-tool]\n\nWhat is 2 + 2?",
+      );
+      expect(inspect(chat.ids)).toEqual({ taskId: "math-007", turnIndex: 0, simulateMode: "unknown-tool" });
+      chat.respond({ next: "tool" });
+      expect(inspect(chat.ids)).toMatchObject({ taskId: "math-007", turnIndex: 1 });
+      chat.respond({ next: "user" });
+      chat.respond({ next: "tool" });
+      expect(inspect(chat.ids)).toMatchObject({ taskId: "math-007", turnIndex: 3 });
+    },
+    60_000,
+  );
 
   it("counts a Qwen3 turn cut at max tokens (closed by the continuation) as a turn", () => {
     const family = createQwen3ModelFamily();
