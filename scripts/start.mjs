@@ -158,7 +158,18 @@ async function launchSimulator() {
   const policyFile = writeSimulatorPolicy();
   const policy = policyFile ? ["--policy-file", policyFile] : ["--policy", "success-probability"];
   const args = [tsx, "apps/simulator/src/main.ts", "--host", "127.0.0.1", "--port", String(port)];
-  launch("simulator", process.execPath, [...args, ...policy, "--model-name", SIMULATED_MODEL_NAME], {});
+  // The simulator speaks the server's model family: its tokenizer directory or built-in format.
+  const family = process.env.RAAS_TOKENIZER_DIR
+    ? ["--tokenizer-dir", process.env.RAAS_TOKENIZER_DIR]
+    : process.env.RAAS_CHAT_FORMAT
+      ? ["--model-family", process.env.RAAS_CHAT_FORMAT]
+      : [];
+  launch(
+    "simulator",
+    process.execPath,
+    [...args, ...policy, ...family, "--model-name", SIMULATED_MODEL_NAME],
+    {},
+  );
   return `http://127.0.0.1:${port}`;
 }
 
