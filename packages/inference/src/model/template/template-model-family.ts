@@ -1,4 +1,4 @@
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { compileChatTemplate } from "../../chat-template/jinja-chat-template";
 import { type ModelFamilyProbe, probeChatTemplate } from "../../chat-template/model-family-probe";
 import { readTokenizerConfig } from "../../chat-template/tokenizer-config";
@@ -24,6 +24,15 @@ export interface DirectoryModelFamily {
   probe: ModelFamilyProbe;
   /** The whole conversation as the template renders it (history re-rendered), for drift reports. */
   renderHistory(messages: readonly ChatMessage[], options: PromptOptions): string;
+}
+
+/** Directory names that say nothing about the model: the parent's name is used instead. */
+const GENERIC_DIR_NAMES = new Set(["models", "model", "tokenizer", "tokenizers", "hf", "files"]);
+
+/** A family's default name: its directory's (`Llama-3.1-8B-Instruct`), or its parent's for a generic one. */
+function familyNameOf(directory: string): string {
+  const name = basename(directory);
+  return GENERIC_DIR_NAMES.has(name.toLowerCase()) ? basename(dirname(directory)) : name;
 }
 
 function thinkingOptions(enableThinking: boolean | undefined): Record<string, unknown> {
@@ -73,7 +82,7 @@ export async function loadDirectoryModelFamily(
   directory: string,
   options: { name?: string } = {},
 ): Promise<DirectoryModelFamily> {
-  const modelName = options.name ?? basename(directory);
+  const modelName = options.name ?? familyNameOf(directory);
   const config = await readTokenizerConfig(directory);
   const probe = probeChatTemplate(config, join(directory, "tokenizer_config.json"));
   const tokenizer = await loadDirectoryTokenizer(directory, config);
