@@ -6,4 +6,4 @@ export type { TPolicyConfigInput, TTaskScript } from "./policies/policy-config.s
 
 export type { RunningSimulator, SimulatorOptions } from "./start-simulator";
 export { startSimulator } from "./start-simulator";
-export { buildSwePolicyConfig, type SweScriptInstance } from "./swe/swe-policy-scripts";
+export { buildSwePolicyConfig, type SweScriptInstance, swePatchScript } from "./swe/swe-policy-scripts";

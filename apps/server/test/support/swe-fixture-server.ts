@@ -5,8 +5,16 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadModelFamily, type ModelFamilyConfig } from "@raas/compose";
+import type { ModelFamilyAdapter } from "@raas/inference";
 import type { TGatewayTraces } from "@raas/shared";
-import { type RunningSimulator, type SimulatorOptions, startSimulator } from "@raas/simulator";
+import {
+  expressScripts,
+  type RunningSimulator,
+  type SimulatorOptions,
+  startSimulator,
+} from "@raas/simulator";
+import pino from "pino";
 import { expect } from "vitest";
 import { configFromEnv } from "../../src/config-from-env";
 import { parseServerEnv } from "../../src/env";
@@ -53,6 +61,10 @@ export const SWE_INSTANCES: SweFixtureInstance[] = readFileSync(join(SWE_DATA, "
 export interface SweFixtureServer {
   running: RunningServer;
   simulator: RunningSimulator;
+  /** Script steps rewritten so that the model family can write them (`expressScripts`). */
+  scriptRewrites: string[];
+  /** The family both speak, when one was given. */
+  family: ModelFamilyAdapter | undefined;
   close(): Promise<void>;
 }
 
@@ -64,9 +76,20 @@ export async function startSweFixtureServer(options: {
   policy?: SimulatorOptions["policy"];
   /** Puts a server in front of the simulator (a recording fake backend); the server uses its URL. */
   backendInFront?: (simulatorUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+  /** The policy model's family, served by the simulator and spoken by the server; default Qwen3. */
+  model?: ModelFamilyConfig;
 }): Promise<SweFixtureServer> {
+  const family = options.model && (await loadModelFamily(options.model, pino({ level: "silent" })));
+  let policy = options.policy;
+  let scriptRewrites: string[] = [];
+  if (family && policy?.kind === "scripted" && policy.tasks) {
+    const expressed = expressScripts(family, policy.tasks);
+    policy = { ...policy, tasks: expressed.tasks };
+    scriptRewrites = expressed.rewrites;
+  }
   const simulator = await startSimulator({
-    ...(options.policy && { policy: options.policy }),
+    ...(policy && { policy }),
+    ...(family && { family }),
     latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 },
   });
   const inFront = options.backendInFront ? await options.backendInFront(simulator.url) : null;
@@ -84,12 +107,15 @@ export async function startSweFixtureServer(options: {
     logLevel: "silent",
     auth: { adminToken: options.adminToken },
     ...(fromEnv.inference ? { inference: fromEnv.inference } : {}),
+    ...(options.model && { model: options.model }),
     agentHandlers: { ...fromEnv.agentHandlers, ...(swe && { swe: { ...swe, scratchDir } }) },
     sandbox: { runtime: "bubblewrap", baseDir: sandboxDir },
   });
   return {
     running,
     simulator,
+    scriptRewrites,
+    family,
     async close() {
       await running.close({ graceMs: 100 });
       await inFront?.close();
