@@ -37,6 +37,7 @@ export {
   type DirectoryModelFamily,
   loadDirectoryModelFamily,
 } from "./model/template/template-model-family";
+export { loadDirectoryTokenizerWithBaseline } from "./model/tokenizer/tokenizer-files";
 export {
   DEFAULT_HEALTH_CHECK_INTERVAL_MS,
   startHealthMonitor,

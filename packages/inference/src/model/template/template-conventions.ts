@@ -18,9 +18,13 @@ function tryRender(render: TemplateRender, messages: unknown[]): string | undefi
 /**
  * The special token the template writes right after an assistant's answer (`<|im_end|>`,
  * `<|eot_id|>`, `<｜end▁of▁sentence｜>`, …): the token a sampled turn ends with. Undefined when
- * the answer is followed by no special token the config declares.
+ * the answer is followed by no special token the config or the tokenizer's added tokens declare.
  */
-export function findEndOfTurn(render: TemplateRender, probe: ModelFamilyProbe): string | undefined {
+export function findEndOfTurn(
+  render: TemplateRender,
+  probe: ModelFamilyProbe,
+  addedTokens: readonly string[] = [],
+): string | undefined {
   const text = tryRender(render, [
     { role: "user", content: USER },
     { role: "assistant", content: ANSWER },
@@ -28,7 +32,7 @@ export function findEndOfTurn(render: TemplateRender, probe: ModelFamilyProbe): 
   const at = text?.indexOf(ANSWER) ?? -1;
   if (text === undefined || at === -1) return undefined;
   const after = text.slice(at + ANSWER.length).trimStart();
-  const candidates = [...probe.specialTokens.emitted, probe.specialTokens.eos]
+  const candidates = [...probe.specialTokens.emitted, probe.specialTokens.eos, ...addedTokens]
     .filter((token): token is string => token !== undefined)
     .sort((a, b) => b.length - a.length);
   return candidates.find((token) => after.startsWith(token));

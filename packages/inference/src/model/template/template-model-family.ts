@@ -1,5 +1,5 @@
 import { basename, dirname, join } from "node:path";
-import { compileChatTemplate } from "../../chat-template/jinja-chat-template";
+import { ChatTemplateError, compileChatTemplate } from "../../chat-template/jinja-chat-template";
 import { type ModelFamilyProbe, probeChatTemplate } from "../../chat-template/model-family-probe";
 import { readTokenizerConfig } from "../../chat-template/tokenizer-config";
 import type { ChatMessage, ModelFamilyAdapter, PromptOptions, Tokenizer } from "../model-family.types";
@@ -88,7 +88,8 @@ export async function loadDirectoryModelFamily(
   const tokenizer = await loadDirectoryTokenizer(directory, config);
   const compiled = compileChatTemplate(config, modelName);
   const render: TemplateSurface["render"] = (input) => compiled.render(input);
-  const endOfTurnText = findEndOfTurn(render, probe);
+  const addedTokens = (tokenizer.addedTokens ?? []).map((token) => token.text);
+  const endOfTurnText = findEndOfTurn(render, probe, addedTokens);
   const endOfTurnId = singleId(tokenizer, endOfTurnText) ?? singleId(tokenizer, probe.specialTokens.eos);
   if (endOfTurnId === undefined) {
     throw new TokenizerFilesError(
@@ -102,6 +103,27 @@ export async function loadDirectoryModelFamily(
     endOfTurnText,
     supportsSystemRole: probe.supportsSystemRole,
   };
+  // Checked once here, not mid-rollout: a template that cannot continue after a turn at all cannot
+  // serve multi-turn agents; one that cannot take tool results after a turn gets them as user text.
+  const canContinue = (messages: ChatMessage[]) => {
+    try {
+      renderTemplateContinuation(surface, messages, {
+        hasEndOfTurn: true,
+        templateOptions: thinkingOptions(true),
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!canContinue([{ role: "user", content: "RaaS load check." }])) {
+    throw new ChatTemplateError(
+      `The chat template of ${modelName} cannot continue a conversation after an assistant turn without re-rendering it`,
+    );
+  }
+  const hasToolRole =
+    probe.rendersToolResults &&
+    canContinue([{ role: "tool", content: "RaaS load check.", toolName: "probe" }]);
   const eosIds = [...(await readGenerationEosIds(directory)), singleId(tokenizer, probe.specialTokens.eos)];
   const stopTokenIds = [...new Set([endOfTurnId, ...eosIds.filter((id) => id !== undefined)])];
   const endMarkers = [...new Set([endOfTurnText, probe.specialTokens.eos].filter((t) => t !== undefined))];
@@ -132,7 +154,7 @@ export async function loadDirectoryModelFamily(
     stopTokenIds,
     renderPrompt: (messages, promptOptions = {}) => renderMessages(messages, promptOptions),
     renderContinuation: (messages, continuation) =>
-      renderTemplateContinuation(surface, probe.rendersToolResults ? messages : toolResultsAsUser(messages), {
+      renderTemplateContinuation(surface, hasToolRole ? messages : toolResultsAsUser(messages), {
         hasEndOfTurn: continuation.hasEndOfTurn,
         templateOptions: thinkingOptions(continuation.enableThinking),
       }),

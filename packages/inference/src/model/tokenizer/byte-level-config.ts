@@ -1,10 +1,56 @@
-import type { ByteLevelEncodeParts } from "./byte-level-encode";
+/** An added token as a loaded tokenizer describes it. */
+interface AddedTokenPart {
+  content: string;
+  id: number;
+  lstrip?: boolean;
+  rstrip?: boolean;
+  normalized?: boolean | null;
+}
+
+/** A component's configuration as `tokenizer.json` gives it; loaded components keep theirs as `config`. */
+interface ComponentConfig {
+  type?: string;
+  normalizers?: readonly ComponentConfig[];
+  processors?: readonly ComponentConfig[];
+  single?: readonly Record<string, unknown>[];
+}
+
+/** The parts of a loaded byte-level BPE tokenizer (`@lenml/tokenizers`) that encoding reads. */
+export interface ByteLevelEncodeParts {
+  normalizer?: { config?: ComponentConfig } | null;
+  /** Any pre-tokenizer; only a `Sequence` (its `tokenizers`) of Splits then a ByteLevel is encoded here. */
+  pre_tokenizer?: object | null;
+  model?: {
+    /** Every token's id, added tokens included (the library adds them to the model's map). */
+    tokens_to_ids?: Map<string, number>;
+    merges?: readonly (readonly [string, string])[];
+    end_of_word_suffix?: string | null;
+    continuing_subword_suffix?: string | null;
+    ignore_merges?: boolean;
+  };
+  post_processor?: { config?: ComponentConfig } | null;
+  added_tokens?: readonly AddedTokenPart[];
+  remove_space?: boolean;
+  do_lowercase_and_remove_accent?: boolean;
+}
 
 /** One step of a `Sequence` pre-tokenizer, as encoding reads it. */
 interface PreTokenizerStep {
   config?: { type?: string; behavior?: string; invert?: boolean; add_prefix_space?: boolean };
   pattern?: unknown;
   use_regex?: boolean;
+}
+
+/** What encoding needs of a supported tokenizer, read from its own configuration. */
+export interface ByteLevelConfig {
+  idOf: ReadonlyMap<string, number>;
+  merges: readonly (readonly [string, string])[];
+  /** The split patterns of the pre-tokenizer's Split steps, in order, each global. */
+  patterns: readonly RegExp[];
+  isNfc: boolean;
+  /** A piece that is itself a token is that token, unmerged (the BPE model's `ignore_merges`). */
+  ignoresMerges: boolean;
+  added: readonly AddedTokenPart[];
 }
 
 /**
@@ -18,97 +64,93 @@ function preTokenizerSteps(preTokenizer: object | null | undefined): readonly Pr
   return preTokenizer.tokenizers.filter(isStep);
 }
 
-/** GPT-2's byte alphabet: the character each byte stands for in a byte-level vocabulary. */
-function byteAlphabet(): string[] {
-  const chars: string[] = new Array(256);
-  let shifted = 0;
-  for (let byte = 0; byte < 256; byte += 1) {
-    const printable = (byte >= 33 && byte <= 126) || (byte >= 161 && byte <= 172) || byte >= 174;
-    chars[byte] = String.fromCharCode(printable ? byte : 256 + shifted++);
+/**
+ * The Split steps' patterns when the pre-tokenizer is a sequence of Split steps (each keeping its
+ * matches and the text between them, as the library does for `Isolated`) ending in a ByteLevel
+ * step that neither splits again nor adds a prefix space; else null.
+ */
+function readSplitPatterns(preTokenizer: object | null | undefined): RegExp[] | null {
+  const steps = preTokenizerSteps(preTokenizer);
+  const byteLevel = steps.at(-1);
+  if (byteLevel?.config?.type !== "ByteLevel" || byteLevel.use_regex || byteLevel.config.add_prefix_space) {
+    return null;
   }
-  return chars;
+  const splits = steps.slice(0, -1);
+  if (splits.length === 0) return null;
+  const patterns: RegExp[] = [];
+  for (const split of splits) {
+    const pattern = split.pattern;
+    if (!(pattern instanceof RegExp) || split.config?.type !== "Split" || split.config.invert) return null;
+    if (split.config.behavior !== "Isolated") return null;
+    patterns.push(
+      new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`),
+    );
+  }
+  return patterns;
 }
 
-/** Token ids are below this (2^22), so a pair of them, or a rank and an id, pack into one number. */
-export const ID_LIMIT = 4_194_304;
-
-/** What encoding needs of a supported tokenizer: its vocabulary, merges, split pattern, added tokens. */
-export interface ByteLevelConfig {
-  idOf: Map<string, number>;
-  merges: readonly (readonly [string, string])[];
-  /** The pre-tokenizer's split pattern, global. */
-  pattern: RegExp;
-  isNfc: boolean;
-  added: NonNullable<ByteLevelEncodeParts["added_tokens"]>;
+/** "none" or "NFC" for a normalizer that does nothing or only NFC (also as a sequence); else null. */
+function readNormalization(config: ComponentConfig | undefined): "none" | "NFC" | null {
+  if (config?.type === "NFC") return "NFC";
+  if (config?.type !== "Sequence" || !Array.isArray(config.normalizers)) return null;
+  let result: "none" | "NFC" = "none";
+  for (const inner of config.normalizers) {
+    const step = readNormalization(inner);
+    if (step === null) return null;
+    // NFC twice is NFC once.
+    if (step === "NFC") result = "NFC";
+  }
+  return result;
 }
 
 /**
- * The tokenizer's configuration when it is a byte-level BPE vocabulary with verbatim added tokens
- * (an NFC normalizer or none, a Split + ByteLevel pre-tokenizer, a ByteLevel post-processor); else null.
+ * Whether the post-processor leaves `encode(text, { add_special_tokens: false })` as it is: a
+ * ByteLevel one (it only joins pairs), a template whose single-text form is the text once among
+ * special tokens (which are added only with add_special_tokens), or a sequence of those.
+ */
+function isPostProcessorInert(config: ComponentConfig | undefined): boolean {
+  if (config?.type === "ByteLevel") return true;
+  if (config?.type === "Sequence")
+    return Array.isArray(config.processors) && config.processors.every(isPostProcessorInert);
+  if (config?.type !== "TemplateProcessing" || !Array.isArray(config.single)) return false;
+  let texts = 0;
+  for (const item of config.single) {
+    if ("Sequence" in item) {
+      const sequence = item.Sequence as { id?: unknown } | null;
+      if (sequence?.id !== "A") return false;
+      texts += 1;
+    } else if (!("SpecialToken" in item)) return false;
+  }
+  return texts === 1;
+}
+
+/**
+ * The tokenizer's configuration when encoding it needs nothing but byte-level BPE: an NFC
+ * normalizer or none, Split steps then a ByteLevel pre-tokenizer, a post-processor inert without
+ * special tokens, and added tokens without stripping. Added tokens marked `normalized` are
+ * accepted because the library matches every added token in the raw text, before normalizing.
+ * Anything else is null: its encoding is left to the library.
  */
 export function readByteLevelConfig(parts: ByteLevelEncodeParts): ByteLevelConfig | null {
   const model = parts.model;
   const idOf = model?.tokens_to_ids;
   const merges = model?.merges;
   if (!idOf || !merges) return null;
-  if (model.end_of_word_suffix || model.continuing_subword_suffix || model.ignore_merges) return null;
+  if (model.end_of_word_suffix || model.continuing_subword_suffix) return null;
   if (parts.remove_space || parts.do_lowercase_and_remove_accent) return null;
-  const normalizerType = parts.normalizer?.config?.type;
-  if (parts.normalizer && normalizerType !== "NFC") return null;
-  if (parts.post_processor && parts.post_processor.config?.type !== "ByteLevel") return null;
-  const [split, byteLevel, ...others] = preTokenizerSteps(parts.pre_tokenizer);
-  const splitPattern = split?.pattern;
-  if (!(splitPattern instanceof RegExp) || split?.config?.type !== "Split" || split.config.invert)
-    return null;
-  if (split.config.behavior !== "Isolated" || others.length > 0) return null;
-  if (byteLevel?.config?.type !== "ByteLevel" || byteLevel.use_regex || byteLevel.config.add_prefix_space) {
-    return null;
-  }
+  const normalization = parts.normalizer ? readNormalization(parts.normalizer.config) : "none";
+  if (normalization === null) return null;
+  if (parts.post_processor && !isPostProcessorInert(parts.post_processor.config)) return null;
+  const patterns = readSplitPatterns(parts.pre_tokenizer);
+  if (!patterns) return null;
   const added = parts.added_tokens ?? [];
-  if (added.some((token) => token.lstrip || token.rstrip || token.normalized)) return null;
-  const flags = splitPattern.flags.includes("g") ? splitPattern.flags : `${splitPattern.flags}g`;
+  if (added.some((token) => token.lstrip || token.rstrip || token.content.length === 0)) return null;
   return {
     idOf,
     merges,
-    pattern: new RegExp(splitPattern.source, flags),
-    isNfc: normalizerType === "NFC",
+    patterns,
+    isNfc: normalization === "NFC",
+    ignoresMerges: model.ignore_merges === true,
     added,
   };
-}
-
-/** Each byte's token id; null when a byte has none. */
-export function byteIdTable(idOf: ReadonlyMap<string, number>): Int32Array | null {
-  const alphabet = byteAlphabet();
-  const byteIds = new Int32Array(256);
-  for (let byte = 0; byte < 256; byte += 1) {
-    const id = idOf.get(alphabet[byte] as string);
-    if (id === undefined) return null;
-    byteIds[byte] = id;
-  }
-  return byteIds;
-}
-
-/**
- * A pair of ids → the merge's rank and the merged token's id, packed in one number; a later merge
- * of the same pair replaces an earlier one, as in the library's rank map. Null when ids do not
- * stand for strings one to one (a merge found by ids must be the merge the library finds by
- * strings) or a merge's tokens are missing.
- */
-export function mergeTable(
-  idOf: ReadonlyMap<string, number>,
-  merges: readonly (readonly [string, string])[],
-): Map<number, number> | null {
-  const ids = new Set(idOf.values());
-  if (ids.size !== idOf.size) return null;
-  const merged = new Map<number, number>();
-  for (let rank = 0; rank < merges.length; rank += 1) {
-    const [left, right] = merges[rank] as readonly [string, string];
-    const leftId = idOf.get(left);
-    const rightId = idOf.get(right);
-    const mergedId = idOf.get(left + right);
-    if (leftId === undefined || rightId === undefined || mergedId === undefined) return null;
-    if (leftId >= ID_LIMIT || rightId >= ID_LIMIT || mergedId >= ID_LIMIT) return null;
-    merged.set(leftId * ID_LIMIT + rightId, rank * ID_LIMIT + mergedId);
-  }
-  return merged;
 }

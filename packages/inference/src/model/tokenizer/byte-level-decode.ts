@@ -18,7 +18,7 @@ type Piece = Uint8Array | string;
  * its per-token costs (a search of the added tokens and a spread of every token's characters):
  * each regular token's bytes are worked out once, a run of them is concatenated and read as UTF-8
  * (invalid sequences become U+FFFD, as there), and an added token (`<|im_end|>`, `<tool_call>`, …)
- * ends the run and stands for its own text. Null when the tokenizer is not of that kind; the
+ * ends the run and stands for its own text; the config's clean-up of spaces, if set, comes last. Null when the tokenizer is not of that kind; the
  * returned decoder hands anything unusual (no ids, an id outside the vocabulary, a character
  * outside the byte alphabet) to `fallback`, so its answer is always the tokenizer's.
  */
@@ -30,7 +30,8 @@ export function createByteLevelDecode(
   const decoder = parts.decoder;
   const byteOf = decoder?.byte_decoder;
   if (!vocab || !byteOf || decoder?.config?.type !== "ByteLevel") return null;
-  if (decoder.end_of_word_suffix || parts.clean_up_tokenization_spaces) return null;
+  if (decoder.end_of_word_suffix) return null;
+  const finish = parts.clean_up_tokenization_spaces ? cleanUpTokenizationSpaces : (text: string) => text;
   const addedTexts = new Set((parts.added_tokens ?? []).map((token) => token.content));
   const text = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
   const pieces: (Piece | null | undefined)[] = new Array(vocab.length);
@@ -84,6 +85,24 @@ export function createByteLevelDecode(
       runLength += piece.length;
     }
     if (runLength > 0) out += text.decode(run.subarray(0, runLength));
-    return out;
+    return finish(out);
   };
+}
+
+/**
+ * The library's clean-up of decoded text when the tokenizer config asks for it (Llama 3's does):
+ * the space before `.`, `?`, `!`, `,` and English contractions goes, over the whole text.
+ */
+function cleanUpTokenizationSpaces(text: string): string {
+  return text
+    .replaceAll(" .", ".")
+    .replaceAll(" ?", "?")
+    .replaceAll(" !", "!")
+    .replaceAll(" ,", ",")
+    .replaceAll(" ' ", "'")
+    .replaceAll(" n't", "n't")
+    .replaceAll(" 'm", "'m")
+    .replaceAll(" 's", "'s")
+    .replaceAll(" 've", "'ve")
+    .replaceAll(" 're", "'re");
 }

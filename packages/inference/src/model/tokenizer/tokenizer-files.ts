@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TokenizerLoader } from "@lenml/tokenizers";
-import type { TokenizerConfig } from "../../chat-template/tokenizer-config";
+import { readTokenizerConfig, type TokenizerConfig } from "../../chat-template/tokenizer-config";
 import type { Tokenizer } from "../model-family.types";
 import { type LibraryTokenizer, wrapLibraryTokenizer } from "./library-tokenizer";
 
@@ -30,10 +30,13 @@ async function readJsonObject(path: string, what: string): Promise<Record<string
 }
 
 /**
- * The tokenizer of a Hugging Face tokenizer directory (`tokenizer.json` with `config` read from its
- * `tokenizer_config.json`), as vLLM and SGLang load it for the model.
+ * The library's tokenizer of a Hugging Face tokenizer directory (`tokenizer.json` with `config`
+ * read from its `tokenizer_config.json`), as vLLM and SGLang load it for the model.
  */
-export async function loadDirectoryTokenizer(directory: string, config: TokenizerConfig): Promise<Tokenizer> {
+export async function loadLibraryTokenizer(
+  directory: string,
+  config: TokenizerConfig,
+): Promise<LibraryTokenizer> {
   const path = join(directory, "tokenizer.json");
   const tokenizerJSON = await readJsonObject(path, "the tokenizer");
   if (!tokenizerJSON) {
@@ -43,10 +46,29 @@ export async function loadDirectoryTokenizer(directory: string, config: Tokenize
   }
   try {
     const inner = TokenizerLoader.fromPreTrained({ tokenizerJSON, tokenizerConfig: config } as never);
-    return wrapLibraryTokenizer(inner as unknown as LibraryTokenizer);
+    return inner as unknown as LibraryTokenizer;
   } catch (error) {
     throw new TokenizerFilesError(`${path} does not load as a tokenizer: ${(error as Error).message}`);
   }
+}
+
+/** The tokenizer of a Hugging Face tokenizer directory: the library's, with our fast paths where they are exact. */
+export async function loadDirectoryTokenizer(directory: string, config: TokenizerConfig): Promise<Tokenizer> {
+  return wrapLibraryTokenizer(await loadLibraryTokenizer(directory, config));
+}
+
+/**
+ * A tokenizer directory's tokenizer as RaaS encodes with it, and the library's own
+ * `encode(text, { add_special_tokens: false })` on an instance of its own (no cache shared): the
+ * baseline that `npm run bench -- tokenizer` measures each family against.
+ */
+export async function loadDirectoryTokenizerWithBaseline(
+  directory: string,
+): Promise<{ tokenizer: Tokenizer; libraryEncode: (text: string) => number[] }> {
+  const config = await readTokenizerConfig(directory);
+  const tokenizer = await loadDirectoryTokenizer(directory, config);
+  const library = await loadLibraryTokenizer(directory, config);
+  return { tokenizer, libraryEncode: (text) => library.encode(text, { add_special_tokens: false }) };
 }
 
 /** The end-of-sequence ids of `generation_config.json` (a number or a list), when the directory has one. */

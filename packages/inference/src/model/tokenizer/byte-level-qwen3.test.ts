@@ -1,0 +1,3 @@
+import { describeByteLevelFamily } from "../../../test/support/byte-level-differential";
+
+describeByteLevelFamily("qwen3");
