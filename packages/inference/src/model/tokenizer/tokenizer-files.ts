@@ -45,8 +45,11 @@ export async function loadLibraryTokenizer(
     );
   }
   try {
-    const inner = TokenizerLoader.fromPreTrained({ tokenizerJSON, tokenizerConfig: config } as never);
-    return inner as unknown as LibraryTokenizer;
+    const inner: LibraryTokenizer = TokenizerLoader.fromPreTrained({
+      tokenizerJSON,
+      tokenizerConfig: config,
+    } as never);
+    return inner;
   } catch (error) {
     throw new TokenizerFilesError(`${path} does not load as a tokenizer: ${(error as Error).message}`);
   }
