@@ -36,6 +36,36 @@ function lastMatch(pattern: RegExp, text: string): string | undefined {
   return found;
 }
 
+interface Opener {
+  ids: readonly number[];
+  /** It holds a stop id itself, so it opens a turn even right after a cut one. */
+  closesTurn: boolean;
+}
+
+/** What the per-request scan needs, with one typed-array read per prompt token. */
+interface TurnScanner {
+  /** Per id: 1 where an opener starts with it, 2 where it is a closer (both: 3). */
+  roles: Uint8Array;
+  openersByFirstId: ReadonlyMap<number, readonly Opener[]>;
+}
+
+const STARTS_OPENER = 1;
+const IS_CLOSER = 2;
+
+function createTurnScanner(markers: AssistantTurnMarkers): TurnScanner {
+  const openersByFirstId = new Map<number, Opener[]>();
+  for (const ids of markers.openers) {
+    const first = ids[0] as number;
+    const list = openersByFirstId.get(first) ?? [];
+    list.push({ ids, closesTurn: ids.some((id) => markers.closers.has(id)) });
+    openersByFirstId.set(first, list);
+  }
+  const roles = new Uint8Array(Math.max(...openersByFirstId.keys(), ...markers.closers) + 1);
+  for (const id of openersByFirstId.keys()) roles[id] = (roles[id] as number) | STARTS_OPENER;
+  for (const id of markers.closers) roles[id] = (roles[id] as number) | IS_CLOSER;
+  return { roles, openersByFirstId };
+}
+
 /**
  * Counts the assistant turns of a prompt and finds where the first opens. An opener inside an
  * open turn does not count unless it closes the turn itself: harmony writes
@@ -44,8 +74,7 @@ function lastMatch(pattern: RegExp, text: string): string | undefined {
  */
 function countTurns(
   promptIds: readonly number[],
-  markers: AssistantTurnMarkers,
-  openersByFirstId: ReadonlyMap<number, readonly { ids: readonly number[]; closesTurn: boolean }[]>,
+  { roles, openersByFirstId }: TurnScanner,
 ): { turns: number; firstOpenerAt: number } {
   let turns = 0;
   let firstOpenerAt = -1;
@@ -53,14 +82,22 @@ function countTurns(
   let i = 0;
   while (i < promptIds.length) {
     const id = promptIds[i] as number;
-    const matched = openersByFirstId
-      .get(id)
-      ?.find(
-        (opener) =>
-          (!isOpen || opener.closesTurn) &&
-          i + opener.ids.length <= promptIds.length &&
-          opener.ids.every((openerId, k) => promptIds[i + k] === openerId),
-      );
+    const role = roles[id] ?? 0;
+    if (role === 0) {
+      i += 1;
+      continue;
+    }
+    const matched =
+      (role & STARTS_OPENER) !== 0
+        ? openersByFirstId
+            .get(id)
+            ?.find(
+              (opener) =>
+                (!isOpen || opener.closesTurn) &&
+                i + opener.ids.length <= promptIds.length &&
+                opener.ids.every((openerId, k) => promptIds[i + k] === openerId),
+            )
+        : undefined;
     if (matched) {
       turns += 1;
       if (firstOpenerAt === -1) firstOpenerAt = i;
@@ -68,7 +105,7 @@ function countTurns(
       i += matched.ids.length;
       continue;
     }
-    if (isOpen && markers.closers.has(id)) isOpen = false;
+    if (isOpen && (role & IS_CLOSER) !== 0) isOpen = false;
     i += 1;
   }
   return { turns, firstOpenerAt };
@@ -83,13 +120,7 @@ function countTurns(
 export function createPromptInspector(
   family: ModelFamilyAdapter,
 ): (promptIds: readonly number[]) => PromptFacts {
-  const markers = findAssistantTurnMarkers(family);
-  const openersByFirstId = new Map<number, { ids: readonly number[]; closesTurn: boolean }[]>();
-  for (const ids of markers.openers) {
-    const list = openersByFirstId.get(ids[0] as number) ?? [];
-    list.push({ ids, closesTurn: ids.some((id) => markers.closers.has(id)) });
-    openersByFirstId.set(ids[0] as number, list);
-  }
+  const scanner = createTurnScanner(findAssistantTurnMarkers(family));
   const remembered = new Map<string, OpeningFacts>();
   const readOpening = (openingIds: readonly number[]): OpeningFacts => {
     const key = idsKey(openingIds);
@@ -109,7 +140,7 @@ export function createPromptInspector(
     return facts;
   };
   return (promptIds) => {
-    const { turns, firstOpenerAt } = countTurns(promptIds, markers, openersByFirstId);
+    const { turns, firstOpenerAt } = countTurns(promptIds, scanner);
     const opening = promptIds.slice(0, firstOpenerAt === -1 ? promptIds.length : firstOpenerAt);
     return { ...readOpening(opening), turnIndex: Math.max(0, turns - 1) };
   };
