@@ -1,5 +1,17 @@
 import type { TChatCompletion, TChatCompletionRequest, TGatewayTraces } from "@raas/shared";
 
+/** One server-sent event of an answer in Anthropic's or the Responses API's shape. */
+export interface GatewayEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** A call in another API shape: `onEvent` streams its events (the first once the request is accepted). */
+export interface GatewayFaceOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: GatewayEvent) => void;
+}
+
 /** The per-job OpenAI-compatible inference gateway (implemented by `@raas/inference`'s `InferenceGateway`). */
 export interface ControlPlaneGateway {
   /** `GET /v1/models` of the token's session; throws `UNAUTHORIZED` for an unknown or expired token. */
@@ -20,6 +32,17 @@ export interface ControlPlaneGateway {
       };
     },
   ): Promise<TChatCompletion>;
+  /**
+   * Anthropic's `POST /v1/messages` (body as sent; parsed by the gateway, a 4xx when malformed),
+   * recorded as a chat completion call of the same session.
+   */
+  createMessage(token: string, body: unknown, options?: GatewayFaceOptions): Promise<unknown>;
+  /** Anthropic's `POST /v1/messages/count_tokens`. */
+  countMessageTokens(token: string, body: unknown): Promise<{ input_tokens: number }>;
+  /** OpenAI's `POST /v1/responses`, recorded as a chat completion call of the same session. */
+  createResponse(token: string, body: unknown, options?: GatewayFaceOptions): Promise<unknown>;
+  /** The token's session; throws `UNAUTHORIZED` for an unknown or expired token. */
+  authorize(token: string): unknown;
   /** The job's recorded calls as chains with their token-exactness certificate. */
   buildTraces(jobId: string): Promise<TGatewayTraces>;
 }

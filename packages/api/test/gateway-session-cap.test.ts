@@ -24,6 +24,10 @@ const COMPLETION = {
 const GATEWAY: ControlPlaneGateway = {
   listModels: () => ({ object: "list", data: [] }),
   complete: async () => COMPLETION,
+  createMessage: async () => ({}),
+  countMessageTokens: async () => ({ input_tokens: 1 }),
+  createResponse: async () => ({}),
+  authorize: () => ({}),
   buildTraces: async () => {
     throw new Error("not used");
   },

@@ -1,3 +1,14 @@
+export {
+  type TAnthropicAnswerBlock,
+  type TAnthropicContentBlock,
+  type TAnthropicCountTokensRequest,
+  type TAnthropicMessage,
+  type TAnthropicMessageParam,
+  type TAnthropicMessagesRequest,
+  type TAnthropicStopReason,
+  ZAnthropicCountTokensRequest,
+  ZAnthropicMessagesRequest,
+} from "./anthropic-messages.schema";
 export { assertNever } from "./assert-never";
 export {
   ADAPTIVE_SAMPLING_DEFAULTS,
@@ -113,6 +124,13 @@ export type {
   TOpenAiToolCall,
 } from "./openai-chat.schema";
 export { parseChatCompletionRequest } from "./openai-chat-fast-parse";
+export {
+  type TResponsesInputItem,
+  type TResponsesOutputItem,
+  type TResponsesRequest,
+  type TResponsesResponse,
+  ZResponsesRequest,
+} from "./openai-responses.schema";
 export {
   DEFAULT_POLICY_ID,
   initialPolicyState,

@@ -3,7 +3,8 @@ import { DEFAULT_MAX_BODY_BYTES, requestFailure } from "@raas/shared";
 import { toRequestFailure } from "../errors/to-request-failure";
 import type { ControlPlaneGateway } from "../gateway.port";
 import type { ApiLogger } from "../logger.types";
-import { GATEWAY_PATH, matchGatewayPath, serveGateway } from "./gateway-http";
+import { sendAnthropicError } from "./anthropic-error";
+import { GATEWAY_PATH, isAnthropicGatewayPath, matchGatewayPath, serveGateway } from "./gateway-http";
 import { GatewaySessionLimiter, type GatewaySessionLimits } from "./gateway-session-limiter";
 import { sendRestError } from "./send-json";
 
@@ -53,7 +54,8 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
         mapped.failure.code === "UNAUTHORIZED" ? { "www-authenticate": 'Bearer realm="raas"' } : {};
       const allow = mapped.failure.details?.allow;
       if (Array.isArray(allow)) headers.allow = allow.join(", ");
-      sendRestError(res, mapped.failure, headers);
+      if (isAnthropicGatewayPath(path)) sendAnthropicError(res, mapped.failure, headers);
+      else sendRestError(res, mapped.failure, headers);
     });
   };
   return Object.assign(handler, { sessions });

@@ -45,9 +45,9 @@ export class GatewaySessionLimiter {
 
   /**
    * A slot for one request of `token`, released when `res` closes (however it ends); or false
-   * after answering 429 (counted).
+   * after answering 429 (counted) with `sendError` (the route's error envelope; default REST's).
    */
-  admit(token: string, res: ServerResponse): boolean {
+  admit(token: string, res: ServerResponse, sendError: typeof sendRestError = sendRestError): boolean {
     const open = this.#open.get(token) ?? 0;
     const { maxInflightPerSession, retryAfterSec } = this.#limits;
     if (open >= maxInflightPerSession) {
@@ -57,7 +57,7 @@ export class GatewaySessionLimiter {
         `this gateway session already has ${maxInflightPerSession} requests open; finish one first (retry in ${retryAfterSec} s)`,
         { details: { retryAfterSec, maxInflightPerSession } },
       );
-      sendRestError(res, error.failure, { connection: "close", "retry-after": String(retryAfterSec) });
+      sendError(res, error.failure, { connection: "close", "retry-after": String(retryAfterSec) });
       return false;
     }
     this.#open.set(token, open + 1);

@@ -1,6 +1,8 @@
 import { toRequestFailure } from "../errors/to-request-failure";
+import { sendAnthropicError } from "./anthropic-error";
 import { type ControlPlaneRequest, isTrpcPath } from "./control-plane-request";
 import type { ControlPlaneServices } from "./control-plane-services";
+import { isAnthropicGatewayPath } from "./gateway-http";
 import { sendRestError } from "./send-json";
 import { sendTrpcError } from "./trpc-http";
 
@@ -44,5 +46,6 @@ export function answerFailure(
   const retryAfterSec = failure.details?.retryAfterSec;
   if (typeof retryAfterSec === "number") headers["retry-after"] = String(retryAfterSec);
   if (isTrpcPath(path)) sendTrpcError(res, failure, headers);
+  else if (isAnthropicGatewayPath(path)) sendAnthropicError(res, failure, headers);
   else sendRestError(res, failure, headers);
 }

@@ -9,16 +9,20 @@ import {
 } from "@raas/engine";
 import {
   requestFailure,
+  type TAnthropicMessage,
   type TChatCompletion,
   type TChatCompletionRequest,
   type TGatewayCallRecord,
   type TGatewayTraces,
+  type TResponsesResponse,
 } from "@raas/shared";
 import { isInferenceFailure } from "../inference-failure";
 import type { ModelFamilyAdapter } from "../model/model-family.types";
 import { createSegmentCachedTokenizer } from "../model/segment-cached-tokenizer";
 import { type AnswerDelta, AnswerStream } from "./answer-stream";
-import { type BaseCall, shareWithParent } from "./call-base";
+import { countAnthropicTokens, createAnthropicMessage } from "./anthropic-call";
+import { shareWithParent } from "./call-base";
+import type { FaceOptions } from "./face-options";
 import {
   buildGatewayCallRecord,
   checkSamplingConflicts,
@@ -27,17 +31,22 @@ import {
   stopStringsOf,
   toChatCompletion,
 } from "./gateway-call";
-import { buildGatewayPrompt, type SessionCall } from "./gateway-prompt";
+import { buildGatewayPrompt } from "./gateway-prompt";
+import { loadSessionState, type SessionState, sessionCallOf } from "./gateway-session-state";
 import { cutAtStopStrings, toOpenAiAnswer } from "./openai-answer";
-import { messageKey, toToolSpecs } from "./openai-messages";
+import { toToolSpecs } from "./openai-messages";
 import { randomHex } from "./random-hex";
+import { createOpenAiResponse } from "./responses-call";
 import { findToolChoiceViolation, readToolChoice } from "./tool-choice";
 
-/** What a streamed answer starts with (the fields every `chat.completion.chunk` repeats). */
+/** What a streamed answer starts with (the fields every `chat.completion.chunk` repeats, and more). */
 interface CompletionHead {
   id: string;
   created: number;
   model: string;
+  /** The recorded call's id (other API shapes name their answers after it). */
+  callId: string;
+  promptTokens: number;
 }
 
 /** How one completion is carried out. */
@@ -50,6 +59,8 @@ export interface CompleteOptions {
    * arrive; the returned completion carries the tool calls, finish reason and usage.
    */
   stream?: { onStart(head: CompletionHead): void; onDelta(delta: AnswerDelta): void };
+  /** How the ids of the answer's tool calls begin (`toolu_` for Anthropic's shape). Default `call_`. */
+  toolCallIdPrefix?: string;
 }
 
 export interface InferenceGatewayOptions {
@@ -68,14 +79,6 @@ export interface InferenceGatewayOptions {
   /** Longest prompt + response in tokens; a longer request is refused (400). Default 40_960. */
   maxContextTokens?: number;
   now?: () => number;
-}
-
-/** An earlier call as the session keeps it: what the prompt builder and the call base need. */
-type KeptCall = SessionCall & BaseCall;
-
-interface SessionState {
-  calls: KeptCall[];
-  nextSeq: number;
 }
 
 /**
@@ -168,6 +171,30 @@ export class InferenceGateway {
     request: TChatCompletionRequest,
     options: CompleteOptions = {},
   ): Promise<TChatCompletion> {
+    return (await this.completeCall(token, request, options)).completion;
+  }
+
+  /** An Anthropic Messages request, answered through the same call path as `complete`. */
+  createMessage(token: string, body: unknown, options: FaceOptions = {}): Promise<TAnthropicMessage> {
+    return createAnthropicMessage(this, token, body, options);
+  }
+
+  /** `POST /v1/messages/count_tokens`: the prompt's tokens as the next call would render them. */
+  countMessageTokens(token: string, body: unknown): Promise<{ input_tokens: number }> {
+    return countAnthropicTokens(this, token, body);
+  }
+
+  /** An OpenAI Responses request, answered through the same call path as `complete`. */
+  createResponse(token: string, body: unknown, options: FaceOptions = {}): Promise<TResponsesResponse> {
+    return createOpenAiResponse(this, token, body, options);
+  }
+
+  /** `complete`, with the recorded call's id (other API shapes name their answers after it). */
+  async completeCall(
+    token: string,
+    request: TChatCompletionRequest,
+    options: CompleteOptions = {},
+  ): Promise<{ completion: TChatCompletion; callId: string }> {
     const enteredAt = performance.now();
     const session = this.authorize(token);
     const conflicts = checkSamplingConflicts(request, session);
@@ -204,7 +231,35 @@ export class InferenceGateway {
       }
     }
     state.calls.push(sessionCallOf(record, call.prompt));
-    return toChatCompletion(callId, this.options.modelName, startedAtMs, call, answered);
+    return {
+      completion: toChatCompletion(callId, this.options.modelName, startedAtMs, call, answered),
+      callId,
+    };
+  }
+
+  /** The prompt's length in tokens as a call with `request` would render it now (nothing recorded). */
+  async countPromptTokens(token: string, request: TChatCompletionRequest): Promise<number> {
+    const session = this.authorize(token);
+    const state = await this.sessionState(session.jobId);
+    const prompt = buildGatewayPrompt({
+      family: this.family,
+      messages: request.messages,
+      tools: toToolSpecs(request.tools),
+      enableThinking: request.chat_template_kwargs?.enable_thinking ?? true,
+      history: state.calls,
+    });
+    return prompt.promptIds.length;
+  }
+
+  /** A call of the token's session by id: its request messages and answer as recorded; null when unknown. */
+  async findSessionCall(
+    token: string,
+    callId: string,
+  ): Promise<{ messages: unknown[]; answer: unknown } | null> {
+    const session = this.authorize(token);
+    const state = await this.sessionState(session.jobId);
+    const kept = state.calls.find((call) => call.id === callId);
+    return kept ? { messages: [...kept.messages], answer: kept.answer } : null;
   }
 
   /** The job's recorded calls in arrival order. */
@@ -217,20 +272,11 @@ export class InferenceGateway {
     return buildGatewayTraces(await this.options.calls.listCalls(jobId));
   }
 
-  /**
-   * The job's state in this process, built at its first call here from the calls already stored
-   * (recorded before a restart, or by another process): the numbering continues after them, so
-   * none is overwritten, and the next call continues their chains token-in/token-out as it would
-   * have in the process that recorded them (calls recorded without their thinking flag are not
-   * continued: their next prompt is rendered afresh).
-   */
+  /** The job's state in this process, built at its first call here from the calls already stored. */
   private sessionState(jobId: string): Promise<SessionState> {
     const known = this.state.get(jobId);
     if (known) return known;
-    const building = this.options.calls.listCalls(jobId).then((stored) => ({
-      calls: stored.flatMap((record) => (record.enableThinking === undefined ? [] : [sessionCallOf(record)])),
-      nextSeq: stored.reduce((next, record) => Math.max(next, record.seq + 1), 0),
-    }));
+    const building = loadSessionState(this.options.calls, jobId);
     this.state.set(jobId, building);
     // A failed lookup is not remembered: the next call asks the store again.
     building.catch(() => {
@@ -278,7 +324,13 @@ export class InferenceGateway {
     jobId: string,
     request: TChatCompletionRequest,
     call: PreparedCall,
-    { signal, stream, callId, startedAtMs }: CompleteOptions & { callId: string; startedAtMs: number },
+    {
+      signal,
+      stream,
+      callId,
+      startedAtMs,
+      toolCallIdPrefix,
+    }: CompleteOptions & { callId: string; startedAtMs: number },
   ): Promise<GeneratedAnswer> {
     const { family } = this;
     const stops = stopStringsOf(request);
@@ -287,6 +339,8 @@ export class InferenceGateway {
       id: `chatcmpl-${callId}`,
       created: Math.floor(startedAtMs / 1000),
       model: this.options.modelName,
+      callId,
+      promptTokens: call.prompt.promptIds.length,
     });
     // The generation's span on the same monotonic clock as `enteredAt` (the pool's `latencyMs` is
     // on its wall clock, in whole ms: too coarse to subtract from a sub-ms total).
@@ -305,6 +359,7 @@ export class InferenceGateway {
       finishReason,
       parseToolCalls: request.tool_choice !== "none",
       knownTools: call.tools.map((tool) => tool.name),
+      ...(toolCallIdPrefix && { toolCallIdPrefix }),
     });
     if (answerStream && stream) answerStream.finish(answer.message).forEach(stream.onDelta);
     return { generated, generationMs, cut, finishReason, answer };
@@ -342,29 +397,4 @@ function shareWithParentCall(state: SessionState, request: TChatCompletionReques
   const shared =
     parent && shareWithParent(parent, { promptIds, messages: request.messages, tools: request.tools ?? [] });
   return { parent, shared };
-}
-
-/**
- * What the prompt builder needs of a recorded call to continue its chain; `keys` when the prompt
- * builder already worked them out for the call's request.
- */
-function sessionCallOf(
-  record: TGatewayCallRecord,
-  keys?: { messageKeys: readonly string[]; toolsKey: string },
-): KeptCall {
-  const messages = record.messages as TChatCompletionRequest["messages"];
-  const answer = record.answer as TChatCompletion["choices"][0]["message"];
-  return {
-    id: record.id,
-    messageKeys: keys?.messageKeys ?? messages.map((message, i) => messageKey(message, i)),
-    answerKey: messageKey(answer, messages.length),
-    toolCallIds: (answer.tool_calls ?? []).map((call) => call.id),
-    toolsKey: keys?.toolsKey ?? JSON.stringify(toToolSpecs(record.tools as TChatCompletionRequest["tools"])),
-    enableThinking: record.enableThinking ?? true,
-    promptIds: record.promptIds,
-    responseIds: record.responseIds,
-    seq: record.seq,
-    messages: record.messages,
-    tools: record.tools,
-  };
 }

@@ -13,7 +13,13 @@ export type OpenAiFinishReason = "stop" | "length" | "tool_calls";
 export function toOpenAiAnswer(
   family: ModelFamilyAdapter,
   responseIds: readonly number[],
-  options: { finishReason: string | null; parseToolCalls: boolean; knownTools: readonly string[] },
+  options: {
+    finishReason: string | null;
+    parseToolCalls: boolean;
+    knownTools: readonly string[];
+    /** How the fresh tool-call ids begin. Default `call_`. */
+    toolCallIdPrefix?: string;
+  },
 ): { message: TOpenAiAssistantMessage; finishReason: OpenAiFinishReason } {
   const text = family.tokenizer.decode(responseIds);
   const parsed = family.parseResponse(text, {});
@@ -23,7 +29,7 @@ export function toOpenAiAnswer(
     content = visibleText(text);
   }
   const toolCalls: TOpenAiToolCall[] = calls.map((call) => ({
-    id: `call_${randomHex(12)}`,
+    id: `${options.toolCallIdPrefix ?? "call_"}${randomHex(12)}`,
     type: "function",
     function: { name: call.name, arguments: JSON.stringify(call.arguments) },
   }));
