@@ -1,0 +1,172 @@
+// Anthropic Messages requests as a coding agent sends them (system blocks with cache_control,
+// thinking blocks with signatures, tool_use / tool_result with block content, metadata) mapped
+// onto the chat completion request the gateway serves.
+import { ZAnthropicCountTokensRequest, ZAnthropicMessagesRequest } from "@raas/shared";
+import { describe, expect, it } from "vitest";
+import { toChatRequestFromAnthropic } from "./anthropic-request";
+
+const REQUEST = {
+  model: "claude-sonnet-4-5-20250929",
+  max_tokens: 32_000,
+  stream: true,
+  temperature: 1,
+  metadata: { user_id: "user_abc_account__session_123" },
+  system: [
+    { type: "text", text: "You are a coding agent.", cache_control: { type: "ephemeral" } },
+    { type: "text", text: "Work in /repo." },
+  ],
+  tools: [
+    {
+      name: "Bash",
+      description: "Executes a bash command",
+      input_schema: {
+        type: "object",
+        properties: { command: { type: "string" }, timeout: { type: "number" } },
+        required: ["command"],
+        additionalProperties: false,
+        $schema: "http://json-schema.org/draft-07/schema#",
+      },
+    },
+  ],
+  messages: [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "<system-reminder>Be brief.</system-reminder>" },
+        { type: "text", text: "Fix the failing test.", cache_control: { type: "ephemeral" } },
+      ],
+    },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "Run the tests first.", signature: "EqQBCkYIBxgCKkB..." },
+        { type: "text", text: "Running the tests." },
+        {
+          type: "tool_use",
+          id: "toolu_01A09q90qw90lq917835lq9",
+          name: "Bash",
+          input: { command: "npm test" },
+        },
+      ],
+    },
+    {
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_01A09q90qw90lq917835lq9",
+          content: [{ type: "text", text: "1 failing" }],
+          is_error: false,
+        },
+        { type: "text", text: "Go on." },
+      ],
+    },
+  ],
+};
+
+describe("toChatRequestFromAnthropic", () => {
+  it("maps system blocks, content blocks, tool_use and tool_result onto chat messages", () => {
+    const chat = toChatRequestFromAnthropic(ZAnthropicMessagesRequest.parse(REQUEST));
+    expect(chat).toEqual({
+      messages: [
+        { role: "system", content: "You are a coding agent.\nWork in /repo." },
+        { role: "user", content: "<system-reminder>Be brief.</system-reminder>\nFix the failing test." },
+        {
+          role: "assistant",
+          content: "Running the tests.",
+          reasoning_content: "Run the tests first.",
+          tool_calls: [
+            {
+              id: "toolu_01A09q90qw90lq917835lq9",
+              type: "function",
+              function: { name: "Bash", arguments: '{"command":"npm test"}' },
+            },
+          ],
+        },
+        { role: "tool", tool_call_id: "toolu_01A09q90qw90lq917835lq9", content: "1 failing" },
+        { role: "user", content: "Go on." },
+      ],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "Bash",
+            description: "Executes a bash command",
+            parameters: REQUEST.tools[0]?.input_schema,
+          },
+        },
+      ],
+      max_tokens: 32_000,
+      temperature: 1,
+    });
+  });
+
+  it("maps tool_choice, stop_sequences, top_k and disabled thinking; a string content stays a string", () => {
+    const chat = toChatRequestFromAnthropic(
+      ZAnthropicMessagesRequest.parse({
+        max_tokens: 100,
+        system: "Be terse.",
+        messages: [
+          { role: "user", content: "Hi" },
+          { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "Bash", input: {} }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "done" }] },
+        ],
+        tools: [{ name: "Bash", input_schema: { type: "object" } }],
+        tool_choice: { type: "tool", name: "Bash", disable_parallel_tool_use: true },
+        stop_sequences: ["\n\nHuman:"],
+        top_k: 40,
+        thinking: { type: "disabled" },
+      }),
+    );
+    expect(chat.messages).toEqual([
+      { role: "system", content: "Be terse." },
+      { role: "user", content: "Hi" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "toolu_1", type: "function", function: { name: "Bash", arguments: "{}" } }],
+      },
+      { role: "tool", tool_call_id: "toolu_1", content: "done" },
+    ]);
+    expect(chat).toMatchObject({
+      tool_choice: { type: "function", function: { name: "Bash" } },
+      stop: ["\n\nHuman:"],
+      top_k: 40,
+      chat_template_kwargs: { enable_thinking: false },
+    });
+    const any = ZAnthropicMessagesRequest.parse({
+      max_tokens: 1,
+      messages: [{ role: "user", content: "x" }],
+      tool_choice: { type: "any" },
+    });
+    expect(toChatRequestFromAnthropic(any).tool_choice).toBe("required");
+  });
+
+  it("counts tokens of a request without limits, and refuses blocks the model cannot read with a 400", () => {
+    const { max_tokens: _, stream: __, temperature: ___, ...counted } = REQUEST;
+    const chat = toChatRequestFromAnthropic(ZAnthropicCountTokensRequest.parse(counted));
+    expect(chat.max_tokens).toBeUndefined();
+    expect(chat.messages).toHaveLength(5);
+    const image = ZAnthropicMessagesRequest.parse({
+      max_tokens: 1,
+      messages: [
+        {
+          role: "user",
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: "toolu_1",
+              content: [
+                { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBOR" } },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(() => toChatRequestFromAnthropic(image)).toThrow(/messages\[0\]: image blocks in a tool_result/);
+    expect(ZAnthropicMessagesRequest.safeParse({ messages: [{ role: "user", content: "x" }] }).success).toBe(
+      false,
+    );
+  });
+});
