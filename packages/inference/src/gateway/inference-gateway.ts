@@ -16,52 +16,24 @@ import {
   type TGatewayTraces,
   type TResponsesResponse,
 } from "@raas/shared";
-import { isInferenceFailure } from "../inference-failure";
 import type { ModelFamilyAdapter } from "../model/model-family.types";
 import { createSegmentCachedTokenizer } from "../model/segment-cached-tokenizer";
-import { type AnswerDelta, AnswerStream } from "./answer-stream";
 import { countAnthropicTokens, createAnthropicMessage } from "./anthropic-call";
 import { shareWithParent } from "./call-base";
 import type { FaceOptions } from "./face-options";
 import {
   buildGatewayCallRecord,
   checkSamplingConflicts,
-  type GeneratedAnswer,
   type PreparedCall,
-  stopStringsOf,
   toChatCompletion,
 } from "./gateway-call";
+import { type CompleteOptions, generateAnswer } from "./gateway-generation";
 import { buildGatewayPrompt } from "./gateway-prompt";
 import { loadSessionState, type SessionState, sessionCallOf } from "./gateway-session-state";
-import { cutAtStopStrings, toOpenAiAnswer } from "./openai-answer";
 import { toToolSpecs } from "./openai-messages";
 import { randomHex } from "./random-hex";
 import { createOpenAiResponse } from "./responses-call";
 import { findToolChoiceViolation, readToolChoice } from "./tool-choice";
-
-/** What a streamed answer starts with (the fields every `chat.completion.chunk` repeats, and more). */
-interface CompletionHead {
-  id: string;
-  created: number;
-  model: string;
-  /** The recorded call's id (other API shapes name their answers after it). */
-  callId: string;
-  promptTokens: number;
-}
-
-/** How one completion is carried out. */
-export interface CompleteOptions {
-  /** Aborts the generation (the harness went away). */
-  signal?: AbortSignal;
-  /**
-   * Streams the answer: `onStart` once the request is accepted and generation begins (errors
-   * before it are the request's own), then `onDelta` with reasoning and content as the tokens
-   * arrive; the returned completion carries the tool calls, finish reason and usage.
-   */
-  stream?: { onStart(head: CompletionHead): void; onDelta(delta: AnswerDelta): void };
-  /** How the ids of the answer's tool calls begin (`toolu_` for Anthropic's shape). Default `call_`. */
-  toolCallIdPrefix?: string;
-}
 
 export interface InferenceGatewayOptions {
   /** Where generations go; calls of one job stick to its backend (the pool's sticky routing). */
@@ -87,6 +59,8 @@ export interface InferenceGatewayOptions {
  * through the routed pool, answers with OpenAI messages and `tool_calls`, and records every call
  * (messages, prompt ids, sampled ids, logprobs, finish reason, backend, weight version) for the
  * trace builder. A session token grants these calls for one running job and nothing else.
+ * Anthropic Messages and OpenAI Responses requests are mapped onto chat requests and go through
+ * the same call path (`anthropic-call.ts`, `responses-call.ts`): one record, many faces.
  */
 export class InferenceGateway {
   readonly sessions: GatewaySessionRegistry;
@@ -202,10 +176,14 @@ export class InferenceGateway {
     const call = this.prepareCall(request, session, state);
     const startedAtMs = this.now();
     const callId = `gwc_${randomHex(8)}`;
-    const answered = await this.generateAnswer(session.jobId, request, call, {
-      ...options,
-      callId,
-      startedAtMs,
+    const answered = await generateAnswer({
+      pool: this.options.pool,
+      family: this.family,
+      modelName: this.options.modelName,
+      jobId: session.jobId,
+      request,
+      call,
+      options: { ...options, callId, startedAtMs },
     });
     const { parent, shared } = shareWithParentCall(state, request, call);
     const record = buildGatewayCallRecord({
@@ -317,76 +295,6 @@ export class InferenceGateway {
       stopTokenIds: [...family.stopTokenIds],
     };
     return { seq, prompt, tools, enableThinking, requiredCall, sampling };
-  }
-
-  /** Generates the call (streaming the answer when asked), cuts it at the stop strings, parses it. */
-  private async generateAnswer(
-    jobId: string,
-    request: TChatCompletionRequest,
-    call: PreparedCall,
-    {
-      signal,
-      stream,
-      callId,
-      startedAtMs,
-      toolCallIdPrefix,
-    }: CompleteOptions & { callId: string; startedAtMs: number },
-  ): Promise<GeneratedAnswer> {
-    const { family } = this;
-    const stops = stopStringsOf(request);
-    const answerStream = stream ? new AnswerStream(family.tokenizer, { stops }) : null;
-    stream?.onStart({
-      id: `chatcmpl-${callId}`,
-      created: Math.floor(startedAtMs / 1000),
-      model: this.options.modelName,
-      callId,
-      promptTokens: call.prompt.promptIds.length,
-    });
-    // The generation's span on the same monotonic clock as `enteredAt` (the pool's `latencyMs` is
-    // on its wall clock, in whole ms: too coarse to subtract from a sub-ms total).
-    const generationStartedAt = performance.now();
-    const generated = await this.generate(
-      jobId,
-      call.prompt.promptIds,
-      call.sampling,
-      signal,
-      answerStream && stream ? (ids) => answerStream.push(ids).forEach(stream.onDelta) : undefined,
-    );
-    const generationMs = performance.now() - generationStartedAt;
-    const cut = cutAtStopStrings(family.tokenizer, generated.responseIds, generated.logprobs, stops);
-    const finishReason = cut.isCut ? "stop" : generated.finishReason;
-    const answer = toOpenAiAnswer(family, cut.responseIds, {
-      finishReason,
-      parseToolCalls: request.tool_choice !== "none",
-      knownTools: call.tools.map((tool) => tool.name),
-      ...(toolCallIdPrefix && { toolCallIdPrefix }),
-    });
-    if (answerStream && stream) answerStream.finish(answer.message).forEach(stream.onDelta);
-    return { generated, generationMs, cut, finishReason, answer };
-  }
-
-  private async generate(
-    jobId: string,
-    promptIds: number[],
-    sampling: SamplingParams,
-    signal: AbortSignal | undefined,
-    onTokens: ((ids: readonly number[]) => void) | undefined,
-  ) {
-    try {
-      return await this.options.pool.generate({
-        jobId,
-        promptIds,
-        sampling,
-        ...(signal && { signal }),
-        ...(onTokens && { onTokens }),
-      });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      if (isInferenceFailure(error)) {
-        throw requestFailure("UNAVAILABLE", `generation failed: ${error.message}`, { cause: error });
-      }
-      throw error;
-    }
   }
 }
 
