@@ -14,9 +14,9 @@ const DEFAULT_MAX_TOKENS = 4_096;
 
 /**
  * vLLM's OpenAI-compatible `/v1/chat/completions`, as a harness calls a model server directly: the
- * server renders the messages with the chat template (past turns' thinking dropped, as Qwen3's
- * template does), tokenizes them, and parses the answer's thinking and tool calls back into an
- * OpenAI message. With `return_token_ids` (vLLM ≥ 0.10.2) the answer carries `prompt_token_ids`
+ * server renders the messages with the served family's chat template (history as that template
+ * renders it: Qwen3's drops past turns' thinking), tokenizes them, and parses the answer's
+ * thinking and tool calls back into an OpenAI message in the family's own tool-call format. With `return_token_ids` (vLLM ≥ 0.10.2) the answer carries `prompt_token_ids`
  * and each choice its `token_ids`. Not streamed. The tokenizer remembers the stretches between
  * added tokens (as the gateway's does), standing in for a server's fast native tokenizer.
  */
