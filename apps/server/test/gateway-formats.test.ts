@@ -272,6 +272,54 @@ describe("Anthropic Messages and OpenAI Responses on the gateway", () => {
     expect(hosted.body.error.message).toContain("web_search");
   });
 
+  it("applies the job's sampling rules to both shapes: overridden and recorded, or refused", async () => {
+    const { job } = await running.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    const override = running.gateway.openSession(job.id, {
+      settings: { temperature: 0.6 },
+      mode: "override",
+    });
+    const root = `${running.url}/gateway/${override.token}`;
+    const messages = [{ role: "user", content: QUESTION }];
+    const message = await postJson(`${root}/v1/messages`, {
+      max_tokens: 64,
+      messages,
+      temperature: 0.2,
+      top_k: 5,
+    });
+    expect(message.status).toBe(200);
+    const response = await postJson(`${root}/v1/responses`, {
+      input: QUESTION,
+      temperature: 0.6,
+      top_p: 0.5,
+    });
+    expect(response.status).toBe(200);
+    const calls = await running.gateway.listCalls(job.id);
+    expect(calls.map((call) => call.overriddenSampling)).toEqual([
+      { temperature: 0.2, top_k: 5 },
+      { top_p: 0.5 },
+    ]);
+    expect(calls.every((call) => call.sampling?.temperature === 0.6)).toBe(true);
+
+    const strict = await running.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    const reject = running.gateway.openSession(strict.job.id, {
+      settings: { temperature: 0.6 },
+      mode: "reject",
+    });
+    const strictRoot = `${running.url}/gateway/${reject.token}`;
+    const refused = await postJson(`${strictRoot}/v1/messages`, {
+      max_tokens: 64,
+      messages,
+      temperature: 0.2,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ type: "error", error: { type: "invalid_request_error" } });
+    expect(refused.body.error.message).toContain("temperature");
+    const refusedResponse = await postJson(`${strictRoot}/v1/responses`, { input: QUESTION, top_p: 0.5 });
+    expect(refusedResponse.status).toBe(400);
+    expect(refusedResponse.body.error.message).toContain("top_p");
+    expect(await running.gateway.listCalls(strict.job.id)).toEqual([]);
+  });
+
   it("gives identical token streams for one conversation through chat completions, Messages and Responses", async () => {
     const chat = await openJob();
     const chatTools = [
