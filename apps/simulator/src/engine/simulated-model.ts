@@ -1,6 +1,7 @@
 import type { ModelFamilyAdapter } from "@raas/inference";
 import { assertNever } from "@raas/shared";
 import { BlockPrefixCache, type BlockPrefixCacheOptions } from "../cache/block-prefix-cache";
+import { type TMalformedCallMode, writeMalformedCalls } from "../policies/malformed-calls";
 import { malformedTurn } from "../policies/malformed-policy";
 import type { PolicyTurn, SimulatorPolicy } from "../policies/policy.types";
 import { BatchSlots } from "./batch-slots";
@@ -105,6 +106,8 @@ export class SimulatedModel {
   private readonly turnEndIds: ReadonlySet<number>;
   /** Ids generation stops at whatever the request says, as vLLM stops at the model's own EOS ids. */
   private readonly stopIds: ReadonlySet<number>;
+  /** Each malformed tool call as the family writes it. */
+  private readonly malformedCalls: Record<TMalformedCallMode, string>;
   /** Text of single tokens by id (bounded by the vocabulary). */
   private readonly tokenTexts = new Map<number, string>();
 
@@ -122,6 +125,7 @@ export class SimulatedModel {
     const { family } = options;
     this.turnEndIds = new Set(family.turnEndIds ?? [family.endOfTurnId]);
     this.stopIds = new Set([...family.stopTokenIds, family.endOfTurnId]);
+    this.malformedCalls = writeMalformedCalls(family);
     this.unseeded = new UnseededDraws({ seed: this.seed, turnEndIds: [...this.turnEndIds] });
   }
 
@@ -239,6 +243,9 @@ export class SimulatedModel {
         break;
       case "raw":
         ids = this.closeTurn(family.tokenizer.encode(turn.text));
+        break;
+      case "malformed":
+        ids = this.closeTurn(family.tokenizer.encode(this.malformedCalls[turn.mode]));
         break;
       case "overlong":
         ids = family.tokenizer.encode(fillerWords(random, call.maxTokens + 8)).slice(0, call.maxTokens + 1);

@@ -1,26 +1,12 @@
-import { assertNever } from "@raas/shared";
 import type { PolicyContext, PolicyTurn, SimulatorPolicy } from "./policy.types";
 import type { TMalformedMode, TPolicyConfig } from "./policy-config.schema";
 
-/** The response a malformed mode produces; shared with the `[simulate:<mode>]` prompt marker. */
+/**
+ * The response a malformed mode produces; shared with the `[simulate:<mode>]` prompt marker. The
+ * simulated model writes a malformed call in its family's format (`writeMalformedCalls`).
+ */
 export function malformedTurn(mode: TMalformedMode): PolicyTurn {
-  switch (mode) {
-    case "invalid-json":
-      return {
-        type: "raw",
-        text: '<tool_call>\n{"name": "bash", "arguments": {"command": "ls"\n</tool_call>',
-      };
-    case "unclosed-tag":
-      return { type: "raw", text: '<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}' };
-    case "unknown-tool":
-      return { type: "raw", text: '<tool_call>\n{"name": "launch_rockets", "arguments": {}}\n</tool_call>' };
-    case "missing-name":
-      return { type: "raw", text: '<tool_call>\n{"arguments": {"command": "ls"}}\n</tool_call>' };
-    case "overlong":
-      return { type: "overlong" };
-    default:
-      return assertNever(mode, "malformed mode");
-  }
+  return mode === "overlong" ? { type: "overlong" } : { type: "malformed", mode };
 }
 
 /** Produces malformed tool calls or overlong output, per task or by the configured default mode. */

@@ -1,4 +1,5 @@
 import type { ToolCall } from "@raas/inference";
+import type { TMalformedCallMode } from "./malformed-calls";
 
 /** What a policy knows about the request it answers. */
 export interface PolicyContext {
@@ -17,6 +18,8 @@ export interface PolicyContext {
 export type PolicyTurn =
   | { type: "message"; thinking: string | null; content: string; toolCalls: ToolCall[] }
   | { type: "raw"; text: string }
+  /** A broken tool call, written in the served family's format. */
+  | { type: "malformed"; mode: TMalformedCallMode }
   /** Text that never ends: generation stops at max tokens. */
   | { type: "overlong" };
 
