@@ -106,10 +106,22 @@ describe("Responses answers", () => {
         { output_index: 0, item: { id: "rs_gwc_77aa", type: "reasoning", summary: [], content: [] } },
       ],
       [
+        "response.content_part.added",
+        { ...item("rs_gwc_77aa", 0), content_index: 0, part: { type: "reasoning_text", text: "" } },
+      ],
+      [
         "response.reasoning_text.delta",
         { ...item("rs_gwc_77aa", 0), content_index: 0, delta: "Look first." },
       ],
       ["response.reasoning_text.done", { ...item("rs_gwc_77aa", 0), content_index: 0, text: "Look first." }],
+      [
+        "response.content_part.done",
+        {
+          ...item("rs_gwc_77aa", 0),
+          content_index: 0,
+          part: { type: "reasoning_text", text: "Look first." },
+        },
+      ],
       ["response.output_item.done", { output_index: 0, item: done.output[0] }],
       [
         "response.output_item.added",

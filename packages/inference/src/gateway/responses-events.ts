@@ -7,7 +7,8 @@ type OpenItem = { kind: "reasoning" | "message"; id: string; index: number; text
 
 /**
  * OpenAI's Responses streaming events for one answer, built as the gateway's deltas arrive:
- * `response.created` and `response.in_progress`; a reasoning item with `response.reasoning_text.delta`s;
+ * `response.created` and `response.in_progress`; a reasoning item with its reasoning_text part and
+ * `response.reasoning_text.delta`s;
  * a message item with its output_text part and `response.output_text.delta`s; at the end each
  * function_call item whole (one `response.function_call_arguments.delta`: arguments are JSON only
  * once closed); then `response.completed` (or `response.incomplete` when cut at the token limit)
@@ -101,6 +102,13 @@ export class ResponsesEventStream {
           ...where,
           item: { id: open.id, type: "reasoning", summary: [], content: [] },
         }),
+        // Clients accumulate the deltas into this part (OpenAI's SDK refuses a delta without it).
+        this.event("response.content_part.added", {
+          item_id: open.id,
+          ...where,
+          content_index: 0,
+          part: { type: "reasoning_text", text: "" },
+        }),
       );
     } else {
       events.push(
@@ -134,6 +142,10 @@ export class ResponsesEventStream {
       };
       return [
         this.event("response.reasoning_text.done", { ...where, text: open.text }),
+        this.event("response.content_part.done", {
+          ...where,
+          part: { type: "reasoning_text", text: open.text },
+        }),
         this.event("response.output_item.done", { output_index: open.index, item }),
       ];
     }
