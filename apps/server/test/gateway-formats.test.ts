@@ -267,9 +267,16 @@ describe("Anthropic Messages and OpenAI Responses on the gateway", () => {
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toContain("previous_response_id");
-    const hosted = await postJson(`${root}/v1/responses`, { input: "hi", tools: [{ type: "web_search" }] });
-    expect(hosted.status).toBe(400);
-    expect(hosted.body.error.message).toContain("web_search");
+    // Codex always offers web_search: the model is offered the function tools only.
+    const hosted = await postJson(`${root}/v1/responses`, {
+      input: "hi",
+      tools: [...responsesTools, { type: "web_search", external_web_access: true }],
+    });
+    expect(hosted.status).toBe(200);
+    const recorded = await running.gateway.listCalls(jobId);
+    expect(recorded.at(-1)?.tools).toEqual([
+      { type: "function", function: { name: "bash", description: DESCRIPTION, parameters: PARAMETERS } },
+    ]);
   });
 
   it("applies the job's sampling rules to both shapes: overridden and recorded, or refused", async () => {

@@ -60,7 +60,8 @@ const ZInputItem = z.union([
 ]);
 export type TResponsesInputItem = z.infer<typeof ZInputItem>;
 
-const ZResponsesTool = z
+/** A function tool, or any other type (hosted tools the gateway leaves out). */
+const ZResponsesLeafTool = z
   .object({
     type: z.string(),
     name: z.string().min(1).optional(),
@@ -68,6 +69,13 @@ const ZResponsesTool = z
     parameters: z.record(z.string(), z.unknown()).nullish(),
   })
   .loose();
+
+/** A group of tools under one name (Codex sends its sub-agent tools so). */
+const ZResponsesNamespaceTool = z
+  .object({ type: z.literal("namespace"), name: z.string().optional(), tools: z.array(ZResponsesLeafTool) })
+  .loose();
+
+const ZResponsesTool = z.union([ZResponsesNamespaceTool, ZResponsesLeafTool]);
 
 /** A `POST /v1/responses` request. */
 export const ZResponsesRequest = z

@@ -153,10 +153,32 @@ describe("toChatRequestFromResponses", () => {
     ]);
   });
 
-  it("refuses hosted tools, item references, images and incomplete items with a 400", () => {
+  it("offers function tools, a namespace's under their names, and leaves out hosted tools", () => {
+    const request = ZResponsesRequest.parse({
+      input: "x",
+      tools: [
+        { type: "function", name: "exec_command", parameters: { type: "object", properties: {} } },
+        {
+          type: "namespace",
+          name: "multi_agent_v1",
+          description: "Tools for spawning and managing sub-agents.",
+          tools: [{ type: "function", name: "close_agent", description: "Close an agent", strict: false }],
+        },
+        { type: "web_search", external_web_access: true },
+      ],
+    });
+    expect(toChatRequestFromResponses(request, null).tools?.map((tool) => tool.function.name)).toEqual([
+      "exec_command",
+      "close_agent",
+    ]);
+    const onlyHosted = ZResponsesRequest.parse({ input: "x", tools: [{ type: "web_search" }] });
+    expect(toChatRequestFromResponses(onlyHosted, null).tools).toBeUndefined();
+  });
+
+  it("refuses item references, images, nameless functions and incomplete items with a 400", () => {
     const map = (body: unknown) => () => toChatRequestFromResponses(ZResponsesRequest.parse(body), null);
-    expect(map({ input: "x", tools: [{ type: "web_search_preview" }] })).toThrow(
-      /tools of type web_search_preview/,
+    expect(map({ input: "x", tools: [{ type: "function" }] })).toThrow(
+      /tools\[0\]: a function tool needs a name/,
     );
     expect(map({ input: [{ type: "item_reference", id: "msg_1" }] })).toThrow(/items of type item_reference/);
     expect(

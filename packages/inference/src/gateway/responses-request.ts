@@ -20,6 +20,7 @@ export interface PreviousResponse {
   answer: TOpenAiMessage;
 }
 
+type ChatTool = NonNullable<TChatCompletionRequest["tools"]>[number];
 type ToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
 type AssistantTurn = { texts: string[]; reasoning: string[]; toolCalls: ToolCall[] };
 
@@ -31,7 +32,7 @@ type AssistantTurn = { texts: string[]; reasoning: string[]; toolCalls: ToolCall
  * one assistant message (as the gateway answered it: `reasoning_content`, `content`, `tool_calls`
  * keyed by `call_id`); function_call_output → a tool message; function tools → functions;
  * `max_output_tokens` → `max_tokens`; reasoning effort `none` → `enable_thinking: false`. Pure;
- * throws a 400 for what the gateway cannot serve (hosted tools, images, item references).
+ * throws a 400 for what the gateway cannot serve (images, item references).
  */
 export function toChatRequestFromResponses(
   request: TResponsesRequest,
@@ -49,7 +50,8 @@ export function toChatRequestFromResponses(
     throw requestFailure("VALIDATION_FAILED", "input holds no items: send at least one message");
   }
   const chat: TChatCompletionRequest = { messages };
-  if (request.tools && request.tools.length > 0) chat.tools = request.tools.map(toFunctionTool);
+  const tools = toFunctionTools(request.tools ?? []);
+  if (tools.length > 0) chat.tools = tools;
   const choice = request.tool_choice;
   if (choice !== undefined) {
     chat.tool_choice =
@@ -66,21 +68,34 @@ function isInstructions(message: TOpenAiMessage): boolean {
   return message.role === "system" && (message as { name?: unknown }).name === INSTRUCTIONS_NAME;
 }
 
-function toFunctionTool(tool: NonNullable<TResponsesRequest["tools"]>[number], index: number) {
-  if (tool.type !== "function" || tool.name === undefined) {
-    throw requestFailure(
-      "VALIDATION_FAILED",
-      `tools[${index}]: ${tool.type === "function" ? "a function tool needs a name" : `tools of type ${tool.type} are not served`}; the gateway serves function tools ({ type: "function", name, parameters })`,
-    );
-  }
-  return {
-    type: "function" as const,
-    function: {
-      name: tool.name,
-      description: tool.description ?? "",
-      parameters: tool.parameters ?? { type: "object", properties: {} },
-    },
-  };
+type ResponsesTool = NonNullable<TResponsesRequest["tools"]>[number];
+
+/**
+ * The function tools the model is offered. Tools the API provider would run itself (web_search,
+ * file_search, code_interpreter, …) have no function the harness executes, so the model is not
+ * offered them (Codex sends web_search whatever the model); a namespace's functions are offered
+ * under their own names. What the model was offered is what the call records.
+ */
+function toFunctionTools(tools: readonly ResponsesTool[], where = "tools"): ChatTool[] {
+  return tools.flatMap((tool, index): ChatTool[] => {
+    if ("tools" in tool && tool.type === "namespace") {
+      return toFunctionTools(tool.tools as ResponsesTool[], `${where}[${index}].tools`);
+    }
+    if (tool.type !== "function") return [];
+    if (tool.name === undefined) {
+      throw requestFailure("VALIDATION_FAILED", `${where}[${index}]: a function tool needs a name`);
+    }
+    return [
+      {
+        type: "function",
+        function: {
+          name: tool.name,
+          description: tool.description ?? "",
+          parameters: tool.parameters ?? { type: "object", properties: {} },
+        },
+      },
+    ];
+  });
 }
 
 function toOpenAiMessages(input: TResponsesRequest["input"]): TOpenAiMessage[] {
