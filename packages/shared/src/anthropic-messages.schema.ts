@@ -44,7 +44,8 @@ export type TAnthropicContentBlock = z.infer<typeof ZContentBlock>;
 
 const ZAnthropicMessage = z
   .object({
-    role: z.enum(["user", "assistant"]),
+    // Claude Code (2.1) also sends system turns between the others (agent lists, reminders).
+    role: z.enum(["user", "assistant", "system"]),
     content: z.union([z.string(), z.array(ZContentBlock)]),
   })
   .loose();

@@ -142,6 +142,28 @@ describe("toChatRequestFromAnthropic", () => {
     expect(toChatRequestFromAnthropic(any).tool_choice).toBe("required");
   });
 
+  it("keeps a system turn between the others in its place, as Claude Code 2.1 sends one", () => {
+    const chat = toChatRequestFromAnthropic(
+      ZAnthropicMessagesRequest.parse({
+        max_tokens: 64_000,
+        thinking: { type: "adaptive" },
+        context_management: { edits: [{ type: "clear_thinking_20251015", keep: "all" }] },
+        output_config: { effort: "high" },
+        messages: [
+          { role: "user", content: [{ type: "text", text: "What files are here?" }] },
+          { role: "system", content: "Available agent types for the Agent tool:\n- Explore" },
+          { role: "system", content: [{ type: "text", text: "A reminder." }] },
+        ],
+      }),
+    );
+    expect(chat.messages).toEqual([
+      { role: "user", content: "What files are here?" },
+      { role: "system", content: "Available agent types for the Agent tool:\n- Explore" },
+      { role: "system", content: "A reminder." },
+    ]);
+    expect(chat.chat_template_kwargs).toBeUndefined();
+  });
+
   it("counts tokens of a request without limits, and refuses blocks the model cannot read with a 400", () => {
     const { max_tokens: _, stream: __, temperature: ___, ...counted } = REQUEST;
     const chat = toChatRequestFromAnthropic(ZAnthropicCountTokensRequest.parse(counted));

@@ -66,9 +66,23 @@ function systemText(system: TAnthropicMessagesRequest["system"]): string | null 
 
 function toOpenAiMessages(message: TAnthropicMessageParam, index: number): TOpenAiMessage[] {
   if (typeof message.content === "string") return [{ role: message.role, content: message.content }];
-  return message.role === "assistant"
-    ? [toAssistantMessage(message.content, index)]
-    : toUserMessages(message.content, index);
+  switch (message.role) {
+    case "assistant":
+      return [toAssistantMessage(message.content, index)];
+    case "user":
+      return toUserMessages(message.content, index);
+    case "system":
+      return [{ role: "system", content: textOf(message.content, index) }];
+  }
+}
+
+function textOf(blocks: readonly TAnthropicContentBlock[], index: number): string {
+  return blocks
+    .map((block) => {
+      if (block.type !== "text") throw unreadableBlock(block.type, index, "a system turn");
+      return block.text;
+    })
+    .join(BLOCK_SEPARATOR);
 }
 
 function toAssistantMessage(blocks: readonly TAnthropicContentBlock[], index: number): TOpenAiMessage {
