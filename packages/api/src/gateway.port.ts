@@ -7,7 +7,7 @@ export interface GatewayEvent {
 }
 
 /** A call in another API shape: `onEvent` streams its events (the first once the request is accepted). */
-export interface GatewayFaceOptions {
+interface GatewayFaceOptions {
   signal?: AbortSignal;
   onEvent?: (event: GatewayEvent) => void;
 }
