@@ -126,6 +126,21 @@ export function renderTemplateAssistant(
   parts: Parameters<typeof templateAssistant>[0],
   templateOptions: Record<string, unknown>,
 ): string {
+  const body = renderAssistantBody(surface, parts, templateOptions);
+  const hasBoth = (parts.toolCalls?.length ?? 0) > 0 && (parts.content ?? "") !== "";
+  if (!hasBoth) return body;
+  // Templates that render either the content or the calls of a turn (DeepSeek V3's drops the
+  // calls): the model writes its content, then the calls as the template renders them alone.
+  const withoutCalls = renderAssistantBody(surface, { ...parts, toolCalls: [] }, templateOptions);
+  if (body !== withoutCalls) return body;
+  return body + renderAssistantBody(surface, { ...parts, thinking: null, content: "" }, templateOptions);
+}
+
+function renderAssistantBody(
+  surface: TemplateSurface,
+  parts: Parameters<typeof templateAssistant>[0],
+  templateOptions: Record<string, unknown>,
+): string {
   const start = opening(surface);
   const prompt = surface.render({ messages: start, addGenerationPrompt: true, templateOptions });
   const whole = surface.render({
