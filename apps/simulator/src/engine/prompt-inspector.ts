@@ -1,6 +1,7 @@
 import type { ModelFamilyAdapter } from "@raas/inference";
 import { MALFORMED_MODES, type TMalformedMode } from "../policies/policy-config.schema";
 import { type AssistantTurnMarkers, findAssistantTurnMarkers } from "./assistant-openers";
+import { type OfferedTool, readOfferedTools } from "./offered-tools";
 import { hashSeed } from "./seeded-random";
 
 export interface PromptFacts {
@@ -9,6 +10,8 @@ export interface PromptFacts {
   turnIndex: number;
   /** `[simulate:<mode>]` in the first messages, if any. */
   simulateMode: TMalformedMode | null;
+  /** The tools the system part offers, as its template rendered them (empty unless asked for). */
+  offeredTools: readonly OfferedTool[];
 }
 
 const TASK_ID = /\btask[_ -]?id\s*[:=]\s*([\w.\-/]+)/gi;
@@ -115,10 +118,12 @@ function countTurns(
  * Reads what the scripted policies need from prompt ids, for any model family: the number of
  * assistant turns (openers found from the family's renders, see `findAssistantTurnMarkers`), and
  * the task id and `[simulate:…]` marker from the text before the first turn (the last match, as
- * the system prompt comes before the task). That text is decoded once per distinct first prompt.
+ * the system prompt comes before the task), and with `readsOfferedTools` the tools its system part
+ * offers. That text is decoded (and its tools read) once per distinct first prompt.
  */
 export function createPromptInspector(
   family: ModelFamilyAdapter,
+  options: { readsOfferedTools?: boolean } = {},
 ): (promptIds: readonly number[]) => PromptFacts {
   const scanner = createTurnScanner(findAssistantTurnMarkers(family));
   const remembered = new Map<string, OpeningFacts>();
@@ -133,6 +138,7 @@ export function createPromptInspector(
       simulateMode: (MALFORMED_MODES as readonly string[]).includes(marker ?? "")
         ? (marker as TMalformedMode)
         : null,
+      offeredTools: options.readsOfferedTools ? readOfferedTools(text) : [],
     };
     if (remembered.size >= REMEMBERED_FIRST_PROMPTS)
       remembered.delete(remembered.keys().next().value as string);

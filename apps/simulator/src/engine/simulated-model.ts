@@ -120,7 +120,9 @@ export class SimulatedModel {
     this.cache = new BlockPrefixCache(options.cache);
     this.slots = new BatchSlots(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
     this.latency = createLatencyModel(options.latency);
-    this.inspect = createPromptInspector(options.family);
+    this.inspect = createPromptInspector(options.family, {
+      readsOfferedTools: options.policy.readsOfferedTools === true,
+    });
     this.seed = options.seed ?? 0;
     const { family } = options;
     this.turnEndIds = new Set(family.turnEndIds ?? [family.endOfTurnId]);
@@ -235,6 +237,7 @@ export class SimulatedModel {
           random,
           trajectoryRandom: seededRandom(hashSeed(this.seed, requestSeed, facts.taskId)),
           maxTokens: call.maxTokens,
+          offeredTools: facts.offeredTools,
         });
     let ids: number[];
     switch (turn.type) {

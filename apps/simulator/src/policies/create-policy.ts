@@ -1,4 +1,5 @@
 import { assertNever } from "@raas/shared";
+import { HarnessAgnosticPolicy } from "./harness-agnostic-policy";
 import { JudgePolicy } from "./judge-policy";
 import { MalformedPolicy } from "./malformed-policy";
 import type { SimulatorPolicy } from "./policy.types";
@@ -12,6 +13,8 @@ export function createPolicy(input: TPolicyConfigInput): SimulatorPolicy {
   switch (config.kind) {
     case "scripted":
       return new ScriptedPolicy(config);
+    case "harness-agnostic":
+      return new HarnessAgnosticPolicy(config);
     case "success-probability":
       return new SuccessProbabilityPolicy(config);
     case "malformed":

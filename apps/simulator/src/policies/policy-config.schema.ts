@@ -21,6 +21,35 @@ const ZTaskScript = z.object({
 });
 export type TTaskScript = z.infer<typeof ZTaskScript>;
 
+/**
+ * One turn of a harness-agnostic script: exactly one action, played through whatever tools the
+ * harness offers (see `harness-agnostic-policy.ts`), after optional thinking.
+ */
+const ZHarnessStep = z
+  .object({
+    thinking: z.string().optional(),
+    thinkingWords: ZScriptStep.shape.thinkingWords,
+    /** Run this command with the harness's shell tool. */
+    shell: z.string().optional(),
+    /** Write this file (an absolute path) with the harness's write tool, else a shell heredoc. */
+    writeFile: z
+      .object({ path: z.string().min(1), content: z.string() })
+      .strict()
+      .optional(),
+    /** Answer with this text and no tool call: the harness's agent loop ends. */
+    finish: z.string().optional(),
+  })
+  .strict()
+  .refine(
+    (step) => [step.shell, step.writeFile, step.finish].filter((action) => action !== undefined).length === 1,
+    { message: "a harness step has exactly one of shell, writeFile or finish" },
+  );
+export type THarnessStep = z.infer<typeof ZHarnessStep>;
+
+/** A harness-agnostic task script: step k answers turn k; after the last, a plain final answer. */
+const ZHarnessScript = z.object({ steps: z.array(ZHarnessStep).min(1) });
+export type THarnessScript = z.infer<typeof ZHarnessScript>;
+
 export const MALFORMED_MODES = [
   "invalid-json",
   "unclosed-tag",
@@ -56,6 +85,11 @@ export const ZPolicyConfig = z.discriminatedUnion("kind", [
     tasks: z.record(z.string(), ZTaskScript).default({}),
     /** Script for tasks not listed; default: think, then run `ls` with bash, forever. */
     default: ZTaskScript.optional(),
+  }),
+  z.object({
+    /** Scripts of abstract actions, mapped per request onto the tools the prompt offers. */
+    kind: z.literal("harness-agnostic"),
+    tasks: z.record(z.string(), ZHarnessScript).default({}),
   }),
   z.object({
     kind: z.literal("success-probability"),

@@ -1,4 +1,5 @@
 import type { ToolCall } from "@raas/inference";
+import type { OfferedTool } from "../engine/offered-tools";
 import type { TMalformedCallMode } from "./malformed-calls";
 
 /** What a policy knows about the request it answers. */
@@ -12,6 +13,8 @@ export interface PolicyContext {
   /** Random stream fixed by simulator seed, request seed (or unseeded draw) and task: the same on every turn. */
   trajectoryRandom: () => number;
   maxTokens: number;
+  /** The tools the prompt offers; read only for a policy with `readsOfferedTools`, else empty. */
+  offeredTools: readonly OfferedTool[];
 }
 
 /** A response before tokenization. */
@@ -25,5 +28,7 @@ export type PolicyTurn =
 
 export interface SimulatorPolicy {
   readonly kind: string;
+  /** The prompt inspector reads the offered tools back from the rendered system part (once per first prompt). */
+  readonly readsOfferedTools?: boolean;
   respond(context: PolicyContext): PolicyTurn;
 }

@@ -10,7 +10,8 @@ export interface SweScriptInstance {
 
 const HEREDOC = "RAAS_SIMULATED_PATCH";
 
-function repoDir(repo: string): string {
+/** Where the sandbox checks an instance's repository out. */
+export function repoDir(repo: string): string {
   return `/workspace/${repo.split("/").at(-1)}`;
 }
 
