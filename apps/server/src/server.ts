@@ -82,6 +82,8 @@ export interface ServerConfig {
         swe?: AgentHandlersOptions["swe"];
         /** The judge model's backends of `judge` jobs (`RAAS_JUDGE_BACKENDS`), never the policy's. */
         judge?: AgentHandlersOptions["judge"];
+        /** Where harness recipes are installed (`RAAS_HARNESS_CACHE`). Default `<os.tmpdir()>/raas-harnesses`. */
+        harnessCacheDir?: string;
       }
     | false;
   /**

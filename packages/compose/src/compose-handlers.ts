@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type AnyTaskHandler,
   defineHandler,
@@ -10,6 +12,7 @@ import {
   createBundleDirRepoSource,
   createHandlers,
   createHarnessHandler,
+  createHarnessInstallCache,
   createSweHandlerFactory,
   type HandlersConfig,
   type HarnessGateway,
@@ -43,6 +46,12 @@ export interface AgentHandlersOptions {
    * `harnessTargets`. Default none: no `harness` handler.
    */
   harnessGateway?: HarnessGateway;
+  /**
+   * Where harness recipes are installed from npm (once per host) and mounted read-only into
+   * sandboxes, which may run as another uid: it must be searchable by others (hence not under the
+   * private data directory). Default `<os.tmpdir()>/raas-harnesses`.
+   */
+  harnessCacheDir?: string;
   /**
    * Handlers registered besides these (the server's own, e.g. a user-defined agent handler) whose
    * agent a harness may play too (those with `runWithAgent`). Default none.
@@ -111,6 +120,13 @@ export function composeAgentHandlers(options: AgentHandlersOptions): ComposedAge
       gateway: options.harnessGateway,
       targets: [...handlers, ...(options.harnessTargets ?? [])],
       ...(defaults ? { defaults } : {}),
+      recipes: {
+        installCache: createHarnessInstallCache({
+          cacheDir: options.harnessCacheDir ?? join(tmpdir(), "raas-harnesses"),
+        }),
+        // The node this server runs on runs the recipes that need one (mounted read-only).
+        nodePath: process.execPath,
+      },
     });
     handlers.push(defineHandler(harness));
   }

@@ -120,6 +120,7 @@ export type {
   SandboxLimitsInForce,
   SandboxProcess,
   SandboxProcessExit,
+  SandboxReadOnlyBind,
   SandboxRuntime,
   SandboxSpawnOptions,
   SandboxSpec,

@@ -270,8 +270,11 @@ describe("loopback forwarder + host socket bridge", () => {
       socketPath: "/s",
       apiKey: "raas-gateway",
       maxConnections: 32,
+      port: 0,
       command: ["python3", "agent.py"],
     });
+    expect(parseForwarderArgs(["--socket", "/s", "--port", "41434", "--", "a"]).port).toBe(41_434);
+    expect(() => parseForwarderArgs(["--socket", "/s", "--port", "x", "--", "a"])).toThrow(/port number/);
     expect(parseForwarderArgs(["--socket", "/s", "--max-connections", "4", "--", "a"]).maxConnections).toBe(
       4,
     );

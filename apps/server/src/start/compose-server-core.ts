@@ -91,6 +91,9 @@ function composeServerAgentHandlers(
     ...(config.agentHandlers?.config ? { config: config.agentHandlers.config } : {}),
     ...(config.agentHandlers?.swe ? { swe: config.agentHandlers.swe } : {}),
     ...(config.agentHandlers?.judge ? { judge: config.agentHandlers.judge } : {}),
+    ...(config.agentHandlers?.harnessCacheDir
+      ? { harnessCacheDir: config.agentHandlers.harnessCacheDir }
+      : {}),
     harnessGateway: parts.gateway.harnessGateway(parts.serverUrl),
     ...(config.handlers ? { harnessTargets: config.handlers } : {}),
     logger: parts.logger.child({ component: "handlers" }),

@@ -17,6 +17,7 @@ export interface RolloutHostConfig {
   agentHandlers: {
     swe?: AgentHandlersOptions["swe"];
     judge?: AgentHandlersOptions["judge"];
+    harnessCacheDir?: string;
   };
   labels: string[];
   /** The policy model's family (agent handlers, gateway, token text), loaded at start by `loadModelFamily`. */
@@ -70,6 +71,7 @@ export function rolloutHostConfigFromEnv(env: TRolloutHostEnv, files: HostEnvFil
       ...(env.RAAS_SANDBOX_WARM_POOL !== undefined && { warmPoolSize: env.RAAS_SANDBOX_WARM_POOL }),
     },
     agentHandlers: {
+      ...(env.RAAS_HARNESS_CACHE !== undefined && { harnessCacheDir: env.RAAS_HARNESS_CACHE }),
       ...(env.RAAS_JUDGE_BACKENDS.length > 0 && { judge: { backends: env.RAAS_JUDGE_BACKENDS } }),
       ...(env.RAAS_SWE_REPOS_DIR
         ? {

@@ -107,6 +107,12 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
    */
   RAAS_SWE_REPOS_DIR: ZOptionalText,
   /**
+   * Host directory where `harness` jobs' recipes (Qwen Code, Claude Code, Codex, opencode) are
+   * installed from npm, once per host, and mounted read-only into sandboxes; it must be searchable
+   * by the sandboxes' uid. Default `<os.tmpdir()>/raas-harnesses`.
+   */
+  RAAS_HARNESS_CACHE: ZOptionalText,
+  /**
    * Time budget of one SWE evaluation's test run in ms; past it the run is killed and reported as
    * `test_timeout`. Default: the swe handler's (900_000). `npm start` sets 20_000 for the fixtures.
    */

@@ -33,6 +33,18 @@ export interface SandboxSpec {
   files?: Record<string, string | Uint8Array>;
   env?: Record<string, string>;
   limits?: SandboxLimits;
+  /**
+   * Host paths (files or directories) the sandbox sees read-only at `sandboxPath` (absolute, not
+   * inside the workspace): a cache of installed programs shared by every sandbox of a host, e.g.
+   * a harness CLI. Runtimes that cannot bind refuse the spec. Default none.
+   */
+  readOnlyBinds?: readonly SandboxReadOnlyBind[];
+}
+
+/** See `SandboxSpec.readOnlyBinds`. */
+export interface SandboxReadOnlyBind {
+  hostPath: string;
+  sandboxPath: string;
 }
 
 export interface ToolResult {

@@ -2,6 +2,7 @@ import type { TSandboxEvent, TStage, TTeacherScore, TToolCall, TTurn, TTurnRewar
 import type { z } from "zod";
 import type { AgentLoopRunner } from "../agent/agent-loop-runner.types";
 import type { JobRecord } from "./job-record.types";
+import type { SandboxReadOnlyBind } from "./sandbox-runtime.port";
 
 export type Cleanup = () => void | Promise<void>;
 
@@ -31,6 +32,12 @@ export interface StageContext<P> {
    */
   deferToJobEnd(cleanup: Cleanup): void;
   readonly record: TrajectoryRecorder;
+  /**
+   * Host paths the sandboxes this stage starts mount read-only (`SandboxSpec.readOnlyBinds`): a
+   * `harness` job's installed CLI and its runtime, set on the INIT it hands to its task's kind.
+   * Default none.
+   */
+  readonly sandboxReadOnlyBinds?: readonly SandboxReadOnlyBind[];
 }
 
 export interface RunContext<P, I> extends StageContext<P> {

@@ -15,7 +15,10 @@ export async function initAgentStage<P extends TAgentTaskBase, S, A>(
 ): Promise<AgentInitOutput<S>> {
   const { definition, defaults, templates } = binding;
   const runtime = binding.deps.sandboxRuntime;
-  const spec = definition.sandbox?.(ctx.payload) ?? {};
+  const own = definition.sandbox?.(ctx.payload) ?? {};
+  // What the stage brings (a harness's installed CLI) is mounted beside the kind's own binds.
+  const binds = [...(own.readOnlyBinds ?? []), ...(ctx.sandboxReadOnlyBinds ?? [])];
+  const spec = binds.length > 0 ? { ...own, readOnlyBinds: binds } : own;
   const { groupId } = ctx.job;
   if (templates && groupId && definition.setup && canFork(runtime)) {
     return initFromGroupTemplate({

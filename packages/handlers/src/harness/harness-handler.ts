@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { AnyTaskHandler, EvalContext, RunContext, StageContext, TaskHandler } from "@raas/engine";
+import { stageFailure } from "@raas/shared";
 import { z } from "zod";
 import type { AgentDefaults } from "../base/agent-handler.types";
+import { asStageFailure } from "../base/infrastructure-guard";
 import { resolveJobSampling } from "../base/job-sampling";
 import type { HarnessGateway } from "./harness-gateway.types";
 import {
@@ -10,7 +12,10 @@ import {
   LEGACY_TASK_KIND,
   type THarnessPayload,
 } from "./harness-payload.schema";
-import { createHarnessRunner } from "./harness-runner";
+import { createHarnessRunner, HARNESS_PATH } from "./harness-runner";
+import type { HarnessInstallCache } from "./recipes/harness-install-cache";
+import { HARNESS_RECIPES } from "./recipes/harness-recipes";
+import { RECIPE_GATEWAY_PORT, recipeBinds, recipeLaunch } from "./recipes/recipe-launch";
 
 export type { HarnessGateway } from "./harness-gateway.types";
 
@@ -40,6 +45,11 @@ interface HarnessHandlerConfig {
   targets: readonly AnyTaskHandler[];
   /** Sampling defaults under the job's `agent` (as the agent handlers' `defaults`). */
   defaults?: AgentDefaults;
+  /**
+   * Where recipes (`payload.recipe`) are installed, and the host's node binary mounted for those
+   * that run on node. Default none: a job naming a recipe fails as `sandbox`, saying so.
+   */
+  recipes?: { installCache: HarnessInstallCache; nodePath: string };
 }
 
 /** The handlers a harness can play the agent of. */
@@ -76,7 +86,15 @@ export function createHarnessHandler(
       .describe("The task kind's own result (see that kind's), with `agent` and `tokenDrift`."),
     async init(ctx: StageContext<THarnessPayload>) {
       const { task, target } = targetOf(ctx.payload);
-      return { kind: task.kind, init: await target.init({ ...ctx, payload: task.payload }) };
+      const binds = await recipeBindsOf(config, ctx);
+      return {
+        kind: task.kind,
+        init: await target.init({
+          ...ctx,
+          payload: task.payload,
+          ...(binds.length > 0 && { sandboxReadOnlyBinds: binds }),
+        }),
+      };
     },
     async run(ctx: RunContext<THarnessPayload, HarnessInit>) {
       const { task, target } = targetOf(ctx.payload);
@@ -87,11 +105,23 @@ export function createHarnessHandler(
           settings: resolveJobSampling(config.defaults ?? {}, payload.agent),
           mode: payload.agent?.harnessSampling ?? "override",
         },
-        command: payload.command ?? [
-          "python3",
-          `/workspace/.raas-harness/${task.kind === LEGACY_TASK_KIND ? "swe_agent.py" : "task_agent.py"}`,
-        ],
-        files: { ...EXAMPLES, ...payload.files },
+        ...(payload.recipe !== undefined && { gatewayPort: RECIPE_GATEWAY_PORT }),
+        launch: (request, apiKey) => {
+          if (payload.recipe === undefined) {
+            const script = task.kind === LEGACY_TASK_KIND ? "swe_agent.py" : "task_agent.py";
+            return {
+              argv: payload.command ?? ["python3", `${HARNESS_PATH}/${script}`],
+              env: {},
+              files: { ...EXAMPLES, ...payload.files },
+            };
+          }
+          const launch = recipeLaunch(HARNESS_RECIPES[payload.recipe], {
+            instruction: request.userMessage,
+            apiKey,
+            harnessDir: HARNESS_PATH,
+          });
+          return { ...launch, files: { ...payload.files, ...launch.files } };
+        },
         timeoutMs: payload.timeoutMs,
       });
       const runWithAgent = target.runWithAgent as NonNullable<AnyTaskHandler["runWithAgent"]>;
@@ -102,4 +132,25 @@ export function createHarnessHandler(
       return target.eval({ ...ctx, payload: task.payload, init: ctx.init.init, run: ctx.run.run });
     },
   };
+}
+
+/** The recipe's package installed (once per host) and the binds that mount it; none without a recipe. */
+async function recipeBindsOf(config: HarnessHandlerConfig, ctx: StageContext<THarnessPayload>) {
+  const name = ctx.payload.recipe;
+  if (name === undefined) return [];
+  const recipe = HARNESS_RECIPES[name];
+  const recipes = config.recipes;
+  if (!recipes) {
+    throw stageFailure(
+      "sandbox",
+      `harness recipe "${name}": this server has no harness install cache configured`,
+    );
+  }
+  const installed = await asStageFailure(
+    "sandbox",
+    `installing harness recipe "${name}" (${recipe.npmPackage}@${recipe.version}) failed`,
+    ctx.signal,
+    () => recipes.installCache.ensureInstalled(recipe),
+  );
+  return recipeBinds(recipe, installed, recipes.nodePath);
 }

@@ -1,6 +1,7 @@
 import type { AnyTaskHandler } from "@raas/engine";
 import { z } from "zod";
 import { ZAgentOverrides } from "../base/agent-payload.schema";
+import { HARNESS_RECIPE_NAMES } from "./recipes/harness-recipes";
 
 /** The kind whose payload a `task` without `kind` is (the first shape, when harness jobs were swe-only). */
 export const LEGACY_TASK_KIND = "swe";
@@ -58,6 +59,15 @@ export function harnessPayloadSchema(targets: readonly AnyTaskHandler[]) {
         .describe(
           "argv of the harness, run in the task's directory (a swe repository, else `/workspace`) with OPENAI_BASE_URL, OPENAI_API_KEY, RAAS_TASK_FILE (JSON: `system`, `user`, `cwd`, `answerFile`) and RAAS_ANSWER_FILE set. What it writes to RAAS_ANSWER_FILE is its final answer (the `submit` call's `answer`), else its stdout's tail is the final message. Default a shipped example (standard-library Python, bash and submit tools): `swe_agent.py` for swe, `task_agent.py` for the other kinds.",
         ),
+      recipe: z
+        .enum(HARNESS_RECIPE_NAMES, {
+          error: (issue) =>
+            `no harness recipe ${JSON.stringify(issue.input)}: the recipes are ${HARNESS_RECIPE_NAMES.join(", ")}`,
+        })
+        .optional()
+        .describe(
+          `A shipped harness CLI instead of a \`command\`: one of ${HARNESS_RECIPE_NAMES.join(", ")}, each pinned to a version, installed once per host and mounted read-only, pointed at the job's gateway in the API shape it speaks, with telemetry and updates off; the task's instruction is its prompt.`,
+        ),
       files: z
         .record(z.string(), z.string())
         .default({})
@@ -79,6 +89,13 @@ export function harnessPayloadSchema(targets: readonly AnyTaskHandler[]) {
     })
     .strict()
     .superRefine((payload, ctx) => {
+      if (payload.recipe !== undefined && payload.command !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["command"],
+          message: "give a `command` or a `recipe`, not both",
+        });
+      }
       const task = harnessTaskOf(payload);
       const target = byKind.get(task.kind);
       if (payload.task.kind === undefined && !hasLegacy) {

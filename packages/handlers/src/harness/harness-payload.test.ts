@@ -102,7 +102,7 @@ describe("the harness payload", () => {
     const failure = failureOf(thrown);
     expect(failure?.kind === "request" && failure.code).toBe("VALIDATION_FAILED");
     expect(failure?.message).toMatch(
-      /^invalid payload for handler "harness": jobs\[2\]\.payload\.task\.payload\.answer: .*; a harness payload accepts: task, command, files, timeoutMs, agent$/,
+      /^invalid payload for handler "harness": jobs\[2\]\.payload\.task\.payload\.answer: .*; a harness payload accepts: task, command, recipe, files, timeoutMs, agent$/,
     );
     expect(() => erased.parsePayload({ task: { kind: "sleep", payload: {} } })).toThrow(
       /payload\.task\.kind: a harness plays the agent of these kinds only/,

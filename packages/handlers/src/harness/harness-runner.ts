@@ -12,10 +12,11 @@ import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
 import { execPolicyCommand } from "../base/policy-exec";
 import type { HarnessGateway } from "./harness-gateway.types";
 import { callsAsAgentTurns, recordCallsAsTurns } from "./harness-turns";
+import type { HarnessLaunch } from "./recipes/recipe-launch";
 
 /** Where the harness, its task file and its answer go (in the workspace, removed after the run). */
 const HARNESS_DIR = ".raas-harness";
-const HARNESS_PATH = `/workspace/${HARNESS_DIR}`;
+export const HARNESS_PATH = `/workspace/${HARNESS_DIR}`;
 /** Characters of an answer file read; a longer answer is cut. */
 const MAX_ANSWER_CHARS = 100_000;
 const STEP_TIMEOUT_MS = 60_000;
@@ -25,10 +26,14 @@ export interface HarnessRunOptions {
   gateway: HarnessGateway;
   /** Every model call of the session samples with these settings, in this mode. */
   sampling: HarnessSamplingPolicy;
-  /** argv of the harness (paths of the shipped examples are under `/workspace/.raas-harness/`). */
-  command: readonly string[];
-  /** Files written into the harness directory, by name (the examples and the payload's `files`). */
-  files: Readonly<Record<string, string>>;
+  /**
+   * The harness to start for the kind's request, given the key the bridge expects: argv (paths of
+   * the shipped examples are under `/workspace/.raas-harness/`), variables, and files written into
+   * the harness directory by name (the examples and the payload's `files`, or a recipe's config).
+   */
+  launch: (request: AgentLoopRequest, apiKey: string) => HarnessLaunch;
+  /** Loopback port of the gateway inside the sandbox (a recipe's config names it). Default any free one. */
+  gatewayPort?: number;
   timeoutMs: number;
 }
 
@@ -63,7 +68,8 @@ async function runHarness(
   stage.defer(() => bridge.close());
   const guarded = guardSandbox(sandbox, signal);
   const answerFile = `${HARNESS_PATH}/answer.txt`;
-  await writeHarnessFiles(guarded, options.files, {
+  const launch = options.launch(request, bridge.apiKey);
+  await writeHarnessFiles(guarded, launch.files, {
     system: request.systemPrompt,
     user: request.userMessage,
     cwd: request.cwd,
@@ -80,12 +86,13 @@ async function runHarness(
       `${channel.sandboxDir}/${bridge.socketName}`,
       "--api-key",
       bridge.apiKey,
+      ...(options.gatewayPort !== undefined ? ["--port", String(options.gatewayPort)] : []),
       "--",
-      ...options.command,
+      ...launch.argv,
     ],
     {
       cwd: request.cwd,
-      env: { RAAS_TASK_FILE: `${HARNESS_PATH}/task.json`, RAAS_ANSWER_FILE: answerFile },
+      env: { ...launch.env, RAAS_TASK_FILE: `${HARNESS_PATH}/task.json`, RAAS_ANSWER_FILE: answerFile },
       timeoutMs: options.timeoutMs,
       signal,
     },

@@ -54,10 +54,23 @@ export interface HttpSocketBridge {
   close(): Promise<void>;
 }
 
-/** The paths of the OpenAI-compatible gateway a harness may call. */
+/** POST paths of the gateway's faces: OpenAI chat and Responses, Anthropic Messages. */
+const GATEWAY_POST_PATHS = new Set([
+  "/v1/chat/completions",
+  "/v1/responses",
+  "/v1/messages",
+  "/v1/messages/count_tokens",
+]);
+
+/**
+ * The paths of the gateway a harness may call: its API faces, the model list, and `HEAD /`
+ * (Claude Code's reachability check before its first call).
+ */
 export function isGatewayRequest(method: string, path: string): boolean {
   return (
-    (method === "POST" && path === "/v1/chat/completions") || (method === "GET" && path === "/v1/models")
+    (method === "POST" && GATEWAY_POST_PATHS.has(path)) ||
+    (method === "GET" && path === "/v1/models") ||
+    (method === "HEAD" && path === "/")
   );
 }
 

@@ -9,6 +9,8 @@ export interface ApptainerCommandInput {
   nodePtyHostDir?: string;
   /** Node binary inside the image. */
   nodeInsidePath: string;
+  /** Host paths bound read-only at their sandbox paths (the spec's `readOnlyBinds`). */
+  readOnlyBinds?: ReadonlyArray<{ hostPath: string; sandboxPath: string }>;
   /** `--net --network none`; clusters that forbid unprivileged network namespaces need false. */
   isolateNetwork: boolean;
   env: Record<string, string>;
@@ -39,6 +41,8 @@ export function buildApptainerArgs(input: ApptainerCommandInput): string[] {
   if (input.nodePtyHostDir !== undefined) {
     args.push("--bind", `${input.nodePtyHostDir}:${APPTAINER_INSIDE.nodePty}:ro`);
   }
+  for (const bind of input.readOnlyBinds ?? [])
+    args.push("--bind", `${bind.hostPath}:${bind.sandboxPath}:ro`);
   for (const [key, value] of Object.entries(input.env)) args.push("--env", `${key}=${value}`);
   args.push(input.image);
   if (input.maxProcesses !== undefined) args.push(input.prlimitPath, `--nproc=${input.maxProcesses}`, "--");

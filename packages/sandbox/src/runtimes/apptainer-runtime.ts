@@ -98,6 +98,7 @@ export class ApptainerRuntime extends BaseRuntime {
         ...(this.#app.bindHostNodePty ? { nodePtyHostDir: args.bundle.nodePtyDir } : {}),
         nodeInsidePath: this.#app.nodeInsidePath,
         isolateNetwork: this.#app.isolateNetwork,
+        ...(args.spec.readOnlyBinds ? { readOnlyBinds: args.spec.readOnlyBinds } : {}),
         env: { PATH: SANDBOX_PATH, HOME: APPTAINER_INSIDE.workspace },
         ...(this.#app.limitProcessesWithRlimit && args.limits.maxProcesses !== undefined
           ? { maxProcesses: args.limits.maxProcesses }

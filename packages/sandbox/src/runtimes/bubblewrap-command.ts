@@ -12,6 +12,8 @@ export interface BubblewrapCommandInput {
   serverHostDir: string;
   nodePtyHostDir: string;
   nodeHostPath: string;
+  /** Host paths bound read-only at their sandbox paths (the spec's `readOnlyBinds`). */
+  readOnlyBinds?: ReadonlyArray<{ hostPath: string; sandboxPath: string }>;
   /** Execute-only copy of bash for the agent's shell (bound at `BWRAP_INSIDE.bash`); omitted = none. */
   bashHostPath?: string;
   /**
@@ -83,6 +85,7 @@ export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
   args.push("--ro-bind", input.nodePtyHostDir, BWRAP_INSIDE.nodePty);
   args.push("--ro-bind", input.nodeHostPath, BWRAP_INSIDE.node);
   if (input.bashHostPath !== undefined) args.push("--ro-bind", input.bashHostPath, BWRAP_INSIDE.bash);
+  for (const bind of input.readOnlyBinds ?? []) args.push("--ro-bind", bind.hostPath, bind.sandboxPath);
   if (input.bindHostProc) args.push("--bind", "/proc", BWRAP_INSIDE.hostProc);
   // Everything outside the binds above (the root tmpfs, /etc, mount points) becomes read-only.
   args.push("--remount-ro", "/");

@@ -273,6 +273,7 @@ export class BubblewrapRuntime extends BaseRuntime {
       nodePtyHostDir: args.bundle.nodePtyDir,
       nodeHostPath: args.bundle.nodePath,
       ...(rootfs === "host" ? { bashHostPath: args.bundle.bashPath } : {}),
+      ...(args.spec.readOnlyBinds ? { readOnlyBinds: args.spec.readOnlyBinds } : {}),
       bindHostProc: args.inside.jail !== undefined,
       disableUserNamespaces: args.inside.jail === undefined,
       tmpSizeBytes: tmpfs.tmpBytes,

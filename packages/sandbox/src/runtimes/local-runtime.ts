@@ -1,4 +1,4 @@
-import type { SandboxLimits } from "@raas/engine";
+import type { SandboxLimits, SandboxSpec } from "@raas/engine";
 import type { LaunchPlan } from "../host/managed-sandbox";
 import type { SandboxDirs } from "../host/sandbox-dirs";
 import type { ServerBundle } from "../host/server-bundle";
@@ -52,11 +52,16 @@ export class LocalRuntime extends BaseRuntime {
   }
 
   protected launchPlan(args: {
+    spec: SandboxSpec;
     limits: SandboxLimits;
     dirs: SandboxDirs;
     bundle: ServerBundle;
     encodedConfig: string;
   }): LaunchPlan {
+    // The local runtime has no mount namespace: a bind would silently not exist.
+    if (args.spec.readOnlyBinds?.length) {
+      throw new Error("the local sandbox runtime cannot bind host paths (readOnlyBinds): use bubblewrap");
+    }
     this.options.warn(`${LOCAL_RUNTIME_WARNING} (sandbox directory ${args.dirs.root})`);
     const server = [args.bundle.nodePath, `${args.bundle.dir}/exec-server.cjs`, args.encodedConfig];
     const withLimit =

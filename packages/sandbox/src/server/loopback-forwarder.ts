@@ -4,7 +4,10 @@
 // pointing at that listener, and exits with the harness's exit code.
 //
 //   node loopback-forwarder.cjs --socket <unix socket> [--api-key <key>] [--max-connections <n>]
-//     -- <command> [args…]
+//     [--port <n>] -- <command> [args…]
+//
+// `--port` fixes the loopback port (default any free one): a harness whose configuration must
+// name the gateway's URL before it starts (a config file) is given that port's URL.
 //
 // Node built-ins only: this file is bundled and run by the sandbox's node.
 import { spawn } from "node:child_process";
@@ -15,6 +18,8 @@ export interface ForwarderArgs {
   apiKey: string;
   /** Most connections forwarded at once; more are closed at once. Default {@link DEFAULT_MAX_CONNECTIONS}. */
   maxConnections: number;
+  /** Loopback port to listen on; 0 = any free one. */
+  port: number;
   command: string[];
 }
 
@@ -24,7 +29,7 @@ export interface ForwarderArgs {
  */
 const DEFAULT_MAX_CONNECTIONS = 32;
 
-/** Parses `--socket <path> [--api-key <key>] [--max-connections <n>] -- <command…>`; throws a readable error. */
+/** Parses `--socket <path> [--api-key <key>] [--max-connections <n>] [--port <n>] -- <command…>`; throws a readable error. */
 export function parseForwarderArgs(argv: readonly string[]): ForwarderArgs {
   const split = argv.indexOf("--");
   const flags = split === -1 ? argv : argv.slice(0, split);
@@ -41,7 +46,12 @@ export function parseForwarderArgs(argv: readonly string[]): ForwarderArgs {
   if (!Number.isInteger(maxConnections) || maxConnections < 1) {
     throw new Error(`loopback-forwarder: --max-connections takes a positive integer (got ${max})`);
   }
-  return { socketPath, apiKey: value("api-key") ?? "raas-gateway", maxConnections, command };
+  const portValue = value("port");
+  const port = portValue === undefined ? 0 : Number(portValue);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new Error(`loopback-forwarder: --port takes a port number (got ${portValue})`);
+  }
+  return { socketPath, apiKey: value("api-key") ?? "raas-gateway", maxConnections, port, command };
 }
 
 /**
@@ -52,6 +62,7 @@ export function parseForwarderArgs(argv: readonly string[]): ForwarderArgs {
 function listenLoopback(
   socketPath: string,
   maxConnections = DEFAULT_MAX_CONNECTIONS,
+  port = 0,
 ): Promise<{ server: Server; port: number }> {
   const server = createServer((client: Socket) => {
     const upstream = connect(socketPath);
@@ -77,7 +88,7 @@ function listenLoopback(
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(port, "127.0.0.1", () => {
       const address = server.address();
       resolve({ server, port: typeof address === "object" && address ? address.port : 0 });
     });
@@ -92,7 +103,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
   }
-  const { server, port } = await listenLoopback(args.socketPath, args.maxConnections);
+  const { server, port } = await listenLoopback(args.socketPath, args.maxConnections, args.port);
   const [command] = args.command as [string, ...string[]];
   // `env` adds the two variables to the environment the command inherits from this process.
   const child = spawn(
