@@ -11,25 +11,36 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** `{name, parameters}` or OpenAI's `{type: "function", function: {…}}` (Anthropic: `input_schema`). */
-function asTool(value: JsonObject): OfferedTool | null {
-  const declared = isObject(value.function) ? value.function : value;
+interface FoundTool {
+  tool: OfferedTool;
+  /** Written as OpenAI's `{"type": "function", "function": {…}}`, as chat templates get them. */
+  isWrapped: boolean;
+}
+
+/**
+ * `{name, parameters}` (Anthropic: `input_schema`) or OpenAI's `{type: "function", function: {…}}`,
+ * with an object schema as parameters.
+ */
+function asTool(value: JsonObject): FoundTool | null {
+  const isWrapped = value.type === "function" && isObject(value.function);
+  const declared = isWrapped ? (value.function as JsonObject) : value;
   const parameters = declared.parameters ?? declared.input_schema;
   if (typeof declared.name !== "string" || !isObject(parameters)) return null;
+  if (parameters.type !== "object" && !isObject(parameters.properties)) return null;
   const description = typeof declared.description === "string" ? declared.description : "";
-  return { name: declared.name, description, parameters };
+  return { tool: { name: declared.name, description, parameters }, isWrapped };
 }
 
 /** The tools in a parsed JSON value: itself, or the tool-shaped objects anywhere inside it. */
-function collectTools(value: unknown, into: OfferedTool[]): void {
+function collectTools(value: unknown, into: FoundTool[]): void {
   if (Array.isArray(value)) {
     for (const item of value) collectTools(item, into);
     return;
   }
   if (!isObject(value)) return;
-  const tool = asTool(value);
-  if (tool) {
-    into.push(tool);
+  const found = asTool(value);
+  if (found) {
+    into.push(found);
     return;
   }
   for (const inner of Object.values(value)) collectTools(inner, into);
@@ -57,14 +68,16 @@ function objectEnd(text: string, start: number): number {
 /**
  * Tool definitions written as JSON, as Hugging Face templates render them (Qwen3's one object a line
  * inside `<tools>…</tools>`, Llama's indented `tojson`): every balanced `{…}` that parses is searched
- * for tool-shaped objects. Only the `<tools>` section is read when there is one, so JSON examples
- * elsewhere in a harness's long system prompt are not taken for tools.
+ * for tool-shaped objects. JSON examples in a harness's long system prompt are not taken for tools:
+ * only the last `<tools>` section is read when there is one (a raw newline cannot be inside a JSON
+ * string, so `<tools>\n` … `\n</tools>` brackets the rendered list), and where any definition is
+ * wrapped as OpenAI's `{"type": "function", …}` (the form templates are given), bare ones are not.
  */
 function readJsonTools(text: string): OfferedTool[] {
-  const open = text.indexOf("<tools>");
-  const close = open === -1 ? -1 : text.indexOf("</tools>", open);
-  const region = close === -1 ? text : text.slice(open, close);
-  const tools: OfferedTool[] = [];
+  const close = text.lastIndexOf("\n</tools>");
+  const open = close === -1 ? -1 : text.lastIndexOf("<tools>\n", close);
+  const region = open === -1 ? text : text.slice(open, close);
+  const found: FoundTool[] = [];
   let i = region.indexOf("{");
   while (i !== -1) {
     const end = objectEnd(region, i);
@@ -72,14 +85,15 @@ function readJsonTools(text: string): OfferedTool[] {
     if (end === -1) break;
     let next = i + 1;
     try {
-      collectTools(JSON.parse(region.slice(i, end)), tools);
+      collectTools(JSON.parse(region.slice(i, end)), found);
       next = end;
     } catch {
       // Not JSON (prose in braces): an object inside it may still be.
     }
     i = region.indexOf("{", next);
   }
-  return tools;
+  const isAnyWrapped = found.some((entry) => entry.isWrapped);
+  return found.filter((entry) => entry.isWrapped || !isAnyWrapped).map((entry) => entry.tool);
 }
 
 /** A JSON schema for a harmony TypeScript-like argument type (enough to find a tool by its fields). */

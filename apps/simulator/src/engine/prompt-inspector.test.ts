@@ -75,7 +75,12 @@ describe("prompt inspector, per model family", () => {
         "You are an agent. Example: task_id: from-system.",
         "Task id: math-007 [simulate:unknown-tool]\n\nWhat is 2 + 2?",
       );
-      expect(inspect(chat.ids)).toEqual({ taskId: "math-007", turnIndex: 0, simulateMode: "unknown-tool" });
+      expect(inspect(chat.ids)).toEqual({
+        taskId: "math-007",
+        turnIndex: 0,
+        simulateMode: "unknown-tool",
+        offeredTools: [],
+      });
       chat.respond({ next: "tool" });
       expect(inspect(chat.ids)).toMatchObject({ taskId: "math-007", turnIndex: 1 });
       chat.respond({ next: "user" });
@@ -91,7 +96,12 @@ describe("prompt inspector, per model family", () => {
     const chat = conversation(family, "System.", "Task id: code-001\n\nWrite it.");
     chat.respond({ next: "tool", isCut: true });
     chat.respond({ next: "tool" });
-    expect(inspect(chat.ids)).toEqual({ taskId: "code-001", turnIndex: 2, simulateMode: null });
+    expect(inspect(chat.ids)).toEqual({
+      taskId: "code-001",
+      turnIndex: 2,
+      simulateMode: null,
+      offeredTools: [],
+    });
   });
 
   it("names a hash of the opening text when the prompt gives no task id", () => {
