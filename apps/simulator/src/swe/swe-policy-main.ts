@@ -1,8 +1,10 @@
-// `npx tsx apps/simulator/src/swe/swe-policy-main.ts --dataset FILE.jsonl [--solve ID,ID | --solve-all]`
-// prints a scripted policy (JSON) for `npm run simulator -- --policy-file <it>`: the listed
-// instances are solved with their gold patch, the others get a wrong fix.
+// `npx tsx apps/simulator/src/swe/swe-policy-main.ts --dataset FILE.jsonl [--solve ID,ID | --solve-all]
+// [--harness-agnostic]` prints a scripted policy (JSON) for `npm run simulator -- --policy-file <it>`:
+// the listed instances are solved with their gold patch, the others get a wrong fix. With
+// `--harness-agnostic` the scripts play through any harness's own tools (real agent CLIs).
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { buildHarnessSwePolicyConfig } from "./harness-swe-scripts";
 import { buildSwePolicyConfig, type SweScriptInstance } from "./swe-policy-scripts";
 
 const { values } = parseArgs({
@@ -10,10 +12,13 @@ const { values } = parseArgs({
     dataset: { type: "string" },
     solve: { type: "string", default: "" },
     "solve-all": { type: "boolean", default: false },
+    "harness-agnostic": { type: "boolean", default: false },
   },
 });
 if (!values.dataset) {
-  console.error("usage: swe-policy-main.ts --dataset FILE.jsonl [--solve ID,ID | --solve-all]");
+  console.error(
+    "usage: swe-policy-main.ts --dataset FILE.jsonl [--solve ID,ID | --solve-all] [--harness-agnostic]",
+  );
   process.exit(2);
 }
 const instances = readFileSync(values.dataset, "utf8")
@@ -25,4 +30,5 @@ const solve = new Set(
     ? instances.map((instance) => instance.instance_id)
     : values.solve.split(",").filter(Boolean),
 );
-process.stdout.write(`${JSON.stringify(buildSwePolicyConfig(instances, solve), null, 2)}\n`);
+const build = values["harness-agnostic"] ? buildHarnessSwePolicyConfig : buildSwePolicyConfig;
+process.stdout.write(`${JSON.stringify(build(instances, solve), null, 2)}\n`);
