@@ -2,12 +2,7 @@ export { BlockPrefixCache } from "./cache/block-prefix-cache";
 export type { LatencyModelOptions } from "./engine/latency-model";
 export type { SimulatorCounters } from "./engine/simulated-model";
 export { expressScripts } from "./policies/family-scripts";
-export type {
-  THarnessScript,
-  THarnessStep,
-  TPolicyConfigInput,
-  TTaskScript,
-} from "./policies/policy-config.schema";
+export type { TPolicyConfigInput, TTaskScript } from "./policies/policy-config.schema";
 
 export type { RunningSimulator, SimulatorOptions } from "./start-simulator";
 export { startSimulator } from "./start-simulator";

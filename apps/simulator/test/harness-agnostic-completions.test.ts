@@ -3,10 +3,10 @@
 // answers play a SWE fixture's script through Qwen Code's own tools, turn by turn, parsed back
 // with Qwen3's tool-call parser. On `/v1/chat/completions` the same scripts reach Claude Code's tools.
 import { createQwen3ModelFamily } from "@raas/inference";
+import { buildHarnessSwePolicyConfig } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLAUDE_CODE_TOOLS, QWEN_CODE_TOOLS } from "../src/policies/harness-cli-tools.fixture";
 import { type RunningSimulator, startSimulator } from "../src/start-simulator";
-import { buildHarnessSwePolicyConfig } from "../src/swe/harness-swe-scripts";
 
 const SOLVED = {
   instance_id: "fixture__tinystats-1",
