@@ -108,7 +108,7 @@ function harmonyType(type: string): JsonObject {
 }
 
 const HARMONY_FUNCTION = /^type (\w[\w.-]*) = (?:\(\) => any;|\(_: \{)$/;
-const HARMONY_FIELD = /^(\w+)(\??): (.*?),?(?: \/\/ default: .*)?$/;
+const HARMONY_FIELD = /^(?<name>\w+)(?<optional>\??): (?<type>.*?),?(?: \/\/ default: .*)?$/;
 
 /**
  * gpt-oss's harmony tools section (`namespace functions { type name = (_: {…}) => any; }`): each
@@ -121,7 +121,7 @@ function readHarmonyTools(text: string): OfferedTool[] {
   const lines = text.slice(start).split("\n");
   const tools: OfferedTool[] = [];
   let comments: string[] = [];
-  let current: { tool: OfferedTool; required: string[] } | null = null;
+  let current: { tool: OfferedTool; properties: JsonObject; required: string[] } | null = null;
   for (const line of lines) {
     if (line.startsWith("} // namespace")) break;
     if (current) {
@@ -134,9 +134,8 @@ function readHarmonyTools(text: string): OfferedTool[] {
       const field = HARMONY_FIELD.exec(line);
       if (line.startsWith("// ")) comments.push(line.slice(3));
       else if (field) {
-        const [, name, optional, type] = field as unknown as [string, string, string, string];
-        const properties = current.tool.parameters.properties as JsonObject;
-        properties[name] = { ...harmonyType(type), description: comments.join("\n") };
+        const { name = "", optional = "", type = "" } = field.groups ?? {};
+        current.properties[name] = { ...harmonyType(type), description: comments.join("\n") };
         if (optional === "") current.required.push(name);
         comments = [];
       } else if (!line.startsWith(" ")) comments = [];
@@ -145,14 +144,15 @@ function readHarmonyTools(text: string): OfferedTool[] {
     const declared = HARMONY_FUNCTION.exec(line);
     if (line.startsWith("// ")) comments.push(line.slice(3));
     else if (declared) {
+      const properties: JsonObject = {};
       const tool = {
         name: declared[1] as string,
         description: comments.join("\n"),
-        parameters: { type: "object", properties: {} },
+        parameters: { type: "object", properties },
       };
       tools.push(tool);
       comments = [];
-      if (line.endsWith("(_: {")) current = { tool, required: [] };
+      if (line.endsWith("(_: {")) current = { tool, properties, required: [] };
     } else comments = [];
   }
   return tools;
