@@ -44,6 +44,7 @@ const TOP_LEVEL = [
   "jobs",
   "export",
   "eval",
+  "model",
   "workers",
   "runs",
   "steps",
@@ -63,6 +64,7 @@ describe("raas --help and --version", () => {
       "workers drain",
       "steps show",
       "env verify",
+      "model check",
     ])
       expect(PATHS).toContain(path);
   });
