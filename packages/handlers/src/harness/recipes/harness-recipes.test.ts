@@ -29,6 +29,7 @@ describe("harness recipes", () => {
       OPENAI_MODEL: "raas-model",
       HOME: "/workspace/.raas-harness/home",
       PATH: expect.stringMatching(/^\/opt\/raas-harness\/node\/bin:/),
+      NODE_OPTIONS: "--disable-wasm-trap-handler",
     });
     const settings = JSON.parse(launch.files["home/.qwen/settings.json"] ?? "{}");
     expect(settings.privacy).toEqual({ usageStatisticsEnabled: false });

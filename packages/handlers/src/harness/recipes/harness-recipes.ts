@@ -113,8 +113,10 @@ const CODEX: HarnessRecipe = {
 };
 
 /**
- * opencode: OpenAI chat through its `@ai-sdk/openai-compatible` provider. It still tries to
- * fetch plugin packages from the npm registry and carries on when it cannot (no network here).
+ * opencode: OpenAI chat through its `@ai-sdk/openai-compatible` provider. The package's install
+ * script puts its native (Bun-compiled) binary in place. It still tries to fetch plugin packages
+ * from the npm registry and carries on when it cannot (no network here), and asks the model for
+ * a title first (a call with no tools).
  */
 const OPENCODE: HarnessRecipe = {
   name: "opencode",
@@ -122,8 +124,9 @@ const OPENCODE: HarnessRecipe = {
   version: "1.18.33",
   bin: "opencode",
   apiShape: "chat",
-  needsNode: true,
-  blocked: null,
+  needsNode: false,
+  blocked:
+    "unreliable in a sandbox: its Bun runtime reserves ~70 GiB of address space, and under the sandbox's per-process RLIMIT_AS (memoryBytes, 4 GiB by default) JavaScriptCore aborts with MemoryExhaustion in about one run in four (right after its title call); it runs when it does not",
   render: (input) => ({
     argv: [binOf(input, "opencode"), "run", input.instruction],
     env: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" },

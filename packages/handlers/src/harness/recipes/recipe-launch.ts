@@ -59,6 +59,10 @@ export function recipeLaunch(
       XDG_CACHE_HOME: `${homeDir}/.cache`,
       XDG_DATA_HOME: `${homeDir}/.local/share`,
       PATH: recipe.needsNode ? `${NODE_BIN_DIR}:${SYSTEM_PATH}` : SYSTEM_PATH,
+      // With its trap handler V8 reserves guard regions of ~10 GiB for each WebAssembly memory,
+      // which the sandbox's address-space limit (RLIMIT_AS) refuses: node's own fetch (undici's
+      // llhttp is WebAssembly) then fails as "fetch failed" before any request is sent.
+      ...(recipe.needsNode && { NODE_OPTIONS: "--disable-wasm-trap-handler" }),
     },
     files,
   };
