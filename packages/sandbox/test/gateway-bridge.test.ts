@@ -263,6 +263,22 @@ describe("loopback forwarder + host socket bridge", () => {
     }
   });
 
+  it("lets through the gateway's faces and Claude Code's reachability check, nothing else", () => {
+    for (const path of [
+      "/v1/chat/completions",
+      "/v1/responses",
+      "/v1/messages",
+      "/v1/messages/count_tokens",
+    ]) {
+      expect(isGatewayRequest("POST", path)).toBe(true);
+    }
+    expect(isGatewayRequest("GET", "/v1/models")).toBe(true);
+    expect(isGatewayRequest("HEAD", "/")).toBe(true);
+    expect(isGatewayRequest("GET", "/v1/responses")).toBe(false);
+    expect(isGatewayRequest("POST", "/v1/embeddings")).toBe(false);
+    expect(isGatewayRequest("HEAD", "/v1/models/../../admin")).toBe(false);
+  });
+
   it("explains a missing socket or command", () => {
     expect(() => parseForwarderArgs(["--", "python3"])).toThrow(/--socket/);
     expect(() => parseForwarderArgs(["--socket", "/run/raas/gateway.sock"])).toThrow(/after --/);

@@ -116,4 +116,14 @@ describe("buildBubblewrapArgs", () => {
     expect(args).not.toContain("/usr/bin/prlimit");
     expect(args.slice(-3)).toEqual(["/opt/raas/bin/node", "/opt/raas/server/exec-server.cjs", "CONFIG"]);
   });
+
+  it("binds a spec's read-only paths before the root is remounted read-only", () => {
+    const args = buildBubblewrapArgs({
+      ...input,
+      readOnlyBinds: [{ hostPath: "/cache/codex@1", sandboxPath: "/opt/raas-harness/package" }],
+    });
+    const at = args.indexOf("/cache/codex@1");
+    expect(args.slice(at - 1, at + 2)).toEqual(["--ro-bind", "/cache/codex@1", "/opt/raas-harness/package"]);
+    expect(at).toBeLessThan(args.lastIndexOf("--remount-ro"));
+  });
 });

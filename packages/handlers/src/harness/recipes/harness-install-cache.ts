@@ -11,7 +11,7 @@ interface PinnedPackage {
   version: string;
 }
 
-export interface HarnessInstallCacheOptions {
+interface HarnessInstallCacheOptions {
   /**
    * Host directory of the installed harnesses (`<cacheDir>/<package>@<version>/`). Sandboxes
    * mount entries read-only, and they may run as another uid: it must be searchable by others.

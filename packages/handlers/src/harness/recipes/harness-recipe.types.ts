@@ -1,5 +1,5 @@
 /** The API shape a harness speaks to the gateway. */
-export type HarnessApiShape = "chat" | "messages" | "responses";
+type HarnessApiShape = "chat" | "messages" | "responses";
 
 /** What a recipe is rendered for: where the gateway is and what to do. */
 export interface HarnessRecipeInput {
@@ -16,7 +16,7 @@ export interface HarnessRecipeInput {
 }
 
 /** A recipe rendered for one run. */
-export interface RenderedHarnessRecipe {
+interface RenderedHarnessRecipe {
   argv: string[];
   /** Variables set for the CLI (besides PATH and HOME, which the runner sets). */
   env: Record<string, string>;

@@ -157,7 +157,7 @@ export const HARNESS_RECIPES = {
   opencode: OPENCODE,
 } as const satisfies Record<string, HarnessRecipe>;
 
-export type THarnessRecipeName = keyof typeof HARNESS_RECIPES;
+type THarnessRecipeName = keyof typeof HARNESS_RECIPES;
 
 export const HARNESS_RECIPE_NAMES = Object.keys(HARNESS_RECIPES) as [
   THarnessRecipeName,
