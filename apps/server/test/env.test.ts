@@ -266,6 +266,12 @@ describe("server env", () => {
     expect(() => configFromEnv(env)).toThrow(/RAAS_SWE_SPECS_FILE is set/);
   });
 
+  it("passes RAAS_HARNESS_CACHE on as where harness recipes are installed", () => {
+    const config = configFromEnv(parseServerEnv({ RAAS_HARNESS_CACHE: "/var/cache/raas-harnesses" }));
+    expect(config.agentHandlers).toEqual({ harnessCacheDir: "/var/cache/raas-harnesses" });
+    expect(configFromEnv(parseServerEnv({})).agentHandlers).toEqual({});
+  });
+
   it("stops on a missing or invalid specs file with one line naming the variable and the file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "raas-server-env-"));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
