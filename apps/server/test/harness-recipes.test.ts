@@ -51,7 +51,7 @@ describe("harness recipes: real CLIs through the gateway", () => {
       );
       expect(offered).toContain(shellTool);
       // The CLI got the simulator's answer and printed it as its final text.
-      const { agent } = done?.result as { agent?: { finalContent?: string } };
+      const { agent } = (done?.result ?? {}) as { agent?: { finalContent?: string } };
       expect(agent?.finalContent).toContain(FINAL_TEXT);
       const traces = await running.gateway.buildTraces(job.id);
       expect(traces.certificate.callCount).toBe(calls.length);
