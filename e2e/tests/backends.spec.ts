@@ -16,6 +16,10 @@ test("Backends shows each backend's state and statistics and a hit-rate line per
 
   // Real turns while the page samples: in embedded mode they run through the server's own pool.
   await runMathJobs(uniqueTag("be"), 3);
+  // Distributed, the worker's counters reach the server with its next heartbeat: wait for them.
+  await expect
+    .poll(async () => (await api.backends.list.query()).backends[0]?.stats.requests ?? 0, { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(6);
   await expect(async () => {
     const { backends } = await api.backends.list.query();
     const quick = { timeout: 2_500 };
