@@ -297,10 +297,10 @@ export class RolloutEngine {
 
   /**
    * Queues again every job the store says is waiting in a queue — after the queue lost its items
-   * (a Redis restarted without persistence). Idempotent on the Redis queue (one item per job and
-   * stage); a stale item is dropped when taken; jobs this engine's fair-share admission holds back
-   * had no item and stay held. `stages`: only these stages' items (default every stage). Returns
-   * how many items were queued.
+   * (a Redis restarted without persistence). Idempotent on the Redis queue (one waiting item per
+   * job and stage); a stale item is dropped when taken; jobs this engine's fair-share admission
+   * holds back had no item and stay held. `stages`: only these stages' items (default every
+   * stage). Returns how many items were queued.
    */
   async requeueQueuedJobs(options: { stages?: readonly TStage[] } = {}): Promise<number> {
     const stages = options.stages ?? STAGES;

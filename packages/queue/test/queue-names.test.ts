@@ -17,5 +17,8 @@ describe("BullMQ names and priorities", () => {
     expect(addressedQueueName("run", "node-3:4242")).toBe("run@node-3%3A4242");
     expect(toBullJobId("123")).toBe("j-123");
     expect(toBullJobId("a:b")).toBe("j-a%3Ab");
+    // A job's further items never take another job's id.
+    expect(toBullJobId("a", 2)).toBe("j-a#2");
+    expect(toBullJobId("a#2")).not.toBe(toBullJobId("a", 2));
   });
 });

@@ -34,6 +34,11 @@ export interface Lease {
  * distributed adapter (Redis) re-delivers items whose lease expired (a worker died).
  */
 export interface JobQueue {
+  /**
+   * Queues an item; the caller has stored the job's change first. The job is delivered after this
+   * call: an item of it still waiting may stand for this one, a leased one never does (its holder
+   * may have read the job before the change and drop it).
+   */
   enqueue(item: QueueItem): Promise<void>;
   /**
    * Waits for the highest-priority item of `stage` and leases it for `leaseMs`.

@@ -1,7 +1,7 @@
 import { type Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { TQueueEntry } from "./queue-entry.schema";
-import { toBullJobId, toBullPriority } from "./queue-names";
+import { toBullPriority } from "./queue-names";
 import type { TResolvedQueueOptions } from "./redis-queue-options";
 
 export type TBullJob = Job<unknown>;
@@ -40,9 +40,10 @@ export class BullQueueHandle {
     return this.queue.keys.marker as string;
   }
 
-  async add(entry: TQueueEntry): Promise<void> {
+  /** Adds `entry` under `bullJobId`; a no-op when an item with that id exists. */
+  async add(entry: TQueueEntry, bullJobId: string): Promise<void> {
     await this.queue.add("item", entry, {
-      jobId: toBullJobId(entry.jobId),
+      jobId: bullJobId,
       priority: toBullPriority(entry.priority),
       attempts: 1,
       // Nothing stays behind under the item's id: a later enqueue of the same job (a retry, a
@@ -89,6 +90,11 @@ export class BullQueueHandle {
   async waitingCount(): Promise<number> {
     const counts = await this.queue.getJobCounts(...WAITING_STATES);
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
+  }
+
+  /** `unknown` when no item has that id. */
+  async stateOf(bullJobId: string): Promise<string> {
+    return this.queue.getJobState(bullJobId);
   }
 
   async getJob(bullJobId: string): Promise<TBullJob | undefined> {

@@ -27,7 +27,17 @@ export function addressedQueueName(stage: TStage, workerId: string): string {
   return `${stage}@${encodeURIComponent(workerId)}`;
 }
 
-/** BullMQ job ids must not be integers or contain `:`; one job id per queue at a time. */
-export function toBullJobId(jobId: string): string {
-  return `j-${encodeURIComponent(jobId)}`;
+/**
+ * How many items of one job a queue can hold apart: one waiting, the others leased by consumers
+ * that may drop them (`RedisJobQueue.enqueue`). Beyond that, a rare one-off id nothing looks up.
+ */
+export const ITEM_SLOTS = 4;
+
+/**
+ * The BullMQ id of one item of a job in one queue: `j-<job>` in slot 0, `j-<job>#<slot>` after
+ * (BullMQ ids must not be integers or contain `:`; the URI-encoded job id never holds `#`).
+ */
+export function toBullJobId(jobId: string, slot = 0): string {
+  const id = `j-${encodeURIComponent(jobId)}`;
+  return slot === 0 ? id : `${id}#${slot}`;
 }

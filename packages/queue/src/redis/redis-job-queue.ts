@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { BullQueueHandle, REMOVABLE_STATES, type TBullJob } from "./bull-queue-handle";
 import { isLostLeaseError } from "./lost-lease-error";
 import { type TQueueEntry, ZQueueEntry } from "./queue-entry.schema";
-import { addressedQueueName, sharedQueueName, toBullJobId } from "./queue-names";
+import { addressedQueueName, ITEM_SLOTS, sharedQueueName, toBullJobId } from "./queue-names";
 import {
   type RedisJobQueueOptions,
   type TResolvedQueueOptions,
@@ -82,9 +82,28 @@ export class RedisJobQueue implements JobQueue {
       workerId,
       seq,
     };
-    if (workerId === null) return this.#handle(sharedQueueName(item.stage)).add(entry);
+    if (workerId === null) return this.#addItem(this.#handle(sharedQueueName(item.stage)), entry);
     await this.#redis.sadd(this.#key(`addressed:${item.stage}`), workerId);
-    await this.#handle(addressedQueueName(item.stage, workerId)).add(entry);
+    await this.#addItem(this.#handle(addressedQueueName(item.stage, workerId)), entry);
+  }
+
+  /**
+   * Adds the item unless one of the same job already waits in this queue: that one is taken after
+   * this call, so its consumer judges it on the job as stored now (callers store a job's change
+   * before they queue it). A leased item of the job does not count — its consumer may have read
+   * the job before that change and drop it (a lost worker's INIT item, given back and taken at
+   * once, while the recovery restarts the job) — so the new item takes the next free slot.
+   */
+  async #addItem(handle: BullQueueHandle, entry: TQueueEntry): Promise<void> {
+    for (let slot = 0; slot < ITEM_SLOTS; slot += 1) {
+      const bullJobId = toBullJobId(entry.jobId, slot);
+      const state = await handle.stateOf(bullJobId);
+      if (REMOVABLE_STATES.has(state)) return;
+      // Added meanwhile by another enqueue: a duplicate, taken after this call as well.
+      if (state === "unknown") return handle.add(entry, bullJobId);
+    }
+    this.#options.onError(`job ${entry.jobId} has ${ITEM_SLOTS} items leased in queue ${handle.name}`);
+    await handle.add(entry, toBullJobId(entry.jobId, entry.seq));
   }
 
   reserve(
@@ -139,16 +158,19 @@ export class RedisJobQueue implements JobQueue {
   }
 
   async remove(jobId: string, stage: TStage): Promise<boolean> {
+    let isRemoved = false;
     for (const handle of await this.#stageHandles(stage)) {
-      const job = await handle.getJob(toBullJobId(jobId));
-      if (!job || !REMOVABLE_STATES.has(await job.getState())) continue;
-      const removed = await job.remove().then(
-        () => true,
-        () => false, // taken (locked) in the meantime
-      );
-      if (removed) return true;
+      for (let slot = 0; slot < ITEM_SLOTS; slot += 1) {
+        const job = await handle.getJob(toBullJobId(jobId, slot));
+        if (!job || !REMOVABLE_STATES.has(await job.getState())) continue;
+        const removed = await job.remove().then(
+          () => true,
+          () => false, // taken (locked) in the meantime
+        );
+        isRemoved ||= removed;
+      }
     }
-    return false;
+    return isRemoved;
   }
 
   async takeAddressedTo(workerId: string): Promise<QueueItem[]> {
@@ -190,8 +212,9 @@ export class RedisJobQueue implements JobQueue {
 
   async holds(jobId: string, stage: TStage): Promise<boolean> {
     for (const handle of await this.#stageHandles(stage)) {
-      const job = await handle.getJob(toBullJobId(jobId));
-      if (job && HELD_STATES.has(await job.getState())) return true;
+      for (let slot = 0; slot < ITEM_SLOTS; slot += 1) {
+        if (HELD_STATES.has(await handle.stateOf(toBullJobId(jobId, slot)))) return true;
+      }
     }
     return false;
   }

@@ -264,6 +264,38 @@ export function describeJobQueueContract(name: string, open: () => Promise<Queue
       await peer.ack(again);
     });
 
+    // A lost worker's recovery: its INIT item goes back and a survivor takes it at once, reads the
+    // job as still running on the lost worker and drops it; the recovery meanwhile restarted the job
+    // (attempt 2) and queued it again. The drop must not take the new attempt's item with it.
+    it("delivers an item queued again while an earlier item of the same job is leased", async () => {
+      const { queue, openPeer } = await fresh();
+      const survivor = await openPeer();
+      await queue.enqueue({ jobId: "x", stage: "init", priority: 0 });
+      await mustReserve(queue, "init", 60_000, never(), { workerId: "w-lost" });
+      expect(await queue.takeAddressedTo("w-lost")).toEqual([]);
+      const stale = await mustReserve(survivor, "init", 60_000, AbortSignal.timeout(10_000), {
+        workerId: "w-survivor",
+      });
+      expect(stale.item.jobId).toBe("x");
+      await queue.enqueue({ jobId: "x", stage: "init", priority: 0 });
+      await survivor.ack(stale);
+      expect(await queue.holds("x", "init")).toBe(true);
+      const next = await mustReserve(survivor, "init", 60_000, AbortSignal.timeout(10_000), {
+        workerId: "w-survivor",
+      });
+      expect(next.item).toMatchObject({ jobId: "x", stage: "init" });
+      await survivor.ack(next);
+      expect(await queue.holds("x", "init")).toBe(false);
+      // Queued again while leased and then cancelled: `remove` takes the new item.
+      await queue.enqueue({ jobId: "y", stage: "run", priority: 0 });
+      const leased = await mustReserve(survivor, "run", 60_000, never());
+      await queue.enqueue({ jobId: "y", stage: "run", priority: 0 });
+      expect(await queue.remove("y", "run")).toBe(true);
+      await survivor.ack(leased);
+      expect(await queue.holds("y", "run")).toBe(false);
+      expect(await queue.depth("run")).toBe(0);
+    });
+
     it("never gives one item to two consumers at once", async () => {
       const { queue, openPeer } = await fresh();
       const peer = await openPeer();

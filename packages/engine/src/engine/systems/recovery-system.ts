@@ -119,10 +119,10 @@ export class RecoverySystem {
   /**
    * Queues again the item of every job stored as waiting in a queue (`queued`): INIT shared,
    * RUN/EVAL addressed to the worker its handoff names. For a queue that lost its items (Redis
-   * restarted without persistence, a failed enqueue): the Redis adapter keeps one item per job and
-   * stage (an item still there is not doubled), and a stale delivery is dropped (a stage runs only
-   * for a job stored queued for it; activating it is a compare-and-set). Only the items of
-   * `stages` (default every stage). Returns the items queued.
+   * restarted without persistence, a failed enqueue): the Redis adapter keeps one waiting item per
+   * job and stage (an item still waiting is not doubled), and a stale delivery is dropped (a stage
+   * runs only for a job stored queued for it; activating it is a compare-and-set). Only the items
+   * of `stages` (default every stage). Returns the items queued.
    */
   async requeueQueued(stages: readonly TStage[] = STAGES): Promise<number> {
     const { store, queue, writer } = this.#ctx;
