@@ -1,4 +1,9 @@
-import type { TChatCompletion, TChatCompletionRequest, TGatewayTraces } from "@raas/shared";
+import type {
+  TChatCompletion,
+  TChatCompletionRequest,
+  TGatewayCallRecord,
+  TGatewayTraces,
+} from "@raas/shared";
 
 /** One server-sent event of an answer in Anthropic's or the Responses API's shape. */
 export interface GatewayEvent {
@@ -10,6 +15,8 @@ export interface GatewayEvent {
 interface GatewayFaceOptions {
   signal?: AbortSignal;
   onEvent?: (event: GatewayEvent) => void;
+  /** The harness's `User-Agent` header, kept on the call's record. */
+  userAgent?: string;
 }
 
 /** The per-job OpenAI-compatible inference gateway (implemented by `@raas/inference`'s `InferenceGateway`). */
@@ -26,6 +33,7 @@ export interface ControlPlaneGateway {
     request: TChatCompletionRequest,
     options?: {
       signal?: AbortSignal;
+      userAgent?: string;
       stream?: {
         onStart(head: { id: string; created: number; model: string }): void;
         onDelta(delta: { reasoning_content?: string; content?: string }): void;
@@ -45,4 +53,6 @@ export interface ControlPlaneGateway {
   authorize(token: string): unknown;
   /** The job's recorded calls as chains with their token-exactness certificate. */
   buildTraces(jobId: string): Promise<TGatewayTraces>;
+  /** The job's recorded calls in arrival order. */
+  listCalls(jobId: string): Promise<TGatewayCallRecord[]>;
 }

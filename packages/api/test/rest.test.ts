@@ -99,6 +99,7 @@ describe("REST routes against a running server", () => {
         "GET /api/v1/jobs/{id} getJob",
         "GET /api/v1/jobs/{jobId}/trajectory getTrajectory",
         "GET /api/v1/jobs/{jobId}/export exportTrajectory",
+        "GET /api/v1/jobs/{jobId}/gateway-calls listGatewayCalls",
         "GET /api/v1/jobs/{jobId}/gateway-traces getGatewayTraces",
         "GET /api/v1/batches/{batchId}/trajectories exportBatchTrajectories",
         "GET /api/v1/batches/{batchId}/trajectories.jsonl streamBatchTrajectories",

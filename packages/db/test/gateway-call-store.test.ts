@@ -115,6 +115,33 @@ function describeContract(name: string, open: () => Promise<GatewayCallStore>) {
       expect(stored[1]).not.toHaveProperty("topLogprobs");
     });
 
+    it("keeps how a call came (API shape, client, what was said in that shape), and its absence", async () => {
+      const store = await open();
+      const job = `job_${freshSchemaName()}`;
+      const exchange = {
+        api: "anthropic.messages" as const,
+        userAgent: "claude-cli/2.1.197 (external, sdk-cli)",
+        request: {
+          model: "m",
+          max_tokens: 64,
+          messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+        },
+        response: {
+          id: "msg_gwc_1",
+          type: "message",
+          content: [{ type: "text", text: "hello" }],
+          stop_reason: "end_turn",
+        },
+      };
+      const chat = { api: "chat.completions" as const, userAgent: null };
+      await store.append(call(job, 0, { exchange }));
+      await store.append(call(job, 1, { exchange: chat }));
+      await store.append(call(job, 2));
+      const stored = await store.listCalls(job);
+      expect(stored).toEqual([call(job, 0, { exchange }), call(job, 1, { exchange: chat }), call(job, 2)]);
+      expect(stored[2]).not.toHaveProperty("exchange");
+    });
+
     it("deletes one job's calls (a fresh attempt), leaving other jobs' alone", async () => {
       const store = await open();
       const job = `job_${freshSchemaName()}`;

@@ -65,6 +65,42 @@ const ZGatewayCall = z
   .meta({ id: "GatewayCall", description: "A model call made through the inference gateway." });
 export type TGatewayCall = z.infer<typeof ZGatewayCall>;
 
+const GATEWAY_APIS = ["chat.completions", "anthropic.messages", "openai.responses"] as const;
+
+/** How a call reached the gateway: the API shape, the client, and what was said in that shape. */
+const ZGatewayExchange = z
+  .object({
+    api: z
+      .enum(GATEWAY_APIS)
+      .describe(
+        "The API shape the harness called: OpenAI chat completions, Anthropic Messages or OpenAI Responses.",
+      ),
+    userAgent: z
+      .string()
+      .nullable()
+      .describe(
+        "The harness's `User-Agent` header (a CLI names itself and its version there); null when none.",
+      ),
+    request: z
+      .unknown()
+      .optional()
+      .describe(
+        "What the harness sent in its own shape, without what the record already holds: the messages (or input items) after the last assistant turn it sent back (all of them on a first call), and the request's other fields but the system prompt (`system` / `instructions`) and `tools`. Absent for chat completions (`messages` is the request).",
+      ),
+    response: z
+      .unknown()
+      .optional()
+      .describe(
+        "The answer as the harness received it (Anthropic's `message`, the Responses `response` without the `instructions` and `tools` it echoes); absent for chat completions (`answer` is it).",
+      ),
+  })
+  .meta({
+    id: "GatewayExchange",
+    description: "How a call reached the gateway and what was said, in the harness's API shape.",
+  });
+export type TGatewayExchange = z.infer<typeof ZGatewayExchange>;
+export type TGatewayApi = TGatewayExchange["api"];
+
 /** A recorded gateway call with what the harness sent and what it got back. */
 export const ZGatewayCallRecord = ZGatewayCall.extend({
   jobId: z.string(),
@@ -84,6 +120,9 @@ export const ZGatewayCallRecord = ZGatewayCall.extend({
     .describe(
       "Time the gateway spent on the call besides the routed pool's generation (render, tokenize, parse, answer), in ms, on a monotonic clock.",
     ),
+  exchange: ZGatewayExchange.optional().describe(
+    "The API shape and client of the call and, for shapes other than chat completions, what was sent and answered in that shape; absent for calls recorded before it was kept.",
+  ),
   createdAtMs: z.number(),
 }).meta({ id: "GatewayCallRecord", description: "A model call recorded by the inference gateway." });
 export type TGatewayCallRecord = z.infer<typeof ZGatewayCallRecord>;

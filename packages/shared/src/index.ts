@@ -60,9 +60,12 @@ export {
   issuesAsDetails,
   type SchemaIssue,
 } from "./format-issues";
+export { type TGatewayCallPage, type TGatewayCallView, ZGatewayCallPage } from "./gateway-call-view.schema";
 export {
+  type TGatewayApi,
   type TGatewayCall,
   type TGatewayCallRecord,
+  type TGatewayExchange,
   type TGatewayTraces,
   type TToolChoiceViolation,
   type TTraceBreak,

@@ -104,9 +104,11 @@ export async function serveGateway(options: {
     if (!res.writableFinished) abort.abort();
   });
   const { signal } = abort;
+  const userAgent = req.headers["user-agent"];
+  const callOptions = { signal, ...(userAgent !== undefined && { userAgent }) };
   switch (operation) {
     case "chat":
-      return serveChat(res, gateway, token, body, signal);
+      return serveChat(res, gateway, token, body, callOptions);
     case "count_tokens":
       sendJson(res, 200, await gateway.countMessageTokens(token, body));
       return;
@@ -114,7 +116,7 @@ export async function serveGateway(options: {
       return serveFace(
         res,
         body,
-        (options) => gateway.createMessage(token, body, { signal, ...options }),
+        (options) => gateway.createMessage(token, body, { ...callOptions, ...options }),
         (failure) => ({
           event: "error",
           data: anthropicErrorBody(failure),
@@ -124,7 +126,7 @@ export async function serveGateway(options: {
       return serveFace(
         res,
         body,
-        (options) => gateway.createResponse(token, body, { signal, ...options }),
+        (options) => gateway.createResponse(token, body, { ...callOptions, ...options }),
         (failure) => ({
           event: "error",
           data: { type: "error", code: failure.code, message: failure.message, param: null },
@@ -162,17 +164,17 @@ async function serveChat(
   gateway: ControlPlaneGateway,
   token: string,
   body: unknown,
-  signal: AbortSignal,
+  callOptions: { signal: AbortSignal; userAgent?: string },
 ): Promise<void> {
   const request = parseChatCompletionRequest(body);
   if (!request.stream) {
-    sendJson(res, 200, await gateway.complete(token, request, { signal }));
+    sendJson(res, 200, await gateway.complete(token, request, callOptions));
     return;
   }
   const stream = new ChunkStream(res);
   try {
     const completion = await gateway.complete(token, request, {
-      signal,
+      ...callOptions,
       stream: { onStart: (head) => stream.open(head), onDelta: (delta) => stream.send(delta) },
     });
     stream.close(completion, request.stream_options?.include_usage === true);

@@ -31,6 +31,7 @@ interface GatewayCallRow {
   sampling: unknown;
   overridden_sampling: unknown;
   top_logprobs: unknown;
+  exchange: unknown;
   created_at_ms: number;
   base_seq: number | null;
   base_prompt_tokens: number;
@@ -70,6 +71,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   { name: "sampling", type: "jsonb" },
   { name: "overridden_sampling", type: "jsonb" },
   { name: "top_logprobs", type: "jsonb" },
+  { name: "exchange", type: "jsonb" },
 ];
 
 /** Writing a `(job_id, seq)` again replaces the row. */
@@ -94,7 +96,7 @@ const SELECT = `SELECT job_id, seq, call_id, parent_call_id, encode(prompt_ids, 
   finish_reason, backend_id, weight_version, cached_prompt_tokens, latency_ms, overhead_ms,
   messages, tools, answer, tool_choice_violation, created_at_ms, enable_thinking,
   base_seq, base_prompt_tokens, base_messages, base_tools, base_prompt_hash, sampling, overridden_sampling,
-  top_logprobs
+  top_logprobs, exchange
 FROM gateway_calls WHERE job_id = $1 ORDER BY seq`;
 
 const DELETE_CALLS = `DELETE FROM gateway_calls WHERE job_id = $1`;
@@ -107,6 +109,7 @@ const STORED = {
   sampling: ZGatewayCallRecord.shape.sampling.unwrap(),
   overriddenSampling: ZGatewayCallRecord.shape.overriddenSampling.unwrap(),
   topLogprobs: ZGatewayCallRecord.shape.topLogprobs.unwrap(),
+  exchange: ZGatewayCallRecord.shape.exchange.unwrap(),
   toolChoiceViolation: ZGatewayCallRecord.shape.toolChoiceViolation.unwrap(),
 };
 
@@ -152,6 +155,7 @@ function callValues({ record, base }: Append): unknown[] {
     jsonParam(record.sampling ?? null),
     jsonParam(record.overriddenSampling ?? null),
     jsonParam(record.topLogprobs ?? null),
+    jsonParam(record.exchange ?? null),
   ];
 }
 
@@ -222,6 +226,9 @@ function fromRow(row: GatewayCallRow, earlier: ReadonlyMap<number, TGatewayCallR
       parsedJson(row.top_logprobs),
       site("top_logprobs"),
     );
+  }
+  if (row.exchange != null) {
+    record.exchange = parseJsonColumn(STORED.exchange, parsedJson(row.exchange), site("exchange"));
   }
   if (row.overridden_sampling !== null) {
     const overridden = parsedJson(row.overridden_sampling);

@@ -6,11 +6,13 @@ import {
 import { toAnthropicMessage } from "./anthropic-answer";
 import { AnthropicEventStream } from "./anthropic-events";
 import { toChatRequestFromAnthropic } from "./anthropic-request";
+import type { CallFace } from "./call-face";
+import { anthropicRequestForRecord } from "./face-exchange";
 import type { FaceOptions } from "./face-options";
 import type { InferenceGateway } from "./inference-gateway";
 
 /** What of the gateway an Anthropic call goes through: the chat completion call path. */
-type ChatCore = Pick<InferenceGateway, "completeCall" | "countPromptTokens">;
+type ChatCore = Pick<InferenceGateway, "completeFaceCall" | "countPromptTokens">;
 
 /**
  * `POST /v1/messages`: the request mapped onto a chat completion request, completed (and recorded)
@@ -21,7 +23,7 @@ export async function createAnthropicMessage(
   core: ChatCore,
   token: string,
   body: unknown,
-  { signal, onEvent }: FaceOptions,
+  { signal, onEvent, userAgent }: FaceOptions,
 ): Promise<TAnthropicMessage> {
   const request = ZAnthropicMessagesRequest.parse(body);
   const chat = toChatRequestFromAnthropic(request);
@@ -30,8 +32,15 @@ export async function createAnthropicMessage(
   const emit = (list: ReturnType<AnthropicEventStream["start"]>) => {
     for (const event of list) onEvent?.(event);
   };
-  const { completion, callId } = await core.completeCall(token, chat, {
+  const face: CallFace<TAnthropicMessage> = {
+    api: "anthropic.messages",
+    request: anthropicRequestForRecord(request),
+    answer: (completion, callId) => toAnthropicMessage(completion, callId, stops),
+    recorded: (message) => message,
+  };
+  const { answer: message } = await core.completeFaceCall(token, chat, face, {
     ...(signal && { signal }),
+    ...(userAgent !== undefined && { userAgent }),
     toolCallIdPrefix: "toolu_",
     ...(events && {
       stream: {
@@ -40,7 +49,6 @@ export async function createAnthropicMessage(
       },
     }),
   });
-  const message = toAnthropicMessage(completion, callId, stops);
   if (events) emit(events.finish(message));
   return message;
 }

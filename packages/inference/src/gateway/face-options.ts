@@ -13,4 +13,6 @@ export interface FaceOptions {
    * (errors before the first event are the request's own). Without it the answer comes whole.
    */
   onEvent?: (event: GatewayEvent) => void;
+  /** The harness's `User-Agent` header, kept on the call's record. */
+  userAgent?: string;
 }

@@ -12,6 +12,7 @@ import {
   type TChatCompletion,
   type TChatCompletionRequest,
   type TGatewayCallRecord,
+  type TGatewayExchange,
   type TToolChoiceViolation,
 } from "@raas/shared";
 import type { SharedCall } from "./call-base";
@@ -72,6 +73,7 @@ export function buildGatewayCallRecord(input: {
   conflicts: readonly SamplingConflict[];
   shared: SharedCall | null | undefined;
   toolChoiceViolation: TToolChoiceViolation | null;
+  exchange: TGatewayExchange;
   overheadMs: number;
   createdAtMs: number;
 }): TGatewayCallRecord {
@@ -101,6 +103,7 @@ export function buildGatewayCallRecord(input: {
       overriddenSampling: Object.fromEntries(conflicts.map((conflict) => [conflict.field, conflict.value])),
     }),
     overheadMs: input.overheadMs,
+    exchange: input.exchange,
     createdAtMs: input.createdAtMs,
     ...(input.toolChoiceViolation && { toolChoiceViolation: input.toolChoiceViolation }),
   };

@@ -28,6 +28,8 @@ export interface CompleteOptions {
   stream?: { onStart(head: CompletionHead): void; onDelta(delta: AnswerDelta): void };
   /** How the ids of the answer's tool calls begin (`toolu_` for Anthropic's shape). Default `call_`. */
   toolCallIdPrefix?: string;
+  /** The harness's `User-Agent` header, kept on the call's record. */
+  userAgent?: string;
 }
 
 /** Generates the call (streaming the answer when asked), cuts it at the stop strings, parses it. */

@@ -20,6 +20,7 @@ import type { ModelFamilyAdapter } from "../model/model-family.types";
 import { createSegmentCachedTokenizer } from "../model/segment-cached-tokenizer";
 import { countAnthropicTokens, createAnthropicMessage } from "./anthropic-call";
 import { shareWithParent } from "./call-base";
+import { type CallFace, CHAT_FACE, exchangeOf } from "./call-face";
 import type { FaceOptions } from "./face-options";
 import {
   buildGatewayCallRecord,
@@ -163,12 +164,26 @@ export class InferenceGateway {
     return createOpenAiResponse(this, token, body, options);
   }
 
-  /** `complete`, with the recorded call's id (other API shapes name their answers after it). */
+  /** `complete`, with the recorded call's id. */
   async completeCall(
     token: string,
     request: TChatCompletionRequest,
     options: CompleteOptions = {},
   ): Promise<{ completion: TChatCompletion; callId: string }> {
+    const { completion, callId } = await this.completeFaceCall(token, request, CHAT_FACE, options);
+    return { completion, callId };
+  }
+
+  /**
+   * `complete` for a call in another API shape (`face`): its answer in that shape, named after the
+   * recorded call's id, which the record keeps with what was sent in that shape.
+   */
+  async completeFaceCall<TAnswer>(
+    token: string,
+    request: TChatCompletionRequest,
+    face: CallFace<TAnswer>,
+    options: CompleteOptions = {},
+  ): Promise<{ completion: TChatCompletion; callId: string; answer: TAnswer }> {
     const enteredAt = performance.now();
     const session = this.authorize(token);
     const conflicts = checkSamplingConflicts(request, session);
@@ -185,6 +200,8 @@ export class InferenceGateway {
       call,
       options: { ...options, callId, startedAtMs },
     });
+    const completion = toChatCompletion(callId, this.options.modelName, startedAtMs, call, answered);
+    const answer = face.answer(completion, callId);
     const { parent, shared } = shareWithParentCall(state, request, call);
     const record = buildGatewayCallRecord({
       callId,
@@ -198,6 +215,7 @@ export class InferenceGateway {
         call.requiredCall,
         (answered.answer.message.tool_calls ?? []).map((toolCall) => toolCall.function.name),
       ),
+      exchange: exchangeOf(face, answer, options.userAgent),
       overheadMs: performance.now() - enteredAt - answered.generationMs,
       createdAtMs: startedAtMs,
     });
@@ -209,10 +227,7 @@ export class InferenceGateway {
       }
     }
     state.calls.push(sessionCallOf(record, call.prompt));
-    return {
-      completion: toChatCompletion(callId, this.options.modelName, startedAtMs, call, answered),
-      callId,
-    };
+    return { completion, callId, answer };
   }
 
   /** The prompt's length in tokens as a call with `request` would render it now (nothing recorded). */

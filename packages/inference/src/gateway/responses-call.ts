@@ -5,6 +5,8 @@ import {
   type TResponsesResponse,
   ZResponsesRequest,
 } from "@raas/shared";
+import type { CallFace } from "./call-face";
+import { responsesRequestForRecord, responsesResponseForRecord } from "./face-exchange";
 import type { FaceOptions } from "./face-options";
 import type { InferenceGateway } from "./inference-gateway";
 import { callIdOfResponse, toResponsesResponse } from "./responses-answer";
@@ -12,7 +14,7 @@ import { ResponsesEventStream } from "./responses-events";
 import { type PreviousResponse, toChatRequestFromResponses } from "./responses-request";
 
 /** What of the gateway a Responses call goes through: the chat completion call path and its records. */
-type ChatCore = Pick<InferenceGateway, "completeCall" | "findSessionCall" | "modelName">;
+type ChatCore = Pick<InferenceGateway, "completeFaceCall" | "findSessionCall" | "modelName">;
 
 /**
  * `POST /v1/responses`: the request (after the previous response it names, looked up among the
@@ -24,7 +26,7 @@ export async function createOpenAiResponse(
   core: ChatCore,
   token: string,
   body: unknown,
-  { signal, onEvent }: FaceOptions,
+  { signal, onEvent, userAgent }: FaceOptions,
 ): Promise<TResponsesResponse> {
   const request = ZResponsesRequest.parse(body);
   const previous = await findPrevious(core, token, request);
@@ -33,8 +35,22 @@ export async function createOpenAiResponse(
   const emit = (list: ReturnType<ResponsesEventStream["finish"]>) => {
     for (const event of list) onEvent?.(event);
   };
-  const { completion, callId } = await core.completeCall(token, chat, {
+  const face: CallFace<TResponsesResponse> = {
+    api: "openai.responses",
+    request: responsesRequestForRecord(request),
+    answer: (completion, callId) =>
+      toResponsesResponse({
+        callId,
+        request,
+        model: core.modelName,
+        createdAtSec: completion.created,
+        completion,
+      }),
+    recorded: responsesResponseForRecord,
+  };
+  const { answer: response } = await core.completeFaceCall(token, chat, face, {
     ...(signal && { signal }),
+    ...(userAgent !== undefined && { userAgent }),
     ...(events && {
       stream: {
         onStart: (head) => {
@@ -50,13 +66,6 @@ export async function createOpenAiResponse(
         onDelta: (delta) => emit(events.delta(delta)),
       },
     }),
-  });
-  const response = toResponsesResponse({
-    callId,
-    request,
-    model: core.modelName,
-    createdAtSec: completion.created,
-    completion,
   });
   if (events) emit(events.finish(response));
   return response;

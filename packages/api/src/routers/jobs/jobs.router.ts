@@ -3,6 +3,7 @@ import { cancel } from "./cancel";
 import { events } from "./events";
 import { exportJob } from "./export";
 import { exportBatch } from "./export-batch";
+import { gatewayCalls } from "./gateway-calls";
 import { gatewayTraces } from "./gateway-traces";
 import { get } from "./get";
 import { list } from "./list";
@@ -22,5 +23,6 @@ export const jobsRouter = router({
   export: exportJob,
   exportBatch,
   gatewayTraces,
+  gatewayCalls,
   events,
 });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "gateway_calls" ADD COLUMN     "exchange" JSONB;
