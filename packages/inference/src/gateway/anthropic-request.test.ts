@@ -13,7 +13,7 @@ const REQUEST = {
   metadata: { user_id: "user_abc_account__session_123" },
   system: [
     { type: "text", text: "You are a coding agent.", cache_control: { type: "ephemeral" } },
-    { type: "text", text: "Work in /repo." },
+    { type: "text", text: "\nWork in /repo." },
   ],
   tools: [
     {
@@ -32,7 +32,7 @@ const REQUEST = {
     {
       role: "user",
       content: [
-        { type: "text", text: "<system-reminder>Be brief.</system-reminder>" },
+        { type: "text", text: "<system-reminder>Be brief.</system-reminder>\n\n" },
         { type: "text", text: "Fix the failing test.", cache_control: { type: "ephemeral" } },
       ],
     },
@@ -70,7 +70,7 @@ describe("toChatRequestFromAnthropic", () => {
     expect(chat).toEqual({
       messages: [
         { role: "system", content: "You are a coding agent.\nWork in /repo." },
-        { role: "user", content: "<system-reminder>Be brief.</system-reminder>\nFix the failing test." },
+        { role: "user", content: "<system-reminder>Be brief.</system-reminder>\n\nFix the failing test." },
         {
           role: "assistant",
           content: "Running the tests.",
@@ -162,6 +162,74 @@ describe("toChatRequestFromAnthropic", () => {
       { role: "system", content: "A reminder." },
     ]);
     expect(chat.chat_template_kwargs).toBeUndefined();
+  });
+
+  it("joins a turn's text blocks as written, so that an answer split into blocks reads back whole", () => {
+    const chat = toChatRequestFromAnthropic(
+      ZAnthropicMessagesRequest.parse({
+        max_tokens: 100,
+        system: [
+          { type: "text", text: "header;" },
+          { type: "text", text: "You are an agent." },
+        ],
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "Fix " },
+              { type: "text", text: "it." },
+            ],
+          },
+          {
+            role: "assistant",
+            content: [
+              { type: "text", text: "First I look" },
+              { type: "text", text: ", then I fix." },
+              { type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "ls" } },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(chat.messages.map((message) => message.content)).toEqual([
+      "header;You are an agent.",
+      "Fix it.",
+      "First I look, then I fix.",
+    ]);
+  });
+
+  it("tells the model which tool results are errors, whatever form their content takes", () => {
+    const chat = toChatRequestFromAnthropic(
+      ZAnthropicMessagesRequest.parse({
+        max_tokens: 100,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: "toolu_1", content: "Exit code 2", is_error: true },
+              {
+                type: "tool_result",
+                tool_use_id: "toolu_2",
+                content: [{ type: "text", text: "<tool_use_error>No such file</tool_use_error>" }],
+                is_error: true,
+              },
+              { type: "tool_result", tool_use_id: "toolu_3", is_error: true },
+              { type: "tool_result", tool_use_id: "toolu_4", content: "ok", is_error: false },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(chat.messages).toEqual([
+      { role: "tool", tool_call_id: "toolu_1", content: "Error: Exit code 2" },
+      {
+        role: "tool",
+        tool_call_id: "toolu_2",
+        content: "Error: <tool_use_error>No such file</tool_use_error>",
+      },
+      { role: "tool", tool_call_id: "toolu_3", content: "Error: " },
+      { role: "tool", tool_call_id: "toolu_4", content: "ok" },
+    ]);
   });
 
   it("counts tokens of a request without limits, and refuses blocks the model cannot read with a 400", () => {

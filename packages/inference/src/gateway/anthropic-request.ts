@@ -8,15 +8,23 @@ import {
   type TOpenAiMessage,
 } from "@raas/shared";
 
-/** Separates a message's text blocks: separate blocks are separate paragraphs to the model. */
-const BLOCK_SEPARATOR = "\n";
+/**
+ * Joins a turn's text blocks: nothing, they are one text cut in pieces. Clients write the breaks
+ * they mean into the blocks (Claude Code ends its `<system-reminder>` block with "\n\n"), and an
+ * answer a client split into blocks must read back as the text that was sampled.
+ */
+const BLOCK_SEPARATOR = "";
+
+/** Begins the text of a tool_result with `is_error`: chat templates have no flag for it. */
+const TOOL_ERROR_PREFIX = "Error: ";
 
 /**
  * An Anthropic Messages request as the chat completion request the gateway serves, so that both
  * shapes go through one call path (the same prompt rendering, recorded call and certificate):
  * `system` → a system message; assistant turns' thinking/text/tool_use blocks → one assistant
  * message (`reasoning_content`, `content`, `tool_calls` with the tool_use ids); a user turn's
- * tool_result blocks → tool messages, its text blocks → a user message; `tools` → functions;
+ * tool_result blocks → tool messages (an `is_error` one's text begun with "Error: "), its text
+ * blocks → a user message; text blocks of one turn are joined as written; `tools` → functions;
  * `tool_choice` any/tool/none → required/named/none; `stop_sequences` → `stop`; thinking
  * disabled → `enable_thinking: false`. The sampling fields are carried over as they are, for the
  * job's sampling rules to judge. Pure; throws a 400 for what the served model cannot read.
@@ -144,6 +152,11 @@ function toUserMessages(blocks: readonly TAnthropicContentBlock[], index: number
 }
 
 function toolResultText(block: Extract<TAnthropicContentBlock, { type: "tool_result" }>, index: number) {
+  const text = toolResultContent(block, index);
+  return block.is_error === true ? `${TOOL_ERROR_PREFIX}${text}` : text;
+}
+
+function toolResultContent(block: Extract<TAnthropicContentBlock, { type: "tool_result" }>, index: number) {
   const { content } = block;
   if (content === undefined) return "";
   if (typeof content === "string") return content;

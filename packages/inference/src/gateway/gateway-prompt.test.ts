@@ -86,6 +86,55 @@ describe("buildGatewayPrompt", () => {
     );
   });
 
+  it("continues an answer whose arguments came back in another key order, not one with other values", () => {
+    const prompt = buildGatewayPrompt({
+      family,
+      messages: opening,
+      tools,
+      enableThinking: true,
+      history: [],
+    });
+    const responseIds = family.tokenizer.encode(
+      '<tool_call>\n{"name": "bash", "arguments": {"timeout": 5, "command": "ls", "env": {"B": "1", "A": "2"}}}\n</tool_call><|im_end|>',
+    );
+    const { message } = toOpenAiAnswer(family, responseIds, {
+      finishReason: "stop",
+      parseToolCalls: true,
+      knownTools: ["bash"],
+    });
+    const answer = message as TOpenAiMessage;
+    const call: SessionCall = {
+      id: "c0",
+      messageKeys: prompt.messageKeys,
+      answerKey: messageKey(answer, opening.length),
+      toolCallIds: (message.tool_calls ?? []).map((c) => c.id),
+      toolsKey: prompt.toolsKey,
+      enableThinking: true,
+      promptIds: prompt.promptIds,
+      responseIds,
+    };
+    const echoWith = (args: unknown): TOpenAiMessage[] => [
+      ...opening,
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { ...message.tool_calls![0]!, function: { name: "bash", arguments: JSON.stringify(args) } },
+        ],
+      },
+      { role: "tool", tool_call_id: call.toolCallIds[0], content: "a.txt" },
+    ];
+    // As a harness that parses arguments with its schema sends them back: keys in its own order.
+    const reordered = echoWith({ command: "ls", env: { A: "2", B: "1" }, timeout: 5 });
+    expect(
+      buildGatewayPrompt({ family, messages: reordered, tools, enableThinking: true, history: [call] }),
+    ).toMatchObject({ isContinuation: true, parentCallId: "c0" });
+    const edited = echoWith({ command: "ls", env: { A: "2", B: "1" }, timeout: 50 });
+    expect(
+      buildGatewayPrompt({ family, messages: edited, tools, enableThinking: true, history: [call] }),
+    ).toMatchObject({ isContinuation: false, parentCallId: "c0" });
+  });
+
   it("renders an edited history whole but still names the answer it ended with", () => {
     const { call, answer } = firstCall();
     const edited = [{ role: "system", content: "Be brief." } as TOpenAiMessage, opening[1]!, answer];

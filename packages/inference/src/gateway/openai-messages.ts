@@ -73,16 +73,27 @@ function parseToolCall(
 }
 
 /**
- * A key that is equal for two messages the template renders alike and the harness means alike:
- * role, text, tool calls (name and parsed arguments) and the tool-call id a tool result answers.
- * Thinking (`reasoning_content`) and unknown fields are ignored: harnesses drop or add them.
+ * A key that is equal for two messages the harness means alike: role, text, tool calls (name and
+ * parsed arguments, whatever the order of their keys) and the tool-call id a tool result answers.
+ * Thinking (`reasoning_content`) and unknown fields are ignored: harnesses drop or add them. A
+ * harness that parses a call's arguments and sends them back re-serialised (Claude Code puts them
+ * in its schema's key order) still sends the answer back as sampled.
  */
 export function messageKey(given: TOpenAiMessage | TOpenAiAssistantMessage, index: number): string {
   const message = given as TOpenAiMessage;
   const chat = toChatMessage(message, index);
   const role = message.role === "developer" ? "system" : message.role;
   const toolCallId = message.role === "tool" ? (message.tool_call_id ?? null) : null;
-  return JSON.stringify([role, chat.content, chat.toolCalls ?? [], toolCallId]);
+  const toolCalls = (chat.toolCalls ?? []).map((call) => [call.name, sortedKeys(call.arguments)]);
+  return JSON.stringify([role, chat.content, toolCalls, toolCallId]);
+}
+
+/** `value` with every object's keys in sorted order (arrays keep theirs). */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
 }
 
 /** OpenAI tool definitions as the template's tool specs. */
