@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../src/server";
 
 const TASK = "gw-sdk-1";
+const STOP_TASK = "gw-sdk-stop";
 const policy = {
   kind: "scripted" as const,
   tasks: {
@@ -27,6 +28,9 @@ const policy = {
         },
         { thinking: "Done.", content: "The file says hello." },
       ],
+    },
+    [STOP_TASK]: {
+      steps: [{ thinking: "Count.", content: "Answer: 42\nEND of the answer." }, { content: "Bye." }],
     },
   },
 };
@@ -140,6 +144,36 @@ describe("the official SDKs read the gateway's Messages and Responses answers", 
     });
     expect(third.usage.output_tokens).toBeGreaterThan(0);
     await expectOneCertifiedChain(jobId);
+  });
+
+  it("@anthropic-ai/sdk: a stop sequence ends the text before it, and the answer continues as sampled", async () => {
+    const { jobId, root } = await openJob();
+    const client = new Anthropic({ baseURL: root, apiKey: "unused", maxRetries: 0 });
+    const messages: Anthropic.MessageParam[] = [{ role: "user", content: `task_id: ${STOP_TASK}\nCount.` }];
+    const request = () => ({ model: "claude-x", max_tokens: 512, messages, stop_sequences: ["STOP", "END"] });
+    const texts: string[] = [];
+    const streamed = await client.messages
+      .stream(request())
+      .on("text", (delta) => texts.push(delta))
+      .finalMessage();
+    expect(streamed).toMatchObject({
+      stop_reason: "stop_sequence",
+      stop_sequence: "END",
+      content: [
+        { type: "thinking", thinking: "Count." },
+        { type: "text", text: "Answer: 42" },
+      ],
+    });
+    expect(texts.join("")).toBe("Answer: 42");
+    messages.push({ role: "assistant", content: streamed.content }, { role: "user", content: "Go on." });
+    const next = await client.messages.create(request());
+    expect(next).toMatchObject({
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      content: [{ type: "text", text: "Bye." }],
+    });
+    const traces = await running.gateway.buildTraces(jobId);
+    expect(traces.certificate).toMatchObject({ isCertified: true, callCount: 2, chainCount: 1 });
   });
 
   it("openai: responses.stream().finalResponse() and responses.create() over three turns", async () => {

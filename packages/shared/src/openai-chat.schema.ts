@@ -89,6 +89,8 @@ export interface TChatCompletion {
       index: 0;
       message: TOpenAiAssistantMessage;
       finish_reason: "stop" | "length" | "tool_calls";
+      /** The stop string that ended the answer (left out of its text), as vLLM reports it; null when none did. */
+      stop_reason?: string | null;
       logprobs: null;
     },
   ];

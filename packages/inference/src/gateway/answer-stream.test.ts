@@ -17,16 +17,19 @@ function streamOneByOne(text: string, stops: string[] = []) {
   const stream = new AnswerStream(family.tokenizer, { stops });
   const live: AnswerDelta[] = [];
   for (const id of cut.responseIds) live.push(...stream.push([id]));
-  const { message } = toOpenAiAnswer(family, cut.responseIds, {
+  const { message, stopSequence } = toOpenAiAnswer(family, cut.responseIds, {
     finishReason: "stop",
     parseToolCalls: true,
     knownTools: ["bash"],
+    stops,
   });
   const rest = stream.finish(message);
   const join = (deltas: AnswerDelta[], key: keyof AnswerDelta) =>
     deltas.map((delta) => delta[key] ?? "").join("");
   return {
     message,
+    stopSequence,
+    cutText: family.tokenizer.decode(cut.responseIds),
     live,
     reasoning: join([...live, ...rest], "reasoning_content"),
     content: join([...live, ...rest], "content"),
@@ -60,12 +63,15 @@ describe("AnswerStream", () => {
     expect(result.content).toBe(result.message.content);
   });
 
-  it("never streams past a stop string", () => {
-    const result = streamOneByOne("<think>\nok\n</think>\n\nalpha beta STOP gamma delta", ["STOP"]);
+  it("never streams a stop string, and leaves it out of the answer (the sampled ids keep it)", () => {
+    const result = streamOneByOne("<think>\nok\n</think>\n\nalpha beta STOP gamma delta", ["END", "STOP"]);
     expect(result.liveContent).toBe("alpha beta");
-    expect(result.liveContent.includes("STOP")).toBe(false);
-    expect(result.content).toBe(result.message.content);
-    expect(result.message.content?.startsWith("alpha beta STOP")).toBe(true);
+    expect(result.content).toBe("alpha beta");
+    expect(result.message.content).toBe("alpha beta");
+    expect(result.stopSequence).toBe("STOP");
+    expect(result.cutText).toMatch(/alpha beta STOP$/);
+    const plain = streamOneByOne("<think>\nok\n</think>\n\nalpha beta<|im_end|>", ["STOP"]);
+    expect(plain).toMatchObject({ content: "alpha beta", stopSequence: null });
   });
 
   it("streams an answer without thinking as content", () => {

@@ -42,35 +42,23 @@ function toAnthropicBlocks(message: TOpenAiAssistantMessage, callId: string): TA
   return blocks;
 }
 
-/**
- * Why the answer ended, in Anthropic's words. A stop sequence in the visible text means the
- * generation was cut there (the gateway cuts at the first one sampled).
- */
-function anthropicStopOf(
-  completion: TChatCompletion,
-  stops: readonly string[],
-): { stopReason: TAnthropicStopReason; stopSequence: string | null } {
+/** Why the answer ended, in Anthropic's words (a stop string the gateway cut at is `stop_sequence`). */
+function anthropicStopOf(completion: TChatCompletion): {
+  stopReason: TAnthropicStopReason;
+  stopSequence: string | null;
+} {
   const [choice] = completion.choices;
   if (choice.finish_reason === "tool_calls") return { stopReason: "tool_use", stopSequence: null };
   if (choice.finish_reason === "length") return { stopReason: "max_tokens", stopSequence: null };
-  const text = `${choice.message.reasoning_content ?? ""}${choice.message.content ?? ""}`;
-  let found: { at: number; stop: string } | null = null;
-  for (const stop of stops) {
-    const at = stop === "" ? -1 : text.indexOf(stop);
-    if (at !== -1 && (found === null || at < found.at)) found = { at, stop };
-  }
-  return found
-    ? { stopReason: "stop_sequence", stopSequence: found.stop }
-    : { stopReason: "end_turn", stopSequence: null };
+  const stop = choice.stop_reason ?? null;
+  return stop === null
+    ? { stopReason: "end_turn", stopSequence: null }
+    : { stopReason: "stop_sequence", stopSequence: stop };
 }
 
 /** A chat completion of the gateway as Anthropic's `message` object. */
-export function toAnthropicMessage(
-  completion: TChatCompletion,
-  callId: string,
-  stops: readonly string[],
-): TAnthropicMessage {
-  const { stopReason, stopSequence } = anthropicStopOf(completion, stops);
+export function toAnthropicMessage(completion: TChatCompletion, callId: string): TAnthropicMessage {
+  const { stopReason, stopSequence } = anthropicStopOf(completion);
   return {
     id: anthropicMessageId(callId),
     type: "message",

@@ -27,7 +27,6 @@ export async function createAnthropicMessage(
 ): Promise<TAnthropicMessage> {
   const request = ZAnthropicMessagesRequest.parse(body);
   const chat = toChatRequestFromAnthropic(request);
-  const stops = request.stop_sequences ?? [];
   const events = onEvent ? new AnthropicEventStream() : null;
   const emit = (list: ReturnType<AnthropicEventStream["start"]>) => {
     for (const event of list) onEvent?.(event);
@@ -35,7 +34,7 @@ export async function createAnthropicMessage(
   const face: CallFace<TAnthropicMessage> = {
     api: "anthropic.messages",
     request: anthropicRequestForRecord(request),
-    answer: (completion, callId) => toAnthropicMessage(completion, callId, stops),
+    answer: (completion, callId) => toAnthropicMessage(completion, callId),
     recorded: (message) => message,
   };
   const { answer: message } = await core.completeFaceCall(token, chat, face, {

@@ -35,7 +35,7 @@ const COMPLETION: TChatCompletion = {
 
 describe("Anthropic answers", () => {
   it("builds the message with thinking, text and tool_use blocks and the stop reason", () => {
-    expect(toAnthropicMessage(COMPLETION, "gwc_0123abcd", [])).toEqual({
+    expect(toAnthropicMessage(COMPLETION, "gwc_0123abcd")).toEqual({
       id: "msg_gwc_0123abcd",
       type: "message",
       role: "assistant",
@@ -65,18 +65,24 @@ describe("Anthropic answers", () => {
     const [choice] = COMPLETION.choices;
     const plain = { ...choice.message, tool_calls: undefined, reasoning_content: null };
     const cut = { ...COMPLETION, choices: [{ ...choice, message: plain, finish_reason: "length" as const }] };
-    expect(toAnthropicMessage(cut as TChatCompletion, "c", [])).toMatchObject({ stop_reason: "max_tokens" });
-    const stopped = {
+    expect(toAnthropicMessage(cut as TChatCompletion, "c")).toMatchObject({ stop_reason: "max_tokens" });
+    const stopped = (stopReason: string | null) => ({
       ...COMPLETION,
       choices: [
-        { ...choice, message: { ...plain, content: "Answer: 42\nEND" }, finish_reason: "stop" as const },
+        {
+          ...choice,
+          message: { ...plain, content: "Answer: 42" },
+          finish_reason: "stop" as const,
+          stop_reason: stopReason,
+        },
       ],
-    };
-    expect(toAnthropicMessage(stopped as TChatCompletion, "c", ["STOP", "END"])).toMatchObject({
+    });
+    expect(toAnthropicMessage(stopped("END") as TChatCompletion, "c")).toMatchObject({
       stop_reason: "stop_sequence",
       stop_sequence: "END",
+      content: [{ type: "text", text: "Answer: 42" }],
     });
-    expect(toAnthropicMessage(stopped as TChatCompletion, "c", [])).toMatchObject({
+    expect(toAnthropicMessage(stopped(null) as TChatCompletion, "c")).toMatchObject({
       stop_reason: "end_turn",
       stop_sequence: null,
     });
@@ -89,7 +95,7 @@ describe("Anthropic answers", () => {
       ...stream.delta({ reasoning_content: "Need " }),
       ...stream.delta({ reasoning_content: "the tool." }),
       ...stream.delta({ content: "Checking the weather." }),
-      ...stream.finish(toAnthropicMessage(COMPLETION, "gwc_0123abcd", [])),
+      ...stream.finish(toAnthropicMessage(COMPLETION, "gwc_0123abcd")),
     ];
     const recorded = `event: message_start
 data: {"type":"message_start","message":{"id":"msg_gwc_0123abcd","type":"message","role":"assistant","model":"Qwen/Qwen3-8B","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":472,"output_tokens":0}}}

@@ -122,7 +122,15 @@ export function toChatCompletion(
     object: "chat.completion",
     created: Math.floor(startedAtMs / 1000),
     model: modelName,
-    choices: [{ index: 0, message: answer.message, finish_reason: answer.finishReason, logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        message: answer.message,
+        finish_reason: answer.finishReason,
+        stop_reason: answer.stopSequence,
+        logprobs: null,
+      },
+    ],
     usage: {
       prompt_tokens: promptTokens,
       completion_tokens: cut.responseIds.length,

@@ -71,6 +71,7 @@ export async function generateAnswer(input: {
     parseToolCalls: request.tool_choice !== "none",
     knownTools: call.tools.map((tool) => tool.name),
     ...(toolCallIdPrefix && { toolCallIdPrefix }),
+    stops,
   });
   if (answerStream && stream) answerStream.finish(answer.message).forEach(stream.onDelta);
   return { generated, generationMs, cut, finishReason, answer };

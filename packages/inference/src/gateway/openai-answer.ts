@@ -8,7 +8,9 @@ export type OpenAiFinishReason = "stop" | "length" | "tool_calls";
  * The sampled ids as an OpenAI assistant message: thinking as `reasoning_content`, the visible text
  * as `content`, well-formed tool calls as `tool_calls` (arguments as a JSON string, fresh ids).
  * With `parseToolCalls` false (`tool_choice: "none"`) the text stays whole. A malformed call is
- * left in `content` as written, so the harness sees what the model wrote.
+ * left in `content` as written, so the harness sees what the model wrote. The text ends before
+ * the first of `stops` it holds (the stop string is not part of the answer, as OpenAI's and
+ * Anthropic's APIs say; the sampled ids keep it), and `stopSequence` names that stop string.
  */
 export function toOpenAiAnswer(
   family: ModelFamilyAdapter,
@@ -19,9 +21,13 @@ export function toOpenAiAnswer(
     knownTools: readonly string[];
     /** How the fresh tool-call ids begin. Default `call_`. */
     toolCallIdPrefix?: string;
+    /** The request's stop strings. Default none. */
+    stops?: readonly string[];
   },
-): { message: TOpenAiAssistantMessage; finishReason: OpenAiFinishReason } {
-  const text = family.tokenizer.decode(responseIds);
+): { message: TOpenAiAssistantMessage; finishReason: OpenAiFinishReason; stopSequence: string | null } {
+  const sampled = family.tokenizer.decode(responseIds);
+  const stop = firstStop(sampled, options.stops ?? []);
+  const text = stop ? sampled.slice(0, stop.at) : sampled;
   const parsed = family.parseResponse(text, {});
   const calls = options.parseToolCalls ? parsed.toolCalls : [];
   let content = parsed.content;
@@ -40,8 +46,25 @@ export function toOpenAiAnswer(
     ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
   };
   const finishReason: OpenAiFinishReason =
-    options.finishReason === "length" ? "length" : toolCalls.length > 0 ? "tool_calls" : "stop";
-  return { message, finishReason };
+    options.finishReason === "length" && stop === null
+      ? "length"
+      : toolCalls.length > 0
+        ? "tool_calls"
+        : "stop";
+  return { message, finishReason, stopSequence: stop?.stop ?? null };
+}
+
+/** The stop string that occurs first in `text` (the longest one there), and where; null when none does. */
+function firstStop(text: string, stops: readonly string[]): { at: number; stop: string } | null {
+  let found: { at: number; stop: string } | null = null;
+  for (const stop of stops) {
+    const at = stop === "" ? -1 : text.indexOf(stop);
+    if (at === -1) continue;
+    if (found === null || at < found.at || (at === found.at && stop.length > found.stop.length)) {
+      found = { at, stop };
+    }
+  }
+  return found;
 }
 
 /** The text after the thinking block (tool-call blocks kept), without trailing end-of-turn tokens, trimmed. */
