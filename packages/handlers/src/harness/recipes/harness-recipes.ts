@@ -39,7 +39,9 @@ const QWEN_CODE: HarnessRecipe = {
 /**
  * Claude Code: Anthropic Messages (`HEAD /`, then streaming `POST /v1/messages?beta=true`). The
  * npm package ships a native binary. `--dangerously-skip-permissions` is refused as root, so the
- * tools it may use unasked are listed instead.
+ * tools it may use unasked are listed instead. It sends a Bash tool_use back with a leading
+ * `cd <its cwd> && ` removed (and `\\;` as `\;`), an edit of the model's answer: the gateway's
+ * chain splits after such a call. Its other answers come back as sampled (thinking blocks dropped).
  */
 const CLAUDE_CODE: HarnessRecipe = {
   name: "claude-code",
