@@ -38,6 +38,29 @@ describe("RedisJobQueue (what only Redis has)", () => {
     await queue.close();
   });
 
+  it("keeps one waiting item per job and queue, and one more per item leased meanwhile", async () => {
+    const errors: string[] = [];
+    const queue = new RedisJobQueue({ url: REDIS_URL, prefix, onError: (m) => errors.push(m) });
+    // Queued again while it waits (a re-queue after a Redis reconnect): not doubled.
+    await queue.enqueue({ jobId: "x", stage: "init", priority: 0 });
+    await queue.enqueue({ jobId: "x", stage: "init", priority: 0 });
+    expect(await queue.depth("init")).toBe(1);
+    // Queued again while leased, twice: one new item, since the first new one still waits.
+    const first = await queue.reserve("init", 10_000, never());
+    await queue.enqueue({ jobId: "x", stage: "init", priority: 0 });
+    await queue.enqueue({ jobId: "x", stage: "init", priority: 0 });
+    expect(await queue.depth("init")).toBe(1);
+    const second = await queue.reserve("init", 10_000, never());
+    expect(second?.item.jobId).toBe("x");
+    expect(second?.deliveries).toBe(1);
+    expect(await queue.reserve("init", 10_000, AbortSignal.timeout(300))).toBeNull();
+    await queue.ack(first!);
+    await queue.ack(second!);
+    expect(await queue.holds("x", "init")).toBe(false);
+    expect(errors).toEqual([]);
+    await queue.close();
+  });
+
   it("stops handing out an item whose leases keep expiring (maxLeaseExpiries)", async () => {
     const errors: string[] = [];
     const queue = new RedisJobQueue({
