@@ -44,6 +44,20 @@ test("a harness job's trajectory page shows the gateway certificate the API retu
   await panel.getByText("Chain 0:").click();
   const sampled = chains[0]?.lossMask.filter((bit) => bit === 1).length ?? 0;
   await expect(panel.getByTestId("chain-tokens-0").getByTestId("token-sampled")).toHaveCount(sampled);
+
+  // The calls as the harness made them: its command, API shape and client, each call as sent and answered.
+  const { calls, total } = await api.jobs.gatewayCalls.query({ jobId });
+  expect(total).toBe(certificate.callCount);
+  const listed = page.getByTestId("gateway-calls");
+  await expect(listed.getByTestId("calls-harness")).toHaveText("command python3 -c …");
+  await expect(listed.getByTestId("calls-api")).toHaveText("OpenAI chat completions");
+  await expect(listed.getByTestId("calls-client")).toHaveText(calls[0]?.userAgent ?? "—");
+  expect(calls[0]?.userAgent).toMatch(/^Python-urllib\//);
+  await expect(listed.getByTestId("gateway-call")).toHaveCount(total);
+  const first = listed.getByTestId("gateway-call").first();
+  await first.locator("summary").click();
+  await expect(first.getByTestId("gateway-call-sent")).toContainText('"role": "user"');
+  await expect(first.getByTestId("gateway-call-answered")).toContainText('"role": "assistant"');
   await saveScreenshot(page, "gateway-certificate");
 
   await expect(page.getByTestId("state-loading")).toHaveCount(0);

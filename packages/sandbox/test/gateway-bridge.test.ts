@@ -53,7 +53,7 @@ const out = { base, key: process.env.OPENAI_API_KEY };
 out.models = await fetch(base + "/models").then((r) => r.json());
 const chat = await fetch(base + "/chat/completions", {
   method: "POST",
-  headers: { "content-type": "application/json" },
+  headers: { "content-type": "application/json", "user-agent": "test-harness/1.0", "x-forwarded-host": "elsewhere" },
   body: JSON.stringify({ messages: [{ role: "user", content: "hi" }], stream: true }),
 });
 out.chat = { status: chat.status, text: await chat.text() };
@@ -67,6 +67,8 @@ describe("loopback forwarder + host socket bridge", () => {
   let bridge: HttpSocketBridge;
   let dir: string;
   const seen: string[] = [];
+  /** The headers of the chat requests the target saw, besides the usual ones. */
+  const chatHeaders: Record<string, string | string[] | undefined>[] = [];
   /** Requests the target saw end before their body did. */
   const aborted: string[] = [];
 
@@ -78,6 +80,8 @@ describe("loopback forwarder + host socket bridge", () => {
         res.writeHead(200, { "content-type": "application/json" }).end('{"object":"list","data":[]}');
         return;
       }
+      const { "user-agent": userAgent, "x-forwarded-host": forwardedHost } = req.headers;
+      chatHeaders.push({ userAgent, forwardedHost });
       req.once("close", () => {
         if (!req.complete) aborted.push(req.url ?? "");
       });
@@ -147,6 +151,8 @@ describe("loopback forwarder + host socket bridge", () => {
       "POST /gateway/gw_session/v1/chat/completions",
     ]);
     expect(bridge.forwarded).toBe(2);
+    // The harness's name reaches the gateway (its records show the client); nothing else of its headers does.
+    expect(chatHeaders.at(-1)).toEqual({ userAgent: "test-harness/1.0", forwardedHost: undefined });
   }, 60_000);
 
   it("reaches the gateway from a bubblewrap sandbox with no network, through the bundled forwarder", async () => {

@@ -14,6 +14,9 @@ import type { GatewaySessionLimiter } from "./gateway-session-limiter";
 import { readJsonBody } from "./read-json-body";
 import { sendJson } from "./send-json";
 
+/** The longest `User-Agent` a call record keeps. */
+const MAX_USER_AGENT_CHARACTERS = 200;
+
 /** Route label of the gateway's paths (the token is never a label). */
 export const GATEWAY_PATH = "/gateway/{sessionToken}/v1/{operation}";
 
@@ -104,7 +107,8 @@ export async function serveGateway(options: {
     if (!res.writableFinished) abort.abort();
   });
   const { signal } = abort;
-  const userAgent = req.headers["user-agent"];
+  // Descriptive only (the record shows which client called): kept short.
+  const userAgent = req.headers["user-agent"]?.slice(0, MAX_USER_AGENT_CHARACTERS);
   const callOptions = { signal, ...(userAgent !== undefined && { userAgent }) };
   switch (operation) {
     case "chat":

@@ -13,7 +13,8 @@ export interface BridgeForwardOptions {
 
 /**
  * The bridge's request listener: a request `allow` refuses gets 404; any other is sent to the
- * target prefix with only its content headers, the answer streamed back (503 if the target is
+ * target prefix with only its content headers and `user-agent` (the harness naming itself, which
+ * the gateway records), the answer streamed back (503 if the target is
  * unreachable before it answers).
  */
 export function createBridgeRequestListener(
@@ -51,7 +52,7 @@ function forwardRequest(
 ): void {
   const { target } = options;
   const headers: Record<string, string> = {};
-  for (const name of ["content-type", "content-length", "accept"]) {
+  for (const name of ["content-type", "content-length", "accept", "user-agent"]) {
     const value = req.headers[name];
     if (typeof value === "string") headers[name] = value;
   }

@@ -9,6 +9,7 @@ import { useTRPC } from "../../trpc/trpc-context";
 import { ErrorState } from "../error-state";
 import { EvalReport } from "./eval-report";
 import { ExportLink } from "./export-link";
+import { GatewayCallsPanel } from "./gateway-calls-panel";
 import { GatewayCertificatePanel } from "./gateway-certificate-panel";
 import { TaskPanel } from "./task-panel";
 import { TimingPanel } from "./timing-panel";
@@ -92,7 +93,12 @@ export function TrajectoryDetailView({ jobId }: { jobId: string }) {
           exportError={exported.error}
         />
       </Section>
-      {data.kind === "harness" ? <GatewayCertificatePanel jobId={data.id} isRunning={isRunning} /> : null}
+      {data.kind === "harness" ? (
+        <>
+          <GatewayCallsPanel jobId={data.id} payload={data.payload} isRunning={isRunning} />
+          <GatewayCertificatePanel jobId={data.id} isRunning={isRunning} />
+        </>
+      ) : null}
       <EvalReport result={data.result} />
     </div>
   );

@@ -21,3 +21,6 @@ export type TTokenStreamView = Pick<TExportView, "tokens" | "lossMask" | "logpro
 
 /** One alternative at a sampled position (the backend's top-k). */
 export type TAlternativeView = NonNullable<NonNullable<TExportView["topLogprobs"]>[number]>[number];
+
+/** One gateway call in the harness's API shape, as the browser receives it. */
+export type TGatewayCallItem = RouterOutputs["jobs"]["gatewayCalls"]["calls"][number];
