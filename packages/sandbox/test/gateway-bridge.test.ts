@@ -59,6 +59,10 @@ const chat = await fetch(base + "/chat/completions", {
 out.chat = { status: chat.status, text: await chat.text() };
 const outside = await fetch(base.replace(/\\/v1$/, "") + "/api/v1/jobs");
 out.outside = { status: outside.status, body: await outside.json() };
+// Another session's token, in the path or as the key: the bridge's target stays this session's.
+const root = base.replace(/\\/v1$/, "");
+out.otherPath = (await fetch(root + "/gateway/gw_other/v1/models")).status;
+out.otherKey = await fetch(base + "/models", { headers: { authorization: "Bearer gw_other" } }).then((r) => r.json());
 console.log(JSON.stringify(out));
 `;
 
@@ -146,11 +150,14 @@ describe("loopback forwarder + host socket bridge", () => {
     expect(out.models).toEqual({ object: "list", data: [] });
     expect(out.chat).toEqual({ status: 200, text: 'data: {"got":"hi"}\n\ndata: [DONE]\n\n' });
     expect(out.outside.status).toBe(404);
+    expect(out.otherPath).toBe(404);
+    expect(out.otherKey).toEqual({ object: "list", data: [] });
     expect(seen).toEqual([
       "GET /gateway/gw_session/v1/models",
       "POST /gateway/gw_session/v1/chat/completions",
+      "GET /gateway/gw_session/v1/models",
     ]);
-    expect(bridge.forwarded).toBe(2);
+    expect(bridge.forwarded).toBe(3);
     // The harness's name reaches the gateway (its records show the client); nothing else of its headers does.
     expect(chatHeaders.at(-1)).toEqual({ userAgent: "test-harness/1.0", forwardedHost: undefined });
   }, 60_000);
