@@ -18,6 +18,7 @@ export {
   type HarnessGateway,
 } from "./harness/harness-handler";
 export { createHarnessInstallCache } from "./harness/recipes/harness-install-cache";
+export { HARNESS_RECIPES } from "./harness/recipes/harness-recipes";
 export { judgeJobRequest, loadJudgeEnvironment } from "./judge/judge-env-loader";
 export type { JudgeModel } from "./judge/judge-model.types";
 export {
