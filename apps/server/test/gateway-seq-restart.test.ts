@@ -68,6 +68,9 @@ describe("gateway call numbering across a server restart", () => {
     return ((await response.json()) as Json).choices[0].message as Json;
   };
   const storedCalls = async (jobId: string) => {
+    // A call is stored just behind its answer: a read through the server that answered waits for
+    // its writes, as every reader in that process does; then the rows are read as another process would.
+    await server?.gateway.listCalls(jobId);
     const client = new pg.Client({ connectionString: servers.databaseUrl });
     await client.connect();
     try {

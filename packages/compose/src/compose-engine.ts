@@ -26,6 +26,7 @@ import {
   type SandboxEventStore,
   StoreHealth,
   type WorkerStore,
+  WriteBehindGatewayCallStore,
   workerCapacity,
 } from "@raas/engine";
 import type { TStage } from "@raas/shared";
@@ -148,6 +149,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     storeKind,
     archive,
     storeHealth,
+    flushGatewayCalls,
   } = await createStore(options.store, options.logger);
   // A Redis back from an outage may have lost every item (no persistence): re-queue from the store.
   let onQueueRestored = () => {};
@@ -191,6 +193,8 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     archive,
     storeHealth,
     async close() {
+      // Calls already answered are stored before the store closes.
+      await flushGatewayCalls();
       storeHealth.close();
       await queue.close();
       await bus?.close();
@@ -259,7 +263,7 @@ async function createStore(
     | "storeKind"
     | "archive"
     | "storeHealth"
-  >
+  > & { flushGatewayCalls: () => Promise<void> }
 > {
   if (config.kind === "memory") {
     return {
@@ -275,6 +279,7 @@ async function createStore(
       storeKind: "memory",
       archive: null,
       storeHealth: new StoreHealth({ logger }),
+      flushGatewayCalls: async () => {},
     };
   }
   // Loaded only when used: Prisma and PGlite cost start-up time a memory-store server does not need.
@@ -316,6 +321,17 @@ async function createStore(
   });
   // While unreachable, a round trip every second tells when it is back (nothing else may ask).
   if (config.databaseUrl) storeHealth.probeWith(() => store.sql.query("SELECT 1", []));
+  // A call's write (a round trip and a commit) goes behind its answer; every read of the job waits for it.
+  const gatewayCalls = new WriteBehindGatewayCallStore(
+    new PrismaGatewayCallStore(store.sql, { maxCallsPerStatement: store.kind === "postgres" ? 64 : 1 }),
+    {
+      onRetry: (error, call) =>
+        logger.warn(
+          { jobId: call.jobId, seq: call.seq, err: String(error) },
+          "storing a gateway call failed; trying again",
+        ),
+    },
+  );
   return {
     store,
     // Shares the job store's client (and so its connection pool); closing it is the job store's job.
@@ -325,9 +341,8 @@ async function createStore(
     workers: new PrismaWorkerStore(store.prisma),
     batches: new PrismaBatchStore(store.prisma),
     curriculum: new PrismaCurriculumStore(store.prisma),
-    gatewayCalls: new PrismaGatewayCallStore(store.sql, {
-      maxCallsPerStatement: store.kind === "postgres" ? 64 : 1,
-    }),
+    gatewayCalls,
+    flushGatewayCalls: () => gatewayCalls.flush(),
     backendRegistrations: new PrismaBackendRegistrationStore(store.prisma),
     storeKind: config.databaseUrl ? "postgres" : "pglite",
     archive: store.archive,

@@ -36,6 +36,7 @@ export type { GatewayCallBase, GatewayCallStore } from "./gateway/gateway-call-s
 export { type GatewaySession, GatewaySessionRegistry } from "./gateway/gateway-session-registry";
 export { MemoryGatewayCallStore } from "./gateway/memory-gateway-call-store";
 export { firstStreamDifference } from "./gateway/token-prefix";
+export { WriteBehindGatewayCallStore } from "./gateway/write-behind-gateway-call-store";
 export { HandlerRegistry } from "./handler-registry";
 export { createSleepHandler } from "./handlers/sleep-handler";
 
