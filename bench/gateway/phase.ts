@@ -83,7 +83,17 @@ export async function runPhase(
     maxConcurrency: sessions * 4,
   });
   try {
-    const submit = () => server.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
+    // As a deployment's sandbox bridge does (`openBridge`): the RUN attempt begins (the job's
+    // earlier calls removed, numbering from 0) before its harness makes a call, so no first call
+    // asks the store for the job's earlier calls.
+    const submit = async () => {
+      const { job } = await server.engine.submitJob({
+        kind: "sleep",
+        payload: { initMs: 0, runMs: 600_000 },
+      });
+      await server.gateway.startAttempt(job.id);
+      return job.id;
+    };
     // Each session's seed (`sessionSeed`), which the harness sends too, for the direct arms.
     const seeds = new Map<string, number>();
     const seedFor = (jobId: string, index: number) => {
@@ -100,12 +110,12 @@ export async function runPhase(
       calls: callsPerSession,
       toolOutputLines,
     });
-    const jobs = (await Promise.all(Array.from({ length: sessions }, submit))).map(({ job }) => job.id);
+    const jobs = await Promise.all(Array.from({ length: sessions }, submit));
     // Warm-up rounds on jobs of their own, at the measured concurrency (tokenizer, JIT, a
     // connection per session to the backend), not measured: after one round the first measured
     // repeat was still the slowest of its run (its per-call paths not yet optimized).
     for (let round = 0; round < warmUpRounds; round += 1) {
-      const warmUps = (await Promise.all(Array.from({ length: sessions }, submit))).map(({ job }) => job.id);
+      const warmUps = await Promise.all(Array.from({ length: sessions }, submit));
       await runHarnesses(conversations(warmUps, firstSessionIndex - sessions * (round + 1)), clients);
     }
 

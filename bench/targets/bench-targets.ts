@@ -131,9 +131,15 @@ export const BENCH_TARGETS: readonly BenchTargets[] = [
   },
   {
     bench: "gateway",
-    // Already short (64 sessions × 6 calls); the target is stated for exactly that load.
-    shortArgs: [],
-    targets: [{ key: "overheadP50Ms", op: "<=", value: 2, issue: 15 }],
+    // Already short (64 sessions × 6 calls); the targets are stated for exactly that load, on the
+    // durable store a deployment uses (issue 35). The p95 is over every call, sessions' first calls
+    // (a new connection each, all at once) included, against a forwarding proxy's in the same run:
+    // a ratio that holds on a busy machine, where the absolute p50 needs a quiet one.
+    shortArgs: ["--store", "postgres"],
+    targets: [
+      { key: "overheadP50Ms", op: "<=", value: 2, issue: 15 },
+      { key: "overheadP95Ms", op: "<=", value: { key: "passThroughProxyOverheadP95Ms" }, issue: 35 },
+    ],
   },
   {
     bench: "fair-share",
