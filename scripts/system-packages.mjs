@@ -86,6 +86,26 @@ export function infraTestRequirements(searchPath = process.env.PATH ?? SYSTEM_PA
   ];
 }
 
+/**
+ * What the image tests use (packages/sandbox/test/support/test-images.ts): mmdebstrap builds a
+ * Debian root filesystem from the archive, umoci and skopeo pack and unpack it as OCI, squashfs-tools
+ * and siftool as a SIF. The image cache itself needs only umoci, skopeo and squashfs-tools.
+ */
+export function imageTestRequirements(searchPath = process.env.PATH ?? SYSTEM_PATH) {
+  const tool = (apt, name, role) => ({
+    apt,
+    label: `${name} (${role})`,
+    present: () => findExecutable(name, searchPath) !== null,
+  });
+  return [
+    tool("mmdebstrap", "mmdebstrap", "builds the test images"),
+    tool("umoci", "umoci", "OCI images"),
+    tool("skopeo", "skopeo", "OCI and docker archives"),
+    tool("squashfs-tools", "unsquashfs", "SIF images"),
+    tool("siftool", "siftool", "builds the test SIF"),
+  ];
+}
+
 /** The browser the Playwright e2e suite drives (Debian's chromium; browser downloads fail offline). */
 export function e2eTestRequirements() {
   return [

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import {
   e2eTestRequirements,
   ensureSystemPackages,
+  imageTestRequirements,
   infraTestRequirements,
   rolloutRequirements,
 } from "./system-packages.mjs";
@@ -41,12 +42,14 @@ const run = (label, command, args) => {
   }
 };
 
-// The sandbox and grader tests need bubblewrap, python3 + pytest and git, the infra/ tests
-// shellcheck, systemd-analyze and PyYAML, the e2e suite chromium: install them (root + apt) or
+// The sandbox and grader tests need bubblewrap, python3 + pytest and git, the image tests
+// mmdebstrap, umoci, skopeo, squashfs-tools and siftool, the infra/ tests shellcheck,
+// systemd-analyze and PyYAML, the e2e suite chromium: install them (root + apt) or
 // stop now with the command, rather than fail hundreds of tests one by one.
 const withE2e = process.argv.length <= 2 && existsSync(join(root, "e2e/playwright.config.ts"));
 const requirements = [
   ...rolloutRequirements(),
+  ...imageTestRequirements(),
   ...infraTestRequirements(),
   ...(withE2e ? e2eTestRequirements() : []),
 ];

@@ -61,6 +61,12 @@ export interface InsideLayout {
   jail?: ToolJailConfig;
 }
 
+/** A spec whose `image` is a root filesystem the runtime can run on, held until `release`. */
+export interface ImageLeaseForSpec {
+  spec: SandboxSpec;
+  release(): Promise<void>;
+}
+
 /** Bytes kept of each stream of a non-interactive command by default (16 MiB). */
 const EXEC_MAX_OUTPUT_BYTES = 16 * 1024 ** 2;
 
@@ -336,7 +342,41 @@ export abstract class BaseRuntime implements SandboxRuntime {
     return [...this.#templates];
   }
 
-  async #createCold(spec: SandboxSpec, signal?: AbortSignal, fill?: WorkspaceFill): Promise<ManagedSandbox> {
+  /**
+   * The root filesystem `spec.image` names, held until the sandbox is gone: a runtime that
+   * unpacks images returns the spec with `image` set to the unpacked root. Default: as given.
+   */
+  protected leaseImage(spec: SandboxSpec): Promise<ImageLeaseForSpec> {
+    return Promise.resolve({ spec, release: () => Promise.resolve() });
+  }
+
+  async #createCold(
+    requested: SandboxSpec,
+    signal?: AbortSignal,
+    fill?: WorkspaceFill,
+  ): Promise<ManagedSandbox> {
+    let image: ImageLeaseForSpec;
+    try {
+      image = await this.leaseImage(requested);
+    } catch (error) {
+      throw sandboxFailure("start_failed", error instanceof Error ? error.message : String(error), {
+        cause: error,
+      });
+    }
+    try {
+      return await this.#createColdOn(image, signal, fill);
+    } catch (error) {
+      await image.release();
+      throw error;
+    }
+  }
+
+  async #createColdOn(
+    image: ImageLeaseForSpec,
+    signal?: AbortSignal,
+    fill?: WorkspaceFill,
+  ): Promise<ManagedSandbox> {
+    const { spec } = image;
     const bundle = await ensureServerBundle(
       this.options.baseDir,
       this.sandboxOwner(),
@@ -371,7 +411,10 @@ export abstract class BaseRuntime implements SandboxRuntime {
       defaultTimeoutMs: this.options.defaultToolTimeoutMs,
       hostDisk: this.#hostDisk,
       emit: (event) => this.#emit(event),
-      onGone: () => this.#sandboxes.delete(sandbox),
+      onGone: () => {
+        this.#sandboxes.delete(sandbox);
+        void image.release();
+      },
     });
     this.#sandboxes.add(sandbox);
     const cancelFill = new AbortController();

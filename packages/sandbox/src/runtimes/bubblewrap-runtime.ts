@@ -1,12 +1,20 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SandboxLimits, SandboxSpec } from "@raas/engine";
 import type { LaunchPlan } from "../host/managed-sandbox";
 import { SandboxCgroup } from "../host/sandbox-cgroup";
 import { HOST_CHANNEL_SUBDIR, recordSandboxCgroups, type SandboxDirs } from "../host/sandbox-dirs";
 import type { ServerBundle } from "../host/server-bundle";
+import { ImageCache } from "../images/image-cache";
+import { assertImageHasTools } from "../images/image-requirements";
 import { TOOLS_SCRATCH_SUBDIR } from "../server/tool-dispatch";
-import { BaseRuntime, type InsideLayout, type RuntimeLimitFacts } from "./base-runtime";
+import {
+  BaseRuntime,
+  type ImageLeaseForSpec,
+  type InsideLayout,
+  type RuntimeLimitFacts,
+} from "./base-runtime";
 import { type BubblewrapCommandInput, BWRAP_INSIDE, buildBubblewrapArgs } from "./bubblewrap-command";
 import { findExecutable } from "./find-executable";
 import {
@@ -67,6 +75,13 @@ export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
   workspaceSizeBytes?: number;
   /** Files and directories the workspace may hold (bounds the walk). Default 500_000. */
   workspaceMaxEntries?: number;
+  /**
+   * Where `spec.image` references (an OCI layout or archive, a docker save archive, a SIF file)
+   * are unpacked, shared by every runtime and process of the host that is given the same
+   * directory. A root filesystem directory is used in place. Default an {@link ImageCache} in
+   * `<os.tmpdir()>/raas-image-cache` with its default cap.
+   */
+  imageCache?: ImageCache;
 }
 
 /** Memory the execution server and shell need on top of the tools' own limit, in bytes. */
@@ -131,6 +146,7 @@ export class BubblewrapRuntime extends BaseRuntime {
   readonly #useCgroups: boolean;
   readonly #workspace: Pick<BubblewrapRuntimeOptions, "workspaceSizeBytes" | "workspaceMaxEntries">;
   #cgroupProbe: RuntimeLimitFacts["cgroups"] | undefined;
+  #imageCache: ImageCache | undefined;
 
   constructor(options: BubblewrapRuntimeOptions = {}) {
     super(options);
@@ -149,12 +165,31 @@ export class BubblewrapRuntime extends BaseRuntime {
       prlimitPath: options.prlimitPath ?? "/usr/bin/prlimit",
       toolJail: options.toolJail ?? "auto",
     };
+    this.#imageCache = options.imageCache;
     this.#isDefaultShell = options.shellPath === undefined;
     this.#useCgroups = options.cgroups !== "off";
     this.#owner =
       process.getuid?.() === 0
         ? { uid: options.sandboxHostUid ?? 65_534, gid: options.sandboxHostGid ?? 65_534 }
         : undefined;
+  }
+
+  /** The image unpacked (or found) in the cache; refused at once when it lacks the server's tools. */
+  protected override async leaseImage(spec: SandboxSpec): Promise<ImageLeaseForSpec> {
+    if (spec.image === undefined) return { spec, release: () => Promise.resolve() };
+    this.#imageCache ??= new ImageCache({ dir: join(tmpdir(), "raas-image-cache") });
+    const lease = await this.#imageCache.acquire(spec.image);
+    try {
+      const maxProcesses = mergeLimits(this.options.defaultLimits, spec.limits).maxProcesses;
+      assertImageHasTools(spec.image, lease.rootfs, {
+        shellPath: this.options.shellPath,
+        ...(maxProcesses !== undefined ? { prlimitPath: this.#bwrap.prlimitPath } : {}),
+      });
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
+    return { spec: { ...spec, image: lease.rootfs }, release: () => lease.release() };
   }
 
   protected sandboxOwner(): { uid: number; gid: number } | undefined {
