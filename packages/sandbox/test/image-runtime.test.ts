@@ -38,12 +38,16 @@ describe("bubblewrap sandboxes on images", () => {
       const sandbox = await fixture.runtime.create(image === undefined ? {} : { image });
       try {
         versions[name] = (await sh(sandbox, "python3 --version")).trim();
-        // The agent's tools run there too: the bash tool's shell and the python tool.
+        // The agent's tools run there too: bash, python and the editor.
         const tool = await sandbox.runTool("bash", {
           command: "python3 -c 'import sys; print(sys.version_info[:2])'",
         });
         expect(tool).toMatchObject({ exitCode: 0, isError: false });
         expect(tool.output).toBe(image === undefined ? "(3, 11)\n" : "(3, 13)\n");
+        const python = await sandbox.runTool("python", { code: "import sys\nsys.version_info.minor" });
+        expect(python.output).toBe(image === undefined ? "11\n" : "13\n");
+        await sandbox.runTool("editor", { command: "create", path: "hello.py", file_text: "print('hi')\n" });
+        expect((await sandbox.runTool("bash", { command: "python3 hello.py" })).output).toBe("hi\n");
       } finally {
         await sandbox.close();
       }
@@ -93,6 +97,11 @@ describe("bubblewrap sandboxes on images", () => {
       for (const path of ["usr/bin/planted", "etc/planted", "var/planted", "planted", "workspace/note"]) {
         expect(existsSync(join(rootfs, path)), path).toBe(false);
       }
+      // Each open sandbox holds a lease on the entry; closing gives both back.
+      const sifKey = readdirSync(join(cacheDir, "entries")).find((key) => key.startsWith("sif-"))!;
+      expect(readdirSync(join(cacheDir, "refs", sifKey))).toHaveLength(2);
+      await Promise.all([first!.close(), second!.close()]);
+      expect(readdirSync(join(cacheDir, "refs", sifKey))).toEqual([]);
     } finally {
       await Promise.all([first?.close(), second?.close()]);
     }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { unlinkSync } from "node:fs";
 import {
   chmod,
   mkdir,
@@ -147,15 +148,23 @@ export class ImageCache {
       await writeFile(leaseFile, "");
       const now = new Date();
       await writeFile(join(entryDir, LAST_USED), "").then(() => utimes(join(entryDir, LAST_USED), now, now));
-      let released: Promise<void> | undefined;
+      let isReleased = false;
       return {
         rootfs: join(entryDir, "rootfs"),
         key,
         isHit,
         ...(unpackMs !== undefined ? { unpackMs } : {}),
         release: () => {
-          released ??= unlink(leaseFile).catch(() => undefined);
-          return released;
+          // At once, not after a tick: a sandbox's close resolves with its lease already gone.
+          if (!isReleased) {
+            isReleased = true;
+            try {
+              unlinkSync(leaseFile);
+            } catch {
+              // Already gone: a cache directory removed under us holds no lease either.
+            }
+          }
+          return Promise.resolve();
         },
       };
     } finally {
