@@ -22,7 +22,7 @@
 // a row too unless `--no-example`: the gateway's figures with a harness that keeps its history.
 // Recipes are installed into the install cache (RAAS_HARNESS_CACHE, default
 // `<tmpdir>/raas-harnesses`) before anything is timed; that time is reported apart (`installS`,
-// ~0 once cached). A recipe the catalog marks blocked (opencode) is listed, not run, unless named
+// ~0 once cached). A recipe the catalog marks blocked (none today) is listed, not run, unless named
 // in `--recipes`.
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -17,15 +17,23 @@ import { SWE_INSTANCES, type SweFixtureServer, startSweFixtureServer } from "./s
  * time limit.
  */
 const RECIPES = [
-  { recipe: "codex", solve: SWE_INSTANCES[0]!, fail: SWE_INSTANCES[1]!, isCertified: true },
+  { recipe: "codex", solve: SWE_INSTANCES[0]!, fail: SWE_INSTANCES[1]!, isCertified: true, chains: 1 },
   // Claude Code edits the model's answers before it sends them back: a Bash tool_use comes back
   // with its leading `cd <cwd> && ` removed (its Bash input normaliser; the policy's commands begin
   // with `cd /workspace/<repo> && `), so the call after each such answer is rendered afresh (a
   // break in the response region) and its jobs have split chains. Answers it sends back unedited
   // (its Write calls, thinking blocks dropped) continue as sampled; see
   // packages/inference/test/harness-request-bodies.test.ts for the captured bodies.
-  { recipe: "claude-code", solve: SWE_INSTANCES[3]!, fail: SWE_INSTANCES[2]!, isCertified: false },
-  { recipe: "qwen-code", solve: SWE_INSTANCES[4]!, fail: SWE_INSTANCES[6]!, isCertified: true },
+  {
+    recipe: "claude-code",
+    solve: SWE_INSTANCES[3]!,
+    fail: SWE_INSTANCES[2]!,
+    isCertified: false,
+    chains: null,
+  },
+  { recipe: "qwen-code", solve: SWE_INSTANCES[4]!, fail: SWE_INSTANCES[6]!, isCertified: true, chains: 1 },
+  // opencode asks for a title first (a call without tools): a chain of its own, then the work's.
+  { recipe: "opencode", solve: SWE_INSTANCES[7]!, fail: SWE_INSTANCES[8]!, isCertified: true, chains: 2 },
 ];
 
 describe("harness recipes solve and fail SWE fixtures through their own tools", () => {
@@ -46,7 +54,7 @@ describe("harness recipes solve and fail SWE fixtures through their own tools", 
 
   it.concurrent.each(RECIPES)(
     "$recipe resolves one fixture (reward 1) and not the other (reward 0)",
-    async ({ recipe, solve, fail, isCertified }) => {
+    async ({ recipe, solve, fail, isCertified, chains }) => {
       const { running } = fixture;
       const submitted = await Promise.all(
         [solve, fail].map((instance) =>
@@ -69,7 +77,9 @@ describe("harness recipes solve and fail SWE fixtures through their own tools", 
         const traces = await running.gateway.buildTraces(id);
         const { certificate } = traces;
         expect(certificate.isCertified).toBe(isCertified);
-        expect(certificate.chainCount).toBe(isCertified ? 1 : traces.chains.length);
+        // Certified: every chain exact (a CLI's own side calls are chains of their own).
+        expect(certificate.chainCount).toBe(chains ?? traces.chains.length);
+        if (isCertified) expect(certificate.breaks).toEqual([]);
         if (!isCertified) {
           expect(certificate.breaks.every((at) => at.region === "response")).toBe(true);
           // The answers sent back unedited still continue their chains as sampled.

@@ -24,12 +24,12 @@ describe("harness recipes: real CLIs through the gateway", () => {
     await fixture?.close();
   });
 
-  // Each CLI offers its own shell tool: proof that the request came from that CLI. opencode is
-  // left out: its catalog entry says why (it aborts in about one run in four under RLIMIT_AS).
+  // Each CLI offers its own shell tool: proof that the request came from that CLI.
   it.each([
     { recipe: "codex", shellTool: "exec_command" },
     { recipe: "claude-code", shellTool: "Bash" },
     { recipe: "qwen-code", shellTool: "run_shell_command" },
+    { recipe: "opencode", shellTool: "bash" },
   ])(
     "$recipe runs headless against the gateway and finishes",
     async ({ recipe, shellTool }) => {

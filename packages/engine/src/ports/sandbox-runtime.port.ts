@@ -101,6 +101,12 @@ export interface SandboxExecOptions {
   maxOutputBytes?: number;
   /** Run with the workspace mounted read-only, where the runtime can (graders of untrusted code). */
   readOnlyWorkspace?: boolean;
+  /**
+   * Raise this command's address-space limit (RLIMIT_AS, set from the sandbox's `memoryBytes`) to
+   * this many bytes: for runtimes that reserve large virtual ranges up front (JavaScriptCore, as
+   * in Bun). Never lowers it. The sandbox's memory bound (cgroup or watchdog) still holds.
+   */
+  addressSpaceBytes?: number;
   signal?: AbortSignal;
 }
 

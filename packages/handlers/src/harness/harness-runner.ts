@@ -93,6 +93,7 @@ async function runHarness(
     {
       cwd: request.cwd,
       env: { ...launch.env, RAAS_TASK_FILE: `${HARNESS_PATH}/task.json`, RAAS_ANSWER_FILE: answerFile },
+      ...(launch.addressSpaceBytes !== undefined && { addressSpaceBytes: launch.addressSpaceBytes }),
       timeoutMs: options.timeoutMs,
       signal,
     },

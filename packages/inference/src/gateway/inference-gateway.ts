@@ -140,7 +140,7 @@ export class InferenceGateway {
     };
   }
 
-  /** One chat completion for the token's job; the call is recorded before the answer returns. */
+  /** One chat completion for the token's job; the call is handed to the store (`append`) before the answer returns. */
   async complete(
     token: string,
     request: TChatCompletionRequest,

@@ -74,5 +74,6 @@ export function execRequestBody(
     ...(options.stdin !== undefined ? { stdinB64: Buffer.from(options.stdin).toString("base64") } : {}),
     ...(options.maxOutputBytes !== undefined ? { maxOutputBytes: options.maxOutputBytes } : {}),
     ...(options.readOnlyWorkspace ? { readOnlyWorkspace: true } : {}),
+    ...(options.addressSpaceBytes !== undefined ? { addressSpaceBytes: options.addressSpaceBytes } : {}),
   };
 }

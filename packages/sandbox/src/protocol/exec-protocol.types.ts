@@ -41,6 +41,8 @@ export interface ExecCommandRequest {
   timeoutMs?: number;
   maxOutputBytes?: number;
   readOnlyWorkspace?: boolean;
+  /** The port's `addressSpaceBytes`: the command's RLIMIT_AS raised to it. */
+  addressSpaceBytes?: number;
 }
 
 /** The port's `SandboxExecResult`, as the server sends it. */

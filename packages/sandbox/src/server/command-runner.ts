@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import type { ExecCommandRequest, ExecCommandResult } from "../protocol/exec-protocol.types";
 import { OutputBuffer } from "./output-buffer";
-import { killProcessGroup, withUlimits } from "./process-support";
+import { killProcessGroup, withAddressSpace, withUlimits } from "./process-support";
 import { type JailCommandOptions, jailArgv, type ToolJailConfig } from "./tool-jail";
 import { resolveInWorkspace } from "./workspace-path";
 
@@ -44,7 +44,20 @@ export class CommandRunner {
       throw Object.assign(new Error("exec needs a non-empty `argv` array of strings"), { code: "EINVAL" });
     }
     const cwd = resolveInWorkspace(options.workspaceRoot, request.cwd ?? ".");
-    const inner = withUlimits(options.ulimitFlags, request.argv);
+    const { addressSpaceBytes } = request;
+    if (
+      addressSpaceBytes !== undefined &&
+      !(Number.isSafeInteger(addressSpaceBytes) && addressSpaceBytes > 0)
+    ) {
+      throw Object.assign(new Error("exec's `addressSpaceBytes` must be a positive integer"), {
+        code: "EINVAL",
+      });
+    }
+    const flags =
+      addressSpaceBytes === undefined
+        ? options.ulimitFlags
+        : withAddressSpace(options.ulimitFlags, addressSpaceBytes);
+    const inner = withUlimits(flags, request.argv);
     const jailOptions: JailCommandOptions = {
       cwd,
       workspaceRoot: options.workspaceRoot,

@@ -79,6 +79,18 @@ export function withUlimits(flags: readonly string[], argv: readonly string[]): 
   return ["/bin/sh", "-c", `${limits}exec "$@"`, "sh", ...argv];
 }
 
+/**
+ * The ulimit flags with the address-space limit (`-v`, in KiB) raised to `bytes` when it is
+ * lower; flags without one (no memory limit) are returned as they are.
+ */
+export function withAddressSpace(flags: readonly string[], bytes: number): string[] {
+  const kib = Math.ceil(bytes / 1024);
+  return flags.map((flag) => {
+    const match = /^-v (\d+)$/.exec(flag);
+    return match && Number(match[1]) < kib ? `-v ${kib}` : flag;
+  });
+}
+
 /** Whether `pid` still runs (not gone, not a zombie waiting to be reaped). */
 export function isRunning(pid: number): boolean {
   try {

@@ -35,6 +35,12 @@ export interface HarnessRecipe {
   apiShape: HarnessApiShape;
   /** The CLI (or its launcher) is a Node program: the host's node is mounted into the sandbox. */
   needsNode: boolean;
+  /**
+   * Address space its runtime reserves up front, in bytes, when that exceeds what the sandbox's
+   * per-process limit (RLIMIT_AS, its `memoryBytes`) allows: the CLI runs with the limit raised to
+   * this (the sandbox's memory bound still holds). Null when the default limit does.
+   */
+  addressSpaceBytes: number | null;
   /** What keeps it from running offline here, if anything (a licence prompt, a login, a network call). */
   blocked: string | null;
   render(input: HarnessRecipeInput): RenderedHarnessRecipe;

@@ -78,8 +78,14 @@ describe("harness recipes", () => {
     expect(launch.argv).toEqual([`${BIN_DIR}/opencode`, "run", RUN.instruction]);
     expect(launch.env).toMatchObject({
       OPENCODE_DISABLE_MODELS_FETCH: "1",
+      GIGACAGE_ENABLED: "0",
       XDG_CONFIG_HOME: "/workspace/.raas-harness/home/.config",
     });
+    // Its runtime reserves more address space than the sandbox's RLIMIT_AS: raised for it alone.
+    expect(launch.addressSpaceBytes).toBe(16 * 1024 ** 3);
+    for (const other of ["qwen-code", "claude-code", "codex"] as const) {
+      expect(recipeLaunch(HARNESS_RECIPES[other], RUN)).not.toHaveProperty("addressSpaceBytes");
+    }
     const config = JSON.parse(launch.files["home/.config/opencode/opencode.json"] ?? "{}");
     expect(config.provider.raas.options.baseURL).toBe(`${GATEWAY}/v1`);
     expect(config.permission.bash).toBe("allow");

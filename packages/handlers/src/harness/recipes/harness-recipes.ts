@@ -18,6 +18,7 @@ const QWEN_CODE: HarnessRecipe = {
   bin: "qwen",
   apiShape: "chat",
   needsNode: true,
+  addressSpaceBytes: null,
   blocked: null,
   render: (input) => ({
     argv: [binOf(input, "qwen"), "-p", input.instruction, "--yolo"],
@@ -50,6 +51,7 @@ const CLAUDE_CODE: HarnessRecipe = {
   bin: "claude",
   apiShape: "messages",
   needsNode: false,
+  addressSpaceBytes: null,
   blocked: null,
   render: (input) => ({
     argv: [
@@ -84,6 +86,7 @@ const CODEX: HarnessRecipe = {
   bin: "codex",
   apiShape: "responses",
   needsNode: true,
+  addressSpaceBytes: null,
   blocked: null,
   render: (input) => ({
     argv: [
@@ -127,11 +130,19 @@ const OPENCODE: HarnessRecipe = {
   bin: "opencode",
   apiShape: "chat",
   needsNode: false,
-  blocked:
-    "unreliable in a sandbox: its Bun runtime reserves ~70 GiB of address space, and under the sandbox's per-process RLIMIT_AS (memoryBytes, 4 GiB by default) JavaScriptCore aborts with MemoryExhaustion in about one run in four (right after its title call); it runs when it does not",
+  // Bun's JavaScriptCore reserves its heaps up front: ~71 GiB of address space, ~6.7 GiB with the
+  // gigacage off (a 4 GiB structure heap, 1 GiB of JIT, its allocator's arenas). Under a 4 GiB
+  // RLIMIT_AS it crashed (SIGILL, "Illegal instruction") in 3 of 8 runs; with 16 GiB in 8 of 8 none.
+  addressSpaceBytes: 16 * 1024 ** 3,
+  blocked: null,
   render: (input) => ({
     argv: [binOf(input, "opencode"), "run", input.instruction],
-    env: { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" },
+    env: {
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      // JavaScriptCore's gigacage alone reserves ~64 GiB of address space.
+      GIGACAGE_ENABLED: "0",
+    },
     homeFiles: {
       ".config/opencode/opencode.json": json({
         model: `raas/${MODEL}`,

@@ -19,6 +19,8 @@ export interface HarnessLaunch {
   env: Record<string, string>;
   /** Files by path relative to the harness directory. */
   files: Record<string, string>;
+  /** The harness's address-space limit, raised above the sandbox's (a recipe's `addressSpaceBytes`). */
+  addressSpaceBytes?: number;
 }
 
 /** The read-only binds a recipe's sandbox needs: the installed package, and node when it runs on it. */
@@ -65,5 +67,6 @@ export function recipeLaunch(
       ...(recipe.needsNode && { NODE_OPTIONS: "--disable-wasm-trap-handler" }),
     },
     files,
+    ...(recipe.addressSpaceBytes !== null && { addressSpaceBytes: recipe.addressSpaceBytes }),
   };
 }
