@@ -1,1 +1,2 @@
+export { buildTestImages, type TestImageRecipe, type TestImages } from "./test-images";
 export { TmpfsDisk } from "./tmpfs-disk";

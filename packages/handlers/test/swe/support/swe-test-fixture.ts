@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BubblewrapRuntime, findExecutable } from "@raas/sandbox";
+import { BubblewrapRuntime, type BubblewrapRuntimeOptions, findExecutable } from "@raas/sandbox";
 import { parseSweJsonl, type TSweInstance } from "../../../src/swe/swe-instance.schema";
 
 const SEARCH_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -47,10 +47,13 @@ function requireTools(): string {
 }
 
 /** A bubblewrap runtime over a fresh base directory; `dispose` closes everything and removes it. */
-export function createSweTestRuntime(): { runtime: BubblewrapRuntime; dispose: () => Promise<void> } {
+export function createSweTestRuntime(options: Pick<BubblewrapRuntimeOptions, "imageCache"> = {}): {
+  runtime: BubblewrapRuntime;
+  dispose: () => Promise<void>;
+} {
   const bwrapPath = requireTools();
   const baseDir = mkdtempSync(join(tmpdir(), "raas-swe-test-"));
-  const runtime = new BubblewrapRuntime({ bwrapPath, baseDir, warn: () => {} });
+  const runtime = new BubblewrapRuntime({ ...options, bwrapPath, baseDir, warn: () => {} });
   return {
     runtime,
     dispose: async () => {
