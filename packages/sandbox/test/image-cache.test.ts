@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -121,6 +121,26 @@ describe("image cache", () => {
     expect(existsSync(join(again.rootfs, "usr/bin/python3"))).toBe(true);
     await again.release();
   });
+
+  it("tells a file's format and content again when it changes under the same path", async () => {
+    const dir = freshDir();
+    const cache = new ImageCache({ dir });
+    const path = join(dir, "image");
+    copyFileSync(images.sif, path);
+    const asSif = await cache.acquire(path);
+    await asSif.release();
+    const again = await cache.acquire(path);
+    await again.release();
+    expect(again).toMatchObject({ key: asSif.key, isHit: true });
+    // Rewritten in place (same inode): now an OCI archive, which gets its own entry.
+    copyFileSync(images.ociArchive, path);
+    const asOci = await cache.acquire(path);
+    await asOci.release();
+    expect(asSif.key).toMatch(/^sif-/);
+    expect(asOci).toMatchObject({ key: expect.stringMatching(/^oci-/), isHit: false });
+    expect(existsSync(join(asOci.rootfs, "usr/bin/python3"))).toBe(true);
+    expect(cache.stats.unpacks).toBe(2);
+  }, 120_000);
 
   it("evicts the least recently used unreferenced image over its cap, never one in use", async () => {
     const dir = freshDir();

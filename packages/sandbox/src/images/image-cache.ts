@@ -61,6 +61,14 @@ interface EntryMarker {
   unpackMs: number;
 }
 
+type PackedSource = Exclude<ImageSource, { kind: "rootfs-dir" }>;
+
+/** Identity and version of a file: device, inode, size and mtime; undefined when it is gone. */
+async function stampOf(path: string): Promise<string | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  return info && `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+}
+
 const MARKER = "entry.json";
 const LAST_USED = "last-used";
 const DEFAULT_CAP_BYTES = 20 * 1024 ** 3;
@@ -86,7 +94,11 @@ export class ImageCache {
   readonly dir: string;
   readonly capBytes: number;
   readonly #stats: ImageCacheStats = { hits: 0, unpacks: 0, evictions: 0 };
-  readonly #keys = new Map<string, { stamp: string; key: string }>();
+  /** Each packed reference's source and key, with the stamp of the file they were read from. */
+  readonly #resolved = new Map<
+    string,
+    { stampPath: string; stamp: string; source: PackedSource; key: string }
+  >();
   readonly #identity = processIdentity(process.pid) ?? String(process.pid);
 
   constructor(options: ImageCacheOptions) {
@@ -100,11 +112,11 @@ export class ImageCache {
 
   /** The root filesystem of `reference` (a directory, OCI layout or archive, or SIF file), unpacked once. */
   async acquire(reference: string): Promise<ImageLease> {
-    const source = await resolveImageSource(reference);
-    if (source.kind === "rootfs-dir") {
-      return { rootfs: source.path, key: undefined, isHit: true, release: () => Promise.resolve() };
+    const resolved = await this.#resolve(reference);
+    if ("rootfsDir" in resolved) {
+      return { rootfs: resolved.rootfsDir, key: undefined, isHit: true, release: () => Promise.resolve() };
     }
-    const key = await this.#keyOf(reference, source);
+    const { source, key } = resolved;
     for (const sub of ["entries", "tmp", "locks", `refs/${key}`]) {
       await mkdir(join(this.dir, sub), { recursive: true, mode: 0o755 });
     }
@@ -116,22 +128,27 @@ export class ImageCache {
     return lease;
   }
 
-  /** Content key of `source`, recomputed only when its file (or OCI index) changed. */
-  async #keyOf(reference: string, source: Exclude<ImageSource, { kind: "rootfs-dir" }>): Promise<string> {
-    const info = await stat(source.kind === "oci-layout" ? join(source.path, "index.json") : source.path);
-    const stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
-    const known = this.#keys.get(reference);
-    if (known?.stamp === stamp) return known.key;
+  /**
+   * What `reference` names and its content key, read once per file: a later acquire of an
+   * unchanged file (or OCI index) only stats it, instead of telling its format again (an archive
+   * listed with tar, a SIF's descriptors read) on every sandbox create.
+   */
+  async #resolve(reference: string): Promise<{ rootfsDir: string } | { source: PackedSource; key: string }> {
+    const known = this.#resolved.get(reference);
+    if (known && (await stampOf(known.stampPath)) === known.stamp) return known;
+    const source = await resolveImageSource(reference);
+    if (source.kind === "rootfs-dir") return { rootfsDir: source.path };
+    const stampPath = source.kind === "oci-layout" ? join(source.path, "index.json") : source.path;
+    const stamp = await stampOf(stampPath);
     const key = await imageContentKey(source);
-    this.#keys.set(reference, { stamp, key });
-    return key;
+    // Remembered only when the file stayed as it was while it was read.
+    if (stamp !== undefined && (await stampOf(stampPath)) === stamp) {
+      this.#resolved.set(reference, { stampPath, stamp, source, key });
+    }
+    return { source, key };
   }
 
-  async #ensure(
-    reference: string,
-    key: string,
-    source: Exclude<ImageSource, { kind: "rootfs-dir" }>,
-  ): Promise<ImageLease> {
+  async #ensure(reference: string, key: string, source: PackedSource): Promise<ImageLease> {
     const lock = await acquireFileLock(join(this.dir, "locks", `${key}.lock`), { wait: true });
     if (!lock) throw new Error(`could not lock image cache entry ${key}`);
     try {
@@ -173,12 +190,7 @@ export class ImageCache {
   }
 
   /** Unpacks into a fresh temporary entry and renames it into place; the key's lock is held. */
-  async #unpack(
-    reference: string,
-    key: string,
-    source: Exclude<ImageSource, { kind: "rootfs-dir" }>,
-    entryDir: string,
-  ): Promise<number> {
+  async #unpack(reference: string, key: string, source: PackedSource, entryDir: string): Promise<number> {
     // Whatever is there without a valid marker, and any temporary entry of this key, is left
     // over from a process that died while holding this lock: never used, removed.
     await this.#discard(entryDir);
@@ -233,15 +245,19 @@ export class ImageCache {
   }
 
   async #evictOverCap(): Promise<void> {
-    const usage: CacheEntryUsage[] = [];
+    const sizes: Array<{ key: string; sizeBytes: number }> = [];
     for (const key of await readdir(join(this.dir, "entries"))) {
-      const entryDir = join(this.dir, "entries", key);
-      const marker = await readMarker(entryDir);
-      if (!marker) continue;
-      const lastUsed = await stat(join(entryDir, LAST_USED)).catch(() => undefined);
+      const marker = await readMarker(join(this.dir, "entries", key));
+      if (marker) sizes.push({ key, sizeBytes: marker.sizeBytes });
+    }
+    // Within the cap nothing is evicted: no lease of any entry needs checking on this create.
+    if (sizes.reduce((sum, entry) => sum + entry.sizeBytes, 0) <= this.capBytes) return;
+    const usage: CacheEntryUsage[] = [];
+    for (const { key, sizeBytes } of sizes) {
+      const lastUsed = await stat(join(this.dir, "entries", key, LAST_USED)).catch(() => undefined);
       usage.push({
         key,
-        sizeBytes: marker.sizeBytes,
+        sizeBytes,
         lastUsedMs: lastUsed?.mtimeMs ?? 0,
         isReferenced: await this.#isReferenced(key),
       });
