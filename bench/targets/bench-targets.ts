@@ -152,6 +152,13 @@ export const BENCH_TARGETS: readonly BenchTargets[] = [
     ],
   },
   {
+    bench: "images",
+    // create→ready on the slowest cached image format over the host image's, interleaved in one
+    // run. The first use of each format (unpacking) is reported, not judged.
+    shortArgs: ["--creates", "10"],
+    targets: [{ key: "cachedCreateReadyRatio", op: "<=", value: 1.5, issue: 36 }],
+  },
+  {
     bench: "chaos",
     shortArgs: ["--quick"],
     isSlow: true,
