@@ -16,7 +16,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BubblewrapRuntime, findExecutable, ImageCache } from "@raas/sandbox";
-import { buildTestImages } from "../packages/sandbox/test/support/test-images";
+import { buildTestImages } from "@raas/sandbox/testing";
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
 import { median, percentile } from "./stats";
 import { targetOf } from "./targets/bench-targets";
