@@ -12,11 +12,11 @@
 // Per arm: model calls per task, the gateway's own time per call (p50 of each call record's
 // `overheadMs`: what the gateway spent besides the routed pool's generation — render, tokenize,
 // parse, answer — measured in the server; none for the built-in loop, which calls the pool
-// directly), prompt tokens per call, the certified share (jobs, and sampled tokens, whose calls are
-// one token-exact chain; for the built-in loop, whether each turn's prompt repeats the turn before
-// it, as recorded), the split-chain rate (jobs whose certificate has a split chain: the CLI
+// directly), prompt tokens per call, the certified share (jobs, and sampled tokens, whose chains are
+// all token-exact, no split; for the built-in loop, whether each turn's prompt repeats the turn
+// before it, as recorded), the split-chain rate (jobs whose certificate has a split chain: the CLI
 // rewrote its history or did not send an answer back as sampled), split chains and all chains per
-// task (a title call or a sub-agent is a chain of its own, certified but not one chain), and
+// task (a title call or a sub-agent is an exact chain of its own), and
 // wall time per task (INIT + RUN + EVAL inside the stages, p50) and of RUN alone. The example
 // harness (`packages/handlers/data/harness/swe_agent.py`, through the gateway, scripted policy) is
 // a row too unless `--no-example`: the gateway's figures with a harness that keeps its history.

@@ -66,7 +66,7 @@ export async function startHarnessBenchRig(options: {
         gatewayOverheadMs: call.overheadMs,
       })),
       chains: {
-        isOneCertifiedChain: certificate.isCertified && certificate.chainCount === 1,
+        isCertified: certificate.isCertified,
         chainCount: certificate.chainCount,
         splitChains: certificate.breaks.length,
         breakRegions: certificate.breaks.map((at) => at.region),
@@ -85,7 +85,7 @@ export async function startHarnessBenchRig(options: {
         gatewayOverheadMs: null,
       })),
       chains: {
-        isOneCertifiedChain: chainCount === 1,
+        isCertified: chainCount === 1,
         chainCount,
         splitChains: Math.max(0, chainCount - 1),
         breakRegions: [],

@@ -18,7 +18,7 @@ function task(overrides: Partial<TaskSample>): TaskSample {
       { promptTokens: 100, sampledTokens: 10, gatewayOverheadMs: 1 },
       { promptTokens: 300, sampledTokens: 30, gatewayOverheadMs: 3 },
     ],
-    chains: { isOneCertifiedChain: true, chainCount: 1, splitChains: 0, breakRegions: [] },
+    chains: { isCertified: true, chainCount: 1, splitChains: 0, breakRegions: [] },
     ...overrides,
   };
 }
@@ -59,7 +59,7 @@ describe("summarizeArm", () => {
       runMs: 5_000,
       calls: [{ promptTokens: 200, sampledTokens: 60, gatewayOverheadMs: 2 }],
       chains: {
-        isOneCertifiedChain: false,
+        isCertified: false,
         chainCount: 3,
         splitChains: 2,
         breakRegions: ["response", "response"],

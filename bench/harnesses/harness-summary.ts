@@ -16,8 +16,11 @@ export interface CallSample {
 
 /** How a task's calls chained into training streams. */
 export interface ChainSample {
-  /** True when the task's calls form one token-exact chain (the trace a trainer wants). */
-  isOneCertifiedChain: boolean;
+  /**
+   * True when every chain the task's calls form is token-exact (no split): traces a trainer can use
+   * as they are. A CLI's side conversation (opencode's title call) is an exact chain of its own.
+   */
+  isCertified: boolean;
   /** Chains the calls form: 1, plus one per split, fork or conversation of its own (a title call, a sub-agent). */
   chainCount: number;
   /** Chains that start where another broke (the harness rewrote its history or re-rendered an answer). */
@@ -69,7 +72,7 @@ export function summarizeArm(name: string, samples: readonly TaskSample[]): Benc
     call.gatewayOverheadMs === null ? [] : [call.gatewayOverheadMs],
   );
   const sampledOf = (sample: TaskSample) => sum(sample.calls.map((call) => call.sampledTokens));
-  const certified = done.filter((sample) => sample.chains.isOneCertifiedChain);
+  const certified = done.filter((sample) => sample.chains.isCertified);
   const sampledTokens = sum(done.map(sampledOf));
   return {
     name,
