@@ -361,4 +361,25 @@ describe("server env", () => {
       ),
     ).toContain("RAAS_SANDBOX_WORKSPACE_BYTES: only the bubblewrap runtime bounds the workspace");
   });
+
+  it("passes the image cache's directory and size cap to the sandbox runtime, bubblewrap only", async () => {
+    expect(
+      configFromEnv(parseServerEnv({ RAAS_IMAGE_CACHE_DIR: "/var/cache/raas-images" })).sandbox?.imageCache,
+    ).toEqual({ dir: "/var/cache/raas-images" });
+    expect(
+      configFromEnv(parseServerEnv({ RAAS_IMAGE_CACHE_MAX_BYTES: "10737418240" })).sandbox?.imageCache,
+    ).toEqual({ maxBytes: 10_737_418_240 });
+    // Unset: the runtime's default cache.
+    expect(configFromEnv(parseServerEnv({})).sandbox?.imageCache).toBeUndefined();
+    const bad = await envErrorOf(() =>
+      parseServerEnv({ RAAS_IMAGE_CACHE_DIR: "cache/images", RAAS_IMAGE_CACHE_MAX_BYTES: "0" }),
+    );
+    expect(bad).toContain('RAAS_IMAGE_CACHE_DIR: expected an absolute path (got "cache/images")');
+    expect(bad).toContain('RAAS_IMAGE_CACHE_MAX_BYTES: expected at least 1 (got "0")');
+    expect(
+      await envErrorOf(() =>
+        parseServerEnv({ RAAS_SANDBOX_RUNTIME: "local", RAAS_IMAGE_CACHE_DIR: "/images" }),
+      ),
+    ).toContain("RAAS_IMAGE_CACHE_DIR: only the bubblewrap runtime unpacks images into the cache");
+  });
 });

@@ -1,5 +1,5 @@
 import type { EngineLogger, SandboxLimits, SandboxRuntime } from "@raas/engine";
-import { createSandboxRuntime, findExecutable } from "@raas/sandbox";
+import { createSandboxRuntime, DEFAULT_IMAGE_CACHE_DIR, findExecutable, ImageCache } from "@raas/sandbox";
 
 /** Sandbox runtime of the agent handlers. */
 export interface SandboxConfig {
@@ -25,6 +25,12 @@ export interface SandboxConfig {
    * Default `"auto"`.
    */
   warmPoolSize?: number | "auto";
+  /**
+   * Where bubblewrap unpacks the OCI and SIF images sandboxes name (`dir`, default
+   * `DEFAULT_IMAGE_CACHE_DIR`), shared by every process given the same directory, and how many
+   * bytes of them it keeps (`maxBytes`, default the image cache's 20 GiB). Bubblewrap only.
+   */
+  imageCache?: { dir?: string; maxBytes?: number };
 }
 
 const SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -79,6 +85,12 @@ export function composeSandboxRuntime(
       `sandbox runtime ${kind} does not bound the workspace size; only bubblewrap enforces workspaceSizeBytes`,
     );
   }
+  if (config.imageCache !== undefined && kind !== "bubblewrap") {
+    logger.warn(
+      { runtime: kind, imageCache: config.imageCache },
+      `sandbox runtime ${kind} does not use the image cache; only bubblewrap unpacks images into it`,
+    );
+  }
   const warmPoolSize = config.warmPoolSize ?? "auto";
   const runtime = createSandboxRuntime({
     kind,
@@ -87,6 +99,14 @@ export function composeSandboxRuntime(
     ...(options.hostId !== undefined ? { hostId: options.hostId } : {}),
     ...(config.defaultLimits ? { defaultLimits: config.defaultLimits } : {}),
     ...(config.workspaceSizeBytes !== undefined ? { workspaceSizeBytes: config.workspaceSizeBytes } : {}),
+    ...(kind === "bubblewrap" && config.imageCache !== undefined
+      ? {
+          imageCache: new ImageCache({
+            dir: config.imageCache.dir ?? DEFAULT_IMAGE_CACHE_DIR,
+            ...(config.imageCache.maxBytes !== undefined && { capBytes: config.imageCache.maxBytes }),
+          }),
+        }
+      : {}),
     warmPoolSize,
     warn: (message) => logger.warn({ runtime: kind }, message),
   });

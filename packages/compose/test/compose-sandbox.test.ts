@@ -1,9 +1,10 @@
 // The sandbox runtime a server or worker builds from its config: a warm pool fills on its own.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Sandbox } from "@raas/engine";
 import type { BubblewrapRuntime } from "@raas/sandbox";
+import { buildTestImages } from "@raas/sandbox/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { composeSandboxRuntime } from "../src/compose-sandbox";
 import { createRaasLogger } from "../src/logger";
@@ -61,4 +62,28 @@ describe("composeSandboxRuntime (bubblewrap)", () => {
     expect(off.warmPool).toBeUndefined();
     await off.closeAll();
   });
+
+  it("with imageCache, unpacks the images sandboxes name into that directory, once for many sandboxes", async () => {
+    const { sif } = await buildTestImages();
+    const dir = join(baseDir, "image-cache");
+    // The sandboxes' uid must reach the unpacked root.
+    chmodSync(baseDir, 0o755);
+    const runtime = composeSandboxRuntime(
+      { runtime: "bubblewrap", baseDir, warmPoolSize: 0, imageCache: { dir, maxBytes: 4 * 1024 ** 3 } },
+      createRaasLogger("silent"),
+    ) as BubblewrapRuntime;
+    try {
+      const [first, second] = await Promise.all([
+        runtime.create({ jobId: "a", image: sif }),
+        runtime.create({ jobId: "b", image: sif }),
+      ]);
+      for (const sandbox of [first, second]) {
+        const version = await sandbox.exec(["python3", "--version"], { timeoutMs: 30_000 });
+        expect(version.stdout).toMatch(/^Python 3\.13\./);
+      }
+      expect(readdirSync(join(dir, "entries")).filter((name) => name.startsWith("sif-"))).toHaveLength(1);
+    } finally {
+      await runtime.closeAll();
+    }
+  }, 600_000);
 });

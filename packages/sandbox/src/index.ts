@@ -9,7 +9,11 @@ export { isProcessAlive, processIdentity } from "./host/process-tree";
 export { ImageCache } from "./images/image-cache";
 export { ApptainerRuntime } from "./runtimes/apptainer-runtime";
 
-export { BubblewrapRuntime, type BubblewrapRuntimeOptions } from "./runtimes/bubblewrap-runtime";
+export {
+  BubblewrapRuntime,
+  type BubblewrapRuntimeOptions,
+  DEFAULT_IMAGE_CACHE_DIR,
+} from "./runtimes/bubblewrap-runtime";
 export { createSandboxRuntime } from "./runtimes/create-sandbox-runtime";
 export { findExecutable } from "./runtimes/find-executable";
 export { LOCAL_RUNTIME_WARNING, LocalRuntime } from "./runtimes/local-runtime";

@@ -69,6 +69,12 @@ export function rolloutHostConfigFromEnv(env: TRolloutHostEnv, files: HostEnvFil
         workspaceSizeBytes: env.RAAS_SANDBOX_WORKSPACE_BYTES,
       }),
       ...(env.RAAS_SANDBOX_WARM_POOL !== undefined && { warmPoolSize: env.RAAS_SANDBOX_WARM_POOL }),
+      ...((env.RAAS_IMAGE_CACHE_DIR !== undefined || env.RAAS_IMAGE_CACHE_MAX_BYTES !== undefined) && {
+        imageCache: {
+          ...(env.RAAS_IMAGE_CACHE_DIR !== undefined && { dir: env.RAAS_IMAGE_CACHE_DIR }),
+          ...(env.RAAS_IMAGE_CACHE_MAX_BYTES !== undefined && { maxBytes: env.RAAS_IMAGE_CACHE_MAX_BYTES }),
+        },
+      }),
     },
     agentHandlers: {
       ...(env.RAAS_HARNESS_CACHE !== undefined && { harnessCacheDir: env.RAAS_HARNESS_CACHE }),

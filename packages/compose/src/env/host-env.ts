@@ -128,7 +128,8 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
    * Per-instance environment image of the `swe` handler's sandboxes: an absolute path with
    * `{instance_id}`, `{repo}` (`owner__name`), `{owner}`, `{name}`, `{version}`, e.g.
    * `/images/swe/{repo}__{version}.sif`; several `:`-separated are tried in order. An instance
-   * whose image does not exist fails as `eval`; a spec's `image` wins. Needs RAAS_SWE_REPOS_DIR.
+   * whose image does not exist fails as `eval`; a spec's `image` wins. Under bubblewrap an OCI or SIF
+   * image is unpacked once into RAAS_IMAGE_CACHE_DIR. Needs RAAS_SWE_REPOS_DIR.
    * Default none (the runtime's image).
    */
   RAAS_SWE_IMAGE_PATTERN: ZImagePatterns,
@@ -164,6 +165,20 @@ export const ROLLOUT_HOST_ENV_SHAPE = {
   RAAS_SANDBOX_DIR: ZOptionalText.pipe(
     z.string().startsWith("/", { error: "expected an absolute path" }).optional(),
   ),
+  /**
+   * Host directory where the bubblewrap runtime unpacks the images sandboxes name (an OCI layout
+   * or archive, a docker save archive, a SIF — e.g. through RAAS_SWE_IMAGE_PATTERN), keyed by
+   * content and shared by every process given the same directory; an absolute path the
+   * sandboxes' uid can search. Default `<tmpdir>/raas-image-cache`.
+   */
+  RAAS_IMAGE_CACHE_DIR: ZOptionalText.pipe(
+    z.string().startsWith("/", { error: "expected an absolute path" }).optional(),
+  ),
+  /**
+   * Bytes of unpacked images kept in RAAS_IMAGE_CACHE_DIR; beyond it the least recently used ones
+   * no sandbox holds are removed. Default 21474836480 (20 GiB, the image cache's).
+   */
+  RAAS_IMAGE_CACHE_MAX_BYTES: ZPositiveInt(2 ** 50).optional(),
   /** Where the sandbox runtime looks for bwrap/apptainer/prlimit. Default the usual system directories. */
   PATH: z.string().default("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -191,6 +206,13 @@ export function rolloutHostConflicts(env: TRolloutHostEnv): string[] {
     conflicts.push(
       `RAAS_SANDBOX_WORKSPACE_BYTES: only the bubblewrap runtime bounds the workspace (RAAS_SANDBOX_RUNTIME is ${env.RAAS_SANDBOX_RUNTIME})`,
     );
+  }
+  for (const key of ["RAAS_IMAGE_CACHE_DIR", "RAAS_IMAGE_CACHE_MAX_BYTES"] as const) {
+    if (env[key] !== undefined && env.RAAS_SANDBOX_RUNTIME !== "bubblewrap") {
+      conflicts.push(
+        `${key}: only the bubblewrap runtime unpacks images into the cache (RAAS_SANDBOX_RUNTIME is ${env.RAAS_SANDBOX_RUNTIME})`,
+      );
+    }
   }
   if (env.RAAS_QUEUE !== undefined && env.DATABASE_URL === undefined) {
     conflicts.push(

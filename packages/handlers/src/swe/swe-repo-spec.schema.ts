@@ -51,8 +51,12 @@ export const ZSweRepoSpec = z
     image: z
       .string()
       .min(1)
+      // Resolved on the host that starts the sandbox (perhaps a worker): only the form is known at submit.
+      .startsWith("/", { error: "expected an absolute path on the sandbox hosts" })
       .optional()
-      .describe("Image (rootfs directory or SIF) of the sandboxes; wins over the server's image pattern."),
+      .describe(
+        "Image of the sandboxes, an absolute path: a rootfs directory, an OCI layout (`path[:tag]`), an OCI or docker save archive, or a SIF; wins over the server's image pattern. One that is missing or of no known format fails the job's `sandbox` stage, naming it.",
+      ),
   })
   .strict();
 export type TSweRepoSpec = z.infer<typeof ZSweRepoSpec>;

@@ -47,6 +47,10 @@ describe("SWE repo specs", () => {
     writeFileSync(bad, JSON.stringify({ "acme/widgets": { setupCommand: ["x"] } }));
     await expect(loadSweRepoSpecs(bad)).rejects.toThrow(/bad\.json: acme\/widgets: .*setupCommand/);
     expect(() => parseSweRepoSpecs({ widgets: {} })).toThrow(/owner\/name/);
+    // Images resolve on the sandbox hosts; a relative path would depend on their working directory.
+    expect(() => parseSweRepoSpecs({ "acme/widgets": { image: "images/widgets.sif" } })).toThrow(
+      /acme\/widgets\.image: expected an absolute path/,
+    );
     await expect(loadSweRepoSpecs(join(dir, "missing.json"))).rejects.toThrow(/not a readable JSON file/);
   });
 });

@@ -79,10 +79,13 @@ export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
    * Where `spec.image` references (an OCI layout or archive, a docker save archive, a SIF file)
    * are unpacked, shared by every runtime and process of the host that is given the same
    * directory. A root filesystem directory is used in place. Default an {@link ImageCache} in
-   * `<os.tmpdir()>/raas-image-cache` with its default cap.
+   * {@link DEFAULT_IMAGE_CACHE_DIR} with its default cap.
    */
   imageCache?: ImageCache;
 }
+
+/** Where images are unpacked when no `imageCache` is given: `<os.tmpdir()>/raas-image-cache`. */
+export const DEFAULT_IMAGE_CACHE_DIR = join(tmpdir(), "raas-image-cache");
 
 /** Memory the execution server and shell need on top of the tools' own limit, in bytes. */
 const CGROUP_MEMORY_HEADROOM_BYTES = SANDBOX_MEMORY_HEADROOM_BYTES;
@@ -177,7 +180,7 @@ export class BubblewrapRuntime extends BaseRuntime {
   /** The image unpacked (or found) in the cache; refused at once when it lacks the server's tools. */
   protected override async leaseImage(spec: SandboxSpec): Promise<ImageLeaseForSpec> {
     if (spec.image === undefined) return { spec, release: () => Promise.resolve() };
-    this.#imageCache ??= new ImageCache({ dir: join(tmpdir(), "raas-image-cache") });
+    this.#imageCache ??= new ImageCache({ dir: DEFAULT_IMAGE_CACHE_DIR });
     const lease = await this.#imageCache.acquire(spec.image);
     try {
       const maxProcesses = mergeLimits(this.options.defaultLimits, spec.limits).maxProcesses;

@@ -1,2 +1,2 @@
-export { buildTestImages, type TestImageRecipe, type TestImages } from "./test-images";
+export { buildTestImages, type TestImages } from "./test-images";
 export { TmpfsDisk } from "./tmpfs-disk";

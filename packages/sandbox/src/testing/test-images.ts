@@ -21,7 +21,7 @@ const BUILD_TOOLS: Record<string, string> = {
 };
 
 /** What goes into a test image beyond Debian trixie's `apt` variant. */
-export interface TestImageRecipe {
+interface TestImageRecipe {
   /** Debian packages installed with mmdebstrap. Default `["python3"]` (3.13, newer than the host's bookworm 3.11). */
   packages?: readonly string[];
   /** Files written into the root filesystem before packing, by path relative to `/`. Default none. */
