@@ -1,1 +1,2 @@
 export { codeUnittestForgeries, type Forgery, slugkitForgeries, tinystatsForgeries } from "./forgery-corpus";
+export { buildSweImageFixture, buildSweTestImages } from "./swe-image-fixture";

@@ -1,21 +1,17 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ImageCache } from "@raas/sandbox";
 import type { TestImages } from "@raas/sandbox/testing";
 import { failureOf } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSweData } from "../../data/swe/build-swe-data";
 import { evaluateSwePatch } from "../../src/swe/swe-evaluator";
-import { parseSweJsonl, type TSweInstance } from "../../src/swe/swe-instance.schema";
+import type { TSweInstance } from "../../src/swe/swe-instance.schema";
 import type { SweEvalOptions } from "../../src/swe/swe-options";
 import { type ClosableSweRepoSource, createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
+import { buildSweImageFixture, buildSweTestImages } from "../../src/testing/swe-image-fixture";
 import { createSweTestRuntime } from "./support/swe-test-fixture";
-import { buildSweTestImages } from "./support/swe-test-images";
 
-/** `raas-fixtures/chunky`: its gold patch needs Python 3.13 (`itertools.batched(strict=)`). */
-const IMAGE_SOURCES = fileURLToPath(new URL("./image-sources/", import.meta.url));
 const CHECKOUT_TEST = "test_checkout_version (tests.test_chunks.ChunksTest)";
 
 describe("SWE evaluation on per-repository images (bubblewrap, image cache)", () => {
@@ -31,10 +27,7 @@ describe("SWE evaluation on per-repository images (bubblewrap, image cache)", ()
     images = await buildSweTestImages();
     const data = join(scratch, "data");
     mkdirSync(data);
-    buildSweData(data, IMAGE_SOURCES);
-    [instance] = parseSweJsonl(readFileSync(join(data, "instances.jsonl"), "utf8"), "instances.jsonl") as [
-      TSweInstance,
-    ];
+    instance = buildSweImageFixture(data);
     repoSource = createBundleDirRepoSource({ dir: join(data, "bundles") });
   }, 600_000);
   afterAll(async () => {

@@ -1,6 +1,25 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { buildTestImages, type TestImages } from "@raas/sandbox/testing";
+import { buildSweData } from "../../data/swe/build-swe-data";
+import { parseSweJsonl, type TSweInstance } from "../swe/swe-instance.schema";
 
-/** The package of the image-fixture repository (`test/swe/image-sources/chunky`). */
+/**
+ * `raas-fixtures/chunky` (`data/swe/image-sources/`): its gold patch needs Python 3.13
+ * (`itertools.batched(strict=)`), newer than the host's, so it resolves only in an image.
+ */
+const IMAGE_SOURCES = fileURLToPath(new URL("../../data/swe/image-sources/", import.meta.url));
+
+/** Builds the image fixture's bundle into `<outDir>/bundles`; returns its one instance. */
+export function buildSweImageFixture(outDir: string): TSweInstance {
+  buildSweData(outDir, IMAGE_SOURCES);
+  const [instance] = parseSweJsonl(readFileSync(join(outDir, "instances.jsonl"), "utf8"), "instances.jsonl");
+  if (!instance) throw new Error(`no instance built from ${IMAGE_SOURCES}`);
+  return instance;
+}
+
+/** The package of the image-fixture repository. */
 const FIXTURE_PACKAGE = "chunky";
 
 /**
