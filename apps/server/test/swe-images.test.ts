@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { TSweInstance } from "@raas/handlers";
 import { buildSweImageFixture, buildSweTestImages } from "@raas/handlers/testing";
 import type { TestImages } from "@raas/sandbox/testing";
+import { type RunningSimulator, startSimulator, swePatchScript } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config-from-env";
 import { parseServerEnv } from "../src/env";
@@ -19,12 +20,23 @@ describe("swe jobs on images from RAAS_SWE_IMAGE_PATTERN and the job's spec (bub
   const dir = mkdtempSync(join(tmpdir(), "raas-server-swe-images-"));
   chmodSync(dir, 0o755);
   let running: RunningServer;
+  let simulator: RunningSimulator;
   let images: TestImages;
   let instance: TSweInstance;
 
   beforeAll(async () => {
     images = await buildSweTestImages();
     instance = buildSweImageFixture(join(dir, "data"));
+    // The agent first asks which Python its sandbox has, then applies the gold patch and submits.
+    const solve = swePatchScript(instance);
+    const version = { toolCalls: [{ name: "bash", arguments: { command: "python3 --version" } }] };
+    simulator = await startSimulator({
+      policy: {
+        kind: "scripted",
+        tasks: { [instance.instance_id]: { ...solve, steps: [version, ...solve.steps] } },
+      },
+      latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 },
+    });
     mkdirSync(join(dir, "images"));
     symlinkSync(images.sif, join(dir, "images", "raas-fixtures__chunky__1.2.sif"));
     const env = parseServerEnv({
@@ -32,6 +44,7 @@ describe("swe jobs on images from RAAS_SWE_IMAGE_PATTERN and the job's spec (bub
       RAAS_SWE_IMAGE_PATTERN: `${dir}/images/{repo}__{version}.sif`,
       RAAS_IMAGE_CACHE_DIR: join(dir, "cache"),
       RAAS_IMAGE_CACHE_MAX_BYTES: String(8 * 1024 ** 3),
+      RAAS_BACKENDS: simulator.url,
     });
     const fromEnv = configFromEnv(env, await loadServerEnvFiles(env));
     mkdirSync(join(dir, "sandboxes"));
@@ -39,12 +52,14 @@ describe("swe jobs on images from RAAS_SWE_IMAGE_PATTERN and the job's spec (bub
       port: 0,
       logLevel: "silent",
       auth: { adminToken: TOKEN },
+      ...(fromEnv.inference !== undefined ? { inference: fromEnv.inference } : {}),
       ...(fromEnv.agentHandlers !== undefined ? { agentHandlers: fromEnv.agentHandlers } : {}),
       sandbox: { ...fromEnv.sandbox, baseDir: join(dir, "sandboxes") },
     });
   }, 600_000);
   afterAll(async () => {
     await running?.close({ graceMs: 100 });
+    await simulator?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -84,6 +99,23 @@ describe("swe jobs on images from RAAS_SWE_IMAGE_PATTERN and the job's spec (bub
     expect(entries.filter((name) => name.startsWith("sif-"))).toHaveLength(1);
     expect(entries.filter((name) => name.startsWith("oci-"))).toHaveLength(1);
   }, 600_000);
+
+  it("runs the agent's sandbox on the image too: its python3 is 3.13 and its fix is rewarded 1", async () => {
+    const { job } = await running.engine.submitJob({
+      kind: "swe",
+      payload: { instance, agent: { maxTurns: 8 } },
+    });
+    const { jobs } = await running.engine.waitForJobs([job.id], { timeoutMs: 300_000 });
+    expect(jobs[0]?.failure).toBeNull();
+    expect(jobs[0]).toMatchObject({ status: "completed", reward: 1 });
+    const { toolCalls } = await running.engine.getTrajectory(job.id);
+    expect(toolCalls[0]).toMatchObject({ name: "bash", exitCode: 0 });
+    expect(toolCalls[0]?.output).toMatch(/^Python 3\.13\./);
+    // git (apply, diff) ran in the image as well.
+    expect(toolCalls.filter((call) => call.name === "bash").map((call) => call.exitCode)).toEqual([
+      0, 0, 0, 0,
+    ]);
+  }, 300_000);
 
   it("refuses a relative spec image at submit with a 400, and fails a missing one as sandbox, naming it", async () => {
     const response = await fetch(`${running.url}/api/v1/jobs`, {
