@@ -4,8 +4,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TSweInstance } from "@raas/handlers";
-import { buildSweImageFixture, buildSweTestImages } from "@raas/handlers/testing";
-import type { TestImages } from "@raas/sandbox/testing";
+import { buildSweImageFixture, SWE_TEST_IMAGE_RECIPE } from "@raas/handlers/testing";
+import { buildTestImages, type TestImages } from "@raas/sandbox/testing";
 import { type RunningSimulator, startSimulator, swePatchScript } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFromEnv } from "../src/config-from-env";
@@ -25,7 +25,7 @@ describe("swe jobs on images from RAAS_SWE_IMAGE_PATTERN and the job's spec (bub
   let instance: TSweInstance;
 
   beforeAll(async () => {
-    images = await buildSweTestImages();
+    images = await buildTestImages(SWE_TEST_IMAGE_RECIPE);
     instance = buildSweImageFixture(join(dir, "data"));
     // The agent first asks which Python its sandbox has, then applies the gold patch and submits.
     const solve = swePatchScript(instance);

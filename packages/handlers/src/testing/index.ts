@@ -1,2 +1,2 @@
 export { codeUnittestForgeries, type Forgery, slugkitForgeries, tinystatsForgeries } from "./forgery-corpus";
-export { buildSweImageFixture, buildSweTestImages } from "./swe-image-fixture";
+export { buildSweImageFixture, SWE_TEST_IMAGE_RECIPE } from "./swe-image-fixture";

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildTestImages, type TestImages } from "@raas/sandbox/testing";
 import { buildSweData } from "../../data/swe/build-swe-data";
 import { parseSweJsonl, type TSweInstance } from "../swe/swe-instance.schema";
 
@@ -36,13 +35,11 @@ def chunks(items, size, *, strict=False):
 `;
 
 /**
+ * The recipe (for `buildTestImages` of `@raas/sandbox/testing`) of the image the fixture runs on:
  * Debian trixie (Python 3.13) with what SWE evaluation runs in its sandbox (git, patch), and an
- * installed copy of the fixture's package in site-packages; built once per machine (see
- * `buildTestImages`).
+ * installed copy of the fixture's package in site-packages.
  */
-export function buildSweTestImages(): Promise<TestImages> {
-  return buildTestImages({
-    packages: ["python3", "git", "patch"],
-    files: { [`usr/lib/python3/dist-packages/${FIXTURE_PACKAGE}/__init__.py`]: INSTALLED_COPY },
-  });
-}
+export const SWE_TEST_IMAGE_RECIPE = {
+  packages: ["python3", "git", "patch"],
+  files: { [`usr/lib/python3/dist-packages/${FIXTURE_PACKAGE}/__init__.py`]: INSTALLED_COPY },
+};

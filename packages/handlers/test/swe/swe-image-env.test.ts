@@ -2,14 +2,14 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ImageCache } from "@raas/sandbox";
-import type { TestImages } from "@raas/sandbox/testing";
+import { buildTestImages, type TestImages } from "@raas/sandbox/testing";
 import { failureOf } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluateSwePatch } from "../../src/swe/swe-evaluator";
 import type { TSweInstance } from "../../src/swe/swe-instance.schema";
 import type { SweEvalOptions } from "../../src/swe/swe-options";
 import { type ClosableSweRepoSource, createBundleDirRepoSource } from "../../src/swe/swe-repo-source";
-import { buildSweImageFixture, buildSweTestImages } from "../../src/testing/swe-image-fixture";
+import { buildSweImageFixture, SWE_TEST_IMAGE_RECIPE } from "../../src/testing/swe-image-fixture";
 import { createSweTestRuntime } from "./support/swe-test-fixture";
 
 const CHECKOUT_TEST = "test_checkout_version (tests.test_chunks.ChunksTest)";
@@ -24,7 +24,7 @@ describe("SWE evaluation on per-repository images (bubblewrap, image cache)", ()
   let repoSource: ClosableSweRepoSource;
 
   beforeAll(async () => {
-    images = await buildSweTestImages();
+    images = await buildTestImages(SWE_TEST_IMAGE_RECIPE);
     const data = join(scratch, "data");
     mkdirSync(data);
     instance = buildSweImageFixture(data);

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { acquireFileLock } from "../images/file-lock";
@@ -140,7 +140,8 @@ export async function buildTestImages(recipe: TestImageRecipe = {}): Promise<Tes
         await run(command!, args, {
           cwd: work,
           maxBuffer: 64 * 1024 ** 2,
-          env: { ...process.env, PATH: SEARCH_PATH },
+          // Only what the build tools need (a library reads no env): system PATH, home, temp dir.
+          env: { PATH: SEARCH_PATH, HOME: homedir(), TMPDIR: tmpdir(), LC_ALL: "C.UTF-8" },
         });
       } catch (error) {
         const stderr = String((error as { stderr?: unknown }).stderr ?? error).trim();
