@@ -109,9 +109,19 @@ describe("npm start / npm test on a machine without bubblewrap", () => {
     symlinkSync(process.execPath, join(bin, "node"));
     symlinkSync("/usr/bin/npx", join(bin, "npx"));
     symlinkSync("/bin/sh", join(bin, "sh"));
-    // Only bubblewrap is missing: the infra tests' tools (which `npm test` installed) stay on PATH.
-    for (const tool of ["shellcheck", "systemd-analyze", "openssl"])
-      symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
+    // Only bubblewrap is missing: the infra and image tests' tools (which `npm test` installed)
+    // stay on PATH.
+    const kept = [
+      "shellcheck",
+      "systemd-analyze",
+      "openssl",
+      "mmdebstrap",
+      "umoci",
+      "skopeo",
+      "unsquashfs",
+      "siftool",
+    ];
+    for (const tool of kept) symlinkSync(`/usr/bin/${tool}`, join(bin, tool));
     const result = spawnSync(process.execPath, [TEST, "--passWithNoTests", "__raas_no_such_test__"], {
       cwd: ROOT,
       env: { ...bareEnv(bin), RAAS_NO_APT: "" },
