@@ -3,10 +3,10 @@
 // and their results over three turns, streaming and not, recorded as the same calls as chat
 // completions (one certified chain), errors in each shape's envelope, and the same conversation
 // through all three shapes giving identical token streams.
-import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../src/server";
+import type { RunningServer } from "../src/server";
 import { readAnthropicStream, readResponsesStream } from "./support/gateway-sse";
+import { type GatewayTestServer, startGatewayTestServer } from "./support/gateway-test-server";
 import { postJson } from "./support/http-calls";
 
 const TASK = "gw-formats-1";
@@ -36,29 +36,19 @@ const DESCRIPTION = "Run a shell command";
 type Json = any;
 
 describe("Anthropic Messages and OpenAI Responses on the gateway", () => {
+  let server: GatewayTestServer;
   let running: RunningServer;
-  let simulator: RunningSimulator;
 
   beforeAll(async () => {
-    simulator = await startSimulator({ policy, latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 } });
-    running = await startServer({
-      port: 0,
-      logLevel: "silent",
-      agentHandlers: false,
-      inference: { backends: [{ kind: "vllm" as const, baseUrl: simulator.url, modelName: null }] },
-    });
+    server = await startGatewayTestServer(policy);
+    running = server.running;
   }, 60_000);
 
   afterAll(async () => {
-    await running?.close({ graceMs: 0 });
-    await simulator?.close();
+    await server?.close();
   });
 
-  async function openJob() {
-    const { job } = await running.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
-    const session = running.gateway.openSession(job.id);
-    return { jobId: job.id, root: `${running.url}/gateway/${session.token}` };
-  }
+  const openJob = () => server.openJob();
 
   async function expectOneCertifiedChain(jobId: string) {
     const traces = await running.gateway.buildTraces(jobId);

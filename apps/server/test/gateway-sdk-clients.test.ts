@@ -5,10 +5,10 @@
 // parse the content, tool calls, stop reason and usage, and its parsed answers, sent back as the
 // next turn's history, must continue the chain as sampled.
 import Anthropic from "@anthropic-ai/sdk";
-import { type RunningSimulator, startSimulator } from "@raas/simulator";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../src/server";
+import type { RunningServer } from "../src/server";
+import { type GatewayTestServer, startGatewayTestServer } from "./support/gateway-test-server";
 
 const TASK = "gw-sdk-1";
 const STOP_TASK = "gw-sdk-stop";
@@ -45,29 +45,19 @@ const PARAMETERS = {
 const DESCRIPTION = "Run a shell command";
 
 describe("the official SDKs read the gateway's Messages and Responses answers", () => {
+  let server: GatewayTestServer;
   let running: RunningServer;
-  let simulator: RunningSimulator;
 
   beforeAll(async () => {
-    simulator = await startSimulator({ policy, latency: { prefillMsPerToken: 0, decodeMsPerToken: 0 } });
-    running = await startServer({
-      port: 0,
-      logLevel: "silent",
-      agentHandlers: false,
-      inference: { backends: [{ kind: "vllm" as const, baseUrl: simulator.url, modelName: null }] },
-    });
+    server = await startGatewayTestServer(policy);
+    running = server.running;
   }, 60_000);
 
   afterAll(async () => {
-    await running?.close({ graceMs: 0 });
-    await simulator?.close();
+    await server?.close();
   });
 
-  async function openJob() {
-    const { job } = await running.engine.submitJob({ kind: "sleep", payload: { initMs: 0, runMs: 600_000 } });
-    const session = running.gateway.openSession(job.id);
-    return { jobId: job.id, root: `${running.url}/gateway/${session.token}` };
-  }
+  const openJob = () => server.openJob();
 
   async function expectOneCertifiedChain(jobId: string) {
     const traces = await running.gateway.buildTraces(jobId);
