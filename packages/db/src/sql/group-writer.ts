@@ -7,7 +7,8 @@ interface PendingWrite<T> {
 /**
  * Writes items in groups (group commit): a write that comes while a group is being stored waits
  * and goes with the next group, so under load many writes share one statement — one round trip,
- * one commit, one parse and plan — while an idle writer stores a write at once, adding no delay.
+ * one commit, one parse and plan — while an idle writer stores at once, adding no delay: the
+ * writes made in the same turn of the event loop, up to a microtask later, go as one group.
  * Groups are stored one at a time, in the order their writes came; each write resolves once its
  * group is stored. A group that fails is written again item by item, so a bad item fails its own
  * write and no other.
@@ -34,7 +35,10 @@ export class GroupWriter<T> {
       this.#pending.push({ item, resolve, reject });
     });
     this.#last = written.catch(() => {});
-    if (!this.#isWriting) void this.#drain();
+    if (!this.#isWriting) {
+      this.#isWriting = true;
+      queueMicrotask(() => void this.#drain());
+    }
     return written;
   }
 
@@ -44,7 +48,6 @@ export class GroupWriter<T> {
   }
 
   async #drain(): Promise<void> {
-    this.#isWriting = true;
     try {
       while (this.#pending.length > 0) await this.#store(this.#pending.splice(0, this.#maxGroup));
     } finally {

@@ -139,4 +139,31 @@ describe("WriteBehindGatewayCallStore", () => {
       (await inner.memory.listCalls("job-f")).length + (await inner.memory.listCalls("job-g")).length,
     ).toBe(2);
   });
+
+  it("gathers calls for gatherMs and hands them over in one turn; a read hands them over at once", async () => {
+    const inner = new GatedStore();
+    const store = new WriteBehindGatewayCallStore(inner, { gatherMs: 60_000 });
+    for (let seq = 0; seq < 5; seq += 1) await store.append(call("job-h", seq));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(inner.attempts).toBe(0);
+    const listed = store.listCalls("job-h");
+    // All five handed to the store before this turn ends (a grouping store writes them as one).
+    expect(inner.attempts).toBe(5);
+    expect((await listed).map((record) => record.seq)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it("hands the gathered calls over when the window closes, or when maxGathered are waiting", async () => {
+    const inner = new GatedStore();
+    const store = new WriteBehindGatewayCallStore(inner, { gatherMs: 30, maxGathered: 3 });
+    await store.append(call("job-i", 0));
+    await store.append(call("job-i", 1));
+    expect(inner.attempts).toBe(0);
+    await store.append(call("job-i", 2));
+    expect(inner.attempts).toBe(3);
+    await store.append(call("job-i", 3));
+    expect(inner.attempts).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(inner.attempts).toBe(4);
+    expect((await inner.memory.listCalls("job-i")).map((record) => record.seq)).toEqual([0, 1, 2, 3]);
+  });
 });
