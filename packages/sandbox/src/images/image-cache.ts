@@ -53,6 +53,18 @@ export interface ImageCacheStats {
   evictions: number;
 }
 
+/** An image this cache holds unpacked (`ImageCache.listUnpacked`). */
+export interface UnpackedImage {
+  /** Content key (digest-derived). */
+  key: string;
+  /**
+   * References known to name it: the one it was unpacked from, and those this process acquired
+   * it by. Placement compares them with a job's `SandboxSpec.image`.
+   */
+  references: string[];
+  sizeBytes: number;
+}
+
 /** What a complete entry's `entry.json` says; written last, so its presence means complete. */
 interface EntryMarker {
   key: string;
@@ -108,6 +120,20 @@ export class ImageCache {
 
   get stats(): ImageCacheStats {
     return { ...this.#stats };
+  }
+
+  /** The complete entries of the cache directory (any process may have unpacked them). */
+  async listUnpacked(): Promise<UnpackedImage[]> {
+    const names = await readdir(join(this.dir, "entries")).catch(() => [] as string[]);
+    const images: UnpackedImage[] = [];
+    for (const key of names) {
+      const marker = await readMarker(join(this.dir, "entries", key));
+      if (marker?.key !== key) continue;
+      const references = new Set([marker.reference]);
+      for (const [reference, known] of this.#resolved) if (known.key === key) references.add(reference);
+      images.push({ key, references: [...references], sizeBytes: marker.sizeBytes });
+    }
+    return images;
   }
 
   /** The root filesystem of `reference` (a directory, OCI layout or archive, or SIF file), unpacked once. */
