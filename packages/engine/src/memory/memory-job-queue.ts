@@ -2,12 +2,15 @@ import { STAGES, type TStage } from "@raas/shared";
 import type { Clock } from "../ports/clock.port";
 import { systemClock } from "../ports/clock.port";
 import type { JobQueue, Lease, QueueItem, ReserveOptions } from "../ports/job-queue.port";
+import { DEFAULT_PLACEMENT_MAX_WAIT_MS, isPlacedWell } from "../scheduling/image-placement";
 import { BinaryHeap } from "../util/binary-heap";
 
 interface Entry {
   item: QueueItem;
   seq: number;
   deliveries: number;
+  /** When first queued (clock ms): image-aware placement waits a bounded time from here. */
+  enqueuedAtMs: number;
 }
 
 interface Waiter {
@@ -15,6 +18,8 @@ interface Waiter {
   leaseMs: number;
   /** The reserving worker; it also takes items addressed to it. */
   workerId: string | undefined;
+  /** Images the reserving worker holds (`ReserveOptions.images`); undefined: no preference. */
+  images: ReadonlySet<string> | undefined;
   cleanup: () => void;
 }
 
@@ -27,6 +32,8 @@ interface HeldLease {
 }
 
 const addressKey = (stage: TStage, workerId: string) => `${stage} ${workerId}`;
+
+const imageOf = (entry: Entry) => entry.item.image ?? undefined;
 
 const byPriorityThenSeq = (a: Entry, b: Entry) => b.item.priority - a.item.priority || a.seq - b.seq;
 
@@ -44,12 +51,18 @@ export class MemoryJobQueue implements JobQueue {
   /** Nacked items waiting out their delay. */
   readonly #delayed = new Set<Entry>();
   readonly #clock: Clock;
+  readonly #placementMaxWaitMs: number;
   #seq = 0;
   #leaseSeq = 0;
   #closed = false;
 
-  constructor(options: { clock?: Clock } = {}) {
+  /**
+   * `placementMaxWaitMs`: how long a shared item with an image is left to a worker that holds
+   * that image (`ReserveOptions.images`) before any worker takes it. Default 3,000.
+   */
+  constructor(options: { clock?: Clock; placementMaxWaitMs?: number } = {}) {
     this.#clock = options.clock ?? systemClock;
+    this.#placementMaxWaitMs = options.placementMaxWaitMs ?? DEFAULT_PLACEMENT_MAX_WAIT_MS;
     for (const stage of STAGES) {
       this.#heaps.set(stage, new BinaryHeap(byPriorityThenSeq));
       this.#waiters.set(stage, []);
@@ -57,7 +70,7 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   async enqueue(item: QueueItem): Promise<void> {
-    this.#push({ item: { ...item }, seq: this.#seq++, deliveries: 0 });
+    this.#push({ item: { ...item }, seq: this.#seq++, deliveries: 0, enqueuedAtMs: this.#clock.now() });
   }
 
   reserve(
@@ -67,7 +80,8 @@ export class MemoryJobQueue implements JobQueue {
     options: ReserveOptions = {},
   ): Promise<Lease | null> {
     if (this.#closed || signal.aborted) return Promise.resolve(null);
-    const entry = this.#popFor(stage, options.workerId);
+    const images = options.images && new Set(options.images);
+    const entry = this.#popFor(stage, options.workerId, images);
     if (entry) return Promise.resolve(this.#lease(entry, leaseMs, options.workerId));
     return new Promise((resolve) => {
       const waiters = this.#waiters.get(stage) as Waiter[];
@@ -80,6 +94,7 @@ export class MemoryJobQueue implements JobQueue {
         resolve,
         leaseMs,
         workerId: options.workerId,
+        images,
         cleanup: () => signal.removeEventListener("abort", onAbort),
       };
       signal.addEventListener("abort", onAbort, { once: true });
@@ -181,20 +196,43 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   /** The best item for a worker: its own addressed items compete with the shared ones by priority. */
-  #popFor(stage: TStage, workerId: string | undefined): Entry | undefined {
+  #popFor(stage: TStage, workerId: string | undefined, images?: ReadonlySet<string>): Entry | undefined {
     const shared = this.#heap(stage);
     const own = workerId === undefined ? undefined : this.#addressed.get(addressKey(stage, workerId));
-    const a = shared.peek();
+    const a = images ? this.#placedFor(shared, images) : shared.peek();
     const b = own?.peek();
     if (b && (!a || byPriorityThenSeq(b, a) < 0)) return own?.pop();
-    return shared.pop();
+    if (a === shared.peek()) return shared.pop();
+    return a && shared.remove((entry) => entry === a);
+  }
+
+  /** The best shared item placed well for a worker holding `images`, else the best (O(n) only past the head). */
+  #placedFor(heap: BinaryHeap<Entry>, images: ReadonlySet<string>): Entry | undefined {
+    const nowMs = this.#clock.now();
+    const isWell = (entry: Entry) =>
+      isPlacedWell(
+        { image: imageOf(entry), enqueuedAtMs: entry.enqueuedAtMs },
+        images,
+        nowMs,
+        this.#placementMaxWaitMs,
+      );
+    const head = heap.peek();
+    if (!head || isWell(head)) return head;
+    let best: Entry | undefined;
+    for (const entry of heap.values()) {
+      if (isWell(entry) && (!best || byPriorityThenSeq(entry, best) < 0)) best = entry;
+    }
+    return best ?? head;
   }
 
   #push(entry: Entry): void {
     if (this.#closed) return;
     const { stage, workerId } = entry.item;
     const waiters = this.#waiters.get(stage) as Waiter[];
-    const index = workerId ? waiters.findIndex((w) => w.workerId === workerId) : 0;
+    const image = imageOf(entry);
+    // A shared item with an image goes to a waiting worker that holds it, else to the first.
+    const holder = image === undefined || workerId ? -1 : waiters.findIndex((w) => w.images?.has(image));
+    const index = workerId ? waiters.findIndex((w) => w.workerId === workerId) : Math.max(0, holder);
     const waiter = index >= 0 ? waiters.splice(index, 1)[0] : undefined;
     if (waiter) {
       waiter.cleanup();

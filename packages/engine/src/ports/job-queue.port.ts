@@ -10,6 +10,12 @@ export interface QueueItem {
    * an INIT on that worker). Absent or null: any worker may take it.
    */
   workerId?: string | null;
+  /**
+   * The image the job's sandboxes run on (`SandboxSpec.image`), for image-aware placement: a
+   * worker that holds it unpacked is preferred (`ReserveOptions.images`). Absent or null: no image
+   * of its own (the host's), any worker is as good.
+   */
+  image?: string | null;
 }
 
 export interface ReserveOptions {
@@ -18,6 +24,13 @@ export interface ReserveOptions {
    * items addressed to another worker.
    */
   workerId?: string;
+  /**
+   * Images the reserving worker holds unpacked (as `QueueItem.image` names them). Given, it takes
+   * a shared item of one of them (or of no image) before a better-placed item of another image,
+   * unless that item has waited `placementMaxWaitMs` (an option of the queue) or nothing it
+   * holds is waiting: then it takes the best item, as without images. Absent: no preference.
+   */
+  images?: readonly string[];
 }
 
 /** A reserved item. The holder must `ack` or `nack` it before `leaseUntilMs`, or `extend`. */

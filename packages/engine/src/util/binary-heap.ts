@@ -31,6 +31,11 @@ export class BinaryHeap<T> {
     return top;
   }
 
+  /** Every item, in no particular order. */
+  values(): IterableIterator<T> {
+    return this.#items.values();
+  }
+
   /** True when an item matches `predicate`; O(n). */
   some(predicate: (item: T) => boolean): boolean {
     return this.#items.some(predicate);
