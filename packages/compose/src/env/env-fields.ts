@@ -86,15 +86,17 @@ const PROBE_INSTANCE = parseSweInstance({
 
 /**
  * `RAAS_SWE_IMAGE_PATTERN`: absolute paths with placeholders, `:`-separated like PATH; unset or
- * empty means none. One pattern stays a string, several become the list tried in order.
+ * empty means none. One pattern stays a string, several become the list tried in order. A pattern
+ * may name an OCI layout's tag (`/images/layout:{instance_id}`): only a `:` before a `/` (the next
+ * absolute path) separates patterns, and a tag never starts with `/`.
  */
 export const ZImagePatterns = z
   .string()
   .optional()
   .transform((text, ctx): string | string[] | undefined => {
     const patterns = (text ?? "")
-      .split(":")
-      .map((pattern) => pattern.trim())
+      .split(/:(?=\s*\/)/)
+      .map((pattern) => pattern.trim().replace(/:+$/, "").trim())
       .filter((pattern) => pattern.length > 0);
     for (const pattern of patterns) {
       if (!isAbsolute(pattern))

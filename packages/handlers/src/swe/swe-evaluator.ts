@@ -163,7 +163,7 @@ async function evaluateOnce(
   const bundle = await asStageFailure("eval", `no repository for ${instance.repo}`, signal, () =>
     input.repoSource.bundle(instance.repo, instance.base_commit),
   );
-  const image = await asStageFailure("eval", "no environment image", signal, async () =>
+  const image = await asStageFailure("sandbox", "no environment image", signal, async () =>
     selectSweImage(instance, spec, options),
   );
   const raw = await asStageFailure("sandbox", "starting the evaluation sandbox failed", signal, () =>

@@ -54,8 +54,8 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
       payloadSchema: agent.payloadSchema,
       resultSchema: SWE_RESULT_SCHEMA,
       async init(ctx) {
-        // An instance without its prepared environment image cannot be run or graded: `eval`.
-        await asStageFailure("eval", "no environment image", ctx.signal, async () =>
+        // An instance without its prepared environment image cannot be run or graded: `sandbox` (setup).
+        await asStageFailure("sandbox", "no environment image", ctx.signal, async () =>
           context.imageOf(ctx.payload),
         );
         return isGradeOnly(ctx.payload) ? GRADE_ONLY : agent.init(ctx);
