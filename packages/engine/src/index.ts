@@ -201,6 +201,11 @@ export {
   type GrantFlowSnapshot,
 } from "./scheduling/fair-grant-queue";
 
+export {
+  DEFAULT_PLACEMENT_MAX_WAIT_MS,
+  isPlacedWell,
+  type PlacementCandidate,
+} from "./scheduling/image-placement";
 export { runShareMetadata } from "./scheduling/job-flow";
 
 export { asStageFailure } from "./stage-failure";

@@ -13,7 +13,8 @@ export interface PlacementCandidate {
  * Whether a worker holding `held` should take `candidate` now even though a better-ranked item
  * of another image waits: it needs no image, the worker holds its image, or it has waited
  * `maxWaitMs` already (then whoever asks takes it: no item starves for want of a worker with its
- * image). When no waiting item passes, the worker takes the best one anyway.
+ * image). The queues hand out the best-ranked item placed well for
+ * the worker, else (nothing it holds waits) the best-ranked item.
  */
 export function isPlacedWell(
   candidate: PlacementCandidate,
@@ -24,17 +25,4 @@ export function isPlacedWell(
   const { image } = candidate;
   if (image === undefined || image === null || held.has(image)) return true;
   return nowMs - candidate.enqueuedAtMs >= maxWaitMs;
-}
-
-/**
- * The item a worker holding `held` takes from `ranked` (best first): the first placed well,
- * else the first. Undefined when `ranked` is empty.
- */
-export function choosePlaced<T extends PlacementCandidate>(
-  ranked: readonly T[],
-  held: ReadonlySet<string>,
-  nowMs: number,
-  maxWaitMs: number,
-): T | undefined {
-  return ranked.find((candidate) => isPlacedWell(candidate, held, nowMs, maxWaitMs)) ?? ranked[0];
 }

@@ -7,6 +7,8 @@ export const ZQueueEntry = z.object({
   stage: ZStage,
   priority: z.number(),
   workerId: z.string().min(1).nullable(),
+  /** `QueueItem.image`; absent in entries written before image-aware placement. */
+  image: z.string().min(1).nullable().optional(),
   /** Enqueue order (ms × 1,000 + a process counter): FIFO within a priority across queues. */
   seq: z.number().int().nonnegative(),
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { TStage } from "@raas/shared";
 
 /**
@@ -25,6 +26,14 @@ export function sharedQueueName(stage: TStage): string {
  */
 export function addressedQueueName(stage: TStage, workerId: string): string {
   return `${stage}@${encodeURIComponent(workerId)}`;
+}
+
+/**
+ * The queue of shared items whose job runs on `image` (image-aware placement): named by a hash
+ * of the image reference, which may be a long path full of characters BullMQ forbids.
+ */
+export function imageQueueName(stage: TStage, image: string): string {
+  return `${stage}~${createHash("sha256").update(image).digest("hex").slice(0, 24)}`;
 }
 
 /**

@@ -4,13 +4,13 @@ import { Redis } from "ioredis";
 import { BullQueueHandle, REMOVABLE_STATES, type TBullJob } from "./bull-queue-handle";
 import { isLostLeaseError } from "./lost-lease-error";
 import { type TQueueEntry, ZQueueEntry } from "./queue-entry.schema";
-import { addressedQueueName, ITEM_SLOTS, sharedQueueName, toBullJobId } from "./queue-names";
+import { addressedQueueName, ITEM_SLOTS, imageQueueName, sharedQueueName, toBullJobId } from "./queue-names";
 import {
   type RedisJobQueueOptions,
   type TResolvedQueueOptions,
   withQueueDefaults,
 } from "./redis-queue-options";
-import { ReserveLoop, type Taken } from "./reserve-loop";
+import { ReserveLoop, type ReserveSource, type Taken } from "./reserve-loop";
 import { watchConnection } from "./watch-connection";
 
 /** An item in these states is still in the queue: waiting, held back by a nack delay, or leased. */
@@ -55,6 +55,8 @@ export class RedisJobQueue implements JobQueue {
   readonly #handles = new Map<string, BullQueueHandle>();
   readonly #loops = new Map<string, ReserveLoop<Lease>>();
   readonly #held = new Map<string, HeldLease>();
+  /** Images with a queue of their own per stage, as last read from Redis (or added here). */
+  readonly #images = new Map<TStage, Set<string>>();
   #tokenSeq = 0;
   #enqueueSeq = 0;
   #closed = false;
@@ -80,11 +82,24 @@ export class RedisJobQueue implements JobQueue {
       stage: item.stage,
       priority: item.priority,
       workerId,
+      image: item.image ?? null,
       seq,
     };
+    if (workerId === null && entry.image) return this.#addImageItem(entry, entry.image);
     if (workerId === null) return this.#addItem(this.#handle(sharedQueueName(item.stage)), entry);
     await this.#redis.sadd(this.#key(`addressed:${item.stage}`), workerId);
     await this.#addItem(this.#handle(addressedQueueName(item.stage, workerId)), entry);
+  }
+
+  /**
+   * A shared item with an image goes to that image's queue (image-aware placement). The first
+   * item of an image wakes the stage's blocked reservers, which do not watch its queue yet.
+   */
+  async #addImageItem(entry: TQueueEntry, image: string): Promise<void> {
+    const isNew = (await this.#redis.sadd(this.#key(`images:${entry.stage}`), image)) === 1;
+    this.#imagesOf(entry.stage).add(image);
+    await this.#addItem(this.#handle(imageQueueName(entry.stage, image)), entry);
+    if (isNew) await this.#redis.zadd(this.#handle(sharedQueueName(entry.stage)).markerKey, 0, "0");
   }
 
   /**
@@ -124,6 +139,7 @@ export class RedisJobQueue implements JobQueue {
       };
       const remove = loop.add({
         leaseMs,
+        ...(options.images ? { images: new Set(options.images) } : {}),
         isGone: () => gone || this.#closed,
         cancel: leave,
         resolve: (lease) => {
@@ -189,11 +205,11 @@ export class RedisJobQueue implements JobQueue {
           );
           continue;
         }
-        const { jobId, priority } = parsed.data;
-        taken.push({ jobId, stage, priority, workerId });
+        const { jobId, priority, image } = parsed.data;
+        taken.push({ jobId, stage, priority, workerId, ...(image ? { image } : {}) });
       }
       for (const [leaseId, held] of this.#held) if (held.handle === handle) this.#held.delete(leaseId);
-      await this.#giveBackLeasedBy(this.#handle(sharedQueueName(stage)), workerId);
+      for (const shared of await this.#sharedHandles(stage)) await this.#giveBackLeasedBy(shared, workerId);
     }
     return taken;
   }
@@ -252,23 +268,52 @@ export class RedisJobQueue implements JobQueue {
 
   async #stageHandles(stage: TStage): Promise<BullQueueHandle[]> {
     const workers = await this.#redis.smembers(this.#key(`addressed:${stage}`));
-    return [sharedQueueName(stage), ...workers.map((w) => addressedQueueName(stage, w))].map((name) =>
-      this.#handle(name),
-    );
+    const addressed = workers.map((w) => this.#handle(addressedQueueName(stage, w)));
+    return [...(await this.#sharedHandles(stage)), ...addressed];
+  }
+
+  /** The stage's queues any worker takes from: the shared one and one per image. */
+  async #sharedHandles(stage: TStage): Promise<BullQueueHandle[]> {
+    await this.#refreshImages(stage);
+    const images = [...this.#imagesOf(stage)].map((image) => this.#handle(imageQueueName(stage, image)));
+    return [this.#handle(sharedQueueName(stage)), ...images];
+  }
+
+  #imagesOf(stage: TStage): Set<string> {
+    let images = this.#images.get(stage);
+    if (!images) {
+      images = new Set();
+      this.#images.set(stage, images);
+    }
+    return images;
+  }
+
+  async #refreshImages(stage: TStage): Promise<void> {
+    const images = this.#imagesOf(stage);
+    for (const image of await this.#redis.smembers(this.#key(`images:${stage}`))) images.add(image);
   }
 
   #loop(stage: TStage, workerId: string | undefined): ReserveLoop<Lease> {
     const key = `${stage} ${workerId ?? ""}`;
     let loop = this.#loops.get(key);
     if (loop) return loop;
-    const sources = [this.#handle(sharedQueueName(stage))];
-    if (workerId !== undefined) sources.push(this.#handle(addressedQueueName(stage, workerId)));
+    const fixed: ReserveSource[] = [{ handle: this.#handle(sharedQueueName(stage)) }];
+    if (workerId !== undefined) fixed.push({ handle: this.#handle(addressedQueueName(stage, workerId)) });
+    const sources = () => [
+      ...fixed,
+      ...[...this.#imagesOf(stage)].map((image) => ({
+        handle: this.#handle(imageQueueName(stage, image)),
+        image,
+      })),
+    ];
     const blocking = this.#redis.duplicate();
     watchConnection(blocking, `queue ${key} (blocking)`, this.#options.onError);
     this.#blocking.push(blocking);
     loop = new ReserveLoop<Lease>(sources, {
       blocking,
       maxBlockMs: this.#options.maxBlockMs,
+      placementMaxWaitMs: this.#options.placementMaxWaitMs,
+      refreshSources: () => this.#refreshImages(stage),
       // The lock names the reserving worker, so its recovery can give back the shared items it held.
       nextToken: () => `${lockOwner(workerId)}${process.pid}-${Date.now().toString(36)}-${++this.#tokenSeq}`,
       onError: this.#options.onError,
@@ -282,11 +327,11 @@ export class RedisJobQueue implements JobQueue {
     const entry = await parseTaken(taken, this.#options.onError);
     if (!entry) return null;
     if (leaseMs !== taken.lockMs) await taken.job.extendLock(taken.token, leaseMs);
-    const { jobId, stage, priority, workerId } = entry;
+    const { jobId, stage, priority, workerId, image } = entry;
     const leaseId = `${taken.handle.name}|${taken.job.id}|${taken.token}`;
     this.#held.set(leaseId, { job: taken.job, handle: taken.handle, token: taken.token });
     return {
-      item: { jobId, stage, priority, workerId },
+      item: { jobId, stage, priority, workerId, ...(image ? { image } : {}) },
       leaseId,
       deliveries: taken.job.attemptsStarted,
       leaseUntilMs: Date.now() + leaseMs,

@@ -1,3 +1,5 @@
+import { DEFAULT_PLACEMENT_MAX_WAIT_MS } from "@raas/engine";
+
 /** Options of `RedisJobQueue`; every default lives in `withQueueDefaults`. */
 export interface RedisJobQueueOptions {
   /** `redis://host:port/db` of the Redis that holds the queues. */
@@ -22,6 +24,11 @@ export interface RedisJobQueueOptions {
    * notices a delayed item another process was told about. Default 1,000.
    */
   maxBlockMs?: number;
+  /**
+   * How long a shared item with an image is left to workers that hold that image
+   * (`ReserveOptions.images`) before any worker takes it, in ms. Default 3,000.
+   */
+  placementMaxWaitMs?: number;
   /** Called for what the queue drops or cannot do in the background (malformed entries, errors). */
   onError?: (message: string, error?: unknown) => void;
   /**
@@ -40,6 +47,7 @@ export function withQueueDefaults(options: RedisJobQueueOptions): TResolvedQueue
     stalledIntervalMs: 5_000,
     maxLeaseExpiries: 10,
     maxBlockMs: 1_000,
+    placementMaxWaitMs: DEFAULT_PLACEMENT_MAX_WAIT_MS,
     onError: (message, error) => console.error(`[raas/queue] ${message}`, error ?? ""),
     onRestored: () => {},
     ...stripUndefined(options),

@@ -1,3 +1,4 @@
+import { isPlacedWell } from "@raas/engine";
 import type { Redis } from "ioredis";
 import type { BullQueueHandle, QueueHead, TBullJob } from "./bull-queue-handle";
 
@@ -9,8 +10,16 @@ export interface Taken {
   lockMs: number;
 }
 
+/** A queue a loop takes from; `image` set for a queue of one image's shared items. */
+export interface ReserveSource {
+  handle: BullQueueHandle;
+  image?: string;
+}
+
 export interface Waiter<L> {
   leaseMs: number;
+  /** Images the reserving worker holds (`ReserveOptions.images`); undefined: no preference. */
+  images?: ReadonlySet<string>;
   resolve: (lease: L) => void;
   /** Set once the reserver left (aborted): what was taken for it goes back. */
   isGone: () => boolean;
@@ -25,6 +34,9 @@ export interface ReserveLoopDeps<L> {
   blocking: Redis;
   maxBlockMs: number;
   nextToken: () => string;
+  /** Looks up which image queues exist now (before a round that follows a wait). */
+  refreshSources: () => Promise<void>;
+  placementMaxWaitMs: number;
   onError: (message: string, error?: unknown) => void;
 }
 
@@ -47,7 +59,8 @@ export class ReserveLoop<L> {
   #closed = false;
 
   constructor(
-    private readonly sources: readonly BullQueueHandle[],
+    /** The queues to take from right now: the shared, the worker's own, and one per image. */
+    private readonly sources: () => readonly ReserveSource[],
     private readonly deps: ReserveLoopDeps<L>,
   ) {}
 
@@ -73,9 +86,12 @@ export class ReserveLoop<L> {
     this.#running = true;
     let nextDueMs = 0;
     let failures = 0;
+    let isStale = true;
     try {
       while (this.#waiters.length > 0 && !this.#closed) {
         try {
+          if (isStale) await this.deps.refreshSources();
+          isStale = false;
           // One take per waiting reserver, in parallel (each is one atomic BullMQ script).
           const count = Math.min(MAX_PARALLEL_TAKES, this.#waiters.length - this.#takesInFlight);
           // Every waiter has a take in flight: those restart the loop when they end.
@@ -90,6 +106,7 @@ export class ReserveLoop<L> {
             nextDueMs = await this.#block(nextDueMs);
           } finally {
             this.#blocked = false;
+            isStale = true;
           }
         } catch (error) {
           if (this.#closed) break;
@@ -108,7 +125,7 @@ export class ReserveLoop<L> {
   async #takeFor(waiter: Waiter<L>, rethrow = false): Promise<boolean> {
     this.#takesInFlight += 1;
     try {
-      const taken = await this.#takeBest(waiter.leaseMs);
+      const taken = await this.#takeBest(waiter.leaseMs, waiter.images);
       if (taken) await this.#hand(taken);
       return taken !== undefined;
     } catch (error) {
@@ -146,20 +163,36 @@ export class ReserveLoop<L> {
     if (!this.#running) void this.#run();
   }
 
-  /** The item that comes first across the sources (the shared queue wins ties it did not lose by seq). */
-  async #takeBest(leaseMs: number): Promise<Taken | undefined> {
-    let order = this.sources;
-    if (this.sources.length > 1) {
-      const heads = await Promise.all(this.sources.map((source) => source.head()));
-      const ranked = this.sources
+  /**
+   * The item that comes first across the sources (the shared queue wins ties it did not lose by
+   * seq); for a worker holding `images`, first among the items placed well for it (its images',
+   * image-less ones, and those that waited `placementMaxWaitMs`), and only then the others.
+   */
+  async #takeBest(leaseMs: number, images?: ReadonlySet<string>): Promise<Taken | undefined> {
+    let order = this.sources();
+    if (order.length > 1) {
+      const heads = await Promise.all(order.map((source) => source.handle.head()));
+      const ranked = order
         .map((source, index) => ({ source, head: heads[index] }))
-        .filter((entry): entry is { source: BullQueueHandle; head: QueueHead } => entry.head !== undefined)
+        .filter((entry): entry is { source: ReserveSource; head: QueueHead } => entry.head !== undefined)
         .sort((a, b) => (before(a.head, b.head) ? -1 : before(b.head, a.head) ? 1 : 0));
       if (ranked.length === 0) return undefined;
+      if (images) {
+        const nowMs = Date.now();
+        // Seq is enqueue time in ms × 1,000 (plus a counter): the item's wait is read from it.
+        const isWell = ({ source, head }: { source: ReserveSource; head: QueueHead }) =>
+          isPlacedWell(
+            { image: source.image, enqueuedAtMs: Math.floor(head.seq / 1_000) },
+            images,
+            nowMs,
+            this.deps.placementMaxWaitMs,
+          );
+        ranked.sort((a, b) => Number(isWell(b)) - Number(isWell(a))); // stable: rank order kept
+      }
       order = ranked.map((entry) => entry.source);
     }
     // Another consumer may take the head first: then the next source's item is the best left.
-    for (const handle of order) {
+    for (const { handle } of order) {
       const token = this.deps.nextToken();
       const job = await handle.take(token, leaseMs);
       if (job) return { job, handle, token, lockMs: leaseMs };
@@ -178,7 +211,7 @@ export class ReserveLoop<L> {
     const now = Date.now();
     const untilDue = nextDueMs > now ? nextDueMs - now : this.deps.maxBlockMs;
     const timeoutMs = Math.max(1, Math.min(this.deps.maxBlockMs, untilDue));
-    const keys = this.sources.map((source) => source.markerKey);
+    const keys = this.sources().map((source) => source.handle.markerKey);
     const popped = await this.deps.blocking.bzpopmin(...keys, timeoutMs / 1_000);
     if (!popped) return nextDueMs > Date.now() ? nextDueMs : 0;
     const score = Number(popped[2]);
