@@ -46,7 +46,8 @@ import {
   SANDBOX_PATH,
   type SandboxRuntimeOptions,
 } from "./runtime-options";
-import { isPoolable, WarmPool, type WarmPoolSizing } from "./warm-pool";
+import { isPoolable, type WarmPoolSizing } from "./warm-pool";
+import { WarmPools } from "./warm-pools";
 
 export type { RuntimeLimitFacts };
 
@@ -90,7 +91,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
   readonly #listeners = new Set<SandboxEventListener>();
   readonly #sandboxes = new Set<ManagedSandbox>();
   readonly #templates = new Set<WorkspaceTemplate>();
-  readonly #pool: WarmPool | undefined;
+  readonly #pools: WarmPools | undefined;
   /** The disk holding every sandbox's directories, watched while their calls run. */
   readonly #hostDisk: HostDiskMonitor;
   /** Isolation the most recently started sandbox reported (tool jail in force or not). */
@@ -126,7 +127,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
         warmPoolSize === "auto"
           ? { kind: "auto", maxSize: warmPoolMaxSize, idleMs: warmPoolIdleMs }
           : { kind: "fixed", size: warmPoolSize };
-      this.#pool = new WarmPool(sizing, () => this.#createCold({}));
+      this.#pools = new WarmPools(sizing, (image) => this.#createCold(image === undefined ? {} : { image }));
     }
     this.#hostId = options.hostId ?? null;
     mkdirSync(this.options.baseDir, { recursive: true, mode: 0o755 });
@@ -209,7 +210,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
    * workspace is a host directory bound in, so it may be filled before or after the server is up).
    */
   async #start(spec: SandboxSpec, signal?: AbortSignal, fill?: WorkspaceFill): Promise<ManagedSandbox> {
-    const pooled = this.#pool && isPoolable(spec) ? this.#pool.take() : undefined;
+    const pooled = this.#pools && isPoolable(spec) ? this.#pools.take(spec.image) : undefined;
     if (pooled) {
       try {
         for (const [path, data] of Object.entries(spec.files ?? {})) await pooled.writeFile(path, data);
@@ -226,14 +227,22 @@ export abstract class BaseRuntime implements SandboxRuntime {
     return sandbox;
   }
 
-  /** The warm pool's size now (an auto pool's learned one) and its ready members; undefined without a pool. */
+  /**
+   * The warm pools' size now (an auto pool's learned one) and their ready members, summed over
+   * the images; undefined without a pool.
+   */
   get warmPool(): { targetSize: number; idle: number } | undefined {
-    return this.#pool ? { targetSize: this.#pool.targetSize, idle: this.#pool.idleCount } : undefined;
+    return this.#pools?.totals;
+  }
+
+  /** Ready pooled sandboxes per image (`""` for the host's root filesystem). */
+  get warmPoolByImage(): Map<string, number> {
+    return this.#pools?.idleByImage() ?? new Map();
   }
 
   /** Starts the warm pool (a fixed `warmPoolSize`; an auto pool fills once a group forked) and resolves once it is full. */
   warmUp(): Promise<void> {
-    return this.#pool?.fill() ?? Promise.resolve();
+    return this.#pools?.fill() ?? Promise.resolve();
   }
 
   async prepareTemplate<T>(
@@ -300,7 +309,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
     const sandbox = await this.#start(rest, signal, async (workspace, cancelled) => {
       const ready = this.#heldTemplate(await templateReady);
       // What one group used (its template's sandbox and each member so far) sizes an auto pool.
-      this.#pool?.demand(ready.countSandbox());
+      this.#pools?.demand(rest.image, ready.countSandbox());
       const copyFrom = performance.now();
       if (cancelled.aborted) return;
       try {
@@ -498,7 +507,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
 
   /** Closes every sandbox and removes every template this runtime holds. */
   async closeAll(): Promise<void> {
-    await this.#pool?.close();
+    await this.#pools?.close();
     await Promise.all([...this.#sandboxes].map((sandbox) => sandbox.close()));
     await Promise.all([...this.#templates].map((template) => template.remove()));
   }

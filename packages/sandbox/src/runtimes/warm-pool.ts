@@ -3,13 +3,13 @@ import type { ManagedSandbox } from "../host/managed-sandbox";
 
 /**
  * True when a spec asks for nothing that a sandbox started earlier with the runtime's
- * defaults cannot take on afterwards: files can be written into it, but an image, an
- * environment, different limits or read-only binds can only be set at start.
+ * defaults (on the spec's image: one pool per image) cannot take on afterwards: files can be
+ * written into it, but an environment, different limits or read-only binds can only be set at
+ * start.
  */
 export function isPoolable(spec: SandboxSpec): boolean {
   const isEmpty = (value: object | undefined) => value === undefined || Object.keys(value).length === 0;
   return (
-    spec.image === undefined &&
     isEmpty(spec.env) &&
     isEmpty(spec.limits) &&
     (spec.readOnlyBinds === undefined || spec.readOnlyBinds.length === 0)
