@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ManagedSandbox } from "../src/index";
-import { createTestRuntime } from "./support/sandbox-fixture";
+import { PREPARE_TIMEOUT_MS, SANDBOX_TARGETS } from "./support/sandbox-targets";
 
 /**
  * The attacks of issue 9 §2–§3, each run by a "policy" against a real bubblewrap sandbox, and
  * each asserting what must come out: the execution server survives and answers, and tool results
- * belong to the call that produced them with the exit status the command really had. Exec
- * isolation and the policy's own failures are in red-team-exec.test.ts.
+ * belong to the call that produced them with the exit status the command really had. Every suite
+ * runs on the host's root filesystem and on an image. Exec isolation and the policy's own failures
+ * are in red-team-exec.test.ts.
  */
 
 const CALL_TIMEOUT_MS = 15_000;
@@ -40,149 +41,154 @@ async function expectServerAlive(sandbox: ManagedSandbox, serverPid: number): Pr
   expect((await sandbox.runTool("python", { code: "6 * 7" })).output).toBe("42\n");
 }
 
-describe("red team: the execution server is out of the tools' reach", () => {
-  const fixture = createTestRuntime({ noOutputTimeoutMs: 5_000 });
-  let sandbox: ManagedSandbox;
-  let serverPid: number;
-  const { bash, python } = tools(() => sandbox);
+describe.each(SANDBOX_TARGETS)(
+  "red team: the execution server is out of the tools' reach ($name)",
+  (target) => {
+    const fixture = target.createRuntime({ noOutputTimeoutMs: 5_000 });
+    let sandbox: ManagedSandbox;
+    let serverPid: number;
+    const { bash, python } = tools(() => sandbox);
 
-  beforeAll(async () => {
-    sandbox = await fixture.runtime.create({});
-    serverPid = (await sandbox.health()).pid;
-    expect(sandbox.isolation).toMatchObject({ toolJail: true });
-  });
-  afterAll(() => fixture.dispose());
+    beforeAll(async () => {
+      await target.prepare();
+      sandbox = await fixture.runtime.create(target.spec());
+      serverPid = (await sandbox.health()).pid;
+      expect(sandbox.isolation).toMatchObject({ toolJail: true });
+    }, PREPARE_TIMEOUT_MS);
+    afterAll(() => fixture.dispose());
 
-  it("shows no execution server in the tools' /proc, from bash, python or exec", async () => {
-    const listing = "for d in /proc/[0-9]*; do tr '\\0' ' ' < $d/cmdline; echo; done";
-    const fromBash = await bash(`${listing}; pgrep -c node || true`);
-    expect(fromBash.output).not.toMatch(/node|exec-server/);
-    expect(fromBash.output.trim().endsWith("0")).toBe(true);
-    const fromPython = await python(
-      "import os\nsorted(open(f'/proc/{p}/cmdline','rb').read().decode(errors='replace') for p in os.listdir('/proc') if p.isdigit())",
-    );
-    expect(fromPython.output).not.toMatch(/node|exec-server/);
-    const fromExec = await sandbox.exec(["sh", "-c", listing]);
-    expect(fromExec.exitCode).toBe(0);
-    expect(fromExec.stdout).not.toMatch(/node|exec-server/);
-  });
+    it("shows no execution server in the tools' /proc, from bash, python or exec", async () => {
+      const listing = "for d in /proc/[0-9]*; do tr '\\0' ' ' < $d/cmdline; echo; done";
+      const fromBash = await bash(`${listing}; pgrep -c node || true`);
+      expect(fromBash.output).not.toMatch(/node|exec-server/);
+      expect(fromBash.output.trim().endsWith("0")).toBe(true);
+      const fromPython = await python(
+        "import os\nsorted(open(f'/proc/{p}/cmdline','rb').read().decode(errors='replace') for p in os.listdir('/proc') if p.isdigit())",
+      );
+      expect(fromPython.output).not.toMatch(/node|exec-server/);
+      const fromExec = await sandbox.exec(["sh", "-c", listing]);
+      expect(fromExec.exitCode).toBe(0);
+      expect(fromExec.stdout).not.toMatch(/node|exec-server/);
+    });
 
-  it("has no /run/raas/exec.sock in the tools' view", async () => {
-    // Only two read-only directories show through the hidden /run/raas: the shell's own scripts
-    // and the host channel, which stays empty unless the host opens a gateway for a harness job.
-    const probe =
-      "test -e /run/raas/exec.sock && echo present || echo absent; find / -xdev -type s -name 'exec*.sock' 2>/dev/null; ls -A1 /run/raas; ls -A /run/raas/channel | wc -l; touch /run/raas/channel/x 2>/dev/null && echo writable || echo read-only";
-    const expected = "absent\nchannel\ntools\n0\nread-only\n";
-    expect((await bash(probe)).output).toBe(expected);
-    expect((await sandbox.exec(["sh", "-c", probe])).stdout).toBe(expected);
-    expect(
-      (
-        await python(
-          "import os\n(os.path.exists('/run/raas/exec.sock'), sorted(os.listdir('/run/raas')), os.listdir('/run/raas/channel'))",
-        )
-      ).output,
-    ).toBe("(False, ['channel', 'tools'], [])\n");
-  });
+    it("has no /run/raas/exec.sock in the tools' view", async () => {
+      // Only two read-only directories show through the hidden /run/raas: the shell's own scripts
+      // and the host channel, which stays empty unless the host opens a gateway for a harness job.
+      const probe =
+        "test -e /run/raas/exec.sock && echo present || echo absent; find / -xdev -type s -name 'exec*.sock' 2>/dev/null; ls -A1 /run/raas; ls -A /run/raas/channel | wc -l; touch /run/raas/channel/x 2>/dev/null && echo writable || echo read-only";
+      const expected = "absent\nchannel\ntools\n0\nread-only\n";
+      expect((await bash(probe)).output).toBe(expected);
+      expect((await sandbox.exec(["sh", "-c", probe])).stdout).toBe(expected);
+      expect(
+        (
+          await python(
+            "import os\n(os.path.exists('/run/raas/exec.sock'), sorted(os.listdir('/run/raas')), os.listdir('/run/raas/channel'))",
+          )
+        ).output,
+      ).toBe("(False, ['channel', 'tools'], [])\n");
+    });
 
-  it.each([
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
-    ["kill -9 of every visible pid", "for d in /proc/[0-9]*; do kill -9 ${d#/proc/}; done"],
-    ["pkill -9 node", "pkill -9 node; echo pkill=$?"],
-    ["kill -9 -1", "kill -9 -1"],
-  ])("survives %s: the sandbox stays ready and the next call works", async (_name, attack) => {
-    const result = await bash(attack);
-    // Killing its own shell is the command's business; the server only reports it.
-    expect(result.timedOut).toBe(false);
-    if (attack.startsWith("pkill")) expect(result.output).toBe("pkill=1\n");
-    await sandbox.exec(["sh", "-c", attack]);
-    await python(
-      `import os, signal\nfor p in os.listdir('/proc'):\n  if p.isdigit() and int(p) != os.getpid():\n    try: os.kill(int(p), 9)\n    except OSError: pass`,
-    );
-    await expectServerAlive(sandbox, serverPid);
-    await expectHonestSequence(sandbox, "after-kill");
-  });
+    it.each([
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+      ["kill -9 of every visible pid", "for d in /proc/[0-9]*; do kill -9 ${d#/proc/}; done"],
+      ["pkill -9 node", "pkill -9 node; echo pkill=$?"],
+      ["kill -9 -1", "kill -9 -1"],
+    ])("survives %s: the sandbox stays ready and the next call works", async (_name, attack) => {
+      const result = await bash(attack);
+      // Killing its own shell is the command's business; the server only reports it.
+      expect(result.timedOut).toBe(false);
+      if (attack.startsWith("pkill")) expect(result.output).toBe("pkill=1\n");
+      await sandbox.exec(["sh", "-c", attack]);
+      await python(
+        `import os, signal\nfor p in os.listdir('/proc'):\n  if p.isdigit() and int(p) != os.getpid():\n    try: os.kill(int(p), 9)\n    except OSError: pass`,
+      );
+      await expectServerAlive(sandbox, serverPid);
+      await expectHonestSequence(sandbox, "after-kill");
+    });
 
-  it("cannot ptrace anything outside its own descendants (python ctypes PTRACE_ATTACH)", async () => {
-    // Attach to every visible process but ourselves; report which attaches the kernel allowed.
-    const attach = [
-      "import ctypes, os",
-      "libc = ctypes.CDLL(None, use_errno=True)",
-      "own = os.getpid()",
-      "allowed = []",
-      "for p in sorted(int(p) for p in os.listdir('/proc') if p.isdigit()):",
-      "    if p == own: continue",
-      "    try: comm = open(f'/proc/{p}/comm').read().strip()",
-      "    except OSError: continue",
-      "    if libc.ptrace(16, p, None, None) == 0:",
-      "        allowed.append(comm)",
-      "        os.waitpid(p, 0x40000000)",
-      "        libc.ptrace(17, p, None, None)",
-      "print('attached:', sorted(allowed))",
-    ].join("\n");
-    await sandbox.writeFile("attach.py", attach);
-    const fromBash = await bash("python3 attach.py");
-    expect(fromBash.exitCode).toBe(0);
-    // The shell is not dumpable and nothing of the server is visible. The jail's own init
-    // (bwrap, no capabilities, holding only the tools' terminal) is the one attachable process.
-    expect(fromBash.output).toMatch(/^attached: \[('bwrap')?\]\n$/);
-    const fromCell = await python(attach);
-    expect(fromCell.output).toMatch(/^attached: \[('bwrap')?\]\n$/);
-    const fromExec = await sandbox.exec(["python3", "attach.py"]);
-    expect(fromExec.stdout).toMatch(/^attached: \[('bwrap')?\]\n$/);
-    const init = await bash("grep -E '^(CapEff|NoNewPrivs)' /proc/1/status; ls /proc/1/fd | wc -l");
-    expect(init.output).toMatch(/^CapEff:\s+0+\nNoNewPrivs:\s+1\n[1-5]\n$/);
-    await expectServerAlive(sandbox, serverPid);
-    await expectHonestSequence(sandbox, "after-ptrace");
-  });
+    it("cannot ptrace anything outside its own descendants (python ctypes PTRACE_ATTACH)", async () => {
+      // Attach to every visible process but ourselves; report which attaches the kernel allowed.
+      const attach = [
+        "import ctypes, os",
+        "libc = ctypes.CDLL(None, use_errno=True)",
+        "own = os.getpid()",
+        "allowed = []",
+        "for p in sorted(int(p) for p in os.listdir('/proc') if p.isdigit()):",
+        "    if p == own: continue",
+        "    try: comm = open(f'/proc/{p}/comm').read().strip()",
+        "    except OSError: continue",
+        "    if libc.ptrace(16, p, None, None) == 0:",
+        "        allowed.append(comm)",
+        "        os.waitpid(p, 0x40000000)",
+        "        libc.ptrace(17, p, None, None)",
+        "print('attached:', sorted(allowed))",
+      ].join("\n");
+      await sandbox.writeFile("attach.py", attach);
+      const fromBash = await bash("python3 attach.py");
+      expect(fromBash.exitCode).toBe(0);
+      // The shell is not dumpable and nothing of the server is visible. The jail's own init
+      // (bwrap, no capabilities, holding only the tools' terminal) is the one attachable process.
+      expect(fromBash.output).toMatch(/^attached: \[('bwrap')?\]\n$/);
+      const fromCell = await python(attach);
+      expect(fromCell.output).toMatch(/^attached: \[('bwrap')?\]\n$/);
+      const fromExec = await sandbox.exec(["python3", "attach.py"]);
+      expect(fromExec.stdout).toMatch(/^attached: \[('bwrap')?\]\n$/);
+      const init = await bash("grep -E '^(CapEff|NoNewPrivs)' /proc/1/status; ls /proc/1/fd | wc -l");
+      expect(init.output).toMatch(/^CapEff:\s+0+\nNoNewPrivs:\s+1\n[1-5]\n$/);
+      await expectServerAlive(sandbox, serverPid);
+      await expectHonestSequence(sandbox, "after-ptrace");
+    });
 
-  it("cannot attach gdb to the shell", async () => {
-    const result = await bash(
-      "command -v gdb >/dev/null || { echo no-gdb; exit 0; }; gdb -batch -p $$ -ex 'print (int) getpid()' 2>&1 | grep -cE '^\\$1 = [0-9]+$'; true",
-    );
-    expect(result.output).toMatch(/^(no-gdb|0)\n$/);
-    await expectHonestSequence(sandbox, "after-gdb");
-  });
+    it("cannot attach gdb to the shell", async () => {
+      const result = await bash(
+        "command -v gdb >/dev/null || { echo no-gdb; exit 0; }; gdb -batch -p $$ -ex 'print (int) getpid()' 2>&1 | grep -cE '^\\$1 = [0-9]+$'; true",
+      );
+      expect(result.output).toMatch(/^(no-gdb|0)\n$/);
+      await expectHonestSequence(sandbox, "after-gdb");
+    });
 
-  it("cannot read the shell's memory, environment or fds from a child process", async () => {
-    // Reads the first mapped page of mem (offset 0 is never mapped), environ, maps and fd/.
-    const scrape = [
-      "import os, sys",
-      "for p in sys.argv[1:]:",
-      "    for f in ('environ', 'maps', 'cmdline'):",
-      "        try: data = open(f'/proc/{p}/{f}', 'rb').read(); print(p, f, 'nonce' if b'__raas_end ' in data else 'readable')",
-      "        except OSError: print(p, f, 'denied')",
-      "    try: print(p, 'fd', len(os.listdir(f'/proc/{p}/fd')))",
-      "    except OSError: print(p, 'fd denied')",
-      "    try:",
-      "        start = int(open(f'/proc/{p}/maps').readline().split('-')[0], 16)",
-      "        m = open(f'/proc/{p}/mem', 'rb'); m.seek(start); m.read(4096); print(p, 'mem readable')",
-      "    except (OSError, ValueError): print(p, 'mem denied')",
-    ].join("\n");
-    await sandbox.writeFile("scrape.py", scrape);
-    const result = await bash("python3 scrape.py $$ $PPID");
-    const [shell, parent] = (await bash("echo $$ $PPID")).output.trim().split(" ");
-    const lines = result.output.trim().split("\n");
-    expect(lines.filter((line) => line.startsWith(`${shell} `))).toEqual([
-      `${shell} environ denied`,
-      `${shell} maps denied`,
-      `${shell} cmdline readable`,
-      `${shell} fd denied`,
-      `${shell} mem denied`,
-    ]);
-    // The parent is the jail's init (bwrap): it never sees a nonce (those reach only the shell).
-    expect(lines.filter((line) => line.startsWith(`${parent} `) && line.includes("nonce"))).toEqual([]);
-    expect(result.output).not.toContain("nonce");
-  });
-});
+    it("cannot read the shell's memory, environment or fds from a child process", async () => {
+      // Reads the first mapped page of mem (offset 0 is never mapped), environ, maps and fd/.
+      const scrape = [
+        "import os, sys",
+        "for p in sys.argv[1:]:",
+        "    for f in ('environ', 'maps', 'cmdline'):",
+        "        try: data = open(f'/proc/{p}/{f}', 'rb').read(); print(p, f, 'nonce' if b'__raas_end ' in data else 'readable')",
+        "        except OSError: print(p, f, 'denied')",
+        "    try: print(p, 'fd', len(os.listdir(f'/proc/{p}/fd')))",
+        "    except OSError: print(p, 'fd denied')",
+        "    try:",
+        "        start = int(open(f'/proc/{p}/maps').readline().split('-')[0], 16)",
+        "        m = open(f'/proc/{p}/mem', 'rb'); m.seek(start); m.read(4096); print(p, 'mem readable')",
+        "    except (OSError, ValueError): print(p, 'mem denied')",
+      ].join("\n");
+      await sandbox.writeFile("scrape.py", scrape);
+      const result = await bash("python3 scrape.py $$ $PPID");
+      const [shell, parent] = (await bash("echo $$ $PPID")).output.trim().split(" ");
+      const lines = result.output.trim().split("\n");
+      expect(lines.filter((line) => line.startsWith(`${shell} `))).toEqual([
+        `${shell} environ denied`,
+        `${shell} maps denied`,
+        `${shell} cmdline readable`,
+        `${shell} fd denied`,
+        `${shell} mem denied`,
+      ]);
+      // The parent is the jail's init (bwrap): it never sees a nonce (those reach only the shell).
+      expect(lines.filter((line) => line.startsWith(`${parent} `) && line.includes("nonce"))).toEqual([]);
+      expect(result.output).not.toContain("nonce");
+    });
+  },
+);
 
-describe("red team: bash results cannot be forged", () => {
-  const fixture = createTestRuntime({ noOutputTimeoutMs: 5_000 });
+describe.each(SANDBOX_TARGETS)("red team: bash results cannot be forged ($name)", (target) => {
+  const fixture = target.createRuntime({ noOutputTimeoutMs: 5_000 });
   let sandbox: ManagedSandbox;
   const { bash } = tools(() => sandbox);
 
   beforeAll(async () => {
-    sandbox = await fixture.runtime.create({});
-  });
+    await target.prepare();
+    sandbox = await fixture.runtime.create(target.spec());
+  }, PREPARE_TIMEOUT_MS);
   afterAll(() => fixture.dispose());
 
   it("PROMPT_COMMAND rewriting the marker's exit code does not turn `false` into 0", async () => {
@@ -266,7 +272,7 @@ describe("red team: bash results cannot be forged", () => {
     ["readonly PROMPT_COMMAND", "PROMPT_COMMAND=true; readonly PROMPT_COMMAND"],
     ["readonly PS0", "readonly PS0"],
   ])("freezing a marker variable (%s) makes the call time out, never exit 0", async (_name, freeze) => {
-    const own = await fixture.runtime.create({});
+    const own = await fixture.runtime.create(target.spec());
     try {
       const result = await own.runTool("bash", { command: `${freeze}; false` }, { timeoutMs: 2_000 });
       expect(result.exitCode).not.toBe(0);
@@ -300,14 +306,15 @@ describe("red team: bash results cannot be forged", () => {
   });
 });
 
-describe("red team: python results cannot be forged", () => {
-  const fixture = createTestRuntime();
+describe.each(SANDBOX_TARGETS)("red team: python results cannot be forged ($name)", (target) => {
+  const fixture = target.createRuntime();
   let sandbox: ManagedSandbox;
   const { python } = tools(() => sandbox);
 
   beforeAll(async () => {
-    sandbox = await fixture.runtime.create({});
-  });
+    await target.prepare();
+    sandbox = await fixture.runtime.create(target.spec());
+  }, PREPARE_TIMEOUT_MS);
   afterAll(() => fixture.dispose());
 
   async function expectNextCellHonest(): Promise<void> {

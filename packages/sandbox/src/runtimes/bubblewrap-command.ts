@@ -17,6 +17,11 @@ export interface BubblewrapCommandInput {
   /** Execute-only copy of bash for the agent's shell (bound at `BWRAP_INSIDE.bash`); omitted = none. */
   bashHostPath?: string;
   /**
+   * The host's bwrap, bound at `BWRAP_INSIDE.bwrap` for the tool jail of an image that has none of
+   * its own; omitted = none bound.
+   */
+  jailBwrapHostPath?: string;
+  /**
    * Bind the host's /proc at `BWRAP_INSIDE.hostProc`, where only the execution server sees it: a
    * nested user namespace may mount a new /proc only while a fully visible one exists, and the
    * sandbox's own /proc is partly covered by bwrap. The tool jail hides it again.
@@ -48,6 +53,7 @@ export const BWRAP_INSIDE = {
   nodePty: "/opt/raas/node_modules/node-pty",
   node: "/opt/raas/bin/node",
   bash: "/opt/raas/bin/bash",
+  bwrap: "/opt/raas/bin/bwrap",
   hostProc: "/opt/raas/proc",
 } as const;
 
@@ -85,6 +91,9 @@ export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
   args.push("--ro-bind", input.nodePtyHostDir, BWRAP_INSIDE.nodePty);
   args.push("--ro-bind", input.nodeHostPath, BWRAP_INSIDE.node);
   if (input.bashHostPath !== undefined) args.push("--ro-bind", input.bashHostPath, BWRAP_INSIDE.bash);
+  if (input.jailBwrapHostPath !== undefined) {
+    args.push("--ro-bind", input.jailBwrapHostPath, BWRAP_INSIDE.bwrap);
+  }
   for (const bind of input.readOnlyBinds ?? []) args.push("--ro-bind", bind.hostPath, bind.sandboxPath);
   if (input.bindHostProc) args.push("--bind", "/proc", BWRAP_INSIDE.hostProc);
   // Everything outside the binds above (the root tmpfs, /etc, mount points) becomes read-only.

@@ -17,6 +17,7 @@ import {
 } from "./base-runtime";
 import { type BubblewrapCommandInput, BWRAP_INSIDE, buildBubblewrapArgs } from "./bubblewrap-command";
 import { findExecutable } from "./find-executable";
+import { stageImageShell } from "./image-shell";
 import {
   DEFAULT_WORKSPACE_SIZE_BYTES,
   mergeLimits,
@@ -82,6 +83,14 @@ export interface BubblewrapRuntimeOptions extends SandboxRuntimeOptions {
    * {@link DEFAULT_IMAGE_CACHE_DIR} with its default cap.
    */
   imageCache?: ImageCache;
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Where images are unpacked when no `imageCache` is given: `<os.tmpdir()>/raas-image-cache`. */
@@ -237,13 +246,16 @@ export class BubblewrapRuntime extends BaseRuntime {
   }
 
   protected insideLayout(_dirs: SandboxDirs, _bundle: ServerBundle, spec: SandboxSpec): InsideLayout {
-    const isHostRoot = spec.image === undefined;
     const jailBwrap = this.#bwrap.toolJail === "auto" ? this.#jailBwrapPath(spec) : undefined;
     return {
       workspace: BWRAP_INSIDE.workspace,
       run: BWRAP_INSIDE.run,
       pythonDriver: `${BWRAP_INSIDE.serverDir}/python-driver.py`,
-      ...(isHostRoot && this.#isDefaultShell ? { shellPath: BWRAP_INSIDE.bash } : {}),
+      // On an image the image's own bash is copied execute-only at launch (`stageImageShell`).
+      ...(this.#isDefaultShell &&
+      (spec.image === undefined || isRegularFile(join(spec.image, "usr/bin/bash")))
+        ? { shellPath: BWRAP_INSIDE.bash }
+        : {}),
       ...(jailBwrap
         ? {
             jail: {
@@ -263,10 +275,15 @@ export class BubblewrapRuntime extends BaseRuntime {
     };
   }
 
-  /** bwrap as the sandbox sees it: the host's (under /usr) or the image's own; none = no jail. */
+  /**
+   * bwrap as the sandbox sees it: the host's (under /usr), the image's own, or for an image without
+   * one the host's bound in (it needs the image's libc and libcap; when they do not fit, the jail's
+   * probe fails and the sandbox says so); none = no jail.
+   */
   #jailBwrapPath(spec: SandboxSpec): string | undefined {
     if (spec.image !== undefined) {
-      return existsSync(join(spec.image, "usr/bin/bwrap")) ? "/usr/bin/bwrap" : undefined;
+      if (existsSync(join(spec.image, "usr/bin/bwrap"))) return "/usr/bin/bwrap";
+      return this.#hostBwrap() === undefined ? undefined : BWRAP_INSIDE.bwrap;
     }
     const resolved = this.#hostBwrap();
     return resolved && /^\/(usr|bin|sbin)\//.test(resolved) ? resolved : undefined;
@@ -300,6 +317,14 @@ export class BubblewrapRuntime extends BaseRuntime {
     const names =
       rootfs === "host" ? HOST_ROOT_ENTRIES : readdirSync(rootfs).filter((name) => !RUNTIME_OWNED.has(name));
     const tmpfs = this.#tmpfsSizes(args.limits);
+    const bashHostPath =
+      args.inside.shellPath !== BWRAP_INSIDE.bash
+        ? undefined
+        : rootfs === "host"
+          ? args.bundle.bashPath
+          : await stageImageShell(rootfs, args.dirs.root, this.#owner);
+    const jailBwrapHostPath =
+      args.inside.jail?.bwrapPath === BWRAP_INSIDE.bwrap ? this.#hostBwrap() : undefined;
     const bwrapArgs = buildBubblewrapArgs({
       bwrapPath: this.#bwrap.bwrapPath,
       rootfs,
@@ -310,7 +335,8 @@ export class BubblewrapRuntime extends BaseRuntime {
       serverHostDir: args.bundle.dir,
       nodePtyHostDir: args.bundle.nodePtyDir,
       nodeHostPath: args.bundle.nodePath,
-      ...(rootfs === "host" ? { bashHostPath: args.bundle.bashPath } : {}),
+      ...(bashHostPath !== undefined ? { bashHostPath } : {}),
+      ...(jailBwrapHostPath !== undefined ? { jailBwrapHostPath } : {}),
       ...(args.spec.readOnlyBinds ? { readOnlyBinds: args.spec.readOnlyBinds } : {}),
       bindHostProc: args.inside.jail !== undefined,
       disableUserNamespaces: args.inside.jail === undefined,

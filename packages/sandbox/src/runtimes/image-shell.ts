@@ -1,0 +1,24 @@
+import { chmod, chown, copyFile, lstat } from "node:fs/promises";
+import { join } from "node:path";
+
+/**
+ * An execute-only copy of an image's bash in the sandbox's own host directory, for the agent's
+ * shell: a process that runs a file it cannot read is not dumpable, so the tools (same uid) can
+ * neither ptrace the shell nor read its memory and the end-marker nonce it holds — as the host's
+ * execute-only bash does for sandboxes on the host's root filesystem. Undefined when the image's
+ * `/usr/bin/bash` is no regular file (the shell then runs the image's own, dumpable).
+ */
+export async function stageImageShell(
+  rootfs: string,
+  sandboxDir: string,
+  owner: { uid: number; gid: number } | undefined,
+): Promise<string | undefined> {
+  const source = join(rootfs, "usr/bin/bash");
+  const info = await lstat(source).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  const copy = join(sandboxDir, "image-bash");
+  await copyFile(source, copy);
+  if (owner) await chown(copy, owner.uid, owner.gid);
+  await chmod(copy, 0o111);
+  return copy;
+}
