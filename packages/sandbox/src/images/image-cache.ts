@@ -17,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { isProcessAlive, processIdentity } from "../host/process-tree";
 import { type CacheEntryUsage, chooseEvictions } from "./cache-eviction";
 import { acquireFileLock } from "./file-lock";
+import { ImageCacheCounters, type ImageCacheReport } from "./image-cache-stats";
 import { type ImageSource, imageContentKey, resolveImageSource } from "./image-source";
 import { runImageTool } from "./image-tools";
 import { unpackImage } from "./image-unpack";
@@ -106,6 +107,7 @@ export class ImageCache {
   readonly dir: string;
   readonly capBytes: number;
   readonly #stats: ImageCacheStats = { hits: 0, unpacks: 0, evictions: 0 };
+  readonly #counters = new ImageCacheCounters();
   /** Each packed reference's source and key, with the stamp of the file they were read from. */
   readonly #resolved = new Map<
     string,
@@ -136,8 +138,27 @@ export class ImageCache {
     return images;
   }
 
+  /** Hits, misses and unpack times per image, bytes used against the cap, and the images held. */
+  async report(): Promise<ImageCacheReport> {
+    return this.#counters.report(this.dir, await this.listUnpacked(), {
+      capBytes: this.capBytes,
+      evictions: this.#stats.evictions,
+    });
+  }
+
   /** The root filesystem of `reference` (a directory, OCI layout or archive, or SIF file), unpacked once. */
   async acquire(reference: string): Promise<ImageLease> {
+    try {
+      const lease = await this.#acquire(reference);
+      this.#counters.recordAcquire(lease);
+      return lease;
+    } catch (error) {
+      this.#counters.recordFailure();
+      throw error;
+    }
+  }
+
+  async #acquire(reference: string): Promise<ImageLease> {
     const resolved = await this.#resolve(reference);
     if ("rootfsDir" in resolved) {
       return { rootfs: resolved.rootfsDir, key: undefined, isHit: true, release: () => Promise.resolve() };
