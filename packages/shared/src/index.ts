@@ -106,6 +106,7 @@ export {
   ZJobListResponse,
   ZSubmitJobRequest,
 } from "./job.schema";
+export { runImageMetadata, runImageOf } from "./job-image";
 export type { TJobListTrajectoryFilters } from "./job-list-trajectory-filters.schema";
 export {
   FAILURE_KINDS,
@@ -150,7 +151,14 @@ export {
   ZSetPolicyVersionRequest,
 } from "./policy.schema";
 export { createSecretRedactor, redactFields } from "./redact-secrets";
-export { type TCreateRunRequest, type TRun, type TRunRetention, ZCreateRunRequest, ZRun } from "./run.schema";
+export {
+  type TCreateRunRequest,
+  type TRun,
+  type TRunRetention,
+  ZCreateRunRequest,
+  ZImageReference,
+  ZRun,
+} from "./run.schema";
 export {
   type THarnessSamplingMode,
   type TSamplingParams,

@@ -43,6 +43,14 @@ const ZRunRetention = z
   });
 export type TRunRetention = z.infer<typeof ZRunRetention>;
 
+/** An image reference: an absolute path on the sandbox hosts, optionally `:tag` for an OCI layout. */
+export const ZImageReference = z
+  .string()
+  .min(1)
+  .max(4_096)
+  .startsWith("/", { error: "expected an absolute path on the sandbox hosts" })
+  .refine((reference) => !reference.includes("\0"), { error: "must not contain NUL" });
+
 /** Create a training run: one training job (a series of steps) of one model on one dataset. */
 export const ZCreateRunRequest = z
   .object({
@@ -87,6 +95,9 @@ export const ZCreateRunRequest = z
     policyId: ZPolicyId.default(DEFAULT_POLICY_ID).describe(
       `The policy the run trains: its jobs generate only on the backends registered under this id, are stamped with its weight version and wait only on its pause. A policy nobody owns yet becomes the creating trainer token's. Default \`${DEFAULT_POLICY_ID}\`.`,
     ),
+    image: ZImageReference.optional().describe(
+      "Default image of the run's jobs' sandboxes, an absolute path on the sandbox hosts: a rootfs directory, an OCI layout (`path[:tag]`), an OCI or docker save archive, or a SIF. A job's own image wins (its payload's `image`, a SWE spec's or image pattern's, a Harbor task's). Default none: the server's.",
+    ),
   })
   .strict()
   .meta({ id: "CreateRunRequest", description: "A training run to create." });
@@ -118,6 +129,10 @@ export const ZRun = z
         "Fingerprint of the token that created the run (`token:` + 16 hex digits of its SHA-256); writes to the run (steps, cancel, finish) need that token or an admin token. Null: any trainer may write.",
       ),
     policyId: z.string().describe("The policy the run trains (its backends, weight version and pause)."),
+    image: z
+      .string()
+      .nullable()
+      .describe("Default image of its jobs' sandboxes (see `CreateRunRequest.image`); null: none."),
     retention: ZRunRetention.nullable().describe(
       "Its retention policy; null: trajectories stay in the database.",
     ),

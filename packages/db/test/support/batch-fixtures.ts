@@ -16,6 +16,7 @@ export function makeRun(overrides: Partial<RunRecord> = {}): RunRecord {
     share: 2.5,
     priority: -3,
     maxSandboxes: 48,
+    image: "/images/runs/trixie-oci:trixie",
     ownerId: "token:0123456789abcdef",
     policyId: "qwen3-8b-policy",
     retention: { archiveAfterSteps: 3, archiveAfterMs: 600_000 },

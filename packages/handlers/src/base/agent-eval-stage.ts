@@ -3,6 +3,7 @@ import type { AgentInitOutput, AgentRunOutput } from "./agent-handler.types";
 import { type AgentHandlerBinding, openAgentSandbox } from "./agent-handler-binding";
 import type { TAgentTaskBase } from "./agent-payload.schema";
 import { guardSandbox } from "./infrastructure-guard";
+import { jobSandboxDefaults, withJobImage } from "./job-sandbox-defaults";
 import { checkTurnRewardRange } from "./verifier-turn-rewards";
 
 /**
@@ -15,6 +16,7 @@ export async function evalAgentStage<P extends TAgentTaskBase, S, A>(
   ctx: EvalContext<P, AgentInitOutput<S>, AgentRunOutput<A>>,
 ): Promise<EvalOutcome> {
   const { definition } = binding;
+  const defaults = jobSandboxDefaults(ctx.payload, ctx.job);
   const outcome = await definition.evaluate({
     jobId: ctx.job.id,
     payload: ctx.payload,
@@ -23,10 +25,11 @@ export async function evalAgentStage<P extends TAgentTaskBase, S, A>(
     artifacts: ctx.run.artifacts,
     runSandbox: definition.keepSandboxForEval ? guardSandbox(ctx.init.sandbox, ctx.signal) : null,
     openSandbox: async (spec = {}) => {
-      const sandbox = await openAgentSandbox(binding, ctx.job.id, spec, ctx.signal);
+      const sandbox = await openAgentSandbox(binding, ctx.job.id, withJobImage(spec, defaults), ctx.signal);
       ctx.defer(() => sandbox.close());
       return guardSandbox(sandbox, ctx.signal);
     },
+    defaults,
     signal: ctx.signal,
   });
   const handlerResult =

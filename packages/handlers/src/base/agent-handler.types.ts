@@ -88,6 +88,12 @@ export interface CollectContext<P, S> {
   signal: AbortSignal;
 }
 
+/** What a job brings for its sandboxes beyond its task. */
+export interface JobSandboxDefaults {
+  /** The payload's `image`, else its run's default image (`metadata.defaultImage`); undefined: neither. */
+  image?: string;
+}
+
 /** Handed to `evaluate` in EVAL. */
 export interface EvaluateContext<P, S, A> {
   jobId: string;
@@ -98,8 +104,13 @@ export interface EvaluateContext<P, S, A> {
   artifacts: A;
   /** The RUN sandbox when `keepSandboxForEval` is set, else null (it was closed after RUN). */
   runSandbox: Sandbox | null;
-  /** Starts a fresh sandbox, closed when EVAL ends; its errors fail the stage as `sandbox`. */
+  /**
+   * Starts a fresh sandbox, closed when EVAL ends; its errors fail the stage as `sandbox`. Without
+   * an `image` it runs on the job's (`defaults.image`).
+   */
   openSandbox(spec?: Omit<SandboxSpec, "jobId">): Promise<Sandbox>;
+  /** What the job brings for its sandboxes (its image). */
+  defaults: JobSandboxDefaults;
   signal: AbortSignal;
 }
 
@@ -122,8 +133,12 @@ export interface AgentHandlerDefinition<P extends TAgentTaskBase, S = undefined,
   endOnTextResponse?: boolean;
   /** Handler defaults of the loop limits (under the job's overrides, over the deps' defaults). */
   limits?: AgentLoopLimits;
-  /** The INIT sandbox (files, env, image, limits). Default: an empty workspace. */
-  sandbox?(payload: P): Omit<SandboxSpec, "jobId">;
+  /**
+   * The INIT sandbox (files, env, image, limits). Default: an empty workspace. An `image` it
+   * names (the task's own) wins; without one the sandbox runs on `defaults.image`, the job's
+   * (see {@link JobSandboxDefaults}).
+   */
+  sandbox?(payload: P, defaults: JobSandboxDefaults): Omit<SandboxSpec, "jobId">;
   /** INIT work after the sandbox is up (materialize the task); its result reaches `evaluate`. */
   setup?(ctx: SetupContext<P>): Promise<S>;
   /**

@@ -4,6 +4,7 @@ import { type AgentHandlerBinding, openAgentSandbox } from "./agent-handler-bind
 import type { TAgentTaskBase } from "./agent-payload.schema";
 import { canFork, initFromGroupTemplate } from "./group-init";
 import { asStageFailure, guardSandbox } from "./infrastructure-guard";
+import { jobSandboxDefaults, withJobImage } from "./job-sandbox-defaults";
 
 /**
  * INIT: a fork of the group's prepared sandbox when setup is shared in the group, else a new
@@ -15,7 +16,9 @@ export async function initAgentStage<P extends TAgentTaskBase, S, A>(
 ): Promise<AgentInitOutput<S>> {
   const { definition, defaults, templates } = binding;
   const runtime = binding.deps.sandboxRuntime;
-  const own = definition.sandbox?.(ctx.payload) ?? {};
+  const jobDefaults = jobSandboxDefaults(ctx.payload, ctx.job);
+  // The task's own image (a SWE spec's, a Harbor task's) wins over the job's and its run's.
+  const own = withJobImage(definition.sandbox?.(ctx.payload, jobDefaults) ?? {}, jobDefaults);
   // What the stage brings (a harness's installed CLI) is mounted beside the kind's own binds.
   const binds = [...(own.readOnlyBinds ?? []), ...(ctx.sandboxReadOnlyBinds ?? [])];
   const spec = binds.length > 0 ? { ...own, readOnlyBinds: binds } : own;

@@ -1,4 +1,4 @@
-import { ZHarnessSamplingMode, ZTeacher } from "@raas/shared";
+import { ZHarnessSamplingMode, ZImageReference, ZTeacher } from "@raas/shared";
 import { z } from "zod";
 
 /** Per-job overrides of the agent loop and sampling; every field optional. */
@@ -133,5 +133,8 @@ export const ZAgentTaskBase = z.object({
     .describe("The task instance's id (also shown to the model as `Task id: …`)."),
   agent: ZAgentOverrides.optional(),
   mcp: ZEnvironmentTools.optional(),
+  image: ZImageReference.optional().describe(
+    "The image the job's sandboxes run on when its task names none (a SWE spec or image pattern, a Harbor task's image name theirs), an absolute path: a rootfs directory, an OCI layout (`path[:tag]`), an OCI or docker save archive, or a SIF. Wins over its run's default image. Default: the run's, else the server's.",
+  ),
 });
 export type TAgentTaskBase = z.infer<typeof ZAgentTaskBase>;

@@ -23,8 +23,8 @@ export function defineSweAgentHandler(context: SweHandlerContext) {
     tools: ["bash", "python", "editor"],
     submitTool: submitToolSpec("Call when the issue is resolved; ends the task. Your changes are kept."),
     limits: { maxTurns: 50, toolTimeoutMs: 120_000, ...config.limits },
-    sandbox: (payload) => {
-      const image = context.imageOf(payload);
+    sandbox: (payload, defaults) => {
+      const image = context.imageOf(payload, defaults);
       const env = context.specOf(payload).env;
       return {
         ...(image !== undefined && { image }),
@@ -95,14 +95,14 @@ async function collectSweDiff(
 
 async function evaluateSweRollout(
   context: SweHandlerContext,
-  { payload, artifacts, openSandbox, signal }: EvaluateContext<TSwePayload, SweSetup, SweArtifacts>,
+  { payload, artifacts, openSandbox, defaults, signal }: EvaluateContext<TSwePayload, SweSetup, SweArtifacts>,
 ) {
   const report = await evaluateSwePatch({
     instance: payload.instance,
     modelPatch: artifacts.modelPatch,
     repoSource: context.config.repoSource,
     openSandbox,
-    options: context.config,
+    options: context.evalOptionsOf(defaults),
     ...(payload.spec !== undefined && { spec: payload.spec }),
     goodReferences: context.goodReferences,
     signal,

@@ -2,6 +2,7 @@ import type { EvalContext, EvalOutcome } from "@raas/engine";
 import type { AgentHandlerDeps } from "../base/agent-handler.types";
 import { tamperedFailure } from "../base/canary/index";
 import { asStageFailure, guardSandbox } from "../base/infrastructure-guard";
+import { jobSandboxDefaults } from "../base/job-sandbox-defaults";
 import { evaluateSwePatch } from "./swe-evaluator";
 import type { SweHandlerContext } from "./swe-handler-context";
 import type { TSwePayload } from "./swe-payload.schema";
@@ -33,7 +34,7 @@ export async function gradeGivenPatch(
       ctx.defer(() => sandbox.close());
       return guardSandbox(sandbox, ctx.signal);
     },
-    options: context.config,
+    options: context.evalOptionsOf(jobSandboxDefaults(ctx.payload, ctx.job)),
     ...(ctx.payload.spec !== undefined && { spec: ctx.payload.spec }),
     goodReferences: context.goodReferences,
     signal: ctx.signal,

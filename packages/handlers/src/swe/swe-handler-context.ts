@@ -1,3 +1,4 @@
+import type { JobSandboxDefaults } from "../base/agent-handler.types";
 import type { SweHandlerConfig } from "./swe-handler";
 import { selectSweImage } from "./swe-image";
 import { SWE_DEFAULTS } from "./swe-options";
@@ -11,7 +12,10 @@ export interface SweHandlerContext {
   /** Instances whose gold patch is known to run their listed tests (see `judgeListedTests`). */
   readonly goodReferences: Set<string>;
   specOf(payload: TSwePayload): ReturnType<typeof resolveSweSpec>;
-  imageOf(payload: TSwePayload): ReturnType<typeof selectSweImage>;
+  /** The instance's image; `defaults.image` (the job's or its run's) stands before the server's `image`. */
+  imageOf(payload: TSwePayload, defaults: JobSandboxDefaults): ReturnType<typeof selectSweImage>;
+  /** The evaluation options of a job: the server's, with the job's image before the server's. */
+  evalOptionsOf(defaults: JobSandboxDefaults): SweHandlerConfig;
 }
 
 export function createSweHandlerContext(config: SweHandlerConfig): SweHandlerContext {
@@ -21,6 +25,12 @@ export function createSweHandlerContext(config: SweHandlerConfig): SweHandlerCon
     setupTimeoutMs: config.setupTimeoutMs ?? SWE_DEFAULTS.setupTimeoutMs,
     goodReferences: new Set<string>(),
     specOf,
-    imageOf: (payload) => selectSweImage(payload.instance, specOf(payload), config),
+    imageOf: (payload, defaults) =>
+      selectSweImage(payload.instance, specOf(payload), {
+        ...config,
+        ...(defaults.image !== undefined && { image: defaults.image }),
+      }),
+    evalOptionsOf: (defaults) =>
+      defaults.image === undefined ? config : { ...config, image: defaults.image },
   };
 }

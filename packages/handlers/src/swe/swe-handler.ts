@@ -2,6 +2,7 @@ import type { AgentLoopLimits, EvalContext, RunContext, TaskHandler } from "@raa
 import type { AgentHandlerDeps, AgentInitOutput, AgentRunOutput } from "../base/agent-handler.types";
 import { ZAgentRunSummary, ZTokenDriftSummary } from "../base/agent-result.schema";
 import { asStageFailure } from "../base/infrastructure-guard";
+import { jobSandboxDefaults } from "../base/job-sandbox-defaults";
 import { defineSweAgentHandler } from "./swe-agent-handler";
 import { GRADE_ONLY, type GradeOnly, gradeGivenPatch, isGradeOnly } from "./swe-grade-only";
 import { createSweHandlerContext } from "./swe-handler-context";
@@ -56,7 +57,7 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
       async init(ctx) {
         // An instance without its prepared environment image cannot be run or graded: `sandbox` (setup).
         await asStageFailure("sandbox", "no environment image", ctx.signal, async () =>
-          context.imageOf(ctx.payload),
+          context.imageOf(ctx.payload, jobSandboxDefaults(ctx.payload, ctx.job)),
         );
         return isGradeOnly(ctx.payload) ? GRADE_ONLY : agent.init(ctx);
       },

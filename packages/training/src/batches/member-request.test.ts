@@ -52,4 +52,14 @@ describe("memberSubmitRequest", () => {
     expect(request.payload).toEqual({ question: "1+1", agent: { maxTurns: 3, teacher } });
     expect(memberSubmitRequest(step, g, g.members[0]!).payload).not.toHaveProperty("agent.teacher");
   });
+
+  it("carries the run's default image in the metadata, the payload untouched, and nothing without one", () => {
+    const g = group([pendingMember(0, 1)]);
+    const run = { share: 1, priority: 0, maxSandboxes: null, policyId: "default" };
+    const withImage = memberSubmitRequest(step, g, g.members[0]!, { ...run, image: "/images/trixie.sif" });
+    expect(withImage.metadata).toMatchObject({ defaultImage: "/images/trixie.sif" });
+    expect(withImage.payload).not.toHaveProperty("image");
+    const without = memberSubmitRequest(step, g, g.members[0]!, { ...run, image: null });
+    expect(without.metadata).not.toHaveProperty("defaultImage");
+  });
 });

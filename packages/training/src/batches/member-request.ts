@@ -1,5 +1,5 @@
 import { runShareMetadata } from "@raas/engine";
-import type { TGroupMember, TSubmitJobRequest } from "@raas/shared";
+import { runImageMetadata, type TGroupMember, type TSubmitJobRequest } from "@raas/shared";
 import type { GroupRecord, RunRecord, StepRecord } from "../ports/batch-store.port";
 import { dispatchPriorityBoost } from "./pilot-dispatch";
 
@@ -9,13 +9,14 @@ import { dispatchPriorityBoost } from "./pilot-dispatch";
  * dispatch so that a resubmit after a restart returns the same job. The step's teacher becomes
  * each payload's `agent.teacher`. The run's priority is added to
  * the step's and its fair share rides in the metadata (`share`, read by the engine's scheduler);
- * the job generates on the run's policy.
+ * the job generates on the run's policy; the run's default image rides there too
+ * (`defaultImage`, under the job's own).
  */
 export function memberSubmitRequest(
   step: StepRecord,
   group: GroupRecord,
   member: TGroupMember,
-  run?: Pick<RunRecord, "share" | "priority" | "maxSandboxes" | "policyId">,
+  run?: Pick<RunRecord, "share" | "priority" | "maxSandboxes" | "policyId" | "image">,
 ): TSubmitJobRequest {
   const { request } = step;
   const payload: Record<string, unknown> = { ...group.task.payload };
@@ -46,6 +47,7 @@ export function memberSubmitRequest(
       taskId: group.taskId,
       slot: member.slot,
       ...(run ? runShareMetadata(run) : {}),
+      ...(run ? runImageMetadata(run) : {}),
     },
   };
 }

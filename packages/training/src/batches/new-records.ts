@@ -20,6 +20,7 @@ export function newRunRecord(
     share: input.share,
     priority: input.priority,
     maxSandboxes: input.maxSandboxes ?? null,
+    image: input.image ?? null,
     retention: input.retention ?? null,
     ownerId,
     policyId: input.policyId,

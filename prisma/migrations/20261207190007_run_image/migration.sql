@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "training_runs" ADD COLUMN     "image" TEXT;
