@@ -2,6 +2,7 @@ import { backendsRouter } from "./routers/backends/backends.router";
 import { benchmarksRouter } from "./routers/benchmarks/benchmarks.router";
 import { datasetsRouter } from "./routers/datasets/datasets.router";
 import { environmentsRouter } from "./routers/environments/environments.router";
+import { imagesRouter } from "./routers/images/images.router";
 import { jobsRouter } from "./routers/jobs/jobs.router";
 import { policyRouter } from "./routers/policy/policy.router";
 import { runsRouter } from "./routers/runs/runs.router";
@@ -19,6 +20,7 @@ export const appRouter = router({
   benchmarks: benchmarksRouter,
   sandboxes: sandboxesRouter,
   workers: workersRouter,
+  images: imagesRouter,
   runs: runsRouter,
   steps: stepsRouter,
   policy: policyRouter,

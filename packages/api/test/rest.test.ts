@@ -132,6 +132,8 @@ describe("REST routes against a running server", () => {
         "GET /api/v1/workers listWorkers",
         "POST /api/v1/workers/{id}/drain drainWorker",
         "POST /api/v1/workers/{id}/resume resumeWorker",
+        "POST /api/v1/images/prefetch prefetchImages",
+        "GET /api/v1/images/prefetch/{requestId} getImagePrefetch",
         "POST /api/v1/runs createRun",
         "POST /api/v1/runs/{runId}/archive archiveRun",
         "GET /api/v1/runs listRuns",

@@ -61,6 +61,8 @@ export function composeSandboxRuntime(
     requireInstalled?: boolean;
     /** This process's sandbox host id (its worker id), in each sandbox directory's owner file. */
     hostId?: string;
+    /** The image cache to unpack into (`composeImageCache`), when the caller reports on it too. Default: one from `config.imageCache`. */
+    imageCache?: ImageCache;
   } = {},
 ): SandboxRuntime {
   const kind = config.runtime ?? "bubblewrap";
@@ -99,7 +101,8 @@ export function composeSandboxRuntime(
     ...(options.hostId !== undefined ? { hostId: options.hostId } : {}),
     ...(config.defaultLimits ? { defaultLimits: config.defaultLimits } : {}),
     ...(config.workspaceSizeBytes !== undefined ? { workspaceSizeBytes: config.workspaceSizeBytes } : {}),
-    ...(kind === "bubblewrap" && config.imageCache !== undefined
+    ...(kind === "bubblewrap" && options.imageCache !== undefined ? { imageCache: options.imageCache } : {}),
+    ...(kind === "bubblewrap" && options.imageCache === undefined && config.imageCache !== undefined
       ? {
           imageCache: new ImageCache({
             dir: config.imageCache.dir ?? DEFAULT_IMAGE_CACHE_DIR,

@@ -3,6 +3,7 @@ import {
   type BackendView,
   type EngineLogger,
   type EventBus,
+  type ImagePrefetcher,
   type RolloutEngine,
   type SandboxRuntime,
   type StoreHealth,
@@ -64,6 +65,8 @@ export interface ComposeWorkersOptions extends WorkersConfig {
   onSelfLost?: (worker: WorkerRecord) => void | Promise<void>;
   /** Why this process's worker takes no new work though it runs, sent with every heartbeat; null: healthy. Default none. */
   unhealthyReason?: () => string | null;
+  /** This worker's image cache: reported with each beat, and the prefetches asked of it carried out. Default none. */
+  images?: ImagePrefetcher;
   /** What to do with a worker the monitor found lost. Default: the engine restarts the jobs it held (`recoverWorker`). */
   onLost?: (worker: WorkerRecord) => void | Promise<void>;
   /**
@@ -100,6 +103,7 @@ export async function composeWorkers(options: ComposeWorkersOptions): Promise<Co
       sandboxes: liveSandboxes.count,
       ...(options.backends && { backends: options.backends }),
       ...(options.unhealthyReason && { unhealthyReason: options.unhealthyReason }),
+      ...(options.images && { images: options.images }),
       ...(options.heartbeatIntervalMs !== undefined && { intervalMs: options.heartbeatIntervalMs }),
       ...(options.bus && { bus: options.bus }),
       ...(options.storeHealth && { storeHealth: options.storeHealth }),

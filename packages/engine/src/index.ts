@@ -154,6 +154,15 @@ export type {
   ToolServerSpec,
 } from "./ports/tool-server-provider.port";
 export type { ArchivedJobsOutcome, TrajectoryRetention } from "./ports/trajectory-retention.port";
+export {
+  IMAGE_PREFETCH_STATUSES,
+  MAX_STORED_PREFETCH_REQUESTS,
+  type TImagePrefetchProgress,
+  type TImagePrefetchRequest,
+  type TWorkerImages,
+  ZImagePrefetchRequests,
+  ZWorkerImages,
+} from "./ports/worker-images.types";
 export type {
   WorkerBeat,
   WorkerPoolOccupancy,
@@ -166,7 +175,6 @@ export {
   type StageFinishedEvent,
 } from "./rollout-engine";
 export type { BackendEngineCounters, BackendReportedCounters } from "./routing/backend-stats";
-
 export type {
   BackendSnapshot,
   StickyRouterOptions,
@@ -200,19 +208,18 @@ export {
   type Grant,
   type GrantFlowSnapshot,
 } from "./scheduling/fair-grant-queue";
-
 export {
   DEFAULT_PLACEMENT_MAX_WAIT_MS,
   isPlacedWell,
   type PlacementCandidate,
 } from "./scheduling/image-placement";
 export { runShareMetadata } from "./scheduling/job-flow";
-
 export { asStageFailure } from "./stage-failure";
 export { isNetworkError } from "./store-health/network-error";
 export { StoreHealth, type StoreHealthState } from "./store-health/store-health";
-
 export { sleep } from "./util/abort";
+export { type ImagePrefetchEntry, imagePrefetchStatus } from "./workers/image-prefetch-status";
+export { ImagePrefetcher, type ImagePrefetcherOptions } from "./workers/image-prefetcher";
 
 export { workerCapacity } from "./workers/worker-capacity";
 export { DEFAULT_HEARTBEAT_INTERVAL_MS } from "./workers/worker-defaults";

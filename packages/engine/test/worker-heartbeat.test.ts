@@ -54,6 +54,8 @@ describe("WorkerHeartbeat", () => {
       startedAtMs: startedAt,
       heartbeatAtMs: startedAt,
       stoppedAtMs: null,
+      images: null,
+      prefetchRequests: [],
       unhealthyReason: null,
     });
     occupancy.active = 5;
@@ -148,6 +150,7 @@ describe("WorkerHeartbeat", () => {
       markLost: (beforeMs) => store.markLost(beforeMs),
       get: (id) => store.get(id),
       list: (options) => store.list(options),
+      requestPrefetch: (ids, request) => store.requestPrefetch(ids, request),
       heartbeat(workerId: string, beat: WorkerBeat): Promise<WorkerRecord | null> {
         if (failNext) {
           failNext = false;

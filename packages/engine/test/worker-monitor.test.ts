@@ -175,6 +175,7 @@ describe("WorkerMonitor", () => {
       markLost: (beforeMs, exceptIds) => inner.markLost(beforeMs, exceptIds),
       get: (workerId) => inner.get(workerId),
       list: (options) => inner.list(options),
+      requestPrefetch: (workerIds, request) => inner.requestPrefetch(workerIds, request),
     };
     const lost: string[] = [];
     const monitor = new WorkerMonitor({

@@ -6,6 +6,7 @@ import {
   composeAgentHandlers,
   composeEngine,
   composeGateway,
+  composeImageCache,
   composeInference,
   composeSandboxRuntime,
   defaultSandboxHostId,
@@ -42,9 +43,12 @@ export async function composeServerCore(config: ServerConfig, logger: Logger): P
   let serverUrl = "";
   // Agent handlers need sandboxes: without the runtime's binary the server refuses to start.
   const hostId = config.hostId ?? defaultSandboxHostId();
+  // Made here rather than inside the runtime: the heartbeat reports on it and prefetches into it.
+  const imageCache = composeImageCache(config.sandbox ?? {});
   const sandboxRuntime = composeSandboxRuntime(config.sandbox ?? {}, logger.child({ component: "sandbox" }), {
     requireInstalled: config.agentHandlers !== false,
     hostId,
+    ...(imageCache && { imageCache }),
   });
   const agentHandlers = composeServerAgentHandlers(config, {
     sandboxRuntime,
@@ -66,6 +70,7 @@ export async function composeServerCore(config: ServerConfig, logger: Logger): P
     family,
     gateway,
     sandboxRuntime,
+    imageCache,
     agentHandlers,
     composed,
     setServerUrl,

@@ -7,6 +7,7 @@ import type {
   ComposedGateway,
   ComposedInference,
   ComposedWorkers,
+  composeImageCache,
   SandboxEventRecording,
 } from "@raas/compose";
 import type { SandboxRuntime } from "@raas/engine";
@@ -23,6 +24,8 @@ export interface ServerCore {
   family: ModelFamilyAdapter;
   gateway: ComposedGateway;
   sandboxRuntime: SandboxRuntime;
+  /** Where its bubblewrap sandboxes unpack images (reported with its heartbeats); undefined for the other runtimes. */
+  imageCache: ReturnType<typeof composeImageCache>;
   agentHandlers: ComposedAgentHandlers;
   composed: ComposedEngine;
   /** The URL the harness gateway bridge hands to sandboxes, known once the server listens. */

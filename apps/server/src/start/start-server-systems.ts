@@ -4,6 +4,7 @@ import {
   type ComposedWorkers,
   composeBackends,
   composeBatches,
+  composeImagePrefetcher,
   composeWorkers,
   recordSandboxEvents,
 } from "@raas/compose";
@@ -40,7 +41,10 @@ export async function startServerSystems(config: ServerConfig, core: ServerCore)
  */
 function composeServerWorkers(config: ServerConfig, core: ServerCore): Promise<ComposedWorkers> {
   const { composed, inference } = core;
-  return composeWorkers({
+  // Progress goes out at once rather than at the next interval; bound once the heartbeat exists.
+  let beatNow = () => {};
+  const images = core.imageCache && composeImagePrefetcher(core.imageCache, () => beatNow());
+  const workers = composeWorkers({
     ...config.workers,
     store: composed.workers,
     engine: composed.engine,
@@ -49,7 +53,12 @@ function composeServerWorkers(config: ServerConfig, core: ServerCore): Promise<C
     ...(composed.bus && { bus: composed.bus, backends: () => inference.pool.listBackends() }),
     // No worker is marked lost for heartbeats a database outage kept from the store.
     storeHealth: composed.storeHealth,
+    ...(images && { images }),
     logger: core.logger.child({ component: "workers" }),
+  });
+  return workers.then((started) => {
+    beatNow = () => void started.heartbeat?.beat().catch(() => undefined);
+    return started;
   });
 }
 

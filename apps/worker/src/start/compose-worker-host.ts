@@ -1,5 +1,6 @@
 import {
   composeAgentHandlers,
+  composeImageCache,
   composeInference,
   composeSandboxRuntime,
   loadModelFamily,
@@ -23,9 +24,12 @@ export async function composeWorkerHost(
   // First: a tokenizer directory that cannot serve stops the start before anything is built.
   const family = await loadModelFamily(config.model, logger.child({ component: "model-family" }));
   const inference = composeInference(config.inference, logger.child({ component: "inference" }));
+  // Made here rather than inside the runtime: the heartbeat reports on it and prefetches into it.
+  const imageCache = composeImageCache(config.sandbox);
   const sandboxRuntime = composeSandboxRuntime(config.sandbox, logger.child({ component: "sandbox" }), {
     requireInstalled: true,
     hostId: workerId,
+    ...(imageCache && { imageCache }),
   });
   const conditions = new HealthConditions();
   // Set once the engine and the registration exist; sickness needs a failed job start first.
@@ -63,6 +67,7 @@ export async function composeWorkerHost(
     workerId,
     inference,
     sandboxRuntime,
+    imageCache,
     conditions,
     sandboxHealth,
     bindSandboxHealth,

@@ -1,4 +1,9 @@
-import { type ComposedEngine, type ComposedWorkers, composeWorkers } from "@raas/compose";
+import {
+  type ComposedEngine,
+  type ComposedWorkers,
+  composeImagePrefetcher,
+  composeWorkers,
+} from "@raas/compose";
 import type { StoreHealthState } from "@raas/engine";
 import type { WorkerConfig } from "../worker-config";
 import type { WorkerHost, WorkerRegistration } from "./worker-parts.types";
@@ -27,7 +32,10 @@ function composeWorkerRecord(
   onSelfLost: () => void,
 ): Promise<ComposedWorkers> {
   const { logger, workerId } = host;
-  return composeWorkers({
+  // Progress goes out at once rather than at the next interval; bound once the heartbeat exists.
+  let beatNow = () => {};
+  const images = host.imageCache && composeImagePrefetcher(host.imageCache, () => beatNow());
+  const workers = composeWorkers({
     store: composed.workers,
     engine: composed.engine,
     sandboxRuntime: host.sandboxRuntime,
@@ -42,6 +50,7 @@ function composeWorkerRecord(
     // Beats at once when the database is back after an outage.
     storeHealth: composed.storeHealth,
     unhealthyReason: () => host.conditions.unhealthyReason(),
+    ...(images && { images }),
     onSelfLost: () => {
       // Its jobs were restarted elsewhere and the monitor never recovers an id twice: a worker
       // that went on would hold jobs nobody recovers if it died later. Stop; a supervisor starts a
@@ -50,6 +59,10 @@ function composeWorkerRecord(
       onSelfLost();
     },
     logger: logger.child({ component: "workers" }),
+  });
+  return workers.then((composed) => {
+    beatNow = () => void composed.heartbeat?.beat().catch(() => undefined);
+    return composed;
   });
 }
 

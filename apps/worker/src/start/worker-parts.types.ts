@@ -4,6 +4,7 @@ import type {
   ComposedEngine,
   ComposedInference,
   ComposedWorkers,
+  composeImageCache,
   SandboxEventRecording,
 } from "@raas/compose";
 import type { SandboxRuntime } from "@raas/engine";
@@ -26,6 +27,8 @@ export interface WorkerHost {
   workerId: string;
   inference: ComposedInference;
   sandboxRuntime: SandboxRuntime;
+  /** Where its bubblewrap sandboxes unpack images; undefined for the other runtimes. */
+  imageCache: ReturnType<typeof composeImageCache>;
   conditions: HealthConditions;
   sandboxHealth: SandboxHealthWatch;
   /** Sickness needs a failed job start first, so the listener is bound late. */

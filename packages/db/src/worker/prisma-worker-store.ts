@@ -1,13 +1,17 @@
 import {
+  MAX_STORED_PREFETCH_REQUESTS,
+  type TImagePrefetchRequest,
   type WorkerBeat,
   type WorkerRecord,
   type WorkerRegistration,
   type WorkerStore,
+  ZImagePrefetchRequests,
   ZWorkerBackends,
+  ZWorkerImages,
   ZWorkerPools,
 } from "@raas/engine";
 import { parseJsonColumn, toJsonColumn } from "../codec/json-column";
-import type { Prisma, PrismaClient, Worker as WorkerRow } from "../generated/client";
+import { Prisma, type PrismaClient, type Worker as WorkerRow } from "../generated/client";
 
 /** Statuses of a worker that is expected to heartbeat. */
 const LIVE_STATUSES = ["active", "draining"];
@@ -26,6 +30,8 @@ interface RawWorkerRow {
   heartbeat_at_ms: number;
   stopped_at_ms: number | null;
   unhealthy_reason: string | null;
+  images: unknown;
+  prefetch_requests: unknown;
 }
 
 function fromRow(row: WorkerRow): WorkerRecord {
@@ -35,6 +41,12 @@ function fromRow(row: WorkerRow): WorkerRecord {
     labels: row.labels ?? [],
     pools: parseJsonColumn(ZWorkerPools, row.pools ?? {}, site("pools")),
     backends: parseJsonColumn(ZWorkerBackends, row.backends ?? [], site("backends")),
+    images: row.images === null ? null : parseJsonColumn(ZWorkerImages, row.images, site("images")),
+    prefetchRequests: parseJsonColumn(
+      ZImagePrefetchRequests,
+      row.prefetchRequests ?? [],
+      site("prefetch_requests"),
+    ),
     status: row.status as WorkerRecord["status"],
   };
 }
@@ -55,6 +67,10 @@ function fromRawRow(row: RawWorkerRow): WorkerRecord {
     heartbeatAtMs: Number(row.heartbeat_at_ms),
     stoppedAtMs: row.stopped_at_ms === null ? null : Number(row.stopped_at_ms),
     unhealthyReason: row.unhealthy_reason ?? null,
+    images: (typeof row.images === "string" ? JSON.parse(row.images) : row.images) as Prisma.JsonValue,
+    prefetchRequests: (typeof row.prefetch_requests === "string"
+      ? JSON.parse(row.prefetch_requests)
+      : row.prefetch_requests) as Prisma.JsonValue,
   });
 }
 
@@ -79,6 +95,7 @@ export class PrismaWorkerStore implements WorkerStore {
       labels: [...worker.labels],
       pools: toJsonColumn(worker.pools),
       backends: toJsonColumn(worker.backends ?? []),
+      images: worker.images ? toJsonColumn(worker.images) : Prisma.DbNull,
       status: "active",
       unhealthyReason: null,
       stoppedAtMs: null,
@@ -94,6 +111,7 @@ export class PrismaWorkerStore implements WorkerStore {
         sandboxes: beat.sandboxes,
         ...(beat.backends && { backends: toJsonColumn(beat.backends) }),
         ...(beat.unhealthyReason !== undefined && { unhealthyReason: beat.unhealthyReason }),
+        ...(beat.images && { images: toJsonColumn(beat.images) }),
         heartbeatAtMs: beat.atMs,
       },
     });
@@ -122,6 +140,22 @@ export class PrismaWorkerStore implements WorkerStore {
         AND NOT ("id" = ANY(${[...exceptIds]}::text[]))
       RETURNING *`;
     return rows.map(fromRawRow);
+  }
+
+  async requestPrefetch(workerIds: readonly string[], request: TImagePrefetchRequest): Promise<string[]> {
+    // One statement per worker: the append and the trim happen under the row's lock, so a
+    // request made at the same time by another server is never lost.
+    const rows = await this.#prisma.$queryRaw<Array<{ id: string }>>`
+      UPDATE "workers" SET "prefetch_requests" = (
+        SELECT COALESCE(jsonb_agg(item ORDER BY position), '[]'::jsonb) FROM (
+          SELECT item, position FROM jsonb_array_elements("prefetch_requests" || ${JSON.stringify([request])}::jsonb)
+            WITH ORDINALITY AS elements(item, position)
+          ORDER BY position DESC LIMIT ${MAX_STORED_PREFETCH_REQUESTS}
+        ) AS kept
+      )
+      WHERE "id" = ANY(${[...workerIds]}::text[]) AND "status" IN ('active', 'draining')
+      RETURNING "id"`;
+    return rows.map((row) => row.id);
   }
 
   async get(workerId: string): Promise<WorkerRecord | null> {

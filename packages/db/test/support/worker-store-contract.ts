@@ -1,4 +1,10 @@
-import type { BackendView, WorkerRecord, WorkerStore } from "@raas/engine";
+import {
+  type BackendView,
+  MAX_STORED_PREFETCH_REQUESTS,
+  type TWorkerImages,
+  type WorkerRecord,
+  type WorkerStore,
+} from "@raas/engine";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 export interface WorkerStoreHarness {
@@ -15,7 +21,7 @@ export interface WorkerStoreHarness {
 function worker(
   id: string,
   overrides: Partial<WorkerRecord> = {},
-): Omit<WorkerRecord, "status" | "stoppedAtMs" | "unhealthyReason"> {
+): Omit<WorkerRecord, "status" | "stoppedAtMs" | "unhealthyReason" | "images" | "prefetchRequests"> {
   return {
     id,
     hostname: "node-3",
@@ -64,6 +70,38 @@ function backendView(id: string, requests: number): BackendView {
   };
 }
 
+/** An image cache as a worker reports it, with one prefetch done. */
+function imagesReport(hits: number): TWorkerImages {
+  return {
+    capBytes: 20 * 1024 ** 3,
+    usedBytes: 300_000_000,
+    hits,
+    misses: 1,
+    evictions: 0,
+    images: [
+      {
+        key: "oci-abc",
+        references: ["/images/a.tar"],
+        sizeBytes: 300_000_000,
+        unpackMs: 2_500,
+        hits,
+        misses: 1,
+      },
+    ],
+    prefetches: [
+      {
+        requestId: "p1",
+        reference: "/images/a.tar",
+        status: "done",
+        wasCached: false,
+        unpackMs: 2_500,
+        error: null,
+        updatedAtMs: 2_000,
+      },
+    ],
+  };
+}
+
 /** What every `WorkerStore` adapter must do: registry, heartbeats, drain, stop and lost exactly once. */
 export function describeWorkerStoreContract(name: string, harness: WorkerStoreHarness): void {
   describe(`WorkerStore contract: ${name}`, () => {
@@ -85,6 +123,8 @@ export function describeWorkerStoreContract(name: string, harness: WorkerStoreHa
         status: "active",
         unhealthyReason: null,
         stoppedAtMs: null,
+        images: null,
+        prefetchRequests: [],
       };
       expect(await store.get("w1")).toEqual(expected);
       expect(await store.list()).toEqual([expected]);
@@ -147,6 +187,56 @@ export function describeWorkerStoreContract(name: string, harness: WorkerStoreHa
       expect((await store.get("w1"))?.unhealthyReason).toBeNull();
     });
 
+    it("keeps each beat's image cache report; a beat without one leaves the stored one", async () => {
+      await store.register(worker("w1"));
+      expect(
+        (await store.heartbeat("w1", { pools: {}, sandboxes: 0, images: imagesReport(3), atMs: 2_000 }))
+          ?.images,
+      ).toEqual(imagesReport(3));
+      await store.heartbeat("w1", { pools: {}, sandboxes: 0, atMs: 3_000 });
+      expect((await store.list())[0]?.images).toEqual(imagesReport(3));
+    });
+
+    it("appends prefetch requests to live workers only, keeps the newest, and loses none to a race", async () => {
+      await store.register(worker("w1"));
+      await store.register(worker("w2"));
+      await store.register(worker("w3"));
+      await store.markStopped("w3", 2_000);
+      const request = {
+        requestId: "p1",
+        references: ["/images/a.tar", "/images/b.sif"],
+        requestedAtMs: 2_000,
+      };
+      expect((await store.requestPrefetch(["w1", "w2", "w3", "nope"], request)).sort()).toEqual(["w1", "w2"]);
+      expect((await store.get("w1"))?.prefetchRequests).toEqual([request]);
+      expect((await store.get("w3"))?.prefetchRequests).toEqual([]);
+      // A heartbeat (the worker's write) leaves the requests (the control plane's write) alone.
+      expect(
+        (await store.heartbeat("w1", { pools: {}, sandboxes: 0, atMs: 3_000 }))?.prefetchRequests,
+      ).toEqual([request]);
+      const ask = (index: number) => ({
+        requestId: `r${index}`,
+        references: ["/images/a.tar"],
+        requestedAtMs: 3_000 + index,
+      });
+      // Ten at once through several connections (servers): every one lands, none overwrites another.
+      await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          (stores[index % stores.length] ?? store).requestPrefetch(["w2"], ask(index)),
+        ),
+      );
+      expect((await store.get("w2"))?.prefetchRequests.map((r) => r.requestId).sort()).toEqual(
+        ["p1", ...Array.from({ length: 10 }, (_, index) => `r${index}`)].sort(),
+      );
+      // Past the bound the oldest go first.
+      for (let index = 10; index < MAX_STORED_PREFETCH_REQUESTS + 10; index += 1)
+        await store.requestPrefetch(["w2"], ask(index));
+      const kept = (await store.get("w2"))?.prefetchRequests ?? [];
+      expect(kept).toHaveLength(MAX_STORED_PREFETCH_REQUESTS);
+      expect(kept.at(-1)).toEqual(ask(MAX_STORED_PREFETCH_REQUESTS + 9));
+      expect(kept.some((r) => r.requestId === "p1")).toBe(false);
+    });
+
     it("drains and resumes; the heartbeat's answer carries draining", async () => {
       await store.register(worker("w1"));
       expect((await store.setDraining("w1", true))?.status).toBe("draining");
@@ -188,6 +278,8 @@ export function describeWorkerStoreContract(name: string, harness: WorkerStoreHa
         status: "lost",
         unhealthyReason: null,
         stoppedAtMs: null,
+        images: null,
+        prefetchRequests: [],
       });
       expect(await store.markLost(5_000)).toEqual([]);
 

@@ -58,6 +58,8 @@ function worker(id: string, backends: BackendView[], overrides: Partial<WorkerRe
     startedAtMs: 0,
     heartbeatAtMs: 10_000,
     stoppedAtMs: null,
+    images: null,
+    prefetchRequests: [],
     ...overrides,
   };
 }

@@ -1,3 +1,4 @@
+import { MAX_STORED_PREFETCH_REQUESTS, type TImagePrefetchRequest } from "../ports/worker-images.types";
 import type { WorkerBeat, WorkerRecord, WorkerRegistration, WorkerStore } from "../ports/worker-store.port";
 
 function copy(worker: WorkerRecord): WorkerRecord {
@@ -6,6 +7,8 @@ function copy(worker: WorkerRecord): WorkerRecord {
     labels: [...worker.labels],
     pools: structuredClone(worker.pools),
     backends: structuredClone(worker.backends),
+    images: structuredClone(worker.images),
+    prefetchRequests: structuredClone(worker.prefetchRequests),
   };
 }
 
@@ -22,6 +25,8 @@ export class MemoryWorkerStore implements WorkerStore {
       copy({
         ...worker,
         backends: worker.backends ?? [],
+        images: worker.images ?? null,
+        prefetchRequests: this.#workers.get(worker.id)?.prefetchRequests ?? [],
         status: "active",
         unhealthyReason: null,
         stoppedAtMs: null,
@@ -37,6 +42,7 @@ export class MemoryWorkerStore implements WorkerStore {
       worker.sandboxes = beat.sandboxes;
       if (beat.backends) worker.backends = structuredClone(beat.backends);
       if (beat.unhealthyReason !== undefined) worker.unhealthyReason = beat.unhealthyReason;
+      if (beat.images) worker.images = structuredClone(beat.images);
       worker.heartbeatAtMs = beat.atMs;
     }
     return copy(worker);
@@ -68,6 +74,19 @@ export class MemoryWorkerStore implements WorkerStore {
       }
     }
     return lost;
+  }
+
+  async requestPrefetch(workerIds: readonly string[], request: TImagePrefetchRequest): Promise<string[]> {
+    const recorded: string[] = [];
+    for (const id of workerIds) {
+      const worker = this.#workers.get(id);
+      if (worker?.status !== "active" && worker?.status !== "draining") continue;
+      worker.prefetchRequests = [...worker.prefetchRequests, structuredClone(request)].slice(
+        -MAX_STORED_PREFETCH_REQUESTS,
+      );
+      recorded.push(id);
+    }
+    return recorded;
   }
 
   async get(workerId: string): Promise<WorkerRecord | null> {

@@ -1,5 +1,6 @@
 import type { TStage } from "@raas/shared";
 import type { BackendView } from "./inference-pool.port";
+import type { TImagePrefetchRequest, TWorkerImages } from "./worker-images.types";
 
 export type TWorkerStatus = "active" | "draining" | "stopped" | "lost";
 
@@ -35,6 +36,10 @@ export interface WorkerRecord {
   startedAtMs: number;
   heartbeatAtMs: number;
   stoppedAtMs: number | null;
+  /** Its image cache (held images, size, hits, unpack times, prefetch progress) at the last heartbeat; null: none reported. */
+  images: TWorkerImages | null;
+  /** Prefetches asked of it (`images.prefetch`), oldest first; it reads them back with each heartbeat. */
+  prefetchRequests: TImagePrefetchRequest[];
 }
 
 /** What one heartbeat reports (the `WorkerHeartbeat` loop in `src/workers/` sends it). */
@@ -45,15 +50,18 @@ export interface WorkerBeat {
   backends?: BackendView[];
   /** Why it takes no new work (see `WorkerRecord.unhealthyReason`); null: healthy. Default: the stored one is kept. */
   unhealthyReason?: string | null;
+  /** Its image cache now. Default: the stored report is kept. */
+  images?: TWorkerImages;
   atMs: number;
 }
 
 /** What `WorkerStore.register` takes: a new record without status (`active`, healthy), with optional backends. */
 export type WorkerRegistration = Omit<
   WorkerRecord,
-  "status" | "stoppedAtMs" | "backends" | "unhealthyReason"
+  "status" | "stoppedAtMs" | "backends" | "unhealthyReason" | "images" | "prefetchRequests"
 > & {
   backends?: BackendView[];
+  images?: TWorkerImages;
 };
 
 /**
@@ -73,6 +81,11 @@ export interface WorkerStore {
    * (workers known alive another way: heard on the bus).
    */
   markLost(beforeMs: number, exceptIds?: readonly string[]): Promise<WorkerRecord[]>;
+  /**
+   * Appends `request` to the prefetch requests of each of `workerIds` that is active or draining
+   * (keeping the last `MAX_STORED_PREFETCH_REQUESTS`); returns the ids it was recorded for.
+   */
+  requestPrefetch(workerIds: readonly string[], request: TImagePrefetchRequest): Promise<string[]>;
   get(workerId: string): Promise<WorkerRecord | null>;
   list(options?: { includeStopped?: boolean }): Promise<WorkerRecord[]>;
 }

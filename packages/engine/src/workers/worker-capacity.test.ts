@@ -23,6 +23,8 @@ function worker(id: string, overrides: Partial<WorkerRecord> = {}): WorkerRecord
     startedAtMs: NOW - 60_000,
     heartbeatAtMs: NOW - 1_000,
     stoppedAtMs: null,
+    images: null,
+    prefetchRequests: [],
     ...overrides,
   };
 }
@@ -63,7 +65,7 @@ describe("workerCapacity", () => {
     const clock = { now: () => nowMs, setTimer: () => () => {} };
     const capacity = workerCapacity(store, { exceptWorkerId: "server", missedAfterMs: 9_000, clock });
     expect(await capacity()).toBe(0);
-    const { status, stoppedAtMs, unhealthyReason, ...registration } = worker("w1", {
+    const { status, stoppedAtMs, unhealthyReason, images, prefetchRequests, ...registration } = worker("w1", {
       heartbeatAtMs: NOW,
       startedAtMs: NOW,
     });

@@ -10,6 +10,7 @@ import type {
   WorkerStore,
 } from "../ports/worker-store.port";
 import type { StoreHealth } from "../store-health/store-health";
+import type { ImagePrefetcher } from "./image-prefetcher";
 import type { TWorkerBusMessage } from "./worker-bus-message";
 import { DEFAULT_HEARTBEAT_INTERVAL_MS } from "./worker-defaults";
 
@@ -36,6 +37,11 @@ export interface WorkerHeartbeatOptions {
    * beat and stored with it for `workers.list`; null while healthy. Default: never reported.
    */
   unhealthyReason?: () => string | null;
+  /**
+   * This worker's image cache: its report goes out with every beat, and the prefetch requests read
+   * back with the stored record are handed to it. Default: none reported.
+   */
+  images?: ImagePrefetcher;
   /** Time between beats in ms. Default `DEFAULT_HEARTBEAT_INTERVAL_MS` (3_000). */
   intervalMs?: number;
   clock?: Clock;
@@ -144,7 +150,10 @@ export class WorkerHeartbeat {
   async #beatOnce(): Promise<WorkerRecord | null> {
     const backends = this.#backends();
     const unhealthyReason = this.#options.unhealthyReason?.();
+    // A cache that cannot be read (its directory gone) never stops the beat itself.
+    const images = await this.#options.images?.report().catch(() => undefined);
     const record = await this.#options.store.heartbeat(this.workerId, {
+      ...(images && { images }),
       pools: this.#options.pools(),
       sandboxes: this.#options.sandboxes?.() ?? 0,
       ...(backends && { backends }),
@@ -158,6 +167,7 @@ export class WorkerHeartbeat {
       await this.#register();
       return this.#options.store.get(this.workerId);
     }
+    this.#options.images?.follow(record.prefetchRequests);
     await this.#follow(record);
     return record;
   }

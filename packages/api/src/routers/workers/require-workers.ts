@@ -21,8 +21,9 @@ export function unknownWorker(id: string) {
 
 /** A stored worker as the API shows it, its heartbeat age taken at `nowMs`. */
 export function toWorkerView(worker: WorkerRecord, nowMs: number): TWorkerView {
+  const { prefetchRequests: _requests, ...shown } = worker;
   return {
-    ...worker,
+    ...shown,
     labels: [...worker.labels],
     isDraining: worker.status === "draining",
     isHealthy: worker.unhealthyReason === null,

@@ -1,5 +1,6 @@
 import { STAGES, zIdString } from "@raas/shared";
 import { z } from "zod";
+import { ZWorkerImagesView } from "../images/image.schema";
 
 const WORKER_STATUSES = ["active", "draining", "stopped", "lost"] as const;
 
@@ -53,6 +54,9 @@ export const ZWorkerView = z
       .number()
       .nullable()
       .describe("When it stopped, ms since the Unix epoch; null unless `stopped`."),
+    images: ZWorkerImagesView.nullable().describe(
+      "Its image cache at the last heartbeat: images held, bytes, hits and unpack times, prefetch progress; null when it reports none.",
+    ),
   })
   .meta({ id: "Worker", description: "One worker process: its pools, sandboxes and heartbeat." });
 export type TWorkerView = z.infer<typeof ZWorkerView>;
