@@ -8,16 +8,22 @@
 //    `cachedCreateReadyRatio` is the slowest format's p50 over the host's p50 (target ≤ 1.5);
 //  - of which the image's own share: the cache lease alone on a hit, per format (a flock child
 //    per acquire is most of it).
-// Not measured yet: time-to-first-RUN of 64 jobs over 8 images with image-aware placement on
-// versus off (`placementSpeedup`): the queue has no image-aware placement to switch on.
+//  - time-to-first-RUN of a batch (`--jobs 64`) over `--images 8` images (variants of the test
+//    image, one marker layer each, so each has its own digest and unpack), shuffled with a fixed
+//    seed, on `--workers 4` workers of `--slots 2` each, every worker with its own cache and
+//    sandbox directories as separate hosts would have: placement off (reserves name no images),
+//    then on (reserves name the worker's unpacked and unpacking images; `--placement-wait-ms`
+//    bounds how long an item waits for such a worker). `placementSpeedup` is the mean
+//    time-to-first-RUN off over on (target ≥ 1.3). `--placement-only` skips the parts above.
 
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BubblewrapRuntime, findExecutable, ImageCache } from "@raas/sandbox";
-import { buildTestImages } from "@raas/sandbox/testing";
+import { buildTestImages, buildTestImageVariants } from "@raas/sandbox/testing";
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
+import { measurePlacement } from "./images/placement-rows";
 import { median, percentile } from "./stats";
 import { targetOf } from "./targets/bench-targets";
 import { meetsTarget } from "./targets/target-verdict";
@@ -52,9 +58,17 @@ function entryMarker(cacheDir: string): { sizeBytes: number; unpackMs: number } 
 const bench: Bench = {
   name: "images",
   description:
-    "bubblewrap on images: first use (unpack) per format and size; create→ready on a cached image vs the host image",
+    "bubblewrap on images: first use (unpack) per format and size; create→ready on a cached image vs the host image; time-to-first-RUN of a batch over 8 images with image-aware placement on vs off",
   async run(args: string[]): Promise<BenchReport> {
     const creates = option(args, "creates", 20);
+    const placement = {
+      jobs: option(args, "jobs", 64),
+      images: option(args, "images", 8),
+      workers: option(args, "workers", 4),
+      slotsPerWorker: option(args, "slots", 2),
+      placementMaxWaitMs: option(args, "placement-wait-ms", 30_000),
+    };
+    const isPlacementOnly = args.includes("--placement-only");
     const bwrapPath = findExecutable("bwrap", SEARCH_PATH);
     if (!bwrapPath) throw new Error("the images bench needs bubblewrap: run `apt-get install -y bubblewrap`");
     const images = await buildTestImages();
@@ -80,6 +94,22 @@ const bench: Bench = {
       return runtime;
     };
     try {
+      if (!isPlacementOnly) await measureFormats();
+      const variants = await buildTestImageVariants(images, placement.images);
+      const measured = await measurePlacement({
+        ...placement,
+        bwrapPath,
+        dir: join(baseDir, "placement"),
+        variants,
+      });
+      rows.push(...measured.rows);
+      Object.assign(summary, measured.summary);
+      summary.loadAverageAtEnd = loadAverage();
+    } finally {
+      await Promise.all(runtimes.map((runtime) => runtime.closeAll()));
+      rmSync(baseDir, { recursive: true, force: true });
+    }
+    async function measureFormats(): Promise<void> {
       // First use: each format into a cache of its own (the OCI layout and archive are one image,
       // one key: a shared cache would make the second a hit).
       for (const [format, path] of formats) {
@@ -153,10 +183,6 @@ const bench: Bench = {
         targetOf("images", "cachedCreateReadyRatio"),
         worstRatio,
       );
-      summary.loadAverageAtEnd = loadAverage();
-    } finally {
-      await Promise.all(runtimes.map((runtime) => runtime.closeAll()));
-      rmSync(baseDir, { recursive: true, force: true });
     }
     return {
       bench: "images",
@@ -165,6 +191,7 @@ const bench: Bench = {
       summary,
       config: {
         creates,
+        placement,
         images: Object.fromEntries(formats),
         imageBuildMs: images.buildMs,
         bwrapPath,
