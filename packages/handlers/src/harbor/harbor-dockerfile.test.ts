@@ -54,7 +54,9 @@ describe("planHostEnvironment: what of a Dockerfile the host image honours", () 
     expect(verdict.isHostCompatible).toBe(false);
     if (!verdict.isHostCompatible) {
       expect(verdict.reason).toContain(reason);
-      expect(verdict.reason).toMatch(/not supported yet/);
+      // And what the task lacks: its image, built elsewhere and placed beside it.
+      expect(verdict.reason).toMatch(/this task needs its image, and it ships none/);
+      expect(verdict.reason).toContain("next to the task as image.sif, image.tar");
     }
   });
 

@@ -2,8 +2,9 @@ import { posix } from "node:path";
 
 /**
  * What of a task's `environment/Dockerfile` the host image can honour, decided before anything
- * runs: RaaS has no images yet (a later issue), so a Harbor task runs on the host's root
- * filesystem with its workdir as the sandbox workspace. The rule, one instruction at a time:
+ * runs, for a task that ships no prebuilt image (one that does: `planImageEnvironment`): it runs
+ * on the host's root filesystem with its workdir as the sandbox workspace. The rule, one
+ * instruction at a time:
  *
  * - honoured: one `FROM` (recorded; the host image stands in for it), `WORKDIR`, `ENV` with
  *   literal values, and `COPY`/`ADD` of local files (no globs, no URLs, no archives to unpack, no
@@ -50,14 +51,14 @@ const IGNORED = new Set([
 const FORBIDDEN_WORKDIR_ROOTS = ["/proc", "/dev", "/sys", "/tmp", "/run", "/tests", "/logs", "/solution"];
 const FORBIDDEN_WORKDIRS = new Set(["/", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc", "/var", "/opt"]);
 
-interface Instruction {
+export interface Instruction {
   line: number;
   keyword: string;
   args: string;
 }
 
 /** Joins continuation lines and drops comments and blank lines. */
-function instructionsOf(dockerfile: string): Instruction[] {
+export function instructionsOf(dockerfile: string): Instruction[] {
   const out: Instruction[] = [];
   let pending: { line: number; text: string } | null = null;
   for (const [index, raw] of dockerfile.split(/\r?\n/).entries()) {
@@ -98,7 +99,7 @@ function copyOperands(args: string): { flags: string[]; paths: string[] } | null
   return { flags, paths: words.filter((w) => !w.startsWith("--")) };
 }
 
-function envPairs(args: string): Array<[string, string]> | null {
+export function envPairs(args: string): Array<[string, string]> | null {
   const trimmed = args.trim();
   if (!trimmed.includes("=")) {
     const match = /^(\S+)\s+(.*)$/.exec(trimmed);
@@ -114,13 +115,13 @@ function envPairs(args: string): Array<[string, string]> | null {
   return consumed.replace(/\s/g, "") === trimmed.replace(/\s/g, "") ? pairs : null;
 }
 
-function unquote(value: string): string {
+export function unquote(value: string): string {
   if (value.length >= 2 && (value.startsWith('"') || value.startsWith("'")) && value.endsWith(value[0] ?? ""))
     return value.slice(1, -1).replace(/\\(.)/g, "$1");
   return value;
 }
 
-function checkWorkdir(workdir: string): string | null {
+export function checkWorkdir(workdir: string): string | null {
   if (!workdir.startsWith("/")) return `the workdir ${workdir} is not absolute`;
   const normalized = posix.normalize(workdir).replace(/\/$/, "") || "/";
   if (FORBIDDEN_WORKDIRS.has(normalized))
@@ -132,9 +133,17 @@ function checkWorkdir(workdir: string): string | null {
   return null;
 }
 
+/**
+ * What a task that needs its image and ships none lacks, and how to give it one: RaaS cannot
+ * build a Dockerfile (no Docker, no network), but runs a prebuilt image (see harbor-image.ts).
+ */
+export const PREBUILT_IMAGE_PLACES =
+  "next to the task as image.sif, image.tar (an OCI or docker save archive) or image.oci/ (an OCI layout), or name it in task.toml [environment].docker_image (an absolute path, or ./ relative to the task)";
+export const PREBUILT_IMAGE_HINT = `RaaS cannot build a Dockerfile: build the image where Docker or Apptainer runs and place it ${PREBUILT_IMAGE_PLACES}`;
+
 const needsImage = (line: number, what: string): HostEnvironmentVerdict => ({
   isHostCompatible: false,
-  reason: `environment/Dockerfile line ${line}: ${what} — this task needs an image, which is not supported yet (it would otherwise run on the host image, which lacks what this line adds)`,
+  reason: `environment/Dockerfile line ${line}: ${what} — this task needs its image, and it ships none (the host image lacks what this line adds). ${PREBUILT_IMAGE_HINT}`,
 });
 
 /**
@@ -212,7 +221,7 @@ export function planHostEnvironment(
   if (badWorkdir !== null)
     return {
       isHostCompatible: false,
-      reason: `${badWorkdir}; this task needs an image, which is not supported yet`,
+      reason: `${badWorkdir}; this task needs its image, and it ships none. ${PREBUILT_IMAGE_HINT}`,
     };
   plan.workdir = posix.normalize(workdir).replace(/(.)\/$/, "$1");
   if (dockerfile === null) plan.copies.push({ source: "", destination: "", isDirectoryDestination: true });

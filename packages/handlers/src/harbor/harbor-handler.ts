@@ -4,10 +4,16 @@ import { z } from "zod";
 import { defineAgentHandler } from "../base/define-agent-handler";
 import { submitToolSpec } from "../base/submit-tool";
 import { type VerifierTurn, verifierTurnsOf } from "../base/verifier-turn-rewards";
-import { HARBOR_WORKSPACE, type HostEnvironmentPlan, planHostEnvironment } from "./harbor-dockerfile";
+import { HARBOR_WORKSPACE, type HostEnvironmentPlan } from "./harbor-dockerfile";
+import { copyImageWorkdir } from "./harbor-image-workdir";
 import { agentPathMap, rewriteHarborPaths } from "./harbor-paths";
 import { snapshotWorkspace } from "./harbor-snapshot";
-import { type THarborPayload, type THarborTask, ZHarborPayload } from "./harbor-task.schema";
+import {
+  environmentPlanOf,
+  type THarborPayload,
+  type THarborTask,
+  ZHarborPayload,
+} from "./harbor-task.schema";
 import { runHarborVerifier } from "./harbor-verifier";
 import { fileBytes, workspaceFilesOf } from "./harbor-workspace";
 
@@ -32,12 +38,18 @@ const ZHarborResult = z.object({
       baseImage: z
         .string()
         .nullable()
-        .describe("The Dockerfile's FROM, recorded; the host image stood in for it."),
+        .describe("The Dockerfile's FROM, recorded; the task's image (or the host's) stood in for it."),
+      image: z
+        .string()
+        .nullable()
+        .describe("The task's prebuilt image the sandboxes ran on; null: the host image (or the job's)."),
       workdir: z.string().describe("The task's workdir, mapped to /workspace."),
-      ignored: z.array(z.string()).describe("Dockerfile instructions without effect on the host image."),
+      ignored: z
+        .array(z.string())
+        .describe("Dockerfile instructions without effect here (or built into the task's image)."),
       notEnforced: z.array(z.string()).describe("task.toml limits recorded but not enforced here."),
     })
-    .describe("How the task's environment was honoured on the host image."),
+    .describe("How the task's environment was honoured."),
 });
 
 /** What RUN hands to EVAL: the final workspace (a gzip tar) for a separate verifier (null when shared), and the turns. */
@@ -54,7 +66,7 @@ const SYSTEM_PROMPT =
   "you cannot see.";
 
 function planOf(task: THarborTask): HostEnvironmentPlan {
-  const verdict = planHostEnvironment(task.dockerfile, task.config.workdir);
+  const verdict = environmentPlanOf(task);
   // The payload schema refused incompatible tasks; reaching this is a bug, not the policy's doing.
   if (!verdict.isHostCompatible) throw stageFailure("eval", `task ${task.name}: ${verdict.reason}`);
   return verdict.plan;
@@ -69,8 +81,12 @@ function sandboxSpecOf(task: THarborTask, plan: HostEnvironmentPlan): Omit<Sandb
       rewriteHarborPaths(v, map),
     ]),
   );
-  const { memoryMb } = task.config;
-  return { env, ...(memoryMb !== null ? { limits: { memoryBytes: memoryMb * 1024 ** 2 } } : {}) };
+  const { memoryMb, image } = task.config;
+  return {
+    env,
+    ...(image !== null ? { image } : {}),
+    ...(memoryMb !== null ? { limits: { memoryBytes: memoryMb * 1024 ** 2 } } : {}),
+  };
 }
 
 function notEnforced(task: THarborTask): string[] {
@@ -82,7 +98,7 @@ function notEnforced(task: THarborTask): string[] {
 
 /**
  * Harbor task directories (`instruction.md`, `task.toml`, `environment/`, `tests/test.sh`) on the
- * host image. INIT places the environment's files in the workspace (never `tests/` or
+ * task's prebuilt image (its workdir copied into the workspace) or the host image. INIT places the environment's files in the workspace (never `tests/` or
  * `solution/`); RUN is the agent loop on the instruction; EVAL runs `tests/test.sh` on the agent's
  * final workspace in a fresh sandbox (or, for `[verifier] environment_mode = "shared"`, in the
  * agent's own) and takes the reward its run wrote. See the package README.
@@ -107,6 +123,7 @@ export const createHarborHandler = defineAgentHandler<THarborPayload, undefined,
   },
   async setup({ payload, sandbox, signal }) {
     const plan = planOf(payload.task);
+    if (payload.task.config.image !== null) await copyImageWorkdir(sandbox, plan.workdir, signal);
     const executables = workspaceFilesOf(plan, payload.task.environment)
       .filter((file) => file.executable)
       .map((file) => file.path);
@@ -160,6 +177,7 @@ export const createHarborHandler = defineAgentHandler<THarborPayload, undefined,
         verifier: { mode: task.config.verifierMode, ...verifier },
         environment: {
           baseImage: plan.baseImage,
+          image: task.config.image,
           workdir: plan.workdir,
           ignored: plan.ignored,
           notEnforced: notEnforced(task),

@@ -3,10 +3,12 @@ import { basename, join, relative } from "node:path";
 import { formatIssues } from "@raas/shared";
 import type { TEnvironmentTools } from "../base/agent-payload.schema";
 import { invalidFile, parseTomlFile } from "../base/environment-files";
-import { HARBOR_WORKSPACE, planHostEnvironment } from "./harbor-dockerfile";
+import { HARBOR_WORKSPACE } from "./harbor-dockerfile";
+import { findTaskImage, PREBUILT_IMAGE_NAMES } from "./harbor-image";
 import { harborTaskTools } from "./harbor-mcp";
 import { agentPathMap, rewriteHarborPaths } from "./harbor-paths";
 import {
+  environmentPlanOf,
   hostIncompatibility,
   type THarborFile,
   type THarborPayload,
@@ -52,13 +54,17 @@ function fileOf(path: string, bytes: Buffer, mode: number): THarborFile {
   };
 }
 
-/** Every regular file below `root`, sorted; a symlink or special file is refused by name. */
-async function readTree(root: string, taskDir: string): Promise<THarborFile[]> {
+/**
+ * Every regular file below `root`, sorted; a symlink or special file is refused by name. Entries
+ * of `root` itself named in `skip` (a prebuilt image) are left out.
+ */
+async function readTree(root: string, taskDir: string, skip: readonly string[] = []): Promise<THarborFile[]> {
   const files: THarborFile[] = [];
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
+      if (dir === root && skip.includes(entry.name)) continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
       else if (entry.isFile()) {
@@ -110,7 +116,13 @@ export async function loadHarborTask(dir: string): Promise<LoadedHarborTask> {
     throw invalidFile(join(name, "instruction.md"), "missing (the agent's instruction)");
   if (!(await exists(join(dir, "tests", "test.sh"))))
     throw invalidFile(join(name, "tests/test.sh"), "missing (the verifier)");
-  const environment = await readTree(join(dir, "environment"), dir);
+  let image: string | null;
+  try {
+    image = findTaskImage(dir, config.dockerImage);
+  } catch (error) {
+    throw invalidFile(join(name, "task.toml"), (error as Error).message);
+  }
+  const environment = await readTree(join(dir, "environment"), dir, PREBUILT_IMAGE_NAMES);
   const dockerfile = environment.find((f) => f.path === "Dockerfile");
   if (dockerfile?.encoding === "base64")
     throw invalidFile(join(name, "environment/Dockerfile"), "not UTF-8 text");
@@ -118,7 +130,7 @@ export async function loadHarborTask(dir: string): Promise<LoadedHarborTask> {
   const candidate = {
     name: config.name ?? name,
     instruction: await readFile(instructionPath, "utf8"),
-    config,
+    config: { ...config, image },
     dockerfile: dockerfile?.content ?? null,
     environment: environment.filter((f) => f.path !== "Dockerfile"),
     tests: await readTree(join(dir, "tests"), dir),
@@ -127,7 +139,7 @@ export async function loadHarborTask(dir: string): Promise<LoadedHarborTask> {
   const parsed = ZHarborTask.safeParse(candidate);
   if (!parsed.success) throw invalidFile(name, formatIssues(parsed.error.issues, { root: "task" }));
   const task = parsed.data;
-  const verdict = planHostEnvironment(task.dockerfile, task.config.workdir);
+  const verdict = environmentPlanOf(task);
   const incompatibility = hostIncompatibility(task);
   const mcp =
     incompatibility === null && verdict.isHostCompatible
@@ -168,7 +180,7 @@ export interface HarborJobRequest {
 }
 
 /**
- * The submit request of a loaded task, refused when the task cannot run on the host image. The
+ * The submit request of a loaded task, refused when the task cannot run here (`hostIncompatibility`). The
  * task's `[agent].timeout_sec` becomes the agent loop's `agent.timeBudgetMs` (unless `agent` sets
  * one) and, with a margin, the RUN budget; `[verifier].timeout_sec`, with a margin, the EVAL
  * budget — so the task's own limits end a job before the server's stage budgets do. The task's
@@ -206,7 +218,7 @@ export function harborJobRequest(
 export function harborOracleScript(task: THarborTask): string | null {
   const solve = task.solution?.find((file) => file.path === "solve.sh");
   if (solve === undefined || solve.encoding !== "utf8") return null;
-  const verdict = planHostEnvironment(task.dockerfile, task.config.workdir);
+  const verdict = environmentPlanOf(task);
   if (!verdict.isHostCompatible) return null;
   return rewriteHarborPaths(solve.content, agentPathMap(verdict.plan.workdir, HARBOR_WORKSPACE));
 }

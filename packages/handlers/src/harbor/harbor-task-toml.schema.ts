@@ -128,7 +128,17 @@ export const ZHarborTaskConfig = z
     dockerImage: z
       .string()
       .nullable()
-      .describe("`[environment].docker_image`; set means an image is needed."),
+      .describe(
+        "`[environment].docker_image`, as written: a path to the task's image, or a registry name (refused).",
+      ),
+    image: z
+      .string()
+      .startsWith("/", { error: "expected an absolute path on the sandbox hosts" })
+      .nullable()
+      .default(null)
+      .describe(
+        "The task's prebuilt image, an absolute path (from `docker_image` or an image.sif / image.tar / image.oci beside the task); null: the host image.",
+      ),
     workdir: z.string().nullable().describe("`[environment].workdir`, when given."),
     mcpServers: z
       .array(ZHarborMcpServer)
@@ -163,6 +173,7 @@ export function normalizeTaskToml(toml: THarborTaskToml): THarborTaskConfig {
     storageMb,
     gpus: env.gpus ?? 0,
     dockerImage: env.docker_image ?? null,
+    image: null,
     workdir: env.workdir ?? null,
     mcpServers: (env.mcp_servers ?? []).map((server) => ({
       name: server.name,

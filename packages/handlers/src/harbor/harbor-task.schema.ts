@@ -1,7 +1,8 @@
 import { hasControlCharacter } from "@raas/shared";
 import { z } from "zod";
 import { ZAgentTaskBase } from "../base/agent-payload.schema";
-import { planHostEnvironment } from "./harbor-dockerfile";
+import { type HostEnvironmentVerdict, planHostEnvironment } from "./harbor-dockerfile";
+import { planImageEnvironment, registryImageProblem } from "./harbor-image";
 import { ZHarborTaskConfig } from "./harbor-task-toml.schema";
 import { workspaceFilesOf } from "./harbor-workspace";
 
@@ -58,12 +59,22 @@ export const ZHarborTask = z
   .strict();
 export type THarborTask = z.infer<typeof ZHarborTask>;
 
-/** Why a task cannot run here (needs an image or hardware RaaS lacks), or null. */
+/**
+ * How the task's environment is honoured: on its prebuilt image (`config.image`) the Dockerfile's
+ * workdir and env; on the host image what of the Dockerfile it can apply (or why not).
+ */
+export function environmentPlanOf(task: Pick<THarborTask, "config" | "dockerfile">): HostEnvironmentVerdict {
+  return task.config.image !== null
+    ? planImageEnvironment(task.dockerfile, task.config.workdir)
+    : planHostEnvironment(task.dockerfile, task.config.workdir);
+}
+
+/** Why a task cannot run here (an image it lacks, hardware RaaS lacks, a network tool server), or null. */
 export function hostIncompatibility(
   task: Pick<THarborTask, "config" | "dockerfile" | "environment">,
 ): string | null {
-  if (task.config.dockerImage !== null)
-    return `task.toml [environment].docker_image = "${task.config.dockerImage}": this task needs an image, which is not supported yet`;
+  const registry = task.config.image === null ? registryImageProblem(task.config.dockerImage) : null;
+  if (registry !== null) return registry;
   const compose = task.environment.find((f) => /^(docker-)?compose\.ya?ml$/.test(f.path));
   if (compose !== undefined)
     return `environment/${compose.path}: this task needs several containers (images), which is not supported yet`;
@@ -72,7 +83,7 @@ export function hostIncompatibility(
   const network = task.config.mcpServers.find((server) => server.transport !== "stdio");
   if (network !== undefined)
     return `task.toml [[environment.mcp_servers]] "${network.name}": transport "${network.transport}" (${network.url}) is a network MCP server, and sandboxes have no network — the task cannot run here without its tools (only stdio servers, run inside the sandbox, are supported)`;
-  const verdict = planHostEnvironment(task.dockerfile, task.config.workdir);
+  const verdict = environmentPlanOf(task);
   if (!verdict.isHostCompatible) return verdict.reason;
   try {
     workspaceFilesOf(verdict.plan, task.environment);
@@ -102,5 +113,8 @@ export const ZHarborPayload = ZAgentTaskBase.extend({
         });
     }
   })
-  .meta({ description: "A Harbor task directory (instruction, environment, tests) run on the host image." });
+  .meta({
+    description:
+      "A Harbor task directory (instruction, environment, tests), run on its prebuilt image (`task.config.image`) or the host image.",
+  });
 export type THarborPayload = z.infer<typeof ZHarborPayload>;

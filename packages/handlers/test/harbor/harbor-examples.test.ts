@@ -121,6 +121,7 @@ describe("the Harbor examples, oracle and no-op", () => {
     expect(served.verifier).toMatchObject({ mode: "shared", source: "reward.txt" });
     expect(served.environment).toEqual({
       baseImage: "python:3.12-slim",
+      image: null,
       workdir: "/app",
       ignored: [],
       notEnforced: ["cpus = 1", "storage_mb = 512"],

@@ -135,14 +135,14 @@ describe("loadHarborTask", () => {
     };
     for (const [name, files] of Object.entries(cases)) {
       const loaded = await loadHarborTask(makeTask(name, files));
-      expect(loaded.hostIncompatibility, name).toMatch(/not supported yet|no GPUs/);
+      expect(loaded.hostIncompatibility, name).toMatch(/not supported yet|no GPUs|ships none|cannot pull/);
       expect(() => harborJobRequest(loaded), name).toThrow(loaded.hostIncompatibility ?? "");
       const crafted = ZHarborPayload.safeParse({ taskId: name, task: loaded.task });
       expect(crafted.success, name).toBe(false);
     }
     const run = await loadHarborTask(join(root, "needs-run"));
     expect(run.hostIncompatibility).toBe(
-      "environment/Dockerfile line 3: RUN changes the image — this task needs an image, which is not supported yet (it would otherwise run on the host image, which lacks what this line adds)",
+      "environment/Dockerfile line 3: RUN changes the image — this task needs its image, and it ships none (the host image lacks what this line adds). RaaS cannot build a Dockerfile: build the image where Docker or Apptainer runs and place it next to the task as image.sif, image.tar (an OCI or docker save archive) or image.oci/ (an OCI layout), or name it in task.toml [environment].docker_image (an absolute path, or ./ relative to the task)",
     );
   });
 });

@@ -277,6 +277,6 @@ describe("the harbor verifier against a forging policy", () => {
     const task = { ...loaded.task, dockerfile: `${loaded.task.dockerfile}RUN apt-get install -y jq\n` };
     await expect(
       harbor.engine.submitJob({ kind: "harbor", payload: { taskId: "needs-image", task } }),
-    ).rejects.toThrow(/line 4: RUN changes the image — this task needs an image, which is not supported yet/);
+    ).rejects.toThrow(/line 4: RUN changes the image — this task needs its image, and it ships none/);
   });
 });
