@@ -157,7 +157,6 @@ export type { ArchivedJobsOutcome, TrajectoryRetention } from "./ports/trajector
 export {
   IMAGE_PREFETCH_STATUSES,
   MAX_STORED_PREFETCH_REQUESTS,
-  type TImagePrefetchProgress,
   type TImagePrefetchRequest,
   type TWorkerImages,
   ZImagePrefetchRequests,
@@ -218,8 +217,8 @@ export { asStageFailure } from "./stage-failure";
 export { isNetworkError } from "./store-health/network-error";
 export { StoreHealth, type StoreHealthState } from "./store-health/store-health";
 export { sleep } from "./util/abort";
-export { type ImagePrefetchEntry, imagePrefetchStatus } from "./workers/image-prefetch-status";
-export { ImagePrefetcher, type ImagePrefetcherOptions } from "./workers/image-prefetcher";
+export { imagePrefetchStatus } from "./workers/image-prefetch-status";
+export { ImagePrefetcher } from "./workers/image-prefetcher";
 
 export { workerCapacity } from "./workers/worker-capacity";
 export { DEFAULT_HEARTBEAT_INTERVAL_MS } from "./workers/worker-defaults";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** One image a worker's cache holds unpacked. */
-export const ZWorkerHeldImage = z.object({
+const ZWorkerHeldImage = z.object({
   key: z.string(),
   references: z.array(z.string()),
   sizeBytes: z.number(),
@@ -13,7 +13,7 @@ export const ZWorkerHeldImage = z.object({
 export const IMAGE_PREFETCH_STATUSES = ["pending", "unpacking", "done", "failed"] as const;
 
 /** Where one image of one prefetch request stands on one worker. */
-export const ZImagePrefetchProgress = z.object({
+const ZImagePrefetchProgress = z.object({
   requestId: z.string(),
   reference: z.string(),
   status: z.enum(IMAGE_PREFETCH_STATUSES),
@@ -39,7 +39,7 @@ export const ZWorkerImages = z.object({
 export type TWorkerImages = z.infer<typeof ZWorkerImages>;
 
 /** A prefetch asked of a worker (`images.prefetch`): unpack these images into its cache. */
-export const ZImagePrefetchRequest = z.object({
+const ZImagePrefetchRequest = z.object({
   requestId: z.string(),
   references: z.array(z.string()),
   requestedAtMs: z.number(),

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** One image the cache holds unpacked, with what this cache object saw of it. */
-export interface HeldImageReport {
+interface HeldImageReport {
   /** Content key (digest-derived), the entry's directory name. */
   key: string;
   /** References known to name it (the one it was unpacked from, those acquired by here). */
