@@ -13,12 +13,13 @@ import { sandboxQueryInput } from "./sandbox-filters.types";
 import { StateCounts } from "./state-counts";
 import { useSandboxFilters } from "./use-sandbox-filters";
 import { useSandboxQueries } from "./use-sandbox-queries";
+import { WorkerImages } from "./worker-images";
 import { WorkerLoad } from "./worker-load";
 
 /** A time window's start moves in steps this long, so the queries' keys stay put in between. */
 const WINDOW_STEP_MS = 10_000;
 
-/** Sandbox health: states, create → ready latency, limit hits, failures, load per worker, limits. */
+/** Sandbox health: states, create → ready latency, limit hits, failures, load and images per worker, limits. */
 export function SandboxesView() {
   const { filters, setFilters } = useSandboxFilters();
   const nowMs = useNow(WINDOW_STEP_MS, filters.since !== undefined);
@@ -63,6 +64,7 @@ export function SandboxesView() {
           onPickWorker={(host) => setFilters({ host })}
         />
       )}
+      {workers.isError && !workers.data ? null : <WorkerImages workers={workerList} />}
       {health.isError ? (
         <ErrorState what="the limits in force" error={health.error} />
       ) : (
