@@ -42,6 +42,7 @@ export function defineHandler<P, I, R>(handler: TaskHandler<P, I, R>): AnyTaskHa
     return key;
   };
 
+  const imageOf = handler.imageOf;
   const wrapper: AnyTaskHandler = {
     kind: handler.kind,
     ...(handler.description !== undefined && { description: handler.description }),
@@ -49,6 +50,7 @@ export function defineHandler<P, I, R>(handler: TaskHandler<P, I, R>): AnyTaskHa
     payloadSchema: handler.payloadSchema,
     ...(handler.resultSchema !== undefined && { resultSchema: handler.resultSchema }),
     parsePayload: parse,
+    ...(imageOf && { imageOf: (raw: unknown, job) => imageOf(payloadOf(raw), job) }),
     async init(ctx) {
       return remember(inits, await handler.init({ ...ctx, payload: payloadOf(ctx.payload) }));
     },

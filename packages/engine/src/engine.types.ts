@@ -56,6 +56,12 @@ export interface EngineOptions {
    */
   workerId?: string;
   /**
+   * The images this worker holds unpacked (as jobs name them, `QueueItem.image`), read at every
+   * reserve: the queue then prefers items of those images (image-aware placement). Keep it cheap
+   * (a snapshot the worker refreshes). Default: none, no preference.
+   */
+  heldImages?: () => readonly string[];
+  /**
    * The bus shared by every process of a deployment (Redis in distributed mode): cancels reach
    * the process running a job, and job events from every process reach `subscribe` listeners.
    * Default: a private in-process bus (one process, as the embedded default).

@@ -108,6 +108,7 @@ export class RolloutEngine {
           concurrency,
           leaseMs: ctx.leaseMs,
           workerId: ctx.workerId,
+          ...(options.heldImages && { heldImages: options.heldImages }),
           execute: (lease) => execution.execute(lease),
           ...(options.logger ? { logger: options.logger } : {}),
         }),

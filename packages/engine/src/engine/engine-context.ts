@@ -12,6 +12,7 @@ import type { EventBus } from "../ports/event-bus.port";
 import type { JobQueue } from "../ports/job-queue.port";
 import type { JobStore } from "../ports/job-store.port";
 import { StoreHealth } from "../store-health/store-health";
+import { imageOfJob, JobImageQueue } from "./job-image-queue";
 
 /** The resources every system of one engine shares (trigger.dev's run-engine `SystemResources`). */
 export interface EngineContext {
@@ -56,12 +57,13 @@ export function poolSettings(
 /** The shared resources of one engine, every option defaulted here and nowhere else. */
 export function createEngineContext(options: EngineOptions): EngineContext {
   const clock = options.clock ?? systemClock;
+  const jobs = new JobTable(10_000);
   const storeHealth =
     options.storeHealth ?? new StoreHealth({ clock, ...(options.logger && { logger: options.logger }) });
   return {
     workerId: options.workerId ?? newId("wrk"),
     store: options.store,
-    queue: options.queue,
+    queue: new JobImageQueue(options.queue, (jobId) => imageOfJob(options.handlers, jobs.live.get(jobId))),
     bus: options.bus ?? new MemoryEventBus(),
     isBusShared: options.bus !== undefined,
     writer: new StoreWriter(
@@ -79,7 +81,7 @@ export function createEngineContext(options: EngineOptions): EngineContext {
       sampleEveryMs: options.sampleEveryMs ?? 2_000,
       nowMs: clock.now(),
     }),
-    jobs: new JobTable(10_000),
+    jobs,
     sandboxes: new SandboxRegistry(),
     leaseMs: options.leaseMs ?? 60_000,
     timeouts: new Map(poolSettings(options).map(({ stage, timeoutMs }) => [stage, timeoutMs])),

@@ -9,6 +9,8 @@ export interface StagePoolOptions {
   leaseMs: number;
   /** This process's worker id: the pool also takes the items addressed to it. */
   workerId: string;
+  /** Images this worker holds, read at each reserve (`EngineOptions.heldImages`). Default none. */
+  heldImages?: () => readonly string[];
   /** Runs one leased item to its end; must ack or nack the lease itself. Never rejects. */
   execute: (lease: Lease) => Promise<void>;
   logger?: EngineLogger;
@@ -97,6 +99,7 @@ export class StagePool {
           controller.signal,
           {
             workerId: this.#options.workerId,
+            ...(this.#options.heldImages && { images: this.#options.heldImages() }),
           },
         );
         this.#idle.delete(id);

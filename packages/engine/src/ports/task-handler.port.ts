@@ -80,6 +80,12 @@ export interface TaskHandler<P, I, R> {
   readonly payloadSchema: z.ZodType<P>;
   /** The shape of `EvalOutcome.result` (documentation; not enforced). Default: any JSON value. */
   readonly resultSchema?: z.ZodType;
+  /**
+   * The image the job's sandboxes will run on (`SandboxSpec.image`), known before INIT: its queue
+   * item carries it, so a worker holding the image unpacked is preferred. Undefined (or a throw:
+   * INIT reports that) leaves the item without one. Default: none.
+   */
+  readonly imageOf?: (payload: P, job: Readonly<JobRecord>) => string | undefined;
   // Properties, not methods: a handler of one payload type is not silently a handler of another.
   readonly init: (ctx: StageContext<P>) => Promise<I>;
   readonly run: (ctx: RunContext<P, I>) => Promise<R>;
@@ -108,6 +114,8 @@ export interface AnyTaskHandler {
    * e.g. `["jobs", 3]` → `jobs[3].payload.question`) and the keys the payload accepts.
    */
   parsePayload(payload: unknown, at?: readonly PropertyKey[]): unknown;
+  /** See `TaskHandler.imageOf`. */
+  imageOf?(payload: unknown, job: Readonly<JobRecord>): string | undefined;
   init(ctx: StageContext<unknown>): Promise<unknown>;
   run(ctx: RunContext<unknown, unknown>): Promise<unknown>;
   /** RUN with `runner` playing the agent (see `TaskHandler.runWithAgent`); absent when the kind has none. */

@@ -54,6 +54,8 @@ export function createSweHandlerFactory(config: SweHandlerConfig) {
       ...(agent.description !== undefined && { description: agent.description }),
       payloadSchema: agent.payloadSchema,
       resultSchema: SWE_RESULT_SCHEMA,
+      // Known from the payload alone: the INIT item carries it, for image-aware placement.
+      imageOf: (payload, job) => context.imageOf(payload, jobSandboxDefaults(payload, job)),
       async init(ctx) {
         // An instance without its prepared environment image cannot be run or graded: `sandbox` (setup).
         await asStageFailure("sandbox", "no environment image", ctx.signal, async () =>
