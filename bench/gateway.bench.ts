@@ -1,4 +1,4 @@
-// `npm run bench -- gateway [--sessions 64] [--calls 6] [--decode-ms-per-token 10] [--clients process|inline] [--repeat 1] [--warm-up 2] [--tool-output-lines 0] [--store memory|pglite|postgres]`:
+// `npm run bench -- gateway [--sessions 64] [--calls 6] [--decode-ms-per-token 10] [--clients process|inline] [--repeat 1] [--warm-up 2] [--tool-output-lines 0] [--store memory|pglite|postgres] [--trained]`:
 // the inference gateway's overhead per call over a direct backend call, and the time to build a
 // trajectory's traces. The server (no agent handlers) runs in this process; the harnesses in a
 // process of their own (`bench/gateway/harness-client.ts`, as harnesses run in sandboxes;
@@ -35,7 +35,10 @@
 // `--store` says where: `memory` (the default), `pglite` (`npm start`'s embedded store) or
 // `postgres` (distributed mode, the target's; `RAAS_BENCH_DATABASE_URL`, a schema of its own
 // dropped after). Each job's RUN attempt begins before its harness's first call, as a deployment's
-// sandbox bridge does (`startAttempt`).
+// sandbox bridge does (`startAttempt`). The sessions' policy has no trainer, so no weight sync can
+// interrupt a call and the gateway reads each backend answer as one JSON body; `--trained` sets
+// the policy's weight version first, as a trainer does, and every backend call is then a token
+// stream (a wake-up and a parse per token; what `abort-and-continue` needs).
 // `recordBytesPerCall` is a measured call's record as handed to the store (4 bytes per id and
 // logprob, the JSON's length); `storedBytesPerCall` (postgres) what a call's row takes in the table
 // over every call of the run (warm-ups included), after PostgreSQL's compression.
@@ -144,6 +147,20 @@ function phaseRows(label: string, phase: PhaseResult): BenchRow[] {
   ];
 }
 
+/** Sets the default policy's weight version over the control plane, as a trainer does. */
+async function setPolicyWeightVersion(
+  server: { url: string; auth: { adminToken?: string } },
+  weightVersion: number,
+): Promise<void> {
+  const response = await fetch(`${server.url}/api/v1/policy/weight-version`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${server.auth.adminToken}` },
+    body: JSON.stringify({ weightVersion }),
+  });
+  if (!response.ok)
+    throw new Error(`setting the policy's weight version: ${response.status} ${await response.text()}`);
+}
+
 const bench: Bench = {
   name: "gateway",
   description: "gateway overhead per call over a direct backend call, and trace building per trajectory",
@@ -159,6 +176,7 @@ const bench: Bench = {
         "warm-up": { type: "string", default: "2" },
         "tool-output-lines": { type: "string", default: "0" },
         store: { type: "string", default: "memory" },
+        trained: { type: "boolean", default: false },
       },
     });
     const repeats = Math.max(1, Number(values.repeat));
@@ -179,6 +197,7 @@ const bench: Bench = {
       logger: createRaasLogger("warn"),
     });
     try {
+      if (values.trained) await setPolicyWeightVersion(server, 1);
       const options = { sessions, callsPerSession, clients, warmUpRounds, toolOutputLines } as const;
       // Repeats of the headline phase (each on fresh jobs), pooled: run-to-run spread on a shared
       // 2-core machine is about ±1 ms, so one figure alone says little about a small change.
@@ -269,6 +288,7 @@ const bench: Bench = {
           warmUpRounds,
           toolOutputLines,
           store: storeKind,
+          isTrainedPolicy: values.trained === true,
           saturatedDecodeMsPerToken: 0,
         },
       };

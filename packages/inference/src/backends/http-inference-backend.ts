@@ -41,7 +41,8 @@ export interface HttpInferenceBackendOptions {
   metricsPath?: string;
   /**
    * Streams generations where the wire protocol can (vLLM), so that `interrupt` keeps the tokens
-   * generated so far. Default false.
+   * generated so far — when the request is interruptible or reads its tokens as they come; others
+   * read one JSON answer over the same connections. Default false (undici, one JSON answer).
    */
   stream?: boolean;
 }
@@ -68,10 +69,16 @@ export class HttpInferenceBackend implements InferenceBackend {
   async generate(request: BackendGenerateRequest): Promise<BackendGeneration> {
     const streaming = this.options.stream ? this.codec.streaming : undefined;
     if (streaming) {
+      // Over the client's own connections either way; a token stream only when something reads
+      // it (tokens as they come, or an interrupt's partial tokens): a stream costs a wake-up and a
+      // parse per token, one JSON answer costs one.
+      const isRead = request.onTokens !== undefined || request.interrupt !== undefined;
       const reader = streaming.createReader(this.id, request);
       const answer = await this.options.client.postEventStream(
         `${this.baseUrl}${this.codec.path}`,
-        streaming.buildRequest(request, this.options.model),
+        isRead
+          ? streaming.buildRequest(request, this.options.model)
+          : this.codec.buildRequest(request, this.options.model),
         {
           backendId: this.id,
           signal: request.signal,
@@ -83,7 +90,7 @@ export class HttpInferenceBackend implements InferenceBackend {
           if (added.ids.length > 0) request.onTokens?.(added.ids, added.logprobs);
         },
       );
-      // A server that ignored `stream` answered with one JSON body.
+      // One JSON body: what was asked for, or what a server that ignored `stream` answered.
       if (answer.type === "json") return handOver(this.codec.parseResponse(answer.json, this.id, request));
       return reader.finish({ isInterrupted: answer.isInterrupted });
     }

@@ -64,7 +64,8 @@ export async function attemptBackend(input: {
       promptIds: request.promptIds,
       sampling: request.sampling,
       signal: request.signal,
-      interrupt: interrupt.signal,
+      // Interruptible (a token stream) only where a weight sync can interrupt it.
+      ...(input.gate.mayInterrupt && { interrupt: interrupt.signal }),
       deadlineMs: state.deadlineMs,
       ...(onTokens && {
         onTokens: (ids: readonly number[], logprobs: readonly number[]) => {

@@ -6,18 +6,37 @@ import { type InferenceFailure, inferenceFailure } from "../inference-failure";
  * (nothing is sent); under `abort-and-continue` the requests already running are interrupted (they
  * hand over their tokens and come back to wait); under `wait` they finish. Cancellation ends a wait
  * at once.
+ *
+ * Only a policy whose weights can change mid-generation needs its requests interruptible (read
+ * as a token stream, which costs the gateway a wake-up and a parse per token): `mayInterrupt`
+ * turns on, for good, once the policy has a weight version or a trainer owns it, or once it was
+ * paused with `abort-and-continue`. Until then requests read one answer, and a request already
+ * running when the first such pause comes finishes as under `wait`.
  */
 export class PolicyGate {
   private pause: { mode: TPauseMode; resumed: Promise<void>; resume: () => void } | null = null;
   /** Interrupt controllers of the requests running now. */
   private readonly running = new Set<AbortController>();
+  #mayInterrupt = false;
+
+  /** True once the policy's running requests may be interrupted by a weight sync (see the class). */
+  get mayInterrupt(): boolean {
+    return this.#mayInterrupt;
+  }
 
   get isPaused(): boolean {
     return this.pause !== null;
   }
 
   /** Pauses (or changes the mode of a pause) or resumes. */
-  apply(state: { isPaused: boolean; pauseMode: TPauseMode | null }): void {
+  apply(state: {
+    isPaused: boolean;
+    pauseMode: TPauseMode | null;
+    weightVersion?: number | null;
+    ownerId?: string | null;
+  }): void {
+    const isTrained = state.weightVersion != null || state.ownerId != null;
+    if (isTrained || (state.isPaused && state.pauseMode === "abort-and-continue")) this.#mayInterrupt = true;
     if (!state.isPaused) {
       const pause = this.pause;
       this.pause = null;
