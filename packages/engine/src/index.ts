@@ -210,7 +210,6 @@ export {
 export {
   DEFAULT_PLACEMENT_MAX_WAIT_MS,
   isPlacedWell,
-  type PlacementCandidate,
 } from "./scheduling/image-placement";
 export { runShareMetadata } from "./scheduling/job-flow";
 export { asStageFailure } from "./stage-failure";

@@ -2,7 +2,7 @@
 export const DEFAULT_PLACEMENT_MAX_WAIT_MS = 3_000;
 
 /** What image-aware placement looks at of one waiting item. */
-export interface PlacementCandidate {
+interface PlacementCandidate {
   /** `QueueItem.image`. */
   image?: string | null;
   /** When it was first queued, in ms of the queue's clock. */
