@@ -3,7 +3,7 @@
 // workers sharing one queue each run the INITs of the image they hold.
 import { afterEach, describe, expect, it } from "vitest";
 import { HandlerRegistry } from "../src/handler-registry";
-import { createSleepHandler } from "../src/handlers/sleep-handler";
+import { createSleepHandler, type TSleepPayload } from "../src/handlers/sleep-handler";
 import { MemoryEventBus } from "../src/memory/memory-event-bus";
 import { MemoryJobQueue } from "../src/memory/memory-job-queue";
 import { MemoryJobStore } from "../src/memory/memory-job-store";
@@ -28,7 +28,7 @@ async function worker(workerId: string, heldImages: string[]): Promise<RolloutEn
   });
   const handlers = new HandlerRegistry().register({
     ...sleep,
-    imageOf: (payload) => IMAGE_BY_INIT_MS[payload.initMs],
+    imageOf: (payload: TSleepPayload) => IMAGE_BY_INIT_MS[payload.initMs],
   });
   const pool = (concurrency: number) => ({ concurrency, timeoutMs: 10_000 });
   const engine = new RolloutEngine({
