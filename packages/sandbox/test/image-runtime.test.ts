@@ -113,7 +113,7 @@ describe("bubblewrap sandboxes on images", () => {
     mkdirSync(join(bare, "etc"));
     try {
       await expect(fixture.runtime.create({ image: bare })).rejects.toThrow(
-        /image .* cannot run the sandbox's tools: it lacks a shell at \/bin\/bash .*\/usr\/bin\/prlimit/,
+        /image .* cannot run the sandbox's tools: it lacks a shell at \/bin\/bash .*an image without a shell/,
       );
     } finally {
       rmSync(bare, { recursive: true, force: true });

@@ -17,10 +17,10 @@ export interface BubblewrapCommandInput {
   /** Execute-only copy of bash for the agent's shell (bound at `BWRAP_INSIDE.bash`); omitted = none. */
   bashHostPath?: string;
   /**
-   * The host's bwrap, bound at `BWRAP_INSIDE.bwrap` for the tool jail of an image that has none of
-   * its own; omitted = none bound.
+   * Host tools (bwrap, prlimit with the host's loader and libraries; see `host-tools.ts`), bound
+   * at `BWRAP_INSIDE.hostTools` for a sandbox on an image; omitted = none bound.
    */
-  jailBwrapHostPath?: string;
+  hostToolsHostDir?: string;
   /**
    * Bind the host's /proc at `BWRAP_INSIDE.hostProc`, where only the execution server sees it: a
    * nested user namespace may mount a new /proc only while a fully visible one exists, and the
@@ -43,6 +43,8 @@ export interface BubblewrapCommandInput {
   /** RLIMIT_NPROC for everything inside; applied by prlimit after the user namespace exists. */
   maxProcesses?: number;
   prlimitPath: string;
+  /** How to run prlimit when not `prlimitPath` directly (the host's through its loader). */
+  prlimitArgv?: readonly string[];
   serverArgs: string[];
 }
 
@@ -53,8 +55,9 @@ export const BWRAP_INSIDE = {
   nodePty: "/opt/raas/node_modules/node-pty",
   node: "/opt/raas/bin/node",
   bash: "/opt/raas/bin/bash",
-  bwrap: "/opt/raas/bin/bwrap",
   hostProc: "/opt/raas/proc",
+  /** The host tools (see `host-tools.ts`). */
+  hostTools: "/opt/raas/host",
 } as const;
 
 /**
@@ -91,9 +94,8 @@ export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
   args.push("--ro-bind", input.nodePtyHostDir, BWRAP_INSIDE.nodePty);
   args.push("--ro-bind", input.nodeHostPath, BWRAP_INSIDE.node);
   if (input.bashHostPath !== undefined) args.push("--ro-bind", input.bashHostPath, BWRAP_INSIDE.bash);
-  if (input.jailBwrapHostPath !== undefined) {
-    args.push("--ro-bind", input.jailBwrapHostPath, BWRAP_INSIDE.bwrap);
-  }
+  if (input.hostToolsHostDir !== undefined)
+    args.push("--ro-bind", input.hostToolsHostDir, BWRAP_INSIDE.hostTools);
   for (const bind of input.readOnlyBinds ?? []) args.push("--ro-bind", bind.hostPath, bind.sandboxPath);
   if (input.bindHostProc) args.push("--bind", "/proc", BWRAP_INSIDE.hostProc);
   // Everything outside the binds above (the root tmpfs, /etc, mount points) becomes read-only.
@@ -104,7 +106,7 @@ export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
   for (const [key, value] of Object.entries(input.env)) args.push("--setenv", key, value);
   args.push("--");
   if (input.maxProcesses !== undefined) {
-    args.push(input.prlimitPath, `--nproc=${input.maxProcesses}`, "--");
+    args.push(...(input.prlimitArgv ?? [input.prlimitPath]), `--nproc=${input.maxProcesses}`, "--");
   }
   args.push(BWRAP_INSIDE.node, `${BWRAP_INSIDE.serverDir}/exec-server.cjs`, ...input.serverArgs);
   return args;

@@ -17,6 +17,7 @@ import {
 } from "./base-runtime";
 import { type BubblewrapCommandInput, BWRAP_INSIDE, buildBubblewrapArgs } from "./bubblewrap-command";
 import { findExecutable } from "./find-executable";
+import { type HostTools, hostToolArgv, sharedObjectsOf, stageHostTools } from "./host-tools";
 import { stageImageShell } from "./image-shell";
 import {
   DEFAULT_WORKSPACE_SIZE_BYTES,
@@ -193,9 +194,13 @@ export class BubblewrapRuntime extends BaseRuntime {
     const lease = await this.#imageCache.acquire(spec.image);
     try {
       const maxProcesses = mergeLimits(this.options.defaultLimits, spec.limits).maxProcesses;
+      // The host's prlimit runs with the host's libraries; only without it is the image's needed.
+      const hasHostPrlimit = this.#hostTools()?.names.includes("prlimit") ?? false;
+      this.#nodeNeeds ??= sharedObjectsOf(process.execPath);
       assertImageHasTools(spec.image, lease.rootfs, {
         shellPath: this.options.shellPath,
-        ...(maxProcesses !== undefined ? { prlimitPath: this.#bwrap.prlimitPath } : {}),
+        node: { interpreter: this.#nodeNeeds.loader, libraries: this.#nodeNeeds.libraries },
+        ...(maxProcesses !== undefined && !hasHostPrlimit ? { prlimitPath: this.#bwrap.prlimitPath } : {}),
       });
     } catch (error) {
       await lease.release();
@@ -259,7 +264,7 @@ export class BubblewrapRuntime extends BaseRuntime {
       ...(jailBwrap
         ? {
             jail: {
-              bwrapPath: jailBwrap,
+              ...jailBwrap,
               uid: this.#bwrap.insideUid,
               gid: this.#bwrap.insideGid,
               hiddenDirs: [BWRAP_INSIDE.run, BWRAP_INSIDE.hostProc],
@@ -276,17 +281,38 @@ export class BubblewrapRuntime extends BaseRuntime {
   }
 
   /**
-   * bwrap as the sandbox sees it: the host's (under /usr), the image's own, or for an image without
-   * one the host's bound in (it needs the image's libc and libcap; when they do not fit, the jail's
-   * probe fails and the sandbox says so); none = no jail.
+   * bwrap as the sandbox sees it: on the host root the host's (under /usr); on an image the host's
+   * bound in with the host's own loader and libraries (`host-tools.ts`: nothing of the image's is
+   * needed, nor must its libc fit), else the image's own; none = no jail.
    */
-  #jailBwrapPath(spec: SandboxSpec): string | undefined {
+  #jailBwrapPath(spec: SandboxSpec): { bwrapPath: string; launcher?: string[] } | undefined {
     if (spec.image !== undefined) {
-      if (existsSync(join(spec.image, "usr/bin/bwrap"))) return "/usr/bin/bwrap";
-      return this.#hostBwrap() === undefined ? undefined : BWRAP_INSIDE.bwrap;
+      const tools = this.#hostTools();
+      if (tools?.names.includes("bwrap")) {
+        const argv = hostToolArgv(tools, "bwrap");
+        const launcher = argv.slice(0, -1);
+        return { bwrapPath: argv.at(-1)!, ...(launcher.length > 0 ? { launcher } : {}) };
+      }
+      return existsSync(join(spec.image, "usr/bin/bwrap")) ? { bwrapPath: "/usr/bin/bwrap" } : undefined;
     }
     const resolved = this.#hostBwrap();
-    return resolved && /^\/(usr|bin|sbin)\//.test(resolved) ? resolved : undefined;
+    return resolved && /^\/(usr|bin|sbin)\//.test(resolved) ? { bwrapPath: resolved } : undefined;
+  }
+
+  #nodeNeeds: ReturnType<typeof sharedObjectsOf> | undefined;
+  #stagedHostTools: HostTools | null | undefined;
+
+  /** The host's bwrap and prlimit with their loader and libraries, staged once per runtime. */
+  #hostTools(): HostTools | undefined {
+    if (this.#stagedHostTools === undefined) {
+      const prlimit = this.#bwrap.prlimitPath;
+      this.#stagedHostTools =
+        stageHostTools({
+          ...(this.#bwrap.toolJail === "auto" ? { bwrap: this.#hostBwrap() } : {}),
+          prlimit: existsSync(prlimit) ? prlimit : findExecutable("prlimit", SANDBOX_PATH),
+        }) ?? null;
+    }
+    return this.#stagedHostTools ?? undefined;
   }
 
   #hostBwrapPath: string | null | undefined;
@@ -323,8 +349,7 @@ export class BubblewrapRuntime extends BaseRuntime {
         : rootfs === "host"
           ? args.bundle.bashPath
           : await stageImageShell(rootfs, args.dirs.root, this.#owner);
-    const jailBwrapHostPath =
-      args.inside.jail?.bwrapPath === BWRAP_INSIDE.bwrap ? this.#hostBwrap() : undefined;
+    const hostTools = rootfs === "host" ? undefined : this.#hostTools();
     const bwrapArgs = buildBubblewrapArgs({
       bwrapPath: this.#bwrap.bwrapPath,
       rootfs,
@@ -336,7 +361,8 @@ export class BubblewrapRuntime extends BaseRuntime {
       nodePtyHostDir: args.bundle.nodePtyDir,
       nodeHostPath: args.bundle.nodePath,
       ...(bashHostPath !== undefined ? { bashHostPath } : {}),
-      ...(jailBwrapHostPath !== undefined ? { jailBwrapHostPath } : {}),
+      ...(hostTools !== undefined ? { hostToolsHostDir: hostTools.dir } : {}),
+      ...(hostTools?.names.includes("prlimit") ? { prlimitArgv: hostToolArgv(hostTools, "prlimit") } : {}),
       ...(args.spec.readOnlyBinds ? { readOnlyBinds: args.spec.readOnlyBinds } : {}),
       bindHostProc: args.inside.jail !== undefined,
       disableUserNamespaces: args.inside.jail === undefined,

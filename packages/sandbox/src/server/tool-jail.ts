@@ -11,6 +11,11 @@
 export interface ToolJailConfig {
   /** bwrap as seen inside the sandbox. */
   bwrapPath: string;
+  /**
+   * What runs `bwrapPath`: the host's loader with its libraries (`ld.so --library-path …`) when
+   * bwrap is the host's on an image, which may lack what it links. Default none: run directly.
+   */
+  launcher?: string[];
   /** uid/gid inside the jail (the sandbox's own). */
   uid: number;
   gid: number;
@@ -45,6 +50,7 @@ export function jailArgv(
   options: JailCommandOptions,
 ): string[] {
   const args = [
+    ...(jail.launcher ?? []),
     jail.bwrapPath,
     "--unshare-user",
     "--unshare-pid",
