@@ -139,7 +139,7 @@ export function checkWorkdir(workdir: string): string | null {
  */
 export const PREBUILT_IMAGE_PLACES =
   "next to the task as image.sif, image.tar (an OCI or docker save archive) or image.oci/ (an OCI layout), or name it in task.toml [environment].docker_image (an absolute path, or ./ relative to the task)";
-export const PREBUILT_IMAGE_HINT = `RaaS cannot build a Dockerfile: build the image where Docker or Apptainer runs and place it ${PREBUILT_IMAGE_PLACES}`;
+const PREBUILT_IMAGE_HINT = `RaaS cannot build a Dockerfile: build the image where Docker or Apptainer runs and place it ${PREBUILT_IMAGE_PLACES}`;
 
 const needsImage = (line: number, what: string): HostEnvironmentVerdict => ({
   isHostCompatible: false,
