@@ -58,6 +58,29 @@ describe("bubblewrap on images that lack the sandbox's tools", () => {
     }
   }, 120_000);
 
+  it("says what a tool lacks in an image: python3 for the python tool, bash beside /bin/sh", async () => {
+    const noPython = join(scratch, "no-python");
+    execFileSync("cp", ["-al", images.rootfsDir, noPython]);
+    for (const name of ["python3", "python3.13"]) rmSync(join(noPython, "usr/bin", name), { force: true });
+    const sandbox = await fixture.runtime.create({ image: noPython });
+    try {
+      expect((await sandbox.runTool("bash", { command: "echo shell works" })).output).toBe("shell works\n");
+      const python = await sandbox.runTool("python", { code: "1 + 1" });
+      expect(python.isError).toBe(true);
+      expect(python.output).toContain(
+        "python3 is not installed in this sandbox's image (command not found), so the python tool cannot run here",
+      );
+    } finally {
+      await sandbox.close();
+    }
+    const noBash = join(scratch, "no-bash");
+    execFileSync("cp", ["-al", images.rootfsDir, noBash]);
+    rmSync(join(noBash, "usr/bin/bash"));
+    await expect(fixture.runtime.create({ image: noBash })).rejects.toThrow(
+      `image ${noBash} cannot run the sandbox's tools: it lacks /bin/bash (it has /bin/sh, but the bash tool's session needs bash)`,
+    );
+  }, 120_000);
+
   it("refuses an OCI image without a shell, saying the image has none and what the server needs", async () => {
     // A one-file OCI image, packed with umoci as an image builder would.
     const dir = join(scratch, "shell-less");

@@ -58,7 +58,9 @@ export function assertImageHasTools(reference: string, rootfs: string, needs: Im
   const missing: string[] = [];
   if (!existsInRootfs(rootfs, needs.shellPath)) {
     missing.push(
-      `a shell at ${needs.shellPath} (the bash tool, the python tool's driver and handler commands run in it): an image without a shell cannot run the sandbox's tools`,
+      existsInRootfs(rootfs, "/bin/sh")
+        ? `${needs.shellPath} (it has /bin/sh, but the bash tool's session needs bash)`
+        : `a shell at ${needs.shellPath} (the bash tool, the python tool's driver and handler commands run in it): an image without a shell cannot run the sandbox's tools`,
     );
   }
   if (needs.prlimitPath !== undefined && !existsInRootfs(rootfs, needs.prlimitPath)) {

@@ -147,7 +147,15 @@ export class PythonSession {
           this.#child = undefined;
           this.#ready = undefined;
         }
-        if (!started) reject(new Error(`${pythonPath} exited during start (code ${code}, signal ${signal})`));
+        // 127: the shell (ulimits, the tool jail) found no such command — the image has no Python.
+        if (!started && code === 127)
+          reject(
+            new Error(
+              `${pythonPath} is not installed in this sandbox's image (command not found), so the python tool cannot run here; use the bash tool, or an image with python3`,
+            ),
+          );
+        else if (!started)
+          reject(new Error(`${pythonPath} exited during start (code ${code}, signal ${signal})`));
         if (this.#pending?.child === child) this.#pending.finish(null);
       });
     });
