@@ -113,15 +113,16 @@ describe("swe specs file and image pattern from the environment", () => {
     rmSync(sandboxDir, { recursive: true, force: true });
   });
 
-  it("fails an instance whose pattern images do not exist as eval, naming every path tried", async () => {
+  it("fails an instance whose pattern images do not exist as sandbox (setup), naming every path tried", async () => {
     const { job } = await running.engine.submitJob({ kind: "swe", payload: { instance: withoutSpec } });
-    const { jobs } = await running.engine.waitForJobs([job.id], { timeoutMs: 60_000 });
+    const { jobs } = await running.engine.waitForJobs([job.id], { timeoutMs: 240_000 });
     expect(jobs[0]?.status).toBe("failed");
-    expect(jobs[0]?.failure?.kind).toBe("eval");
+    expect(jobs[0]?.reward).toBeNull();
+    expect(jobs[0]?.failure?.kind).toBe("sandbox");
     const repo = withoutSpec.repo.replace("/", "__");
     expect(jobs[0]?.failure?.message).toContain(`${dir}/images/${repo}__${withoutSpec.version ?? ""}.sif`);
     expect(jobs[0]?.failure?.message).toContain(`${dir}/rootfs/${withoutSpec.instance_id}`);
-  });
+  }, 300_000);
 
   it("applies the specs file: the spec's image instead of the pattern, and its setup commands", async () => {
     const { job } = await running.engine.submitJob({ kind: "swe", payload: { instance: withSpec } });
