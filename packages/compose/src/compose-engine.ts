@@ -90,6 +90,11 @@ export interface ComposeOptions {
    * lose), and queuing those from a worker would release them all at once.
    */
   requeueStagesOnRestore?: readonly TStage[];
+  /**
+   * The images this process's image cache holds (`composeHeldImages(cache).list`), read at every
+   * reserve so that the queue prefers jobs of those images (image-aware placement). Default none.
+   */
+  heldImages?: EngineOptions["heldImages"];
 }
 
 export interface ComposedEngine {
@@ -171,6 +176,7 @@ export async function composeEngine(options: ComposeOptions): Promise<ComposedEn
     ...(options.inference ? { inference: options.inference } : {}),
     ...(options.workerId !== undefined && { workerId: options.workerId }),
     ...(options.pools ? { pools: options.pools } : {}),
+    ...(options.heldImages && { heldImages: options.heldImages }),
     ...(options.fairShare ? { fairShare: withWorkerCapacity(options.fairShare, workers, bus, options) } : {}),
   });
   onQueueRestored = () => {

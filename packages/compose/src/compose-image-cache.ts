@@ -1,5 +1,5 @@
 import { ImagePrefetcher } from "@raas/engine";
-import { DEFAULT_IMAGE_CACHE_DIR, ImageCache } from "@raas/sandbox";
+import { DEFAULT_IMAGE_CACHE_DIR, HeldImageList, ImageCache } from "@raas/sandbox";
 import type { SandboxConfig } from "./compose-sandbox";
 
 /**
@@ -24,4 +24,15 @@ export function composeImagePrefetcher(cache: ImageCache, onProgress: () => void
     report: () => cache.report(),
     onProgress,
   });
+}
+
+/**
+ * The images `cache` holds for the engine's reserves (`ComposeOptions.heldImages`): unpacked and
+ * being unpacked, by the references jobs name them with; a snapshot read again when the cache
+ * changes and at most every second, never the disk per reserve. Its first read starts now.
+ */
+export function composeHeldImages(cache: ImageCache): HeldImageList {
+  const held = new HeldImageList(cache);
+  void held.refresh();
+  return held;
 }

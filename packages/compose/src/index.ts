@@ -13,7 +13,7 @@ export {
   type ComposedAgentHandlers,
   composeAgentHandlers,
 } from "./compose-handlers";
-export { composeImageCache, composeImagePrefetcher } from "./compose-image-cache";
+export { composeHeldImages, composeImageCache, composeImagePrefetcher } from "./compose-image-cache";
 export { type ComposedInference, composeInference, type InferenceConfig } from "./compose-inference";
 export { loadModelFamily, type ModelFamilyConfig } from "./compose-model-family";
 export { composeSandboxRuntime, type SandboxConfig, SandboxUnavailableError } from "./compose-sandbox";

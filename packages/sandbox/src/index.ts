@@ -6,6 +6,7 @@ export {
 export { ManagedSandbox } from "./host/managed-sandbox";
 export { isProcessAlive, processIdentity } from "./host/process-tree";
 
+export { HeldImageList } from "./images/held-image-list";
 export { ImageCache } from "./images/image-cache";
 export { ApptainerRuntime } from "./runtimes/apptainer-runtime";
 

@@ -6,6 +6,7 @@ import {
   composeAgentHandlers,
   composeEngine,
   composeGateway,
+  composeHeldImages,
   composeImageCache,
   composeInference,
   composeSandboxRuntime,
@@ -58,7 +59,13 @@ export async function composeServerCore(config: ServerConfig, logger: Logger): P
     serverUrl: () => serverUrl,
     logger,
   });
-  const composed = await composeServerEngine(config, { inference, agentHandlers, hostId, logger });
+  const composed = await composeServerEngine(config, {
+    inference,
+    agentHandlers,
+    hostId,
+    imageCache,
+    logger,
+  });
   gatewayCalls = composed.gatewayCalls;
   const setServerUrl = (url: string) => {
     serverUrl = url;
@@ -111,10 +118,13 @@ function composeServerEngine(
     inference: ComposedInference;
     agentHandlers: ComposedAgentHandlers;
     hostId: string;
+    imageCache: ReturnType<typeof composeImageCache>;
     logger: Logger;
   },
 ): Promise<ComposedEngine> {
   const { inference, agentHandlers } = parts;
+  // Image-aware placement: the embedded worker's reserves name the images its cache holds.
+  const held = parts.imageCache && composeHeldImages(parts.imageCache);
   return composeEngine({
     store: config.store ?? { kind: "memory" },
     ...(config.queue && { queue: config.queue }),
@@ -123,6 +133,7 @@ function composeServerEngine(
     handlers: [...agentHandlers.handlers, ...(config.handlers ?? [])],
     inference: inference.pool,
     workerId: parts.hostId,
+    ...(held && { heldImages: () => held.list() }),
     ...(config.fairShare ? { fairShare: config.fairShare } : {}),
   }).catch(async (error: unknown) => {
     // E.g. a Redis queue without PostgreSQL: release what was built before saying why.

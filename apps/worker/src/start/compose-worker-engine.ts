@@ -1,4 +1,4 @@
-import { type ComposedEngine, composeEngine } from "@raas/compose";
+import { type ComposedEngine, composeEngine, composeHeldImages } from "@raas/compose";
 import type { WorkerConfig } from "../worker-config";
 import type { WorkerHost } from "./worker-parts.types";
 
@@ -8,6 +8,8 @@ import type { WorkerHost } from "./worker-parts.types";
  */
 export async function composeWorkerEngine(config: WorkerConfig, host: WorkerHost): Promise<ComposedEngine> {
   const { gateway, inference } = host;
+  // Image-aware placement: each reserve names the images this worker's cache holds.
+  const held = host.imageCache && composeHeldImages(host.imageCache);
   const composed = await composeEngine({
     store: {
       kind: "db",
@@ -20,6 +22,7 @@ export async function composeWorkerEngine(config: WorkerConfig, host: WorkerHost
     handlers: host.agentHandlers.handlers,
     inference: inference.pool,
     workerId: host.workerId,
+    ...(held && { heldImages: () => held.list() }),
     // INIT items come back from the control plane, which knows the jobs its admission holds back.
     requeueStagesOnRestore: ["run", "eval"],
     logger: host.logger.child({ component: "engine" }),

@@ -17,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { isProcessAlive, processIdentity } from "../host/process-tree";
 import { type CacheEntryUsage, chooseEvictions } from "./cache-eviction";
 import { acquireFileLock } from "./file-lock";
+import { ImageCacheActivity } from "./image-cache-activity";
 import { ImageCacheCounters, type ImageCacheReport } from "./image-cache-stats";
 import { type ImageSource, imageContentKey, resolveImageSource } from "./image-source";
 import { runImageTool } from "./image-tools";
@@ -108,6 +109,7 @@ export class ImageCache {
   readonly capBytes: number;
   readonly #stats: ImageCacheStats = { hits: 0, unpacks: 0, evictions: 0 };
   readonly #counters = new ImageCacheCounters();
+  readonly #activity = new ImageCacheActivity();
   /** Each packed reference's source and key, with the stamp of the file they were read from. */
   readonly #resolved = new Map<
     string,
@@ -146,8 +148,19 @@ export class ImageCache {
     });
   }
 
+  /** The references this object is acquiring (unpacking, or finding unpacked) right now. */
+  acquiring(): string[] {
+    return this.#activity.acquiring();
+  }
+
+  /** Calls `listener` whenever what this object holds may have changed (an acquire began or ended, an eviction); returns its removal. */
+  onChange(listener: () => void): () => void {
+    return this.#activity.onChange(listener);
+  }
+
   /** The root filesystem of `reference` (a directory, OCI layout or archive, or SIF file), unpacked once. */
   async acquire(reference: string): Promise<ImageLease> {
+    const end = this.#activity.begin(reference);
     try {
       const lease = await this.#acquire(reference);
       this.#counters.recordAcquire(lease);
@@ -155,6 +168,8 @@ export class ImageCache {
     } catch (error) {
       this.#counters.recordFailure();
       throw error;
+    } finally {
+      end();
     }
   }
 
@@ -317,6 +332,7 @@ export class ImageCache {
         if (await this.#isReferenced(key)) continue;
         await this.#discard(join(this.dir, "entries", key));
         this.#stats.evictions += 1;
+        this.#activity.changed();
       } finally {
         await lock.release();
       }
