@@ -139,6 +139,12 @@ export interface AgentHandlerDefinition<P extends TAgentTaskBase, S = undefined,
    * (see {@link JobSandboxDefaults}).
    */
   sandbox?(payload: P, defaults: JobSandboxDefaults): Omit<SandboxSpec, "jobId">;
+  /**
+   * The task's own image, read cheaply from the payload (the `image` `sandbox()` names): before
+   * INIT the job's queue item carries it, else the job's (`defaults.image`), for image-aware
+   * placement. Default: the task names none.
+   */
+  imageOf?(payload: P): string | undefined;
   /** INIT work after the sandbox is up (materialize the task); its result reaches `evaluate`. */
   setup?(ctx: SetupContext<P>): Promise<S>;
   /**

@@ -12,6 +12,7 @@ import { initAgentStage } from "./agent-init-stage";
 import type { TAgentTaskBase } from "./agent-payload.schema";
 import { agentResultSchema } from "./agent-result.schema";
 import { runAgentStage } from "./agent-run-stage";
+import { jobSandboxDefaults } from "./job-sandbox-defaults";
 
 /** A handler factory: the definition bound to its dependencies gives a `TaskHandler`. */
 export type AgentHandlerFactory<P extends TAgentTaskBase, S, A> = (
@@ -38,6 +39,8 @@ export function defineAgentHandler<P extends TAgentTaskBase, S = undefined, A = 
       failureReward: definition.failureReward,
       payloadSchema: definition.payloadSchema,
       resultSchema: agentResultSchema(definition.resultSchema ?? z.object({})),
+      // The task's own image, else the payload's or its run's: what INIT's sandbox will run on.
+      imageOf: (payload, job) => definition.imageOf?.(payload) ?? jobSandboxDefaults(payload, job).image,
       init: (ctx) => initAgentStage(binding, ctx),
       run: (ctx) => runAgentStage(binding, ctx),
       runWithAgent: (ctx, runner) => runAgentStage(binding, ctx, runner),

@@ -113,6 +113,7 @@ export const createHarborHandler = defineAgentHandler<THarborPayload, undefined,
   submitTool: submitToolSpec("Call when the task is complete; ends the task."),
   limits: { maxTurns: 50 },
   keepSandboxForEval: true,
+  imageOf: (payload) => payload.task.config.image ?? undefined,
   sandbox(payload) {
     const plan = planOf(payload.task);
     const map = agentPathMap(plan.workdir, HARBOR_WORKSPACE);

@@ -8,8 +8,10 @@ import { dirname, join } from "node:path";
 import { buildTestImages, type TestImages } from "@raas/sandbox/testing";
 import { failureOf, type TJob } from "@raas/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarborHandler } from "../../src/harbor/harbor-handler";
 import { ZHarborPayload } from "../../src/harbor/harbor-task.schema";
 import { harborJobRequest, loadHarborTask } from "../../src/harbor/harbor-task-loader";
+import { createOraclePolicy, oracleChatFormat } from "../../src/oracle/oracle-policy";
 import { bash, type HarborEngine, oracleTurns, startHarborEngine } from "./support/harbor-engine";
 
 /** The program the task's image holds at /app: `itertools.batched` exists from Python 3.12 on. */
@@ -71,6 +73,12 @@ describe("Harbor tasks on their prebuilt images", () => {
       "task.toml": `${TASK_FILES["task.toml"]}\n[environment]\ndocker_image = "${images.ociLayout}:trixie"\n`,
     });
     const requests = [];
+    const handler = createHarborHandler({
+      sandboxRuntime: harbor.runtime,
+      inference: createOraclePolicy({ taskIdPattern: /Task id: (\S+)/ }).inference,
+      chatFormat: oracleChatFormat,
+    });
+    const onRun = { metadata: { defaultImage: "/images/run-default.sif" } } as Pick<TJob, "metadata"> as TJob;
     for (const [variant, dir, image] of [
       ["sif", besideDir, join(besideDir, "image.sif")],
       ["oci", namedDir, `${images.ociLayout}:trixie`],
@@ -83,6 +91,9 @@ describe("Harbor tasks on their prebuilt images", () => {
       expect(loaded.task.config.image).toBe(image);
       // The image itself never rides in the payload.
       expect(loaded.task.environment.map((file) => file.path)).toEqual(["pairs.py"]);
+      // Its queue item names the image before INIT (placement), over a run's default.
+      const request = harborJobRequest(loaded, { taskId: `${variant}-oracle` });
+      expect(handler.imageOf?.(request.payload, onRun)).toBe(image);
       harbor.script(`${variant}-oracle`, oracleTurns(loaded.task));
       harbor.script(`${variant}-noop`, []);
       harbor.script(`${variant}-probe`, [[bash(PROBE)]]);
