@@ -12,13 +12,15 @@ const ZPrefetchStatusRequest = z
 
 const ZPrefetchStatusResponse = z
   .object({
-    requestId: z.string(),
+    requestId: z.string().describe("The prefetch's id, as images.prefetch answered it."),
     isFinished: z.boolean().describe("True once every image is done or failed on every worker asked."),
     entries: z
       .array(
         z.object({
-          workerId: z.string(),
-          workerStatus: z.enum(["active", "draining", "stopped", "lost"]),
+          workerId: z.string().describe("The worker asked to unpack the image."),
+          workerStatus: z
+            .enum(["active", "draining", "stopped", "lost"])
+            .describe("The worker's state now: a stopped or lost worker will not finish."),
           progress: ZImagePrefetchProgressView,
         }),
       )

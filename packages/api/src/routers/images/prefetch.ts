@@ -50,6 +50,7 @@ export const prefetch = adminProcedure
       description:
         "Records the request for the named workers (default every active one); each picks it up with its next heartbeat and unpacks the images one at a time. Progress: images.prefetchStatus. 400 for a bad image path, 404 for an unknown worker, 409 for a worker that stopped or was lost or when no worker is active, 503 without a worker registry.",
       errors: ["UNAVAILABLE"],
+      example: { images: ["/shared/images/swe/django__django-4.2.oci"] },
     },
   })
   .input(ZPrefetchImagesRequest)
