@@ -89,7 +89,7 @@ export function infraTestRequirements(searchPath = process.env.PATH ?? SYSTEM_PA
 /**
  * What the image tests use (packages/sandbox/test/support/test-images.ts): mmdebstrap builds a
  * Debian root filesystem from the archive, umoci and skopeo pack and unpack it as OCI, squashfs-tools
- * and siftool as a SIF. The image cache itself needs only umoci, skopeo and squashfs-tools.
+ * and siftool as a SIF, busybox-static makes an image with only /bin/sh. The image cache itself needs only umoci, skopeo and squashfs-tools.
  */
 export function imageTestRequirements(searchPath = process.env.PATH ?? SYSTEM_PATH) {
   const tool = (apt, name, role) => ({
@@ -103,6 +103,11 @@ export function imageTestRequirements(searchPath = process.env.PATH ?? SYSTEM_PA
     tool("skopeo", "skopeo", "OCI and docker archives"),
     tool("squashfs-tools", "unsquashfs", "SIF images"),
     tool("siftool", "siftool", "builds the test SIF"),
+    {
+      apt: "busybox-static",
+      label: "busybox (the busybox test image: a shell without bash or glibc)",
+      present: () => existsSync("/bin/busybox"),
+    },
   ];
 }
 

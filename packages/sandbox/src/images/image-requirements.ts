@@ -49,38 +49,67 @@ function libraryDirs(hostDirs: Iterable<string>): string[] {
   return [...dirs];
 }
 
+/** What the host's node needs that the image lacks (none: the image's loader can run it). */
+function nodeAbsent(rootfs: string, node: ImageNeeds["node"]): string[] {
+  if (node === undefined) return [];
+  const { interpreter, libraries } = node;
+  const dirs = libraryDirs([...libraries.values()].map((path) => dirname(path)));
+  const absent = [...libraries.keys()].filter(
+    (name) => !dirs.some((dir) => existsInRootfs(rootfs, `${dir}/${name}`)),
+  );
+  if (interpreter !== null && !existsInRootfs(rootfs, interpreter)) absent.unshift(interpreter);
+  return absent;
+}
+
+/** What of the server's and the shell's the image cannot provide, so the host's must stand in. */
+export interface ImageGaps {
+  /** The image has no shell at `shellPath` (e.g. only busybox's /bin/sh). */
+  shell: boolean;
+  /** The image cannot load the host's node (no glibc loader or libraries that fit: musl, busybox). */
+  node: boolean;
+}
+
+export function imageGaps(rootfs: string, needs: ImageNeeds): ImageGaps {
+  return {
+    shell: !existsInRootfs(rootfs, needs.shellPath),
+    node: nodeAbsent(rootfs, needs.node).length > 0,
+  };
+}
+
 /**
  * Throws a sentence naming each thing the sandbox's server and tools need that the image
  * `reference` (unpacked at `rootfs`) lacks, instead of a sandbox that fails to start for a
  * reason nobody can read. Paths resolve through the image's own symlinks, as inside the sandbox.
+ * `host` names what the host's programs stand in for (its bash for a missing shell, its node
+ * with its own loader for one the image cannot load); the agent's commands still need the
+ * image's /bin/sh.
  */
-export function assertImageHasTools(reference: string, rootfs: string, needs: ImageNeeds): void {
+export function assertImageHasTools(
+  reference: string,
+  rootfs: string,
+  needs: ImageNeeds,
+  host: ImageGaps = { shell: false, node: false },
+): void {
   const missing: string[] = [];
-  if (!existsInRootfs(rootfs, needs.shellPath)) {
+  const hasSh = existsInRootfs(rootfs, "/bin/sh");
+  if (!existsInRootfs(rootfs, needs.shellPath) && !(host.shell && hasSh)) {
     missing.push(
-      existsInRootfs(rootfs, "/bin/sh")
+      hasSh
         ? `${needs.shellPath} (it has /bin/sh, but the bash tool's session needs bash)`
-        : `a shell at ${needs.shellPath} (the bash tool, the python tool's driver and handler commands run in it): an image without a shell cannot run the sandbox's tools`,
+        : `a shell at ${needs.shellPath} or /bin/sh (the bash tool's commands, the python tool and handler commands run with it): an image without a shell cannot run the sandbox's tools`,
     );
   }
   if (needs.prlimitPath !== undefined && !existsInRootfs(rootfs, needs.prlimitPath)) {
     missing.push(`${needs.prlimitPath} (util-linux; applies the process limit)`);
   }
-  if (needs.node !== undefined) {
-    const { interpreter, libraries } = needs.node;
-    const dirs = libraryDirs([...libraries.values()].map((path) => dirname(path)));
-    const absent = [...libraries.keys()].filter(
-      (name) => !dirs.some((dir) => existsInRootfs(rootfs, `${dir}/${name}`)),
+  const absent = host.node ? [] : nodeAbsent(rootfs, needs.node);
+  if (absent.length > 0)
+    missing.push(
+      `what the execution server (the host's node) loads: ${absent.join(", ")} (a glibc-based image, as Debian's, Ubuntu's or RHEL's, has them)`,
     );
-    if (interpreter !== null && !existsInRootfs(rootfs, interpreter)) absent.unshift(interpreter);
-    if (absent.length > 0)
-      missing.push(
-        `what the execution server (the host's node) loads: ${absent.join(", ")} (a glibc-based image, as Debian's, Ubuntu's or RHEL's, has them)`,
-      );
-  }
   if (missing.length > 0) {
     throw new Error(
-      `image ${reference} cannot run the sandbox's tools: it lacks ${missing.join("; and ")}. Use an image with bash (for example a Debian or Ubuntu base), or set the runtime's shellPath to a shell the image has`,
+      `image ${reference} cannot run the sandbox's tools: it lacks ${missing.join("; and ")}. Use an image with a shell (for example a Debian, Ubuntu, Alpine or busybox base), or set the runtime's shellPath to a shell the image has`,
     );
   }
 }

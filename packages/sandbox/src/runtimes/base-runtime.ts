@@ -58,6 +58,8 @@ export interface InsideLayout {
   pythonDriver: string;
   /** The agent's shell; default the runtime's `shellPath` option. */
   shellPath?: string;
+  /** What runs `shellPath` (the host's loader and libraries, for the host's bash on an image). */
+  shellLauncher?: string[];
   /** The tool jail, where the runtime can build one (see server/tool-jail.ts). */
   jail?: ToolJailConfig;
 }
@@ -466,6 +468,7 @@ export abstract class BaseRuntime implements SandboxRuntime {
         ...spec.env,
       },
       shellPath: inside.shellPath ?? this.options.shellPath,
+      ...(inside.shellLauncher ? { shellLauncher: inside.shellLauncher } : {}),
       pythonPath: this.options.pythonPath,
       defaultTimeoutMs: this.options.defaultToolTimeoutMs,
       noOutputTimeoutMs: this.options.noOutputTimeoutMs,

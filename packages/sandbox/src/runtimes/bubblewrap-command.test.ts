@@ -126,4 +126,33 @@ describe("buildBubblewrapArgs", () => {
     expect(args.slice(at - 1, at + 2)).toEqual(["--ro-bind", "/cache/codex@1", "/opt/raas-harness/package"]);
     expect(at).toBeLessThan(args.lastIndexOf("--remount-ro"));
   });
+
+  it("runs the host's node through its loader and binds the host's programs, for an image that cannot load node", () => {
+    const args = buildBubblewrapArgs({
+      ...input,
+      rootfs: "/images/busybox",
+      nodeHostPath: "/b/sbx/host-node",
+      nodeArgs: ["--library-path", "/opt/raas/host-programs/lib", "/opt/raas/host-programs/libexec/node"],
+      hostProgramsHostDir: "/tmp/raas-host-tools-0/tools-v2-abc",
+    });
+    const at = args.indexOf("/tmp/raas-host-tools-0/tools-v2-abc");
+    expect(args.slice(at - 1, at + 2)).toEqual([
+      "--ro-bind",
+      "/tmp/raas-host-tools-0/tools-v2-abc",
+      "/opt/raas/host-programs",
+    ]);
+    expect(args.slice(args.indexOf("/b/sbx/host-node") - 1, args.indexOf("/b/sbx/host-node") + 2)).toEqual([
+      "--ro-bind",
+      "/b/sbx/host-node",
+      "/opt/raas/bin/node",
+    ]);
+    expect(args.slice(-6)).toEqual([
+      "/opt/raas/bin/node",
+      "--library-path",
+      "/opt/raas/host-programs/lib",
+      "/opt/raas/host-programs/libexec/node",
+      "/opt/raas/server/exec-server.cjs",
+      "CONFIG",
+    ]);
+  });
 });

@@ -12,6 +12,13 @@ export interface BubblewrapCommandInput {
   serverHostDir: string;
   nodePtyHostDir: string;
   nodeHostPath: string;
+  /**
+   * Arguments between `BWRAP_INSIDE.node` and the server script: with the host's loader bound
+   * there, `--library-path … <the host's node>` (see `host-programs.ts`). Default none.
+   */
+  nodeArgs?: string[];
+  /** The host's node and bash with their loader and libraries, bound at `BWRAP_INSIDE.hostPrograms`. */
+  hostProgramsHostDir?: string;
   /** Host paths bound read-only at their sandbox paths (the spec's `readOnlyBinds`). */
   readOnlyBinds?: ReadonlyArray<{ hostPath: string; sandboxPath: string }>;
   /** Execute-only copy of bash for the agent's shell (bound at `BWRAP_INSIDE.bash`); omitted = none. */
@@ -58,6 +65,8 @@ export const BWRAP_INSIDE = {
   hostProc: "/opt/raas/proc",
   /** The host tools (see `host-tools.ts`). */
   hostTools: "/opt/raas/host",
+  /** The host's node and bash for images that cannot run their own (see `host-programs.ts`). */
+  hostPrograms: "/opt/raas/host-programs",
 } as const;
 
 /**
@@ -96,6 +105,8 @@ export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
   if (input.bashHostPath !== undefined) args.push("--ro-bind", input.bashHostPath, BWRAP_INSIDE.bash);
   if (input.hostToolsHostDir !== undefined)
     args.push("--ro-bind", input.hostToolsHostDir, BWRAP_INSIDE.hostTools);
+  if (input.hostProgramsHostDir !== undefined)
+    args.push("--ro-bind", input.hostProgramsHostDir, BWRAP_INSIDE.hostPrograms);
   for (const bind of input.readOnlyBinds ?? []) args.push("--ro-bind", bind.hostPath, bind.sandboxPath);
   if (input.bindHostProc) args.push("--bind", "/proc", BWRAP_INSIDE.hostProc);
   // Everything outside the binds above (the root tmpfs, /etc, mount points) becomes read-only.
@@ -108,6 +119,11 @@ export function buildBubblewrapArgs(input: BubblewrapCommandInput): string[] {
   if (input.maxProcesses !== undefined) {
     args.push(...(input.prlimitArgv ?? [input.prlimitPath]), `--nproc=${input.maxProcesses}`, "--");
   }
-  args.push(BWRAP_INSIDE.node, `${BWRAP_INSIDE.serverDir}/exec-server.cjs`, ...input.serverArgs);
+  args.push(
+    BWRAP_INSIDE.node,
+    ...(input.nodeArgs ?? []),
+    `${BWRAP_INSIDE.serverDir}/exec-server.cjs`,
+    ...input.serverArgs,
+  );
   return args;
 }

@@ -17,7 +17,8 @@ import {
 } from "./base-runtime";
 import { type BubblewrapCommandInput, BWRAP_INSIDE, buildBubblewrapArgs } from "./bubblewrap-command";
 import { findExecutable } from "./find-executable";
-import { type HostTools, hostToolArgv, sharedObjectsOf, stageHostTools } from "./host-tools";
+import { HostPrograms } from "./host-programs";
+import { type HostTools, hostToolArgv, stageHostTools } from "./host-tools";
 import { stageImageShell } from "./image-shell";
 import {
   DEFAULT_WORKSPACE_SIZE_BYTES,
@@ -159,6 +160,8 @@ export class BubblewrapRuntime extends BaseRuntime {
   readonly #useCgroups: boolean;
   readonly #workspace: Pick<BubblewrapRuntimeOptions, "workspaceSizeBytes" | "workspaceMaxEntries">;
   #cgroupProbe: RuntimeLimitFacts["cgroups"] | undefined;
+  /** The host's node and bash, for images that cannot run their own (see `host-programs.ts`). */
+  readonly #hostPrograms: HostPrograms;
   #imageCache: ImageCache | undefined;
 
   constructor(options: BubblewrapRuntimeOptions = {}) {
@@ -180,6 +183,7 @@ export class BubblewrapRuntime extends BaseRuntime {
     };
     this.#imageCache = options.imageCache;
     this.#isDefaultShell = options.shellPath === undefined;
+    this.#hostPrograms = new HostPrograms(this.options.shellPath, this.#isDefaultShell);
     this.#useCgroups = options.cgroups !== "off";
     this.#owner =
       process.getuid?.() === 0
@@ -196,12 +200,15 @@ export class BubblewrapRuntime extends BaseRuntime {
       const maxProcesses = mergeLimits(this.options.defaultLimits, spec.limits).maxProcesses;
       // The host's prlimit runs with the host's libraries; only without it is the image's needed.
       const hasHostPrlimit = this.#hostTools()?.names.includes("prlimit") ?? false;
-      this.#nodeNeeds ??= sharedObjectsOf(process.execPath);
-      assertImageHasTools(spec.image, lease.rootfs, {
-        shellPath: this.options.shellPath,
-        node: { interpreter: this.#nodeNeeds.loader, libraries: this.#nodeNeeds.libraries },
-        ...(maxProcesses !== undefined && !hasHostPrlimit ? { prlimitPath: this.#bwrap.prlimitPath } : {}),
-      });
+      assertImageHasTools(
+        spec.image,
+        lease.rootfs,
+        {
+          ...this.#hostPrograms.needs(),
+          ...(maxProcesses !== undefined && !hasHostPrlimit ? { prlimitPath: this.#bwrap.prlimitPath } : {}),
+        },
+        this.#hostPrograms.standIns(lease.rootfs),
+      );
     } catch (error) {
       await lease.release();
       throw error;
@@ -250,7 +257,7 @@ export class BubblewrapRuntime extends BaseRuntime {
     );
   }
 
-  protected insideLayout(_dirs: SandboxDirs, _bundle: ServerBundle, spec: SandboxSpec): InsideLayout {
+  protected insideLayout(_dirs: SandboxDirs, bundle: ServerBundle, spec: SandboxSpec): InsideLayout {
     const jailBwrap = this.#bwrap.toolJail === "auto" ? this.#jailBwrapPath(spec) : undefined;
     return {
       workspace: BWRAP_INSIDE.workspace,
@@ -261,6 +268,8 @@ export class BubblewrapRuntime extends BaseRuntime {
       (spec.image === undefined || isRegularFile(join(spec.image, "usr/bin/bash")))
         ? { shellPath: BWRAP_INSIDE.bash }
         : {}),
+      // An image without bash: the host's, run by an execute-only copy of the host's loader.
+      ...(spec.image !== undefined ? this.#hostPrograms.shellLayout(spec.image, bundle.nodePtyDir) : {}),
       ...(jailBwrap
         ? {
             jail: {
@@ -299,7 +308,6 @@ export class BubblewrapRuntime extends BaseRuntime {
     return resolved && /^\/(usr|bin|sbin)\//.test(resolved) ? { bwrapPath: resolved } : undefined;
   }
 
-  #nodeNeeds: ReturnType<typeof sharedObjectsOf> | undefined;
   #stagedHostTools: HostTools | null | undefined;
 
   /** The host's bwrap and prlimit with their loader and libraries, staged once per runtime. */
@@ -343,12 +351,20 @@ export class BubblewrapRuntime extends BaseRuntime {
     const names =
       rootfs === "host" ? HOST_ROOT_ENTRIES : readdirSync(rootfs).filter((name) => !RUNTIME_OWNED.has(name));
     const tmpfs = this.#tmpfsSizes(args.limits);
+    const {
+      bashHostPath: hostBash,
+      nodeHostPath,
+      ...hostPrograms
+    } = rootfs === "host"
+      ? {}
+      : await this.#hostPrograms.launch(rootfs, args.dirs.root, args.bundle.nodePtyDir, this.#owner);
     const bashHostPath =
-      args.inside.shellPath !== BWRAP_INSIDE.bash
+      hostBash ??
+      (args.inside.shellPath !== BWRAP_INSIDE.bash
         ? undefined
         : rootfs === "host"
           ? args.bundle.bashPath
-          : await stageImageShell(rootfs, args.dirs.root, this.#owner);
+          : await stageImageShell(rootfs, args.dirs.root, this.#owner));
     const hostTools = rootfs === "host" ? undefined : this.#hostTools();
     const bwrapArgs = buildBubblewrapArgs({
       bwrapPath: this.#bwrap.bwrapPath,
@@ -359,7 +375,8 @@ export class BubblewrapRuntime extends BaseRuntime {
       runHostDir: args.dirs.run,
       serverHostDir: args.bundle.dir,
       nodePtyHostDir: args.bundle.nodePtyDir,
-      nodeHostPath: args.bundle.nodePath,
+      nodeHostPath: nodeHostPath ?? args.bundle.nodePath,
+      ...hostPrograms,
       ...(bashHostPath !== undefined ? { bashHostPath } : {}),
       ...(hostTools !== undefined ? { hostToolsHostDir: hostTools.dir } : {}),
       ...(hostTools?.names.includes("prlimit") ? { prlimitArgv: hostToolArgv(hostTools, "prlimit") } : {}),

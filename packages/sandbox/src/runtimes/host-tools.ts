@@ -29,6 +29,8 @@ export interface HostTools {
   loaderName: string | null;
   /** Names of the staged tools. */
   names: string[];
+  /** Where the sandbox sees `dir`. Default `BWRAP_INSIDE.hostTools`. */
+  inside?: string;
 }
 
 const HOST_TOOLS_INSIDE = BWRAP_INSIDE.hostTools;
@@ -38,10 +40,11 @@ const HOST_TOOLS_INSIDE = BWRAP_INSIDE.hostTools;
  * loader (so the process is named after the tool, as `ps` and /proc show it), `libexec/<name>`
  * the program it loads with the host's libraries.
  */
-export function hostToolArgv(tools: HostTools, name: string): string[] {
-  const launcher = `${HOST_TOOLS_INSIDE}/bin/${name}`;
+export function hostToolArgv(tools: HostTools, name: string, launcherPath?: string): string[] {
+  const inside = tools.inside ?? HOST_TOOLS_INSIDE;
+  const launcher = launcherPath ?? `${inside}/bin/${name}`;
   if (tools.loaderName === null) return [launcher];
-  return [launcher, "--library-path", `${HOST_TOOLS_INSIDE}/lib`, `${HOST_TOOLS_INSIDE}/libexec/${name}`];
+  return [launcher, "--library-path", `${inside}/lib`, `${inside}/libexec/${name}`];
 }
 
 /** The shared objects `binary` loads, by the name it asks for, and its loader; via the host's ldd. */
@@ -78,11 +81,13 @@ function ensurePrivateDir(dir: string): void {
  * Copies `sources` (name → host path) with the loader and libraries they need into a directory
  * under `parent` (default `<tmpdir>/raas-host-tools-<uid>`), once per content: the directory is
  * written beside its final path and renamed into place, so no sandbox sees a half-written one.
- * Undefined when no source exists.
+ * Undefined when no source exists. `alsoLoads`: shared objects the tools load at run time (node's
+ * native addons), whose libraries are staged too.
  */
 export function stageHostTools(
   sources: Readonly<Record<string, string | undefined>>,
   parent = join(tmpdir(), `raas-host-tools-${process.getuid?.() ?? "user"}`),
+  alsoLoads: readonly string[] = [],
 ): HostTools | undefined {
   const present = Object.entries(sources)
     .filter((entry): entry is [string, string] => entry[1] !== undefined && existsSync(entry[1]))
@@ -90,7 +95,7 @@ export function stageHostTools(
   if (present.length === 0) return undefined;
   const libraries = new Map<string, string>();
   let loader: string | null = null;
-  for (const [, path] of present) {
+  for (const path of [...present.map(([, path]) => path), ...alsoLoads]) {
     const needs = sharedObjectsOf(path);
     for (const [name, lib] of needs.libraries) libraries.set(name, realpathSync(lib));
     loader ??= needs.loader === null ? null : realpathSync(needs.loader);

@@ -25,6 +25,8 @@ export interface BashSessionOptions {
   initLines?: string[];
   /** Shell binary. Default `/bin/bash`. */
   shellPath?: string;
+  /** What runs `shellPath` (the host's loader, for the host's bash on an image). Default none. */
+  shellLauncher?: string[];
   /** Output budget per command in bytes. Default 64 KiB. */
   maxOutputBytes?: number;
   /** Silence after which the session checks for a program waiting on terminal input, in ms. Default 2000. */
@@ -82,6 +84,7 @@ export class BashSession {
       isJailed: false,
       initLines: [],
       shellPath: "/bin/bash",
+      shellLauncher: [],
       maxOutputBytes: 65_536,
       noOutputTimeoutMs: 2_000,
       interruptGraceMs: 500,
@@ -129,6 +132,7 @@ export class BashSession {
     writeFileSync(rcPath, bashRcScript(startNonce));
     this.#shellNonce = startNonce;
     const argv = this.#options.wrapArgv([
+      ...this.#options.shellLauncher,
       this.#options.shellPath,
       "--noprofile",
       "--rcfile",

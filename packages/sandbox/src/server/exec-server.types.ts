@@ -13,6 +13,11 @@ export interface ExecServerConfig {
   /** Environment given to the shell and the interpreter. */
   env: Record<string, string>;
   shellPath: string;
+  /**
+   * What runs `shellPath`: the host's loader with its libraries (`ld.so --library-path …`) when
+   * the shell is the host's bash on an image without bash. Default none: run directly.
+   */
+  shellLauncher?: string[];
   pythonPath: string;
   /** Per-call timeout when the caller gives none, in ms. */
   defaultTimeoutMs: number;

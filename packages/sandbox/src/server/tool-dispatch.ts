@@ -57,6 +57,7 @@ export class ToolDispatch {
       env: config.env,
       scratchDir: toolsDir,
       shellPath: config.shellPath,
+      ...(config.shellLauncher ? { shellLauncher: config.shellLauncher } : {}),
       initLines: [
         ...[...ulimits, ...fileSize(1024)].map((flag) => `ulimit ${flag}`),
         `cd '${config.workspaceRoot}'`,
