@@ -2,7 +2,7 @@
 // connections, a connection the server closed while idle, abort, interrupt, the connection limit.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { failureOf } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { isInferenceFailure, JsonHttpClient } from "../src";
+import { serveLoopback } from "./support/loopback-http";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -17,20 +18,7 @@ afterEach(async () => {
 });
 
 /** An HTTP server on 127.0.0.1 counting its connections; closed after the test. */
-async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void) {
-  const server = createHttpServer(handle);
-  let connections = 0;
-  server.on("connection", () => {
-    connections += 1;
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/v1/completions`, connections: () => connections };
-}
+const serve = (handle: (req: IncomingMessage, res: ServerResponse) => void) => serveLoopback(handle, closers);
 
 function client(options: ConstructorParameters<typeof JsonHttpClient>[0] = {}) {
   const created = new JsonHttpClient(options);

@@ -2,12 +2,12 @@
 // as they come, or an `abort-and-continue` weight sync's partial tokens); otherwise it asks for one
 // JSON answer over the same kept-alive connections. A fake vLLM `/v1/completions` on loopback
 // records what each request asked for and answers in that shape.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { StickyRouter } from "@raas/engine";
-import type { TPolicyState } from "@raas/shared";
+import { initialPolicyState, type TPolicyState } from "@raas/shared";
 import { afterEach, describe, expect, it } from "vitest";
 import { RoutedInferencePool } from "../src";
+import { serveLoopback } from "./support/loopback-http";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -55,8 +55,7 @@ function answer(req: IncomingMessage, res: ServerResponse, body: { stream?: bool
 /** A fake vLLM on 127.0.0.1: `asked` holds each request's `stream` (true, or false when absent). */
 async function fakeVllm() {
   const asked: boolean[] = [];
-  let connections = 0;
-  const server = createServer((req, res) => {
+  const server = await serveLoopback((req, res) => {
     let text = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => {
@@ -67,17 +66,8 @@ async function fakeVllm() {
       asked.push(body.stream === true);
       answer(req, res, body);
     });
-  });
-  server.on("connection", () => {
-    connections += 1;
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, asked, connections: () => connections };
+  }, closers);
+  return { url: server.origin, asked, connections: server.connections };
 }
 
 function poolOn(url: string): RoutedInferencePool {
@@ -88,12 +78,7 @@ function poolOn(url: string): RoutedInferencePool {
 }
 
 const policy = (change: Partial<TPolicyState>): TPolicyState => ({
-  policyId: "default",
-  ownerId: null,
-  weightVersion: null,
-  isPaused: false,
-  pauseMode: null,
-  pausedAtMs: null,
+  ...initialPolicyState("default"),
   ...change,
 });
 

@@ -1,14 +1,9 @@
-import type { TPolicyState } from "@raas/shared";
+import { initialPolicyState, type TPolicyState } from "@raas/shared";
 import { describe, expect, it } from "vitest";
 import { PolicyGate } from "./policy-gate";
 
 const policy = (change: Partial<TPolicyState>): TPolicyState => ({
-  policyId: "default",
-  ownerId: null,
-  weightVersion: null,
-  isPaused: false,
-  pauseMode: null,
-  pausedAtMs: null,
+  ...initialPolicyState("default"),
   ...change,
 });
 
