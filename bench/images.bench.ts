@@ -12,14 +12,15 @@
 //    image, one marker layer each, so each has its own digest and unpack), shuffled with a fixed
 //    seed, on `--workers 4` workers of `--slots 2` each, every worker with its own cache and
 //    sandbox directories as separate hosts would have: placement off (reserves name no images),
-//    then on (reserves name the worker's unpacked and unpacking images; `--placement-wait-ms`
-//    bounds how long an item waits for such a worker). `placementSpeedup` is the mean
+//    then on (reserves name the worker's unpacked and unpacking images; `--placement-wait-ms`,
+//    default the queues' own, bounds how long an item waits for such a worker). `placementSpeedup` is the mean
 //    time-to-first-RUN off over on (target ≥ 1.3). `--placement-only` skips the parts above.
 
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_PLACEMENT_MAX_WAIT_MS } from "@raas/engine";
 import { BubblewrapRuntime, findExecutable, ImageCache } from "@raas/sandbox";
 import { buildTestImages, buildTestImageVariants } from "@raas/sandbox/testing";
 import type { Bench, BenchReport, BenchRow } from "./bench.types";
@@ -66,7 +67,7 @@ const bench: Bench = {
       images: option(args, "images", 8),
       workers: option(args, "workers", 4),
       slotsPerWorker: option(args, "slots", 2),
-      placementMaxWaitMs: option(args, "placement-wait-ms", 30_000),
+      placementMaxWaitMs: option(args, "placement-wait-ms", DEFAULT_PLACEMENT_MAX_WAIT_MS),
     };
     const isPlacementOnly = args.includes("--placement-only");
     const bwrapPath = findExecutable("bwrap", SEARCH_PATH);

@@ -1,5 +1,10 @@
-/** Default of `placementMaxWaitMs`: how long an item waits for a worker that holds its image. */
-export const DEFAULT_PLACEMENT_MAX_WAIT_MS = 3_000;
+/**
+ * Default of `placementMaxWaitMs`: how long an item waits for a worker that holds its image, in
+ * ms. About one unpack of a small image (a SWE image's takes minutes): with a few seconds, every
+ * item of a batch is past the bound before the first unpacks end and placement is first-come
+ * again. A worker that holds none of the waiting items' images still takes the best one at once.
+ */
+export const DEFAULT_PLACEMENT_MAX_WAIT_MS = 30_000;
 
 /** What image-aware placement looks at of one waiting item. */
 interface PlacementCandidate {
