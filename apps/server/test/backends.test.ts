@@ -159,6 +159,7 @@ describe("backends.* on the composed server with simulators", () => {
     const backends = (await call(api("/backends"))).body.backends as Array<{
       id: string;
       stats: { requests: number; promptTokens: number; cachedPromptTokens: number };
+      utilisation: { busyFraction: number; slotUtilisation: number; source: string } | null;
     }>;
     const [a, b] = [backends.find((x) => x.id === idA)!, backends.find((x) => x.id === "sim-b")!];
     expect(a.stats.requests).toBe(0);
@@ -166,11 +167,18 @@ describe("backends.* on the composed server with simulators", () => {
     expect(b.stats.promptTokens).toBeGreaterThan(0);
     // The second turn's prompt extends the first: the simulator's prefix cache serves part of it.
     expect(b.stats.cachedPromptTokens).toBeGreaterThan(0);
+    // Its busy fraction over the window (turns here decode in no time, so it may read 0).
+    expect(b.utilisation?.busyFraction).toBeGreaterThanOrEqual(0);
+    expect(b.utilisation?.busyFraction).toBeLessThanOrEqual(1);
+    expect(["reported", "in-flight"]).toContain(b.utilisation?.source);
 
     const metrics = await fetch(`${running.url}/metrics`).then((r) => r.text());
     expect(metrics).toContain('raas_backend_requests_total{backend="sim-b",model="Qwen/Qwen3-8B"} 2');
     expect(metrics).toContain(`raas_backend_requests_total{backend="${idA}",model="Qwen/Qwen3-8B"} 0`);
     expect(metrics).toContain(`raas_backend_draining{backend="${idA}",model="Qwen/Qwen3-8B"} 1`);
+    expect(metrics).toMatch(
+      /raas_backend_inference_busy_fraction\{backend="sim-b",model="Qwen\/Qwen3-8B"\} [\d.e-]+\n/,
+    );
     expect(metrics).toMatch(
       /raas_backend_prefix_cache_hit_ratio\{backend="sim-b",model="Qwen\/Qwen3-8B"\} 0\.\d+/,
     );

@@ -1,6 +1,7 @@
 import { createQwen3ModelFamily, type ModelFamilyAdapter } from "@raas/inference";
 import { SIMULATED_MODEL_NAME } from "@raas/shared";
 import type { BlockPrefixCacheOptions } from "./cache/block-prefix-cache";
+import type { SlotOccupancy } from "./engine/batch-slots";
 import type { LatencyModelOptions } from "./engine/latency-model";
 import { SimulatedModel, type SimulatorCounters } from "./engine/simulated-model";
 import { createPolicy } from "./policies/create-policy";
@@ -40,8 +41,11 @@ export interface RunningSimulator {
   modelName: string;
   /** Injects a fault (see `SimulatorFault`); null clears it. */
   setFault(fault: SimulatorFault | null): void;
-  /** Live figures: counters, running/waiting requests, cache blocks. */
-  snapshot(): SimulatorCounters & { running: number; waiting: number; cacheBlocks: number };
+  /**
+   * Live figures: counters, running/waiting requests, cache blocks, and the batch slots' occupancy
+   * integrated since start (busy seconds, slot-seconds).
+   */
+  snapshot(): SimulatorCounters & SlotOccupancy & { running: number; waiting: number; cacheBlocks: number };
   /** Goes down: stops listening and drops every connection, in-flight requests included. */
   stopListening(): Promise<void>;
   /** Comes back on the same port with a cold prefix cache (a restarted server); counters are kept. */
@@ -71,6 +75,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       running: model.slots.runningCount,
       waiting: model.slots.waitingCount,
       cacheBlocks: model.cache.size,
+      ...model.slots.occupancy(),
     }),
     stopListening: server.stopListening,
     listenAgain: server.listenAgain,

@@ -202,6 +202,16 @@ export class SimulatedModel {
     return text;
   }
 
+  /**
+   * Tokens a second the model can generate with every batch slot decoding (slots × 1 s / decode
+   * time per token): the capacity its generated tokens per second are measured against. Null when
+   * decoding takes no time.
+   */
+  get decodeCapacityTokensPerSec(): number | null {
+    const perTokenMs = this.latency.decodeMs(1);
+    return perTokenMs > 0 ? (this.slots.maxConcurrency * 1_000) / perTokenMs : null;
+  }
+
   /** Tokens per streamed chunk: `streamIntervalMs` of decode time, at least one. */
   private tokensPerChunk(): number {
     const perToken = this.latency.decodeMs(1);

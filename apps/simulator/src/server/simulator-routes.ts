@@ -66,5 +66,10 @@ function renderMetrics(model: SimulatedModel, modelName: string): string {
       cacheCapacityBlocks: model.cache.capacityBlocks,
     },
     modelName,
+    {
+      ...model.slots.occupancy(),
+      maxNumSeqs: model.slots.maxConcurrency,
+      decodeCapacityTokensPerSec: model.decodeCapacityTokensPerSec,
+    },
   );
 }

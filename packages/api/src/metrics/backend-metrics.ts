@@ -5,8 +5,8 @@ type BackendLabels = "backend" | "model";
 
 /**
  * Per-backend Prometheus series read from the registry at scrape time (no bookkeeping of its own):
- * in-flight load, health, drain state, request/error/token counters and the prefix-cache hit
- * ratio. Labels: `backend` (id) and `model`. Counters restart from 0 when a backend is re-registered.
+ * in-flight load, health, drain state, inference busy fraction and slot utilisation,
+ * request/error/token counters and the prefix-cache hit ratio. Labels: `backend` (id) and `model`. Counters restart from 0 when a backend is re-registered.
  */
 export function registerBackendMetrics(
   registry: Registry,
@@ -69,6 +69,16 @@ export function registerBackendMetrics(
     "raas_backend_prefix_cache_hit_ratio",
     "Cached prompt tokens / prompt tokens over a backend's successful requests whose cached count it reported (0..1); absent while none did.",
     (b) => b.stats.prefixCacheHitRate,
+  );
+  gauge(
+    "raas_backend_inference_busy_fraction",
+    "Share (0..1) of the stats window a backend had at least one request running (its own running gauge when it reports one, else this service's in-flight count); absent before any time has passed.",
+    (b) => b.utilisation?.busyFraction ?? null,
+  );
+  gauge(
+    "raas_backend_slot_utilisation",
+    "Time-weighted mean of requests running over the stats window / the backend's maxConcurrency; absent before any time has passed.",
+    (b) => b.utilisation?.slotUtilisation ?? null,
   );
   counter(
     "raas_backend_requests_total",

@@ -209,6 +209,6 @@ export interface InferenceRouter {
   release(backendId: string, outcome: RequestOutcome, nowMs: number): void;
   releaseJob(jobId: string): void;
   recordHealth(backendId: string, isHealthy: boolean, nowMs: number): void;
-  recordBackendCounters(backendId: string, counters: BackendReportedCounters): void;
+  recordBackendCounters(backendId: string, counters: BackendReportedCounters, nowMs: number): void;
   listBackends(nowMs: number): BackendSnapshot[];
 }

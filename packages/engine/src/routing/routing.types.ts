@@ -1,4 +1,5 @@
 import type { BackendReportedCounters, BackendStats } from "./backend-stats";
+import type { InferenceUtilisation } from "./backend-utilisation";
 import type { CircuitBreakerOptions, CircuitStatus } from "./circuit-breaker";
 
 /** What the router needs to know about a backend to route to it. */
@@ -83,6 +84,12 @@ export interface BackendSnapshot extends RoutableBackend {
   registeredAtMs: number;
   lastHealthCheck: { atMs: number; isHealthy: boolean } | null;
   stats: BackendStats;
+  /**
+   * Inference busy fraction and slot utilisation over the stats window (from the backend's own
+   * running gauge, else the router's in-flight count); null before any time has passed, absent
+   * where a view carries none (e.g. merged from workers).
+   */
+  utilisation?: InferenceUtilisation | null;
 }
 
 export type { BackendReportedCounters };

@@ -216,7 +216,7 @@ describe("StickyRouter", () => {
     router.release(router.acquire("j", 0)!.backendId, ok, 100);
     router.release(router.acquire("j", 0)!.backendId, { ...ok, cachedPromptTokens: 20 }, 200);
     router.release(router.acquire("j", 0)!.backendId, { type: "failure" }, 300);
-    router.recordBackendCounters("a", { prefixCacheQueries: 200, prefixCacheHits: 150 });
+    router.recordBackendCounters("a", { prefixCacheQueries: 200, prefixCacheHits: 150 }, 400);
     const { stats } = router.getBackend("a", 500)!;
     expect(stats).toMatchObject({
       requests: 3,

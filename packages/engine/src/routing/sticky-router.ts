@@ -2,6 +2,7 @@ import { DEFAULT_POLICY_ID, requestFailure } from "@raas/shared";
 import type { InferenceRouter } from "../ports/inference-pool.port";
 import { BackendSpeed, slownessFactors } from "./backend-speed";
 import { BackendStatsAccumulator } from "./backend-stats";
+import { BackendUtilisation } from "./backend-utilisation";
 import {
   advanceCircuit,
   type CircuitBreakerOptions,
@@ -36,6 +37,7 @@ interface BackendEntry {
   registeredAtMs: number;
   lastHealthCheck: { atMs: number; isHealthy: boolean } | null;
   readonly stats: BackendStatsAccumulator;
+  readonly utilisation: BackendUtilisation;
   readonly speed: BackendSpeed;
 }
 
@@ -126,8 +128,10 @@ export class StickyRouter implements InferenceRouter {
       registeredAtMs: nowMs,
       lastHealthCheck: null,
       stats: new BackendStatsAccumulator(this.statsWindowMs),
+      utilisation: new BackendUtilisation(this.statsWindowMs),
       speed: new BackendSpeed(),
     };
+    entry.utilisation.recordInFlight(0, nowMs);
     this.backends.set(entry.id, entry);
     this.refresh(entry);
     return { backend: this.snapshotOf(entry, nowMs), isCreated: true };
@@ -195,6 +199,7 @@ export class StickyRouter implements InferenceRouter {
     }
     if (!chosen) return null;
     this.dispatch(jobId, chosen, stickyId);
+    chosen.utilisation.recordInFlight(chosen.inFlight, nowMs);
     return { backendId: chosen.id, reason, previousBackendId: chosen.id === stickyId ? null : stickyId };
   }
 
@@ -203,6 +208,7 @@ export class StickyRouter implements InferenceRouter {
     const entry = this.backends.get(backendId);
     if (!entry) return;
     entry.inFlight = Math.max(0, entry.inFlight - 1);
+    entry.utilisation.recordInFlight(entry.inFlight, nowMs);
     switch (outcome.type) {
       case "success":
         entry.circuit = circuitAfterSuccess(entry.circuit);
@@ -253,9 +259,15 @@ export class StickyRouter implements InferenceRouter {
     this.refresh(entry);
   }
 
-  /** Stores the counters the backend reports itself (e.g. from its `/metrics`). */
-  recordBackendCounters(backendId: string, counters: BackendReportedCounters): void {
-    this.backends.get(backendId)?.stats.recordReported(counters);
+  /**
+   * Stores the counters the backend reports itself (e.g. from its `/metrics`), read at `nowMs`; its
+   * running gauge, when present, becomes the source of its utilisation figures.
+   */
+  recordBackendCounters(backendId: string, counters: BackendReportedCounters, nowMs: number): void {
+    const entry = this.backends.get(backendId);
+    if (!entry) return;
+    entry.stats.recordReported(counters);
+    entry.utilisation.recordReported(counters, nowMs);
   }
 
   stickyBackendOf(jobId: string): string | null {
@@ -346,6 +358,7 @@ export class StickyRouter implements InferenceRouter {
       registeredAtMs: entry.registeredAtMs,
       lastHealthCheck: entry.lastHealthCheck,
       stats: entry.stats.snapshot(nowMs),
+      utilisation: entry.utilisation.snapshot(nowMs, entry.config.maxConcurrency),
     };
   }
 }

@@ -385,7 +385,7 @@ export class RoutedInferencePool implements InferencePool, InferenceBackendRegis
         this.router.recordHealth(backend.id, isHealthy, this.now());
         if (!isHealthy) return;
         const counters = await backend.readReportedCounters(timeoutMs);
-        if (counters) this.router.recordBackendCounters(backend.id, counters);
+        if (counters) this.router.recordBackendCounters(backend.id, counters, this.now());
       }),
     );
     // A circuit may have closed: room for waiting requests.

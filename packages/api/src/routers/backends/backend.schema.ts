@@ -110,6 +110,26 @@ const ZBackendStats = z.object({
     ),
 });
 
+/** How busy a backend's batch slots were over the stats window (the engine's `InferenceUtilisation`). */
+const ZInferenceUtilisation = z.object({
+  busyFraction: z
+    .number()
+    .describe("Inference busy fraction: share (0..1) of the window with at least one request running."),
+  meanRunning: z.number().describe("Time-weighted mean of requests running over the window."),
+  slotUtilisation: z
+    .number()
+    .describe("meanRunning / maxConcurrency: share of its batch slots in use over the window."),
+  coveredMs: z
+    .number()
+    .describe("Part of the window the figures cover, in ms (less right after registration)."),
+  windowMs: z.number().describe("Span of the sliding window, in ms."),
+  source: z
+    .enum(["reported", "in-flight"])
+    .describe(
+      "`reported`: sampled from the backend's own running gauge (vLLM `vllm:num_requests_running`) at each health check; `in-flight`: this service's count of requests it sent there, for backends that report none.",
+    ),
+});
+
 /** One worker's own figures for a backend (distributed mode), beside the merged ones. */
 const ZBackendWorkerView = z.object({
   workerId: z.string().describe("The worker's id (`workers.list`)."),
@@ -166,6 +186,11 @@ export const ZBackendView = z
       .nullable()
       .describe("The last health check, or null before the first."),
     stats: ZBackendStats.describe("Request, token and cache statistics since registration."),
+    utilisation: ZInferenceUtilisation.nullable()
+      .optional()
+      .describe(
+        "Inference busy fraction and batch-slot utilisation over the stats window; null before any time has passed, absent in views merged from workers.",
+      ),
     workers: z
       .array(ZBackendWorkerView)
       .optional()
