@@ -58,6 +58,7 @@ class RaasClient:
         max_sandboxes: int | None = None,
         policy_id: str | None = None,
         retention: RunRetention | None = None,
+        image: str | None = None,
     ) -> RunCreated:
         """Creates a training run; with `run_key`, a restarted trainer gets its existing run back
         (`created` False). `share` (default 1) weighs its fair share of the service among active
@@ -66,7 +67,10 @@ class RaasClient:
         that policy's backends, under its weight version and pause. The run belongs to this
         client's token: its steps and finish need it (or an admin token); a policy nobody owns yet
         becomes this token's. `retention` archives the trajectories of finished steps on its
-        schedule during a long run (default: none; they stay in the database)."""
+        schedule during a long run (default: none; they stay in the database). `image` is the
+        default image of its jobs' sandboxes (an absolute path on the sandbox hosts: a rootfs
+        directory, an OCI layout `path[:tag]`, an OCI or docker archive, or a SIF); a job's own
+        image wins."""
         request = rq.CreateRunRequest(
             name,
             run_key=run_key,
@@ -78,6 +82,7 @@ class RaasClient:
             max_sandboxes=max_sandboxes,
             policy_id=policy_id,
             retention=retention,
+            image=image,
         )
         return self._http.call(ops.CREATE_RUN, None, request)
 

@@ -49,6 +49,8 @@ class Run:
     """The policy the run trains: its backends, weight version and weight-sync pause."""
     retention: RunRetention | None
     """Its retention policy; None: trajectories stay in the server's database."""
+    image: str | None
+    """Default image of its jobs' sandboxes (an absolute path on the sandbox hosts); None: none."""
     step_count: int
     created_at_ms: float
     updated_at_ms: float

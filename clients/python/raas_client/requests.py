@@ -24,6 +24,7 @@ class CreateRunRequest:
     max_sandboxes: int | None = None
     policy_id: str | None = None
     retention: RunRetention | None = None
+    image: str | None = None
 
 
 @dataclass(frozen=True)
